@@ -40,7 +40,30 @@ export interface PhysicsResource {
    * Layout facts a reader saw that the default layout rules would not reproduce (padding bytes, grouping).
    * The writer honours them so that write(read(bytes)) is byte-identical; the encoder leaves this undefined.
    */
-  layout?: unknown;
+  layout?: ResourceLayout;
+}
+
+/**
+ * Where a read resource kept each record and which non-zero bytes sat outside them (src/format/layout.ts).
+ * Produced by the reader; the writer follows it when it still fits the record, else lays the record out afresh.
+ */
+export interface ResourceLayout {
+  /** Byte length of the resource. */
+  size: number;
+  /** Absolute position of the shape table (the body runs from HEADER_SIZE to here). */
+  shapeTable: number;
+  /** Absolute position of the part table. */
+  partTable: number;
+  /** Per shape, the absolute position of each of its SHAPE_ARRAY_COUNT arrays; 0 where the offset field is 0. */
+  arrays: number[][];
+  /** Non-zero bytes outside the header, body, tables and arrays (padding that was not zero), as runs. */
+  fill: LayoutFill[];
+}
+
+/** A run of stored bytes at an absolute position outside every decoded record. */
+export interface LayoutFill {
+  at: number;
+  bytes: Uint8Array;
 }
 
 export interface PartRecord {

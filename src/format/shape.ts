@@ -1,0 +1,257 @@
+// Shape record (0x54 bytes) and its twelve arrays: ../shared/spec/physics-resource.md, "PhysicsResource", second
+// table. The record holds the counts; each array's byte size follows from them (ARRAY_SPECS). The shape does not
+// name its kind (the part does), so reading is kind-agnostic: an array is present exactly when its offset is not 0.
+import { FormatError, Reader, Writer, hex } from './cursor.ts';
+import { SHAPE_ARRAY_COUNT, SHAPE_SIZE, type ShapeRecord, type Vec3, faceCount } from './types.ts';
+
+/** Field positions inside the shape record. */
+export const SHAPE_FIELD = {
+  min: 0x00,
+  max: 0x0c,
+  vertexCount: 0x18,
+  cornerCount: 0x1a,
+  faceCount: 0x1c,
+  nodeCount: 0x1e,
+  word20: 0x20,
+  offsets: 0x24,
+} as const;
+
+/** The most a u16 count field holds. */
+export const MAX_U16 = 0xffff;
+
+/** Array slots; [8] and [9] are unused (0 in every file seen; the reader refuses them set). */
+export const SLOT = {
+  vertices: 0,
+  vertexCornerOffsets: 1,
+  cornerIdsByVertex: 2,
+  cornerVertices: 3,
+  edgeValues: 4,
+  concaveBits: 5,
+  flatBits: 6,
+  faceOffsets: 7,
+  unused8: 8,
+  unused9: 9,
+  planes: 10,
+  tree: 11,
+} as const;
+
+export interface ShapeCounts {
+  vertices: number;
+  corners: number;
+  faces: number;
+  nodes: number;
+}
+
+/** Bytes of a bitset over `n` corners: whole u32 words. */
+export const bitsetBytes = (n: number): number => 4 * Math.ceil(n / 32);
+
+export interface ArraySpec {
+  name: string;
+  /** Natural alignment of the stored element; the reader refuses an array placed off it. */
+  align: number;
+  bytes: (c: ShapeCounts) => number;
+}
+
+/** Name, alignment and byte size of each of the twelve arrays, by slot. */
+export const ARRAY_SPECS: readonly ArraySpec[] = [
+  { name: 'vertices', align: 4, bytes: (c) => 12 * c.vertices },
+  { name: 'vertex corner offsets', align: 2, bytes: (c) => 2 * (c.vertices + 1) },
+  { name: 'corner ids by vertex', align: 2, bytes: (c) => 2 * c.corners },
+  { name: 'corner vertices', align: 2, bytes: (c) => 2 * c.corners },
+  { name: 'edge values', align: 4, bytes: (c) => 4 * c.corners },
+  { name: 'concave bits', align: 4, bytes: (c) => bitsetBytes(c.corners) },
+  { name: 'flat bits', align: 4, bytes: (c) => bitsetBytes(c.corners) },
+  { name: 'face offsets', align: 2, bytes: (c) => 2 * (c.faces + 1) },
+  { name: 'unused [8]', align: 1, bytes: () => 0 },
+  { name: 'unused [9]', align: 1, bytes: () => 0 },
+  { name: 'face planes', align: 4, bytes: (c) => 8 * c.faces },
+  { name: 'tree', align: 8, bytes: (c) => 8 * c.nodes },
+];
+
+/** A shape record as stored: bounds, counts, the word at 0x20 and the absolute array positions (0: none). */
+export interface ShapeHeader {
+  min: Vec3;
+  max: Vec3;
+  counts: ShapeCounts;
+  word20: number;
+  arrays: number[];
+}
+
+/** Reads an f32 field and refuses one whose bits would not survive a JS number (a NaN with a payload). */
+export function exactF32(r: Reader, at: number, what: string): number {
+  const bits = r.u32At(at, what);
+  const v = r.f32At(at, what);
+  scratch.setFloat32(0, v, true);
+  if (scratch.getUint32(0, true) !== bits) {
+    r.fail(`${what}: f32 bits ${hex(bits)} (a NaN with a payload) cannot be kept exactly`, at);
+  }
+  return v;
+}
+const scratch = new DataView(new ArrayBuffer(4));
+
+const vec3At = (r: Reader, at: number, what: string): Vec3 => [
+  exactF32(r, at, `${what}.x`),
+  exactF32(r, at + 4, `${what}.y`),
+  exactF32(r, at + 8, `${what}.z`),
+];
+
+/** Reads shape record `index` at `at`; array positions are resolved (self-relative) but not yet checked. */
+export function readShapeHeader(r: Reader, at: number): ShapeHeader {
+  r.need(at, SHAPE_SIZE, 'shape record');
+  const arrays: number[] = [];
+  for (let k = 0; k < SHAPE_ARRAY_COUNT; k++) {
+    const field = at + SHAPE_FIELD.offsets + 4 * k;
+    const v = r.u32At(field, `offset [${k}] ${ARRAY_SPECS[k].name}`);
+    arrays.push(v === 0 ? 0 : field + v);
+  }
+  return {
+    min: vec3At(r, at + SHAPE_FIELD.min, 'min'),
+    max: vec3At(r, at + SHAPE_FIELD.max, 'max'),
+    counts: {
+      vertices: r.u16At(at + SHAPE_FIELD.vertexCount, 'vertex count'),
+      corners: r.u16At(at + SHAPE_FIELD.cornerCount, 'corner count'),
+      faces: r.u16At(at + SHAPE_FIELD.faceCount, 'face count'),
+      nodes: r.u16At(at + SHAPE_FIELD.nodeCount, 'tree node count'),
+    },
+    word20: r.u32At(at + SHAPE_FIELD.word20, 'word20'),
+    arrays,
+  };
+}
+
+/** The counts a record's arrays imply (what the writer stores in the count fields). */
+export function shapeCounts(s: ShapeRecord): ShapeCounts {
+  return {
+    vertices: s.vertices.length / 3,
+    corners: s.cornerVertices.length,
+    faces: faceCount(s),
+    nodes: s.tree.length / 2,
+  };
+}
+
+/** Byte size of each slot's array as this record holds it (0 for an empty one). */
+export function recordArrayBytes(s: ShapeRecord): number[] {
+  return [
+    s.vertices.byteLength,
+    s.vertexCornerOffsets.byteLength,
+    s.cornerIdsByVertex.byteLength,
+    s.cornerVertices.byteLength,
+    s.edgeValues.byteLength,
+    s.concaveBits.byteLength,
+    s.flatBits.byteLength,
+    s.faceOffsets.byteLength,
+    0,
+    0,
+    s.planeOffsets.byteLength * 2,
+    s.tree.byteLength,
+  ];
+}
+
+/**
+ * Refuses a record the writer cannot lay out faithfully: array lengths that disagree with the counts they imply,
+ * counts past the u16 fields. `stage` names the shape ("write: shape 3").
+ */
+export function checkShapeRecord(s: ShapeRecord, stage: string): void {
+  const fail = (detail: string): never => {
+    throw new FormatError(stage, 0, detail);
+  };
+  if (s.vertices.length % 3 !== 0) fail(`vertices: ${s.vertices.length} floats is not a multiple of 3`);
+  const c = shapeCounts(s);
+  for (const [name, n] of Object.entries(c)) if (n > MAX_U16) fail(`${name} count ${n} > ${MAX_U16}`);
+  const oneOf = (name: string, n: number, want: number): void => {
+    if (n !== 0 && n !== want) fail(`${name}: ${n} entries, expected 0 or ${want}`);
+  };
+  oneOf('vertex corner offsets', s.vertexCornerOffsets.length, c.vertices + 1);
+  oneOf('corner ids by vertex', s.cornerIdsByVertex.length, c.corners);
+  oneOf('edge values', s.edgeValues.length, c.corners);
+  oneOf('concave bits', s.concaveBits.length, bitsetBytes(c.corners));
+  oneOf('flat bits', s.flatBits.length, bitsetBytes(c.corners));
+  oneOf('face plane offsets', s.planeOffsets.length, c.faces);
+  if (s.planeNormals.length !== 2 * s.planeOffsets.length) {
+    fail(`face plane normals: ${s.planeNormals.length} entries, expected ${2 * s.planeOffsets.length}`);
+  }
+  if (s.tree.length % 2 !== 0) fail(`tree: ${s.tree.length} u32 words is not whole u64 nodes`);
+  if (c.nodes !== 0 && c.nodes !== c.faces - 1) fail(`tree: ${c.nodes} nodes, expected faces − 1 = ${c.faces - 1}`);
+}
+
+/** Writes the shape record at the writer's position; `arrays` are the planned absolute positions (0: none). */
+export function writeShapeHeader(w: Writer, s: ShapeRecord, arrays: readonly number[]): void {
+  const at = w.pos;
+  const c = shapeCounts(s);
+  for (const v of s.min) w.f32(v, 'min');
+  for (const v of s.max) w.f32(v, 'max');
+  w.u16(c.vertices, 'vertex count').u16(c.corners, 'corner count').u16(c.faces, 'face count');
+  w.u16(c.nodes, 'tree node count').u32(s.word20, 'word20');
+  for (let k = 0; k < SHAPE_ARRAY_COUNT; k++) {
+    const field = at + SHAPE_FIELD.offsets + 4 * k;
+    w.u32(arrays[k] === 0 ? 0 : arrays[k] - field, `offset [${k}]`);
+  }
+}
+
+// Bulk arrays move as bytes: copied out of the input into fresh (aligned) buffers and back, so every bit is kept
+// (a NaN payload too) without typed-array views at unaligned offsets. The format and the typed arrays are both
+// little-endian on every host Node runs on; checked once here.
+if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('format: a little-endian host is required');
+
+const copy = (bytes: Uint8Array, at: number, n: number): ArrayBuffer => bytes.slice(at, at + n).buffer;
+const asBytes = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/** The arrays of a shape whose header and array positions the caller has checked against the input. */
+export function readShapeArrays(bytes: Uint8Array, h: ShapeHeader): ShapeRecord {
+  const c = h.counts;
+  const at = (k: number): number => h.arrays[k];
+  const take = (k: number): ArrayBuffer => (at(k) === 0 ? new ArrayBuffer(0) : copy(bytes, at(k), ARRAY_SPECS[k].bytes(c)));
+  const planes = new Uint8Array(take(SLOT.planes));
+  const faces = planes.byteLength / 8;
+  const planeNormals = new Int16Array(2 * faces);
+  const planeOffsets = new Float32Array(faces);
+  const normals16 = new Uint16Array(planes.buffer);
+  const offsetBytes = asBytes(planeOffsets);
+  for (let f = 0; f < faces; f++) {
+    planeNormals[2 * f] = normals16[4 * f];
+    planeNormals[2 * f + 1] = normals16[4 * f + 1];
+    offsetBytes.set(planes.subarray(8 * f + 4, 8 * f + 8), 4 * f);
+  }
+  return {
+    min: h.min,
+    max: h.max,
+    word20: h.word20,
+    vertices: new Float32Array(take(SLOT.vertices)),
+    vertexCornerOffsets: new Uint16Array(take(SLOT.vertexCornerOffsets)),
+    cornerIdsByVertex: new Uint16Array(take(SLOT.cornerIdsByVertex)),
+    cornerVertices: new Uint16Array(take(SLOT.cornerVertices)),
+    edgeValues: new Float32Array(take(SLOT.edgeValues)),
+    concaveBits: new Uint8Array(take(SLOT.concaveBits)),
+    flatBits: new Uint8Array(take(SLOT.flatBits)),
+    faceOffsets: new Uint16Array(take(SLOT.faceOffsets)),
+    planeNormals,
+    planeOffsets,
+    tree: new Uint32Array(take(SLOT.tree)),
+  };
+}
+
+/** The stored bytes of each slot's array (empty where the record has none). */
+export function shapeArrayBytes(s: ShapeRecord): Uint8Array[] {
+  const planes = new Uint8Array(8 * s.planeOffsets.length);
+  const pv = new DataView(planes.buffer);
+  const offsetBytes = asBytes(s.planeOffsets);
+  for (let f = 0; f < s.planeOffsets.length; f++) {
+    pv.setInt16(8 * f, s.planeNormals[2 * f], true);
+    pv.setInt16(8 * f + 2, s.planeNormals[2 * f + 1], true);
+    planes.set(offsetBytes.subarray(4 * f, 4 * f + 4), 8 * f + 4);
+  }
+  const none = new Uint8Array(0);
+  return [
+    asBytes(s.vertices),
+    asBytes(s.vertexCornerOffsets),
+    asBytes(s.cornerIdsByVertex),
+    asBytes(s.cornerVertices),
+    asBytes(s.edgeValues),
+    asBytes(s.concaveBits),
+    asBytes(s.flatBits),
+    asBytes(s.faceOffsets),
+    none,
+    none,
+    planes,
+    asBytes(s.tree),
+  ];
+}

@@ -1,0 +1,191 @@
+// Structural checks on a glTF's raw JSON before @gltf-transform builds its graph from it.
+// glTF 2.0 spec (https://registry.khronos.org/glTF/specs/2.0/glTF-2.0.html): buffers, bufferViews, accessors,
+// meshes, nodes, scenes. @gltf-transform trusts counts and offsets; a hostile file (counts past the end, cyclic
+// node trees, billion-element accessors without data) would make it allocate or loop without bound. Every check
+// here throws an Error prefixed "gltf: <file>:" that names the element and the numbers.
+import { BufferUtils, type JSONDocument } from '@gltf-transform/core';
+
+/** Limits on what a level may declare; each documented with its unit and why. */
+export interface GltfLimits {
+  /** Deepest node nesting accepted (levels); Blender scenes are a few levels deep. */
+  maxNodeDepth: number;
+  /**
+   * An accessor without a bufferView (zero-filled, or decoded by Draco) may declare at most this many bytes per
+   * byte of input file: Draco rarely exceeds 30:1, so anything above is an absurd count, not a level.
+   */
+  maxExpansion: number;
+  /** Fixed allowance (bytes) on top of maxExpansion × input size for small files. */
+  expansionAllowance: number;
+}
+
+export const GLTF_LIMITS: GltfLimits = { maxNodeDepth: 256, maxExpansion: 64, expansionAllowance: 16 << 20 };
+
+const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
+const TYPE_COMPONENTS: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
+
+type Json = Record<string, any>;
+
+const isIndex = (v: unknown, length: number): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) < length;
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/** Throws on the first structural fault; `inputBytes` is the size of the file(s) read (bounds allocations). */
+export function checkGltfStructure(doc: JSONDocument, file: string, inputBytes: number, limits: GltfLimits = GLTF_LIMITS): void {
+  const fail = (msg: string): never => {
+    throw new Error(`gltf: ${file}: ${msg}`);
+  };
+  const json = doc.json as Json;
+  if (!json || typeof json !== 'object') fail('no glTF JSON');
+  if (json.asset?.version !== '2.0') fail(`asset.version is ${JSON.stringify(json.asset?.version)}, only glTF 2.0 is read`);
+  const bufferSizes = checkBuffers(json, doc, fail);
+  const viewSizes = checkBufferViews(json, bufferSizes, fail);
+  checkAccessors(json, viewSizes, inputBytes, limits, fail);
+  checkMeshes(json, fail);
+  checkNodes(json, limits, fail);
+}
+
+function arrayOf(json: Json, key: string, fail: (m: string) => never): Json[] {
+  const v = json[key];
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) fail(`"${key}" is not an array`);
+  return v;
+}
+
+/** Actual byte size of each buffer: declared byteLength, checked against the data present. */
+function checkBuffers(json: Json, doc: JSONDocument, fail: (m: string) => never): number[] {
+  return arrayOf(json, 'buffers', fail).map((b, i) => {
+    if (!isCount(b?.byteLength)) fail(`buffer ${i}: byteLength ${JSON.stringify(b?.byteLength)} is not a byte count`);
+    // A buffer with no data is legal only as a meshopt fallback (it is never read).
+    if (b.extensions?.EXT_meshopt_compression?.fallback) return b.byteLength;
+    // Only the first buffer may lack a uri: it is the GLB's binary chunk.
+    const key = b.uri === undefined ? (i === 0 ? '@glb.bin' : undefined) : b.uri;
+    const data = key === undefined ? undefined : doc.resources[key];
+    if (data === undefined) {
+      if (typeof b.uri === 'string' && b.uri.startsWith('data:')) {
+        const inline = BufferUtils.createBufferFromDataURI(b.uri).byteLength;
+        if (inline < b.byteLength) fail(`buffer ${i}: declares ${b.byteLength} bytes but its data URI holds ${inline}`);
+        return b.byteLength;
+      }
+      if (b.uri === undefined) fail(`buffer ${i}: no data (no uri and not the GLB's binary chunk; GLB truncated?)`);
+      fail(`buffer ${i}: "${b.uri}" could not be read`);
+    }
+    if (data && data.byteLength < b.byteLength) {
+      fail(`buffer ${i}: declares ${b.byteLength} bytes but ${data.byteLength} are present (truncated?)`);
+    }
+    return b.byteLength;
+  });
+}
+
+function checkBufferViews(json: Json, bufferSizes: number[], fail: (m: string) => never): number[] {
+  return arrayOf(json, 'bufferViews', fail).map((v, i) => {
+    if (!isIndex(v?.buffer, bufferSizes.length)) fail(`bufferView ${i}: buffer ${v?.buffer} does not exist (${bufferSizes.length} buffers)`);
+    const offset = v.byteOffset ?? 0;
+    if (!isCount(offset) || !isCount(v.byteLength)) fail(`bufferView ${i}: byteOffset/byteLength are not byte counts`);
+    if (offset + v.byteLength > bufferSizes[v.buffer]) {
+      fail(`bufferView ${i}: bytes ${offset}..${offset + v.byteLength} run past buffer ${v.buffer} (${bufferSizes[v.buffer]} bytes)`);
+    }
+    if (v.byteStride !== undefined && (!Number.isInteger(v.byteStride) || v.byteStride < 4 || v.byteStride > 252)) {
+      fail(`bufferView ${i}: byteStride ${v.byteStride} outside 4..252`);
+    }
+    const mo = v.extensions?.EXT_meshopt_compression;
+    if (mo) {
+      if (!isIndex(mo.buffer, bufferSizes.length)) fail(`bufferView ${i}: meshopt source buffer ${mo.buffer} does not exist`);
+      const end = (mo.byteOffset ?? 0) + mo.byteLength;
+      if (!isCount(mo.byteLength) || !(end <= bufferSizes[mo.buffer])) fail(`bufferView ${i}: meshopt source runs past buffer ${mo.buffer}`);
+    }
+    return v.byteLength;
+  });
+}
+
+function checkAccessors(json: Json, viewSizes: number[], inputBytes: number, limits: GltfLimits, fail: (m: string) => never): void {
+  const views = arrayOf(json, 'bufferViews', fail);
+  const budget = inputBytes * limits.maxExpansion + limits.expansionAllowance;
+  let zeroFilledBytes = 0;
+  arrayOf(json, 'accessors', fail).forEach((a, i) => {
+    const comp = COMPONENT_BYTES[a?.componentType];
+    const n = TYPE_COMPONENTS[a?.type];
+    if (!comp || !n) fail(`accessor ${i}: componentType ${a?.componentType} / type ${a?.type} not valid glTF`);
+    if (!isCount(a.count) || a.count < 1) fail(`accessor ${i}: count ${a.count} is not a positive integer`);
+    const elementBytes = comp * n;
+    if (a.bufferView === undefined) {
+      zeroFilledBytes += a.count * elementBytes;
+      if (zeroFilledBytes > budget) fail(`accessor ${i}: count ${a.count} × ${elementBytes} bytes without data exceeds what a ${inputBytes}-byte file can hold`);
+    } else {
+      if (!isIndex(a.bufferView, viewSizes.length)) fail(`accessor ${i}: bufferView ${a.bufferView} does not exist (${viewSizes.length} views)`);
+      const stride = views[a.bufferView].byteStride ?? elementBytes;
+      const offset = a.byteOffset ?? 0;
+      if (!isCount(offset)) fail(`accessor ${i}: byteOffset ${offset} is not a byte count`);
+      const end = offset + stride * (a.count - 1) + elementBytes;
+      if (end > viewSizes[a.bufferView]) {
+        fail(`accessor ${i}: count ${a.count} × stride ${stride} from offset ${offset} needs ${end} bytes, bufferView ${a.bufferView} has ${viewSizes[a.bufferView]}`);
+      }
+    }
+    if (a.sparse) checkSparse(a, i, views, viewSizes, fail);
+  });
+}
+
+function checkSparse(a: Json, i: number, views: Json[], viewSizes: number[], fail: (m: string) => never): void {
+  const s = a.sparse;
+  if (!isCount(s.count) || s.count > a.count) fail(`accessor ${i}: sparse count ${s.count} exceeds count ${a.count}`);
+  for (const [key, bytes] of [['indices', COMPONENT_BYTES[s.indices?.componentType] ?? 0], ['values', COMPONENT_BYTES[a.componentType] * TYPE_COMPONENTS[a.type]]] as const) {
+    const part = s[key];
+    if (!part || !isIndex(part.bufferView, viewSizes.length) || !bytes) fail(`accessor ${i}: sparse ${key} invalid`);
+    const end = (part.byteOffset ?? 0) + bytes * s.count;
+    if (end > viewSizes[part.bufferView]) fail(`accessor ${i}: sparse ${key} need ${end} bytes, bufferView ${part.bufferView} has ${viewSizes[part.bufferView]}`);
+  }
+  void views;
+}
+
+function checkMeshes(json: Json, fail: (m: string) => never): void {
+  const accessorCount = arrayOf(json, 'accessors', fail).length;
+  const materialCount = arrayOf(json, 'materials', fail).length;
+  arrayOf(json, 'meshes', fail).forEach((m, mi) => {
+    const prims = arrayOf(m ?? {}, 'primitives', fail);
+    prims.forEach((p, pi) => {
+      const where = `mesh ${mi}${m.name ? ` "${m.name}"` : ''} primitive ${pi}`;
+      if (!p || typeof p.attributes !== 'object') fail(`${where}: no attributes`);
+      for (const [sem, acc] of Object.entries(p.attributes)) {
+        if (!isIndex(acc, accessorCount)) fail(`${where}: attribute ${sem} names accessor ${acc} (${accessorCount} accessors)`);
+      }
+      if (p.indices !== undefined && !isIndex(p.indices, accessorCount)) fail(`${where}: indices accessor ${p.indices} does not exist`);
+      if (p.material !== undefined && !isIndex(p.material, materialCount)) fail(`${where}: material ${p.material} does not exist`);
+      if (p.mode !== undefined && !(Number.isInteger(p.mode) && p.mode >= 0 && p.mode <= 6)) fail(`${where}: mode ${p.mode} is not a glTF primitive mode`);
+    });
+  });
+}
+
+/** Children indices valid, every node at most one parent, no cycles, bounded depth, scene roots valid. */
+function checkNodes(json: Json, limits: GltfLimits, fail: (m: string) => never): void {
+  const nodes = arrayOf(json, 'nodes', fail);
+  const meshCount = arrayOf(json, 'meshes', fail).length;
+  const parent = new Int32Array(nodes.length).fill(-1);
+  nodes.forEach((n, i) => {
+    if (n?.mesh !== undefined && !isIndex(n.mesh, meshCount)) fail(`node ${i}: mesh ${n.mesh} does not exist (${meshCount} meshes)`);
+    for (const c of arrayOf(n ?? {}, 'children', fail)) {
+      if (!isIndex(c, nodes.length)) fail(`node ${i}: child ${c} does not exist (${nodes.length} nodes)`);
+      if (c === i) fail(`node ${i} is its own child (cyclic node tree)`);
+      if (parent[c] !== -1) fail(`node ${c} has two parents (${parent[c]} and ${i}); node trees must be trees`);
+      parent[c] = i;
+    }
+  });
+  // Walk up from every node: a chain longer than the node count is a cycle; longer than the limit is absurd.
+  const depth = new Int32Array(nodes.length).fill(-1);
+  const chain: number[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    chain.length = 0;
+    let p = i;
+    while (p !== -1 && depth[p] === -1) {
+      chain.push(p);
+      if (chain.length > nodes.length) fail(`node ${i}: cyclic node tree`);
+      p = parent[p];
+    }
+    let d = p === -1 ? -1 : depth[p];
+    for (let k = chain.length - 1; k >= 0; k--) depth[chain[k]] = ++d;
+    if (depth[i] > limits.maxNodeDepth) fail(`node ${i}: nested ${depth[i]} levels deep (limit ${limits.maxNodeDepth})`);
+  }
+  arrayOf(json, 'scenes', fail).forEach((s, si) => {
+    for (const r of arrayOf(s ?? {}, 'nodes', fail)) {
+      if (!isIndex(r, nodes.length)) fail(`scene ${si}: root node ${r} does not exist`);
+      if (parent[r] !== -1) fail(`scene ${si}: root node ${r} is also a child of node ${parent[r]}`);
+    }
+  });
+}

@@ -1,0 +1,431 @@
+// glTF 2.0 level → collision objects in game space.
+// Context: ../shared/spec/authoring-notes.md ("Space, units, winding", "Objects and their properties", "Grind
+// curves"). glTF world space is game space (Y up, metres): Blender's exporter already converts, so positions are
+// taken as the scene's world positions with no further axis change. World matrices are composed in float64 and
+// each world position is rounded to f32 once, the precision Studio's normalized per-object GLBs store.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { Accessor, Document, Node, NodeIO, Primitive, type ILogger, type JSONDocument } from '@gltf-transform/core';
+import { ALL_EXTENSIONS, type InstancedMesh } from '@gltf-transform/extensions';
+import { mat4 } from 'gl-matrix';
+import { checkGltfStructure } from './gltf-check.ts';
+import { chainRuns, clampGrindRadius, grindPrisms, GRIND_DEFAULTS, halfEdgesPerMetre, DENSITY_WARN_HALF_EDGES_PER_METRE } from './grind.ts';
+import { MaterialResolver, type Extras } from './objects.ts';
+
+const require = createRequire(import.meta.url);
+
+export interface ImportOptions {
+  /** Scene to compile: name or index; default the file's default scene, else scene 0. */
+  scene?: string;
+  /** Accept material slots ≥ 116 (levels whose MaterialIndexMap adds surfaces). Default false. */
+  allowCustomSlots: boolean;
+  /** Decoders to register; tests turn one off to prove the missing-decoder error. Default both on. */
+  decoders: { draco: boolean; meshopt: boolean };
+}
+
+export const IMPORT_DEFAULTS: ImportOptions = { allowCustomSlots: false, decoders: { draco: true, meshopt: true } };
+
+export interface Logger {
+  warn(message: string): void;
+}
+
+/** One material's triangles within an object (indices into the object's positions). */
+export interface ObjectGroup {
+  material: number;
+  indices: Uint32Array;
+}
+
+/** A collision object: a node with a mesh (one per GPU instance), or one grind-curve prism. */
+export interface ImportedObject {
+  /** Unique, deterministic, file-name safe. */
+  name: string;
+  /** Where it came from, for messages: node index and name. */
+  source: string;
+  kind: 'mesh' | 'grind';
+  /** World-space (game-space) positions, xyz, rounded to f32. */
+  positions: Float32Array;
+  groups: ObjectGroup[];
+}
+
+export interface ImportStats {
+  nodes: number;
+  meshNodes: number;
+  primitives: number;
+  skippedNodes: number;
+  instances: number;
+  grindCurves: number;
+  grindPrisms: number;
+}
+
+export interface ImportResult {
+  objects: ImportedObject[];
+  stats: ImportStats;
+  /** sha256 input of the file and its external resources, for the manifest. */
+  inputBytes: Uint8Array[];
+}
+
+const TRIANGLES = 4, TRIANGLE_STRIP = 5, TRIANGLE_FAN = 6, LINES = 1, LINE_LOOP = 2, LINE_STRIP = 3;
+
+/** Reads, checks and walks a .glb/.gltf into collision objects. Throws `gltf: <file>: ...` on bad input. */
+export async function importGltf(file: string, options: ImportOptions = IMPORT_DEFAULTS, logger: Logger): Promise<ImportResult> {
+  const { io, jsonDoc, inputBytes } = await readJson(file, options, logger);
+  let doc: Document;
+  try {
+    doc = await io.readJSON(jsonDoc);
+  } catch (e) {
+    throw new Error(`gltf: ${file}: ${(e as Error).message}`);
+  }
+  const walker = new SceneWalker(doc, file, options, logger);
+  walker.walk(selectScene(doc, file, options.scene));
+  return { objects: walker.objects, stats: walker.stats, inputBytes };
+}
+
+const EXT_DRACO = 'KHR_draco_mesh_compression';
+const EXT_MESHOPT = 'EXT_meshopt_compression';
+
+async function readJson(file: string, options: ImportOptions, logger: Logger): Promise<{ io: NodeIO; jsonDoc: JSONDocument; inputBytes: Uint8Array[] }> {
+  const io = new NodeIO().setLogger(forwardLogger(file, logger)).registerExtensions(ALL_EXTENSIONS);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(file);
+  } catch (e) {
+    throw new Error(`gltf: ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const isGlb = bytes.length >= 4 && bytes[0] === 0x67 && bytes[1] === 0x6c && bytes[2] === 0x54 && bytes[3] === 0x46;
+  let jsonDoc: JSONDocument;
+  try {
+    jsonDoc = isGlb ? await io.binaryToJSON(bytes) : await io.readAsJSON(file);
+  } catch (e) {
+    throw new Error(`gltf: ${file}: ${describeReadError(e as NodeJS.ErrnoException, isGlb)}`);
+  }
+  const inputBytes = [bytes, ...Object.keys(jsonDoc.resources).sort().filter((k) => k !== '@glb.bin').map((k) => jsonDoc.resources[k])];
+  checkGltfStructure(jsonDoc, file, inputBytes.reduce((s, b) => s + b.byteLength, 0));
+  await registerDecoders(io, jsonDoc, file, options);
+  return { io, jsonDoc, inputBytes };
+}
+
+function describeReadError(e: NodeJS.ErrnoException, isGlb: boolean): string {
+  if (e.code === 'ENOENT') return `external resource not found: ${e.path ?? e.message}`;
+  if (e instanceof SyntaxError) return `not valid glTF JSON (${e.message})`;
+  return `${isGlb ? 'GLB' : 'glTF'} unreadable: ${e.message}`;
+}
+
+/** Draco and meshopt decoders, created only when the file uses them (the Draco module costs ~100 ms). */
+async function registerDecoders(io: NodeIO, jsonDoc: JSONDocument, file: string, options: ImportOptions): Promise<void> {
+  const used = new Set<string>([...(jsonDoc.json.extensionsUsed ?? []), ...(jsonDoc.json.extensionsRequired ?? [])]);
+  const supported = new Set(ALL_EXTENSIONS.map((e) => e.EXTENSION_NAME));
+  for (const name of jsonDoc.json.extensionsRequired ?? []) {
+    if (!supported.has(name)) throw new Error(`gltf: ${file}: requires extension ${name}, which compile-collision cannot read`);
+  }
+  const deps: Record<string, unknown> = {};
+  if (used.has(EXT_DRACO)) {
+    if (!options.decoders.draco) throw new Error(`gltf: ${file}: uses ${EXT_DRACO} (Draco compression) but no Draco decoder is available`);
+    const draco3d = require('draco3dgltf');
+    deps['draco3d.decoder'] = await draco3d.createDecoderModule();
+  }
+  if (used.has(EXT_MESHOPT)) {
+    if (!options.decoders.meshopt) throw new Error(`gltf: ${file}: uses ${EXT_MESHOPT} (meshopt compression) but no meshopt decoder is available`);
+    const { MeshoptDecoder } = await import('meshoptimizer');
+    await MeshoptDecoder.ready;
+    deps['meshopt.decoder'] = MeshoptDecoder;
+  }
+  io.registerDependencies(deps);
+}
+
+function forwardLogger(file: string, logger: Logger): ILogger {
+  const noop = (): void => {};
+  return { debug: noop, info: noop, warn: (m: string) => logger.warn(`gltf: ${file}: ${m}`), error: (m: string) => logger.warn(`gltf: ${file}: ${m}`) };
+}
+
+function selectScene(doc: Document, file: string, wanted: string | undefined): Node[] {
+  const root = doc.getRoot();
+  const scenes = root.listScenes();
+  if (wanted !== undefined) {
+    const byName = scenes.find((s) => s.getName() === wanted);
+    const byIndex = /^\d+$/.test(wanted) ? scenes[Number(wanted)] : undefined;
+    const scene = byName ?? byIndex;
+    if (!scene) {
+      const names = scenes.map((s, i) => `${i}${s.getName() ? ` "${s.getName()}"` : ''}`).join(', ') || 'none';
+      throw new Error(`gltf: ${file}: no scene "${wanted}" (scenes: ${names})`);
+    }
+    return scene.listChildren();
+  }
+  const scene = root.getDefaultScene() ?? scenes[0];
+  if (scene) return scene.listChildren();
+  return root.listNodes().filter((n) => !n.getParentNode());
+}
+
+/** Depth-first over the scene with float64 world matrices; collects objects in a deterministic order. */
+class SceneWalker {
+  objects: ImportedObject[] = [];
+  stats: ImportStats = { nodes: 0, meshNodes: 0, primitives: 0, skippedNodes: 0, instances: 0, grindCurves: 0, grindPrisms: 0 };
+  private nodeIndex: Map<Node, number>;
+  private meshIndex: Map<unknown, number>;
+  private names = new Set<string>();
+  private materials: MaterialResolver;
+
+  constructor(private doc: Document, private file: string, private options: ImportOptions, private logger: Logger) {
+    const root = doc.getRoot();
+    this.nodeIndex = new Map(root.listNodes().map((n, i) => [n, i]));
+    this.meshIndex = new Map(root.listMeshes().map((m, i) => [m, i]));
+    this.materials = new MaterialResolver(options.allowCustomSlots, (m) => logger.warn(m));
+  }
+
+  walk(roots: Node[]): void {
+    const stack: [Node, Float64Array][] = [];
+    const identity = mat4.create() as unknown as Float64Array;
+    const id64 = new Float64Array(16);
+    mat4.copy(id64 as unknown as mat4, identity as unknown as mat4);
+    for (let i = roots.length - 1; i >= 0; i--) stack.push([roots[i], id64]);
+    while (stack.length) {
+      const [node, parent] = stack.pop()!;
+      this.stats.nodes++;
+      const world = new Float64Array(16);
+      mat4.multiply(world as unknown as mat4, parent as unknown as mat4, localMatrix(node) as unknown as mat4);
+      this.visit(node, world);
+      const children = node.listChildren();
+      for (let i = children.length - 1; i >= 0; i--) stack.push([children[i], world]);
+    }
+  }
+
+  private where(node: Node, prim?: number): string {
+    const mesh = node.getMesh();
+    const n = `node ${this.nodeIndex.get(node)} "${node.getName()}"`;
+    const m = mesh ? ` mesh ${this.meshIndex.get(mesh)}${mesh.getName() ? ` "${mesh.getName()}"` : ''}` : '';
+    return `${this.file}: ${n}${m}${prim === undefined ? '' : ` primitive ${prim}`}`;
+  }
+
+  private visit(node: Node, world: Float64Array): void {
+    const mesh = node.getMesh();
+    if (!mesh) return;
+    this.stats.meshNodes++;
+    const nodeExtras = (node.getExtras() ?? {}) as Extras;
+    const meshExtras = (mesh.getExtras() ?? {}) as Extras;
+    const base = node.getName() || mesh.getName() || `node_${this.nodeIndex.get(node)}`;
+    const grind = nodeExtras.sk8_grind_curve ?? meshExtras.sk8_grind_curve;
+    if (grind !== undefined) this.grind(node, world, grind, base);
+    const mode = this.materials.mode(nodeExtras, meshExtras, this.where(node));
+    if (mode === 'none') {
+      this.stats.skippedNodes++;
+      return;
+    }
+    for (const [k, matrix] of this.instanceMatrices(node, world).entries()) {
+      const name = this.uniqueName(matrix === world ? base : `${base}_${k}`);
+      const obj = this.meshObject(node, matrix, name, mode === 'water');
+      if (obj) this.objects.push(obj);
+    }
+  }
+
+  /** EXT_mesh_gpu_instancing: one world matrix per instance; otherwise the node's own. */
+  private instanceMatrices(node: Node, world: Float64Array): Float64Array[] {
+    const inst = node.getExtension<InstancedMesh>('EXT_mesh_gpu_instancing');
+    if (!inst) return [world];
+    const t = inst.getAttribute('TRANSLATION'), r = inst.getAttribute('ROTATION'), s = inst.getAttribute('SCALE');
+    const count = Math.max(t?.getCount() ?? 0, r?.getCount() ?? 0, s?.getCount() ?? 0);
+    const out: Float64Array[] = [];
+    for (let i = 0; i < count; i++) {
+      const tv = t ? t.getElement(i, []) : [0, 0, 0];
+      const rv = r ? r.getElement(i, []) : [0, 0, 0, 1];
+      const sv = s ? s.getElement(i, []) : [1, 1, 1];
+      const local = trs(tv, rv, sv);
+      const m = new Float64Array(16);
+      mat4.multiply(m as unknown as mat4, world as unknown as mat4, local as unknown as mat4);
+      out.push(m);
+    }
+    this.stats.instances += count;
+    return out;
+  }
+
+  private meshObject(node: Node, world: Float64Array, name: string, water: boolean): ImportedObject | undefined {
+    const mesh = node.getMesh()!;
+    const flip = determinant3(world) < 0; // mirrored: reverse winding so faces keep pointing out
+    const chunks: { positions: Float32Array; tris: Uint32Array; material: number }[] = [];
+    mesh.listPrimitives().forEach((prim, pi) => {
+      const mode = prim.getMode();
+      if (mode !== TRIANGLES && mode !== TRIANGLE_STRIP && mode !== TRIANGLE_FAN) return;
+      this.stats.primitives++;
+      const where = this.where(node, pi);
+      const positions = readPositions(prim, world, where);
+      const tris = readTriangles(prim, positions.length / 3, mode, flip, where);
+      const material = this.materials.resolve(node, mesh, prim, water, where);
+      chunks.push({ positions, tris, material });
+    });
+    if (!chunks.length) return undefined;
+    return assembleObject(name, `node ${this.nodeIndex.get(node)} "${node.getName()}"`, 'mesh', chunks);
+  }
+
+  /** sk8_grind_curve: the node's line primitives → chained runs → one prism object per run. */
+  private grind(node: Node, world: Float64Array, setting: unknown, base: string): void {
+    const cfg = this.materials.grindSettings(setting, this.where(node));
+    if (!cfg) return;
+    this.stats.grindCurves++;
+    const { points, edges } = collectLines(node, world, (pi) => this.where(node, pi));
+    if (edges.length === 0) {
+      this.logger.warn(`grind: ${this.where(node)}: sk8_grind_curve is set but the mesh has no line primitives (export loose edges)`);
+      return;
+    }
+    const prisms = grindPrisms(chainRuns(points, edges), { radius: clampGrindRadius(cfg.radius ?? GRIND_DEFAULTS.radius) });
+    prisms.forEach((prism, k) => {
+      const name = this.uniqueName(prisms.length === 1 ? `grind_${base}` : `grind_${base}_${k}`);
+      const positions = Float32Array.from(prism.positions);
+      const density = halfEdgesPerMetre(positions, prism.indices.length);
+      if (density > DENSITY_WARN_HALF_EDGES_PER_METRE) {
+        this.logger.warn(`grind: "${name}": ${Math.round(density)} half-edges per metre > ${DENSITY_WARN_HALF_EDGES_PER_METRE}: too detailed to grind`);
+      }
+      this.objects.push({ name, source: `node ${this.nodeIndex.get(node)} "${node.getName()}"`, kind: 'grind', positions, groups: [{ material: cfg.material, indices: prism.indices }] });
+    });
+    this.stats.grindPrisms += prisms.length;
+  }
+
+  /** Names are file-name safe and unique ignoring case (Windows and macOS file systems); repeats get _2, _3… */
+  private uniqueName(raw: string): string {
+    const clean = sanitizeName(raw);
+    let name = clean;
+    for (let k = 2; this.names.has(name.toLowerCase()); k++) name = `${clean}_${k}`;
+    this.names.add(name.toLowerCase());
+    return name;
+  }
+}
+
+/** Characters outside [A-Za-z0-9_.-] become "_"; at most 96 characters; never empty or dot-leading. */
+export function sanitizeName(raw: string): string {
+  const s = raw.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_').slice(0, 96);
+  return s || '_';
+}
+
+function localMatrix(node: Node): Float64Array {
+  return trs(node.getTranslation(), node.getRotation(), node.getScale());
+}
+
+function trs(t: ArrayLike<number>, r: ArrayLike<number>, s: ArrayLike<number>): Float64Array {
+  const m = new Float64Array(16);
+  mat4.fromRotationTranslationScale(m as unknown as mat4, Float64Array.from(r) as unknown as [number, number, number, number], Float64Array.from(t) as unknown as [number, number, number], Float64Array.from(s) as unknown as [number, number, number]);
+  return m;
+}
+
+function determinant3(m: Float64Array): number {
+  return m[0] * (m[5] * m[10] - m[6] * m[9]) - m[4] * (m[1] * m[10] - m[2] * m[9]) + m[8] * (m[1] * m[6] - m[2] * m[5]);
+}
+
+/** Accessor values as plain numbers, un-normalised (getElement does it for normalised integer data). */
+function readValues(acc: Accessor): ArrayLike<number> {
+  if (!acc.getNormalized()) return acc.getArray()!;
+  const n = acc.getElementSize();
+  const out = new Float64Array(acc.getCount() * n);
+  const el: number[] = [];
+  for (let i = 0; i < acc.getCount(); i++) out.set(acc.getElement(i, el), i * n);
+  return out;
+}
+
+function readPositions(prim: Primitive, world: Float64Array, where: string): Float32Array {
+  const acc = prim.getAttribute('POSITION');
+  if (!acc) throw new Error(`gltf: ${where}: triangle primitive without POSITION`);
+  if (acc.getElementSize() !== 3) throw new Error(`gltf: ${where}: POSITION is ${acc.getType()}, not VEC3`);
+  const v = readValues(acc);
+  const n = acc.getCount();
+  const out = new Float32Array(n * 3);
+  const m = world;
+  for (let i = 0; i < n; i++) {
+    const x = v[3 * i], y = v[3 * i + 1], z = v[3 * i + 2];
+    if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) {
+      throw new Error(`gltf: ${where}: POSITION ${i} is (${x}, ${y}, ${z}), not finite`);
+    }
+    out[3 * i] = m[0] * x + m[4] * y + m[8] * z + m[12];
+    out[3 * i + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
+    out[3 * i + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+  }
+  for (let i = 0; i < out.length; i++) {
+    if (!Number.isFinite(out[i])) throw new Error(`gltf: ${where}: POSITION ${Math.floor(i / 3)} leaves the f32 range under the node's transform`);
+  }
+  return out;
+}
+
+/** TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN → triangle list (glTF 2.0 §3.7.2.1), reversed when mirrored. */
+function readTriangles(prim: Primitive, vertexCount: number, mode: number, flip: boolean, where: string): Uint32Array {
+  const acc = prim.getIndices();
+  const idx: ArrayLike<number> = acc ? acc.getArray()! : { length: vertexCount } as ArrayLike<number>;
+  const at = acc ? (i: number) => idx[i] : (i: number) => i;
+  const n = idx.length;
+  for (let i = 0; acc && i < n; i++) {
+    if (idx[i] >= vertexCount) throw new Error(`gltf: ${where}: index ${idx[i]} (at ${i}) ≥ vertex count ${vertexCount}`);
+  }
+  const count = mode === TRIANGLES ? Math.floor(n / 3) : Math.max(0, n - 2);
+  const out = new Uint32Array(count * 3);
+  for (let t = 0; t < count; t++) {
+    let a: number, b: number, c: number;
+    if (mode === TRIANGLES) [a, b, c] = [at(3 * t), at(3 * t + 1), at(3 * t + 2)];
+    else if (mode === TRIANGLE_STRIP) [a, b, c] = t % 2 === 0 ? [at(t), at(t + 1), at(t + 2)] : [at(t + 1), at(t), at(t + 2)];
+    else [a, b, c] = [at(t + 1), at(t + 2), at(0)];
+    out[3 * t] = a;
+    out[3 * t + 1] = flip ? c : b;
+    out[3 * t + 2] = flip ? b : c;
+  }
+  return out;
+}
+
+/** Concatenates primitives into one position array and one index list per material (first-seen order). */
+function assembleObject(name: string, source: string, kind: 'mesh' | 'grind', chunks: { positions: Float32Array; tris: Uint32Array; material: number }[]): ImportedObject {
+  const total = chunks.reduce((s, c) => s + c.positions.length, 0);
+  const positions = new Float32Array(total);
+  const byMaterial = new Map<number, Uint32Array[]>();
+  let base = 0;
+  for (const c of chunks) {
+    positions.set(c.positions, base * 3);
+    const shifted = base === 0 ? c.tris : c.tris.map((i) => i + base);
+    const list = byMaterial.get(c.material) ?? [];
+    list.push(shifted);
+    byMaterial.set(c.material, list);
+    base += c.positions.length / 3;
+  }
+  const groups = [...byMaterial].map(([material, lists]) => ({ material, indices: concatU32(lists) }));
+  return { name, source, kind, positions, groups };
+}
+
+function concatU32(lists: Uint32Array[]): Uint32Array {
+  if (lists.length === 1) return lists[0];
+  const out = new Uint32Array(lists.reduce((s, l) => s + l.length, 0));
+  let o = 0;
+  for (const l of lists) {
+    out.set(l, o);
+    o += l.length;
+  }
+  return out;
+}
+
+/** World-space points (float64, welded by exact value) and edges of a node's line primitives. */
+function collectLines(node: Node, world: Float64Array, where: (pi: number) => string): { points: Float64Array; edges: Uint32Array } {
+  const pts: number[] = [];
+  const edges: number[] = [];
+  const ids = new Map<string, number>();
+  node.getMesh()!.listPrimitives().forEach((prim, pi) => {
+    const mode = prim.getMode();
+    if (mode !== LINES && mode !== LINE_STRIP && mode !== LINE_LOOP) return;
+    const acc = prim.getAttribute('POSITION');
+    if (!acc) throw new Error(`gltf: ${where(pi)}: line primitive without POSITION`);
+    const v = readValues(acc);
+    const n = acc.getCount();
+    const local = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      const x = v[3 * i], y = v[3 * i + 1], z = v[3 * i + 2];
+      if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) throw new Error(`gltf: ${where(pi)}: POSITION ${i} is (${x}, ${y}, ${z}), not finite`);
+      const m = world;
+      const w = [m[0] * x + m[4] * y + m[8] * z + m[12], m[1] * x + m[5] * y + m[9] * z + m[13], m[2] * x + m[6] * y + m[10] * z + m[14]];
+      const key = w.join(',');
+      let id = ids.get(key);
+      if (id === undefined) {
+        id = pts.length / 3;
+        ids.set(key, id);
+        pts.push(...w);
+      }
+      local[i] = id;
+    }
+    const iacc = prim.getIndices();
+    const idx = iacc ? iacc.getArray()! : Uint32Array.from({ length: n }, (_, i) => i);
+    for (let i = 0; i < idx.length; i++) if (idx[i] >= n) throw new Error(`gltf: ${where(pi)}: index ${idx[i]} (at ${i}) ≥ vertex count ${n}`);
+    const seg = (a: number, b: number): void => void edges.push(local[idx[a]], local[idx[b]]);
+    if (mode === LINES) for (let i = 0; i + 1 < idx.length; i += 2) seg(i, i + 1);
+    else for (let i = 0; i + 1 < idx.length; i++) seg(i, i + 1);
+    if (mode === LINE_LOOP && idx.length > 2) seg(idx.length - 1, 0);
+  });
+  return { points: Float64Array.from(pts), edges: Uint32Array.from(edges) };
+}

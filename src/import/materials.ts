@@ -1,0 +1,113 @@
+// Packed collision materials for imported objects.
+// Spec: ../shared/spec/authoring-notes.md "Materials" and ../shared/data/collision_surface_catalog.json.
+// Packing: bits 0–5 flags, bits 6–18 material slot, bits 19–31 property slot. The value written carries the
+// physics-literal flag 0x20. A material slot outside the level's grid crashes the game on contact, so slots from
+// BASE_GRID_SLOTS on are refused unless the caller allows custom slots.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+/** Shape of the catalog fields this module reads. */
+interface SurfaceCatalog {
+  packing: { flagMask: number; physicsLiteralFlags: number; materialSlotShift: number; materialSlotMask: number; propertySlotShift: number };
+  materialSoundIds: (string | null)[];
+  intrinsicProperties: Record<string, string[]>;
+  networkIdToPackedMaterial: number[];
+}
+
+/** The base game's material grid (its path is fixed relative to the repository: ../shared/data). */
+export function loadSurfaceCatalog(path?: string): SurfaceCatalog {
+  const file = path ?? new URL('../../../shared/data/collision_surface_catalog.json', import.meta.url).pathname;
+  return require(file) as SurfaceCatalog;
+}
+
+/** The physics-literal flag every written material word carries. */
+export const PHYSICS_LITERAL_FLAG = 0x20;
+/** Material word of an object with no material. */
+export const DEFAULT_MATERIAL = PHYSICS_LITERAL_FLAG;
+/** Slots 0..115 exist in every level's MaterialIndexMap; maps that add surfaces append from 116. */
+export const BASE_GRID_SLOTS = 116;
+export const MATERIAL_SLOT_SHIFT = 6;
+export const MATERIAL_SLOT_MASK = 0x1fff;
+export const PROPERTY_SLOT_SHIFT = 19;
+
+export const materialSlot = (packed: number): number => (packed >>> MATERIAL_SLOT_SHIFT) & MATERIAL_SLOT_MASK;
+export const propertySlot = (packed: number): number => packed >>> PROPERTY_SLOT_SHIFT;
+
+/**
+ * Surface names users write (glTF material names or extras sk8_surface) → packed word with the 0x20 flag.
+ * Derived from the catalog: each slot's sound id, lower-cased, names the first network value whose material slot
+ * is that slot (so water, whose only grid entry carries property slot 30, gets 0x00F007A0). Extra names:
+ * stairs (the first value whose property slot has the intrinsic "Stair"), round_rail (metal rail with the
+ * property slot that has "IncludeInSurfaceAnalysis"), and short aliases (wood, rail, default).
+ */
+export function buildSurfaceTable(catalog: SurfaceCatalog = loadSurfaceCatalog()): Map<string, number> {
+  const values = catalog.networkIdToPackedMaterial;
+  const firstWithSlot = (slot: number, prop?: number): number | undefined =>
+    values.find((v) => materialSlot(v) === slot && (prop === undefined || propertySlot(v) === prop));
+  const table = new Map<string, number>();
+  catalog.materialSoundIds.forEach((sound, slot) => {
+    if (!sound) return;
+    const key = normaliseSurfaceName(sound);
+    const value = firstWithSlot(slot);
+    if (value !== undefined && !table.has(key)) table.set(key, (value | PHYSICS_LITERAL_FLAG) >>> 0);
+  });
+  const propWith = (name: string): number | undefined => {
+    const hit = Object.entries(catalog.intrinsicProperties).find(([, names]) => names.includes(name));
+    return hit ? Number(hit[0]) : undefined;
+  };
+  const stairProp = propWith('Stair');
+  const stairs = stairProp === undefined ? undefined : values.find((v) => propertySlot(v) === stairProp);
+  if (stairs !== undefined) table.set('stairs', (stairs | PHYSICS_LITERAL_FLAG) >>> 0);
+  const railSlot = materialSlot(table.get('metal_rail') ?? 0);
+  const roundProp = propWith('IncludeInSurfaceAnalysis');
+  const round = roundProp === undefined ? undefined : firstWithSlot(railSlot, roundProp);
+  table.set('round_rail', ((round ?? railSlot << MATERIAL_SLOT_SHIFT) | PHYSICS_LITERAL_FLAG) >>> 0);
+  for (const [alias, target] of SURFACE_ALIASES) {
+    const v = table.get(target);
+    if (v !== undefined && !table.has(alias)) table.set(alias, v);
+  }
+  table.set('default', DEFAULT_MATERIAL);
+  return table;
+}
+
+/** Short names users expect, mapped onto catalog sound ids. */
+const SURFACE_ALIASES: [string, string][] = [
+  ['wood', 'wood_thin_rough'],
+  ['rail', 'metal_rail'],
+  ['stair', 'stairs'],
+  ['dirt', 'earth'],
+  ['steel', 'metal'],
+];
+
+/**
+ * "Concrete.001", "Metal Rail", "metal-rail" → "concrete", "metal_rail": lower case, Blender's ".NNN" duplicate
+ * suffix dropped, spaces and hyphens as underscores.
+ */
+export function normaliseSurfaceName(name: string): string {
+  return name.trim().replace(/\.\d{3,}$/, '').toLowerCase().replace(/[\s-]+/g, '_');
+}
+
+/** Parses an extras value given as a number, a decimal string or a 0x-hex string; undefined when not a u32. */
+export function parsePackedMaterial(value: unknown): number | undefined {
+  let n: number;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'string' && /^\s*(0x[0-9a-f]+|\d+)\s*$/i.test(value)) n = Number(value.trim());
+  else return undefined;
+  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) return undefined;
+  return n;
+}
+
+/** Adds the physics-literal flag and refuses slots outside the base grid unless custom slots are allowed. */
+export function finalMaterialWord(packed: number, allowCustomSlots: boolean, where: string): number {
+  const word = (packed | PHYSICS_LITERAL_FLAG) >>> 0;
+  const slot = materialSlot(word);
+  if (slot >= BASE_GRID_SLOTS && !allowCustomSlots) {
+    throw new Error(
+      `materials: ${where}: material 0x${word.toString(16)} uses material slot ${slot} ≥ ${BASE_GRID_SLOTS} ` +
+        `(outside the base grid; crashes the game on contact unless the level adds it) — pass --allow-custom-slots ` +
+        `if your level's MaterialIndexMap has it`,
+    );
+  }
+  return word;
+}

@@ -1,0 +1,115 @@
+// Object properties from glTF extras (Blender custom properties; "Include → Custom Properties" on export).
+// Spec: ../shared/spec/authoring-notes.md "Objects and their properties", "Materials", "Grind curves".
+import type { Material, Mesh, Node, Primitive } from '@gltf-transform/core';
+import { buildSurfaceTable, DEFAULT_MATERIAL, finalMaterialWord, normaliseSurfaceName, parsePackedMaterial } from './materials.ts';
+
+export type Extras = Record<string, unknown>;
+
+/** What an object compiles as. Modes we do not build yet compile as triangle meshes (with a warning). */
+export type CollisionMode = 'triangle_mesh' | 'none' | 'water';
+
+/** sk8_collision_mode values: the add-on's enum (stored order 0..4) and reskate_cli's extra spellings. */
+const ENUM_ORDER = ['triangle_mesh', 'convex_parts', 'hull', 'none', 'water'];
+const AS_TRIANGLE_MESH = new Set(['convex_parts', 'hull', 'convex_hull', 'capsule', 'sphere', 'aggregate']);
+
+export interface GrindConfig {
+  material: number;
+  radius?: number;
+}
+
+export class MaterialResolver {
+  private table = buildSurfaceTable();
+  private warned = new Set<string>();
+
+  constructor(private allowCustomSlots: boolean, private warn: (m: string) => void) {}
+
+  private warnOnce(key: string, message: string): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.warn(message);
+  }
+
+  /** sk8_collision_mode from the node, else the mesh; default triangle_mesh. */
+  mode(node: Extras, mesh: Extras, where: string): CollisionMode {
+    const raw = node.sk8_collision_mode ?? mesh.sk8_collision_mode;
+    if (raw === undefined) return 'triangle_mesh';
+    const name = typeof raw === 'number' ? ENUM_ORDER[raw] : typeof raw === 'string' ? raw.trim().toLowerCase() : undefined;
+    if (name === 'triangle_mesh' || name === 'mesh') return 'triangle_mesh';
+    if (name === 'none' || name === 'water') return name;
+    if (name && AS_TRIANGLE_MESH.has(name)) {
+      this.warnOnce(`mode:${where}`, `objects: ${where}: sk8_collision_mode "${name}" is not built yet; compiled as triangle_mesh`);
+    } else {
+      this.warnOnce(`mode:${where}`, `objects: ${where}: unknown sk8_collision_mode ${JSON.stringify(raw)}; compiled as triangle_mesh`);
+    }
+    return 'triangle_mesh';
+  }
+
+  /** Surface name → packed word, or undefined (with a warning) when the name is not in the table. */
+  surface(name: string, where: string): number | undefined {
+    const key = normaliseSurfaceName(name);
+    const v = this.table.get(key);
+    if (v === undefined) this.warnOnce(`surface:${key}`, `materials: ${where}: surface "${name}" is not in the material grid; using default 0x20`);
+    return v;
+  }
+
+  /**
+   * A primitive's material word. Order: sk8_collision_material_packed on node, mesh, glTF material; water mode →
+   * water; sk8_surface on node, mesh, material; the glTF material's name; default 0x20.
+   */
+  resolve(node: Node, mesh: Mesh, prim: Primitive, water: boolean, where: string): number {
+    const mat: Material | null = prim.getMaterial();
+    const layers: Extras[] = [node.getExtras() as Extras, mesh.getExtras() as Extras, (mat?.getExtras() ?? {}) as Extras];
+    for (const extras of layers) {
+      const raw = extras?.sk8_collision_material_packed;
+      if (raw === undefined) continue;
+      const packed = parsePackedMaterial(raw);
+      if (packed === undefined) throw new Error(`materials: ${where}: sk8_collision_material_packed ${JSON.stringify(raw)} is not a u32`);
+      return finalMaterialWord(packed, this.allowCustomSlots, where);
+    }
+    if (water) return finalMaterialWord(this.table.get('water')!, this.allowCustomSlots, where);
+    for (const extras of layers) {
+      const s = extras?.sk8_surface;
+      if (typeof s === 'string') return this.surface(s, where) ?? DEFAULT_MATERIAL;
+    }
+    const name = mat?.getName();
+    if (name) return this.table.get(normaliseSurfaceName(name)) ?? this.unknownMaterialName(name, where);
+    return DEFAULT_MATERIAL;
+  }
+
+  private unknownMaterialName(name: string, where: string): number {
+    this.warnOnce(`matname:${name}`, `materials: ${where}: material "${name}" names no surface (and no sk8_surface/sk8_collision_material_packed is set); using default 0x20`);
+    return DEFAULT_MATERIAL;
+  }
+
+  /**
+   * sk8_grind_curve: true / 1 / "true", or { enabled, radius, surface } (also as a JSON string, how some exporters
+   * write dict properties). surface is a name or a packed word; default round rail. Undefined when disabled.
+   */
+  grindSettings(raw: unknown, where: string): GrindConfig | undefined {
+    let v = raw;
+    if (typeof v === 'string') {
+      const s = v.trim();
+      if (s.startsWith('{')) {
+        try {
+          v = JSON.parse(s);
+        } catch {
+          throw new Error(`grind: ${where}: sk8_grind_curve ${JSON.stringify(raw)} is not valid JSON`);
+        }
+      } else v = !['', '0', 'false', 'no', 'off'].includes(s.toLowerCase());
+    }
+    if (v === false || v === 0 || v === null) return undefined;
+    if (v === true || typeof v === 'number') return { material: this.table.get('round_rail')! };
+    if (typeof v !== 'object') throw new Error(`grind: ${where}: sk8_grind_curve ${JSON.stringify(raw)} is neither a flag nor settings`);
+    const o = v as Extras;
+    if (o.enabled === false || o.enabled === 0) return undefined;
+    const radius = o.radius === undefined ? undefined : Number(o.radius);
+    if (radius !== undefined && !Number.isFinite(radius)) throw new Error(`grind: ${where}: radius ${JSON.stringify(o.radius)} is not a number`);
+    let material = this.table.get('round_rail')!;
+    if (o.surface !== undefined) {
+      const packed = parsePackedMaterial(o.surface);
+      if (packed !== undefined) material = finalMaterialWord(packed, this.allowCustomSlots, where);
+      else if (typeof o.surface === 'string') material = this.surface(o.surface, where) ?? material;
+    }
+    return { material, radius };
+  }
+}

@@ -1,0 +1,54 @@
+// Packed physics material (part + 0x40): ../shared/spec/authoring-notes.md, "Materials". Bits 0-5 flags (0x20 the
+// physics-literal flag), bits 6-18 material slot, bits 19-31 property slot. Names come from material-catalog.json,
+// a verbatim subset of ../shared/data/collision_surface_catalog.json (the base game's material grid), copied so the
+// package never reads outside itself at run time.
+import catalog from './material-catalog.json' with { type: 'json' };
+
+export const MATERIAL_PACKING = catalog.packing;
+/** Slots of the base material grid; maps that add surfaces append from here (an unknown slot crashes the game). */
+export const BASE_MATERIAL_SLOTS = catalog.materialSoundIds.length;
+
+export interface DecodedMaterial {
+  packed: number;
+  /** Bits 0-5. */
+  flags: number;
+  /** The physics-literal flag (0x20) is set. */
+  literal: boolean;
+  slot: number;
+  /** Sound id of the slot in the base grid; null where the grid has none or the slot is past it. */
+  slotName: string | null;
+  /** The slot lies inside the base grid. */
+  baseSlot: boolean;
+  propertySlot: number;
+  /** Intrinsic properties of the property slot's row (empty where it has none). */
+  properties: string[];
+}
+
+const properties = catalog.intrinsicProperties as Record<string, string[]>;
+
+export function decodeMaterial(packed: number): DecodedMaterial {
+  const p = MATERIAL_PACKING;
+  const v = packed >>> 0;
+  const flags = v & p.flagMask;
+  const slot = (v >>> p.materialSlotShift) & p.materialSlotMask;
+  const propertySlot = v >>> p.propertySlotShift;
+  const baseSlot = slot < BASE_MATERIAL_SLOTS;
+  return {
+    packed: v,
+    flags,
+    literal: (flags & p.physicsLiteralFlags) !== 0,
+    slot,
+    slotName: baseSlot ? (catalog.materialSoundIds[slot] ?? null) : null,
+    baseSlot,
+    propertySlot,
+    properties: properties[String(propertySlot)] ?? [],
+  };
+}
+
+/** One line: `0x00000ba0 slot 46 Metal_… property 0 (literal)`. */
+export function describeMaterial(m: DecodedMaterial): string {
+  const name = m.slotName ?? (m.baseSlot ? 'unnamed' : 'outside the base grid');
+  const props = m.properties.length ? ` [${m.properties.join(', ')}]` : '';
+  const flags = m.literal ? 'literal' : `flags 0x${m.flags.toString(16)}`;
+  return `0x${m.packed.toString(16).padStart(8, '0')} slot ${m.slot} ${name}, property ${m.propertySlot}${props}, ${flags}`;
+}

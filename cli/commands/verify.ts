@@ -1,11 +1,33 @@
-// Placeholder until the verify command lands (see the issue that owns it).
+// compile-collision verify FILE.physics...: read, write back and compare bytes, check the invariants
+// (src/format/verify.ts). Prints every finding; exit 0 only when every file has none.
+import { readFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
+import { type Finding, verifyPhysics } from '../../src/format/verify.ts';
 
-export const verifyCommand: CommandModule = {
-  command: 'verify',
-  describe: '(verify: not built yet)',
-  handler: () => {
-    process.stderr.write('compile-collision: verify is not built yet\n');
-    process.exit(1);
+interface VerifyArgs {
+  files: string[];
+}
+
+export const verifyCommand: CommandModule<object, VerifyArgs> = {
+  command: 'verify <files..>',
+  describe: 'check .physics files: byte-exact round trip, counts, indices, face offsets, corner index, tree boxes, planes',
+  builder: (y) => y.positional('files', { type: 'string', array: true, demandOption: true, describe: '.physics files' }),
+  handler: (args) => {
+    let failed = 0;
+    for (const file of args.files) {
+      let findings: Finding[];
+      try {
+        findings = verifyPhysics(new Uint8Array(readFileSync(file)), file);
+      } catch (e) {
+        findings = [{ file, check: 'open', message: (e as Error).message }];
+      }
+      for (const f of findings) process.stderr.write(`${f.file}: ${f.check}: ${f.message}\n`);
+      if (findings.length) failed++;
+      else process.stdout.write(`${file}: ok\n`);
+    }
+    if (failed) {
+      process.stderr.write(`compile-collision verify: ${failed} of ${args.files.length} files failed\n`);
+      process.exitCode = 1;
+    }
   },
 };

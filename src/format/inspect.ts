@@ -1,0 +1,177 @@
+// What `compile-collision inspect` shows of a PhysicsResource (../shared/spec/physics-resource.md): a summary
+// (header words, parts with kind / decoded material / position, shapes with counts, bounds, tree depth and edge
+// classes) and a complete JSON dump (typed arrays as plain arrays, tree nodes as hex strings, the layout hints).
+// Returns text; never prints.
+import { hex } from './cursor.ts';
+import { type DecodedMaterial, decodeMaterial, describeMaterial } from './material.ts';
+import { KIND_NAMES } from './part.ts';
+import { readPhysicsResource } from './resource.ts';
+import { nodeHex, treeDepth } from './tree.ts';
+import { NO_SHAPE, type PhysicsResource, type ShapeRecord, faceCount } from './types.ts';
+
+export interface EdgeClasses {
+  flat: number;
+  concave: number;
+  convex: number;
+  /** Value 1.0 with neither bit: no face across, or none that pairs (and sharp concave creases, see the decisions). */
+  open: number;
+}
+
+/** Counts corners by edge class from the stored value and bits. */
+export function edgeClasses(s: ShapeRecord): EdgeClasses {
+  const e: EdgeClasses = { flat: 0, concave: 0, convex: 0, open: 0 };
+  const bit = (b: Uint8Array, c: number): number => (b.length ? (b[c >> 3] >> (c & 7)) & 1 : 0);
+  for (let c = 0; c < s.edgeValues.length; c++) {
+    if (bit(s.flatBits, c)) e.flat++;
+    else if (bit(s.concaveBits, c)) e.concave++;
+    else if (s.edgeValues[c] !== 1) e.convex++;
+    else e.open++;
+  }
+  return e;
+}
+
+export interface ShapeSummary {
+  index: number;
+  vertices: number;
+  faces: number;
+  corners: number;
+  treeNodes: number;
+  treeDepth: number;
+  planes: number;
+  min: number[];
+  max: number[];
+  edges: EdgeClasses | null;
+}
+
+export interface PartSummary {
+  index: number;
+  kind: number;
+  kindName: string;
+  shape: number | null;
+  position: number[];
+  rotation: number[];
+  material: DecodedMaterial;
+  ids: number[];
+  flags: number;
+}
+
+export interface ResourceSummary {
+  bytes: number;
+  version: number;
+  word08: number;
+  word14: number;
+  word20: number;
+  bodyBytes: number;
+  parts: PartSummary[];
+  shapes: ShapeSummary[];
+}
+
+export function summarize(res: PhysicsResource, bytes: number): ResourceSummary {
+  return {
+    bytes,
+    version: res.version,
+    word08: res.word08,
+    word14: res.word14,
+    word20: res.word20,
+    bodyBytes: res.body.byteLength,
+    parts: res.parts.map((p, index) => ({
+      index,
+      kind: p.kind,
+      kindName: KIND_NAMES[p.kind] ?? 'unknown',
+      shape: p.shape === NO_SHAPE ? null : p.shape,
+      position: [...p.position],
+      rotation: [...p.rotation],
+      material: decodeMaterial(p.material),
+      ids: [...p.ids],
+      flags: p.flags,
+    })),
+    shapes: res.shapes.map((s, index) => ({
+      index,
+      vertices: s.vertices.length / 3,
+      faces: faceCount(s),
+      corners: s.cornerVertices.length,
+      treeNodes: s.tree.length / 2,
+      treeDepth: s.tree.length ? treeDepth(faceCount(s)) : 0,
+      planes: s.planeOffsets.length,
+      min: [...s.min],
+      max: [...s.max],
+      edges: s.edgeValues.length ? edgeClasses(s) : null,
+    })),
+  };
+}
+
+const num = (v: number): string => (Number.isInteger(v) ? String(v) : v.toPrecision(7).replace(/\.?0+$/, ''));
+const vec = (v: readonly number[]): string => `(${v.map(num).join(', ')})`;
+
+/** The summary as text, one line per part and per shape. */
+export function formatSummary(s: ResourceSummary): string {
+  const lines = [
+    `PhysicsResource: ${s.bytes} bytes, version ${s.version}, word08 ${s.word08}` +
+      `${s.word08 === 1 ? ' (Studio)' : s.word08 === 0 ? ' (game)' : ''}, word14 ${s.word14}, word20 ${s.word20}, ` +
+      `body ${s.bodyBytes} bytes, ${s.parts.length} parts, ${s.shapes.length} shapes`,
+  ];
+  for (const p of s.parts) {
+    lines.push(
+      `part ${p.index}: ${p.kindName} (kind ${p.kind}), shape ${p.shape ?? 'none'}, position ${vec(p.position)}, ` +
+        `rotation ${vec(p.rotation)}, material ${describeMaterial(p.material)}, ids ${p.ids.join('/')}, flags ${hex(p.flags)}`,
+    );
+  }
+  for (const sh of s.shapes) {
+    const edges = sh.edges
+      ? `edges flat ${sh.edges.flat} / concave ${sh.edges.concave} / convex ${sh.edges.convex} / open ${sh.edges.open}`
+      : 'no edge data';
+    lines.push(
+      `shape ${sh.index}: ${sh.vertices} vertices, ${sh.faces} faces, ${sh.corners} corners, bounds ${vec(sh.min)}..${vec(sh.max)}, ` +
+        `tree ${sh.treeNodes} nodes depth ${sh.treeDepth}, ${sh.planes} planes, ${edges}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** A complete plain-data dump of the record: typed arrays as arrays, tree nodes as 16-digit hex strings. */
+export function resourceToJson(res: PhysicsResource): unknown {
+  const plain = (a: ArrayLike<number>): number[] => Array.from(a);
+  return {
+    version: res.version,
+    word08: res.word08,
+    word14: res.word14,
+    word20: res.word20,
+    body: plain(res.body),
+    parts: res.parts.map((p) => ({ ...p, materialDecoded: decodeMaterial(p.material) })),
+    shapes: res.shapes.map((s) => ({
+      min: s.min,
+      max: s.max,
+      word20: s.word20,
+      vertices: plain(s.vertices),
+      vertexCornerOffsets: plain(s.vertexCornerOffsets),
+      cornerIdsByVertex: plain(s.cornerIdsByVertex),
+      cornerVertices: plain(s.cornerVertices),
+      edgeValues: plain(s.edgeValues),
+      concaveBits: plain(s.concaveBits),
+      flatBits: plain(s.flatBits),
+      faceOffsets: plain(s.faceOffsets),
+      planeNormals: plain(s.planeNormals),
+      planeOffsets: plain(s.planeOffsets),
+      tree: Array.from({ length: s.tree.length / 2 }, (_, i) => nodeHex(s.tree[2 * i], s.tree[2 * i + 1])),
+    })),
+    layout: res.layout
+      ? { ...res.layout, fill: res.layout.fill.map((f) => ({ at: f.at, bytes: plain(f.bytes) })) }
+      : null,
+  };
+}
+
+export interface InspectOptions {
+  /** Print the complete JSON dump (summary included) instead of the text summary. */
+  json: boolean;
+}
+
+/** `inspect`'s output for one resource's bytes; throws FormatError on a resource the reader refuses. */
+export function inspectPhysics(bytes: Uint8Array, opts: InspectOptions): string {
+  const res = readPhysicsResource(bytes);
+  const summary = summarize(res, bytes.byteLength);
+  if (!opts.json) return formatSummary(summary);
+  // Compact: a large shape holds hundreds of thousands of numbers. NaN and ±Infinity become strings.
+  return JSON.stringify({ summary, resource: resourceToJson(res) }, (_, v) =>
+    typeof v === 'number' && !Number.isFinite(v) ? String(v) : v,
+  );
+}

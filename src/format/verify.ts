@@ -1,0 +1,244 @@
+// Invariants of a PhysicsResource (../shared/spec/physics-resource.md, "PhysicsResource" and "Triangle-mesh
+// shapes"): the bytes read and write back identically, counts agree with arrays, corners name vertices, face
+// offsets ascend, the vertex -> corner index matches the faces, every face lies inside the box of its leaf (boxes
+// followed from the root), planes decode to unit normals. Returns findings; never throws on bad data, never prints.
+import { FormatError } from './cursor.ts';
+import { decodeNormal } from './plane.ts';
+import { readPhysicsResource, writePhysicsResource } from './resource.ts';
+import { checkShapeRecord } from './shape.ts';
+import { type Box6, nodeBoxes } from './tree.ts';
+import { KIND_MESH, NO_SHAPE, type PhysicsResource, type ShapeRecord, faceCount } from './types.ts';
+
+export interface Finding {
+  file: string;
+  /** Shape index, part index, face, node or byte offset where the finding applies. */
+  shape?: number;
+  part?: number;
+  face?: number;
+  node?: number;
+  offset?: number;
+  /** Short stable name of the check ("roundtrip", "tree-containment", ...). */
+  check: string;
+  message: string;
+}
+
+/**
+ * Slack for "face inside its leaf's box": quantisation rounds conservatively, so the reference's own trees need
+ * none; this only absorbs f32 rounding of a box bound near the face (relative to the bound's magnitude).
+ */
+export const CONTAINMENT_REL_TOLERANCE = 2 ** -22;
+/** How far a decoded plane normal's length may stray from 1. */
+export const NORMAL_LENGTH_TOLERANCE = 1e-4;
+/** At most this many findings of one check in one shape are listed; the rest are counted in one line. */
+export const MAX_FINDINGS_PER_CHECK = 10;
+
+/** Reads `bytes`, writes them back and compares, then checks the record's invariants. */
+export function verifyPhysics(bytes: Uint8Array, file: string): Finding[] {
+  let res: PhysicsResource;
+  try {
+    res = readPhysicsResource(bytes);
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    return [{ file, check: 'read', offset: e.offset, message: e.message }];
+  }
+  const findings: Finding[] = [];
+  let back: Uint8Array | undefined;
+  try {
+    back = writePhysicsResource(res);
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    findings.push({ file, check: 'roundtrip', message: `write back failed: ${e.message}` });
+  }
+  if (back) {
+    const at = firstDifference(bytes, back);
+    if (at >= 0) {
+      findings.push({
+        file,
+        check: 'roundtrip',
+        offset: at,
+        message: `written back differs from 0x${at.toString(16)} (input ${bytes.length} bytes, written ${back.length})`,
+      });
+    }
+  }
+  return findings.concat(verifyResource(res, file));
+}
+
+/** Index of the first differing byte, or −1 when equal. */
+export function firstDifference(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
+  return a.length === b.length ? -1 : n;
+}
+
+/** Invariants of a record (read from a file or produced in memory by the encoder). */
+export function verifyResource(res: PhysicsResource, file: string): Finding[] {
+  const findings: Finding[] = [];
+  res.parts.forEach((p, i) => {
+    if (p.shape !== NO_SHAPE && p.shape >= res.shapes.length) {
+      findings.push({ file, part: i, check: 'part-shape', message: `part ${i}: shape index ${p.shape} ≥ shape count ${res.shapes.length}` });
+    }
+  });
+  const kinds = new Map<number, number>();
+  for (const p of res.parts) if (p.shape !== NO_SHAPE && !kinds.has(p.shape)) kinds.set(p.shape, p.kind);
+  res.shapes.forEach((s, i) => findings.push(...verifyShape(s, i, kinds.get(i), file)));
+  return findings;
+}
+
+/** Collects findings of one shape, capping each check at MAX_FINDINGS_PER_CHECK. */
+class ShapeFindings {
+  readonly list: Finding[] = [];
+  private readonly counts = new Map<string, number>();
+  constructor(
+    readonly file: string,
+    readonly shape: number,
+  ) {}
+  add(check: string, message: string, where: { face?: number; node?: number } = {}): void {
+    const n = (this.counts.get(check) ?? 0) + 1;
+    this.counts.set(check, n);
+    if (n <= MAX_FINDINGS_PER_CHECK) this.list.push({ file: this.file, shape: this.shape, ...where, check, message: `shape ${this.shape}: ${message}` });
+  }
+  finish(): Finding[] {
+    for (const [check, n] of this.counts) {
+      if (n > MAX_FINDINGS_PER_CHECK) this.add(`${check}`, `${n - MAX_FINDINGS_PER_CHECK} more ${check} findings not listed`);
+    }
+    return this.list;
+  }
+}
+
+function verifyShape(s: ShapeRecord, i: number, kind: number | undefined, file: string): Finding[] {
+  const out = new ShapeFindings(file, i);
+  try {
+    checkShapeRecord(s, `shape ${i}`);
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    out.add('counts', e.detail);
+    return out.finish();
+  }
+  const faces = faceCount(s);
+  const corners = s.cornerVertices.length;
+  const vertices = s.vertices.length / 3;
+  for (let c = 0; c < corners; c++) {
+    if (s.cornerVertices[c] >= vertices) out.add('corner-vertex', `corner ${c}: vertex ${s.cornerVertices[c]} ≥ vertex count ${vertices}`);
+  }
+  const facesOk = checkFaceOffsets(s, out);
+  checkCornerIndex(s, out);
+  if (kind === KIND_MESH) checkMesh(s, out);
+  if (facesOk && s.tree.length > 0) checkTree(s, out);
+  for (let f = 0; f < s.planeOffsets.length; f++) {
+    const n = decodeNormal(s.planeNormals[2 * f], s.planeNormals[2 * f + 1]);
+    const len = Math.hypot(...n);
+    if (!(Math.abs(len - 1) <= NORMAL_LENGTH_TOLERANCE)) out.add('plane-normal', `face ${f}: plane normal length ${len}`, { face: f });
+    if (!Number.isFinite(s.planeOffsets[f])) out.add('plane-offset', `face ${f}: plane offset ${s.planeOffsets[f]}`, { face: f });
+  }
+  if (faces > 0 && s.planeOffsets.length > 0 && s.planeOffsets.length !== faces) {
+    out.add('counts', `${s.planeOffsets.length} planes for ${faces} faces`);
+  }
+  return out.finish();
+}
+
+/** Face offsets start at 0, ascend, end at the corner count. Returns whether faces can be walked. */
+function checkFaceOffsets(s: ShapeRecord, out: ShapeFindings): boolean {
+  const fo = s.faceOffsets;
+  const corners = s.cornerVertices.length;
+  if (fo.length === 0) {
+    if (corners > 0) out.add('face-offsets', `${corners} corners but no face offsets`);
+    return corners === 0;
+  }
+  let ok = true;
+  if (fo[0] !== 0) {
+    out.add('face-offsets', `face offsets[0] = ${fo[0]}, expected 0`, { face: 0 });
+    ok = false;
+  }
+  for (let f = 0; f + 1 < fo.length; f++) {
+    if (fo[f + 1] <= fo[f]) {
+      out.add('face-offsets', `face ${f}: offsets ${fo[f]} → ${fo[f + 1]} do not ascend`, { face: f });
+      ok = false;
+    }
+  }
+  if (fo[fo.length - 1] !== corners) {
+    out.add('face-offsets', `face offsets end at ${fo[fo.length - 1]}, corner count is ${corners}`);
+    ok = false;
+  }
+  return ok;
+}
+
+/** The vertex -> corner CSR lists, for every vertex, exactly its corners in ascending order. */
+function checkCornerIndex(s: ShapeRecord, out: ShapeFindings): void {
+  const off = s.vertexCornerOffsets;
+  const ids = s.cornerIdsByVertex;
+  const cv = s.cornerVertices;
+  if (off.length === 0 && ids.length === 0) return;
+  if (off.length === 0 || (ids.length === 0 && cv.length > 0)) {
+    out.add('corner-index', `vertex → corner index incomplete: ${off.length} offsets, ${ids.length} ids`);
+    return;
+  }
+  if (off[0] !== 0 || off[off.length - 1] !== ids.length) {
+    out.add('corner-index', `vertex → corner offsets run ${off[0]}..${off[off.length - 1]}, expected 0..${ids.length}`);
+    return;
+  }
+  for (let v = 0; v + 1 < off.length; v++) {
+    if (off[v + 1] < off[v]) {
+      out.add('corner-index', `vertex ${v}: offsets ${off[v]} → ${off[v + 1]} descend`);
+      return;
+    }
+    for (let k = off[v]; k < off[v + 1]; k++) {
+      const c = ids[k];
+      if (c >= cv.length || cv[c] !== v) out.add('corner-index', `vertex ${v}: lists corner ${c}, whose vertex is ${cv[c] ?? 'none'}`);
+      else if (k > off[v] && c <= ids[k - 1]) out.add('corner-index', `vertex ${v}: corners ${ids[k - 1]}, ${c} not ascending`);
+    }
+  }
+}
+
+/** A triangle mesh (kind 5): triangles, edge data for every corner, a tree of faces − 1 nodes. */
+function checkMesh(s: ShapeRecord, out: ShapeFindings): void {
+  const faces = faceCount(s);
+  const corners = s.cornerVertices.length;
+  if (corners !== 3 * faces) out.add('mesh', `kind 5 (mesh) with ${corners} corners for ${faces} faces (not triangles)`);
+  if (s.edgeValues.length !== corners) out.add('mesh', `kind 5 (mesh) with ${s.edgeValues.length} edge values for ${corners} corners`);
+  if (faces > 1 && s.tree.length !== 2 * (faces - 1)) out.add('mesh', `kind 5 (mesh) with ${s.tree.length / 2} tree nodes for ${faces} faces`);
+  for (let c = 0; c < s.edgeValues.length; c++) {
+    const v = s.edgeValues[c];
+    if (!(v >= 0 && v <= 1)) out.add('edge-value', `corner ${c}: edge value ${v} outside [0, 1]`);
+    const bit = (b: Uint8Array): number => (b.length ? (b[c >> 3] >> (c & 7)) & 1 : 0);
+    if (bit(s.concaveBits) && bit(s.flatBits)) out.add('edge-bits', `corner ${c}: both the concave and the flat bit are set`);
+  }
+}
+
+/** Every face's box lies inside the box of its leaf (heap node faces − 1 + f) decoded from the root. */
+function checkTree(s: ShapeRecord, out: ShapeFindings): void {
+  const faces = faceCount(s);
+  const root: Box6 = [...s.min, ...s.max];
+  const boxes = nodeBoxes(root, s.tree, faces);
+  const fb = new Float64Array(6);
+  for (let f = 0; f < faces; f++) {
+    faceBox(s, f, fb);
+    const leaf = faces - 1 + f;
+    for (let a = 0; a < 6; a++) {
+      const bound = boxes[6 * leaf + a];
+      const slack = CONTAINMENT_REL_TOLERANCE * Math.max(Math.abs(bound), Math.abs(fb[a]), 1e-30);
+      const outside = a < 3 ? fb[a] < bound - slack : fb[a] > bound + slack;
+      if (outside || Number.isNaN(fb[a])) {
+        const axis = 'xyz'[a % 3];
+        out.add(
+          'tree-containment',
+          `face ${f} (leaf node ${leaf}): ${a < 3 ? 'min' : 'max'} ${axis} ${fb[a]} outside the leaf box's ${bound}`,
+          { face: f, node: leaf },
+        );
+        break;
+      }
+    }
+  }
+}
+
+/** The box of face `f`'s vertices. */
+function faceBox(s: ShapeRecord, f: number, out: Float64Array): void {
+  out.fill(Infinity, 0, 3).fill(-Infinity, 3, 6);
+  for (let c = s.faceOffsets[f]; c < s.faceOffsets[f + 1]; c++) {
+    const v = s.cornerVertices[c];
+    for (let a = 0; a < 3; a++) {
+      const x = s.vertices[3 * v + a];
+      if (x < out[a] || Number.isNaN(x)) out[a] = x;
+      if (x > out[a + 3] || Number.isNaN(x)) out[a + 3] = x;
+    }
+  }
+}

@@ -1,0 +1,208 @@
+// Where two PhysicsResources differ, record by record: a layout parser of our own (header fields, body, shape
+// records, parts, every shape array, each tree node, the fill bytes between them) and a diff over named regions that
+// prints hex and decoded values for the first differing elements. Used by test/golden.test.ts so that a byte mismatch
+// says "shape 0 tree node 17: min y q 511 vs 512", not just "differs". Independent of src/format's reader on purpose:
+// it must still explain bytes our codec would refuse. Layout: ../shared/spec/physics-resource.md.
+import { Reader } from '../../src/format/cursor.ts';
+
+export type ElementKind = 'u8' | 'u16' | 'u32' | 'f32' | 'u64';
+
+export interface Region {
+  /** Stable name: "header.shapeCount", "shape[1].cornerVertices", "shape[0].tree[17]", "fill[2]". */
+  name: string;
+  at: number;
+  size: number;
+  kind: ElementKind;
+}
+
+const HEADER_FIELDS = [
+  'version', 'magic', 'word08', 'partCount', 'count24', 'word14', 'shapeCount', 'count44', 'word20',
+  'bodyOffset', 'shapeTableOffset', 'table44Offset', 'partTableOffset', 'partEndOffset',
+];
+const PART_FIELDS: [string, number, ElementKind][] = [
+  ['rotation', 16, 'f32'], ['position', 12, 'f32'], ['w', 4, 'f32'], ['word20', 4, 'u32'], ['kind', 4, 'u32'],
+  ['ids', 12, 'u32'], ['word34', 4, 'u32'], ['shape', 4, 'u32'], ['word3c', 4, 'u32'], ['material', 4, 'u32'],
+  ['flags', 4, 'u32'],
+];
+const ARRAY_NAMES = [
+  'vertices', 'vertexCornerOffsets', 'cornerIdsByVertex', 'cornerVertices', 'edgeValues', 'concaveBits', 'flatBits',
+  'faceOffsets', 'unused8', 'unused9', 'facePlanes', 'tree',
+];
+const SHAPE_RECORD = 0x54;
+const PART_RECORD = 72;
+
+/** Named regions of a resource, in file order, plus any problem met while parsing (the rest is still listed). */
+export function describeLayout(bytes: Uint8Array): { regions: Region[]; problem?: string } {
+  const r = new Reader(bytes, 'hexdiff');
+  const regions: Region[] = [];
+  const add = (name: string, at: number, size: number, kind: ElementKind): void => {
+    if (size > 0) regions.push({ name, at, size, kind });
+  };
+  try {
+    HEADER_FIELDS.forEach((f, i) => add(`header.${f}`, 4 * i, 4, 'u32'));
+    const rel = (field: number): number => field + r.u32At(field);
+    const shapeTable = rel(0x28);
+    const partTable = rel(0x30);
+    const shapeCount = r.u32At(0x18);
+    const partCount = r.u32At(0x0c);
+    add('body', 0x38, shapeTable - 0x38, 'u8');
+    for (let i = 0; i < shapeCount; i++) describeShape(r, shapeTable + SHAPE_RECORD * i, i, add);
+    for (let i = 0; i < partCount; i++) {
+      let at = partTable + PART_RECORD * i;
+      for (const [f, size, kind] of PART_FIELDS) {
+        add(`part[${i}].${f}`, at, size, kind);
+        at += size;
+      }
+    }
+  } catch (e) {
+    return { regions: withFill(regions, bytes.length), problem: (e as Error).message };
+  }
+  return { regions: withFill(regions, bytes.length) };
+}
+
+function describeShape(r: Reader, at: number, i: number, add: (n: string, at: number, size: number, k: ElementKind) => void): void {
+  const p = `shape[${i}]`;
+  add(`${p}.min`, at, 12, 'f32');
+  add(`${p}.max`, at + 12, 12, 'f32');
+  add(`${p}.counts`, at + 0x18, 8, 'u16');
+  add(`${p}.word20`, at + 0x20, 4, 'u32');
+  add(`${p}.offsets`, at + 0x24, 48, 'u32');
+  const nv = r.u16At(at + 0x18);
+  const nc = r.u16At(at + 0x1a);
+  const nf = r.u16At(at + 0x1c);
+  const nn = r.u16At(at + 0x1e);
+  const bits = 4 * Math.ceil(nc / 32);
+  const sizes: [number, ElementKind][] = [
+    [12 * nv, 'f32'], [2 * (nv + 1), 'u16'], [2 * nc, 'u16'], [2 * nc, 'u16'], [4 * nc, 'f32'], [bits, 'u8'],
+    [bits, 'u8'], [2 * (nf + 1), 'u16'], [0, 'u8'], [0, 'u8'], [8 * nf, 'u8'], [8 * nn, 'u64'],
+  ];
+  for (let k = 0; k < 12; k++) {
+    const field = at + 0x24 + 4 * k;
+    const v = r.u32At(field);
+    if (v === 0) continue;
+    const [size, kind] = sizes[k];
+    if (k === 11) {
+      for (let n = 0; n < nn; n++) add(`${p}.tree[${n}]`, field + v + 8 * n, 8, 'u64');
+    } else {
+      add(`${p}.${ARRAY_NAMES[k]}`, field + v, size || 4, kind);
+    }
+  }
+}
+
+/** Adds "fill[k]" regions for every byte no named region covers (padding, trailing zeros, unknown data). */
+function withFill(regions: Region[], length: number): Region[] {
+  const sorted = [...regions].sort((a, b) => a.at - b.at || b.size - a.size);
+  const out: Region[] = [];
+  let pos = 0;
+  let k = 0;
+  for (const reg of sorted) {
+    if (reg.at > pos) out.push({ name: `fill[${k++}]`, at: pos, size: reg.at - pos, kind: 'u8' });
+    out.push(reg);
+    pos = Math.max(pos, reg.at + reg.size);
+  }
+  if (pos < length) out.push({ name: `fill[${k++}]`, at: pos, size: length - pos, kind: 'u8' });
+  return out;
+}
+
+const SIZE: Record<ElementKind, number> = { u8: 1, u16: 2, u32: 4, f32: 4, u64: 8 };
+
+function element(bytes: Uint8Array, at: number, kind: ElementKind): string {
+  if (at + SIZE[kind] > bytes.length) return '(past end)';
+  const v = new DataView(bytes.buffer, bytes.byteOffset + at, SIZE[kind]);
+  switch (kind) {
+    case 'u8': return String(v.getUint8(0));
+    case 'u16': return String(v.getUint16(0, true));
+    case 'u32': return `${v.getUint32(0, true)} (0x${v.getUint32(0, true).toString(16)})`;
+    case 'f32': return String(v.getFloat32(0, true));
+    case 'u64': return describeNode(v.getBigUint64(0, true));
+  }
+}
+
+/** A tree node word's fields: min x/y/z and max x/y/z quantized planes and the five owner bits. */
+export function describeNode(w: bigint): string {
+  const f = (shift: number, bits: number): number => Number((w >> BigInt(shift)) & ((1n << BigInt(bits)) - 1n));
+  return (
+    `0x${w.toString(16).padStart(16, '0')} min q(${f(0, 10)},${f(10, 10)},${f(20, 10)}) own(y${f(30, 1)},z${f(31, 1)}) ` +
+    `max q(${f(32, 10)},${f(42, 9)},${f(51, 10)}) own(x${f(61, 1)},y${f(62, 1)},z${f(63, 1)})`
+  );
+}
+
+const hexBytes = (b: Uint8Array, at: number, n: number): string =>
+  Array.from(b.subarray(at, Math.min(b.length, at + n)), (x) => x.toString(16).padStart(2, '0')).join(' ');
+
+export interface DiffOptions {
+  /** Differing regions reported in full (the rest are counted). */
+  maxRegions?: number;
+  /** Differing elements shown per region. */
+  maxElements?: number;
+}
+
+/**
+ * Differences between `expected` and `actual`, region by region (matched by name), as readable lines. Empty when
+ * the bytes are identical.
+ */
+export function diffResources(expected: Uint8Array, actual: Uint8Array, opts: DiffOptions = {}): string[] {
+  const maxRegions = opts.maxRegions ?? 12;
+  const maxElements = opts.maxElements ?? 4;
+  if (expected.length === actual.length && expected.every((b, i) => b === actual[i])) return [];
+  const lines: string[] = [`size: expected ${expected.length} bytes, actual ${actual.length} bytes`];
+  const first = firstDifference(expected, actual);
+  const e = describeLayout(expected);
+  const a = describeLayout(actual);
+  if (e.problem) lines.push(`expected: layout parse stopped: ${e.problem}`);
+  if (a.problem) lines.push(`actual: layout parse stopped: ${a.problem}`);
+  const where = e.regions.find((r) => first >= r.at && first < r.at + r.size);
+  lines.push(`first differing byte: 0x${first.toString(16)} (expected's ${where?.name ?? 'past end'})`);
+  const byName = new Map(a.regions.map((r) => [r.name, r]));
+  const names = [...e.regions.map((r) => r.name), ...a.regions.filter((r) => !e.regions.some((x) => x.name === r.name)).map((r) => r.name)];
+  const eByName = new Map(e.regions.map((r) => [r.name, r]));
+  let shown = 0;
+  let differing = 0;
+  for (const name of names) {
+    const er = eByName.get(name);
+    const ar = byName.get(name);
+    const report = compareRegion(name, expected, er, actual, ar, maxElements);
+    if (!report.length) continue;
+    differing++;
+    if (shown++ < maxRegions) lines.push(...report);
+  }
+  if (differing > shown) lines.push(`... and ${differing - shown} more differing regions`);
+  return lines;
+}
+
+function firstDifference(x: Uint8Array, y: Uint8Array): number {
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return i;
+  return n;
+}
+
+function compareRegion(name: string, eb: Uint8Array, er: Region | undefined, ab: Uint8Array, ar: Region | undefined, maxElements: number): string[] {
+  if (!er || !ar) {
+    const r = (er ?? ar)!;
+    return [`${name}: only in ${er ? 'expected' : 'actual'} (at 0x${r.at.toString(16)}, ${r.size} bytes: ${hexBytes(er ? eb : ab, r.at, 16)}${r.size > 16 ? ' ...' : ''})`];
+  }
+  const same = er.size === ar.size && eb.subarray(er.at, er.at + er.size).every((b, i) => b === ab[ar.at + i]);
+  if (same) return [];
+  const head = `${name}: expected at 0x${er.at.toString(16)} (${er.size} B), actual at 0x${ar.at.toString(16)} (${ar.size} B)`;
+  const lines = [head];
+  const step = SIZE[er.kind];
+  const n = Math.max(er.size, ar.size) / step;
+  let shown = 0;
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const eo = er.at + i * step;
+    const ao = ar.at + i * step;
+    const eIn = i * step < er.size;
+    const aIn = i * step < ar.size;
+    const equal = eIn && aIn && eb.subarray(eo, eo + step).every((b, k) => b === ab[ao + k]);
+    if (equal) continue;
+    count++;
+    if (shown++ >= maxElements) continue;
+    const ev = eIn ? `${element(eb, eo, er.kind)} [${hexBytes(eb, eo, step)}]` : '(none)';
+    const av = aIn ? `${element(ab, ao, ar.kind)} [${hexBytes(ab, ao, step)}]` : '(none)';
+    lines.push(`  [${i}] expected ${ev}`);
+    lines.push(`  ${' '.repeat(String(i).length + 2)} actual   ${av}`);
+  }
+  if (count > shown) lines.push(`  ... ${count - shown} more differing elements of ${n}`);
+  return lines;
+}

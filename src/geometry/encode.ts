@@ -1,0 +1,210 @@
+// Mesh → kind-5 shapes (../shared/spec/physics-resource.md, "Triangle-mesh shapes"), byte for byte as the reference
+// encoder (ReSkate Studio's writer) makes them: weld, split at the u16 limits, then per piece recentre on the bounds'
+// middle, drop triangles with no area after recentring, renumber vertices by first use, build the tree (faces are
+// stored in its leaf order), vertex→corner CSR, edge values and bits. Kind-5 shapes carry no face planes.
+// Facts and decisions: docs/format-decisions.md, "Encoder".
+
+import type { ShapeRecord, Vec3 } from '../format/types.ts';
+import { weld, crossLength } from './weld.ts';
+import { computeEdges } from './edges.ts';
+import { buildTree, faceRecords } from './bvh.ts';
+import { splitTriangles, type SplitRule } from './split.ts';
+
+export interface EncodeOptions {
+  /** Most faces in one shape: 1 … 21,845 (u16 corner count / 3). Default 21,845. */
+  maxFaces: number;
+  /** How a mesh past maxFaces is cut into shapes: 'spatial' (default) or 'sequential' (see split.ts). */
+  split: SplitRule;
+}
+
+/** A shape's u16 corner count holds 65,535 corners: 21,845 triangles. */
+export const MAX_SHAPE_FACES = 21_845;
+/** A shape's u16 vertex count. */
+export const MAX_SHAPE_VERTICES = 65_535;
+
+export const ENCODE_DEFAULTS: EncodeOptions = { maxFaces: MAX_SHAPE_FACES, split: 'spatial' };
+
+export interface EncodeStats {
+  inputTriangles: number;
+  /** Vertices after welding the whole input (first-use order). */
+  weldedVertices: number;
+  /** Faces written over all shapes. */
+  faces: number;
+  /** Triangles dropped for a repeated welded vertex or no area (weld), plus those with no area after recentring. */
+  degenerateDropped: number;
+  /** Triangles dropped as repeats of an earlier one (same corners, same winding). */
+  duplicatesDropped: number;
+  /**
+   * Corners by edge class over all shapes. `concaveSharp`: neighbour on or above the plane at 90° or sharper —
+   * stored like an open edge (1.0, no bits), counted apart from `open`.
+   */
+  edges: { flat: number; concave: number; convex: number; open: number; concaveSharp: number };
+  /** Corners whose edge has no single opposite corner (= edges.open). */
+  openEdges: number;
+  /** Deepest leaf over all shapes' trees (root = 0). */
+  maxTreeDepth: number;
+  shapes: number;
+}
+
+export interface EncodedPiece {
+  shape: ShapeRecord;
+  /** Bounds' middle in input space: the part's position. */
+  centre: Vec3;
+}
+
+/** Encodes a triangle mesh into one or more kind-5 shapes (see the file header). */
+export function encodeMeshShapes(
+  positions: Float32Array | Float64Array,
+  indices: Uint32Array,
+  options: Partial<EncodeOptions> = {},
+): { pieces: EncodedPiece[]; stats: EncodeStats } {
+  const opt = { ...ENCODE_DEFAULTS, ...options };
+  if (!Number.isInteger(opt.maxFaces) || opt.maxFaces < 1 || opt.maxFaces > MAX_SHAPE_FACES) {
+    throw new Error(`encode: maxFaces ${opt.maxFaces} outside 1…${MAX_SHAPE_FACES}`);
+  }
+  const w = weld(positions, indices);
+  const stats: EncodeStats = {
+    inputTriangles: indices.length / 3,
+    weldedVertices: w.positions.length / 3,
+    faces: 0,
+    degenerateDropped: w.degenerate,
+    duplicatesDropped: w.repeated,
+    edges: { flat: 0, concave: 0, convex: 0, open: 0, concaveSharp: 0 },
+    openEdges: 0,
+    maxTreeDepth: 0,
+    shapes: 0,
+  };
+  const pieces: EncodedPiece[] = [];
+  for (const subset of splitTriangles(w.positions, w.triangles, opt.maxFaces, opt.split)) {
+    const piece = encodePiece(w.positions, w.triangles, subset, stats);
+    if (piece) pieces.push(piece);
+  }
+  stats.shapes = pieces.length;
+  stats.openEdges = stats.edges.open;
+  return { pieces, stats };
+}
+
+/** min x, y, z, max x, y, z over the vertices the triangles use, in corner order; a tie keeps the earlier value. */
+function usedBounds(pos: Float32Array, tris: Uint32Array, subset: Uint32Array): Float64Array {
+  const b = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
+  for (let i = 0; i < subset.length; i++) {
+    for (let k = 0; k < 3; k++) {
+      const v = 3 * tris[3 * subset[i] + k];
+      for (let a = 0; a < 3; a++) {
+        const x = pos[v + a];
+        if (x < b[a]) b[a] = x;
+        if (x > b[a + 3]) b[a + 3] = x;
+      }
+    }
+  }
+  return b;
+}
+
+/**
+ * One shape from the welded triangles `subset` (indices into tris), or null when none has area after recentring.
+ * Adds to `stats`.
+ */
+export function encodePiece(pos: Float32Array, tris: Uint32Array, subset: Uint32Array, stats: EncodeStats): EncodedPiece | null {
+  const b = usedBounds(pos, tris, subset);
+  const fr = Math.fround;
+  const centre: Vec3 = [fr(fr(b[0] + b[3]) * 0.5), fr(fr(b[1] + b[4]) * 0.5), fr(fr(b[2] + b[5]) * 0.5)];
+  // Recentre the used vertices, renumbering them by first use over the triangles that keep an area.
+  const nv = pos.length / 3;
+  const local = new Int32Array(nv).fill(-1);
+  const centred = new Float32Array(Math.min(nv, subset.length * 3) * 3);
+  const faceVerts = new Uint32Array(subset.length * 3);
+  let count = 0, faces = 0;
+  const scratch = new Float32Array(9);
+  for (let i = 0; i < subset.length; i++) {
+    const t = 3 * subset[i];
+    for (let k = 0; k < 3; k++) {
+      const v = 3 * tris[t + k];
+      scratch[3 * k] = pos[v] - centre[0];
+      scratch[3 * k + 1] = pos[v + 1] - centre[1];
+      scratch[3 * k + 2] = pos[v + 2] - centre[2];
+    }
+    if (crossLength(scratch, 0, 1, 2) === 0) {
+      stats.degenerateDropped++;
+      continue;
+    }
+    for (let k = 0; k < 3; k++) {
+      const v = tris[t + k];
+      if (local[v] < 0) {
+        centred.set(scratch.subarray(3 * k, 3 * k + 3), 3 * count);
+        local[v] = count++;
+      }
+      faceVerts[3 * faces + k] = local[v];
+    }
+    faces++;
+  }
+  if (faces === 0) return null;
+  if (faces > 0xffff / 3 || count > 0xffff) throw new Error(`encode: shape of ${faces} faces, ${count} vertices exceeds the u16 limits`);
+  return buildShape(centred.subarray(0, 3 * count), faceVerts.subarray(0, 3 * faces), faces, centre, stats);
+}
+
+/** Tree, leaf-ordered faces, CSR and edges of one recentred piece. */
+function buildShape(v: Float32Array, faceVerts: Uint32Array, faces: number, centre: Vec3, stats: EncodeStats): EncodedPiece {
+  const nv = v.length / 3;
+  const bounds = boundsOf(v);
+  const rec = faceRecords(v, faceVerts, faces);
+  const tree = buildTree(rec, faces, bounds);
+  const corners = new Uint16Array(3 * faces);
+  for (let j = 0; j < faces; j++) {
+    const f = tree.leafFaces[j];
+    corners[3 * j] = faceVerts[3 * f];
+    corners[3 * j + 1] = faceVerts[3 * f + 1];
+    corners[3 * j + 2] = faceVerts[3 * f + 2];
+  }
+  const { offsets, ids } = vertexCorners(corners, nv);
+  const e = computeEdges(v, corners, offsets, ids);
+  const faceOffsets = new Uint16Array(faces + 1);
+  for (let f = 0; f <= faces; f++) faceOffsets[f] = 3 * f;
+  stats.faces += faces;
+  stats.edges.open += e.counts[0];
+  stats.edges.flat += e.counts[1];
+  stats.edges.concave += e.counts[2];
+  stats.edges.convex += e.counts[3];
+  stats.edges.concaveSharp += e.counts[4];
+  if (tree.depth > stats.maxTreeDepth) stats.maxTreeDepth = tree.depth;
+  const shape: ShapeRecord = {
+    min: [bounds[0], bounds[1], bounds[2]],
+    max: [bounds[3], bounds[4], bounds[5]],
+    word20: 0,
+    vertices: v.slice(),
+    vertexCornerOffsets: offsets,
+    cornerIdsByVertex: ids,
+    cornerVertices: corners,
+    edgeValues: e.values,
+    concaveBits: e.concave,
+    flatBits: e.flat,
+    faceOffsets,
+    planeNormals: new Int16Array(0),
+    planeOffsets: new Float32Array(0),
+    tree: tree.nodes,
+  };
+  return { shape, centre };
+}
+
+/** min x, y, z, max x, y, z of the vertices; a tie keeps the earlier value. */
+function boundsOf(v: Float32Array): Float64Array {
+  const b = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
+  for (let i = 0; i < v.length; i += 3) {
+    for (let a = 0; a < 3; a++) {
+      if (v[i + a] < b[a]) b[a] = v[i + a];
+      if (v[i + a] > b[a + 3]) b[a + 3] = v[i + a];
+    }
+  }
+  return b;
+}
+
+/** Vertex → corner CSR: count → prefix sum → fill; each vertex's corners in corner order. */
+export function vertexCorners(corners: Uint16Array, nv: number): { offsets: Uint16Array; ids: Uint16Array } {
+  const offsets = new Uint16Array(nv + 1);
+  const start = new Uint32Array(nv + 1);
+  for (let c = 0; c < corners.length; c++) start[corners[c] + 1]++;
+  for (let i = 0; i < nv; i++) start[i + 1] += start[i];
+  offsets.set(start);
+  const ids = new Uint16Array(corners.length);
+  for (let c = 0; c < corners.length; c++) ids[start[corners[c]]++] = c;
+  return { offsets, ids };
+}

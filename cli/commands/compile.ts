@@ -1,11 +1,102 @@
-// Placeholder until the compile command lands (see the issue that owns it).
-import type { CommandModule } from 'yargs';
+// compile-collision [inputs..]: the default command. Thin: parse, expand globs, call compileLevel per level, print.
+// Exit codes: 0 every level built, 1 a level failed to build, 2 usage error (bad option, input not found).
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { compileLevel, expandInputs, formatSummary, type CompileResult } from '../../src/compile.ts';
+import { CELL_SIZES, type CellSize } from '../../src/tiling/cells.ts';
+import { basename, extname, join } from 'node:path';
 
-export const compileCommand: CommandModule = {
+interface Args {
+  inputs?: string[];
+  out?: string;
+  scene?: string;
+  cellSize: number;
+  workers?: string;
+  allowCustomSlots: boolean;
+  budget: number;
+  tiling: 'auto' | 'objects' | 'cells';
+  json: boolean;
+}
+
+const usage = (msg: string): never => {
+  process.stderr.write(`compile-collision: ${msg}\nRun compile-collision --help for usage.\n`);
+  process.exit(2);
+};
+
+function parseWorkers(v: string | undefined): number | 'auto' {
+  if (v === undefined || v === 'auto') return 'auto';
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 256) return usage(`--workers must be 'auto' or 1..256, got ${v}`);
+  return n;
+}
+
+async function progressBar(json: boolean): Promise<((stage: string, done: number, total: number) => void) & { stop?: () => void }> {
+  if (json || !process.stderr.isTTY) return () => {};
+  const { SingleBar, Presets } = await import('cli-progress');
+  const bar = new SingleBar({ stream: process.stderr, format: '  {stage} [{bar}] {value}/{total}', hideCursor: true }, Presets.shades_classic);
+  let started = false;
+  const f = ((stage: string, done: number, total: number) => {
+    if (total < 8) return; // not worth a bar
+    if (!started) {
+      bar.start(total, 0, { stage });
+      started = true;
+    }
+    bar.update(done, { stage });
+    if (done === total) {
+      bar.stop();
+      started = false;
+    }
+  }) as ((stage: string, done: number, total: number) => void) & { stop?: () => void };
+  f.stop = () => started && bar.stop();
+  return f;
+}
+
+async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
+  const patterns = argv.inputs ?? [];
+  if (patterns.length === 0) usage('give a level (.glb/.gltf) to compile, or a command');
+  if (!Number.isInteger(argv.budget) || argv.budget < 1) usage(`--budget must be a positive integer, got ${argv.budget}`);
+  const workers = parseWorkers(argv.workers);
+  const { files, unmatched } = await expandInputs(patterns);
+  if (unmatched.length) usage(`no such level: ${unmatched.join(', ')}`);
+  const several = files.length > 1;
+  const results: CompileResult[] = [];
+  let failed = 0;
+  for (const file of files) {
+    const out = argv.out === undefined ? undefined : several ? join(argv.out, `${basename(file, extname(file))}.collision`) : argv.out;
+    const progress = await progressBar(argv.json);
+    try {
+      const r = await compileLevel(
+        file,
+        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling },
+        { logger: { warn: () => {} }, onProgress: progress },
+      );
+      results.push(r);
+      if (!argv.json) process.stdout.write(`${formatSummary(r)}\n`);
+    } catch (e) {
+      progress.stop?.();
+      failed++;
+      process.stderr.write(`compile-collision: ${(e as Error).message}\n`);
+    }
+  }
+  if (argv.json) {
+    const out = results.map((r) => ({ input: r.input, outDir: r.outDir, workers: r.workers, timings: r.timings, manifest: r.manifest }));
+    process.stdout.write(`${JSON.stringify(several ? out : out[0] ?? null, null, 2)}\n`);
+  }
+  process.exitCode = failed ? 1 : 0;
+}
+
+export const compileCommand: CommandModule<object, Args> = {
   command: '$0 [inputs..]',
-  describe: '(compile: not built yet)',
-  handler: () => {
-    process.stderr.write('compile-collision: compile is not built yet\n');
-    process.exit(1);
-  },
+  describe: 'compile glTF levels (.glb/.gltf, globs) into PhysicsResource collision',
+  builder: (y: Argv) =>
+    y
+      .positional('inputs', { type: 'string', array: true, describe: "level files or globs ('levels/**/*.glb')" })
+      .option('out', { alias: 'o', type: 'string', describe: 'output directory (default <input-stem>.collision; with several levels, the parent of one such directory each)' })
+      .option('scene', { type: 'string', describe: 'scene name or index (default: the default scene)' })
+      .option('cell-size', { type: 'number', choices: [...CELL_SIZES], default: 100, describe: 'collision_area cell edge, metres' })
+      .option('workers', { type: 'string', describe: "worker threads for encoding: 'auto' or 1..256 (output is identical for any count)" })
+      .option('allow-custom-slots', { type: 'boolean', default: false, describe: 'accept material slots ≥ 116 (levels that add surfaces)' })
+      .option('budget', { type: 'number', default: 4003, describe: 'geometry budget: at or above it, collision merges into cells' })
+      .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: 'auto by budget, or force per-object resources / cells' })
+      .option('json', { type: 'boolean', default: false, describe: 'print the manifest and timings as JSON' }) as unknown as Argv<Args>,
+  handler,
 };

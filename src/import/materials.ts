@@ -3,23 +3,21 @@
 // Packing: bits 0–5 flags, bits 6–18 material slot, bits 19–31 property slot. The value written carries the
 // physics-literal flag 0x20. A material slot outside the level's grid crashes the game on contact, so slots from
 // BASE_GRID_SLOTS on are refused unless the caller allows custom slots.
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
+import catalogJson from './surface-catalog.json' with { type: 'json' };
 
 /** Shape of the catalog fields this module reads. */
-interface SurfaceCatalog {
+export interface SurfaceCatalog {
   packing: { flagMask: number; physicsLiteralFlags: number; materialSlotShift: number; materialSlotMask: number; propertySlotShift: number };
   materialSoundIds: (string | null)[];
   intrinsicProperties: Record<string, string[]>;
   networkIdToPackedMaterial: number[];
 }
 
-/** The base game's material grid (its path is fixed relative to the repository: ../shared/data). */
-export function loadSurfaceCatalog(path?: string): SurfaceCatalog {
-  const file = path ?? new URL('../../../shared/data/collision_surface_catalog.json', import.meta.url).pathname;
-  return require(file) as SurfaceCatalog;
-}
+/**
+ * The base game's material grid: surface-catalog.json is a verbatim copy of
+ * ../shared/data/collision_surface_catalog.json, so the package never reads outside itself at run time.
+ */
+export const SURFACE_CATALOG: SurfaceCatalog = catalogJson as SurfaceCatalog;
 
 /** The physics-literal flag every written material word carries. */
 export const PHYSICS_LITERAL_FLAG = 0x20;
@@ -41,7 +39,7 @@ export const propertySlot = (packed: number): number => packed >>> PROPERTY_SLOT
  * stairs (the first value whose property slot has the intrinsic "Stair"), round_rail (metal rail with the
  * property slot that has "IncludeInSurfaceAnalysis"), and short aliases (wood, rail, default).
  */
-export function buildSurfaceTable(catalog: SurfaceCatalog = loadSurfaceCatalog()): Map<string, number> {
+export function buildSurfaceTable(catalog: SurfaceCatalog = SURFACE_CATALOG): Map<string, number> {
   const values = catalog.networkIdToPackedMaterial;
   const firstWithSlot = (slot: number, prop?: number): number | undefined =>
     values.find((v) => materialSlot(v) === slot && (prop === undefined || propertySlot(v) === prop));

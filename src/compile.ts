@@ -1,0 +1,324 @@
+// compile-collision level.glb: import → validate → budget → objects or collision_area tiles → encode → publish.
+// Spec context: ../shared/spec/authoring-notes.md ("Where our compiler sits", "Budgets and pools") and
+// ../shared/spec/physics-resource.md ("Collision, physics pools and grinds"). The library never prints or touches
+// `process`: warnings go to the logger, progress to a callback, and the caller gets the manifest and timings.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import pkg from '../package.json' with { type: 'json' };
+import { importGltf, IMPORT_DEFAULTS, type ImportedObject, type ImportStats, type Logger } from './import/gltf.ts';
+import { describeReport, validateMesh, type MeshReport } from './import/validate.ts';
+import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
+import { resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
+import { assignCells, DEFAULT_CELL_SIZE, type CellSize } from './tiling/cells.ts';
+import { autoWorkers, runJobs } from './tiling/pool.ts';
+
+export interface CompileOptions {
+  /** Output directory; default `<input dir>/<input stem>.collision`. */
+  out?: string;
+  /** Scene name or index; default the file's default scene. */
+  scene?: string;
+  /** collision_area cell edge in metres: 50, 100 (default) or 200. */
+  cellSize: CellSize;
+  /** Worker threads for encoding, or 'auto' (by work size, at most one per core). Never changes the output. */
+  workers: number | 'auto';
+  /** Accept material slots ≥ 116. Default false. */
+  allowCustomSlots: boolean;
+  /** Geometry budget: at or above it, collision is merged into cells. Default 4,003 (Studio's). */
+  budget: number;
+  /** 'auto' (by budget, default), 'objects' (never tile) or 'cells' (always tile). */
+  tiling: 'auto' | 'objects' | 'cells';
+  /** Passed to the encoder (header word 0x08 / Studio body / part ids). */
+  encode?: EncodeOptions;
+  /** Decoders to register (tests switch them off). */
+  decoders: { draco: boolean; meshopt: boolean };
+}
+
+export const COMPILE_DEFAULTS: CompileOptions = {
+  cellSize: DEFAULT_CELL_SIZE,
+  workers: 'auto',
+  allowCustomSlots: false,
+  budget: GEOMETRY_BUDGET,
+  tiling: 'auto',
+  decoders: IMPORT_DEFAULTS.decoders,
+};
+
+export interface CompileHooks {
+  logger: Logger;
+  onProgress?: (stage: string, done: number, total: number) => void;
+}
+
+/** reskate_cli's statistic names (authoring-notes.md "Where our compiler sits"). */
+export interface Totals {
+  'collision-objects': number;
+  'collision-triangles': number;
+  'collision-resources': number;
+  'collision-parts': number;
+  'unique-collision-files': number;
+  'unique-collision-triangles': number;
+}
+
+export interface ManifestResource {
+  name: string;
+  file: string;
+  cell: [number, number] | null;
+  bounds: { min: number[]; max: number[] };
+  parts: number;
+  shapes: number;
+  vertices: number;
+  faces: number;
+  sourceObjects: string[];
+  materials: number[];
+}
+
+export interface StreamingPlan {
+  cellSize: number;
+  budget: number;
+  geometries: number;
+  cells: { name: string; cell: [number, number]; geometries: number }[];
+}
+
+export interface Manifest {
+  tool: { name: string; version: string };
+  input: { file: string; sha256: string };
+  options: { scene: string | null; cellSize: number; budget: number; tiling: string; allowCustomSlots: boolean };
+  layout: 'objects' | 'cells';
+  geometries: number;
+  totals: Totals;
+  resources: ManifestResource[];
+  validation: Record<string, Partial<MeshReport>>;
+  streamingPlan: StreamingPlan | null;
+  warnings: string[];
+}
+
+export interface CompileResult {
+  input: string;
+  outDir: string;
+  manifest: Manifest;
+  importStats: ImportStats;
+  /** Milliseconds per stage: import, validate, plan, encode, publish. */
+  timings: Record<string, number>;
+  workers: number;
+}
+
+export const MANIFEST_FILE = 'manifest.json';
+export const STREAMING_PLAN_FILE = 'streaming-plan.json';
+
+export const defaultOutDir = (input: string): string => join(dirname(input), `${basename(input, extname(input))}.collision`);
+
+/** Compiles one level. Throws (leaving any previous output untouched) on bad input or a failed build. */
+export async function compileLevel(input: string, opts: Partial<CompileOptions> = {}, hooks: CompileHooks): Promise<CompileResult> {
+  const options: CompileOptions = { ...COMPILE_DEFAULTS, ...opts };
+  const warnings: string[] = [];
+  const logger: Logger = { warn: (m) => (warnings.push(m), hooks.logger.warn(m)) };
+  const timings: Record<string, number> = {};
+  const timed = async <T>(stage: string, f: () => T | Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await f();
+    } finally {
+      timings[stage] = (timings[stage] ?? 0) + performance.now() - t0;
+    }
+  };
+
+  const imported = await timed('import', () => importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders }, logger));
+  const objects = imported.objects;
+  const triangles = objects.reduce((s, o) => s + o.groups.reduce((t, g) => t + g.indices.length / 3, 0), 0);
+  if (triangles === 0) {
+    const st = imported.stats;
+    throw new Error(`compile: ${input}: no collision triangles (${st.nodes} nodes, ${st.meshNodes} with meshes, ${st.skippedNodes} set to sk8_collision_mode none)`);
+  }
+  const validation = await timed('validate', () => validateObjects(objects, logger));
+
+  const estimate = objects.reduce((s, o) => s + o.groups.reduce((t, g) => t + estimateShapes(g.indices.length / 3), 0), 0);
+  let layout: 'objects' | 'cells' = options.tiling === 'auto' ? (estimate < options.budget ? 'objects' : 'cells') : options.tiling;
+  let built: BuiltResource[] = [];
+  let workers = 1;
+  for (;;) {
+    const jobs = await timed('plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize)));
+    workers = options.workers === 'auto' ? autoWorkers(jobs) : Math.max(1, Math.floor(options.workers));
+    // Per-object jobs share the objects' arrays: copy instead of transferring when cells may still be needed.
+    const onDone = (d: number, t: number): void => hooks.onProgress?.('encode', d, t);
+    built = await timed('encode', () => runJobs(layout === 'objects' && options.tiling === 'auto' ? cloneJobs(jobs) : jobs, { workers, encode: options.encode, onDone }));
+    const shapes = built.reduce((s, r) => s + r.shapes, 0);
+    if (layout === 'objects' && options.tiling === 'auto' && shapes >= options.budget) {
+      logger.warn(`budget: ${shapes} geometries after splitting at the u16 limits reach the budget (${options.budget}); merging into cells`);
+      layout = 'cells';
+      continue;
+    }
+    break;
+  }
+
+  const geometries = built.reduce((s, r) => s + r.shapes, 0);
+  for (const w of poolWarnings(geometries)) logger.warn(w);
+  let streamingPlan: StreamingPlan | null = null;
+  if (layout === 'cells' && geometries >= options.budget) {
+    streamingPlan = {
+      cellSize: options.cellSize,
+      budget: options.budget,
+      geometries,
+      cells: built.map((r) => ({ name: r.name, cell: r.cell!, geometries: r.shapes })),
+    };
+    logger.warn(`budget: merged collision still has ${geometries} geometries (budget ${options.budget}): stream it by cell; plan written to ${STREAMING_PLAN_FILE}`);
+  }
+
+  const sha256 = hashAll(imported.inputBytes);
+  const manifest = makeManifest(input, sha256, options, layout, built, objects, validation, streamingPlan, warnings);
+  const outDir = resolve(options.out ?? defaultOutDir(input));
+  await timed('publish', () => publish(outDir, built, manifest, streamingPlan));
+  return { input, outDir, manifest, importStats: imported.stats, timings, workers };
+}
+
+function validateObjects(objects: ImportedObject[], logger: Logger): Record<string, Partial<MeshReport>> {
+  const out: Record<string, Partial<MeshReport>> = {};
+  for (const o of objects) {
+    if (o.kind === 'grind') continue; // prisms are open by construction; density is checked when they are built
+    const report = validateMesh(o.positions, o.groups.map((g) => g.indices));
+    const line = describeReport(o.name, report);
+    if (!line) continue;
+    logger.warn(line);
+    const nonZero = Object.entries(report).filter(([k, v]) => v !== 0 && k !== 'triangles' && (k !== 'maxHalfEdgesPerMetre' || report.denseParts > 0));
+    out[o.name] = Object.fromEntries(nonZero.map(([k, v]) => [k, k === 'maxHalfEdgesPerMetre' ? Math.round(v) : v]));
+  }
+  return out;
+}
+
+function objectJobs(objects: ImportedObject[]): ResourceJob[] {
+  return objects
+    .filter((o) => o.groups.some((g) => g.indices.length > 0))
+    .map((o) => ({ name: o.name, cell: null, sources: [o.name], groups: o.groups.map((g) => ({ material: g.material, positions: o.positions, indices: g.indices })) }));
+}
+
+function cellJobs(objects: ImportedObject[], cellSize: number): ResourceJob[] {
+  return assignCells(objects, cellSize).map((c) => ({ name: c.name, cell: [c.x, c.z], sources: c.sources, groups: c.groups }));
+}
+
+/** Jobs whose arrays may be transferred to workers without emptying the objects they came from. */
+function cloneJobs(jobs: ResourceJob[]): ResourceJob[] {
+  return jobs.map((j) => ({ ...j, groups: j.groups.map((g) => ({ material: g.material, positions: g.positions.slice(), indices: g.indices.slice() })) }));
+}
+
+function hashAll(parts: Uint8Array[]): string {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p);
+  return h.digest('hex');
+}
+
+function makeManifest(
+  input: string, sha256: string, options: CompileOptions, layout: 'objects' | 'cells', built: BuiltResource[],
+  objects: ImportedObject[], validation: Record<string, Partial<MeshReport>>, streamingPlan: StreamingPlan | null, warnings: string[],
+): Manifest {
+  const unique = new Map<string, number>();
+  for (const r of built) unique.set(createHash('sha256').update(r.bytes).digest('hex'), r.faces);
+  const totals: Totals = {
+    'collision-objects': objects.length,
+    'collision-triangles': built.reduce((s, r) => s + r.faces, 0),
+    'collision-resources': built.length,
+    'collision-parts': built.reduce((s, r) => s + r.parts, 0),
+    'unique-collision-files': unique.size,
+    'unique-collision-triangles': [...unique.values()].reduce((s, n) => s + n, 0),
+  };
+  return {
+    tool: { name: 'compile-collision', version: pkg.version },
+    input: { file: basename(input), sha256 },
+    options: { scene: options.scene ?? null, cellSize: options.cellSize, budget: options.budget, tiling: options.tiling, allowCustomSlots: options.allowCustomSlots },
+    layout,
+    geometries: built.reduce((s, r) => s + r.shapes, 0),
+    totals,
+    resources: built.map((r) => ({
+      name: r.name, file: r.file, cell: r.cell, bounds: r.bounds, parts: r.parts, shapes: r.shapes,
+      vertices: r.vertices, faces: r.faces, sourceObjects: r.sources, materials: r.materials,
+    })),
+    validation,
+    streamingPlan,
+    warnings,
+  };
+}
+
+/**
+ * Atomic publish: everything is written into a fresh temporary sibling, which then replaces the output directory
+ * by rename. A failure before the rename leaves the previous output as it was and removes the temporary directory.
+ * A directory that is not ours (no manifest.json of this tool, not empty) is never replaced.
+ */
+export async function publish(outDir: string, built: BuiltResource[], manifest: Manifest, plan: StreamingPlan | null): Promise<void> {
+  await refuseForeignDir(outDir);
+  const parent = dirname(outDir);
+  await mkdir(parent, { recursive: true });
+  const tmp = await mkdtemp(join(parent, `.${basename(outDir)}.tmp-`));
+  try {
+    for (const r of built) await writeFile(join(tmp, resourceFile(r.name)), r.bytes);
+    if (plan) await writeFile(join(tmp, STREAMING_PLAN_FILE), `${JSON.stringify(plan, null, 2)}\n`);
+    await writeFile(join(tmp, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    const exists = await stat(outDir).then(() => true, () => false);
+    if (!exists) {
+      await rename(tmp, outDir);
+      return;
+    }
+    const old = `${join(parent, `.${basename(outDir)}.old-`)}${randomBytes(4).toString('hex')}`;
+    await rename(outDir, old);
+    try {
+      await rename(tmp, outDir);
+    } catch (e) {
+      await rename(old, outDir);
+      throw e;
+    }
+    await rm(old, { recursive: true, force: true });
+  } catch (e) {
+    await rm(tmp, { recursive: true, force: true });
+    throw new Error(`publish: ${outDir}: ${(e as Error).message}`);
+  }
+}
+
+async function refuseForeignDir(outDir: string): Promise<void> {
+  const st = await stat(outDir).catch(() => undefined);
+  if (!st) return;
+  if (!st.isDirectory()) throw new Error(`publish: ${outDir} exists and is not a directory`);
+  const entries = await readdir(outDir);
+  if (entries.length === 0) return;
+  const manifest = await readFile(join(outDir, MANIFEST_FILE), 'utf8').catch(() => undefined);
+  let ours = false;
+  try {
+    ours = manifest !== undefined && JSON.parse(manifest)?.tool?.name === 'compile-collision';
+  } catch {
+    ours = false;
+  }
+  if (!ours) throw new Error(`publish: ${outDir} exists and is not a compile-collision output (no manifest.json); refusing to replace it`);
+}
+
+/** Human summary of one build (the CLI prints it; --json prints the manifest and timings instead). */
+export function formatSummary(r: CompileResult, maxWarnings = 20): string {
+  const m = r.manifest;
+  const t = m.totals;
+  const lines = [
+    `${m.input.file} → ${r.outDir}`,
+    `  layout: ${m.layout === 'cells' ? `collision_area cells of ${m.options.cellSize} m` : 'one resource per object'}; ${m.geometries} geometries (budget ${m.options.budget})`,
+    ...Object.entries(t).map(([k, v]) => `  ${k.padEnd(28)} ${v}`),
+    `  time: ${Object.entries(r.timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}${r.workers > 1 ? ` (${r.workers} workers)` : ''}`,
+  ];
+  if (m.streamingPlan) lines.push(`  streaming plan: ${m.streamingPlan.cells.length} cells, see ${STREAMING_PLAN_FILE}`);
+  if (m.warnings.length) {
+    lines.push(`  ${m.warnings.length} warning(s):`);
+    for (const w of m.warnings.slice(0, maxWarnings)) lines.push(`    ${w}`);
+    if (m.warnings.length > maxWarnings) lines.push(`    … ${m.warnings.length - maxWarnings} more in ${MANIFEST_FILE}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Input arguments → level files, sorted per pattern, each once. A pattern with glob magic ('levels/**\/*.glb')
+ * expands to the .glb/.gltf files it matches; a plain path is taken as given. Returns what matched nothing.
+ */
+export async function expandInputs(patterns: string[]): Promise<{ files: string[]; unmatched: string[] }> {
+  const { glob, hasMagic } = await import('glob');
+  const files: string[] = [];
+  const unmatched: string[] = [];
+  for (const p of patterns) {
+    if (hasMagic(p, { windowsPathsNoEscape: true })) {
+      const hits = (await glob(p, { nodir: true, windowsPathsNoEscape: true })).filter((f) => /\.(glb|gltf)$/i.test(f)).sort();
+      if (hits.length === 0) unmatched.push(p);
+      files.push(...hits);
+    } else if (await stat(p).then((s) => s.isFile(), () => false)) files.push(p);
+    else unmatched.push(p);
+  }
+  return { files: [...new Set(files)], unmatched };
+}

@@ -1,0 +1,89 @@
+// One output resource: a job (a collision object, or a collision_area cell) → PhysicsResource bytes and the
+// numbers the manifest reports. Pure (no I/O), so it runs the same on the main thread and in a worker; a job's
+// bytes depend only on the job, which is what makes output identical for any worker count.
+import { encodeResource, type MeshObject } from '../geometry/resource.ts';
+import { writePhysicsResource } from '../format/resource.ts';
+
+/** Options handed to the encoder unchanged (header word 0x08, Studio body, part ids; see docs/format-decisions.md). */
+export type EncodeOptions = NonNullable<Parameters<typeof encodeResource>[1]>;
+
+export interface JobGroup {
+  material: number;
+  positions: Float32Array;
+  indices: Uint32Array;
+}
+
+export interface ResourceJob {
+  name: string;
+  /** Cell indices for collision_area tiles; null for per-object resources. */
+  cell: [number, number] | null;
+  groups: JobGroup[];
+  /** Source object names. */
+  sources: string[];
+}
+
+export interface Bounds {
+  min: [number, number, number];
+  max: [number, number, number];
+}
+
+export interface BuiltResource {
+  name: string;
+  file: string;
+  cell: [number, number] | null;
+  bytes: Uint8Array;
+  parts: number;
+  shapes: number;
+  vertices: number;
+  faces: number;
+  /** Triangles handed to the encoder (before it drops degenerate and repeated ones). */
+  inputTriangles: number;
+  bounds: Bounds;
+  /** Packed material words, one per part group, in part order (deduplicated). */
+  materials: number[];
+  sources: string[];
+}
+
+export const resourceFile = (name: string): string => `${name}.physics`;
+
+export function buildResource(job: ResourceJob, options?: EncodeOptions): BuiltResource {
+  const objects: MeshObject[] = job.groups.map((g) => ({ name: job.name, positions: g.positions, indices: g.indices, material: g.material }));
+  let encoded: ReturnType<typeof encodeResource>;
+  try {
+    encoded = encodeResource(objects, options);
+  } catch (e) {
+    throw new Error(`encode: resource "${job.name}": ${(e as Error).message}`);
+  }
+  const res = encoded.resource;
+  const bytes = writePhysicsResource(res);
+  const min: [number, number, number] = [Infinity, Infinity, Infinity];
+  const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
+  let vertices = 0;
+  let faces = 0;
+  for (const part of res.parts) {
+    const s = res.shapes[part.shape];
+    if (!s) continue;
+    for (let j = 0; j < 3; j++) {
+      min[j] = Math.min(min[j], Math.fround(part.position[j] + s.min[j]));
+      max[j] = Math.max(max[j], Math.fround(part.position[j] + s.max[j]));
+    }
+  }
+  for (const s of res.shapes) {
+    vertices += s.vertices.length / 3;
+    faces += Math.max(0, s.faceOffsets.length - 1);
+  }
+  return {
+    name: job.name,
+    file: resourceFile(job.name),
+    cell: job.cell,
+    bytes,
+    parts: res.parts.length,
+    shapes: res.shapes.length,
+    vertices,
+    faces,
+    inputTriangles: job.groups.reduce((s, g) => s + g.indices.length / 3, 0),
+    bounds: { min, max },
+    materials: [...new Set(res.parts.map((p) => p.material))],
+    sources: job.sources,
+  };
+}

@@ -189,3 +189,31 @@ function checkNodes(json: Json, limits: GltfLimits, fail: (m: string) => never):
     }
   });
 }
+
+/**
+ * GLB container (glTF 2.0 §4.4): 12-byte header (magic "glTF", version 2, total length), then chunks of
+ * (length, type) with 4-aligned data: JSON first, then an optional BIN. Checked before parsing so a truncated
+ * download gets a message with the numbers rather than a typed-array error.
+ */
+export function checkGlbContainer(bytes: Uint8Array, file: string): void {
+  const fail = (msg: string): never => {
+    throw new Error(`gltf: ${file}: ${msg}`);
+  };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.byteLength < 20) fail(`GLB truncated: ${bytes.byteLength} bytes, less than a header and one chunk header`);
+  const version = view.getUint32(4, true);
+  if (version !== 2) fail(`GLB version ${version}, only 2 is read`);
+  const total = view.getUint32(8, true);
+  if (total > bytes.byteLength) fail(`GLB truncated: header says ${total} bytes, file has ${bytes.byteLength}`);
+  let at = 12;
+  let chunk = 0;
+  while (at + 8 <= total) {
+    const length = view.getUint32(at, true);
+    const type = view.getUint32(at + 4, true);
+    if (chunk === 0 && type !== 0x4e4f534a) fail(`GLB first chunk is 0x${type.toString(16)}, not JSON`);
+    if (at + 8 + length > total) fail(`GLB chunk ${chunk} (${length} bytes at ${at + 8}) runs past the end (${total} bytes)`);
+    at += 8 + length;
+    chunk++;
+  }
+  if (chunk === 0) fail('GLB has no JSON chunk');
+}

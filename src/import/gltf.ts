@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { Accessor, Document, Node, NodeIO, Primitive, type ILogger, type JSONDocument } from '@gltf-transform/core';
 import { ALL_EXTENSIONS, type InstancedMesh } from '@gltf-transform/extensions';
 import { mat4 } from 'gl-matrix';
-import { checkGltfStructure } from './gltf-check.ts';
+import { checkGlbContainer, checkGltfStructure } from './gltf-check.ts';
 import { chainRuns, clampGrindRadius, grindPrisms, GRIND_DEFAULTS, halfEdgesPerMetre, DENSITY_WARN_HALF_EDGES_PER_METRE } from './grind.ts';
 import { MaterialResolver, type Extras } from './objects.ts';
 
@@ -92,6 +92,8 @@ async function readJson(file: string, options: ImportOptions, logger: Logger): P
     throw new Error(`gltf: ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   const isGlb = bytes.length >= 4 && bytes[0] === 0x67 && bytes[1] === 0x6c && bytes[2] === 0x54 && bytes[3] === 0x46;
+  if (bytes.byteLength === 0) throw new Error(`gltf: ${file}: empty file (0 bytes)`);
+  if (isGlb) checkGlbContainer(bytes, file);
   let jsonDoc: JSONDocument;
   try {
     jsonDoc = isGlb ? await io.binaryToJSON(bytes) : await io.readAsJSON(file);

@@ -1,7 +1,7 @@
 // compile-collision [inputs..]: the default command. Thin: parse, expand globs, call compileLevel per level, print.
 // Exit codes: 0 every level built, 1 a level failed to build, 2 usage error (bad option, input not found).
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { compileLevel, expandInputs, formatSummary, type CompileResult } from '../../src/compile.ts';
+import type { CompileResult } from '../../src/compile.ts';
 import { CELL_SIZES, type CellSize } from '../../src/tiling/cells.ts';
 import { basename, extname, join } from 'node:path';
 
@@ -55,6 +55,8 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   if (patterns.length === 0) usage('give a level (.glb/.gltf) to compile, or a command');
   if (!Number.isInteger(argv.budget) || argv.budget < 1) usage(`--budget must be a positive integer, got ${argv.budget}`);
   const workers = parseWorkers(argv.workers);
+  // Loaded here, not at the top: `inspect`, `verify` and usage errors need none of the glTF stack.
+  const { compileLevel, expandInputs, formatSummary } = await import('../../src/compile.ts');
   const { files, unmatched } = await expandInputs(patterns);
   if (unmatched.length) usage(`no such level: ${unmatched.join(', ')}`);
   const several = files.length > 1;

@@ -1,0 +1,54 @@
+// The compile command as users run it: exit codes, summary, --json, globs over several levels, no partial output.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { addNode, boxMesh, gridMesh, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
+const tmp = tempDir('sk8-cli-');
+afterAll(tmp.cleanup);
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+
+beforeAll(async () => {
+  mkdirSync(join(tmp.dir, 'levels/a'), { recursive: true });
+  for (const [i, path] of ['levels/a/one.glb', 'levels/two.glb'].entries()) {
+    const doc = newLevel();
+    addNode(doc, { name: 'ground', ...gridMesh(4, 4, 1, [0, 0, 0]), material: 'concrete' });
+    addNode(doc, { name: `box${i}`, ...boxMesh([1, 0.5, 1], [0.5, 0.5, 0.5]) });
+    await writeLevel(doc, join(tmp.dir, path));
+  }
+  writeFileSync(join(tmp.dir, 'levels/broken.glb'), 'glTF but not really');
+});
+
+describe('compile-collision LEVEL', () => {
+  it('builds, prints the summary with reskate_cli totals, exits 0', () => {
+    const r = run('levels/two.glb');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/collision-objects\s+2/);
+    expect(r.stdout).toMatch(/collision-resources\s+2/);
+    expect(readdirSync(join(tmp.dir, 'levels/two.collision')).sort()).toEqual(['box1.physics', 'ground.physics', 'manifest.json']);
+  });
+  it('--json prints the manifest', () => {
+    const r = run('levels/a/one.glb', '-o', 'out-json', '--json');
+    expect(r.status).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.manifest.totals['collision-parts']).toBe(2);
+    expect(j.outDir).toBe(join(tmp.dir, 'out-json'));
+  });
+  it('compiles every level a glob matches; a broken one exits 1 and leaves no output of its own', () => {
+    const r = run('levels/**/*.glb', '-o', 'all');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/compile-collision: gltf: levels\/broken\.glb: /);
+    expect(readdirSync(join(tmp.dir, 'all')).sort()).toEqual(['one.collision', 'two.collision']);
+    expect(existsSync(join(tmp.dir, 'levels/broken.collision'))).toBe(false);
+  });
+  it('usage errors exit 2: no input, missing file, bad cell size', () => {
+    expect(run().status).toBe(2);
+    const missing = run('levels/nope.glb');
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/no such level: levels\/nope\.glb/);
+    expect(run('levels/two.glb', '--cell-size', '75').status).toBe(2);
+  });
+});

@@ -44,16 +44,31 @@ function referenceInput(c: GoldenCase, objects: GoldenObject[], split?: number):
     split,
     objects: objects.map((o) => {
       const m = objectMesh(o);
-      return { name: o.name ?? o.fixture, positions: Array.from(m.positions), indices: Array.from(m.indices), material: o.material, ids: o.ids };
+      return { name: o.name ?? o.fixture, positions: new RawJson(floatList(m.positions)), indices: Array.from(m.indices), material: o.material, ids: o.ids };
     }),
   };
+}
+
+/** A JSON fragment written as is (JSON.stringify cannot write −0). */
+class RawJson {
+  constructor(readonly text: string) {}
+}
+
+/** f32 values as a JSON array, exactly: shortest round-trip decimals, and −0 kept as -0.0 (JSON.stringify writes 0). */
+const floatList = (a: Float32Array): string => `[${Array.from(a, (v) => (Object.is(v, -0) ? '-0.0' : String(v))).join(',')}]`;
+
+/** JSON.stringify with RawJson fragments spliced in. */
+function toJson(value: object): string {
+  const raws: string[] = [];
+  const text = JSON.stringify(value, (_k, v) => (v instanceof RawJson ? `\u0000RAW${raws.push(v.text) - 1}\u0000` : v));
+  return text.replace(/"\\u0000RAW(\d+)\\u0000"/g, (_m, i) => raws[Number(i)]);
 }
 
 /** Runs `reference encode` on one input; returns the bytes and the harness's stats. */
 function encode(tmp: string, tag: string, input: object): { bytes: Uint8Array; stats: any } {
   const inPath = join(tmp, `${tag}.json`);
   const outPath = join(tmp, `${tag}.physics`);
-  writeFileSync(inPath, JSON.stringify(input));
+  writeFileSync(inPath, toJson(input));
   const stats = JSON.parse(run(['encode', inPath, outPath]));
   for (const o of stats.objects) {
     for (const b of o.batches) if (b.error) throw new Error(`golden:update: ${tag}: object ${o.name}: ${b.error}`);

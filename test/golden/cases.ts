@@ -74,6 +74,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
   one('grind-prism-curved', 'grind-prism-curved', 'grind prism along a rising 90° arc (mitred rings)', METAL_RAIL),
   one('seam-split-grid', 'seam-split-grid', 'bumpy grid exported with every cell its own 4 vertices'),
   one('degenerate', 'degenerate', 'repeated index, collinear, weld-degenerate, exact/rotated/reversed duplicates, −0.0', DEFAULT),
+  one('negative-zero', 'negative-zero', '−0.0 first, +0.0 later at the same places: weld keeps the first value, centre 0 keeps the sign'),
   {
     name: 'multi-object',
     what: 'four objects → four shapes and parts in one resource (array grouping across shapes), studio header',

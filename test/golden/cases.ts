@@ -75,6 +75,17 @@ export const GOLDEN_CASES: GoldenCase[] = [
   one('seam-split-grid', 'seam-split-grid', 'bumpy grid exported with every cell its own 4 vertices'),
   one('degenerate', 'degenerate', 'repeated index, collinear, weld-degenerate, exact/rotated/reversed duplicates, −0.0', DEFAULT),
   one('negative-zero', 'negative-zero', '−0.0 first, +0.0 later at the same places: weld keeps the first value, centre 0 keeps the sign'),
+  one('rotated-box', 'rotated-box', 'box turned 30° about (1,2,3): convex values other than cos 45°, no axis-aligned faces'),
+  one('random-soup', 'random-soup', '300 random triangles, some sharing edges: irregular tree, random owner bits'),
+  one('far-away-grid', 'far-away-grid', '200 faces 7 km from the origin: f32 recentring precision'),
+  {
+    name: 'many-objects',
+    what: 'eight objects in one resource (each its own shape and part, materials and ids differ)',
+    header: 'game',
+    objects: ['channel-v', 'bumpy-5', 'flat-grid-1x1', 'rotated-box', 'bumpy-1', 'grind-prism-straight', 'degenerate', 'bumpy-7'].map(
+      (fixture, i) => ({ fixture, material: 0x20 + 64 * i, ids: [i, 100 + i, 1000 + i] as [number, number, number] }),
+    ),
+  },
   {
     name: 'multi-object',
     what: 'four objects → four shapes and parts in one resource (array grouping across shapes), studio header',

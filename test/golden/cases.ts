@@ -87,6 +87,16 @@ export const GOLDEN_CASES: GoldenCase[] = [
     ),
   },
   {
+    name: 'empty-object-between',
+    what: 'an object with no triangle left after welding between two others: no shape, no part, indices stay dense',
+    header: 'game',
+    objects: [
+      { fixture: 'box', material: CONCRETE, ids: [1, 0, 0] },
+      { fixture: 'all-degenerate', material: METAL, ids: [2, 0, 0] },
+      { fixture: 'bumpy-3', material: ASPHALT, ids: [3, 0, 0] },
+    ],
+  },
+  {
     name: 'multi-object',
     what: 'four objects → four shapes and parts in one resource (array grouping across shapes), studio header',
     header: 'studio',

@@ -1,7 +1,7 @@
 // Part record (72 bytes): ../shared/spec/physics-resource.md, "PhysicsResource", third table. Every word is kept as
 // stored, including those whose meaning is unknown.
 import { Reader, Writer, hex } from './cursor.ts';
-import { exactF32 } from './shape.ts';
+import { exactF32, writeF32 } from './shape.ts';
 import { KIND_BOX, KIND_CONVEX, KIND_MESH, NO_SHAPE, PART_SIZE, type PartRecord } from './types.ts';
 
 /** Field positions inside the part record. */
@@ -57,9 +57,10 @@ export function readPart(r: Reader, at: number, shapeCount: number): PartRecord 
 
 /** Writes the part at the writer's position. */
 export function writePart(w: Writer, p: PartRecord): void {
-  for (const v of p.rotation) w.f32(v, 'rotation');
-  for (const v of p.position) w.f32(v, 'position');
-  w.f32(p.w, 'w').u32(p.word20, 'word20').u32(p.kind, 'kind');
+  for (const v of p.rotation) writeF32(w, v, 'rotation');
+  for (const v of p.position) writeF32(w, v, 'position');
+  writeF32(w, p.w, 'w');
+  w.u32(p.word20, 'word20').u32(p.kind, 'kind');
   for (const v of p.ids) w.u32(v, 'ids');
   w.u32(p.word34, 'word34').u32(p.shape, 'shape index').u32(p.word3c, 'word3c');
   w.u32(p.material, 'material').u32(p.flags, 'flags');

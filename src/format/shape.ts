@@ -77,17 +77,25 @@ export interface ShapeHeader {
   arrays: number[];
 }
 
-/** Reads an f32 field and refuses one whose bits would not survive a JS number (a NaN with a payload). */
+/** The only NaN a scalar f32 field may hold: JS numbers do not carry NaN payloads (and V8 keeps or quiets them
+ * depending on which tier runs), so the codec keeps NaN fields exactly only in this canonical form. */
+export const CANONICAL_NAN_BITS = 0x7fc00000;
+
+/** Reads an f32 field, refusing a NaN other than CANONICAL_NAN_BITS (it could not be written back exactly). */
 export function exactF32(r: Reader, at: number, what: string): number {
   const bits = r.u32At(at, what);
-  const v = r.f32At(at, what);
-  scratch.setFloat32(0, v, true);
-  if (scratch.getUint32(0, true) !== bits) {
+  const nan = (bits & 0x7f800000) === 0x7f800000 && (bits & 0x7fffff) !== 0;
+  if (nan && bits !== CANONICAL_NAN_BITS) {
     r.fail(`${what}: f32 bits ${hex(bits)} (a NaN with a payload) cannot be kept exactly`, at);
   }
-  return v;
+  return nan ? Number.NaN : r.f32At(at, what);
 }
-const scratch = new DataView(new ArrayBuffer(4));
+
+/** Writes a scalar f32 field; NaN always as CANONICAL_NAN_BITS. */
+export function writeF32(w: Writer, v: number, what: string): void {
+  if (Number.isNaN(v)) w.u32(CANONICAL_NAN_BITS, what);
+  else w.f32(v, what);
+}
 
 const vec3At = (r: Reader, at: number, what: string): Vec3 => [
   exactF32(r, at, `${what}.x`),
@@ -177,8 +185,8 @@ export function checkShapeRecord(s: ShapeRecord, stage: string): void {
 export function writeShapeHeader(w: Writer, s: ShapeRecord, arrays: readonly number[]): void {
   const at = w.pos;
   const c = shapeCounts(s);
-  for (const v of s.min) w.f32(v, 'min');
-  for (const v of s.max) w.f32(v, 'max');
+  for (const v of s.min) writeF32(w, v, 'min');
+  for (const v of s.max) writeF32(w, v, 'max');
   w.u16(c.vertices, 'vertex count').u16(c.corners, 'corner count').u16(c.faces, 'face count');
   w.u16(c.nodes, 'tree node count').u32(s.word20, 'word20');
   for (let k = 0; k < SHAPE_ARRAY_COUNT; k++) {

@@ -34,6 +34,12 @@ function plane(lo: number, hi: number, q: number, steps: number, fromMax: boolea
 export function decodeNode(parent: Readonly<Box6>, lo: number, hi: number): [Box6, Box6] {
   const left = parent.slice() as Box6;
   const right = parent.slice() as Box6;
+  decodeInto(parent, lo, hi, left, right);
+  return [left, right];
+}
+
+/** decodeNode writing into `left` and `right` (which start as copies of the parent). */
+function decodeInto(parent: ArrayLike<number>, lo: number, hi: number, left: Box6 | Float32Array, right: Box6 | Float32Array): void {
   for (let a = 0; a < 3; a++) {
     const qMin = (lo >>> MIN_SHIFT[a]) & ((1 << MIN_BITS[a]) - 1);
     const inMin = plane(parent[a], parent[a + 3], qMin, 1 << MIN_BITS[a], false);
@@ -44,7 +50,6 @@ export function decodeNode(parent: Readonly<Box6>, lo: number, hi: number): [Box
     if (bit(hi, MAX_OWNER[a])) left[a + 3] = inMax;
     else right[a + 3] = inMax;
   }
-  return [left, right];
 }
 
 /** Depth of a complete heap tree over `faces` leaves (0 for one face or none). */
@@ -64,10 +69,12 @@ export function nodeBoxes(root: Readonly<Box6>, tree: Uint32Array, faces: number
   if (total === 0) return boxes;
   boxes.set(root, 0);
   for (let i = 0; i < faces - 1; i++) {
-    const parent = Array.from(boxes.subarray(6 * i, 6 * i + 6)) as Box6;
-    const [l, r] = decodeNode(parent, tree[2 * i], tree[2 * i + 1]);
-    boxes.set(l, 6 * (2 * i + 1));
-    boxes.set(r, 6 * (2 * i + 2));
+    const parent = boxes.subarray(6 * i, 6 * i + 6);
+    const left = boxes.subarray(6 * (2 * i + 1), 6 * (2 * i + 2));
+    const right = boxes.subarray(6 * (2 * i + 2), 6 * (2 * i + 3));
+    left.set(parent);
+    right.set(parent);
+    decodeInto(parent, tree[2 * i], tree[2 * i + 1], left, right);
   }
   return boxes;
 }

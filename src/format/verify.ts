@@ -78,6 +78,10 @@ export function verifyResource(res: PhysicsResource, file: string): Finding[] {
       findings.push({ file, part: i, check: 'part-shape', message: `part ${i}: shape index ${p.shape} ≥ shape count ${res.shapes.length}` });
     }
   });
+  res.parts.forEach((p, i) => {
+    const bad = [...p.rotation, ...p.position, p.w].filter((v) => !Number.isFinite(v));
+    if (bad.length) findings.push({ file, part: i, check: 'part-transform', message: `part ${i}: non-finite rotation/position/w (${bad.join(', ')})` });
+  });
   const kinds = new Map<number, number>();
   for (const p of res.parts) if (p.shape !== NO_SHAPE && !kinds.has(p.shape)) kinds.set(p.shape, p.kind);
   res.shapes.forEach((s, i) => findings.push(...verifyShape(s, i, kinds.get(i), file)));
@@ -92,14 +96,21 @@ class ShapeFindings {
     readonly file: string,
     readonly shape: number,
   ) {}
-  add(check: string, message: string, where: { face?: number; node?: number } = {}): void {
+  /** `message` is a thunk: a hostile shape can fail a check 65,535 times and only the first few are written out. */
+  add(check: string, message: () => string, where: { face?: number; node?: number } = {}): void {
     const n = (this.counts.get(check) ?? 0) + 1;
     this.counts.set(check, n);
-    if (n <= MAX_FINDINGS_PER_CHECK) this.list.push({ file: this.file, shape: this.shape, ...where, check, message: `shape ${this.shape}: ${message}` });
+    if (n <= MAX_FINDINGS_PER_CHECK) {
+      this.list.push({ file: this.file, shape: this.shape, ...where, check, message: `shape ${this.shape}: ${message()}` });
+    }
+  }
+  /** The check has more findings than are listed: loops stop early (a hostile shape has up to 65,535). */
+  over(check: string): boolean {
+    return (this.counts.get(check) ?? 0) > MAX_FINDINGS_PER_CHECK;
   }
   finish(): Finding[] {
     for (const [check, n] of this.counts) {
-      if (n > MAX_FINDINGS_PER_CHECK) this.add(`${check}`, `${n - MAX_FINDINGS_PER_CHECK} more ${check} findings not listed`);
+      if (n > MAX_FINDINGS_PER_CHECK) this.list.push({ file: this.file, shape: this.shape, check, message: `shape ${this.shape}: further ${check} findings not listed` });
     }
     return this.list;
   }
@@ -111,27 +122,31 @@ function verifyShape(s: ShapeRecord, i: number, kind: number | undefined, file: 
     checkShapeRecord(s, `shape ${i}`);
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
-    out.add('counts', e.detail);
+    out.add('counts', () => e.detail);
     return out.finish();
   }
   const faces = faceCount(s);
   const corners = s.cornerVertices.length;
   const vertices = s.vertices.length / 3;
-  for (let c = 0; c < corners; c++) {
-    if (s.cornerVertices[c] >= vertices) out.add('corner-vertex', `corner ${c}: vertex ${s.cornerVertices[c]} ≥ vertex count ${vertices}`);
+  if (![...s.min, ...s.max].every(Number.isFinite)) out.add('bounds', () => `non-finite bounds ${s.min.join(', ')} .. ${s.max.join(', ')}`);
+  for (let k = 0; k < s.vertices.length && !out.over('vertex'); k++) {
+    if (!Number.isFinite(s.vertices[k])) out.add('vertex', () => `vertex ${Math.floor(k / 3)}: coordinate ${'xyz'[k % 3]} is ${s.vertices[k]}`);
+  }
+  for (let c = 0; c < corners && !out.over('corner-vertex'); c++) {
+    if (s.cornerVertices[c] >= vertices) out.add('corner-vertex', () => `corner ${c}: vertex ${s.cornerVertices[c]} ≥ vertex count ${vertices}`);
   }
   const facesOk = checkFaceOffsets(s, out);
   checkCornerIndex(s, out);
   if (kind === KIND_MESH) checkMesh(s, out);
   if (facesOk && s.tree.length > 0) checkTree(s, out);
-  for (let f = 0; f < s.planeOffsets.length; f++) {
+  for (let f = 0; f < s.planeOffsets.length && !out.over('plane-normal') && !out.over('plane-offset'); f++) {
     const n = decodeNormal(s.planeNormals[2 * f], s.planeNormals[2 * f + 1]);
     const len = Math.hypot(...n);
-    if (!(Math.abs(len - 1) <= NORMAL_LENGTH_TOLERANCE)) out.add('plane-normal', `face ${f}: plane normal length ${len}`, { face: f });
-    if (!Number.isFinite(s.planeOffsets[f])) out.add('plane-offset', `face ${f}: plane offset ${s.planeOffsets[f]}`, { face: f });
+    if (!(Math.abs(len - 1) <= NORMAL_LENGTH_TOLERANCE)) out.add('plane-normal', () => `face ${f}: plane normal length ${len}`, { face: f });
+    if (!Number.isFinite(s.planeOffsets[f])) out.add('plane-offset', () => `face ${f}: plane offset ${s.planeOffsets[f]}`, { face: f });
   }
   if (faces > 0 && s.planeOffsets.length > 0 && s.planeOffsets.length !== faces) {
-    out.add('counts', `${s.planeOffsets.length} planes for ${faces} faces`);
+    out.add('counts', () => `${s.planeOffsets.length} planes for ${faces} faces`);
   }
   return out.finish();
 }
@@ -141,22 +156,22 @@ function checkFaceOffsets(s: ShapeRecord, out: ShapeFindings): boolean {
   const fo = s.faceOffsets;
   const corners = s.cornerVertices.length;
   if (fo.length === 0) {
-    if (corners > 0) out.add('face-offsets', `${corners} corners but no face offsets`);
+    if (corners > 0) out.add('face-offsets', () => `${corners} corners but no face offsets`);
     return corners === 0;
   }
   let ok = true;
   if (fo[0] !== 0) {
-    out.add('face-offsets', `face offsets[0] = ${fo[0]}, expected 0`, { face: 0 });
+    out.add('face-offsets', () => `face offsets[0] = ${fo[0]}, expected 0`, { face: 0 });
     ok = false;
   }
-  for (let f = 0; f + 1 < fo.length; f++) {
+  for (let f = 0; f + 1 < fo.length && !out.over('face-offsets'); f++) {
     if (fo[f + 1] <= fo[f]) {
-      out.add('face-offsets', `face ${f}: offsets ${fo[f]} → ${fo[f + 1]} do not ascend`, { face: f });
+      out.add('face-offsets', () => `face ${f}: offsets ${fo[f]} → ${fo[f + 1]} do not ascend`, { face: f });
       ok = false;
     }
   }
   if (fo[fo.length - 1] !== corners) {
-    out.add('face-offsets', `face offsets end at ${fo[fo.length - 1]}, corner count is ${corners}`);
+    out.add('face-offsets', () => `face offsets end at ${fo[fo.length - 1]}, corner count is ${corners}`);
     ok = false;
   }
   return ok;
@@ -169,22 +184,22 @@ function checkCornerIndex(s: ShapeRecord, out: ShapeFindings): void {
   const cv = s.cornerVertices;
   if (off.length === 0 && ids.length === 0) return;
   if (off.length === 0 || (ids.length === 0 && cv.length > 0)) {
-    out.add('corner-index', `vertex → corner index incomplete: ${off.length} offsets, ${ids.length} ids`);
+    out.add('corner-index', () => `vertex → corner index incomplete: ${off.length} offsets, ${ids.length} ids`);
     return;
   }
   if (off[0] !== 0 || off[off.length - 1] !== ids.length) {
-    out.add('corner-index', `vertex → corner offsets run ${off[0]}..${off[off.length - 1]}, expected 0..${ids.length}`);
+    out.add('corner-index', () => `vertex → corner offsets run ${off[0]}..${off[off.length - 1]}, expected 0..${ids.length}`);
     return;
   }
-  for (let v = 0; v + 1 < off.length; v++) {
+  for (let v = 0; v + 1 < off.length && !out.over('corner-index'); v++) {
     if (off[v + 1] < off[v]) {
-      out.add('corner-index', `vertex ${v}: offsets ${off[v]} → ${off[v + 1]} descend`);
+      out.add('corner-index', () => `vertex ${v}: offsets ${off[v]} → ${off[v + 1]} descend`);
       return;
     }
     for (let k = off[v]; k < off[v + 1]; k++) {
       const c = ids[k];
-      if (c >= cv.length || cv[c] !== v) out.add('corner-index', `vertex ${v}: lists corner ${c}, whose vertex is ${cv[c] ?? 'none'}`);
-      else if (k > off[v] && c <= ids[k - 1]) out.add('corner-index', `vertex ${v}: corners ${ids[k - 1]}, ${c} not ascending`);
+      if (c >= cv.length || cv[c] !== v) out.add('corner-index', () => `vertex ${v}: lists corner ${c}, whose vertex is ${cv[c] ?? 'none'}`);
+      else if (k > off[v] && c <= ids[k - 1]) out.add('corner-index', () => `vertex ${v}: corners ${ids[k - 1]}, ${c} not ascending`);
     }
   }
 }
@@ -193,14 +208,14 @@ function checkCornerIndex(s: ShapeRecord, out: ShapeFindings): void {
 function checkMesh(s: ShapeRecord, out: ShapeFindings): void {
   const faces = faceCount(s);
   const corners = s.cornerVertices.length;
-  if (corners !== 3 * faces) out.add('mesh', `kind 5 (mesh) with ${corners} corners for ${faces} faces (not triangles)`);
-  if (s.edgeValues.length !== corners) out.add('mesh', `kind 5 (mesh) with ${s.edgeValues.length} edge values for ${corners} corners`);
-  if (faces > 1 && s.tree.length !== 2 * (faces - 1)) out.add('mesh', `kind 5 (mesh) with ${s.tree.length / 2} tree nodes for ${faces} faces`);
-  for (let c = 0; c < s.edgeValues.length; c++) {
+  if (corners !== 3 * faces) out.add('mesh', () => `kind 5 (mesh) with ${corners} corners for ${faces} faces (not triangles)`);
+  if (s.edgeValues.length !== corners) out.add('mesh', () => `kind 5 (mesh) with ${s.edgeValues.length} edge values for ${corners} corners`);
+  if (faces > 1 && s.tree.length !== 2 * (faces - 1)) out.add('mesh', () => `kind 5 (mesh) with ${s.tree.length / 2} tree nodes for ${faces} faces`);
+  for (let c = 0; c < s.edgeValues.length && !out.over('edge-value') && !out.over('edge-bits'); c++) {
     const v = s.edgeValues[c];
-    if (!(v >= 0 && v <= 1)) out.add('edge-value', `corner ${c}: edge value ${v} outside [0, 1]`);
+    if (!(v >= 0 && v <= 1)) out.add('edge-value', () => `corner ${c}: edge value ${v} outside [0, 1]`);
     const bit = (b: Uint8Array): number => (b.length ? (b[c >> 3] >> (c & 7)) & 1 : 0);
-    if (bit(s.concaveBits) && bit(s.flatBits)) out.add('edge-bits', `corner ${c}: both the concave and the flat bit are set`);
+    if (bit(s.concaveBits) && bit(s.flatBits)) out.add('edge-bits', () => `corner ${c}: both the concave and the flat bit are set`);
   }
 }
 
@@ -210,7 +225,7 @@ function checkTree(s: ShapeRecord, out: ShapeFindings): void {
   const root: Box6 = [...s.min, ...s.max];
   const boxes = nodeBoxes(root, s.tree, faces);
   const fb = new Float64Array(6);
-  for (let f = 0; f < faces; f++) {
+  for (let f = 0; f < faces && !out.over('tree-containment'); f++) {
     faceBox(s, f, fb);
     const leaf = faces - 1 + f;
     for (let a = 0; a < 6; a++) {
@@ -221,7 +236,7 @@ function checkTree(s: ShapeRecord, out: ShapeFindings): void {
         const axis = 'xyz'[a % 3];
         out.add(
           'tree-containment',
-          `face ${f} (leaf node ${leaf}): ${a < 3 ? 'min' : 'max'} ${axis} ${fb[a]} outside the leaf box's ${bound}`,
+          () => `face ${f} (leaf node ${leaf}): ${a < 3 ? 'min' : 'max'} ${axis} ${fb[a]} outside the leaf box's ${bound}`,
           { face: f, node: leaf },
         );
         break;

@@ -1,0 +1,142 @@
+// Seeded mutation fuzzing of the PhysicsResource codec, shared by test/format/fuzz.test.ts (a short run in the suite)
+// and scripts/fuzz.ts (long runs). Each mutated resource must either be refused with a FormatError or read, write
+// back byte for byte, and survive verify and inspect without throwing. Iteration i uses its own generator seeded
+// from (seed, i), so any failure replays alone.
+import { FormatError } from '../../src/format/cursor.ts';
+import { formatSummary, summarize } from '../../src/format/inspect.ts';
+import { readPhysicsResource, writePhysicsResource } from '../../src/format/resource.ts';
+import { verifyResource } from '../../src/format/verify.ts';
+
+/** mulberry32: small, fast, good enough to spread mutations. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const INTERESTING_U32 = [0, 1, 2, 3, 4, 8, 0x38, 0x54, 0x7f, 0x80, 0xff, 0x100, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff];
+const INTERESTING_U16 = [0, 1, 2, 3, 0x7fff, 0x8000, 0xfffe, 0xffff];
+/** Header fields and shape-record fields are where structure lives: hit them more often than random bytes. */
+const HEADER_WORDS = [0x0c, 0x10, 0x14, 0x18, 0x1c, 0x20, 0x24, 0x28, 0x2c, 0x30, 0x34];
+
+export function mutate(base: Uint8Array, rand: () => number): Uint8Array {
+  let b = base.slice();
+  const int = (n: number): number => Math.floor(rand() * n);
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)];
+  const shapeTable = b.length >= 0x2c ? new DataView(b.buffer).getUint32(0x28, true) + 0x28 : 0x38;
+  const steps = 1 + int(3);
+  for (let s = 0; s < steps && b.length > 0; s++) {
+    const dv = new DataView(b.buffer);
+    const u32At = (at: number, v: number): void => {
+      if (at + 4 <= b.length) dv.setUint32(at, v >>> 0, true);
+    };
+    const relOrAbs = (at: number): number => (rand() < 0.5 ? pick(INTERESTING_U32) : int(b.length + 16) - at);
+    switch (int(10)) {
+      case 0:
+        b[int(b.length)] ^= 1 << int(8);
+        break;
+      case 1:
+        b[int(b.length)] = int(256);
+        break;
+      case 2: {
+        const at = 4 * int(b.length / 4);
+        u32At(at, relOrAbs(at));
+        break;
+      }
+      case 3: {
+        const at = 2 * int(b.length / 2);
+        if (at + 2 <= b.length) dv.setUint16(at, pick(INTERESTING_U16), true);
+        break;
+      }
+      case 4: {
+        const at = pick(HEADER_WORDS);
+        if (at + 4 <= b.length) u32At(at, rand() < 0.5 ? dv.getUint32(at, true) + int(9) - 4 : relOrAbs(at));
+        break;
+      }
+      case 5: {
+        // A shape-record field: a count (u16) or one of the twelve offsets.
+        const rec = shapeTable + 0x54 * int(4);
+        if (rand() < 0.4) {
+          const at = rec + 0x18 + 2 * int(4);
+          if (at + 2 <= b.length) dv.setUint16(at, rand() < 0.5 ? pick(INTERESTING_U16) : dv.getUint16(at, true) + int(5) - 2, true);
+        } else {
+          const at = rec + 0x24 + 4 * int(12);
+          if (at + 4 <= b.length) u32At(at, rand() < 0.5 ? dv.getUint32(at, true) + 2 * int(9) - 8 : relOrAbs(at));
+        }
+        break;
+      }
+      case 6:
+        b = b.slice(0, int(b.length));
+        break;
+      case 7: {
+        const tail = Uint8Array.from({ length: 1 + int(64) }, () => (rand() < 0.7 ? 0 : int(256)));
+        const grown = new Uint8Array(b.length + tail.length);
+        grown.set(b);
+        grown.set(tail, b.length);
+        b = grown;
+        break;
+      }
+      case 8: {
+        const n = 1 + int(32);
+        const from = int(b.length);
+        const to = int(b.length);
+        b.copyWithin(to, from, from + n);
+        break;
+      }
+      default: {
+        const at = int(b.length);
+        b.fill(rand() < 0.5 ? 0 : 0xff, at, at + 1 + int(16));
+      }
+    }
+  }
+  return b;
+}
+
+export interface FuzzStats {
+  iterations: number;
+  accepted: number;
+  refused: number;
+  /** Refusals by stage ("header", "shape 0", "layout", ...). */
+  byStage: Record<string, number>;
+  failures: { iteration: number; error: string; input: Uint8Array }[];
+  ms: number;
+}
+
+/** One mutated resource through read → write → verify → inspect. Returns a failure message, or null. */
+export function checkOne(bytes: Uint8Array, stats: FuzzStats): string | null {
+  try {
+    const res = readPhysicsResource(bytes);
+    const back = writePhysicsResource(res);
+    if (!Buffer.from(back).equals(Buffer.from(bytes))) return `accepted but wrote back different bytes (${bytes.length} → ${back.length})`;
+    verifyResource(res, 'fuzz');
+    formatSummary(summarize(res, bytes.length));
+    stats.accepted++;
+    return null;
+  } catch (e) {
+    if (e instanceof FormatError) {
+      stats.refused++;
+      const stage = e.stage.replace(/\d+/, 'N');
+      stats.byStage[stage] = (stats.byStage[stage] ?? 0) + 1;
+      return null;
+    }
+    return `${(e as Error).name}: ${(e as Error).message}`;
+  }
+}
+
+export function fuzz(corpus: readonly Uint8Array[], iterations: number, seed: number): FuzzStats {
+  const stats: FuzzStats = { iterations, accepted: 0, refused: 0, byStage: {}, failures: [], ms: 0 };
+  const t0 = performance.now();
+  for (let i = 0; i < iterations; i++) {
+    const rand = rng((seed * 0x9e3779b1) ^ i);
+    const input = mutate(corpus[Math.floor(rand() * corpus.length)], rand);
+    const failure = checkOne(input, stats);
+    if (failure) stats.failures.push({ iteration: i, error: failure, input });
+  }
+  stats.ms = performance.now() - t0;
+  return stats;
+}

@@ -49,6 +49,6 @@ export function decodeMaterial(packed: number): DecodedMaterial {
 export function describeMaterial(m: DecodedMaterial): string {
   const name = m.slotName ?? (m.baseSlot ? 'unnamed' : 'outside the base grid');
   const props = m.properties.length ? ` [${m.properties.join(', ')}]` : '';
-  const flags = m.literal ? 'literal' : `flags 0x${m.flags.toString(16)}`;
+  const flags = m.literal ? 'literal' : `not literal (material flags 0x${m.flags.toString(16)})`;
   return `0x${m.packed.toString(16).padStart(8, '0')} slot ${m.slot} ${name}, property ${m.propertySlot}${props}, ${flags}`;
 }

@@ -203,15 +203,30 @@ if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('forma
 const copy = (bytes: Uint8Array, at: number, n: number): ArrayBuffer => bytes.slice(at, at + n).buffer;
 const asBytes = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
+/**
+ * Absent and empty arrays share one frozen-length instance per type: a hostile file of empty shape records would
+ * otherwise cost a dozen typed-array objects per 84 input bytes.
+ */
+const EMPTY = {
+  f32: new Float32Array(0),
+  u16: new Uint16Array(0),
+  i16: new Int16Array(0),
+  u8: new Uint8Array(0),
+  u32: new Uint32Array(0),
+};
+
 /** The arrays of a shape whose header and array positions the caller has checked against the input. */
 export function readShapeArrays(bytes: Uint8Array, h: ShapeHeader): ShapeRecord {
   const c = h.counts;
-  const at = (k: number): number => h.arrays[k];
-  const take = (k: number): ArrayBuffer => (at(k) === 0 ? new ArrayBuffer(0) : copy(bytes, at(k), ARRAY_SPECS[k].bytes(c)));
-  const planes = new Uint8Array(take(SLOT.planes));
+  const size = (k: number): number => (h.arrays[k] === 0 ? 0 : ARRAY_SPECS[k].bytes(c));
+  const take = (k: number): ArrayBuffer => copy(bytes, h.arrays[k], size(k));
+  const f32 = (k: number): Float32Array => (size(k) ? new Float32Array(take(k)) : EMPTY.f32);
+  const u16 = (k: number): Uint16Array => (size(k) ? new Uint16Array(take(k)) : EMPTY.u16);
+  const u8 = (k: number): Uint8Array => (size(k) ? new Uint8Array(take(k)) : EMPTY.u8);
+  const planes = u8(SLOT.planes);
   const faces = planes.byteLength / 8;
-  const planeNormals = new Int16Array(2 * faces);
-  const planeOffsets = new Float32Array(faces);
+  const planeNormals = faces ? new Int16Array(2 * faces) : EMPTY.i16;
+  const planeOffsets = faces ? new Float32Array(faces) : EMPTY.f32;
   const normals16 = new Uint16Array(planes.buffer);
   const offsetBytes = asBytes(planeOffsets);
   for (let f = 0; f < faces; f++) {
@@ -223,17 +238,17 @@ export function readShapeArrays(bytes: Uint8Array, h: ShapeHeader): ShapeRecord 
     min: h.min,
     max: h.max,
     word20: h.word20,
-    vertices: new Float32Array(take(SLOT.vertices)),
-    vertexCornerOffsets: new Uint16Array(take(SLOT.vertexCornerOffsets)),
-    cornerIdsByVertex: new Uint16Array(take(SLOT.cornerIdsByVertex)),
-    cornerVertices: new Uint16Array(take(SLOT.cornerVertices)),
-    edgeValues: new Float32Array(take(SLOT.edgeValues)),
-    concaveBits: new Uint8Array(take(SLOT.concaveBits)),
-    flatBits: new Uint8Array(take(SLOT.flatBits)),
-    faceOffsets: new Uint16Array(take(SLOT.faceOffsets)),
+    vertices: f32(SLOT.vertices),
+    vertexCornerOffsets: u16(SLOT.vertexCornerOffsets),
+    cornerIdsByVertex: u16(SLOT.cornerIdsByVertex),
+    cornerVertices: u16(SLOT.cornerVertices),
+    edgeValues: f32(SLOT.edgeValues),
+    concaveBits: u8(SLOT.concaveBits),
+    flatBits: u8(SLOT.flatBits),
+    faceOffsets: u16(SLOT.faceOffsets),
     planeNormals,
     planeOffsets,
-    tree: new Uint32Array(take(SLOT.tree)),
+    tree: size(SLOT.tree) ? new Uint32Array(take(SLOT.tree)) : EMPTY.u32,
   };
 }
 

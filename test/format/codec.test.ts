@@ -185,6 +185,22 @@ describe('refusals name the field, its offset and the values', () => {
   });
 });
 
+describe('many records', () => {
+  it('12,000 empty shape records (1 MB) read, share their empty arrays and write back exactly', () => {
+    const n = 12_000;
+    const len = HEADER_SIZE + SHAPE_SIZE * n;
+    const b = new Uint8Array(len);
+    const dv = new DataView(b.buffer);
+    [[0, 2], [4, 0x69af7015], [0x18, n], [0x24, 0x14], [0x28, 0x10], [0x2c, len - 0x2c], [0x30, len - 0x30], [0x34, len - 0x34]].forEach(
+      ([at, v]) => dv.setUint32(at, v, true),
+    );
+    const r = readPhysicsResource(b);
+    expect(r.shapes).toHaveLength(n);
+    expect(r.shapes[0].vertices).toBe(r.shapes[n - 1].vertices);
+    expect(same(writePhysicsResource(r), b)).toBe(true);
+  });
+});
+
 describe('truncation at every prefix length', () => {
   for (const [name, make] of Object.entries(HAND_RESOURCES)) {
     it(`${name}: every prefix is a clean refusal or an exact round trip`, () => {

@@ -14,7 +14,8 @@
 // its subtree has leaves. When the right half then starts lower in x than the left, the halves swap places (the
 // last faces become the left); if that still holds, the faces are ordered by minimum x, then index. Only the
 // split matters (children re-order their own faces under a total order), so selection replaces sorting: O(n) per
-// level, O(n log n) overall, the same tree as a full sort would give.
+// level, O(n log n) overall, the same tree as a full sort would give. Hot loops run over flat Float64Arrays (face
+// boxes, centroids, node boxes) with offsets, never per-node objects.
 
 /** Quantisation steps of the min planes (x, y, z) and the max planes (x, y, z). */
 export const MIN_BINS = [1024, 1024, 1024] as const;
@@ -47,40 +48,46 @@ export function quantiseMax(lo: number, hi: number, v: number, bins: number): nu
   return k;
 }
 
-/** Boxes are 6 numbers: min x, y, z, max x, y, z. */
-export type Box = Float64Array | Float32Array | number[];
-
 /**
- * A node's (lo, hi) u32 words for children boxes `l`, `r` inside `p`. Writes into `out[at]`, `out[at+1]`.
+ * Writes node (lo, hi) words into out[at], out[at + 1] for children boxes l[lo6..] and r[ro6..] inside the parent box
+ * p[po..] (each 6 values: min x, y, z, max x, y, z).
  */
-export function encodeNode(p: Box, l: Box, r: Box, out: Uint32Array, at: number): void {
+export function encodeNode(p: Float64Array, po: number, l: Float64Array, lo6: number, r: Float64Array, ro6: number, out: Uint32Array, at: number): void {
   let lo = 0, hi = 0;
   for (let a = 0; a < 3; a++) {
-    const inMin = l[a] > r[a] ? l[a] : r[a];
-    lo += quantiseMin(p[a], p[a + 3], inMin, MIN_BINS[a]) * 2 ** (10 * a);
-    if (a > 0 && l[a] > r[a]) lo += 2 ** (29 + a);
-    const inMax = l[a + 3] < r[a + 3] ? l[a + 3] : r[a + 3];
-    const shift = a === 0 ? 0 : a === 1 ? 10 : 19;
-    hi += quantiseMax(p[a], p[a + 3], inMax, MAX_BINS[a]) * 2 ** shift;
-    if (l[a + 3] < r[a + 3]) hi += 2 ** (29 + a);
+    const pl = p[po + a], ph = p[po + a + 3];
+    const lmin = l[lo6 + a], rmin = r[ro6 + a], lmax = l[lo6 + a + 3], rmax = r[ro6 + a + 3];
+    const kMin = quantiseMin(pl, ph, lmin > rmin ? lmin : rmin, 1024);
+    const kMax = quantiseMax(pl, ph, lmax < rmax ? lmax : rmax, a === 1 ? 512 : 1024);
+    if (a === 0) {
+      lo += kMin;
+      hi += kMax + (lmax < rmax ? 0x20000000 : 0);
+    } else if (a === 1) {
+      lo += kMin * 0x400 + (lmin > rmin ? 0x40000000 : 0);
+      hi += kMax * 0x400 + (lmax < rmax ? 0x40000000 : 0);
+    } else {
+      lo += kMin * 0x100000 + (lmin > rmin ? 0x80000000 : 0);
+      hi += kMax * 0x80000 + (lmax < rmax ? 0x80000000 : 0);
+    }
   }
   out[at] = lo;
   out[at + 1] = hi;
 }
 
-/** The two child boxes node (lo, hi) gives inside parent box `p` (f32, as the game decodes). */
-export function decodeNode(p: Box, lo: number, hi: number, left: Box, right: Box): void {
+/** The two child boxes node (lo, hi) gives inside the parent box p[po..], written to out[lo6..] and out[ro6..]. */
+export function decodeNode(p: Float64Array, po: number, lo: number, hi: number, out: Float64Array, lo6: number, ro6: number): void {
   for (let a = 0; a < 3; a++) {
     const kMin = a === 0 ? lo & 0x3ff : a === 1 ? (lo >>> 10) & 0x3ff : (lo >>> 20) & 0x3ff;
     const kMax = a === 0 ? hi & 0x3ff : a === 1 ? (hi >>> 10) & 0x1ff : (hi >>> 19) & 0x3ff;
-    const inMin = minPlane(p[a], p[a + 3], kMin, MIN_BINS[a]);
-    const inMax = maxPlane(p[a], p[a + 3], kMax, MAX_BINS[a]);
+    const pl = p[po + a], ph = p[po + a + 3];
+    const inMin = minPlane(pl, ph, kMin, 1024);
+    const inMax = maxPlane(pl, ph, kMax, a === 1 ? 512 : 1024);
     const leftTakesMin = a > 0 && ((lo >>> (29 + a)) & 1) === 1;
     const leftTakesMax = ((hi >>> (29 + a)) & 1) === 1;
-    left[a] = leftTakesMin ? inMin : p[a];
-    right[a] = leftTakesMin ? p[a] : inMin;
-    left[a + 3] = leftTakesMax ? inMax : p[a + 3];
-    right[a + 3] = leftTakesMax ? p[a + 3] : inMax;
+    out[lo6 + a] = leftTakesMin ? inMin : pl;
+    out[ro6 + a] = leftTakesMin ? pl : inMin;
+    out[lo6 + a + 3] = leftTakesMax ? inMax : ph;
+    out[ro6 + a + 3] = leftTakesMax ? ph : inMax;
   }
 }
 
@@ -89,19 +96,20 @@ export function subtreeLeaves(c: number, n: number): number {
   let count = 0;
   for (let first = c, width = 1; first <= 2 * n - 2; first = 2 * first + 1, width *= 2) {
     const last = Math.min(first + width - 1, 2 * n - 2);
-    count += last - Math.max(first, n - 1) + 1 > 0 ? last - Math.max(first, n - 1) + 1 : 0;
+    const from = Math.max(first, n - 1);
+    if (last >= from) count += last - from + 1;
   }
   return count;
 }
 
-/** Per-face data the tree is built from: f32 boxes (min xyz, max xyz) and f64 centroids. */
+/** Per-face data the tree is built from: boxes (min xyz, max xyz; f32 values) and f64 centroids. */
 export interface FaceRecords {
-  box: Float32Array; // 6 per face
+  box: Float64Array; // 6 per face
   centroid: Float64Array; // 3 per face
 }
 
 export function faceRecords(v: Float32Array, tris: ArrayLike<number>, faces: number): FaceRecords {
-  const box = new Float32Array(6 * faces);
+  const box = new Float64Array(6 * faces);
   const centroid = new Float64Array(3 * faces);
   for (let f = 0; f < faces; f++) {
     const a = 3 * tris[3 * f], b = 3 * tris[3 * f + 1], c = 3 * tris[3 * f + 2];
@@ -121,75 +129,95 @@ export function faceRecords(v: Float32Array, tris: ArrayLike<number>, faces: num
   return { box, centroid };
 }
 
-/** Ordering keys at one node: by centroid on `axis` (0–2), then min x, then index; axis −1: by min x, then index. */
-function less(rec: FaceRecords, axis: number, f: number, g: number): boolean {
-  if (axis >= 0) {
-    const a = rec.centroid[3 * f + axis], b = rec.centroid[3 * g + axis];
-    if (a !== b) return a < b;
-  }
-  const a = rec.box[6 * f], b = rec.box[6 * g];
-  if (a !== b) return a < b;
-  return f < g;
-}
-
 /**
- * Rearranges perm[lo, hi) so that perm[lo, k) holds the k − lo smallest faces under `less` (in no particular order).
- * Quickselect with a median-of-three pivot; the order is total, so the split is the one a full sort gives.
+ * Orders faces by `key` (aligned with perm: key[i] belongs to perm[i]), then face-box min x, then index, and
+ * rearranges perm[lo, hi) and key[lo, hi) together so that the first k − lo positions hold the smallest
+ * (quickselect, median-of-three, Hoare partition; the order is total, so the split equals a full sort's).
  */
-export function selectFaces(rec: FaceRecords, axis: number, perm: Uint32Array, lo: number, hi: number, k: number): void {
+export function selectFaces(key: Float64Array, perm: Uint32Array, box: Float64Array, lo: number, hi: number, k: number): void {
   while (hi - lo > 1 && k > lo && k < hi) {
-    // Median of three moved to perm[lo]; classic Hoare partition around it (returns lo ≤ j ≤ hi − 2).
     const mid = lo + ((hi - lo) >> 1);
-    const x = perm[lo], y = perm[mid], z = perm[hi - 1];
-    let med = mid;
-    if (less(rec, axis, x, y)) {
-      if (less(rec, axis, y, z)) med = mid;
-      else med = less(rec, axis, x, z) ? hi - 1 : lo;
-    } else if (less(rec, axis, x, z)) med = lo;
-    else med = less(rec, axis, y, z) ? hi - 1 : mid;
-    const pivot = perm[med];
-    perm[med] = perm[lo];
-    perm[lo] = pivot;
+    // Median of three to position lo.
+    if (before(key, perm, box, mid, lo)) swap(key, perm, mid, lo);
+    if (before(key, perm, box, hi - 1, lo)) swap(key, perm, hi - 1, lo);
+    if (before(key, perm, box, hi - 1, mid)) swap(key, perm, hi - 1, mid);
+    swap(key, perm, lo, mid); // median now at lo
+    const pk = key[lo], pf = perm[lo], px = box[6 * pf];
     let i = lo - 1, j = hi;
     for (;;) {
-      do i++; while (less(rec, axis, perm[i], pivot));
-      do j--; while (less(rec, axis, pivot, perm[j]));
+      do i++; while (lessThan(key[i], perm[i], box, pk, pf, px));
+      do j--; while (greaterThan(key[j], perm[j], box, pk, pf, px));
       if (i >= j) break;
-      const t = perm[i]; perm[i] = perm[j]; perm[j] = t;
+      swap(key, perm, i, j);
     }
     if (k <= j) hi = j + 1;
     else lo = j + 1;
   }
 }
 
-/** Union of the face boxes perm[lo, hi) into out (tie keeps the earlier value). */
-function unionBoxes(rec: FaceRecords, perm: Uint32Array, lo: number, hi: number, out: Float64Array): void {
-  const b = rec.box;
+function swap(key: Float64Array, perm: Uint32Array, i: number, j: number): void {
+  const t = key[i]; key[i] = key[j]; key[j] = t;
+  const u = perm[i]; perm[i] = perm[j]; perm[j] = u;
+}
+
+/** Position i orders before position j. */
+function before(key: Float64Array, perm: Uint32Array, box: Float64Array, i: number, j: number): boolean {
+  return lessThan(key[i], perm[i], box, key[j], perm[j], box[6 * perm[j]]);
+}
+
+/** (k, f) < (pk, pf) with min x px of pf: key, then min x, then index. */
+function lessThan(k: number, f: number, box: Float64Array, pk: number, pf: number, px: number): boolean {
+  if (k !== pk) return k < pk;
+  const x = box[6 * f];
+  if (x !== px) return x < px;
+  return f < pf;
+}
+
+function greaterThan(k: number, f: number, box: Float64Array, pk: number, pf: number, px: number): boolean {
+  if (k !== pk) return k > pk;
+  const x = box[6 * f];
+  if (x !== px) return x > px;
+  return f > pf;
+}
+
+/** Union of the face boxes perm[lo, hi) into out[o..o+6) (a tie keeps the earlier value). */
+function unionBoxes(box: Float64Array, perm: Uint32Array, lo: number, hi: number, out: Float64Array, o: number): void {
   let f = 6 * perm[lo];
-  for (let k = 0; k < 6; k++) out[k] = b[f + k];
+  let x0 = box[f], y0 = box[f + 1], z0 = box[f + 2], x1 = box[f + 3], y1 = box[f + 4], z1 = box[f + 5];
   for (let i = lo + 1; i < hi; i++) {
     f = 6 * perm[i];
-    for (let k = 0; k < 3; k++) {
-      if (b[f + k] < out[k]) out[k] = b[f + k];
-      if (b[f + 3 + k] > out[k + 3]) out[k + 3] = b[f + 3 + k];
-    }
+    if (box[f] < x0) x0 = box[f];
+    if (box[f + 1] < y0) y0 = box[f + 1];
+    if (box[f + 2] < z0) z0 = box[f + 2];
+    if (box[f + 3] > x1) x1 = box[f + 3];
+    if (box[f + 4] > y1) y1 = box[f + 4];
+    if (box[f + 5] > z1) z1 = box[f + 5];
   }
+  out[o] = x0; out[o + 1] = y0; out[o + 2] = z0; out[o + 3] = x1; out[o + 4] = y1; out[o + 5] = z1;
 }
 
 /** The axis along which the centroids of perm[lo, hi) spread most (ties: the lower axis). */
-function spreadAxis(rec: FaceRecords, perm: Uint32Array, lo: number, hi: number): number {
-  const c = rec.centroid;
+export function spreadAxis(centroid: Float64Array, perm: Uint32Array, lo: number, hi: number): number {
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
   for (let i = lo; i < hi; i++) {
     const f = 3 * perm[i];
-    const x = c[f], y = c[f + 1], z = c[f + 2];
-    if (x < x0) x0 = x; if (x > x1) x1 = x;
-    if (y < y0) y0 = y; if (y > y1) y1 = y;
-    if (z < z0) z0 = z; if (z > z1) z1 = z;
+    const x = centroid[f], y = centroid[f + 1], z = centroid[f + 2];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
   }
   const ex = x1 - x0, ey = y1 - y0, ez = z1 - z0;
   if (ex >= ey && ex >= ez) return 0;
   return ey >= ez ? 1 : 2;
+}
+
+/** key[i] = the ordering key of perm[i] on `axis` (0–2: centroid; −1: min x) for i in [lo, hi). */
+export function fillKeys(rec: FaceRecords, axis: number, perm: Uint32Array, key: Float64Array, lo: number, hi: number): void {
+  if (axis < 0) for (let i = lo; i < hi; i++) key[i] = rec.box[6 * perm[i]];
+  else for (let i = lo; i < hi; i++) key[i] = rec.centroid[3 * perm[i] + axis];
 }
 
 export interface Tree {
@@ -201,53 +229,61 @@ export interface Tree {
   depth: number;
 }
 
-/** Builds Studio's tree over `faces` faces with records `rec`, root box `root` (the shape bounds). */
-export function buildTree(rec: FaceRecords, faces: number, root: Box): Tree {
+/** Builds Studio's tree over `faces` faces with records `rec`, root box `root` (the shape bounds, 6 values). */
+export function buildTree(rec: FaceRecords, faces: number, root: ArrayLike<number>): Tree {
   const n = faces;
   const nodes = new Uint32Array(2 * Math.max(0, n - 1));
   const leafFaces = new Uint32Array(n);
   const perm = new Uint32Array(n);
   for (let i = 0; i < n; i++) perm[i] = i;
-  const boxes = new Float32Array(6 * Math.max(1, 2 * n - 1));
+  const key = new Float64Array(n);
+  const boxes = new Float64Array(6 * Math.max(1, 2 * n - 1));
   for (let k = 0; k < 6; k++) boxes[k] = root[k];
-  const lb = new Float64Array(6), rb = new Float64Array(6);
+  const lr = new Float64Array(12); // true boxes of the left (0..5) and right (6..11) child
   let depth = 0;
-  // Explicit stack of (node, lo, hi, depth).
-  const stack: number[] = [0, 0, n, 0];
-  while (stack.length > 0) {
-    const d = stack.pop()!, hi = stack.pop()!, lo = stack.pop()!, i = stack.pop()!;
+  const stack = new Int32Array(4 * 80); // (node, lo, hi, depth); depth ≤ log2(n) + 1 pending right siblings
+  let sp = 0;
+  stack[sp++] = 0; stack[sp++] = 0; stack[sp++] = n; stack[sp++] = 0;
+  while (sp > 0) {
+    const d = stack[--sp], hi = stack[--sp], lo = stack[--sp], i = stack[--sp];
     if (hi - lo === 1) {
       leafFaces[i - (n - 1)] = perm[lo];
       if (d > depth) depth = d;
       continue;
     }
-    splitNode(rec, perm, lo, hi, subtreeLeaves(2 * i + 1, n), lb, rb);
-    const parent = boxes.subarray(6 * i, 6 * i + 6);
-    encodeNode(parent, lb, rb, nodes, 2 * i);
-    decodeNode(parent, nodes[2 * i], nodes[2 * i + 1], boxes.subarray(6 * (2 * i + 1), 6 * (2 * i + 2)), boxes.subarray(6 * (2 * i + 2), 6 * (2 * i + 3)));
-    const m = lo + subtreeLeaves(2 * i + 1, n);
-    stack.push(2 * i + 2, m, hi, d + 1, 2 * i + 1, lo, m, d + 1);
+    const left = subtreeLeaves(2 * i + 1, n);
+    // Left child's range: [lo, lo + left) normally, [hi − left, hi) after a swap.
+    const leftLo = splitNode(rec, perm, key, lo, hi, left, lr);
+    const l = 2 * i + 1, r = 2 * i + 2;
+    encodeNode(boxes, 6 * i, lr, 0, lr, 6, nodes, 2 * i);
+    decodeNode(boxes, 6 * i, nodes[2 * i], nodes[2 * i + 1], boxes, 6 * l, 6 * r);
+    const rightLo = leftLo === lo ? lo + left : lo;
+    stack[sp++] = r; stack[sp++] = rightLo; stack[sp++] = rightLo + (hi - lo - left); stack[sp++] = d + 1;
+    stack[sp++] = l; stack[sp++] = leftLo; stack[sp++] = leftLo + left; stack[sp++] = d + 1;
   }
   return { nodes, leafFaces, depth };
 }
 
-/** Splits perm[lo, hi) into the left child's `left` faces and the right's, by Studio's rule; fills both boxes. */
-function splitNode(rec: FaceRecords, perm: Uint32Array, lo: number, hi: number, left: number, lb: Float64Array, rb: Float64Array): void {
-  const axis = spreadAxis(rec, perm, lo, hi);
-  const m = lo + left;
-  selectFaces(rec, axis, perm, lo, hi, m);
-  unionBoxes(rec, perm, lo, m, lb);
-  unionBoxes(rec, perm, m, hi, rb);
-  if (!(rb[0] < lb[0])) return;
-  // The right half starts lower in x: the last `left` faces become the left.
-  selectFaces(rec, axis, perm, lo, hi, hi - left);
-  const tail = perm.slice(hi - left, hi);
-  perm.copyWithin(lo + left, lo, hi - left);
-  perm.set(tail, lo);
-  unionBoxes(rec, perm, lo, m, lb);
-  unionBoxes(rec, perm, m, hi, rb);
-  if (!(rb[0] < lb[0])) return;
-  selectFaces(rec, -1, perm, lo, hi, m);
-  unionBoxes(rec, perm, lo, m, lb);
-  unionBoxes(rec, perm, m, hi, rb);
+/**
+ * Splits perm[lo, hi) by Studio's rule into the left child's `left` faces and the right's; fills both true boxes
+ * (lr[0..6) left, lr[6..12) right) and returns where the left child's range starts (lo, or hi − left after a swap).
+ */
+function splitNode(rec: FaceRecords, perm: Uint32Array, key: Float64Array, lo: number, hi: number, left: number, lr: Float64Array): number {
+  const axis = spreadAxis(rec.centroid, perm, lo, hi);
+  fillKeys(rec, axis, perm, key, lo, hi);
+  selectFaces(key, perm, rec.box, lo, hi, lo + left);
+  unionBoxes(rec.box, perm, lo, lo + left, lr, 0);
+  unionBoxes(rec.box, perm, lo + left, hi, lr, 6);
+  if (!(lr[6] < lr[0])) return lo;
+  // The right half starts lower in x: the last `left` faces (in the same order) become the left.
+  selectFaces(key, perm, rec.box, lo, hi, hi - left);
+  unionBoxes(rec.box, perm, hi - left, hi, lr, 0);
+  unionBoxes(rec.box, perm, lo, hi - left, lr, 6);
+  if (!(lr[6] < lr[0])) return hi - left;
+  // Still: order by min x, then index.
+  fillKeys(rec, -1, perm, key, lo, hi);
+  selectFaces(key, perm, rec.box, lo, hi, lo + left);
+  unionBoxes(rec.box, perm, lo, lo + left, lr, 0);
+  unionBoxes(rec.box, perm, lo + left, hi, lr, 6);
+  return lo;
 }

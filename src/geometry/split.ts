@@ -8,7 +8,7 @@
 //   extent, counts proportional to the pieces each side needs — deterministic, each piece compact, pieces balanced.
 // - 'sequential': consecutive runs of at most maxFaces welded triangles (what a batch-by-count writer does).
 
-import { faceRecords, selectFaces, type FaceRecords } from './bvh.ts';
+import { faceRecords, fillKeys, selectFaces, spreadAxis, type FaceRecords } from './bvh.ts';
 
 export type SplitRule = 'spatial' | 'sequential';
 
@@ -26,12 +26,12 @@ export function splitTriangles(positions: Float32Array, tris: Uint32Array, maxFa
   }
   const rec = faceRecords(positions, tris, n);
   const out: Uint32Array[] = [];
-  bisect(rec, all, 0, n, maxFaces, out);
+  bisect(rec, all, new Float64Array(n), 0, n, maxFaces, out);
   for (const p of out) p.sort();
   return out;
 }
 
-function bisect(rec: FaceRecords, perm: Uint32Array, lo: number, hi: number, maxFaces: number, out: Uint32Array[]): void {
+function bisect(rec: FaceRecords, perm: Uint32Array, key: Float64Array, lo: number, hi: number, maxFaces: number, out: Uint32Array[]): void {
   const n = hi - lo;
   if (n <= maxFaces) {
     out.push(perm.slice(lo, hi));
@@ -40,20 +40,8 @@ function bisect(rec: FaceRecords, perm: Uint32Array, lo: number, hi: number, max
   const pieces = Math.ceil(n / maxFaces);
   const leftPieces = Math.floor(pieces / 2);
   const m = lo + Math.floor((n * leftPieces) / pieces);
-  selectFaces(rec, widestAxis(rec, perm, lo, hi), perm, lo, hi, m);
-  bisect(rec, perm, lo, m, maxFaces, out);
-  bisect(rec, perm, m, hi, maxFaces, out);
-}
-
-function widestAxis(rec: FaceRecords, perm: Uint32Array, lo: number, hi: number): number {
-  const lo3 = [Infinity, Infinity, Infinity], hi3 = [-Infinity, -Infinity, -Infinity];
-  for (let i = lo; i < hi; i++) {
-    for (let a = 0; a < 3; a++) {
-      const c = rec.centroid[3 * perm[i] + a];
-      if (c < lo3[a]) lo3[a] = c;
-      if (c > hi3[a]) hi3[a] = c;
-    }
-  }
-  const e = [hi3[0] - lo3[0], hi3[1] - lo3[1], hi3[2] - lo3[2]];
-  return e[0] >= e[1] && e[0] >= e[2] ? 0 : e[1] >= e[2] ? 1 : 2;
+  fillKeys(rec, spreadAxis(rec.centroid, perm, lo, hi), perm, key, lo, hi);
+  selectFaces(key, perm, rec.box, lo, hi, m);
+  bisect(rec, perm, key, lo, m, maxFaces, out);
+  bisect(rec, perm, key, m, hi, maxFaces, out);
 }

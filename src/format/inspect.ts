@@ -5,6 +5,7 @@
 import { hex } from './cursor.ts';
 import { type DecodedMaterial, decodeMaterial, describeMaterial } from './material.ts';
 import { KIND_NAMES } from './part.ts';
+import { decodeNormal } from './plane.ts';
 import { readPhysicsResource } from './resource.ts';
 import { nodeHex, treeDepth } from './tree.ts';
 import { NO_SHAPE, type PhysicsResource, type ShapeRecord, faceCount } from './types.ts';
@@ -30,6 +31,60 @@ export function edgeClasses(s: ShapeRecord): EdgeClasses {
   return e;
 }
 
+/**
+ * How the stored face planes relate to the faces' own geometry, under our octahedral convention
+ * (src/format/plane.ts): normals along / against the face's winding normal (Newell), and which offset sign puts the
+ * face's first vertex on the plane. Meant to settle the unmeasured convention on a game-written file.
+ */
+export interface PlaneAgreement {
+  along: number;
+  against: number;
+  other: number;
+  /** n · v = offset (within 1e-3 of the shape's extent). */
+  offsetPlus: number;
+  /** n · v = −offset. */
+  offsetMinus: number;
+}
+
+export const PLANE_AGREEMENT_COS = 0.999;
+
+export function planeAgreement(s: ShapeRecord): PlaneAgreement {
+  const a: PlaneAgreement = { along: 0, against: 0, other: 0, offsetPlus: 0, offsetMinus: 0 };
+  const faces = Math.min(faceCount(s), s.planeOffsets.length);
+  let extent = 1;
+  for (let k = 0; k < s.vertices.length; k++) extent = Math.max(extent, Math.abs(s.vertices[k]));
+  for (let f = 0; f < faces; f++) {
+    const n = newell(s, f);
+    const p = decodeNormal(s.planeNormals[2 * f], s.planeNormals[2 * f + 1]);
+    const dot = n[0] * p[0] + n[1] * p[1] + n[2] * p[2];
+    if (dot >= PLANE_AGREEMENT_COS) a.along++;
+    else if (dot <= -PLANE_AGREEMENT_COS) a.against++;
+    else a.other++;
+    const v = 3 * s.cornerVertices[s.faceOffsets[f]];
+    const d = p[0] * s.vertices[v] + p[1] * s.vertices[v + 1] + p[2] * s.vertices[v + 2];
+    if (Math.abs(d - s.planeOffsets[f]) <= 1e-3 * extent) a.offsetPlus++;
+    if (Math.abs(d + s.planeOffsets[f]) <= 1e-3 * extent) a.offsetMinus++;
+  }
+  return a;
+}
+
+/** Face `f`'s unit normal by Newell's method (zero for a face with no area). */
+function newell(s: ShapeRecord, f: number): [number, number, number] {
+  const n: [number, number, number] = [0, 0, 0];
+  const first = s.faceOffsets[f];
+  const end = s.faceOffsets[f + 1];
+  for (let c = first; c < end; c++) {
+    const p = 3 * s.cornerVertices[c];
+    const q = 3 * s.cornerVertices[c + 1 < end ? c + 1 : first];
+    const [px, py, pz, qx, qy, qz] = [s.vertices[p], s.vertices[p + 1], s.vertices[p + 2], s.vertices[q], s.vertices[q + 1], s.vertices[q + 2]];
+    n[0] += (py - qy) * (pz + qz);
+    n[1] += (pz - qz) * (px + qx);
+    n[2] += (px - qx) * (py + qy);
+  }
+  const len = Math.hypot(...n) || 1;
+  return [n[0] / len, n[1] / len, n[2] / len];
+}
+
 export interface ShapeSummary {
   index: number;
   vertices: number;
@@ -41,6 +96,7 @@ export interface ShapeSummary {
   min: number[];
   max: number[];
   edges: EdgeClasses | null;
+  planeAgreement: PlaneAgreement | null;
 }
 
 export interface PartSummary {
@@ -96,6 +152,7 @@ export function summarize(res: PhysicsResource, bytes: number): ResourceSummary 
       min: [...s.min],
       max: [...s.max],
       edges: s.edgeValues.length ? edgeClasses(s) : null,
+      planeAgreement: s.planeOffsets.length ? planeAgreement(s) : null,
     })),
   };
 }
@@ -124,6 +181,13 @@ export function formatSummary(s: ResourceSummary): string {
       `shape ${sh.index}: ${sh.vertices} vertices, ${sh.faces} faces, ${sh.corners} corners, bounds ${vec(sh.min)}..${vec(sh.max)}, ` +
         `tree ${sh.treeNodes} nodes depth ${sh.treeDepth}, ${sh.planes} planes, ${edges}`,
     );
+    const pa = sh.planeAgreement;
+    if (pa) {
+      lines.push(
+        `  planes vs faces: normal along winding ${pa.along}, against ${pa.against}, other ${pa.other}; ` +
+          `n·v = offset ${pa.offsetPlus}, n·v = −offset ${pa.offsetMinus}`,
+      );
+    }
   }
   return lines.join('\n');
 }

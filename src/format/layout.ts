@@ -94,7 +94,8 @@ function regionsOf(res: PhysicsResource, l: ResourceLayout): Region[] {
 
 /** Whether `l` still describes a faithful place for every record of `res` (a stale or foreign hint is dropped). */
 export function hintsFit(res: PhysicsResource, l: ResourceLayout): boolean {
-  if (l.shapeTable !== HEADER_SIZE + res.body.byteLength || l.partTable % 4 !== 0) return false;
+  if (l.shapeTable !== HEADER_SIZE + res.body.byteLength) return false;
+  if (l.partTable % 4 !== 0 || l.partTable < HEADER_SIZE || l.partTable > l.size) return false;
   if (!Array.isArray(l.arrays) || l.arrays.length !== res.shapes.length) return false;
   const ok = res.shapes.every((s, i) => {
     const pos = l.arrays[i];

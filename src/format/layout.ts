@@ -19,7 +19,12 @@ export interface Region {
   at: number;
   size: number;
   what: string;
+  /** Position of the offset field that placed it, named in errors. */
+  field?: number;
 }
+
+const describe = (r: Region): string =>
+  `${r.what} (${r.size} bytes at ${hex(r.at)}${r.field === undefined ? '' : `, offset field at ${hex(r.field)}`})`;
 
 /** Zero bytes the reference leaves after the last face plane (at least this many before what follows). */
 export const PLANE_TAIL = 56;
@@ -34,14 +39,12 @@ export function checkRegions(regions: readonly Region[], length: number): void {
   let prev: Region | undefined;
   for (const r of sorted) {
     if (r.at < 0 || r.at + r.size > length) {
-      throw new FormatError('layout', r.at, `${r.what}: ${r.size} bytes at ${hex(r.at)} run past the end (input ${length} bytes)`);
+      throw new FormatError('layout', r.field ?? r.at, `${describe(r)} runs past the end (input ${length} bytes)`);
     }
     if (prev && r.at < prev.at + prev.size) {
-      throw new FormatError(
-        'layout',
-        r.at,
-        `${r.what} (${r.size} bytes at ${hex(r.at)}) overlaps ${prev.what} (${prev.size} bytes at ${hex(prev.at)})`,
-      );
+      // Name the later-placed record's field: sorting put it second, so it is the one that lands on the other.
+      const [a, b] = (r.field ?? -1) >= (prev.field ?? -1) ? [r, prev] : [prev, r];
+      throw new FormatError('layout', a.field ?? a.at, `${describe(a)} overlaps ${describe(b)}`);
     }
     prev = r;
   }

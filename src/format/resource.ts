@@ -4,11 +4,12 @@
 // writePhysicsResource(readPhysicsResource(b)) is b, byte for byte. Without layout hints the writer uses the reference
 // encoder's layout (src/format/layout.ts).
 import { FormatError, Reader, Writer, hex } from './cursor.ts';
-import { readHeader, writeHeader } from './header.ts';
+import { HEADER_FIELD, readHeader, writeHeader } from './header.ts';
 import { findFill, planLayout, type Region, checkRegions, writeFill } from './layout.ts';
 import { readPart, writePart } from './part.ts';
 import {
   ARRAY_SPECS,
+  SHAPE_FIELD,
   SLOT,
   type ShapeHeader,
   checkShapeRecord,
@@ -24,8 +25,8 @@ export function readPhysicsResource(bytes: Uint8Array): PhysicsResource {
   const h = readHeader(new Reader(bytes, 'header'));
   const regions: Region[] = [
     { at: 0, size: HEADER_SIZE, what: 'header' },
-    { at: h.shapeTable, size: SHAPE_SIZE * h.shapeCount, what: 'shape table' },
-    { at: h.partTable, size: PART_SIZE * h.partCount, what: 'part table' },
+    { at: h.shapeTable, size: SHAPE_SIZE * h.shapeCount, what: 'shape table', field: HEADER_FIELD.shapeTable },
+    { at: h.partTable, size: PART_SIZE * h.partCount, what: 'part table', field: HEADER_FIELD.partTable },
   ];
   const headers: ShapeHeader[] = [];
   for (let i = 0; i < h.shapeCount; i++) {
@@ -35,7 +36,8 @@ export function readPhysicsResource(bytes: Uint8Array): PhysicsResource {
     headers.push(sh);
     for (let k = 0; k < SHAPE_ARRAY_COUNT; k++) {
       const size = ARRAY_SPECS[k].bytes(sh.counts);
-      if (sh.arrays[k] !== 0) regions.push({ at: sh.arrays[k], size, what: `shape ${i} ${ARRAY_SPECS[k].name}` });
+      const field = at + SHAPE_FIELD.offsets + 4 * k;
+      if (sh.arrays[k] !== 0) regions.push({ at: sh.arrays[k], size, what: `shape ${i} ${ARRAY_SPECS[k].name}`, field });
     }
   }
   regions.push({ at: HEADER_SIZE, size: h.shapeTable - HEADER_SIZE, what: 'body' });

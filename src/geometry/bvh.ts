@@ -130,62 +130,65 @@ export function faceRecords(v: Float32Array, tris: ArrayLike<number>, faces: num
 }
 
 /**
- * Orders faces by `key` (aligned with perm: key[i] belongs to perm[i]), then face-box min x, then index, and
- * rearranges perm[lo, hi) and key[lo, hi) together so that the first k − lo positions hold the smallest
- * (quickselect, median-of-three, Hoare partition; the order is total, so the split equals a full sort's).
+ * Orders faces by `key` then `kx` (both aligned with perm: key[i], kx[i] belong to perm[i]; kx is the face-box
+ * min x), then index, and rearranges the three arrays over [lo, hi) together so that the first k − lo positions
+ * hold the smallest (quickselect, median-of-three, Hoare partition; the order is total, so the split equals a full
+ * sort's).
  */
-export function selectFaces(key: Float64Array, perm: Uint32Array, box: Float64Array, lo: number, hi: number, k: number): void {
+export function selectFaces(key: Float64Array, kx: Float64Array, perm: Uint32Array, lo: number, hi: number, k: number): void {
   while (hi - lo > 1 && k > lo && k < hi) {
     const mid = lo + ((hi - lo) >> 1);
     // Median of three to position lo.
-    if (before(key, perm, box, mid, lo)) swap(key, perm, mid, lo);
-    if (before(key, perm, box, hi - 1, lo)) swap(key, perm, hi - 1, lo);
-    if (before(key, perm, box, hi - 1, mid)) swap(key, perm, hi - 1, mid);
-    swap(key, perm, lo, mid); // median now at lo
-    const pk = key[lo], pf = perm[lo], px = box[6 * pf];
+    if (before(key, kx, perm, mid, lo)) swap(key, kx, perm, mid, lo);
+    if (before(key, kx, perm, hi - 1, lo)) swap(key, kx, perm, hi - 1, lo);
+    if (before(key, kx, perm, hi - 1, mid)) swap(key, kx, perm, hi - 1, mid);
+    swap(key, kx, perm, lo, mid); // median now at lo
+    const pk = key[lo], px = kx[lo], pf = perm[lo];
     let i = lo - 1, j = hi;
     for (;;) {
-      do i++; while (lessThan(key[i], perm[i], box, pk, pf, px));
-      do j--; while (greaterThan(key[j], perm[j], box, pk, pf, px));
+      do i++; while (key[i] < pk || (key[i] === pk && (kx[i] < px || (kx[i] === px && perm[i] < pf))));
+      do j--; while (key[j] > pk || (key[j] === pk && (kx[j] > px || (kx[j] === px && perm[j] > pf))));
       if (i >= j) break;
-      swap(key, perm, i, j);
+      swap(key, kx, perm, i, j);
     }
     if (k <= j) hi = j + 1;
     else lo = j + 1;
   }
 }
 
-function swap(key: Float64Array, perm: Uint32Array, i: number, j: number): void {
+function swap(key: Float64Array, kx: Float64Array, perm: Uint32Array, i: number, j: number): void {
   const t = key[i]; key[i] = key[j]; key[j] = t;
+  const x = kx[i]; kx[i] = kx[j]; kx[j] = x;
   const u = perm[i]; perm[i] = perm[j]; perm[j] = u;
 }
 
 /** Position i orders before position j. */
-function before(key: Float64Array, perm: Uint32Array, box: Float64Array, i: number, j: number): boolean {
-  return lessThan(key[i], perm[i], box, key[j], perm[j], box[6 * perm[j]]);
+function before(key: Float64Array, kx: Float64Array, perm: Uint32Array, i: number, j: number): boolean {
+  if (key[i] !== key[j]) return key[i] < key[j];
+  if (kx[i] !== kx[j]) return kx[i] < kx[j];
+  return perm[i] < perm[j];
 }
 
-/** (k, f) < (pk, pf) with min x px of pf: key, then min x, then index. */
-function lessThan(k: number, f: number, box: Float64Array, pk: number, pf: number, px: number): boolean {
-  if (k !== pk) return k < pk;
-  const x = box[6 * f];
-  if (x !== px) return x < px;
-  return f < pf;
-}
-
-function greaterThan(k: number, f: number, box: Float64Array, pk: number, pf: number, px: number): boolean {
-  if (k !== pk) return k > pk;
-  const x = box[6 * f];
-  if (x !== px) return x > px;
-  return f > pf;
-}
-
-/** Union of the face boxes perm[lo, hi) into out[o..o+6) (a tie keeps the earlier value). */
-function unionBoxes(box: Float64Array, perm: Uint32Array, lo: number, hi: number, out: Float64Array, o: number): void {
+/**
+ * Union of the face boxes perm[lo, hi) into out[o..o+6) (a tie keeps the earlier value). Returns the axis along
+ * which the faces' centroids spread most (ties: the lower axis) — the order the child made of them will use.
+ */
+function unionBoxes(box: Float64Array, centroid: Float64Array, perm: Uint32Array, lo: number, hi: number, out: Float64Array, o: number): number {
   let f = 6 * perm[lo];
   let x0 = box[f], y0 = box[f + 1], z0 = box[f + 2], x1 = box[f + 3], y1 = box[f + 4], z1 = box[f + 5];
+  let c = 3 * perm[lo];
+  let cx0 = centroid[c], cy0 = centroid[c + 1], cz0 = centroid[c + 2], cx1 = cx0, cy1 = cy0, cz1 = cz0;
   for (let i = lo + 1; i < hi; i++) {
-    f = 6 * perm[i];
+    const p = perm[i];
+    f = 6 * p;
+    c = 3 * p;
+    const cx = centroid[c], cy = centroid[c + 1], cz = centroid[c + 2];
+    if (cx < cx0) cx0 = cx;
+    if (cx > cx1) cx1 = cx;
+    if (cy < cy0) cy0 = cy;
+    if (cy > cy1) cy1 = cy;
+    if (cz < cz0) cz0 = cz;
+    if (cz > cz1) cz1 = cz;
     if (box[f] < x0) x0 = box[f];
     if (box[f + 1] < y0) y0 = box[f + 1];
     if (box[f + 2] < z0) z0 = box[f + 2];
@@ -194,6 +197,8 @@ function unionBoxes(box: Float64Array, perm: Uint32Array, lo: number, hi: number
     if (box[f + 5] > z1) z1 = box[f + 5];
   }
   out[o] = x0; out[o + 1] = y0; out[o + 2] = z0; out[o + 3] = x1; out[o + 4] = y1; out[o + 5] = z1;
+  const ex = cx1 - cx0, ey = cy1 - cy0, ez = cz1 - cz0;
+  return ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
 }
 
 /** The axis along which the centroids of perm[lo, hi) spread most (ties: the lower axis). */
@@ -214,10 +219,21 @@ export function spreadAxis(centroid: Float64Array, perm: Uint32Array, lo: number
   return ey >= ez ? 1 : 2;
 }
 
-/** key[i] = the ordering key of perm[i] on `axis` (0–2: centroid; −1: min x) for i in [lo, hi). */
-export function fillKeys(rec: FaceRecords, axis: number, perm: Uint32Array, key: Float64Array, lo: number, hi: number): void {
-  if (axis < 0) for (let i = lo; i < hi; i++) key[i] = rec.box[6 * perm[i]];
-  else for (let i = lo; i < hi; i++) key[i] = rec.centroid[3 * perm[i] + axis];
+/**
+ * key[i] = the ordering key of perm[i] on `axis` (0–2: centroid; −1: min x) and kx[i] its face-box min x, for i in
+ * [lo, hi).
+ */
+export function fillKeys(rec: FaceRecords, axis: number, perm: Uint32Array, key: Float64Array, kx: Float64Array, lo: number, hi: number): void {
+  const box = rec.box, c = rec.centroid;
+  if (axis < 0) {
+    for (let i = lo; i < hi; i++) key[i] = kx[i] = box[6 * perm[i]];
+  } else {
+    for (let i = lo; i < hi; i++) {
+      const f = perm[i];
+      key[i] = c[3 * f + axis];
+      kx[i] = box[6 * f];
+    }
+  }
 }
 
 export interface Tree {
@@ -234,56 +250,64 @@ export function buildTree(rec: FaceRecords, faces: number, root: ArrayLike<numbe
   const n = faces;
   const nodes = new Uint32Array(2 * Math.max(0, n - 1));
   const leafFaces = new Uint32Array(n);
+  if (n === 0) return { nodes, leafFaces, depth: 0 };
   const perm = new Uint32Array(n);
   for (let i = 0; i < n; i++) perm[i] = i;
   const key = new Float64Array(n);
-  const boxes = new Float64Array(6 * Math.max(1, 2 * n - 1));
+  const kx = new Float64Array(n);
+  const boxes = new Float64Array(6 * (2 * n - 1));
   for (let k = 0; k < 6; k++) boxes[k] = root[k];
   const lr = new Float64Array(12); // true boxes of the left (0..5) and right (6..11) child
+  const out = new Int32Array(3); // splitNode: left range start, left axis, right axis
   let depth = 0;
-  const stack = new Int32Array(4 * 80); // (node, lo, hi, depth); depth ≤ log2(n) + 1 pending right siblings
+  const stack = new Int32Array(5 * 80); // (node, lo, hi, depth, axis); ≤ log2(n) + 2 pending entries
   let sp = 0;
   stack[sp++] = 0; stack[sp++] = 0; stack[sp++] = n; stack[sp++] = 0;
+  stack[sp++] = unionBoxes(rec.box, rec.centroid, perm, 0, n, lr, 0);
   while (sp > 0) {
-    const d = stack[--sp], hi = stack[--sp], lo = stack[--sp], i = stack[--sp];
+    const axis = stack[--sp], d = stack[--sp], hi = stack[--sp], lo = stack[--sp], i = stack[--sp];
     if (hi - lo === 1) {
       leafFaces[i - (n - 1)] = perm[lo];
       if (d > depth) depth = d;
       continue;
     }
     const left = subtreeLeaves(2 * i + 1, n);
-    // Left child's range: [lo, lo + left) normally, [hi − left, hi) after a swap.
-    const leftLo = splitNode(rec, perm, key, lo, hi, left, lr);
+    splitNode(rec, perm, key, kx, lo, hi, left, axis, lr, out);
     const l = 2 * i + 1, r = 2 * i + 2;
     encodeNode(boxes, 6 * i, lr, 0, lr, 6, nodes, 2 * i);
     decodeNode(boxes, 6 * i, nodes[2 * i], nodes[2 * i + 1], boxes, 6 * l, 6 * r);
+    const leftLo = out[0];
     const rightLo = leftLo === lo ? lo + left : lo;
-    stack[sp++] = r; stack[sp++] = rightLo; stack[sp++] = rightLo + (hi - lo - left); stack[sp++] = d + 1;
-    stack[sp++] = l; stack[sp++] = leftLo; stack[sp++] = leftLo + left; stack[sp++] = d + 1;
+    stack[sp++] = r; stack[sp++] = rightLo; stack[sp++] = rightLo + (hi - lo - left); stack[sp++] = d + 1; stack[sp++] = out[2];
+    stack[sp++] = l; stack[sp++] = leftLo; stack[sp++] = leftLo + left; stack[sp++] = d + 1; stack[sp++] = out[1];
   }
   return { nodes, leafFaces, depth };
 }
 
 /**
  * Splits perm[lo, hi) by Studio's rule into the left child's `left` faces and the right's; fills both true boxes
- * (lr[0..6) left, lr[6..12) right) and returns where the left child's range starts (lo, or hi − left after a swap).
+ * (lr[0..6) left, lr[6..12) right). out[0] = where the left child's range starts (lo, or hi − left after a swap);
+ * out[1], out[2] = the children's centroid-spread axes.
  */
-function splitNode(rec: FaceRecords, perm: Uint32Array, key: Float64Array, lo: number, hi: number, left: number, lr: Float64Array): number {
-  const axis = spreadAxis(rec.centroid, perm, lo, hi);
-  fillKeys(rec, axis, perm, key, lo, hi);
-  selectFaces(key, perm, rec.box, lo, hi, lo + left);
-  unionBoxes(rec.box, perm, lo, lo + left, lr, 0);
-  unionBoxes(rec.box, perm, lo + left, hi, lr, 6);
-  if (!(lr[6] < lr[0])) return lo;
+function splitNode(rec: FaceRecords, perm: Uint32Array, key: Float64Array, kx: Float64Array, lo: number, hi: number, left: number, axis: number, lr: Float64Array, out: Int32Array): void {
+  const box = rec.box, c = rec.centroid;
+  const m = lo + left;
+  fillKeys(rec, axis, perm, key, kx, lo, hi);
+  selectFaces(key, kx, perm, lo, hi, m);
+  out[0] = lo;
+  out[1] = unionBoxes(box, c, perm, lo, m, lr, 0);
+  out[2] = unionBoxes(box, c, perm, m, hi, lr, 6);
+  if (!(lr[6] < lr[0])) return;
   // The right half starts lower in x: the last `left` faces (in the same order) become the left.
-  selectFaces(key, perm, rec.box, lo, hi, hi - left);
-  unionBoxes(rec.box, perm, hi - left, hi, lr, 0);
-  unionBoxes(rec.box, perm, lo, hi - left, lr, 6);
-  if (!(lr[6] < lr[0])) return hi - left;
+  selectFaces(key, kx, perm, lo, hi, hi - left);
+  out[0] = hi - left;
+  out[1] = unionBoxes(box, c, perm, hi - left, hi, lr, 0);
+  out[2] = unionBoxes(box, c, perm, lo, hi - left, lr, 6);
+  if (!(lr[6] < lr[0])) return;
   // Still: order by min x, then index.
-  fillKeys(rec, -1, perm, key, lo, hi);
-  selectFaces(key, perm, rec.box, lo, hi, lo + left);
-  unionBoxes(rec.box, perm, lo, lo + left, lr, 0);
-  unionBoxes(rec.box, perm, lo + left, hi, lr, 6);
-  return lo;
+  fillKeys(rec, -1, perm, key, kx, lo, hi);
+  selectFaces(key, kx, perm, lo, hi, m);
+  out[0] = lo;
+  out[1] = unionBoxes(box, c, perm, lo, m, lr, 0);
+  out[2] = unionBoxes(box, c, perm, m, hi, lr, 6);
 }

@@ -59,29 +59,50 @@ export function faceNormals(v: Float32Array, corners: ArrayLike<number>, faces: 
   return n;
 }
 
+/** The vertex each corner's edge runs to: the next corner's vertex in its triangle. */
+function nextVertices(corners: ArrayLike<number>): Uint32Array {
+  const nc = corners.length;
+  const to = new Uint32Array(nc);
+  for (let c = 0; c < nc; c += 3) {
+    to[c] = corners[c + 1];
+    to[c + 1] = corners[c + 2];
+    to[c + 2] = corners[c];
+  }
+  return to;
+}
+
 /**
  * The corner across corner `c` (edge a→b): the single corner holding b→a, or −1 when that edge is not paired exactly
  * once each way. Uses the vertex→corner CSR.
  */
-function acrossCorner(c: number, corners: ArrayLike<number>, offsets: ArrayLike<number>, ids: ArrayLike<number>): number {
-  const a = corners[c], b = corners[c % 3 === 2 ? c - 2 : c + 1];
+function acrossCorner(c: number, corners: ArrayLike<number>, to: Uint32Array, offsets: ArrayLike<number>, ids: ArrayLike<number>): number {
+  const a = corners[c], b = to[c];
   let across = -1, same = 0;
   for (let k = offsets[b], e = offsets[b + 1]; k < e; k++) {
     const o = ids[k];
-    if (corners[o % 3 === 2 ? o - 2 : o + 1] === a) {
+    if (to[o] === a) {
       if (across >= 0) return -1;
       across = o;
     }
   }
   if (across < 0) return -1;
   for (let k = offsets[a], e = offsets[a + 1]; k < e; k++) {
-    const o = ids[k];
-    if (corners[o % 3 === 2 ? o - 2 : o + 1] === b && ++same > 1) return -1;
+    if (to[ids[k]] === b && ++same > 1) return -1;
   }
   return across;
 }
 
-/** Every corner's edge value and bits (see the file header and classifyEdge). */
+/** Whether face g's centroid lies on or above face f's plane through vertex p (f64). */
+function centroidAbove(v: Float32Array, normals: Float64Array, f: number, p: number, corners: ArrayLike<number>, g: number): boolean {
+  const q0 = 3 * corners[3 * g], q1 = 3 * corners[3 * g + 1], q2 = 3 * corners[3 * g + 2];
+  const cx = (v[q0] + v[q1] + v[q2]) / 3, cy = (v[q0 + 1] + v[q1 + 1] + v[q2 + 1]) / 3, cz = (v[q0 + 2] + v[q1 + 2] + v[q2 + 2]) / 3;
+  return (cx - v[3 * p]) * normals[3 * f] + (cy - v[3 * p + 1]) * normals[3 * f + 1] + (cz - v[3 * p + 2]) * normals[3 * f + 2] >= 0;
+}
+
+/**
+ * Every corner's edge value and bits (see the file header and classifyEdge). Each paired edge is resolved once for
+ * both of its corners (d and the convex value are symmetric; the above test is taken from each side).
+ */
 export function computeEdges(
   v: Float32Array,
   corners: ArrayLike<number>,
@@ -90,28 +111,35 @@ export function computeEdges(
 ): EdgeData {
   const nc = corners.length, faces = nc / 3;
   const normals = faceNormals(v, corners, faces);
+  const to = nextVertices(corners);
   const values = new Float32Array(nc).fill(1);
   const concave = new Uint8Array(bitsetBytes(nc));
   const flat = new Uint8Array(bitsetBytes(nc));
   const counts: [number, number, number, number, number] = [0, 0, 0, 0, 0];
+  const done = new Uint8Array(nc);
   for (let c = 0; c < nc; c++) {
-    const o = acrossCorner(c, corners, offsets, ids);
+    if (done[c]) continue;
+    const o = acrossCorner(c, corners, to, offsets, ids);
     const f = (c / 3) | 0, g = (o / 3) | 0;
-    const n1x = normals[3 * f], n1y = normals[3 * f + 1], n1z = normals[3 * f + 2];
-    const n2x = normals[3 * g], n2y = normals[3 * g + 1], n2z = normals[3 * g + 2];
-    if (o < 0 || (n1x === 0 && n1y === 0 && n1z === 0) || (n2x === 0 && n2y === 0 && n2z === 0)) {
+    if (o < 0 || !(normals[3 * f] !== 0 || normals[3 * f + 1] !== 0 || normals[3 * f + 2] !== 0) || !(normals[3 * g] !== 0 || normals[3 * g + 1] !== 0 || normals[3 * g + 2] !== 0)) {
       counts[EDGE_OPEN]++;
       continue;
     }
-    const d = Math.min(1, Math.max(-1, n1x * n2x + n1y * n2y + n1z * n2z));
-    const p = 3 * corners[c], q0 = 3 * corners[3 * g], q1 = 3 * corners[3 * g + 1], q2 = 3 * corners[3 * g + 2];
-    const cx = (v[q0] + v[q1] + v[q2]) / 3, cy = (v[q0 + 1] + v[q1 + 1] + v[q2 + 1]) / 3, cz = (v[q0 + 2] + v[q1 + 2] + v[q2 + 2]) / 3;
-    const above = (cx - v[p]) * n1x + (cy - v[p + 1]) * n1y + (cz - v[p + 2]) * n1z >= 0;
-    const cls = classifyEdge(d, above);
-    counts[cls]++;
-    if (cls === EDGE_FLAT) flat[c >> 3] |= 1 << (c & 7);
-    else if (cls === EDGE_CONCAVE) concave[c >> 3] |= 1 << (c & 7);
-    else if (cls === EDGE_CONVEX) values[c] = convexValue(d);
+    // o's own across is c (the pairing is symmetric), so both are settled here.
+    done[o] = 1;
+    const d = Math.min(1, Math.max(-1, normals[3 * f] * normals[3 * g] + normals[3 * f + 1] * normals[3 * g + 1] + normals[3 * f + 2] * normals[3 * g + 2]));
+    let value = -2;
+    for (let side = 0; side < 2; side++) {
+      const k = side === 0 ? c : o;
+      const cls = d >= FLAT_COS ? EDGE_FLAT : classifyEdge(d, side === 0 ? centroidAbove(v, normals, f, corners[c], corners, g) : centroidAbove(v, normals, g, corners[o], corners, f));
+      counts[cls]++;
+      if (cls === EDGE_FLAT) flat[k >> 3] |= 1 << (k & 7);
+      else if (cls === EDGE_CONCAVE) concave[k >> 3] |= 1 << (k & 7);
+      else if (cls === EDGE_CONVEX) {
+        if (value === -2) value = convexValue(d);
+        values[k] = value;
+      }
+    }
   }
   return { values, concave, flat, counts };
 }

@@ -75,8 +75,9 @@ export function encodeMeshShapes(
     shapes: 0,
   };
   const pieces: EncodedPiece[] = [];
+  const local = new Int32Array(w.positions.length / 3).fill(-1); // welded → shape vertex, reset after each piece
   for (const subset of splitTriangles(w.positions, w.triangles, opt.maxFaces, opt.split)) {
-    const piece = encodePiece(w.positions, w.triangles, subset, stats);
+    const piece = encodePiece(w.positions, w.triangles, subset, stats, local);
     if (piece) pieces.push(piece);
   }
   stats.shapes = pieces.length;
@@ -102,16 +103,22 @@ function usedBounds(pos: Float32Array, tris: Uint32Array, subset: Uint32Array): 
 
 /**
  * One shape from the welded triangles `subset` (indices into tris), or null when none has area after recentring.
- * Adds to `stats`.
+ * Adds to `stats`. `local` (one entry per welded vertex, all −1) is scratch, left all −1 again.
  */
-export function encodePiece(pos: Float32Array, tris: Uint32Array, subset: Uint32Array, stats: EncodeStats): EncodedPiece | null {
+export function encodePiece(
+  pos: Float32Array,
+  tris: Uint32Array,
+  subset: Uint32Array,
+  stats: EncodeStats,
+  local: Int32Array = new Int32Array(pos.length / 3).fill(-1),
+): EncodedPiece | null {
   const b = usedBounds(pos, tris, subset);
   const fr = Math.fround;
   const centre: Vec3 = [fr(fr(b[0] + b[3]) * 0.5), fr(fr(b[1] + b[4]) * 0.5), fr(fr(b[2] + b[5]) * 0.5)];
   // Recentre the used vertices, renumbering them by first use over the triangles that keep an area.
   const nv = pos.length / 3;
-  const local = new Int32Array(nv).fill(-1);
   const centred = new Float32Array(Math.min(nv, subset.length * 3) * 3);
+  const used = new Uint32Array(Math.min(nv, subset.length * 3)); // welded id of each shape vertex
   const faceVerts = new Uint32Array(subset.length * 3);
   let count = 0, faces = 0;
   const scratch = new Float32Array(9);
@@ -130,13 +137,17 @@ export function encodePiece(pos: Float32Array, tris: Uint32Array, subset: Uint32
     for (let k = 0; k < 3; k++) {
       const v = tris[t + k];
       if (local[v] < 0) {
-        centred.set(scratch.subarray(3 * k, 3 * k + 3), 3 * count);
+        centred[3 * count] = scratch[3 * k];
+        centred[3 * count + 1] = scratch[3 * k + 1];
+        centred[3 * count + 2] = scratch[3 * k + 2];
+        used[count] = v;
         local[v] = count++;
       }
       faceVerts[3 * faces + k] = local[v];
     }
     faces++;
   }
+  for (let i = 0; i < count; i++) local[used[i]] = -1;
   if (faces === 0) return null;
   if (faces > 0xffff / 3 || count > 0xffff) throw new Error(`encode: shape of ${faces} faces, ${count} vertices exceeds the u16 limits`);
   return buildShape(centred.subarray(0, 3 * count), faceVerts.subarray(0, 3 * faces), faces, centre, stats);

@@ -8,7 +8,7 @@
 //   extent, counts proportional to the pieces each side needs — deterministic, each piece compact, pieces balanced.
 // - 'sequential': consecutive runs of at most maxFaces welded triangles (what a batch-by-count writer does).
 
-import { faceRecords, fillKeys, selectFaces, spreadAxis, type FaceRecords } from './bvh.ts';
+import { selectFaces, spreadAxis } from './bvh.ts';
 
 export type SplitRule = 'spatial' | 'sequential';
 
@@ -24,14 +24,28 @@ export function splitTriangles(positions: Float32Array, tris: Uint32Array, maxFa
     for (let s = 0; s < n; s += maxFaces) out.push(all.slice(s, Math.min(n, s + maxFaces)));
     return out;
   }
-  const rec = faceRecords(positions, tris, n);
+  const centroid = centroids(positions, tris);
   const out: Uint32Array[] = [];
-  bisect(rec, all, new Float64Array(n), 0, n, maxFaces, out);
+  bisect(centroid, all, new Float64Array(n), new Float64Array(n), 0, n, maxFaces, out);
   for (const p of out) p.sort();
   return out;
 }
 
-function bisect(rec: FaceRecords, perm: Uint32Array, key: Float64Array, lo: number, hi: number, maxFaces: number, out: Uint32Array[]): void {
+/** Triangle centroids, xyz f64 per triangle. */
+function centroids(p: Float32Array, tris: Uint32Array): Float64Array {
+  const n = tris.length / 3;
+  const c = new Float64Array(3 * n);
+  for (let t = 0; t < n; t++) {
+    const a = 3 * tris[3 * t], b = 3 * tris[3 * t + 1], d = 3 * tris[3 * t + 2];
+    c[3 * t] = (p[a] + p[b] + p[d]) / 3;
+    c[3 * t + 1] = (p[a + 1] + p[b + 1] + p[d + 1]) / 3;
+    c[3 * t + 2] = (p[a + 2] + p[b + 2] + p[d + 2]) / 3;
+  }
+  return c;
+}
+
+/** Cuts perm[lo, hi) at the median centroid of its widest axis (ties by index) until each piece fits. */
+function bisect(c: Float64Array, perm: Uint32Array, key: Float64Array, zero: Float64Array, lo: number, hi: number, maxFaces: number, out: Uint32Array[]): void {
   const n = hi - lo;
   if (n <= maxFaces) {
     out.push(perm.slice(lo, hi));
@@ -40,8 +54,10 @@ function bisect(rec: FaceRecords, perm: Uint32Array, key: Float64Array, lo: numb
   const pieces = Math.ceil(n / maxFaces);
   const leftPieces = Math.floor(pieces / 2);
   const m = lo + Math.floor((n * leftPieces) / pieces);
-  fillKeys(rec, spreadAxis(rec.centroid, perm, lo, hi), perm, key, lo, hi);
-  selectFaces(key, perm, rec.box, lo, hi, m);
-  bisect(rec, perm, key, lo, m, maxFaces, out);
-  bisect(rec, perm, key, m, hi, maxFaces, out);
+  const axis = spreadAxis(c, perm, lo, hi);
+  for (let i = lo; i < hi; i++) key[i] = c[3 * perm[i] + axis];
+  zero.fill(0, lo, hi); // no secondary key: ties go by triangle index
+  selectFaces(key, zero, perm, lo, hi, m);
+  bisect(c, perm, key, zero, lo, m, maxFaces, out);
+  bisect(c, perm, key, zero, m, hi, maxFaces, out);
 }

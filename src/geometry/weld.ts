@@ -45,18 +45,20 @@ function mix3(a: number, b: number, c: number): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
-/** Throws for an index past the positions or a non-finite position a triangle uses. */
+/** Throws for an index past the positions. */
 function validate(positions: ArrayLike<number>, indices: Uint32Array): void {
   if (positions.length % 3 !== 0) throw new Error(`weld: positions length ${positions.length} is not a multiple of 3`);
   if (indices.length % 3 !== 0) throw new Error(`weld: indices length ${indices.length} is not a multiple of 3`);
   const nv = positions.length / 3;
   for (let i = 0; i < indices.length; i++) {
-    const v = indices[i];
-    if (v >= nv) throw new Error(`weld: triangle ${(i / 3) | 0}: index ${v} ≥ vertex count ${nv}`);
-    const x = positions[3 * v], y = positions[3 * v + 1], z = positions[3 * v + 2];
-    if (!Number.isFinite(Math.fround(x)) || !Number.isFinite(Math.fround(y)) || !Number.isFinite(Math.fround(z))) {
-      throw new Error(`weld: triangle ${(i / 3) | 0}: vertex ${v} position (${x}, ${y}, ${z}) is not finite in f32`);
-    }
+    if (indices[i] >= nv) throw new Error(`weld: triangle ${(i / 3) | 0}: index ${indices[i]} ≥ vertex count ${nv}`);
+  }
+}
+
+/** Throws unless vertex v (used by corner i) has a finite f32 position. */
+function checkFinite(x: number, y: number, z: number, v: number, i: number): void {
+  if (!Number.isFinite(Math.fround(x)) || !Number.isFinite(Math.fround(y)) || !Number.isFinite(Math.fround(z))) {
+    throw new Error(`weld: triangle ${(i / 3) | 0}: vertex ${v} position (${x}, ${y}, ${z}) is not finite in f32`);
   }
 }
 
@@ -77,6 +79,7 @@ function weldVertices(positions: ArrayLike<number>, indices: Uint32Array): { out
     const v = indices[i];
     if (remap[v] >= 0) continue;
     const x = positions[3 * v], y = positions[3 * v + 1], z = positions[3 * v + 2];
+    checkFinite(x, y, z, v, i);
     const kx = keyBits(x), ky = keyBits(y), kz = keyBits(z);
     let h = mix3(kx, ky, kz) & mask;
     for (;;) {
@@ -110,32 +113,33 @@ export function crossLength(p: Float32Array, a: number, b: number, c: number): n
 /** `indices` over `positions` welded (see the file header). Throws for bad indices or non-finite positions. */
 export function weld(positions: Float32Array | Float64Array, indices: Uint32Array): Welded {
   validate(positions, indices);
-  const { out, remap } = weldVertices(positions, indices);
+  const { out, remap, count } = weldVertices(positions, indices);
   const nt = indices.length / 3;
   const tris = new Uint32Array(indices.length);
   const source = new Uint32Array(nt);
-  const cap = nextPow2(nt * 2);
-  const seen = new Int32Array(cap).fill(-1);
-  const mask = cap - 1;
+  // Repeats share their smallest vertex: chain the kept triangles by it (head[v] → next[t]) and compare along the
+  // chain. Vertices are numbered by first use, so chains are short and recently touched (cache friendly).
+  const head = new Int32Array(count).fill(-1);
+  const next = new Int32Array(nt);
   let kept = 0, degenerate = 0, repeated = 0;
   for (let t = 0; t < nt; t++) {
-    let a = remap[indices[3 * t]], b = remap[indices[3 * t + 1]], c = remap[indices[3 * t + 2]];
-    if (a === b || b === c || a === c || crossLength(out, a, b, c) === 0) {
+    const i0 = remap[indices[3 * t]], i1 = remap[indices[3 * t + 1]], i2 = remap[indices[3 * t + 2]];
+    if (i0 === i1 || i1 === i2 || i0 === i2 || crossLength(out, i0, i1, i2) === 0) {
       degenerate++;
       continue;
     }
-    if (b < a && b < c) [a, b, c] = [b, c, a];
-    else if (c < a && c < b) [a, b, c] = [c, a, b];
-    let h = mix3(a, b, c) & mask;
-    let dup = false;
-    for (;;) {
-      const k = seen[h];
-      if (k < 0) { seen[h] = kept; break; }
-      if (tris[3 * k] === a && tris[3 * k + 1] === b && tris[3 * k + 2] === c) { dup = true; break; }
-      h = (h + 1) & mask;
+    let a = i0, b = i1, c = i2;
+    if (i1 < i0 && i1 < i2) { a = i1; b = i2; c = i0; }
+    else if (i2 < i0 && i2 < i1) { a = i2; b = i0; c = i1; }
+    let k = head[a];
+    while (k >= 0 && (tris[3 * k + 1] !== b || tris[3 * k + 2] !== c)) k = next[k];
+    if (k >= 0) {
+      repeated++;
+      continue;
     }
-    if (dup) { repeated++; continue; }
     tris[3 * kept] = a; tris[3 * kept + 1] = b; tris[3 * kept + 2] = c;
+    next[kept] = head[a];
+    head[a] = kept;
     source[kept++] = t;
   }
   return { positions: out, triangles: tris.slice(0, 3 * kept), source: source.slice(0, kept), degenerate, repeated };

@@ -4,6 +4,7 @@
 // `process`: warnings go to the logger, progress to a callback, and the caller gets the manifest and timings.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import pkg from '../package.json' with { type: 'json' };
 import { importGltf, IMPORT_DEFAULTS, type ImportedObject, type ImportStats, type Logger } from './import/gltf.ts';
@@ -11,7 +12,7 @@ import { describeReport, validateMesh, type MeshReport } from './import/validate
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
 import { resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
 import { assignCells, DEFAULT_CELL_SIZE, type CellSize } from './tiling/cells.ts';
-import { autoWorkers, runJobs } from './tiling/pool.ts';
+import { autoThreads, runJobs, startWorkers, stopWorkers } from './tiling/pool.ts';
 
 export interface CompileOptions {
   /** Output directory; default `<input dir>/<input stem>.collision`. */
@@ -20,7 +21,7 @@ export interface CompileOptions {
   scene?: string;
   /** collision_area cell edge in metres: 50, 100 (default) or 200. */
   cellSize: CellSize;
-  /** Worker threads for encoding, or 'auto' (by work size, at most one per core). Never changes the output. */
+  /** Encoding threads, the main thread included (1 = no workers), or 'auto' (by work size, at most one per core). Never changes the output. */
   workers: number | 'auto';
   /** Accept material slots ≥ 116. Default false. */
   allowCustomSlots: boolean;
@@ -96,12 +97,18 @@ export interface CompileResult {
   outDir: string;
   manifest: Manifest;
   importStats: ImportStats;
-  /** Milliseconds per stage: import, validate, plan, encode, publish. */
+  /**
+   * Milliseconds per stage: import, plan, validate, encode, publish. Validation runs on the main thread while the
+   * workers encode; `encode` is the encode stage's wall time without it.
+   */
   timings: Record<string, number>;
+  /** Encoding threads used, the main thread included. */
   workers: number;
 }
 
 export const MANIFEST_FILE = 'manifest.json';
+/** Inputs at least this big (bytes; ~100,000 triangles) start worker threads before the import when workers are 'auto'. */
+export const PRESPAWN_BYTES = 3 << 20;
 export const STREAMING_PLAN_FILE = 'streaming-plan.json';
 
 export const defaultOutDir = (input: string): string => join(dirname(input), `${basename(input, extname(input))}.collision`);
@@ -121,33 +128,57 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
     }
   };
 
-  const imported = await timed('import', () => importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders }, logger));
-  const objects = imported.objects;
-  const triangles = objects.reduce((s, o) => s + o.groups.reduce((t, g) => t + g.indices.length / 3, 0), 0);
-  if (triangles === 0) {
-    const st = imported.stats;
-    throw new Error(`compile: ${input}: no collision triangles (${st.nodes} nodes, ${st.meshNodes} with meshes, ${st.skippedNodes} set to sk8_collision_mode none)`);
-  }
-  const validation = await timed('validate', () => validateObjects(objects, logger));
-
-  const estimate = objects.reduce((s, o) => s + o.groups.reduce((t, g) => t + estimateShapes(g.indices.length / 3), 0), 0);
-  let layout: 'objects' | 'cells' = options.tiling === 'auto' ? (estimate < options.budget ? 'objects' : 'cells') : options.tiling;
+  // Large inputs: start the workers now so their start-up overlaps the import.
+  const size = await stat(input).then((st) => st.size, () => 0);
+  const early = options.workers === 'auto' ? (size >= PRESPAWN_BYTES ? availableParallelism() - 1 : 0) : Math.floor(options.workers) - 1;
+  let pool = early > 0 ? startWorkers(early) : undefined;
   let built: BuiltResource[] = [];
-  let workers = 1;
-  for (;;) {
-    const jobs = await timed('plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize)));
-    workers = options.workers === 'auto' ? autoWorkers(jobs) : Math.max(1, Math.floor(options.workers));
-    // Per-object jobs share the objects' arrays: copy instead of transferring when cells may still be needed.
-    const onDone = (d: number, t: number): void => hooks.onProgress?.('encode', d, t);
-    built = await timed('encode', () => runJobs(layout === 'objects' && options.tiling === 'auto' ? cloneJobs(jobs) : jobs, { workers, encode: options.encode, onDone }));
-    const shapes = built.reduce((s, r) => s + r.shapes, 0);
-    if (layout === 'objects' && options.tiling === 'auto' && shapes >= options.budget) {
-      logger.warn(`budget: ${shapes} geometries after splitting at the u16 limits reach the budget (${options.budget}); merging into cells`);
-      layout = 'cells';
-      continue;
+  let layout: 'objects' | 'cells';
+  let imported: Awaited<ReturnType<typeof importGltf>>;
+  let validation: Record<string, Partial<MeshReport>> = {};
+  let threads = 1;
+  try {
+    imported = await timed('import', () => importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders }, logger));
+    const objects = imported.objects;
+    const triangles = objects.reduce((s, o) => s + o.groups.reduce((t, g) => t + g.indices.length / 3, 0), 0);
+    if (triangles === 0) {
+      const st = imported.stats;
+      throw new Error(`compile: ${input}: no collision triangles (${st.nodes} nodes, ${st.meshNodes} with meshes, ${st.skippedNodes} set to sk8_collision_mode none)`);
     }
-    break;
+    const estimate = objects.reduce((s, o) => s + o.groups.reduce((t, g) => t + estimateShapes(g.indices.length / 3), 0), 0);
+    layout = options.tiling === 'auto' ? (estimate < options.budget ? 'objects' : 'cells') : options.tiling;
+    let validated = false;
+    // The validation report runs on the main thread while the workers start encoding (it only reads the objects).
+    const sideWork = (): void => {
+      if (validated) return;
+      validated = true;
+      const t0 = performance.now();
+      validation = validateObjects(objects, logger);
+      timings.validate = performance.now() - t0;
+    };
+    for (;;) {
+      const jobs = await timed('plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize)));
+      threads = options.workers === 'auto' ? autoThreads(jobs) : Math.max(1, Math.floor(options.workers));
+      const onDone = (d: number, t: number): void => hooks.onProgress?.('encode', d, t);
+      // Per-object jobs share the objects' arrays: copy them for workers (transfer would empty the objects).
+      const toRun = layout === 'objects' && threads > 1 ? cloneJobs(jobs) : jobs;
+      const t0 = performance.now();
+      const before = timings.validate ?? 0;
+      built = await runJobs(toRun, { threads, pool, sideWork, encode: options.encode, onDone });
+      pool = undefined;
+      timings.encode = (timings.encode ?? 0) + performance.now() - t0 - ((timings.validate ?? 0) - before);
+      const shapes = built.reduce((s, r) => s + r.shapes, 0);
+      if (layout === 'objects' && options.tiling === 'auto' && shapes >= options.budget) {
+        logger.warn(`budget: ${shapes} geometries after splitting at the u16 limits reach the budget (${options.budget}); merging into cells`);
+        layout = 'cells';
+        continue;
+      }
+      break;
+    }
+  } finally {
+    await stopWorkers(pool);
   }
+  const objects = imported.objects;
 
   const geometries = built.reduce((s, r) => s + r.shapes, 0);
   for (const w of poolWarnings(geometries)) logger.warn(w);
@@ -166,7 +197,7 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
   const manifest = makeManifest(input, sha256, options, layout, built, objects, validation, streamingPlan, warnings);
   const outDir = resolve(options.out ?? defaultOutDir(input));
   await timed('publish', () => publish(outDir, built, manifest, streamingPlan));
-  return { input, outDir, manifest, importStats: imported.stats, timings, workers };
+  return { input, outDir, manifest, importStats: imported.stats, timings, workers: threads };
 }
 
 function validateObjects(objects: ImportedObject[], logger: Logger): Record<string, Partial<MeshReport>> {
@@ -209,7 +240,7 @@ function makeManifest(
   objects: ImportedObject[], validation: Record<string, Partial<MeshReport>>, streamingPlan: StreamingPlan | null, warnings: string[],
 ): Manifest {
   const unique = new Map<string, number>();
-  for (const r of built) unique.set(createHash('sha256').update(r.bytes).digest('hex'), r.faces);
+  for (const r of built) unique.set(r.sha256, r.faces);
   const totals: Totals = {
     'collision-objects': objects.length,
     'collision-triangles': built.reduce((s, r) => s + r.faces, 0),
@@ -246,7 +277,7 @@ export async function publish(outDir: string, built: BuiltResource[], manifest: 
   await mkdir(parent, { recursive: true });
   const tmp = await mkdtemp(join(parent, `.${basename(outDir)}.tmp-`));
   try {
-    for (const r of built) await writeFile(join(tmp, resourceFile(r.name)), r.bytes);
+    await writeAll(built.map((r) => [join(tmp, resourceFile(r.name)), r.bytes]));
     if (plan) await writeFile(join(tmp, STREAMING_PLAN_FILE), `${JSON.stringify(plan, null, 2)}\n`);
     await writeFile(join(tmp, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
     const exists = await stat(outDir).then(() => true, () => false);
@@ -267,6 +298,18 @@ export async function publish(outDir: string, built: BuiltResource[], manifest: 
     await rm(tmp, { recursive: true, force: true });
     throw new Error(`publish: ${outDir}: ${(e as Error).message}`);
   }
+}
+
+/** Writes files with a few in flight at once (hundreds of cells: one at a time is dominated by latency). */
+async function writeAll(files: [string, Uint8Array][], inFlight = 16): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < files.length) {
+      const [path, bytes] = files[next++];
+      await writeFile(path, bytes);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, files.length) }, lane));
 }
 
 async function refuseForeignDir(outDir: string): Promise<void> {

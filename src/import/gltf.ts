@@ -345,23 +345,42 @@ function readPositions(prim: Primitive, world: Float64Array, where: string): Flo
 /** TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN → triangle list (glTF 2.0 §3.7.2.1), reversed when mirrored. */
 function readTriangles(prim: Primitive, vertexCount: number, mode: number, flip: boolean, where: string): Uint32Array {
   const acc = prim.getIndices();
-  const idx: ArrayLike<number> = acc ? acc.getArray()! : { length: vertexCount } as ArrayLike<number>;
-  const at = acc ? (i: number) => idx[i] : (i: number) => i;
-  const n = idx.length;
-  for (let i = 0; acc && i < n; i++) {
-    if (idx[i] >= vertexCount) throw new Error(`gltf: ${where}: index ${idx[i]} (at ${i}) ≥ vertex count ${vertexCount}`);
+  let idx: ArrayLike<number>;
+  if (acc) {
+    idx = acc.getArray()!;
+    for (let i = 0; i < idx.length; i++) {
+      if (idx[i] >= vertexCount) throw new Error(`gltf: ${where}: index ${idx[i]} (at ${i}) ≥ vertex count ${vertexCount}`);
+    }
+  } else {
+    idx = sequence(vertexCount);
   }
+  const n = idx.length;
   const count = mode === TRIANGLES ? Math.floor(n / 3) : Math.max(0, n - 2);
   const out = new Uint32Array(count * 3);
+  const [b1, b2] = flip ? [2, 1] : [1, 2]; // corner slots of the 2nd and 3rd vertex
   for (let t = 0; t < count; t++) {
-    let a: number, b: number, c: number;
-    if (mode === TRIANGLES) [a, b, c] = [at(3 * t), at(3 * t + 1), at(3 * t + 2)];
-    else if (mode === TRIANGLE_STRIP) [a, b, c] = t % 2 === 0 ? [at(t), at(t + 1), at(t + 2)] : [at(t + 1), at(t), at(t + 2)];
-    else [a, b, c] = [at(t + 1), at(t + 2), at(0)];
-    out[3 * t] = a;
-    out[3 * t + 1] = flip ? c : b;
-    out[3 * t + 2] = flip ? b : c;
+    const o = 3 * t;
+    if (mode === TRIANGLES) {
+      out[o] = idx[o];
+      out[o + b1] = idx[o + 1];
+      out[o + b2] = idx[o + 2];
+    } else if (mode === TRIANGLE_STRIP) {
+      const even = t % 2 === 0;
+      out[o] = idx[even ? t : t + 1];
+      out[o + b1] = idx[even ? t + 1 : t];
+      out[o + b2] = idx[t + 2];
+    } else {
+      out[o] = idx[t + 1];
+      out[o + b1] = idx[t + 2];
+      out[o + b2] = idx[0];
+    }
   }
+  return out;
+}
+
+function sequence(n: number): Uint32Array {
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) out[i] = i;
   return out;
 }
 

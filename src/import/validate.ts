@@ -33,18 +33,21 @@ export const DENSITY_LIMIT = 900;
  */
 export function weldExact(positions: Float32Array): { ids: Uint32Array; count: number } {
   const n = positions.length / 3;
-  const bits = new Uint32Array(positions.buffer, positions.byteOffset, positions.length);
+  // Int32 view: signed values stay small integers in V8 (a Uint32 view yields doubles above 2^31).
+  const bits = new Int32Array(positions.buffer, positions.byteOffset, positions.length);
   let size = 1;
   while (size < 2 * n) size <<= 1;
   const table = new Int32Array(size).fill(-1);
   const ids = new Uint32Array(n);
   const firstOf = new Uint32Array(n); // welded id → representative vertex
   let count = 0;
-  const norm = (b: number): number => (b === 0x80000000 ? 0 : b);
+  const norm = (b: number): number => (b === -0x80000000 ? 0 : b); // -0.0 → 0.0
   for (let v = 0; v < n; v++) {
     const x = norm(bits[3 * v]), y = norm(bits[3 * v + 1]), z = norm(bits[3 * v + 2]);
-    let h = (Math.imul(x, 0x9e3779b1) ^ Math.imul(y, 0x85ebca77) ^ Math.imul(z, 0xc2b2ae3d)) >>> 0;
-    h = (h ^ (h >>> 15)) & (size - 1);
+    let h = Math.imul(x ^ (x >>> 16), 0x85ebca6b) ^ y;
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) ^ z;
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = (h ^ (h >>> 13)) & (size - 1);
     for (;;) {
       const slot = table[h];
       if (slot < 0) {
@@ -85,11 +88,10 @@ export function validateMesh(positions: Float32Array, groups: Uint32Array[]): Me
         report.degenerate++;
         continue;
       }
-      const [x, y, z] = a < b && a < c ? [a, b, c] : b < c ? [b, c, a] : [c, a, b];
-      tris[3 * t] = x;
-      tris[3 * t + 1] = y;
-      tris[3 * t + 2] = z;
-      t++;
+      const o = 3 * t++;
+      if (a < b && a < c) (tris[o] = a), (tris[o + 1] = b), (tris[o + 2] = c);
+      else if (b < c) (tris[o] = b), (tris[o + 1] = c), (tris[o + 2] = a);
+      else (tris[o] = c), (tris[o + 1] = a), (tris[o + 2] = b);
     }
   }
   const kept = dropDuplicates(tris.subarray(0, 3 * t), count, report);
@@ -171,37 +173,52 @@ function dropDuplicates(tris: Uint32Array, vertexCount: number, report: MeshRepo
   return out;
 }
 
-/** Undirected edges by their smaller vertex (CSR); per edge the number of uses in each direction. */
+/**
+ * Undirected edges by their smaller vertex (CSR), then within a vertex's list grouped by the other vertex with a
+ * mark array (no sorting): per edge the number of uses and how many run from the smaller vertex.
+ */
 function countEdges(tris: Uint32Array, vertexCount: number, report: MeshReport): void {
   const h = tris.length; // one half-edge per corner: corner c runs to the next corner of its face
-  const lo = new Uint32Array(h);
-  const hi = new Uint32Array(h);
-  const fwd = new Uint8Array(h);
-  for (let c = 0; c < h; c++) {
-    const a = tris[c];
-    const b = tris[c - (c % 3) + ((c % 3) + 1) % 3];
-    lo[c] = a < b ? a : b;
-    hi[c] = a < b ? b : a;
-    fwd[c] = a < b ? 1 : 0;
-  }
   const start = new Uint32Array(vertexCount + 1);
-  for (let c = 0; c < h; c++) start[lo[c] + 1]++;
+  for (let c = 0; c < h; c++) {
+    const a = tris[c], b = tris[c % 3 === 2 ? c - 2 : c + 1];
+    start[(a < b ? a : b) + 1]++;
+  }
   for (let v = 0; v < vertexCount; v++) start[v + 1] += start[v];
-  const order = new Uint32Array(h);
+  // Per half-edge, in its smaller vertex's list: the other vertex, and 1 when it runs from the smaller one.
+  const other = new Uint32Array(h);
+  const fwd = new Uint8Array(h);
   const fill = start.slice(0, vertexCount);
-  for (let c = 0; c < h; c++) order[fill[lo[c]]++] = c;
+  for (let c = 0; c < h; c++) {
+    const a = tris[c], b = tris[c % 3 === 2 ? c - 2 : c + 1];
+    const k = a < b ? fill[a]++ : fill[b]++;
+    other[k] = a < b ? b : a;
+    fwd[k] = a < b ? 1 : 0;
+  }
+  const mark = new Int32Array(vertexCount).fill(-1);
+  const slot = new Uint32Array(vertexCount);
+  const uses = new Uint32Array(64);
+  const forward = new Uint32Array(64);
+  let scratchUses = uses, scratchFwd = forward;
   for (let v = 0; v < vertexCount; v++) {
     const s0 = start[v], s1 = start[v + 1];
-    sortRange(order, s0, s1, hi);
-    for (let a = s0; a < s1; ) {
-      let b = a;
-      let forward = 0;
-      while (b < s1 && hi[order[b]] === hi[order[a]]) forward += fwd[order[b++]];
-      const uses = b - a;
-      if (uses === 1) report.openEdges++;
-      else if (uses > 2) report.nonManifoldEdges++;
-      else if (forward !== 1) report.inconsistentEdges++;
-      a = b;
+    if (s1 - s0 > scratchUses.length) (scratchUses = new Uint32Array(s1 - s0)), (scratchFwd = new Uint32Array(s1 - s0));
+    let n = 0;
+    for (let k = s0; k < s1; k++) {
+      const o = other[k];
+      if (mark[o] !== v) {
+        mark[o] = v;
+        slot[o] = n;
+        scratchUses[n] = 0;
+        scratchFwd[n++] = 0;
+      }
+      scratchUses[slot[o]]++;
+      scratchFwd[slot[o]] += fwd[k];
+    }
+    for (let e = 0; e < n; e++) {
+      if (scratchUses[e] === 1) report.openEdges++;
+      else if (scratchUses[e] > 2) report.nonManifoldEdges++;
+      else if (scratchFwd[e] !== 1) report.inconsistentEdges++;
     }
   }
 }

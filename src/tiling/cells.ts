@@ -37,76 +37,111 @@ const packKey = (x: number, z: number): number => (x + KEY_BIAS) * 2 ** 23 + (z 
 
 /**
  * Distributes every triangle to the cell of its centroid: count → allocate → fill, in object then triangle order.
- * Cells come out sorted by x then z; within a cell, groups by material in first-seen order.
+ * Cells come out sorted by x then z; within a cell, groups by material in first-seen order. A group keeps the
+ * objects' vertex sharing (a vertex is copied once per run of triangles in the same cell); a vertex that leaves and
+ * re-enters a cell is copied again, which the encoder's weld by position makes invisible in the output.
  */
 export function assignCells(objects: ImportedObject[], cellSize: number): Cell[] {
-  const buckets = new Map<number, { x: number; z: number; byMaterial: Map<number, number>; sources: Set<string> }>();
-  const counts: number[] = [];
-  const materials: number[] = [];
-  // Pass 1: bucket id per triangle, counts per bucket.
-  const bucketOf: Int32Array[][] = objects.map((o) =>
-    o.groups.map((g) => {
-      const ids = new Int32Array(g.indices.length / 3);
+  const cells = new Map<number, { x: number; z: number; byMaterial: Map<number, number>; sources: Set<string> }>();
+  const triCount: number[] = [];
+  const vertCount: number[] = [];
+  let triangles = 0;
+  let maxVertices = 0;
+  for (const o of objects) {
+    maxVertices = Math.max(maxVertices, o.positions.length / 3);
+    for (const g of o.groups) triangles += g.indices.length / 3;
+  }
+  // Pass 1: per triangle its bucket, per corner its bucket-local vertex. One set of arrays for all objects: a
+  // vertex's stamp is (object, bucket) so nothing needs clearing between objects.
+  const bucketOf = new Int32Array(triangles);
+  const cornerOf = new Uint32Array(triangles * 3);
+  const stampObject = new Int32Array(maxVertices).fill(-1);
+  const stampBucket = new Int32Array(maxVertices);
+  const local = new Uint32Array(maxVertices);
+  let t = 0;
+  objects.forEach((o, oi) => {
+    const p = o.positions;
+    for (const g of o.groups) {
+      const idx = g.indices;
+      const n = idx.length / 3;
       let lastKey = NaN;
-      let lastCell: ReturnType<typeof buckets.get>;
-      for (let t = 0; t < ids.length; t++) {
-        const p = o.positions, i0 = 3 * g.indices[3 * t], i1 = 3 * g.indices[3 * t + 1], i2 = 3 * g.indices[3 * t + 2];
-        const x = cellIndex((p[i0] + p[i1] + p[i2]) / 3, cellSize);
-        const z = cellIndex((p[i0 + 2] + p[i1 + 2] + p[i2 + 2]) / 3, cellSize);
+      let b = -1;
+      for (let k = 0; k < n; k++, t++) {
+        const i0 = 3 * idx[3 * k], i1 = 3 * idx[3 * k + 1], i2 = 3 * idx[3 * k + 2];
+        const x = Math.floor((p[i0] + p[i1] + p[i2]) / 3 / cellSize);
+        const z = Math.floor((p[i0 + 2] + p[i1 + 2] + p[i2 + 2]) / 3 / cellSize);
         const key = packKey(x, z);
         if (key !== lastKey) {
-          if (Math.abs(x) >= MAX_CELL_INDEX || Math.abs(z) >= MAX_CELL_INDEX) {
-            throw new Error(`tiling: object "${o.name}" triangle ${t}: cell (${x}, ${z}) is beyond ±${MAX_CELL_INDEX} cells of ${cellSize} m`);
-          }
-          lastCell = buckets.get(key);
-          if (!lastCell) buckets.set(key, (lastCell = { x, z, byMaterial: new Map(), sources: new Set() }));
-          lastCell.sources.add(o.name);
+          b = bucketFor(cells, o.name, x, z, key, g.material, cellSize, k, triCount, vertCount);
           lastKey = key;
         }
-        let b = lastCell!.byMaterial.get(g.material);
-        if (b === undefined) {
-          b = counts.length;
-          counts.push(0);
-          materials.push(g.material);
-          lastCell!.byMaterial.set(g.material, b);
-        }
-        counts[b]++;
-        ids[t] = b;
-      }
-      return ids;
-    }),
-  );
-  // Pass 2: fill each bucket's soup.
-  const soups = counts.map((n) => new Float32Array(n * 9));
-  const fill = new Uint32Array(counts.length);
-  objects.forEach((o, oi) =>
-    o.groups.forEach((g, gi) => {
-      const ids = bucketOf[oi][gi];
-      for (let t = 0; t < ids.length; t++) {
-        const b = ids[t];
-        const out = soups[b];
-        let w = fill[b]++ * 9;
+        bucketOf[t] = b;
+        triCount[b]++;
         for (let c = 0; c < 3; c++) {
-          const v = 3 * g.indices[3 * t + c];
-          out[w++] = o.positions[v];
-          out[w++] = o.positions[v + 1];
-          out[w++] = o.positions[v + 2];
+          const v = idx[3 * k + c];
+          if (stampObject[v] !== oi || stampBucket[v] !== b) {
+            stampObject[v] = oi;
+            stampBucket[v] = b;
+            local[v] = vertCount[b]++;
+          }
+          cornerOf[3 * t + c] = local[v];
         }
       }
-    }),
-  );
-  const cells = [...buckets.values()].sort((a, b) => a.x - b.x || a.z - b.z);
-  return cells.map((c) => ({
+    }
+  });
+  // Pass 2: fill positions (a local vertex always maps back to the same source vertex) and indices.
+  const positions = vertCount.map((n) => new Float32Array(n * 3));
+  const indices = triCount.map((n) => new Uint32Array(n * 3));
+  const fill = new Uint32Array(triCount.length);
+  t = 0;
+  for (const o of objects) {
+    const p = o.positions;
+    for (const g of o.groups) {
+      const idx = g.indices;
+      const n = idx.length / 3;
+      for (let k = 0; k < n; k++, t++) {
+        const b = bucketOf[t];
+        const out = indices[b];
+        const pos = positions[b];
+        const w = 3 * fill[b]++;
+        for (let c = 0; c < 3; c++) {
+          const li = cornerOf[3 * t + c];
+          const v = 3 * idx[3 * k + c];
+          out[w + c] = li;
+          pos[3 * li] = p[v];
+          pos[3 * li + 1] = p[v + 1];
+          pos[3 * li + 2] = p[v + 2];
+        }
+      }
+    }
+  }
+  const sorted = [...cells.values()].sort((a, b) => a.x - b.x || a.z - b.z);
+  return sorted.map((c) => ({
     name: cellName(c.x, c.z),
     x: c.x,
     z: c.z,
     sources: [...c.sources],
-    groups: [...c.byMaterial].map(([material, b]) => ({ material, positions: soups[b], indices: sequence(counts[b] * 3) })),
+    groups: [...c.byMaterial].map(([material, b]) => ({ material, positions: positions[b], indices: indices[b] })),
   }));
 }
 
-function sequence(n: number): Uint32Array {
-  const out = new Uint32Array(n);
-  for (let i = 0; i < n; i++) out[i] = i;
-  return out;
+/** The bucket of (cell, material), created on first use; the object is recorded as a source of the cell. */
+function bucketFor(
+  cells: Map<number, { x: number; z: number; byMaterial: Map<number, number>; sources: Set<string> }>,
+  object: string, x: number, z: number, key: number, material: number, cellSize: number, t: number, triCount: number[], vertCount: number[],
+): number {
+  if (Math.abs(x) >= MAX_CELL_INDEX || Math.abs(z) >= MAX_CELL_INDEX) {
+    throw new Error(`tiling: object "${object}" triangle ${t}: cell (${x}, ${z}) is beyond ±${MAX_CELL_INDEX} cells of ${cellSize} m`);
+  }
+  let cell = cells.get(key);
+  if (!cell) cells.set(key, (cell = { x, z, byMaterial: new Map(), sources: new Set() }));
+  cell.sources.add(object);
+  let b = cell.byMaterial.get(material);
+  if (b === undefined) {
+    b = triCount.length;
+    triCount.push(0);
+    vertCount.push(0);
+    cell.byMaterial.set(material, b);
+  }
+  return b;
 }

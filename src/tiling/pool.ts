@@ -1,39 +1,30 @@
-// Runs resource jobs on the main thread or on worker threads. Jobs are independent and each result is stored at
-// its job's index, so the output is the same for any worker count; workers only change the wall time.
+// Runs resource jobs on the calling thread and on worker threads together. Jobs are independent and each result is
+// stored at its job's index, so the output is the same for any thread count; threads only change the wall time.
+// The calling thread first does `sideWork` (the validation report) while the workers start encoding, then takes
+// jobs itself: with 2 cores, one worker plus the main thread keeps both busy.
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { buildResource, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
 
 export interface PoolOptions {
-  /** Worker threads; 0 or 1 = build on the calling thread. */
-  workers: number;
+  /** Encoding threads including the calling thread: 1 = calling thread only. */
+  threads: number;
   encode?: EncodeOptions;
+  /** Workers already starting (see startWorkers); extra ones are terminated, missing ones spawned. */
+  pool?: Promise<Worker[]>;
+  /** Run on the calling thread once the workers have their first jobs. */
+  sideWork?: () => void;
   onDone?: (done: number, total: number) => void;
 }
 
-/**
- * Workers pay off only when there is enough work to hide their start-up (~150 ms each, loading tsx and the
- * encoder): one worker per WORK_PER_WORKER triangles, at most one per core, at most one per job.
- */
-export const WORK_PER_WORKER = 150_000;
+/** Triangles a thread must have to pay for a worker's start-up (~100 ms: spawn, bundle eval, cold JIT). */
+export const WORK_PER_THREAD = 100_000;
 
-export function autoWorkers(jobs: ResourceJob[]): number {
+/** Encoding threads for these jobs: one per WORK_PER_THREAD triangles, at most one per core and one per job. */
+export function autoThreads(jobs: ResourceJob[]): number {
   const triangles = jobs.reduce((s, j) => s + j.groups.reduce((t, g) => t + g.indices.length / 3, 0), 0);
-  return Math.max(1, Math.min(availableParallelism(), jobs.length, Math.floor(triangles / WORK_PER_WORKER)));
-}
-
-export async function runJobs(jobs: ResourceJob[], options: PoolOptions): Promise<BuiltResource[]> {
-  const n = Math.min(options.workers, jobs.length);
-  if (n <= 1) {
-    return jobs.map((job, i) => {
-      const r = buildResource(job, options.encode);
-      options.onDone?.(i + 1, jobs.length);
-      return r;
-    });
-  }
-  const workers = await Promise.all(Array.from({ length: n }, spawnWorker));
-  return runOnWorkers(jobs, workers, options);
+  return Math.max(1, Math.min(availableParallelism(), jobs.length, Math.ceil(triangles / WORK_PER_THREAD)));
 }
 
 /**
@@ -66,37 +57,73 @@ async function spawnWorker(): Promise<Worker> {
   return new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { entry: new URL('./worker.ts', import.meta.url).href } });
 }
 
-function runOnWorkers(jobs: ResourceJob[], workers: Worker[], options: PoolOptions): Promise<BuiltResource[]> {
+/** Starts `n` workers now (their start-up overlaps the import); hand the promise to runJobs. */
+export function startWorkers(n: number): Promise<Worker[]> {
+  return Promise.all(Array.from({ length: Math.max(0, n) }, spawnWorker));
+}
+
+export async function stopWorkers(pool: Promise<Worker[]> | undefined): Promise<void> {
+  if (pool) await Promise.all((await pool.catch(() => [])).map((w) => w.terminate()));
+}
+
+export async function runJobs(jobs: ResourceJob[], options: PoolOptions): Promise<BuiltResource[]> {
+  const want = Math.min(options.threads, jobs.length) - 1;
+  let workers = options.pool ? await options.pool : [];
+  for (const w of workers.slice(Math.max(0, want))) void w.terminate();
+  workers = workers.slice(0, Math.max(0, want));
+  if (workers.length < want) workers.push(...(await startWorkers(want - workers.length)));
+  try {
+    return await runOnThreads(jobs, workers, options);
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+function runOnThreads(jobs: ResourceJob[], workers: Worker[], options: PoolOptions): Promise<BuiltResource[]> {
   const results: BuiltResource[] = new Array(jobs.length);
   let next = 0;
   let done = 0;
   return new Promise<BuiltResource[]>((resolve, reject) => {
-    let failed = false;
-    const finish = (err?: Error): void => {
-      if (failed) return;
-      if (err) failed = true;
-      for (const w of workers) void w.terminate();
-      if (err) reject(err);
-      else resolve(results);
+    let settled = false;
+    const fail = (e: Error): void => {
+      if (!settled) (settled = true), reject(e);
+    };
+    const store = (i: number, r: BuiltResource): void => {
+      results[i] = r;
+      options.onDone?.(++done, jobs.length);
+      if (done === jobs.length && !settled) (settled = true), resolve(results);
     };
     const feed = (w: Worker): void => {
-      if (next >= jobs.length) return;
+      if (settled || next >= jobs.length) return;
       const i = next++;
       w.postMessage({ index: i, job: jobs[i], encode: options.encode }, transferList(jobs[i]));
     };
     for (const w of workers) {
       w.on('message', (msg: { index: number; result?: BuiltResource; error?: string }) => {
-        if (msg.error !== undefined) return finish(new Error(msg.error));
-        results[msg.index] = msg.result!;
-        options.onDone?.(++done, jobs.length);
-        if (done === jobs.length) return finish();
+        if (msg.error !== undefined) return fail(new Error(msg.error));
+        store(msg.index, msg.result!);
         feed(w);
       });
-      w.on('error', (e) => finish(new Error(`worker: ${e.message}`)));
+      w.on('error', (e) => fail(new Error(`worker: ${e.message}`)));
       w.on('exit', (code) => {
-        if (code !== 0 && done < jobs.length) finish(new Error(`worker: exited with code ${code}`));
+        if (code !== 0 && done < jobs.length) fail(new Error(`worker: exited with code ${code}`));
       });
       feed(w);
+    }
+    void mainThread();
+
+    /** The calling thread: side work first, then one job at a time, yielding so worker messages get handled. */
+    async function mainThread(): Promise<void> {
+      try {
+        options.sideWork?.();
+        while (!settled && next < jobs.length) {
+          const i = next++;
+          store(i, buildResource(jobs[i], options.encode));
+          if (workers.length) await new Promise((r) => setImmediate(r));
+        }
+      } catch (e) {
+        fail(e as Error);
+      }
     }
   });
 }

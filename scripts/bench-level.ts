@@ -1,0 +1,146 @@
+// npm run bench:level [-- --runs N --workers auto|N --keep]
+// A 1M-triangle level from .glb to published collision_area tiles: wall time, peak RSS and each stage's share.
+// The level (generated once into the OS temp dir, not timed): 560,000-triangle terrain on 400 × 700 quads of 4 m
+// plus 4,100 props (8 shared meshes of 108 triangles, one node each): 1,002,800 triangles, ~4,130 geometries,
+// above the 4,003 budget, so it compiles into 100 m cells. Each run is a fresh child process (cold JIT, as a user
+// gets it); peak RSS is that process's maxRSS, workers included.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Document, NodeIO } from '@gltf-transform/core';
+
+const DIR = join(tmpdir(), 'skate-collision-bench');
+const LEVEL = join(DIR, 'level-1m.glb');
+
+/** A box whose six faces are each an s × s grid (12·s² triangles), wound outward. */
+function subdividedBox(hx: number, hy: number, hz: number, s: number): { positions: number[]; indices: number[] } {
+  const positions: number[] = [];
+  const indices: number[] = [];
+  // Each face: origin corner, two edge vectors (u × v points out).
+  const faces: [number[], number[], number[]][] = [
+    [[hx, -hy, hz], [0, 0, -2 * hz], [0, 2 * hy, 0]], [[-hx, -hy, -hz], [0, 0, 2 * hz], [0, 2 * hy, 0]],
+    [[-hx, hy, hz], [2 * hx, 0, 0], [0, 0, -2 * hz]], [[-hx, -hy, -hz], [2 * hx, 0, 0], [0, 0, 2 * hz]],
+    [[-hx, -hy, hz], [2 * hx, 0, 0], [0, 2 * hy, 0]], [[hx, -hy, -hz], [-2 * hx, 0, 0], [0, 2 * hy, 0]],
+  ];
+  for (const [o, u, v] of faces) {
+    const base = positions.length / 3;
+    for (let j = 0; j <= s; j++) for (let i = 0; i <= s; i++) for (let k = 0; k < 3; k++) positions.push(o[k] + (u[k] * i) / s + (v[k] * j) / s + (k === 1 ? hy : 0));
+    for (let j = 0; j < s; j++) {
+      for (let i = 0; i < s; i++) {
+        const a = base + j * (s + 1) + i, b = a + 1, c = a + s + 1, d = c + 1;
+        indices.push(a, b, c, b, d, c);
+      }
+    }
+  }
+  return { positions, indices };
+}
+
+async function makeLevel(): Promise<void> {
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const scene = doc.createScene('bench');
+  const mesh = (name: string, g: { positions: number[] | Float32Array; indices: number[] | Uint32Array }, material: string) =>
+    doc.createMesh(name).addPrimitive(
+      doc.createPrimitive()
+        .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(Float32Array.from(g.positions)).setBuffer(buffer))
+        .setIndices(doc.createAccessor().setType('SCALAR').setArray(Uint32Array.from(g.indices)).setBuffer(buffer))
+        .setMaterial(doc.getRoot().listMaterials().find((m) => m.getName() === material) ?? doc.createMaterial(material)),
+    );
+  const n = 400, m = 700, cell = 4;
+  const pos = new Float32Array((n + 1) * (m + 1) * 3);
+  for (let j = 0, w = 0; j <= m; j++) {
+    for (let i = 0; i <= n; i++) {
+      pos[w++] = -800 + i * cell;
+      pos[w++] = 3 * Math.sin(i * 0.05) * Math.cos(j * 0.037);
+      pos[w++] = -1400 + j * cell;
+    }
+  }
+  const idx = new Uint32Array(n * m * 6);
+  for (let j = 0, w = 0; j < m; j++) {
+    for (let i = 0; i < n; i++) {
+      const a = j * (n + 1) + i, b = a + 1, c = a + n + 1, d = c + 1;
+      idx.set([a, c, b, b, c, d], w);
+      w += 6;
+    }
+  }
+  scene.addChild(doc.createNode('terrain').setMesh(mesh('terrain', { positions: pos, indices: idx }, 'asphalt')));
+  const props = Array.from({ length: 8 }, (_, k) => mesh(`prop${k}`, subdividedBox(0.3 + 0.1 * k, 0.5 + 0.05 * k, 0.4, 3), k % 2 ? 'concrete' : 'metal'));
+  let seed = 12345;
+  const rnd = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+  for (let k = 0; k < 4100; k++) {
+    const node = doc.createNode(`prop_${k}`).setMesh(props[k % 8]).setTranslation([-790 + rnd() * 1580, 3, -1390 + rnd() * 2780]);
+    scene.addChild(node);
+  }
+  mkdirSync(DIR, { recursive: true });
+  writeFileSync(LEVEL, await new NodeIO().writeBinary(doc));
+}
+
+interface RunResult {
+  wallMs: number;
+  /** CPU time (user + system) of the compile, all threads: what an idle 2-core machine must at least divide by 2. */
+  cpuMs: number;
+  maxRssMb: number;
+  timings: Record<string, number>;
+  workers: number;
+  triangles: number;
+  resources: number;
+  geometries: number;
+}
+
+/** Child mode: one compile, timed from process start of the compile call to the published directory. */
+async function runOnce(workers: string): Promise<void> {
+  const { compileLevel } = await import('../src/compile.ts');
+  const out = join(DIR, `out-${process.pid}`);
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const r = await compileLevel(LEVEL, { out, workers: workers === 'auto' ? 'auto' : Number(workers) }, { logger: { warn: () => {} } });
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
+  const result: RunResult = {
+    wallMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    timings: r.timings,
+    workers: r.workers,
+    triangles: r.manifest.totals['collision-triangles'],
+    resources: r.manifest.totals['collision-resources'],
+    geometries: r.manifest.geometries,
+  };
+  rmSync(out, { recursive: true, force: true });
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const opt = (name: string, def: string): string => (args.includes(name) ? args[args.indexOf(name) + 1] : def);
+  if (args.includes('--child')) return runOnce(opt('--workers', 'auto'));
+  if (!existsSync(LEVEL) || args.includes('--regenerate')) await makeLevel();
+  const runs = Number(opt('--runs', '3'));
+  const results: RunResult[] = [];
+  for (let i = 0; i < runs; i++) {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', '--workers', opt('--workers', 'auto')], { encoding: 'utf8' });
+    if (child.status !== 0) throw new Error(`bench run failed: ${child.stderr}`);
+    results.push(JSON.parse(child.stdout.trim().split('\n').pop()!));
+  }
+  const r0 = results[0];
+  const wall = median(results.map((r) => r.wallMs));
+  const lines = [
+    `level: ${LEVEL} (${r0.triangles.toLocaleString('en')} triangles kept, ${r0.geometries} geometries, ${r0.resources} cells)`,
+    `runs: ${runs}, workers: ${r0.workers}`,
+    `wall (median): ${wall.toFixed(0)} ms   [${results.map((r) => r.wallMs.toFixed(0)).join(', ')}]   target ≤ 1500 ms`,
+    `cpu (median, all threads): ${median(results.map((r) => r.cpuMs)).toFixed(0)} ms`,
+    `peak RSS (max): ${Math.max(...results.map((r) => r.maxRssMb)).toFixed(0)} MB`,
+    'stages (median ms, share of the median wall):',
+    ...Object.keys(r0.timings).map((k) => {
+      const ms = median(results.map((r) => r.timings[k] ?? 0));
+      return `  ${k.padEnd(9)} ${ms.toFixed(0).padStart(6)} ms  ${((100 * ms) / wall).toFixed(0).padStart(3)} %`;
+    }),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+await main();

@@ -7,6 +7,8 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from '
 import { availableParallelism } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import pkg from '../package.json' with { type: 'json' };
+import { readPhysicsResource } from './format/resource.ts';
+import { STUDIO_BODY_SIZE } from './format/types.ts';
 import { importGltf, IMPORT_DEFAULTS, type ImportedObject, type ImportStats, type Logger } from './import/gltf.ts';
 import { describeReport, validateMesh, type MeshReport } from './import/validate.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
@@ -29,8 +31,13 @@ export interface CompileOptions {
   budget: number;
   /** 'auto' (by budget, default), 'objects' (never tile) or 'cells' (always tile). */
   tiling: 'auto' | 'objects' | 'cells';
-  /** Passed to the encoder (header word 0x08 / Studio body / part ids). */
+  /** Passed to the encoder (split rule, header form). */
   encode?: EncodeOptions;
+  /**
+   * A PhysicsResource written by ReSkate Studio: its header word 0x08 and 0x4c-byte body are copied into every
+   * output (Studio's form). Without it, outputs use the game's form (word 0, no body; docs/format-decisions.md).
+   */
+  studioTemplate?: string;
   /** Decoders to register (tests switch them off). */
   decoders: { draco: boolean; meshopt: boolean };
 }
@@ -82,7 +89,7 @@ export interface StreamingPlan {
 export interface Manifest {
   tool: { name: string; version: string };
   input: { file: string; sha256: string };
-  options: { scene: string | null; cellSize: number; budget: number; tiling: string; allowCustomSlots: boolean };
+  options: { scene: string | null; cellSize: number; budget: number; tiling: string; allowCustomSlots: boolean; header: 'game' | 'studio' };
   layout: 'objects' | 'cells';
   geometries: number;
   totals: Totals;
@@ -128,6 +135,7 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
     }
   };
 
+  if (options.studioTemplate) options.encode = { ...options.encode, header: await readStudioTemplate(options.studioTemplate) };
   // Large inputs: start the workers now so their start-up overlaps the import.
   const size = await stat(input).then((st) => st.size, () => 0);
   const early = options.workers === 'auto' ? (size >= PRESPAWN_BYTES ? availableParallelism() - 1 : 0) : Math.floor(options.workers) - 1;
@@ -200,6 +208,23 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
   return { input, outDir, manifest, importStats: imported.stats, timings, workers: threads };
 }
 
+/** Header word 0x08 and body of a Studio-written resource (the only source of Studio's template bytes). */
+export async function readStudioTemplate(path: string): Promise<{ word08: number; body: Uint8Array }> {
+  const bytes = await readFile(path).catch((e: NodeJS.ErrnoException) => {
+    throw new Error(`template: ${path}: cannot read (${e.code ?? e.message})`);
+  });
+  let res;
+  try {
+    res = readPhysicsResource(new Uint8Array(bytes));
+  } catch (e) {
+    throw new Error(`template: ${path}: not a readable PhysicsResource: ${(e as Error).message}`);
+  }
+  if (res.body.length !== STUDIO_BODY_SIZE) {
+    throw new Error(`template: ${path}: body is ${res.body.length} bytes, Studio's is ${STUDIO_BODY_SIZE} (a game resource has none)`);
+  }
+  return { word08: res.word08, body: res.body };
+}
+
 function validateObjects(objects: ImportedObject[], logger: Logger): Record<string, Partial<MeshReport>> {
   const out: Record<string, Partial<MeshReport>> = {};
   for (const o of objects) {
@@ -252,7 +277,10 @@ function makeManifest(
   return {
     tool: { name: 'compile-collision', version: pkg.version },
     input: { file: basename(input), sha256 },
-    options: { scene: options.scene ?? null, cellSize: options.cellSize, budget: options.budget, tiling: options.tiling, allowCustomSlots: options.allowCustomSlots },
+    options: {
+      scene: options.scene ?? null, cellSize: options.cellSize, budget: options.budget, tiling: options.tiling,
+      allowCustomSlots: options.allowCustomSlots, header: options.studioTemplate ? 'studio' : 'game',
+    },
     layout,
     geometries: built.reduce((s, r) => s + r.shapes, 0),
     totals,

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileLevel, type CompileResult, type Manifest } from '../../src/compile.ts';
-import { readPhysicsResource } from '../../src/format/resource.ts';
+import { readPhysicsResource, writePhysicsResource } from '../../src/format/resource.ts';
 import { KIND_MESH, type PhysicsResource } from '../../src/format/types.ts';
 import { addNode, boxMesh, gridMesh, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
 
@@ -175,5 +175,26 @@ describe('budget switch', () => {
     expect(res.shapes.every((s) => s.faceOffsets.length - 1 <= 21845)).toBe(true);
     expect(r.manifest.geometries).toBe(res.shapes.length);
     expect(r.manifest.totals['collision-triangles']).toBe(24000);
+  });
+});
+
+describe('header form', () => {
+  it("uses the game's form by default and copies a Studio template's word and body when given", async () => {
+    const level = await park('form.glb');
+    const game = await compileLevel(level, { out: join(tmp.dir, 'form-game') }, hooks);
+    const g = read(game.outDir, 'funbox.physics');
+    expect(g.word08).toBe(0);
+    expect(g.body.length).toBe(0);
+    const body = Uint8Array.from({ length: 0x4c }, (_, i) => (i * 7) & 0xff);
+    const template = join(tmp.dir, 'studio.physics');
+    writeFileSync(template, writePhysicsResource({ ...g, word08: 1, body }));
+    const studio = await compileLevel(level, { out: join(tmp.dir, 'form-studio'), studioTemplate: template }, hooks);
+    const st = read(studio.outDir, 'funbox.physics');
+    expect(st.word08).toBe(1);
+    expect(Array.from(st.body)).toEqual(Array.from(body));
+    expect(st.shapes).toEqual(g.shapes);
+    expect(studio.manifest.options.header).toBe('studio');
+    await expect(compileLevel(level, { out: join(tmp.dir, 'form-bad'), studioTemplate: join(game.outDir, 'funbox.physics') }, hooks)).rejects.toThrow(/body is 0 bytes, Studio's is 76/);
+    expect(existsSync(join(tmp.dir, 'form-bad'))).toBe(false);
   });
 });

@@ -41,7 +41,7 @@ const stats = fuzz(corpus, iterations, seed);
 const rate = Math.round((iterations / stats.ms) * 1000);
 process.stdout.write(
   `fuzz: seed ${seed}, ${iterations} mutated resources from ${corpus.length} in ${(stats.ms / 1000).toFixed(1)} s (${rate}/s): ` +
-    `${stats.accepted} read and round-tripped, ${stats.refused} refused, ${stats.failures.length} failures\n` +
+    `${stats.accepted} read and round-tripped (${stats.foreignLayout} in a layout only the hints reproduce), ${stats.refused} refused, ${stats.failures.length} failures\n` +
     `refusals by stage: ${JSON.stringify(stats.byStage)}\n`,
 );
 for (const f of stats.failures.slice(0, 20)) {

@@ -20,6 +20,7 @@ describe('seeded mutation fuzz', () => {
     expect(stats.accepted + stats.refused).toBe(10_000);
     // The mutations must reach past the header: some accepted, refusals in shapes, parts and the layout check.
     expect(stats.accepted).toBeGreaterThan(500);
+    expect(stats.foreignLayout).toBeGreaterThan(200);
     expect(Object.keys(stats.byStage)).toEqual(expect.arrayContaining(['header', 'shape N', 'part N', 'layout']));
   });
 });

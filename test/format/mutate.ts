@@ -4,7 +4,9 @@
 // from (seed, i), so any failure replays alone.
 import { FormatError } from '../../src/format/cursor.ts';
 import { formatSummary, summarize } from '../../src/format/inspect.ts';
+import { defaultLayout } from '../../src/format/layout.ts';
 import { readPhysicsResource, writePhysicsResource } from '../../src/format/resource.ts';
+import type { PhysicsResource } from '../../src/format/types.ts';
 import { verifyResource } from '../../src/format/verify.ts';
 
 /** mulberry32: small, fast, good enough to spread mutations. */
@@ -36,7 +38,10 @@ export function mutate(base: Uint8Array, rand: () => number): Uint8Array {
       if (at + 4 <= b.length) dv.setUint32(at, v >>> 0, true);
     };
     const relOrAbs = (at: number): number => (rand() < 0.5 ? pick(INTERESTING_U32) : int(b.length + 16) - at);
-    switch (int(10)) {
+    switch (int(11)) {
+      case 10:
+        b = relocate(b, rand);
+        break;
       case 0:
         b[int(b.length)] ^= 1 << int(8);
         break;
@@ -97,14 +102,47 @@ export function mutate(base: Uint8Array, rand: () => number): Uint8Array {
   return b;
 }
 
+/**
+ * Moves one array of one shape to the end of the file (at a random alignment and distance) and repoints its offset,
+ * leaving the old bytes behind: a valid resource in a layout our writer would not choose, when the array is real.
+ */
+function relocate(b: Uint8Array<ArrayBuffer>, rand: () => number): Uint8Array<ArrayBuffer> {
+  if (b.length < 0x38) return b;
+  const dv = new DataView(b.buffer);
+  const shapes = dv.getUint32(0x18, true);
+  const table = dv.getUint32(0x28, true) + 0x28;
+  if (shapes === 0 || table + 0x54 * shapes > b.length) return b;
+  const rec = table + 0x54 * Math.floor(rand() * Math.min(shapes, 8));
+  const slot = Math.floor(rand() * 12);
+  const field = rec + 0x24 + 4 * slot;
+  const from = dv.getUint32(field, true) + field;
+  const n = 4 + Math.floor(rand() * 256);
+  if (from === field || from + n > b.length) return b;
+  const to = b.length + 4 * Math.floor(rand() * 5);
+  const out = new Uint8Array(to + n + Math.floor(rand() * 16));
+  out.set(b);
+  out.set(b.subarray(from, from + n), to);
+  new DataView(out.buffer).setUint32(field, to - field, true);
+  return out;
+}
+
 export interface FuzzStats {
   iterations: number;
   accepted: number;
+  /** Accepted resources whose layout differs from our default (only the layout hints reproduce them). */
+  foreignLayout: number;
   refused: number;
   /** Refusals by stage ("header", "shape 0", "layout", ...). */
   byStage: Record<string, number>;
   failures: { iteration: number; error: string; input: Uint8Array }[];
   ms: number;
+}
+
+/** The resource's recorded layout is not the one our writer chooses by default. */
+function isForeign(res: PhysicsResource): boolean {
+  const l = res.layout!;
+  const d = defaultLayout(res);
+  return l.size !== d.size || l.fill.length > 0 || l.partTable !== d.partTable || l.arrays.some((a, i) => a.some((x, k) => x !== d.arrays[i][k]));
 }
 
 /** One mutated resource through read → write → verify → inspect. Returns a failure message, or null. */
@@ -113,6 +151,7 @@ export function checkOne(bytes: Uint8Array, stats: FuzzStats): string | null {
     const res = readPhysicsResource(bytes);
     const back = writePhysicsResource(res);
     if (!Buffer.from(back).equals(Buffer.from(bytes))) return `accepted but wrote back different bytes (${bytes.length} → ${back.length})`;
+    if (isForeign(res)) stats.foreignLayout++;
     verifyResource(res, 'fuzz');
     formatSummary(summarize(res, bytes.length));
     stats.accepted++;
@@ -129,7 +168,7 @@ export function checkOne(bytes: Uint8Array, stats: FuzzStats): string | null {
 }
 
 export function fuzz(corpus: readonly Uint8Array[], iterations: number, seed: number): FuzzStats {
-  const stats: FuzzStats = { iterations, accepted: 0, refused: 0, byStage: {}, failures: [], ms: 0 };
+  const stats: FuzzStats = { iterations, accepted: 0, foreignLayout: 0, refused: 0, byStage: {}, failures: [], ms: 0 };
   const t0 = performance.now();
   // Most mutated resources are refused: capturing a stack for each FormatError would dominate the run.
   const limit = Error.stackTraceLimit;

@@ -79,8 +79,29 @@ export async function runJobs(jobs: ResourceJob[], options: PoolOptions): Promis
   }
 }
 
+/** Jobs travel in units of consecutive jobs holding about this many triangles (fewer, larger messages). */
+export const UNIT_TRIANGLES = 25_000;
+
+function units(jobs: ResourceJob[]): number[][] {
+  const out: number[][] = [];
+  let cur: number[] = [];
+  let size = 0;
+  jobs.forEach((job, i) => {
+    cur.push(i);
+    size += job.groups.reduce((t, g) => t + g.indices.length / 3, 0);
+    if (size >= UNIT_TRIANGLES) {
+      out.push(cur);
+      cur = [];
+      size = 0;
+    }
+  });
+  if (cur.length) out.push(cur);
+  return out;
+}
+
 function runOnThreads(jobs: ResourceJob[], workers: Worker[], options: PoolOptions): Promise<BuiltResource[]> {
   const results: BuiltResource[] = new Array(jobs.length);
+  const work = units(jobs);
   let next = 0;
   let done = 0;
   return new Promise<BuiltResource[]>((resolve, reject) => {
@@ -94,14 +115,15 @@ function runOnThreads(jobs: ResourceJob[], workers: Worker[], options: PoolOptio
       if (done === jobs.length && !settled) (settled = true), resolve(results);
     };
     const feed = (w: Worker): void => {
-      if (settled || next >= jobs.length) return;
-      const i = next++;
-      w.postMessage({ index: i, job: jobs[i], encode: options.encode }, transferList(jobs[i]));
+      if (settled || next >= work.length) return;
+      const unit = work[next++];
+      const batch = unit.map((i) => ({ index: i, job: jobs[i] }));
+      w.postMessage({ batch, encode: options.encode }, unit.flatMap((i) => transferList(jobs[i])));
     };
     for (const w of workers) {
-      w.on('message', (msg: { index: number; result?: BuiltResource; error?: string }) => {
+      w.on('message', (msg: { results?: { index: number; result: BuiltResource }[]; error?: string }) => {
         if (msg.error !== undefined) return fail(new Error(msg.error));
-        store(msg.index, msg.result!);
+        for (const { index, result } of msg.results!) store(index, result);
         feed(w);
       });
       w.on('error', (e) => fail(new Error(`worker: ${e.message}`)));
@@ -112,13 +134,12 @@ function runOnThreads(jobs: ResourceJob[], workers: Worker[], options: PoolOptio
     }
     void mainThread();
 
-    /** The calling thread: side work first, then one job at a time, yielding so worker messages get handled. */
+    /** The calling thread: side work first, then one unit at a time, yielding so worker messages get handled. */
     async function mainThread(): Promise<void> {
       try {
         options.sideWork?.();
-        while (!settled && next < jobs.length) {
-          const i = next++;
-          store(i, buildResource(jobs[i], options.encode));
+        while (!settled && next < work.length) {
+          for (const i of work[next++]) store(i, buildResource(jobs[i], options.encode));
           if (workers.length) await new Promise((r) => setImmediate(r));
         }
       } catch (e) {

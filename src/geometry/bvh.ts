@@ -201,24 +201,6 @@ function unionBoxes(box: Float64Array, centroid: Float64Array, perm: Uint32Array
   return ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
 }
 
-/** The axis along which the centroids of perm[lo, hi) spread most (ties: the lower axis). */
-export function spreadAxis(centroid: Float64Array, perm: Uint32Array, lo: number, hi: number): number {
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (let i = lo; i < hi; i++) {
-    const f = 3 * perm[i];
-    const x = centroid[f], y = centroid[f + 1], z = centroid[f + 2];
-    if (x < x0) x0 = x;
-    if (x > x1) x1 = x;
-    if (y < y0) y0 = y;
-    if (y > y1) y1 = y;
-    if (z < z0) z0 = z;
-    if (z > z1) z1 = z;
-  }
-  const ex = x1 - x0, ey = y1 - y0, ez = z1 - z0;
-  if (ex >= ey && ex >= ez) return 0;
-  return ey >= ez ? 1 : 2;
-}
-
 /**
  * key[i] = the ordering key of perm[i] on `axis` (0–2: centroid; −1: min x) and kx[i] its face-box min x, for i in
  * [lo, hi).

@@ -8,7 +8,6 @@
 //   extent, counts proportional to the pieces each side needs — deterministic, each piece compact, pieces balanced.
 // - 'sequential': consecutive runs of at most maxFaces welded triangles (what a batch-by-count writer does).
 
-import { selectFaces, spreadAxis } from './bvh.ts';
 
 export type SplitRule = 'spatial' | 'sequential';
 
@@ -24,40 +23,79 @@ export function splitTriangles(positions: Float32Array, tris: Uint32Array, maxFa
     for (let s = 0; s < n; s += maxFaces) out.push(all.slice(s, Math.min(n, s + maxFaces)));
     return out;
   }
-  const centroid = centroids(positions, tris);
+  // Centroids as three arrays kept in the same order as the ids (permuted together): every pass is sequential.
+  const c = centroids(positions, tris);
   const out: Uint32Array[] = [];
-  bisect(centroid, all, new Float64Array(n), new Float64Array(n), 0, n, maxFaces, out);
+  bisect(c, all, 0, n, maxFaces, out);
   for (const p of out) p.sort();
   return out;
 }
 
-/** Triangle centroids, xyz f64 per triangle. */
-function centroids(p: Float32Array, tris: Uint32Array): Float64Array {
+/** Triangle centroids as three f64 arrays (x, y, z), in triangle order. */
+function centroids(p: Float32Array, tris: Uint32Array): [Float64Array, Float64Array, Float64Array] {
   const n = tris.length / 3;
-  const c = new Float64Array(3 * n);
+  const cx = new Float64Array(n), cy = new Float64Array(n), cz = new Float64Array(n);
   for (let t = 0; t < n; t++) {
     const a = 3 * tris[3 * t], b = 3 * tris[3 * t + 1], d = 3 * tris[3 * t + 2];
-    c[3 * t] = (p[a] + p[b] + p[d]) / 3;
-    c[3 * t + 1] = (p[a + 1] + p[b + 1] + p[d + 1]) / 3;
-    c[3 * t + 2] = (p[a + 2] + p[b + 2] + p[d + 2]) / 3;
+    cx[t] = (p[a] + p[b] + p[d]) / 3;
+    cy[t] = (p[a + 1] + p[b + 1] + p[d + 1]) / 3;
+    cz[t] = (p[a + 2] + p[b + 2] + p[d + 2]) / 3;
   }
-  return c;
+  return [cx, cy, cz];
 }
 
-/** Cuts perm[lo, hi) at the median centroid of its widest axis (ties by index) until each piece fits. */
-function bisect(c: Float64Array, perm: Uint32Array, key: Float64Array, zero: Float64Array, lo: number, hi: number, maxFaces: number, out: Uint32Array[]): void {
+/** The axis whose centroids spread most over [lo, hi) (ties: the lower axis). */
+function widest(c: Float64Array[], lo: number, hi: number): number {
+  let best = 0, bestExtent = -1;
+  for (let a = 0; a < 3; a++) {
+    const k = c[a];
+    let min = Infinity, max = -Infinity;
+    for (let i = lo; i < hi; i++) {
+      if (k[i] < min) min = k[i];
+      if (k[i] > max) max = k[i];
+    }
+    if (max - min > bestExtent) { best = a; bestExtent = max - min; }
+  }
+  return best;
+}
+
+/** Cuts [lo, hi) at the median centroid of its widest axis (ties by triangle index) until each piece fits. */
+function bisect(c: Float64Array[], ids: Uint32Array, lo: number, hi: number, maxFaces: number, out: Uint32Array[]): void {
   const n = hi - lo;
   if (n <= maxFaces) {
-    out.push(perm.slice(lo, hi));
+    out.push(ids.slice(lo, hi));
     return;
   }
   const pieces = Math.ceil(n / maxFaces);
-  const leftPieces = Math.floor(pieces / 2);
-  const m = lo + Math.floor((n * leftPieces) / pieces);
-  const axis = spreadAxis(c, perm, lo, hi);
-  for (let i = lo; i < hi; i++) key[i] = c[3 * perm[i] + axis];
-  zero.fill(0, lo, hi); // no secondary key: ties go by triangle index
-  selectFaces(key, zero, perm, lo, hi, m);
-  bisect(c, perm, key, zero, lo, m, maxFaces, out);
-  bisect(c, perm, key, zero, m, hi, maxFaces, out);
+  const m = lo + Math.floor((n * Math.floor(pieces / 2)) / pieces);
+  select(c, widest(c, lo, hi), ids, lo, hi, m);
+  bisect(c, ids, lo, m, maxFaces, out);
+  bisect(c, ids, m, hi, maxFaces, out);
+}
+
+/** Quickselect of [lo, hi) by (c[axis], id) so that the first k − lo positions hold the smallest; moves all four arrays. */
+function select(c: Float64Array[], axis: number, ids: Uint32Array, lo: number, hi: number, k: number): void {
+  const key = c[axis];
+  const swap = (i: number, j: number): void => {
+    for (let a = 0; a < 3; a++) { const t = c[a][i]; c[a][i] = c[a][j]; c[a][j] = t; }
+    const u = ids[i]; ids[i] = ids[j]; ids[j] = u;
+  };
+  const less = (i: number, j: number): boolean => key[i] < key[j] || (key[i] === key[j] && ids[i] < ids[j]);
+  while (hi - lo > 1 && k > lo && k < hi) {
+    const mid = lo + ((hi - lo) >> 1);
+    if (less(mid, lo)) swap(mid, lo);
+    if (less(hi - 1, lo)) swap(hi - 1, lo);
+    if (less(hi - 1, mid)) swap(hi - 1, mid);
+    swap(lo, mid);
+    const pk = key[lo], pf = ids[lo];
+    let i = lo - 1, j = hi;
+    for (;;) {
+      do i++; while (key[i] < pk || (key[i] === pk && ids[i] < pf));
+      do j--; while (key[j] > pk || (key[j] === pk && ids[j] > pf));
+      if (i >= j) break;
+      swap(i, j);
+    }
+    if (k <= j) hi = j + 1;
+    else lo = j + 1;
+  }
 }

@@ -50,25 +50,36 @@ export function checkRegions(regions: readonly Region[], length: number): void {
   }
 }
 
-/** The non-zero bytes outside every region, as runs (zero gaps shorter than FILL_MERGE_GAP merged). */
+/**
+ * The non-zero bytes outside every region, as runs (zero gaps shorter than FILL_MERGE_GAP merged, never across a
+ * region). Regions must not overlap (checkRegions); only the gaps between them are scanned.
+ */
 export function findFill(bytes: Uint8Array, regions: readonly Region[]): LayoutFill[] {
-  const covered = new Uint8Array(bytes.byteLength);
-  for (const r of regions) covered.fill(1, r.at, r.at + r.size);
+  const sorted = regions.filter((r) => r.size > 0).sort((a, b) => a.at - b.at);
   const fill: LayoutFill[] = [];
-  let start = -1;
-  let lastNonZero = -1;
-  const flush = (): void => {
-    if (start >= 0) fill.push({ at: start, bytes: bytes.slice(start, lastNonZero + 1) });
-    start = -1;
-  };
-  for (let i = 0; i < bytes.byteLength; i++) {
-    if (covered[i] || bytes[i] === 0) continue;
-    if (start >= 0 && (i - lastNonZero > FILL_MERGE_GAP || covered.subarray(lastNonZero, i).includes(1))) flush();
-    if (start < 0) start = i;
-    lastNonZero = i;
+  let from = 0;
+  for (let i = 0; i <= sorted.length; i++) {
+    const to = i < sorted.length ? sorted[i].at : bytes.byteLength;
+    gapFill(bytes, from, to, fill);
+    if (i < sorted.length) from = Math.max(from, sorted[i].at + sorted[i].size);
   }
-  flush();
   return fill;
+}
+
+/** Appends the non-zero runs of bytes[from, to) to `fill`. */
+function gapFill(bytes: Uint8Array, from: number, to: number, fill: LayoutFill[]): void {
+  let start = -1;
+  let last = -1;
+  for (let i = from; i < to; i++) {
+    if (bytes[i] === 0) continue;
+    if (start >= 0 && i - last > FILL_MERGE_GAP) {
+      fill.push({ at: start, bytes: bytes.slice(start, last + 1) });
+      start = -1;
+    }
+    if (start < 0) start = i;
+    last = i;
+  }
+  if (start >= 0) fill.push({ at: start, bytes: bytes.slice(start, last + 1) });
 }
 
 export function writeFill(w: Writer, fill: readonly LayoutFill[]): void {

@@ -32,23 +32,27 @@ function plane(lo: number, hi: number, q: number, steps: number, fromMax: boolea
 
 /** The two child boxes node (lo, hi) gives in its parent's box. */
 export function decodeNode(parent: Readonly<Box6>, lo: number, hi: number): [Box6, Box6] {
-  const left = parent.slice() as Box6;
-  const right = parent.slice() as Box6;
-  decodeInto(parent, lo, hi, left, right);
-  return [left, right];
+  const all = [...parent, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+  decodeInto(all as unknown as Box6, 0, lo, hi, 6, 12);
+  return [all.slice(6, 12) as Box6, all.slice(12, 18) as Box6];
 }
 
-/** decodeNode writing into `left` and `right` (which start as copies of the parent). */
-function decodeInto(parent: ArrayLike<number>, lo: number, hi: number, left: Box6 | Float32Array, right: Box6 | Float32Array): void {
+/**
+ * Decodes node (lo, hi) whose parent box is boxes[p..p+6) into boxes[l..l+6) (left) and boxes[r..r+6) (right), all
+ * offsets into one flat array (no per-node views).
+ */
+function decodeInto(boxes: Box6 | Float32Array, p: number, lo: number, hi: number, l: number, r: number): void {
   for (let a = 0; a < 3; a++) {
-    const qMin = (lo >>> MIN_SHIFT[a]) & ((1 << MIN_BITS[a]) - 1);
-    const inMin = plane(parent[a], parent[a + 3], qMin, 1 << MIN_BITS[a], false);
-    if (bit(lo, MIN_OWNER[a])) left[a] = inMin;
-    else right[a] = inMin;
-    const qMax = (hi >>> MAX_SHIFT[a]) & ((1 << MAX_BITS[a]) - 1);
-    const inMax = plane(parent[a], parent[a + 3], qMax, 1 << MAX_BITS[a], true);
-    if (bit(hi, MAX_OWNER[a])) left[a + 3] = inMax;
-    else right[a + 3] = inMax;
+    const min = boxes[p + a];
+    const max = boxes[p + a + 3];
+    const inMin = plane(min, max, (lo >>> MIN_SHIFT[a]) & ((1 << MIN_BITS[a]) - 1), 1 << MIN_BITS[a], false);
+    const inMax = plane(min, max, (hi >>> MAX_SHIFT[a]) & ((1 << MAX_BITS[a]) - 1), 1 << MAX_BITS[a], true);
+    const leftMin = bit(lo, MIN_OWNER[a]);
+    const leftMax = bit(hi, MAX_OWNER[a]);
+    boxes[l + a] = leftMin ? inMin : min;
+    boxes[r + a] = leftMin ? min : inMin;
+    boxes[l + a + 3] = leftMax ? inMax : max;
+    boxes[r + a + 3] = leftMax ? max : inMax;
   }
 }
 
@@ -68,14 +72,7 @@ export function nodeBoxes(root: Readonly<Box6>, tree: Uint32Array, faces: number
   const boxes = new Float32Array(6 * total);
   if (total === 0) return boxes;
   boxes.set(root, 0);
-  for (let i = 0; i < faces - 1; i++) {
-    const parent = boxes.subarray(6 * i, 6 * i + 6);
-    const left = boxes.subarray(6 * (2 * i + 1), 6 * (2 * i + 2));
-    const right = boxes.subarray(6 * (2 * i + 2), 6 * (2 * i + 3));
-    left.set(parent);
-    right.set(parent);
-    decodeInto(parent, tree[2 * i], tree[2 * i + 1], left, right);
-  }
+  for (let i = 0; i < faces - 1; i++) decodeInto(boxes, 6 * i, tree[2 * i], tree[2 * i + 1], 6 * (2 * i + 1), 6 * (2 * i + 2));
   return boxes;
 }
 

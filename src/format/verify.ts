@@ -211,11 +211,11 @@ function checkMesh(s: ShapeRecord, out: ShapeFindings): void {
   if (corners !== 3 * faces) out.add('mesh', () => `kind 5 (mesh) with ${corners} corners for ${faces} faces (not triangles)`);
   if (s.edgeValues.length !== corners) out.add('mesh', () => `kind 5 (mesh) with ${s.edgeValues.length} edge values for ${corners} corners`);
   if (faces > 1 && s.tree.length !== 2 * (faces - 1)) out.add('mesh', () => `kind 5 (mesh) with ${s.tree.length / 2} tree nodes for ${faces} faces`);
+  const bit = (b: Uint8Array, c: number): number => (b.length ? (b[c >> 3] >> (c & 7)) & 1 : 0);
   for (let c = 0; c < s.edgeValues.length && !out.over('edge-value') && !out.over('edge-bits'); c++) {
     const v = s.edgeValues[c];
     if (!(v >= 0 && v <= 1)) out.add('edge-value', () => `corner ${c}: edge value ${v} outside [0, 1]`);
-    const bit = (b: Uint8Array): number => (b.length ? (b[c >> 3] >> (c & 7)) & 1 : 0);
-    if (bit(s.concaveBits) && bit(s.flatBits)) out.add('edge-bits', () => `corner ${c}: both the concave and the flat bit are set`);
+    if (bit(s.concaveBits, c) && bit(s.flatBits, c)) out.add('edge-bits', () => `corner ${c}: both the concave and the flat bit are set`);
   }
 }
 

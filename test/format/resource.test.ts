@@ -6,6 +6,16 @@ const dir = new URL('./reference/', import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith('.physics')).sort();
 const load = (f: string): Uint8Array => new Uint8Array(readFileSync(new URL(f, dir)));
 
+describe('input views', () => {
+  it('reads a view at an odd offset into a larger buffer (a pooled Buffer) the same', () => {
+    const b = load('mixed.physics');
+    const big = new Uint8Array(b.length + 7);
+    big.set(b, 3);
+    const view = big.subarray(3, 3 + b.length);
+    expect(Buffer.from(writePhysicsResource(readPhysicsResource(view))).equals(Buffer.from(b))).toBe(true);
+  });
+});
+
 describe('reference encoder resources', () => {
   it('has the probe outputs', () => expect(files.length).toBeGreaterThanOrEqual(17));
   for (const f of files) {

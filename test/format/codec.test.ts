@@ -202,9 +202,14 @@ describe('many records', () => {
 });
 
 describe('truncation at every prefix length', () => {
-  for (const [name, make] of Object.entries(HAND_RESOURCES)) {
+  const inputs: [string, () => Uint8Array][] = [
+    ...Object.entries(HAND_RESOURCES).map(([name, make]): [string, () => Uint8Array] => [name, () => layResource(make())]),
+    ['reference mixed (mesh, convex, box, mesh, no-shape part)', () => reference('mixed')],
+    ['reference multi (three meshes, Studio-form body)', () => reference('multi')],
+  ];
+  for (const [name, make] of inputs) {
     it(`${name}: every prefix is a clean refusal or an exact round trip`, () => {
-      const bytes = layResource(make());
+      const bytes = make();
       let refused = 0;
       for (let n = 0; n < bytes.length; n++) {
         const prefix = bytes.slice(0, n);

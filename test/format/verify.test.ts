@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { edgeClasses, inspectPhysics, summarize } from '../../src/format/inspect.ts';
 import { readPhysicsResource } from '../../src/format/resource.ts';
@@ -14,6 +14,16 @@ const checks = (res: PhysicsResource): string[] => verifyResource(res, 'x.physic
 describe('verify', () => {
   it('finds nothing in the reference encoder’s resources', () => {
     for (const f of readdirSync(refDir).filter((n) => n.endsWith('.physics'))) expect(verifyPhysics(load(f), f)).toEqual([]);
+  });
+
+  it('finds nothing in the committed goldens (test/golden/, the reference encoder on issue 5’s meshes)', () => {
+    const golden = new URL('../golden/', import.meta.url);
+    let n = 0;
+    for (const f of existsSync(golden) ? readdirSync(golden).filter((x) => x.endsWith('.physics')) : []) {
+      expect(verifyPhysics(new Uint8Array(readFileSync(new URL(f, golden))), f)).toEqual([]);
+      n++;
+    }
+    expect(n === 0 || n >= 20).toBe(true);
   });
 
   it('reports a read refusal as a finding with the offset', () => {

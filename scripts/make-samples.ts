@@ -5,7 +5,7 @@
 //  - samples/city-blocks.glb: a 1.2 km square of terrain and 4,400 small props (shared meshes, so the file stays
 //    small): about 4,500 geometries, above the 4,003 budget, so it compiles into collision_area cells.
 // glTF space is game space: Y up, metres.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Document, NodeIO, type Material, type Mesh, type Node } from '@gltf-transform/core';
@@ -127,7 +127,7 @@ class Builder {
 
 const LINE_STRIP = 3;
 
-function skatepark(): Document {
+export function skatepark(): Document {
   const b = new Builder();
   const concrete = b.material('Concrete.001'); // Blender's duplicate suffix: still "concrete"
   const smooth = b.material('park_smooth', { sk8_surface: 'concrete' });
@@ -190,7 +190,7 @@ function skatepark(): Document {
   return b.doc;
 }
 
-function cityBlocks(): Document {
+export function cityBlocks(): Document {
   const b = new Builder();
   const rnd = prng(20261129);
   const asphalt = b.material('asphalt');
@@ -216,11 +216,18 @@ function cityBlocks(): Document {
   return b.doc;
 }
 
-const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
-mkdirSync(OUT, { recursive: true });
-for (const [name, make] of [['skatepark.glb', skatepark], ['city-blocks.glb', cityBlocks]] as const) {
-  const bytes = await io.writeBinary(make());
-  const { writeFileSync } = await import('node:fs');
-  writeFileSync(join(OUT, name), bytes);
-  process.stdout.write(`samples/${name}: ${bytes.byteLength} bytes\n`);
+export const SAMPLES = { 'skatepark.glb': skatepark, 'city-blocks.glb': cityBlocks } as const;
+
+/** The sample's .glb bytes (deterministic). */
+export async function sampleBytes(name: keyof typeof SAMPLES): Promise<Uint8Array> {
+  return new NodeIO().registerExtensions(ALL_EXTENSIONS).writeBinary(SAMPLES[name]());
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  mkdirSync(OUT, { recursive: true });
+  for (const name of Object.keys(SAMPLES) as (keyof typeof SAMPLES)[]) {
+    const bytes = await sampleBytes(name);
+    writeFileSync(join(OUT, name), bytes);
+    process.stdout.write(`samples/${name}: ${bytes.byteLength} bytes\n`);
+  }
 }

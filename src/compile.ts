@@ -187,6 +187,10 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
     await stopWorkers(pool);
   }
   const objects = imported.objects;
+  // An object (or cell) whose triangles all lack area encodes to no part: write no file for it.
+  for (const r of built.filter((b) => b.parts === 0)) logger.warn(`encode: "${r.name}": no triangle with area; no resource written`);
+  built = built.filter((b) => b.parts > 0);
+  if (built.length === 0) throw new Error(`compile: ${input}: every collision triangle is degenerate (no area); nothing to write`);
 
   const geometries = built.reduce((s, r) => s + r.shapes, 0);
   for (const w of poolWarnings(geometries)) logger.warn(w);

@@ -198,3 +198,15 @@ describe('header form', () => {
     expect(existsSync(join(tmp.dir, 'form-bad'))).toBe(false);
   });
 });
+
+describe('objects without usable triangles', () => {
+  it('writes no resource for an all-degenerate object and says so', async () => {
+    const doc = newLevel();
+    addNode(doc, { name: 'ok', ...boxMesh([0, 0, 0], [1, 1, 1]) });
+    addNode(doc, { name: 'sliver', positions: [0, 0, 0, 1, 0, 0, 2, 0, 0], indices: [0, 1, 2] });
+    const r = await compileLevel(await writeLevel(doc, join(tmp.dir, 'sliver.glb')), {}, hooks);
+    expect(readdirSync(r.outDir).sort()).toEqual(['manifest.json', 'ok.physics']);
+    expect(r.manifest.warnings).toContain('encode: "sliver": no triangle with area; no resource written');
+    expect(r.manifest.validation.sliver).toMatchObject({ degenerate: 1 });
+  });
+});

@@ -92,6 +92,7 @@ const cases: Case[] = [
     j.extensionsRequired = j.extensionsUsed = ['EXT_teleport'];
   }), /requires extension EXT_teleport/],
   ['material slot outside the grid', () => writeGltf('slot.gltf', (j) => void (j.nodes[0].extras = { sk8_collision_material_packed: 200 << 6 })), /material slot 200 ≥ 116.*--allow-custom-slots/],
+  ['only degenerate triangles', () => writeGltf('flat.gltf', (_, b) => void new Float32Array(b.buffer, 0, 9).set([0, 0, 0, 1, 0, 0, 2, 0, 0])), /every collision triangle is degenerate/],
   ['unknown scene', () => writeGltf('scene.gltf', () => {}), /no scene "nope" \(scenes: 0\)/, { scene: 'nope' }],
   ['Draco without decoder', async () => {
     const doc = newLevel();

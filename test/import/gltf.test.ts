@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { EXTMeshGPUInstancing, KHRDracoMeshCompression, EXTMeshoptCompression } from '@gltf-transform/extensions';
+import { EXTMeshGPUInstancing, KHRDracoMeshCompression, EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
 import { importGltf, IMPORT_DEFAULTS, sanitizeName } from '../../src/import/gltf.ts';
 import { addNode, boxMesh, gridMesh, io, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
 
@@ -155,5 +155,31 @@ describe('importGltf: containers and compression', () => {
     const path = join(tmp.dir, 'req.gltf');
     writeFileSync(path, JSON.stringify({ asset: { version: '2.0' }, extensionsRequired: ['EXT_made_up'], extensionsUsed: ['EXT_made_up'] }));
     await expect(importGltf(path, IMPORT_DEFAULTS, logger)).rejects.toThrow(/requires extension EXT_made_up/);
+  });
+});
+
+describe('importGltf: scenes and quantized data', () => {
+  it('compiles the default scene unless --scene names another', async () => {
+    const doc = newLevel();
+    addNode(doc, { name: 'in_default', ...boxMesh([0, 0, 0], [1, 1, 1]) });
+    const other = doc.createScene('night');
+    const n = addNode(doc, { name: 'in_night', ...boxMesh([0, 0, 0], [1, 1, 1]) });
+    doc.getRoot().listScenes()[0].removeChild(n);
+    other.addChild(n);
+    doc.getRoot().setDefaultScene(doc.getRoot().listScenes()[0]);
+    const path = await writeLevel(doc, join(tmp.dir, 'scenes.glb'));
+    expect((await importGltf(path, IMPORT_DEFAULTS, logger)).objects.map((o) => o.name)).toEqual(['in_default']);
+    expect((await importGltf(path, { ...IMPORT_DEFAULTS, scene: 'night' }, logger)).objects.map((o) => o.name)).toEqual(['in_night']);
+    expect((await importGltf(path, { ...IMPORT_DEFAULTS, scene: '1' }, logger)).objects.map((o) => o.name)).toEqual(['in_night']);
+  });
+
+  it('un-normalises quantized (KHR_mesh_quantization) positions', async () => {
+    const doc = newLevel();
+    const node = addNode(doc, { name: 'q', positions: [0, 0, 0, 0, 0, 1, 1, 0, 0], scale: [4, 4, 4] });
+    const acc = node.getMesh()!.listPrimitives()[0].getAttribute('POSITION')!;
+    acc.setArray(new Int16Array([0, 0, 0, 0, 0, 32767, 32767, 0, 16384])).setNormalized(true);
+    doc.createExtension(KHRMeshQuantization).setRequired(true);
+    const [o] = (await load(doc, 'quant.glb')).objects;
+    expect(Array.from(o.positions)).toEqual([0, 0, 0, 0, 0, 4, 4, 0, Math.fround((16384 / 32767) * 4)]);
   });
 });

@@ -3,7 +3,7 @@
 // carries the layout it was found in (ResourceLayout); the writer follows that while it still fits the record, so
 // padding and grouping other tools chose survive a round trip, and otherwise lays the record out afresh.
 import { FormatError, type Writer, alignUp, hex } from './cursor.ts';
-import { ARRAY_SPECS, SLOT, recordArrayBytes } from './shape.ts';
+import { ARRAY_SPECS, SHAPE_FIELD, SLOT, recordArrayBytes } from './shape.ts';
 import {
   HEADER_SIZE,
   type LayoutFill,
@@ -118,7 +118,12 @@ export function hintsFit(res: PhysicsResource, l: ResourceLayout): boolean {
       pos.length === SHAPE_ARRAY_COUNT &&
       pos[SLOT.unused8] === 0 &&
       pos[SLOT.unused9] === 0 &&
-      sizes.every((n, k) => Number.isInteger(pos[k]) && (pos[k] === 0 ? n === 0 : pos[k] % ARRAY_SPECS[k].align === 0))
+      sizes.every((n, k) => {
+        // Offsets are unsigned and self-relative: an array must lie after its own offset field.
+        const field = l.shapeTable + SHAPE_SIZE * i + SHAPE_FIELD.offsets + 4 * k;
+        if (!Number.isInteger(pos[k])) return false;
+        return pos[k] === 0 ? n === 0 : pos[k] > field && pos[k] % ARRAY_SPECS[k].align === 0;
+      })
     );
   });
   if (!ok) return false;

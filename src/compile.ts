@@ -370,7 +370,11 @@ export function formatSummary(r: CompileResult, maxWarnings = 20): string {
     ...Object.entries(t).map(([k, v]) => `  ${k.padEnd(28)} ${v}`),
     `  time: ${Object.entries(r.timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}${r.workers > 1 ? ` (${r.workers} workers)` : ''}`,
   ];
-  if (m.streamingPlan) lines.push(`  streaming plan: ${m.streamingPlan.cells.length} cells, see ${STREAMING_PLAN_FILE}`);
+  if (m.streamingPlan) {
+    const heavy = [...m.streamingPlan.cells].sort((a, b) => b.geometries - a.geometries || a.name.localeCompare(b.name));
+    lines.push(`  streaming plan (${STREAMING_PLAN_FILE}): ${m.streamingPlan.geometries} geometries in ${heavy.length} cells; heaviest:`);
+    for (const c of heavy.slice(0, 8)) lines.push(`    ${c.name.padEnd(28)} ${c.geometries}`);
+  }
   if (m.warnings.length) {
     lines.push(`  ${m.warnings.length} warning(s):`);
     for (const w of m.warnings.slice(0, maxWarnings)) lines.push(`    ${w}`);

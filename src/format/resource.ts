@@ -75,19 +75,19 @@ export function readPhysicsResource(bytes: Uint8Array): PhysicsResource {
  */
 function checkShapeHeader(sh: ShapeHeader, i: number, at: number, length: number): void {
   const stage = `shape ${i}`;
-  const field = (k: number): number => at + 0x24 + 4 * k;
+  const field = (k: number): number => at + SHAPE_FIELD.offsets + 4 * k;
   const c = sh.counts;
   const needs = (k: number, count: number, countName: string, countAt: number): void => {
     if (count > 0 && sh.arrays[k] === 0) {
       throw new FormatError(stage, countAt, `${countName} ${count} but offset [${k}] ${ARRAY_SPECS[k].name} is 0`);
     }
   };
-  needs(SLOT.vertices, c.vertices, 'vertex count', at + 0x18);
-  needs(SLOT.cornerVertices, c.corners, 'corner count', at + 0x1a);
-  needs(SLOT.faceOffsets, c.faces, 'face count', at + 0x1c);
-  needs(SLOT.tree, c.nodes, 'tree node count', at + 0x1e);
+  needs(SLOT.vertices, c.vertices, 'vertex count', at + SHAPE_FIELD.vertexCount);
+  needs(SLOT.cornerVertices, c.corners, 'corner count', at + SHAPE_FIELD.cornerCount);
+  needs(SLOT.faceOffsets, c.faces, 'face count', at + SHAPE_FIELD.faceCount);
+  needs(SLOT.tree, c.nodes, 'tree node count', at + SHAPE_FIELD.nodeCount);
   if (sh.arrays[SLOT.tree] !== 0 && c.nodes !== Math.max(0, c.faces - 1)) {
-    throw new FormatError(stage, at + 0x1e, `tree node count ${c.nodes} ≠ face count ${c.faces} − 1`);
+    throw new FormatError(stage, at + SHAPE_FIELD.nodeCount, `tree node count ${c.nodes} ≠ face count ${c.faces} − 1`);
   }
   for (const k of [SLOT.unused8, SLOT.unused9]) {
     if (sh.arrays[k] !== 0) throw new FormatError(stage, field(k), `offset [${k}] (unused) is set: points at ${hex(sh.arrays[k])}`);

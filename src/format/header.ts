@@ -51,6 +51,12 @@ export function readHeader(r: Reader): Header {
   if (count24 !== 0 || count44 !== 0) {
     r.fail(`dynamic-prop tables are not decoded: 24-byte ×${count24}, 44-byte ×${count44}`, HEADER_FIELD.count24);
   }
+  // Zero in every resource seen, and the reference reader (which reads every base-game resource) refuses any other
+  // value next to the dynamic-prop counts: a non-zero word may belong to tables we do not decode.
+  for (const [field, name] of [[HEADER_FIELD.word14, 'word 0x14'], [HEADER_FIELD.word20, 'word 0x20']] as const) {
+    const v = r.u32At(field, name);
+    if (v !== 0) r.fail(`${name}: ${hex(v)}, expected 0 (may belong to the undecoded dynamic-prop tables)`, field);
+  }
   const h: Header = {
     version,
     word08: r.u32At(HEADER_FIELD.word08),

@@ -103,6 +103,13 @@ const vec3At = (r: Reader, at: number, what: string): Vec3 => [
   exactF32(r, at + 8, `${what}.z`),
 ];
 
+/** A word that is zero in every resource and that the reference reader refuses otherwise. */
+function zeroWord(r: Reader, at: number, what: string): number {
+  const v = r.u32At(at, what);
+  if (v !== 0) r.fail(`${what}: ${hex(v)}, expected 0 (zero in every resource seen; meaning unknown)`, at);
+  return v;
+}
+
 /** Reads shape record `index` at `at`; array positions are resolved (self-relative) but not yet checked. */
 export function readShapeHeader(r: Reader, at: number): ShapeHeader {
   r.need(at, SHAPE_SIZE, 'shape record');
@@ -121,7 +128,7 @@ export function readShapeHeader(r: Reader, at: number): ShapeHeader {
       faces: r.u16At(at + SHAPE_FIELD.faceCount, 'face count'),
       nodes: r.u16At(at + SHAPE_FIELD.nodeCount, 'tree node count'),
     },
-    word20: r.u32At(at + SHAPE_FIELD.word20, 'word20'),
+    word20: zeroWord(r, at + SHAPE_FIELD.word20, 'word 0x20'),
     arrays,
   };
 }

@@ -64,6 +64,22 @@ export interface ImportResult {
   inputBytes: Uint8Array[];
 }
 
+/**
+ * Most triangles a scene may expand to (node reuse and instancing included). Far above what the geometry pools
+ * can hold once encoded (40,000 shapes); it bounds memory, ~50 bytes a triangle through the pipeline.
+ */
+export const MAX_SCENE_TRIANGLES = 50_000_000;
+
+/** Most mesh objects (nodes with meshes, GPU instances counted one by one); 6× the ReSkate pool. */
+export const MAX_SCENE_OBJECTS = 250_000;
+
+/** GPU instances of a node (1 without EXT_mesh_gpu_instancing): the largest count among its attributes. */
+function instanceCount(node: Node): number {
+  const inst = node.getExtension<InstancedMesh>('EXT_mesh_gpu_instancing');
+  if (!inst) return 1;
+  return Math.max(0, ...inst.listAttributes().map((a) => a.getCount()));
+}
+
 const TRIANGLES = 4, TRIANGLE_STRIP = 5, TRIANGLE_FAN = 6, LINES = 1, LINE_LOOP = 2, LINE_STRIP = 3;
 
 /** Reads, checks and walks a .glb/.gltf into collision objects. Throws `gltf: <file>: ...` on bad input. */
@@ -164,6 +180,8 @@ class SceneWalker {
   private nodeIndex: Map<Node, number>;
   private meshIndex: Map<unknown, number>;
   private names = new Set<string>();
+  private sceneTriangles = 0;
+  private sceneObjects = 0;
   private materials: MaterialResolver;
 
   constructor(private doc: Document, private file: string, private options: ImportOptions, private logger: Logger) {
@@ -211,10 +229,34 @@ class SceneWalker {
       this.stats.skippedNodes++;
       return;
     }
-    for (const [k, matrix] of this.instanceMatrices(node, world).entries()) {
+    this.budget(node, mesh.listPrimitives(), instanceCount(node));
+    const matrices = this.instanceMatrices(node, world);
+    for (const [k, matrix] of matrices.entries()) {
       const name = this.uniqueName(matrix === world ? base : `${base}_${k}`);
       const obj = this.meshObject(node, matrix, name, mode === 'water');
       if (obj) this.objects.push(obj);
+    }
+  }
+
+  /**
+   * Node reuse and GPU instancing multiply a mesh's triangles without growing the file: refuse a scene that
+   * expands past MAX_SCENE_TRIANGLES before allocating it.
+   */
+  private budget(node: Node, prims: Primitive[], copies: number): void {
+    let per = 0;
+    for (const p of prims) {
+      const mode = p.getMode();
+      const n = p.getIndices()?.getCount() ?? p.getAttribute('POSITION')?.getCount() ?? 0;
+      if (mode === TRIANGLES) per += Math.floor(n / 3);
+      else if (mode === TRIANGLE_STRIP || mode === TRIANGLE_FAN) per += Math.max(0, n - 2);
+    }
+    this.sceneTriangles += per * copies;
+    this.sceneObjects += copies;
+    if (this.sceneObjects > MAX_SCENE_OBJECTS) {
+      throw new Error(`gltf: ${this.where(node)}: the scene has more than ${MAX_SCENE_OBJECTS} mesh objects (${copies} instance(s) here); refusing`);
+    }
+    if (this.sceneTriangles > MAX_SCENE_TRIANGLES) {
+      throw new Error(`gltf: ${this.where(node)}: the scene expands to more than ${MAX_SCENE_TRIANGLES} triangles (${per} × ${copies} instance(s) here); refusing`);
     }
   }
 
@@ -386,6 +428,10 @@ function sequence(n: number): Uint32Array {
 
 /** Concatenates primitives into one position array and one index list per material (first-seen order). */
 function assembleObject(name: string, source: string, kind: 'mesh' | 'grind', chunks: { positions: Float32Array; tris: Uint32Array; material: number }[]): ImportedObject {
+  if (chunks.length === 1) {
+    const [c] = chunks; // the common case: no copy
+    return { name, source, kind, positions: c.positions, groups: [{ material: c.material, indices: c.tris }] };
+  }
   const total = chunks.reduce((s, c) => s + c.positions.length, 0);
   const positions = new Float32Array(total);
   const byMaterial = new Map<number, Uint32Array[]>();

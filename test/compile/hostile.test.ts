@@ -93,6 +93,19 @@ const cases: Case[] = [
   }), /requires extension EXT_teleport/],
   ['material slot outside the grid', () => writeGltf('slot.gltf', (j) => void (j.nodes[0].extras = { sk8_collision_material_packed: 200 << 6 })), /material slot 200 ≥ 116.*--allow-custom-slots/],
   ['only degenerate triangles', () => writeGltf('flat.gltf', (_, b) => void new Float32Array(b.buffer, 0, 9).set([0, 0, 0, 1, 0, 0, 2, 0, 0])), /every collision triangle is degenerate/],
+  ['instancing past the object limit', () => writeGltf('inst.gltf', (j) => {
+    // A zero-filled translation accessor (allowed by the data check) of 1,000,000 instances of the triangle.
+    j.extensionsUsed = ['EXT_mesh_gpu_instancing'];
+    j.accessors.push({ componentType: 5126, count: 1_000_000, type: 'VEC3' });
+    j.nodes[0].extensions = { EXT_mesh_gpu_instancing: { attributes: { TRANSLATION: 2 } } };
+  }), /more than 250000 mesh objects \(1000000 instance\(s\) here\)/],
+  ['node reuse past the triangle limit', () => writeGltf('reuse.gltf', (j) => {
+    // One triangle strip of 1,000,000 zero-filled vertices, reused by 60 nodes: 60M triangles.
+    j.accessors.push({ componentType: 5126, count: 1_000_000, type: 'VEC3' });
+    j.meshes.push({ primitives: [{ attributes: { POSITION: 2 }, mode: 5 }] });
+    j.nodes = Array.from({ length: 60 }, () => ({ mesh: 1 }));
+    j.scenes[0].nodes = j.nodes.map((_: unknown, i: number) => i);
+  }), /the scene expands to more than 50000000 triangles \(999998 × 1 instance\(s\) here\)/],
   ['unknown scene', () => writeGltf('scene.gltf', () => {}), /no scene "nope" \(scenes: 0\)/, { scene: 'nope' }],
   ['Draco without decoder', async () => {
     const doc = newLevel();

@@ -110,3 +110,19 @@ describe('buildPrism (steps 4–7)', () => {
     expect(halfEdgesPerMetre(straight.positions, straight.indices.length)).toBeCloseTo(96 / Math.hypot(2, 0.06, 0.06), 6);
   });
 });
+
+describe('agreement with the independent fixture of the same rule (test/fixtures/meshes.ts)', () => {
+  it('buildPrism matches grindPrismCurved vertex for vertex and face for face', async () => {
+    const { grindPrismCurved } = await import('../fixtures/meshes.ts');
+    const ref = grindPrismCurved();
+    const pts = Float64Array.from(Array.from({ length: 13 }, (_, k) => {
+      const a = ((Math.PI / 2) * k) / 12;
+      return [30 + 3 * Math.cos(a), 0.8 + (0.5 * k) / 12, -5 + 3 * Math.sin(a)];
+    }).flat());
+    const mine = buildPrism({ points: pts, closed: false }, 0.03);
+    expect(Array.from(mine.indices)).toEqual(Array.from(ref.indices));
+    let worst = 0;
+    for (let i = 0; i < ref.positions.length; i++) worst = Math.max(worst, Math.abs(Math.fround(mine.positions[i]) - ref.positions[i]));
+    expect(worst).toBeLessThan(1e-5);
+  });
+});

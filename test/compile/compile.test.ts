@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { compileLevel, type CompileResult, type Manifest } from '../../src/compile.ts';
 import { readPhysicsResource, writePhysicsResource } from '../../src/format/resource.ts';
 import { KIND_MESH, type PhysicsResource } from '../../src/format/types.ts';
+import { verifyPhysics } from '../../src/format/verify.ts';
 import { addNode, boxMesh, gridMesh, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
 
 const tmp = tempDir('sk8-compile-');
@@ -60,6 +61,9 @@ describe('per-object resources below the budget', () => {
     expect(m.validation.ground).toMatchObject({ openEdges: 40 + 8 }); // both grids' borders
     expect(m.warnings.some((w) => /object "ground": .*open edges/.test(w))).toBe(true);
   });
+  it('every resource passes verify', () => {
+    for (const f of readdirSync(r.outDir).filter((x) => x.endsWith('.physics'))) expect(verifyPhysics(new Uint8Array(readFileSync(join(r.outDir, f))), f)).toEqual([]);
+  });
   it('compiles twice to identical bytes', async () => {
     const again = await compileLevel(r.input, { out: join(tmp.dir, 'again') }, hooks);
     for (const f of readdirSync(r.outDir)) expect(readFileSync(join(again.outDir, f)).equals(readFileSync(join(r.outDir, f)))).toBe(true);
@@ -111,6 +115,9 @@ describe('collision_area cells at or above the budget', () => {
     expect(faces).toBe(120 * 12 + 30 * 30 * 2);
     expect(r.manifest.totals['collision-objects']).toBe(121);
     expect(r.manifest.totals['collision-triangles']).toBe(faces);
+  });
+  it('every cell passes verify (round trip, invariants, faces inside their leaves)', () => {
+    for (const res of r.manifest.resources) expect(verifyPhysics(new Uint8Array(readFileSync(join(r.outDir, res.file))), res.file)).toEqual([]);
   });
   it('gives one part per material in a cell and lists the source objects', () => {
     const c = r.manifest.resources.find((x) => x.name === 'collision_area_0_0')!;

@@ -253,6 +253,12 @@ export function buildTree(rec: FaceRecords, faces: number, root: ArrayLike<numbe
       if (d > depth) depth = d;
       continue;
     }
+    if (hi - lo === 2) {
+      // Two faces, two leaves: order them directly (same rule; the min-x fallback cannot arise with one face a side).
+      pairNode(rec, perm[lo], perm[lo + 1], axis, boxes, 6 * i, nodes, 2 * i, leafFaces, i, n);
+      if (d + 1 > depth) depth = d + 1;
+      continue;
+    }
     const left = subtreeLeaves(2 * i + 1, n);
     splitNode(rec, perm, key, kx, lo, hi, left, axis, lr, out);
     const l = 2 * i + 1, r = 2 * i + 2;
@@ -264,6 +270,19 @@ export function buildTree(rec: FaceRecords, faces: number, root: ArrayLike<numbe
     stack[sp++] = l; stack[sp++] = leftLo; stack[sp++] = leftLo + left; stack[sp++] = d + 1; stack[sp++] = out[1];
   }
   return { nodes, leafFaces, depth };
+}
+
+/** A node over exactly faces f and g, whose children are the leaves 2i + 1 and 2i + 2. */
+function pairNode(rec: FaceRecords, f: number, g: number, axis: number, boxes: Float64Array, po: number, nodes: Uint32Array, at: number, leafFaces: Uint32Array, i: number, n: number): void {
+  const box = rec.box, c = rec.centroid;
+  const kf = c[3 * f + axis], kg = c[3 * g + axis], xf = box[6 * f], xg = box[6 * g];
+  let first = f, second = g;
+  if (kg < kf || (kg === kf && (xg < xf || (xg === xf && g < f)))) { first = g; second = f; }
+  // The right starts lower in x: swap (the last face becomes the left).
+  if (box[6 * second] < box[6 * first]) { const t = first; first = second; second = t; }
+  encodeNode(boxes, po, box, 6 * first, box, 6 * second, nodes, at);
+  leafFaces[2 * i + 1 - (n - 1)] = first;
+  leafFaces[2 * i + 2 - (n - 1)] = second;
 }
 
 /**

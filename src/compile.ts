@@ -14,7 +14,7 @@ import { describeReport, validateMesh, type MeshReport } from './import/validate
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
 import { resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
 import { assignCells, DEFAULT_CELL_SIZE, type CellSize } from './tiling/cells.ts';
-import { autoThreads, runJobs, startWorkers, stopWorkers } from './tiling/pool.ts';
+import { autoThreads, runJobs, ThreadPool, UNIT_TRIANGLES } from './tiling/pool.ts';
 
 export interface CompileOptions {
   /** Output directory; default `<input dir>/<input stem>.collision`. */
@@ -105,8 +105,9 @@ export interface CompileResult {
   manifest: Manifest;
   importStats: ImportStats;
   /**
-   * Milliseconds per stage: import, plan, validate, encode, publish. Validation runs on the main thread while the
-   * workers encode; `encode` is the encode stage's wall time without it.
+   * Milliseconds per stage: import, plan, validate, encode, publish. The validation report is computed on a worker
+   * during the import when workers are up early (then `validate` is only the wait for it), else on the main thread
+   * while the workers encode; `encode` is the encode stage's wall time without it.
    */
   timings: Record<string, number>;
   /** Encoding threads used, the main thread included. */
@@ -136,17 +137,26 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
   };
 
   if (options.studioTemplate) options.encode = { ...options.encode, header: await readStudioTemplate(options.studioTemplate) };
-  // Large inputs: start the workers now so their start-up overlaps the import.
+  // Large inputs: start the workers now, so they are up when the import starts walking the scene.
   const size = await stat(input).then((st) => st.size, () => 0);
   const early = options.workers === 'auto' ? (size >= PRESPAWN_BYTES ? availableParallelism() - 1 : 0) : Math.floor(options.workers) - 1;
-  let pool = early > 0 ? startWorkers(early) : undefined;
+  const starting = early > 0 ? ThreadPool.start(early) : undefined;
+  let pool: ThreadPool | undefined;
+  const validation = new Validation();
   let built: BuiltResource[] = [];
   let layout: 'objects' | 'cells';
   let imported: Awaited<ReturnType<typeof importGltf>>;
-  let validation: Record<string, Partial<MeshReport>> = {};
   let threads = 1;
   try {
-    imported = await timed('import', () => importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders }, logger));
+    const walkHooks = {
+      beforeWalk: async () => {
+        pool = await starting;
+        if (pool) validation.onWorker(pool);
+      },
+      onObject: (o: ImportedObject) => validation.add(o),
+    };
+    imported = await timed('import', () => importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders }, logger, walkHooks));
+    validation.flush();
     const objects = imported.objects;
     const triangles = objects.reduce((s, o) => s + o.groups.reduce((t, g) => t + g.indices.length / 3, 0), 0);
     if (triangles === 0) {
@@ -155,25 +165,22 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
     }
     const estimate = objects.reduce((s, o) => s + o.groups.reduce((t, g) => t + estimateShapes(g.indices.length / 3), 0), 0);
     layout = options.tiling === 'auto' ? (estimate < options.budget ? 'objects' : 'cells') : options.tiling;
-    let validated = false;
-    // The validation report runs on the main thread while the workers start encoding (it only reads the objects).
+    // Without a worker for it, the validation report runs on the main thread while the workers start encoding.
     const sideWork = (): void => {
-      if (validated) return;
-      validated = true;
       const t0 = performance.now();
-      validation = validateObjects(objects, logger);
-      timings.validate = performance.now() - t0;
+      validation.runLocal(objects);
+      timings.validate = (timings.validate ?? 0) + performance.now() - t0;
     };
     for (;;) {
       const jobs = await timed('plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize)));
       threads = options.workers === 'auto' ? autoThreads(jobs) : Math.max(1, Math.floor(options.workers));
+      if (pool) threads = Math.min(threads, pool.workers.length + 1);
       const onDone = (d: number, t: number): void => hooks.onProgress?.('encode', d, t);
       // Per-object jobs share the objects' arrays: copy them for workers (transfer would empty the objects).
       const toRun = layout === 'objects' && threads > 1 ? cloneJobs(jobs) : jobs;
       const t0 = performance.now();
       const before = timings.validate ?? 0;
       built = await runJobs(toRun, { threads, pool, sideWork, encode: options.encode, onDone });
-      pool = undefined;
       timings.encode = (timings.encode ?? 0) + performance.now() - t0 - ((timings.validate ?? 0) - before);
       const shapes = built.reduce((s, r) => s + r.shapes, 0);
       if (layout === 'objects' && options.tiling === 'auto' && shapes >= options.budget) {
@@ -183,8 +190,10 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
       }
       break;
     }
+    const reports = await timed('validate', () => validation.results(objects));
+    validation.report(objects, reports, logger);
   } finally {
-    await stopWorkers(pool);
+    await (pool ?? (await starting?.catch(() => undefined)))?.close();
   }
   const objects = imported.objects;
   // An object (or cell) whose triangles all lack area encodes to no part: write no file for it.
@@ -206,7 +215,7 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
   }
 
   const sha256 = hashAll(imported.inputBytes);
-  const manifest = makeManifest(input, sha256, options, layout, built, objects, validation, streamingPlan, warnings);
+  const manifest = makeManifest(input, sha256, options, layout, built, objects, validation.summary, streamingPlan, warnings);
   const outDir = resolve(options.out ?? defaultOutDir(input));
   await timed('publish', () => publish(outDir, built, manifest, streamingPlan));
   return { input, outDir, manifest, importStats: imported.stats, timings, workers: threads };
@@ -229,18 +238,66 @@ export async function readStudioTemplate(path: string): Promise<{ word08: number
   return { word08: res.word08, body: res.body };
 }
 
-function validateObjects(objects: ImportedObject[], logger: Logger): Record<string, Partial<MeshReport>> {
-  const out: Record<string, Partial<MeshReport>> = {};
-  for (const o of objects) {
-    if (o.kind === 'grind') continue; // prisms are open by construction; density is checked when they are built
-    const report = validateMesh(o.positions, o.groups.map((g) => g.indices));
-    const line = describeReport(o.name, report);
-    if (!line) continue;
-    logger.warn(line);
-    const nonZero = Object.entries(report).filter(([k, v]) => v !== 0 && k !== 'triangles' && (k !== 'maxHalfEdgesPerMetre' || report.denseParts > 0));
-    out[o.name] = Object.fromEntries(nonZero.map(([k, v]) => [k, k === 'maxHalfEdgesPerMetre' ? Math.round(v) : v]));
+/**
+ * Per-object validation reports. With workers up before the import walks the scene, objects go to worker 0 in
+ * batches as they are imported (the worker is otherwise idle until encoding starts); without, the main thread
+ * computes them while the workers encode. Either way the warnings are logged in object order once all reports
+ * are in, so warnings and manifest are the same for any thread count. Grind prisms are skipped (open by
+ * construction; their density is checked when they are built).
+ */
+class Validation {
+  private pool: ThreadPool | undefined;
+  private batch: ImportedObject[] = [];
+  private batchTriangles = 0;
+  private remote: Promise<[ImportedObject[], MeshReport[]]>[] = [];
+  private local = new Map<ImportedObject, MeshReport>();
+  summary: Record<string, Partial<MeshReport>> = {};
+
+  onWorker(pool: ThreadPool): void {
+    if (pool.workers.length) this.pool = pool;
   }
-  return out;
+
+  add(o: ImportedObject): void {
+    if (!this.pool || o.kind === 'grind') return;
+    this.batch.push(o);
+    this.batchTriangles += o.groups.reduce((t, g) => t + g.indices.length / 3, 0);
+    if (this.batchTriangles >= UNIT_TRIANGLES) this.flush();
+  }
+
+  flush(): void {
+    if (!this.pool || !this.batch.length) return;
+    const objs = this.batch;
+    this.batch = [];
+    this.batchTriangles = 0;
+    const items = objs.map((o) => ({ positions: o.positions, groups: o.groups.map((g) => g.indices) }));
+    this.remote.push(this.pool.validate(0, items).then((reports) => [objs, reports]));
+  }
+
+  /** Main-thread part: every object no worker took. */
+  runLocal(objects: ImportedObject[]): void {
+    if (this.pool) return;
+    for (const o of objects) {
+      if (o.kind !== 'grind' && !this.local.has(o)) this.local.set(o, validateMesh(o.positions, o.groups.map((g) => g.indices)));
+    }
+  }
+
+  async results(objects: ImportedObject[]): Promise<Map<ImportedObject, MeshReport>> {
+    this.runLocal(objects);
+    const out = new Map(this.local);
+    for (const [objs, reports] of await Promise.all(this.remote)) objs.forEach((o, i) => out.set(o, reports[i]));
+    return out;
+  }
+
+  report(objects: ImportedObject[], reports: Map<ImportedObject, MeshReport>, logger: Logger): void {
+    for (const o of objects) {
+      const report = reports.get(o);
+      const line = report && describeReport(o.name, report);
+      if (!report || !line) continue;
+      logger.warn(line);
+      const nonZero = Object.entries(report).filter(([k, v]) => v !== 0 && k !== 'triangles' && (k !== 'maxHalfEdgesPerMetre' || report.denseParts > 0));
+      this.summary[o.name] = Object.fromEntries(nonZero.map(([k, v]) => [k, k === 'maxHalfEdgesPerMetre' ? Math.round(v) : v]));
+    }
+  }
 }
 
 function objectJobs(objects: ImportedObject[]): ResourceJob[] {

@@ -82,8 +82,14 @@ function instanceCount(node: Node): number {
 
 const TRIANGLES = 4, TRIANGLE_STRIP = 5, TRIANGLE_FAN = 6, LINES = 1, LINE_LOOP = 2, LINE_STRIP = 3;
 
+/** Optional callbacks: before the scene walk starts, and for each object as soon as it exists. */
+export interface WalkHooks {
+  beforeWalk?: () => Promise<void>;
+  onObject?: (o: ImportedObject) => void;
+}
+
 /** Reads, checks and walks a .glb/.gltf into collision objects. Throws `gltf: <file>: ...` on bad input. */
-export async function importGltf(file: string, options: ImportOptions = IMPORT_DEFAULTS, logger: Logger): Promise<ImportResult> {
+export async function importGltf(file: string, options: ImportOptions = IMPORT_DEFAULTS, logger: Logger, hooks: WalkHooks = {}): Promise<ImportResult> {
   const { io, jsonDoc, inputBytes } = await readJson(file, options, logger);
   let doc: Document;
   try {
@@ -91,8 +97,10 @@ export async function importGltf(file: string, options: ImportOptions = IMPORT_D
   } catch (e) {
     throw new Error(`gltf: ${file}: ${(e as Error).message}`);
   }
-  const walker = new SceneWalker(doc, file, options, logger);
-  walker.walk(selectScene(doc, file, options.scene));
+  const roots = selectScene(doc, file, options.scene);
+  await hooks.beforeWalk?.();
+  const walker = new SceneWalker(doc, file, options, logger, hooks.onObject);
+  walker.walk(roots);
   return { objects: walker.objects, stats: walker.stats, inputBytes };
 }
 
@@ -184,7 +192,7 @@ class SceneWalker {
   private sceneObjects = 0;
   private materials: MaterialResolver;
 
-  constructor(private doc: Document, private file: string, private options: ImportOptions, private logger: Logger) {
+  constructor(private doc: Document, private file: string, private options: ImportOptions, private logger: Logger, private onObject?: (o: ImportedObject) => void) {
     const root = doc.getRoot();
     this.nodeIndex = new Map(root.listNodes().map((n, i) => [n, i]));
     this.meshIndex = new Map(root.listMeshes().map((m, i) => [m, i]));
@@ -234,7 +242,7 @@ class SceneWalker {
     for (const [k, matrix] of matrices.entries()) {
       const name = this.uniqueName(matrix === world ? base : `${base}_${k}`);
       const obj = this.meshObject(node, matrix, name, mode === 'water');
-      if (obj) this.objects.push(obj);
+      if (obj) this.add(obj);
     }
   }
 
@@ -316,9 +324,14 @@ class SceneWalker {
       if (density > DENSITY_WARN_HALF_EDGES_PER_METRE) {
         this.logger.warn(`grind: "${name}": ${Math.round(density)} half-edges per metre > ${DENSITY_WARN_HALF_EDGES_PER_METRE}: too detailed to grind`);
       }
-      this.objects.push({ name, source: `node ${this.nodeIndex.get(node)} "${node.getName()}"`, kind: 'grind', positions, groups: [{ material: cfg.material, indices: prism.indices }] });
+      this.add({ name, source: `node ${this.nodeIndex.get(node)} "${node.getName()}"`, kind: 'grind', positions, groups: [{ material: cfg.material, indices: prism.indices }] });
     });
     this.stats.grindPrisms += prisms.length;
+  }
+
+  private add(o: ImportedObject): void {
+    this.objects.push(o);
+    this.onObject?.(o);
   }
 
   /** Names are file-name safe and unique ignoring case (Windows and macOS file systems); repeats get _2, _3… */

@@ -1,18 +1,19 @@
 // Runs resource jobs on the calling thread and on worker threads together. Jobs are independent and each result is
 // stored at its job's index, so the output is the same for any thread count; threads only change the wall time.
-// The calling thread first does `sideWork` (the validation report) while the workers start encoding, then takes
-// jobs itself: with 2 cores, one worker plus the main thread keeps both busy.
+// Workers can be started before the import (ThreadPool.start) and given the validation report while the main
+// thread is still importing; messages to one worker are handled in the order sent.
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { MeshReport } from '../import/validate.ts';
 import { buildResource, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
 
 export interface PoolOptions {
   /** Encoding threads including the calling thread: 1 = calling thread only. */
   threads: number;
   encode?: EncodeOptions;
-  /** Workers already starting (see startWorkers); extra ones are terminated, missing ones spawned. */
-  pool?: Promise<Worker[]>;
+  /** Workers already started; extra ones stay idle, missing ones are started. */
+  pool?: ThreadPool;
   /** Run on the calling thread once the workers have their first jobs. */
   sideWork?: () => void;
   onDone?: (done: number, total: number) => void;
@@ -20,6 +21,8 @@ export interface PoolOptions {
 
 /** Triangles a thread must have to pay for a worker's start-up (~100 ms: spawn, bundle eval, cold JIT). */
 export const WORK_PER_THREAD = 100_000;
+/** Jobs travel in units of consecutive jobs holding about this many triangles (fewer, larger messages). */
+export const UNIT_TRIANGLES = 25_000;
 
 /** Encoding threads for these jobs: one per WORK_PER_THREAD triangles, at most one per core and one per job. */
 export function autoThreads(jobs: ResourceJob[]): number {
@@ -28,9 +31,9 @@ export function autoThreads(jobs: ResourceJob[]): number {
 }
 
 /**
- * Worker code: worker.ts and what it imports (encoder, codec), bundled once per process by esbuild (tsx's own
- * transpiler) into one CommonJS string run with `eval`. Loading TypeScript through tsx inside each worker costs
- * over a second per worker (an esbuild service each); the bundle starts in tens of milliseconds.
+ * Worker code: worker.ts and what it imports (encoder, codec, validation), bundled once per process by esbuild
+ * (tsx's own transpiler) into one CommonJS string run with `eval`. Loading TypeScript through tsx inside each
+ * worker costs over a second per worker (an esbuild service each); the bundle starts in tens of milliseconds.
  * Without esbuild (it ships with tsx, but is not our direct dependency) workers fall back to worker-boot.mjs.
  */
 let bundle: Promise<string | undefined> | undefined;
@@ -57,30 +60,69 @@ async function spawnWorker(): Promise<Worker> {
   return new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { entry: new URL('./worker.ts', import.meta.url).href } });
 }
 
-/** Starts `n` workers now (their start-up overlaps the import); hand the promise to runJobs. */
-export function startWorkers(n: number): Promise<Worker[]> {
-  return Promise.all(Array.from({ length: Math.max(0, n) }, spawnWorker));
+export interface ValidateItem {
+  positions: Float32Array;
+  groups: Uint32Array[];
 }
 
-export async function stopWorkers(pool: Promise<Worker[]> | undefined): Promise<void> {
-  if (pool) await Promise.all((await pool.catch(() => [])).map((w) => w.terminate()));
-}
+/** Worker threads with request/response by id; a dead worker fails every request in flight. */
+export class ThreadPool {
+  private pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+  private failure: Error | undefined;
 
-export async function runJobs(jobs: ResourceJob[], options: PoolOptions): Promise<BuiltResource[]> {
-  const want = Math.min(options.threads, jobs.length) - 1;
-  let workers = options.pool ? await options.pool : [];
-  for (const w of workers.slice(Math.max(0, want))) void w.terminate();
-  workers = workers.slice(0, Math.max(0, want));
-  if (workers.length < want) workers.push(...(await startWorkers(want - workers.length)));
-  try {
-    return await runOnThreads(jobs, workers, options);
-  } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+  private constructor(readonly workers: Worker[]) {
+    for (const w of workers) {
+      w.on('message', (msg: { id: number; result?: unknown; error?: string }) => {
+        const p = this.pending.get(msg.id);
+        this.pending.delete(msg.id);
+        if (msg.error !== undefined) p?.reject(new Error(msg.error));
+        else p?.resolve(msg.result);
+      });
+      w.on('error', (e) => this.failAll(new Error(`worker: ${e.message}`)));
+      w.on('exit', (code) => code !== 0 && this.failAll(new Error(`worker: exited with code ${code}`)));
+    }
+  }
+
+  static async start(n: number): Promise<ThreadPool> {
+    return new ThreadPool(await Promise.all(Array.from({ length: Math.max(0, n) }, spawnWorker)));
+  }
+
+  private failAll(e: Error): void {
+    this.failure ??= e;
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+  }
+
+  call<T>(worker: number, message: object, transfer: ArrayBuffer[] = []): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    const reply = new Promise<T>((resolve, reject) => this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject }));
+    this.workers[worker].postMessage({ ...message, id }, transfer);
+    return reply;
+  }
+
+  /** Mesh validation reports on a worker (arrays are copied: the caller keeps using them). */
+  validate(worker: number, items: ValidateItem[]): Promise<MeshReport[]> {
+    return this.call(worker, { kind: 'validate', items });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
   }
 }
 
-/** Jobs travel in units of consecutive jobs holding about this many triangles (fewer, larger messages). */
-export const UNIT_TRIANGLES = 25_000;
+export async function runJobs(jobs: ResourceJob[], options: PoolOptions): Promise<BuiltResource[]> {
+  const want = Math.max(0, Math.min(options.threads, jobs.length) - 1);
+  const owned = options.pool ? undefined : await ThreadPool.start(want);
+  const pool = options.pool ?? owned!;
+  if (pool.workers.length < want) throw new Error(`pool: ${pool.workers.length} workers started, ${want} needed`);
+  try {
+    return await runOnThreads(jobs, pool, want, options);
+  } finally {
+    await owned?.close();
+  }
+}
 
 function units(jobs: ResourceJob[]): number[][] {
   const out: number[][] = [];
@@ -99,54 +141,40 @@ function units(jobs: ResourceJob[]): number[][] {
   return out;
 }
 
-function runOnThreads(jobs: ResourceJob[], workers: Worker[], options: PoolOptions): Promise<BuiltResource[]> {
+async function runOnThreads(jobs: ResourceJob[], pool: ThreadPool, workers: number, options: PoolOptions): Promise<BuiltResource[]> {
   const results: BuiltResource[] = new Array(jobs.length);
   const work = units(jobs);
   let next = 0;
   let done = 0;
-  return new Promise<BuiltResource[]>((resolve, reject) => {
-    let settled = false;
-    const fail = (e: Error): void => {
-      if (!settled) (settled = true), reject(e);
-    };
-    const store = (i: number, r: BuiltResource): void => {
-      results[i] = r;
-      options.onDone?.(++done, jobs.length);
-      if (done === jobs.length && !settled) (settled = true), resolve(results);
-    };
-    const feed = (w: Worker): void => {
-      if (settled || next >= work.length) return;
+  let failed = false;
+  const store = (i: number, r: BuiltResource): void => {
+    results[i] = r;
+    options.onDone?.(++done, jobs.length);
+  };
+  const onWorker = async (w: number): Promise<void> => {
+    while (!failed && next < work.length) {
       const unit = work[next++];
       const batch = unit.map((i) => ({ index: i, job: jobs[i] }));
-      w.postMessage({ batch, encode: options.encode }, unit.flatMap((i) => transferList(jobs[i])));
-    };
-    for (const w of workers) {
-      w.on('message', (msg: { results?: { index: number; result: BuiltResource }[]; error?: string }) => {
-        if (msg.error !== undefined) return fail(new Error(msg.error));
-        for (const { index, result } of msg.results!) store(index, result);
-        feed(w);
-      });
-      w.on('error', (e) => fail(new Error(`worker: ${e.message}`)));
-      w.on('exit', (code) => {
-        if (code !== 0 && done < jobs.length) fail(new Error(`worker: exited with code ${code}`));
-      });
-      feed(w);
+      const out = await pool.call<{ index: number; result: BuiltResource }[]>(w, { kind: 'encode', batch, encode: options.encode }, unit.flatMap((i) => transferList(jobs[i])));
+      for (const { index, result } of out) store(index, result);
     }
-    void mainThread();
-
-    /** The calling thread: side work first, then one unit at a time, yielding so worker messages get handled. */
-    async function mainThread(): Promise<void> {
-      try {
-        options.sideWork?.();
-        while (!settled && next < work.length) {
-          for (const i of work[next++]) store(i, buildResource(jobs[i], options.encode));
-          if (workers.length) await new Promise((r) => setImmediate(r));
-        }
-      } catch (e) {
-        fail(e as Error);
-      }
+  };
+  /** The calling thread: side work first, then one unit at a time, yielding so worker replies get handled. */
+  const onMain = async (): Promise<void> => {
+    options.sideWork?.();
+    while (!failed && next < work.length) {
+      for (const i of work[next++]) store(i, buildResource(jobs[i], options.encode));
+      if (workers) await new Promise((r) => setImmediate(r));
     }
-  });
+  };
+  const lanes = [...Array.from({ length: workers }, (_, w) => onWorker(w)), onMain()].map((p) =>
+    p.catch((e: Error) => {
+      failed = true;
+      throw e;
+    }),
+  );
+  await Promise.all(lanes);
+  return results;
 }
 
 /** The job's array buffers, each once, when the view covers its whole buffer (transfer, don't copy). */

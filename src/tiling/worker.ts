@@ -1,13 +1,23 @@
-// Worker thread: builds the batches of resource jobs it is sent (src/tiling/pool.ts) and posts the results back,
-// their bytes transferred.
+// Worker thread (src/tiling/pool.ts): encodes batches of resource jobs (bytes transferred back) and computes mesh
+// validation reports. Every request carries an id; the reply carries it back with a result or an error.
 import { parentPort } from 'node:worker_threads';
+import { validateMesh } from '../import/validate.ts';
 import { buildResource, type EncodeOptions, type ResourceJob } from './build.ts';
+import type { ValidateItem } from './pool.ts';
 
-parentPort!.on('message', (msg: { batch: { index: number; job: ResourceJob }[]; encode?: EncodeOptions }) => {
+type Request =
+  | { id: number; kind: 'encode'; batch: { index: number; job: ResourceJob }[]; encode?: EncodeOptions }
+  | { id: number; kind: 'validate'; items: ValidateItem[] };
+
+parentPort!.on('message', (msg: Request) => {
   try {
-    const results = msg.batch.map(({ index, job }) => ({ index, result: buildResource(job, msg.encode) }));
-    parentPort!.postMessage({ results }, results.map((r) => r.result.bytes.buffer as ArrayBuffer));
+    if (msg.kind === 'validate') {
+      parentPort!.postMessage({ id: msg.id, result: msg.items.map((it) => validateMesh(it.positions, it.groups)) });
+      return;
+    }
+    const result = msg.batch.map(({ index, job }) => ({ index, result: buildResource(job, msg.encode) }));
+    parentPort!.postMessage({ id: msg.id, result }, result.map((r) => r.result.bytes.buffer as ArrayBuffer));
   } catch (e) {
-    parentPort!.postMessage({ error: (e as Error).message });
+    parentPort!.postMessage({ id: msg.id, error: (e as Error).message });
   }
 });

@@ -96,7 +96,7 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('out', { alias: 'o', type: 'string', describe: 'output directory (default <input-stem>.collision; with several levels, the parent of one such directory each)' })
       .option('scene', { type: 'string', describe: 'scene name or index (default: the default scene)' })
       .option('cell-size', { type: 'number', choices: [...CELL_SIZES], default: 100, describe: 'collision_area cell edge, metres' })
-      .option('workers', { type: 'string', describe: "worker threads for encoding: 'auto' or 1..256 (output is identical for any count)" })
+      .option('workers', { type: 'string', describe: "encoding threads, the main thread included: 'auto' or 1..256 (output is identical for any count)" })
       .option('allow-custom-slots', { type: 'boolean', default: false, describe: 'accept material slots ≥ 116 (levels that add surfaces)' })
       .option('budget', { type: 'number', default: 4003, describe: 'geometry budget: at or above it, collision merges into cells' })
       .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: 'auto by budget, or force per-object resources / cells' })

@@ -4,6 +4,7 @@
 // Returns text; never prints.
 import { hex } from './cursor.ts';
 import { type DecodedMaterial, decodeMaterial, describeMaterial } from './material.ts';
+import { defaultLayout } from './layout.ts';
 import { KIND_NAMES } from './part.ts';
 import { decodeNormal } from './plane.ts';
 import { readPhysicsResource } from './resource.ts';
@@ -118,8 +119,30 @@ export interface ResourceSummary {
   word14: number;
   word20: number;
   bodyBytes: number;
+  /** How the stored layout compares with the reference encoder's (null for a record not read from bytes). */
+  layout: LayoutComparison | null;
   parts: PartSummary[];
   shapes: ShapeSummary[];
+}
+
+export interface LayoutComparison {
+  /** Arrays stored somewhere other than where the reference encoder puts them. */
+  movedArrays: number;
+  /** Non-zero bytes outside every record (padding other tools filled). */
+  fillBytes: number;
+  /** Stored size minus the reference layout's size. */
+  extraBytes: number;
+}
+
+/** The stored layout against defaultLayout: zero everywhere means the reference encoder's own layout. */
+export function compareLayout(res: PhysicsResource): LayoutComparison {
+  const l = res.layout!;
+  const d = defaultLayout(res);
+  let movedArrays = 0;
+  l.arrays.forEach((a, i) => a.forEach((x, k) => (movedArrays += x !== d.arrays[i]?.[k] ? 1 : 0)));
+  if (l.partTable !== d.partTable) movedArrays++;
+  const fillBytes = l.fill.reduce((n, f) => n + f.bytes.byteLength, 0);
+  return { movedArrays, fillBytes, extraBytes: l.size - d.size };
 }
 
 export function summarize(res: PhysicsResource, bytes: number): ResourceSummary {
@@ -130,6 +153,7 @@ export function summarize(res: PhysicsResource, bytes: number): ResourceSummary 
     word14: res.word14,
     word20: res.word20,
     bodyBytes: res.body.byteLength,
+    layout: res.layout ? compareLayout(res) : null,
     parts: res.parts.map((p, index) => ({
       index,
       kind: p.kind,
@@ -167,6 +191,16 @@ export function formatSummary(s: ResourceSummary): string {
       `${s.word08 === 1 ? ' (Studio)' : s.word08 === 0 ? ' (game)' : ''}, word14 ${s.word14}, word20 ${s.word20}, ` +
       `body ${s.bodyBytes} bytes, ${s.parts.length} parts, ${s.shapes.length} shapes`,
   ];
+  const l = s.layout;
+  if (l) {
+    const same = l.movedArrays === 0 && l.fillBytes === 0 && l.extraBytes === 0;
+    lines.push(
+      same
+        ? 'layout: the reference encoder’s'
+        : `layout: differs from the reference encoder’s (${l.movedArrays} arrays or tables placed elsewhere, ` +
+            `${l.fillBytes} bytes of non-zero padding, ${l.extraBytes} bytes longer); kept exactly on write`,
+    );
+  }
   for (const p of s.parts) {
     lines.push(
       `part ${p.index}: ${p.kindName} (kind ${p.kind}), shape ${p.shape ?? 'none'}, position ${vec(p.position)}, ` +

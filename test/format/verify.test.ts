@@ -98,6 +98,14 @@ describe('inspect', () => {
   it('counts edge classes of the reference box: quad diagonals flat, cube edges convex', () => {
     expect(edgeClasses(box().shapes[0])).toEqual({ flat: 12, concave: 0, convex: 24, open: 0 });
   });
+  it('says when a layout differs from the reference encoder’s', () => {
+    const b = load('box.physics');
+    const padded = new Uint8Array(b.length + 8);
+    padded.set(b);
+    padded[b.length + 2] = 9;
+    expect(inspectPhysics(b, { json: false })).toMatch(/\nlayout: the reference encoder’s\n/);
+    expect(inspectPhysics(padded, { json: false })).toMatch(/layout: differs .*\(0 arrays or tables placed elsewhere, 1 bytes of non-zero padding, 8 bytes longer\)/);
+  });
   it('summarises parts and shapes', () => {
     const s = summarize(box(), 832);
     expect(s.parts[0]).toMatchObject({ kind: 5, kindName: 'mesh', shape: 0, position: [20, 30, 0] });

@@ -41,7 +41,7 @@ const target = (r: Reader, field: number, what: string): number => {
 
 /** Reads and checks the header: version, magic, no dynamic-prop tables, tables inside the input. */
 export function readHeader(r: Reader): Header {
-  r.need(0, HEADER_SIZE, 'header');
+  r.need(0, HEADER_SIZE, 'the 0x38-byte header');
   const version = r.u32At(HEADER_FIELD.version, 'version');
   if (version !== VERSION) r.fail(`version: expected ${VERSION}, found ${version}`, HEADER_FIELD.version);
   const magic = r.u32At(HEADER_FIELD.magic, 'magic');

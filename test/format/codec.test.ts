@@ -138,7 +138,7 @@ describe('refusals name the field, its offset and the values', () => {
   const rel = (field: number, abs: number): number => abs - field;
 
   const cases: [string, Uint8Array, RegExp][] = [
-    ['short header', mixed.slice(0, 0x37), /header: at 0x0: header: needs 56 bytes, input is 55 bytes/],
+    ['short header', mixed.slice(0, 0x37), /header: at 0x0: the 0x38-byte header: needs 56 bytes, input is 55 bytes/],
     ['bad version', poke(mixed, 0, 3), /header: at 0x0: version: expected 2, found 3/],
     ['bad magic', poke(mixed, 4, 0x12345678), /header: at 0x4: magic: expected 0x69af7015, found 0x12345678/],
     ['24-byte entries', poke(mixed, 0x10, 2), /dynamic-prop tables are not decoded: 24-byte ×2, 44-byte ×0/],

@@ -62,6 +62,7 @@ export function encodeMeshShapes(
   if (!Number.isInteger(opt.maxFaces) || opt.maxFaces < 1 || opt.maxFaces > MAX_SHAPE_FACES) {
     throw new Error(`encode: maxFaces ${opt.maxFaces} outside 1…${MAX_SHAPE_FACES}`);
   }
+  if (opt.split !== 'spatial' && opt.split !== 'sequential') throw new Error(`encode: split "${opt.split}" is not 'spatial' or 'sequential'`);
   const w = weld(positions, indices);
   const stats: EncodeStats = {
     inputTriangles: indices.length / 3,

@@ -3,6 +3,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { KHRDracoMeshCompression } from '@gltf-transform/extensions';
 import { compileLevel } from '../../src/compile.ts';
 import { addNode, gridMesh, io, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
@@ -118,15 +120,31 @@ const cases: Case[] = [
   }, /uses KHR_draco_mesh_compression \(Draco compression\) but no Draco decoder is available/, { decoders: { draco: false, meshopt: true } }],
 ];
 
+const inputs: string[] = [];
+
 describe('hostile glTFs: clear error, no output', () => {
   it('has at least 15 cases', () => expect(cases.length).toBeGreaterThanOrEqual(15));
   for (const [title, make, message, extra] of cases) {
     it(title, async () => {
       const input = await make();
+      if (!extra) inputs.push(input);
       const out = join(tmp.dir, `out-${title.replace(/\W+/g, '-')}`);
       await expect(compileLevel(input, { out, ...extra }, quiet)).rejects.toThrow(message);
       expect(existsSync(out)).toBe(false);
       expect(readdirSync(tmp.dir).filter((f) => f.includes('.tmp-') || f.includes('.old-'))).toEqual([]);
     });
   }
+});
+
+describe('hostile glTFs through the CLI', () => {
+  it('exits 1 with one message per level and writes no output directory', () => {
+    expect(inputs.length).toBeGreaterThanOrEqual(15);
+    const bin = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
+    const r = spawnSync(process.execPath, [bin, ...inputs], { cwd: tmp.dir, encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(inputs.length);
+    for (const [i, input] of inputs.entries()) expect(lines[i]).toContain(input);
+    expect(readdirSync(tmp.dir).filter((f) => f.endsWith('.collision') || /\.(tmp|old)-/.test(f))).toEqual([]);
+  });
 });

@@ -9,7 +9,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import pkg from '../package.json' with { type: 'json' };
 import { readPhysicsResource } from './format/resource.ts';
 import { STUDIO_BODY_SIZE } from './format/types.ts';
-import { importGltf, IMPORT_DEFAULTS, type ImportedObject, type ImportStats, type Logger } from './import/gltf.ts';
+import { importGltf, IMPORT_DEFAULTS, type ImportedObject, type ImportResult, type ImportStats, type Logger } from './import/gltf.ts';
 import { describeReport, validateMesh, type MeshReport } from './import/validate.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
 import { resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
@@ -121,104 +121,124 @@ export const STREAMING_PLAN_FILE = 'streaming-plan.json';
 
 export const defaultOutDir = (input: string): string => join(dirname(input), `${basename(input, extname(input))}.collision`);
 
+/** What every stage of one build shares. */
+interface Build {
+  input: string;
+  options: CompileOptions;
+  hooks: CompileHooks;
+  logger: Logger;
+  warnings: string[];
+  timings: Record<string, number>;
+  validation: Validation;
+  pool?: ThreadPool;
+}
+
+async function timed<T>(b: Build, stage: string, f: () => T | Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  try {
+    return await f();
+  } finally {
+    b.timings[stage] = (b.timings[stage] ?? 0) + performance.now() - t0;
+  }
+}
+
 /** Compiles one level. Throws (leaving any previous output untouched) on bad input or a failed build. */
 export async function compileLevel(input: string, opts: Partial<CompileOptions> = {}, hooks: CompileHooks): Promise<CompileResult> {
-  const options: CompileOptions = { ...COMPILE_DEFAULTS, ...opts };
   const warnings: string[] = [];
-  const logger: Logger = { warn: (m) => (warnings.push(m), hooks.logger.warn(m)) };
-  const timings: Record<string, number> = {};
-  const timed = async <T>(stage: string, f: () => T | Promise<T>): Promise<T> => {
-    const t0 = performance.now();
-    try {
-      return await f();
-    } finally {
-      timings[stage] = (timings[stage] ?? 0) + performance.now() - t0;
-    }
+  const b: Build = {
+    input, hooks, warnings, timings: {}, validation: new Validation(),
+    options: { ...COMPILE_DEFAULTS, ...opts },
+    logger: { warn: (m) => (warnings.push(m), hooks.logger.warn(m)) },
   };
-
-  if (options.studioTemplate) options.encode = { ...options.encode, header: await readStudioTemplate(options.studioTemplate) };
+  if (b.options.studioTemplate) b.options.encode = { ...b.options.encode, header: await readStudioTemplate(b.options.studioTemplate) };
   // Large inputs: start the workers now, so they are up when the import starts walking the scene.
   const size = await stat(input).then((st) => st.size, () => 0);
-  const early = options.workers === 'auto' ? (size >= PRESPAWN_BYTES ? availableParallelism() - 1 : 0) : Math.floor(options.workers) - 1;
+  const early = b.options.workers === 'auto' ? (size >= PRESPAWN_BYTES ? availableParallelism() - 1 : 0) : Math.floor(b.options.workers) - 1;
   const starting = early > 0 ? ThreadPool.start(early) : undefined;
-  let pool: ThreadPool | undefined;
-  const validation = new Validation();
-  let built: BuiltResource[] = [];
-  let layout: 'objects' | 'cells';
-  let imported: Awaited<ReturnType<typeof importGltf>>;
-  let threads = 1;
   try {
-    const walkHooks = {
-      beforeWalk: async () => {
-        pool = await starting;
-        if (pool) validation.onWorker(pool);
-      },
-      onObject: (o: ImportedObject) => validation.add(o),
-    };
-    imported = await timed('import', () => importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders }, logger, walkHooks));
-    validation.flush();
-    const objects = imported.objects;
-    const triangles = objects.reduce((s, o) => s + o.groups.reduce((t, g) => t + g.indices.length / 3, 0), 0);
-    if (triangles === 0) {
-      const st = imported.stats;
-      throw new Error(`compile: ${input}: no collision triangles (${st.nodes} nodes, ${st.meshNodes} with meshes, ${st.skippedNodes} set to sk8_collision_mode none)`);
-    }
-    const estimate = objects.reduce((s, o) => s + o.groups.reduce((t, g) => t + estimateShapes(g.indices.length / 3), 0), 0);
-    layout = options.tiling === 'auto' ? (estimate < options.budget ? 'objects' : 'cells') : options.tiling;
-    // Without a worker for it, the validation report runs on the main thread while the workers start encoding.
-    const sideWork = (): void => {
-      const t0 = performance.now();
-      validation.runLocal(objects);
-      timings.validate = (timings.validate ?? 0) + performance.now() - t0;
-    };
-    for (;;) {
-      const jobs = await timed('plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize)));
-      threads = options.workers === 'auto' ? autoThreads(jobs) : Math.max(1, Math.floor(options.workers));
-      if (pool) threads = Math.min(threads, pool.workers.length + 1);
-      const onDone = (d: number, t: number): void => hooks.onProgress?.('encode', d, t);
-      // Per-object jobs share the objects' arrays: copy them for workers (transfer would empty the objects).
-      const toRun = layout === 'objects' && threads > 1 ? cloneJobs(jobs) : jobs;
-      const t0 = performance.now();
-      const before = timings.validate ?? 0;
-      built = await runJobs(toRun, { threads, pool, sideWork, encode: options.encode, onDone });
-      timings.encode = (timings.encode ?? 0) + performance.now() - t0 - ((timings.validate ?? 0) - before);
-      const shapes = built.reduce((s, r) => s + r.shapes, 0);
-      if (layout === 'objects' && options.tiling === 'auto' && shapes >= options.budget) {
-        logger.warn(`budget: ${shapes} geometries after splitting at the u16 limits reach the budget (${options.budget}); merging into cells`);
-        layout = 'cells';
-        continue;
-      }
-      break;
-    }
-    const reports = await timed('validate', () => validation.results(objects));
-    validation.report(objects, reports, logger);
+    const imported = await importStage(b, starting);
+    const { built, layout, threads } = await encodeStage(b, imported.objects);
+    const reports = await timed(b, 'validate', () => b.validation.results(imported.objects));
+    b.validation.report(imported.objects, reports, b.logger);
+    return await publishStage(b, imported, built, layout, threads);
   } finally {
-    await (pool ?? (await starting?.catch(() => undefined)))?.close();
+    await (b.pool ?? (await starting?.catch(() => undefined)))?.close();
   }
-  const objects = imported.objects;
-  // An object (or cell) whose triangles all lack area encodes to no part: write no file for it.
-  for (const r of built.filter((b) => b.parts === 0)) logger.warn(`encode: "${r.name}": no triangle with area; no resource written`);
-  built = built.filter((b) => b.parts > 0);
-  if (built.length === 0) throw new Error(`compile: ${input}: every collision triangle is degenerate (no area); nothing to write`);
+}
 
+async function importStage(b: Build, starting: Promise<ThreadPool> | undefined): Promise<ImportResult> {
+  const { options, input } = b;
+  const walkHooks = {
+    beforeWalk: async () => {
+      b.pool = await starting;
+      if (b.pool) b.validation.onWorker(b.pool);
+    },
+    onObject: (o: ImportedObject) => b.validation.add(o),
+  };
+  const imported = await timed(b, 'import', () =>
+    importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders }, b.logger, walkHooks),
+  );
+  b.validation.flush();
+  if (imported.objects.every((o) => o.groups.every((g) => g.indices.length === 0))) {
+    const st = imported.stats;
+    throw new Error(`compile: ${input}: no collision triangles (${st.nodes} nodes, ${st.meshNodes} with meshes, ${st.skippedNodes} set to sk8_collision_mode none)`);
+  }
+  return imported;
+}
+
+/**
+ * Chooses the layout from the geometry estimate, then encodes every resource. If per-object encoding reaches the
+ * budget after all (the encoder's split made extra shapes), it starts over with cells.
+ */
+async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built: BuiltResource[]; layout: 'objects' | 'cells'; threads: number }> {
+  const { options, timings } = b;
+  const estimate = objects.reduce((s, o) => s + o.groups.reduce((t, g) => t + estimateShapes(g.indices.length / 3), 0), 0);
+  let layout: 'objects' | 'cells' = options.tiling === 'auto' ? (estimate < options.budget ? 'objects' : 'cells') : options.tiling;
+  // Without a worker for it, the validation report runs on the main thread while the workers start encoding.
+  const sideWork = (): void => {
+    const t0 = performance.now();
+    b.validation.runLocal(objects);
+    timings.validate = (timings.validate ?? 0) + performance.now() - t0;
+  };
+  for (;;) {
+    const jobs = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize)));
+    let threads = options.workers === 'auto' ? autoThreads(jobs) : Math.max(1, Math.floor(options.workers));
+    if (b.pool) threads = Math.min(threads, b.pool.workers.length + 1);
+    const onDone = (d: number, t: number): void => b.hooks.onProgress?.('encode', d, t);
+    // Per-object jobs share the objects' arrays: copy them for workers (transfer would empty the objects).
+    const toRun = layout === 'objects' && threads > 1 ? cloneJobs(jobs) : jobs;
+    const t0 = performance.now();
+    const before = timings.validate ?? 0;
+    const built = await runJobs(toRun, { threads, pool: b.pool, sideWork, encode: options.encode, onDone });
+    timings.encode = (timings.encode ?? 0) + performance.now() - t0 - ((timings.validate ?? 0) - before);
+    const shapes = built.reduce((s, r) => s + r.shapes, 0);
+    if (layout === 'objects' && options.tiling === 'auto' && shapes >= options.budget) {
+      b.logger.warn(`budget: ${shapes} geometries after splitting at the u16 limits reach the budget (${options.budget}); merging into cells`);
+      layout = 'cells';
+      continue;
+    }
+    return { built, layout, threads };
+  }
+}
+
+/** Drops empty resources, applies the pool warnings and streaming plan, writes the manifest, publishes. */
+async function publishStage(b: Build, imported: ImportResult, all: BuiltResource[], layout: 'objects' | 'cells', threads: number): Promise<CompileResult> {
+  const { options, input, logger } = b;
+  // An object (or cell) whose triangles all lack area encodes to no part: write no file for it.
+  for (const r of all.filter((x) => x.parts === 0)) logger.warn(`encode: "${r.name}": no triangle with area; no resource written`);
+  const built = all.filter((x) => x.parts > 0);
+  if (built.length === 0) throw new Error(`compile: ${input}: every collision triangle is degenerate (no area); nothing to write`);
   const geometries = built.reduce((s, r) => s + r.shapes, 0);
   for (const w of poolWarnings(geometries)) logger.warn(w);
-  let streamingPlan: StreamingPlan | null = null;
+  let plan: StreamingPlan | null = null;
   if (layout === 'cells' && geometries >= options.budget) {
-    streamingPlan = {
-      cellSize: options.cellSize,
-      budget: options.budget,
-      geometries,
-      cells: built.map((r) => ({ name: r.name, cell: r.cell!, geometries: r.shapes })),
-    };
+    plan = { cellSize: options.cellSize, budget: options.budget, geometries, cells: built.map((r) => ({ name: r.name, cell: r.cell!, geometries: r.shapes })) };
     logger.warn(`budget: merged collision still has ${geometries} geometries (budget ${options.budget}): stream it by cell; plan written to ${STREAMING_PLAN_FILE}`);
   }
-
-  const sha256 = hashAll(imported.inputBytes);
-  const manifest = makeManifest(input, sha256, options, layout, built, objects, validation.summary, streamingPlan, warnings);
+  const manifest = makeManifest(input, hashAll(imported.inputBytes), options, layout, built, imported.objects, b.validation.summary, plan, b.warnings);
   const outDir = resolve(options.out ?? defaultOutDir(input));
-  await timed('publish', () => publish(outDir, built, manifest, streamingPlan));
-  return { input, outDir, manifest, importStats: imported.stats, timings, workers: threads };
+  await timed(b, 'publish', () => publish(outDir, built, manifest, plan));
+  return { input, outDir, manifest, importStats: imported.stats, timings: b.timings, workers: threads };
 }
 
 /** Header word 0x08 and body of a Studio-written resource (the only source of Studio's template bytes). */

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readPhysicsResource } from '../../src/format/resource.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const run = (...args: string[]) => spawnSync(process.execPath, ['bin/compile-collision.js', ...args], { cwd: root, encoding: 'utf8' });
@@ -39,11 +40,20 @@ describe('compile-collision inspect / verify', () => {
     const bytes = new Uint8Array(readFileSync(join(root, sample)));
     bytes[4] ^= 0xff; // magic
     writeFileSync(bad, bytes);
-    const r = run('verify', sample, 'test/format/reference/box.physics', bad);
+    // Readable but wrong: the quad mesh's face offsets 0, 3, 6 stored as 0, 6, 3.
+    const res = readPhysicsResource(new Uint8Array(readFileSync(join(root, sample))));
+    const fo = res.layout!.arrays[0][7];
+    const wrong = new Uint8Array(readFileSync(join(root, sample)));
+    new DataView(wrong.buffer).setUint16(fo + 2, 6, true);
+    new DataView(wrong.buffer).setUint16(fo + 4, 3, true);
+    const unordered = join(dir, 'unordered.physics');
+    writeFileSync(unordered, wrong);
+    const r = run('verify', sample, 'test/format/reference/box.physics', bad, unordered);
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/kinds.physics: ok\n.*box.physics: ok/);
     expect(r.stderr).toMatch(/bad.physics: read: header: at 0x4: magic: expected 0x69af7015, found 0x69af70ea/);
-    expect(r.stderr).toMatch(/1 of 3 files failed/);
+    expect(r.stderr).toMatch(/unordered.physics: face-offsets: shape 0: face 1: offsets 6 → 3 do not ascend/);
+    expect(r.stderr).toMatch(/2 of 4 files failed/);
   });
 
   it('inspect of a truncated file exits 1 with the reason', () => {

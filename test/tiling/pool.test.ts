@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { ResourceJob } from '../../src/tiling/build.ts';
+import { runJobs, ThreadPool } from '../../src/tiling/pool.ts';
+
+function gridJob(name: string, n: number, y: number): ResourceJob {
+  const positions: number[] = [];
+  const indices: number[] = [];
+  for (let j = 0; j <= n; j++) for (let i = 0; i <= n; i++) positions.push(i, y + 0.01 * ((i * 7 + j * 3) % 5), j);
+  for (let j = 0; j < n; j++) {
+    for (let i = 0; i < n; i++) {
+      const a = j * (n + 1) + i;
+      indices.push(a, a + n + 1, a + 1, a + 1, a + n + 1, a + n + 2);
+    }
+  }
+  return { name, cell: null, sources: [name], groups: [{ material: 96, positions: Float32Array.from(positions), indices: Uint32Array.from(indices) }] };
+}
+
+const jobs = (): ResourceJob[] => Array.from({ length: 12 }, (_, k) => gridJob(`g${k}`, 40 + k, k));
+
+describe('runJobs', () => {
+  it('gives the same bytes, in job order, on 1 and 3 threads', async () => {
+    const one = await runJobs(jobs(), { threads: 1 });
+    const three = await runJobs(jobs(), { threads: 3 });
+    expect(three.map((r) => r.name)).toEqual(one.map((r) => r.name));
+    three.forEach((r, i) => expect(Buffer.from(r.bytes).equals(Buffer.from(one[i].bytes))).toBe(true));
+  });
+  it('reports an encoder error from a worker with the resource name', async () => {
+    const bad = jobs();
+    bad[7].groups[0].positions[4] = NaN;
+    await expect(runJobs(bad, { threads: 2 })).rejects.toThrow(/encode: resource "g7"/);
+  });
+  it('validates on a worker', async () => {
+    const pool = await ThreadPool.start(1);
+    try {
+      const j = gridJob('v', 3, 0);
+      const [r] = await pool.validate(0, [{ positions: j.groups[0].positions, groups: [j.groups[0].indices] }]);
+      expect(r).toMatchObject({ triangles: 18, openEdges: 12, degenerate: 0 });
+    } finally {
+      await pool.close();
+    }
+  });
+});

@@ -37,12 +37,20 @@ function keyBits(v: number): number {
 
 const nextPow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(2, n)));
 
-/** Hash of three u32 words (a multiply-xorshift mix; only used for bucket choice, equality is exact). */
+/**
+ * Hash of three u32 words (multiply-xorshift rounds and murmur3's finaliser, so that f32 bit patterns with all-zero
+ * low mantissa bits — integer and half-integer coordinates — still spread over the low bits the table uses). Only
+ * picks the bucket: equality is exact.
+ */
 function mix3(a: number, b: number, c: number): number {
   let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13) ^ b, 0xc2b2ae35);
   h = Math.imul(h ^ (h >>> 16) ^ c, 0x27d4eb2f);
-  return (h ^ (h >>> 15)) >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /** Throws for an index past the positions. */

@@ -4,7 +4,6 @@
 // `process`: warnings go to the logger, progress to a callback, and the caller gets the manifest and timings.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import pkg from '../package.json' with { type: 'json' };
 import { readPhysicsResource } from './format/resource.ts';
@@ -14,7 +13,7 @@ import { describeReport, validateMesh, type MeshReport } from './import/validate
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
 import { resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
 import { assignCells, DEFAULT_CELL_SIZE, type CellSize } from './tiling/cells.ts';
-import { autoThreads, runJobs, ThreadPool, UNIT_TRIANGLES } from './tiling/pool.ts';
+import { autoThreads, idleCores, runJobs, ThreadPool, UNIT_TRIANGLES } from './tiling/pool.ts';
 
 export interface CompileOptions {
   /** Output directory; default `<input dir>/<input stem>.collision`. */
@@ -153,7 +152,7 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
   if (b.options.studioTemplate) b.options.encode = { ...b.options.encode, header: await readStudioTemplate(b.options.studioTemplate) };
   // Large inputs: start the workers now, so they are up when the import starts walking the scene.
   const size = await stat(input).then((st) => st.size, () => 0);
-  const early = b.options.workers === 'auto' ? (size >= PRESPAWN_BYTES ? availableParallelism() - 1 : 0) : Math.floor(b.options.workers) - 1;
+  const early = b.options.workers === 'auto' ? (size >= PRESPAWN_BYTES ? idleCores() - 1 : 0) : Math.floor(b.options.workers) - 1;
   const starting = early > 0 ? ThreadPool.start(early) : undefined;
   try {
     const imported = await importStage(b, starting);

@@ -2,7 +2,7 @@
 // stored at its job's index, so the output is the same for any thread count; threads only change the wall time.
 // Workers can be started before the import (ThreadPool.start) and given the validation report while the main
 // thread is still importing; messages to one worker are handled in the order sent.
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { MeshReport } from '../import/validate.ts';
@@ -24,10 +24,18 @@ export const WORK_PER_THREAD = 100_000;
 /** Jobs travel in units of consecutive jobs holding about this many triangles (fewer, larger messages). */
 export const UNIT_TRIANGLES = 25_000;
 
-/** Encoding threads for these jobs: one per WORK_PER_THREAD triangles, at most one per core and one per job. */
+/**
+ * Cores not already busy: the core count minus the 1-minute load average, at least 1. On a machine whose cores
+ * are all taken by other processes, extra threads only add contention (measured: slower on a loaded 2-core box).
+ */
+export function idleCores(): number {
+  return Math.max(1, Math.min(availableParallelism(), Math.round(availableParallelism() - loadavg()[0] + 0.5)));
+}
+
+/** Encoding threads for these jobs: one per WORK_PER_THREAD triangles, at most one per idle core and one per job. */
 export function autoThreads(jobs: ResourceJob[]): number {
   const triangles = jobs.reduce((s, j) => s + j.groups.reduce((t, g) => t + g.indices.length / 3, 0), 0);
-  return Math.max(1, Math.min(availableParallelism(), jobs.length, Math.ceil(triangles / WORK_PER_THREAD)));
+  return Math.max(1, Math.min(idleCores(), jobs.length, Math.ceil(triangles / WORK_PER_THREAD)));
 }
 
 /**

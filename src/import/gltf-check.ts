@@ -136,7 +136,8 @@ function checkSparse(a: Json, i: number, views: Json[], viewSizes: number[], fai
 }
 
 function checkMeshes(json: Json, fail: (m: string) => never): void {
-  const accessorCount = arrayOf(json, 'accessors', fail).length;
+  const accessors = arrayOf(json, 'accessors', fail);
+  const accessorCount = accessors.length;
   const materialCount = arrayOf(json, 'materials', fail).length;
   arrayOf(json, 'meshes', fail).forEach((m, mi) => {
     const prims = arrayOf(m ?? {}, 'primitives', fail);
@@ -147,6 +148,12 @@ function checkMeshes(json: Json, fail: (m: string) => never): void {
         if (!isIndex(acc, accessorCount)) fail(`${where}: attribute ${sem} names accessor ${acc} (${accessorCount} accessors)`);
       }
       if (p.indices !== undefined && !isIndex(p.indices, accessorCount)) fail(`${where}: indices accessor ${p.indices} does not exist`);
+      if (p.indices !== undefined) {
+        const a = accessors[p.indices];
+        if (a.type !== 'SCALAR' || ![5121, 5123, 5125].includes(a.componentType) || a.normalized) {
+          fail(`${where}: indices accessor ${p.indices} is ${a.type} of component type ${a.componentType}, not unsigned integer SCALAR`);
+        }
+      }
       if (p.material !== undefined && !isIndex(p.material, materialCount)) fail(`${where}: material ${p.material} does not exist`);
       if (p.mode !== undefined && !(Number.isInteger(p.mode) && p.mode >= 0 && p.mode <= 6)) fail(`${where}: mode ${p.mode} is not a glTF primitive mode`);
     });

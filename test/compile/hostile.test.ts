@@ -88,6 +88,7 @@ const cases: Case[] = [
   }), /accessor 0: count 2000000000 × 12 bytes without data exceeds/],
   ['bufferView past its buffer', () => writeGltf('view.gltf', (j) => void (j.bufferViews[1].byteLength = 4096)), /bufferView 1: bytes 36\.\.4132 run past buffer 0 \(48 bytes\)/],
   ['buffer shorter than declared', () => writeGltf('short.gltf', (j) => void (j.buffers[0].byteLength = 4800)), /buffer 0: declares 4800 bytes but 48 are present/],
+  ['float indices', () => writeGltf('float-index.gltf', (j) => void (j.accessors[1].componentType = 5126)), /primitive 0: indices accessor 1 is SCALAR of component type 5126, not unsigned integer SCALAR/],
   ['accessor naming a missing bufferView', () => writeGltf('noview.gltf', (j) => void (j.accessors[1].bufferView = 9)), /accessor 1: bufferView 9 does not exist/],
   ['node naming a missing mesh', () => writeGltf('nomesh.gltf', (j) => void (j.nodes[0].mesh = 5)), /node 0: mesh 5 does not exist/],
   ['unsupported required extension', () => writeGltf('ext.gltf', (j) => {

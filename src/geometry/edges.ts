@@ -71,25 +71,59 @@ function nextVertices(corners: ArrayLike<number>): Uint32Array {
   return to;
 }
 
+/** Vertices with more corners than this get their corner list sorted by edge target (binary search, no O(v²)). */
+export const HUB_VALENCE = 32;
+
 /**
- * The corner across corner `c` (edge a→b): the single corner holding b→a, or −1 when that edge is not paired exactly
- * once each way. Uses the vertex→corner CSR.
+ * The outgoing corners of every vertex for pairing: the CSR's ids, except that the list of a vertex with more than
+ * HUB_VALENCE corners is sorted by target vertex (then corner) — a fan's hub stays O(v log v), not O(v²).
  */
-function acrossCorner(c: number, corners: ArrayLike<number>, to: Uint32Array, offsets: ArrayLike<number>, ids: ArrayLike<number>): number {
-  const a = corners[c], b = to[c];
-  let across = -1, same = 0;
-  for (let k = offsets[b], e = offsets[b + 1]; k < e; k++) {
-    const o = ids[k];
-    if (to[o] === a) {
-      if (across >= 0) return -1;
-      across = o;
+function pairingLists(nv: number, to: Uint32Array, offsets: ArrayLike<number>, ids: ArrayLike<number>): Uint32Array {
+  const out = Uint32Array.from(ids);
+  for (let a = 0; a < nv; a++) {
+    const s = offsets[a], e = offsets[a + 1];
+    if (e - s > HUB_VALENCE) out.subarray(s, e).sort((x, y) => to[x] - to[y] || x - y);
+  }
+  return out;
+}
+
+/** Corners whose directed edge another corner of the same vertex repeats (a non-manifold edge: never paired). */
+function repeatedEdges(nv: number, to: Uint32Array, offsets: ArrayLike<number>, list: Uint32Array): Uint8Array {
+  const repeated = new Uint8Array(to.length);
+  for (let a = 0; a < nv; a++) {
+    const s = offsets[a], e = offsets[a + 1];
+    if (e - s > HUB_VALENCE) {
+      for (let k = s + 1; k < e; k++) if (to[list[k]] === to[list[k - 1]]) repeated[list[k]] = repeated[list[k - 1]] = 1;
+      continue;
+    }
+    for (let k = s; k < e; k++) {
+      for (let j = k + 1; j < e; j++) if (to[list[k]] === to[list[j]]) repeated[list[k]] = repeated[list[j]] = 1;
     }
   }
-  if (across < 0) return -1;
-  for (let k = offsets[a], e = offsets[a + 1]; k < e; k++) {
-    if (to[ids[k]] === b && ++same > 1) return -1;
+  return repeated;
+}
+
+/**
+ * The corner across corner `c` (edge a→b): the single corner holding b→a, or −1 when a→b or b→a is held by more than
+ * one corner.
+ */
+function acrossCorner(c: number, corners: ArrayLike<number>, to: Uint32Array, offsets: ArrayLike<number>, list: Uint32Array, repeated: Uint8Array): number {
+  if (repeated[c]) return -1;
+  const a = corners[c], b = to[c];
+  let s = offsets[b], e = offsets[b + 1];
+  if (e - s > HUB_VALENCE) {
+    while (s < e) {
+      const m = (s + e) >> 1;
+      if (to[list[m]] < a) s = m + 1;
+      else e = m;
+    }
+    e = Math.min(s + 1, offsets[b + 1]);
   }
-  return across;
+  for (let k = s; k < e; k++) {
+    const o = list[k];
+    if (to[o] === a) return repeated[o] ? -1 : o;
+  }
+  return -1;
 }
 
 /** Whether face g's centroid lies on or above face f's plane through vertex p (f64). */
@@ -112,6 +146,8 @@ export function computeEdges(
   const nc = corners.length, faces = nc / 3;
   const normals = faceNormals(v, corners, faces);
   const to = nextVertices(corners);
+  const list = pairingLists(offsets.length - 1, to, offsets, ids);
+  const repeated = repeatedEdges(offsets.length - 1, to, offsets, list);
   const values = new Float32Array(nc).fill(1);
   const concave = new Uint8Array(bitsetBytes(nc));
   const flat = new Uint8Array(bitsetBytes(nc));
@@ -119,7 +155,7 @@ export function computeEdges(
   const done = new Uint8Array(nc);
   for (let c = 0; c < nc; c++) {
     if (done[c]) continue;
-    const o = acrossCorner(c, corners, to, offsets, ids);
+    const o = acrossCorner(c, corners, to, offsets, list, repeated);
     const f = (c / 3) | 0, g = (o / 3) | 0;
     if (o < 0 || !(normals[3 * f] !== 0 || normals[3 * f + 1] !== 0 || normals[3 * f + 2] !== 0) || !(normals[3 * g] !== 0 || normals[3 * g + 1] !== 0 || normals[3 * g + 2] !== 0)) {
       counts[EDGE_OPEN]++;

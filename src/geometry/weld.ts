@@ -121,14 +121,15 @@ export function crossLength(p: Float32Array, a: number, b: number, c: number): n
 /** `indices` over `positions` welded (see the file header). Throws for bad indices or non-finite positions. */
 export function weld(positions: Float32Array | Float64Array, indices: Uint32Array): Welded {
   validate(positions, indices);
-  const { out, remap, count } = weldVertices(positions, indices);
+  const { out, remap } = weldVertices(positions, indices);
   const nt = indices.length / 3;
   const tris = new Uint32Array(indices.length);
   const source = new Uint32Array(nt);
-  // Repeats share their smallest vertex: chain the kept triangles by it (head[v] → next[t]) and compare along the
-  // chain. Vertices are numbered by first use, so chains are short and recently touched (cache friendly).
-  const head = new Int32Array(count).fill(-1);
-  const next = new Int32Array(nt);
+  // Repeats are found in an open-addressing table of the kept (rotated) triples: O(1) expected per triangle, also
+  // around a fan's hub, where every triangle shares the smallest vertex.
+  const cap = nextPow2(nt * 2);
+  const seen = new Int32Array(cap).fill(-1);
+  const mask = cap - 1;
   let kept = 0, degenerate = 0, repeated = 0;
   for (let t = 0; t < nt; t++) {
     const i0 = remap[indices[3 * t]], i1 = remap[indices[3 * t + 1]], i2 = remap[indices[3 * t + 2]];
@@ -139,15 +140,18 @@ export function weld(positions: Float32Array | Float64Array, indices: Uint32Arra
     let a = i0, b = i1, c = i2;
     if (i1 < i0 && i1 < i2) { a = i1; b = i2; c = i0; }
     else if (i2 < i0 && i2 < i1) { a = i2; b = i0; c = i1; }
-    let k = head[a];
-    while (k >= 0 && (tris[3 * k + 1] !== b || tris[3 * k + 2] !== c)) k = next[k];
+    let h = mix3(a, b, c) & mask;
+    let k = seen[h];
+    while (k >= 0 && (tris[3 * k] !== a || tris[3 * k + 1] !== b || tris[3 * k + 2] !== c)) {
+      h = (h + 1) & mask;
+      k = seen[h];
+    }
     if (k >= 0) {
       repeated++;
       continue;
     }
+    seen[h] = kept;
     tris[3 * kept] = a; tris[3 * kept + 1] = b; tris[3 * kept + 2] = c;
-    next[kept] = head[a];
-    head[a] = kept;
     source[kept++] = t;
   }
   return { positions: out, triangles: tris.slice(0, 3 * kept), source: source.slice(0, kept), degenerate, repeated };

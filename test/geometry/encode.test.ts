@@ -108,6 +108,21 @@ describe('encodeMeshShapes: hand-worked cases', () => {
     for (const x of [...shape.vertices, ...shape.edgeValues, ...shape.min, ...shape.max]) expect(Number.isFinite(x)).toBe(true);
   });
 
+  it('a fan around one hub (valence past HUB_VALENCE): interior edges paired, rim open; a second sheet on the hub breaks pairing', () => {
+    const n = 500;
+    const pos = [0, 0, 0];
+    for (let i = 0; i < n; i++) pos.push(Math.cos((2 * Math.PI * i) / n) * 10, (i % 3) * 0.01, Math.sin((2 * Math.PI * i) / n) * 10);
+    const idx: number[] = [];
+    for (let i = 0; i < n; i++) idx.push(0, 1 + ((i + 1) % n), 1 + i);
+    const disk = one({ positions: new Float32Array(pos), indices: new Uint32Array(idx) });
+    expect(disk.stats.openEdges).toBe(n); // the rim; every spoke is paired
+    // Two more triangles on spoke 0–1, one each way round: each direction is now held twice, so it is not paired.
+    pos.push(0, -3, 0);
+    idx.push(0, 1, n + 1, 1, 0, n + 1);
+    const sheet = one({ positions: new Float32Array(pos), indices: new Uint32Array(idx) });
+    expect(sheet.stats.openEdges).toBeGreaterThan(n);
+  });
+
   it('only degenerate triangles: no shape', () => {
     const r = encodeMeshShapes(new Float32Array([0, 0, 0, 1, 0, 0, 2, 0, 0]), new Uint32Array([0, 1, 2, 0, 0, 1]));
     expect(r.pieces).toHaveLength(0);

@@ -42,7 +42,7 @@ export function autoThreads(jobs: ResourceJob[]): number {
  * Worker code: worker.ts and what it imports (encoder, codec, validation), bundled once per process by esbuild
  * (tsx's own transpiler) into one CommonJS string run with `eval`. Loading TypeScript through tsx inside each
  * worker costs over a second per worker (an esbuild service each); the bundle starts in tens of milliseconds.
- * Without esbuild (it ships with tsx, but is not our direct dependency) workers fall back to worker-boot.mjs.
+ * esbuild is a direct dependency (the same one tsx ships); should the bundle fail, workers fall back to worker-boot.mjs.
  */
 let bundle: Promise<string | undefined> | undefined;
 

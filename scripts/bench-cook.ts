@@ -13,16 +13,18 @@
 // Memory: the process's peak RSS (a high-water mark) after the meshes are built and after each engine's runs, in
 // that order (ours first, so its line is our peak); Jolt also reports its wasm heap size.
 //
-// Figures recorded 2026-11-29 (AMD EPYC 2.4 GHz, 2 cores shared with three other jobs, load 3–6; node 20.20;
-// `--runs 3 --sizes 80000,500000,1000000,4000000`; medians in ms; ratio = other engine's time / ours):
+// Figures recorded 2026-11-29 (AMD EPYC 2.4 GHz, 2 cores shared with three other jobs; node 20.20; final encoder;
+// `--runs 5 --sizes 80000,500000,1000000,4000000`; medians in ms; ratio = other engine's time / ours):
 //   mesh          ours    Rapier+FIX_INTERNAL_EDGES   Jolt MeshShapeSettings→Create
-//   grid-80k       172     175 (1.01×)                 270 (1.57×)
-//   grid-500k     1204    1366 (1.13×)                2054 (1.71×)
-//   terrain-1M    2354    3703 (1.57×)                OOM (prebuilt 128 MB heap)
-//   terrain-4M    9583   18589 (1.94×)                —
-//   ours 4M/1M = 4.07 (target ≤ 4.5, met). Peak RSS: 171 MB with the meshes built, 789 MB after ours (4M), 1,835 MB
-//   after Rapier. An earlier run under heavier load: Rapier 0.77× / 0.74× / 1.04× / 1.43×, Jolt 1.26× / 1.58×.
-// Targets ≥ 2× Rapier and ≥ 4× Jolt from 80k up are NOT met (closest: 1.94× Rapier at 4M).
+//   grid-80k       176     150 (0.85×)                 290 (1.64×)
+//   grid-500k     1079    1120 (1.04×)                2087 (1.93×)
+//   terrain-1M    2231    2771 (1.24×)                OOM (prebuilt 128 MB heap)
+//   terrain-4M   10045   13642 (1.36×)                —
+//   ours 4M/1M = 4.50 (target ≤ 4.5; 4.02–4.07 in two 3-run sets). Peak RSS: 171 MB with the meshes built,
+//   829 MB after ours (4M), 1,867 MB after Rapier.
+// Spread over three sets (load varied 0–6): Rapier/ours 0.75–1.01× (80k), 0.94–1.13× (500k), 0.98–1.57× (1M),
+// 1.22–1.94× (4M); Jolt/ours 1.46–1.64× (80k), 1.67–1.93× (500k).
+// Targets ≥ 2× Rapier and ≥ 4× Jolt from 80k up are NOT met.
 
 import { encodeMeshShapes } from '../src/geometry/encode.ts';
 

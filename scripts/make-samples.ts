@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Document, NodeIO, type Material, type Mesh, type Node } from '@gltf-transform/core';
 import { ALL_EXTENSIONS, EXTMeshGPUInstancing } from '@gltf-transform/extensions';
+import { prng } from '../test/fixtures/meshes.ts';
 
 type V3 = [number, number, number];
 interface Geo {
@@ -18,17 +19,6 @@ interface Geo {
 }
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'samples');
-
-/** mulberry32: small seeded PRNG, 32-bit integer arithmetic only (stable across platforms). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Axis-aligned box, 12 triangles wound outward. */
 function box([cx, cy, cz]: V3, [hx, hy, hz]: V3): Geo {

@@ -8,18 +8,7 @@ import { defaultLayout } from '../../src/format/layout.ts';
 import { readPhysicsResource, writePhysicsResource } from '../../src/format/resource.ts';
 import type { PhysicsResource } from '../../src/format/types.ts';
 import { verifyResource } from '../../src/format/verify.ts';
-
-/** mulberry32: small, fast, good enough to spread mutations. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng as rng } from '../fixtures/meshes.ts';
 
 const INTERESTING_U32 = [0, 1, 2, 3, 4, 8, 0x38, 0x54, 0x7f, 0x80, 0xff, 0x100, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff];
 const INTERESTING_U16 = [0, 1, 2, 3, 0x7fff, 0x8000, 0xfffe, 0xffff];

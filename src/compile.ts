@@ -13,7 +13,8 @@ import { describeReport, validateMesh, type MeshReport } from './import/validate
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
 import { resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
 import { assignCells, DEFAULT_CELL_SIZE, type CellSize } from './tiling/cells.ts';
-import { autoThreads, idleCores, runJobs, ThreadPool, UNIT_TRIANGLES } from './tiling/pool.ts';
+import { availableParallelism } from 'node:os';
+import { autoThreads, cpuMark, freeCores, runJobs, ThreadPool, UNIT_TRIANGLES, type CpuMark } from './tiling/pool.ts';
 
 export interface CompileOptions {
   /** Output directory; default `<input dir>/<input stem>.collision`. */
@@ -130,6 +131,8 @@ interface Build {
   timings: Record<string, number>;
   validation: Validation;
   pool?: ThreadPool;
+  /** CPU sample at the start: the import is the window that tells how many cores are free for encoding. */
+  start: CpuMark;
 }
 
 async function timed<T>(b: Build, stage: string, f: () => T | Promise<T>): Promise<T> {
@@ -145,14 +148,16 @@ async function timed<T>(b: Build, stage: string, f: () => T | Promise<T>): Promi
 export async function compileLevel(input: string, opts: Partial<CompileOptions> = {}, hooks: CompileHooks): Promise<CompileResult> {
   const warnings: string[] = [];
   const b: Build = {
-    input, hooks, warnings, timings: {}, validation: new Validation(),
+    input, hooks, warnings, timings: {}, validation: new Validation(), start: cpuMark(),
     options: { ...COMPILE_DEFAULTS, ...opts },
     logger: { warn: (m) => (warnings.push(m), hooks.logger.warn(m)) },
   };
   if (b.options.studioTemplate) b.options.encode = { ...b.options.encode, header: await readStudioTemplate(b.options.studioTemplate) };
-  // Large inputs: start the workers now, so they are up when the import starts walking the scene.
+  // Large inputs: start the workers now, so they are up when the import starts walking the scene. With 'auto' this
+  // is a guess by size (the encode stage uses only as many as the cores measured free during the import); a worker
+  // left unused has still done the validation report, work that is needed anyway.
   const size = await stat(input).then((st) => st.size, () => 0);
-  const early = b.options.workers === 'auto' ? (size >= PRESPAWN_BYTES ? idleCores() - 1 : 0) : Math.floor(b.options.workers) - 1;
+  const early = b.options.workers === 'auto' ? (size >= PRESPAWN_BYTES ? Math.min(availableParallelism(), Math.ceil(size / PRESPAWN_BYTES)) - 1 : 0) : Math.floor(b.options.workers) - 1;
   const starting = early > 0 ? ThreadPool.start(early) : undefined;
   try {
     const imported = await importStage(b, starting);
@@ -201,7 +206,7 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
   };
   for (;;) {
     const jobs = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize)));
-    let threads = options.workers === 'auto' ? autoThreads(jobs) : Math.max(1, Math.floor(options.workers));
+    let threads = options.workers === 'auto' ? autoThreads(jobs, freeCores(b.start)) : Math.max(1, Math.floor(options.workers));
     if (b.pool) threads = Math.min(threads, b.pool.workers.length + 1);
     const onDone = (d: number, t: number): void => b.hooks.onProgress?.('encode', d, t);
     // Per-object jobs share the objects' arrays: copy them for workers (transfer would empty the objects).

@@ -2,7 +2,8 @@
 // stored at its job's index, so the output is the same for any thread count; threads only change the wall time.
 // Workers can be started before the import (ThreadPool.start) and given the validation report while the main
 // thread is still importing; messages to one worker are handled in the order sent.
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { cpuUsage } from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { MeshReport } from '../import/validate.ts';
@@ -25,17 +26,46 @@ export const WORK_PER_THREAD = 100_000;
 export const UNIT_TRIANGLES = 25_000;
 
 /**
- * Cores not already busy: the core count minus the 1-minute load average, at least 1. On a machine whose cores
- * are all taken by other processes, extra threads only add contention (measured: slower on a loaded 2-core box).
+ * Cores not already busy by the 1-minute load average: the core count minus it, at least 1. Only a fallback for
+ * windows too short to measure (freeCores): the average lags by a minute, so right after a previous build it
+ * still counts that build's threads as busy and would keep an idle machine at one thread.
  */
 export function idleCores(): number {
   return Math.max(1, Math.min(availableParallelism(), Math.round(availableParallelism() - loadavg()[0] + 0.5)));
 }
 
-/** Encoding threads for these jobs: one per WORK_PER_THREAD triangles, at most one per idle core and one per job. */
-export function autoThreads(jobs: ResourceJob[]): number {
+/** A point in time for freeCores: wall clock, idle time summed over all cores, this process's CPU time (ms). */
+export interface CpuMark {
+  wall: number;
+  idle: number;
+  own: number;
+}
+
+/** Shortest window (ms) whose idle-time sample is trusted (the kernel counts in 10 ms ticks). */
+export const MIN_SAMPLE_MS = 100;
+
+export function cpuMark(): CpuMark {
+  const u = cpuUsage();
+  return { wall: performance.now(), idle: cpus().reduce((s, c) => s + c.times.idle, 0), own: (u.user + u.system) / 1000 };
+}
+
+/**
+ * Cores other processes left to this one since `from`: the cores' idle time plus this process's own CPU time (all
+ * its threads), over the wall time, rounded (at least 1, at most the core count). Measured over the import, so it
+ * sees the machine as it is now; on a 2-core box that others keep busy it says 1 (a second thread there measured
+ * slower). Windows shorter than MIN_SAMPLE_MS fall back to idleCores().
+ */
+export function freeCores(from: CpuMark | undefined, to: CpuMark = cpuMark()): number {
+  const wall = to.wall - (from?.wall ?? 0);
+  if (!from || wall < MIN_SAMPLE_MS) return idleCores();
+  const free = (to.idle - from.idle + to.own - from.own) / wall;
+  return Math.max(1, Math.min(availableParallelism(), Math.round(free)));
+}
+
+/** Encoding threads for these jobs: one per WORK_PER_THREAD triangles, at most one per free core and one per job. */
+export function autoThreads(jobs: ResourceJob[], free: number = idleCores()): number {
   const triangles = jobs.reduce((s, j) => s + j.groups.reduce((t, g) => t + g.indices.length / 3, 0), 0);
-  return Math.max(1, Math.min(idleCores(), jobs.length, Math.ceil(triangles / WORK_PER_THREAD)));
+  return Math.max(1, Math.min(free, jobs.length, Math.ceil(triangles / WORK_PER_THREAD)));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ResourceJob } from '../../src/tiling/build.ts';
-import { runJobs, ThreadPool } from '../../src/tiling/pool.ts';
+import { availableParallelism } from 'node:os';
+import { freeCores, idleCores, MIN_SAMPLE_MS, runJobs, ThreadPool } from '../../src/tiling/pool.ts';
 
 function gridJob(name: string, n: number, y: number): ResourceJob {
   const positions: number[] = [];
@@ -38,5 +39,20 @@ describe('runJobs', () => {
     } finally {
       await pool.close();
     }
+  });
+});
+
+describe('freeCores', () => {
+  const at = (wall: number, idle: number, own: number) => ({ wall, idle, own });
+  it("counts idle time plus this process's own CPU time over the window", () => {
+    // 1 s: one core idle, this process busy on one: two cores free (as far as the machine has them).
+    expect(freeCores(at(0, 0, 0), at(1000, 1000, 1000))).toBe(Math.min(2, availableParallelism()));
+    // Others keep every core busy and this process got half a core: one.
+    expect(freeCores(at(0, 0, 0), at(1000, 0, 500))).toBe(1);
+    expect(freeCores(at(0, 0, 0), at(1000, 0, 0))).toBe(1);
+  });
+  it('falls back to the load average for a window too short to measure', () => {
+    expect(freeCores(at(0, 0, 0), at(MIN_SAMPLE_MS - 1, 99, 99))).toBe(idleCores());
+    expect(freeCores(undefined)).toBe(idleCores());
   });
 });

@@ -7,7 +7,7 @@
 import type { ShapeRecord, Vec3 } from '../format/types.ts';
 import { weld, crossLength } from './weld.ts';
 import { computeEdges } from './edges.ts';
-import { buildTree, faceRecords } from './bvh.ts';
+import { buildTree, faceRecords, treeScratch, type TreeScratch } from './bvh.ts';
 import { splitTriangles, type SplitRule } from './split.ts';
 
 export interface EncodeOptions {
@@ -77,8 +77,12 @@ export function encodeMeshShapes(
   };
   const pieces: EncodedPiece[] = [];
   const local = new Int32Array(w.positions.length / 3).fill(-1); // welded → shape vertex, reset after each piece
-  for (const subset of splitTriangles(w.positions, w.triangles, opt.maxFaces, opt.split)) {
-    const piece = encodePiece(w.positions, w.triangles, subset, stats, local);
+  const subsets = splitTriangles(w.positions, w.triangles, opt.maxFaces, opt.split);
+  let largest = 0;
+  for (const subset of subsets) if (subset.length > largest) largest = subset.length;
+  const scratch = treeScratch(largest); // shared by the pieces' trees
+  for (const subset of subsets) {
+    const piece = encodePiece(w.positions, w.triangles, subset, stats, local, scratch);
     if (piece) pieces.push(piece);
   }
   stats.shapes = pieces.length;
@@ -112,6 +116,7 @@ export function encodePiece(
   subset: Uint32Array,
   stats: EncodeStats,
   local: Int32Array = new Int32Array(pos.length / 3).fill(-1),
+  scratch: TreeScratch = treeScratch(subset.length),
 ): EncodedPiece | null {
   const b = usedBounds(pos, tris, subset);
   const fr = Math.fround;
@@ -122,25 +127,25 @@ export function encodePiece(
   const used = new Uint32Array(Math.min(nv, subset.length * 3)); // welded id of each shape vertex
   const faceVerts = new Uint32Array(subset.length * 3);
   let count = 0, faces = 0;
-  const scratch = new Float32Array(9);
+  const tri = new Float32Array(9);
   for (let i = 0; i < subset.length; i++) {
     const t = 3 * subset[i];
     for (let k = 0; k < 3; k++) {
       const v = 3 * tris[t + k];
-      scratch[3 * k] = pos[v] - centre[0];
-      scratch[3 * k + 1] = pos[v + 1] - centre[1];
-      scratch[3 * k + 2] = pos[v + 2] - centre[2];
+      tri[3 * k] = pos[v] - centre[0];
+      tri[3 * k + 1] = pos[v + 1] - centre[1];
+      tri[3 * k + 2] = pos[v + 2] - centre[2];
     }
-    if (crossLength(scratch, 0, 1, 2) === 0) {
+    if (crossLength(tri, 0, 1, 2) === 0) {
       stats.degenerateDropped++;
       continue;
     }
     for (let k = 0; k < 3; k++) {
       const v = tris[t + k];
       if (local[v] < 0) {
-        centred[3 * count] = scratch[3 * k];
-        centred[3 * count + 1] = scratch[3 * k + 1];
-        centred[3 * count + 2] = scratch[3 * k + 2];
+        centred[3 * count] = tri[3 * k];
+        centred[3 * count + 1] = tri[3 * k + 1];
+        centred[3 * count + 2] = tri[3 * k + 2];
         used[count] = v;
         local[v] = count++;
       }
@@ -151,15 +156,15 @@ export function encodePiece(
   for (let i = 0; i < count; i++) local[used[i]] = -1;
   if (faces === 0) return null;
   if (faces > 0xffff / 3 || count > 0xffff) throw new Error(`encode: shape of ${faces} faces, ${count} vertices exceeds the u16 limits`);
-  return buildShape(centred.subarray(0, 3 * count), faceVerts.subarray(0, 3 * faces), faces, centre, stats);
+  return buildShape(centred.subarray(0, 3 * count), faceVerts.subarray(0, 3 * faces), faces, centre, stats, scratch);
 }
 
 /** Tree, leaf-ordered faces, CSR and edges of one recentred piece. */
-function buildShape(v: Float32Array, faceVerts: Uint32Array, faces: number, centre: Vec3, stats: EncodeStats): EncodedPiece {
+function buildShape(v: Float32Array, faceVerts: Uint32Array, faces: number, centre: Vec3, stats: EncodeStats, scratch: TreeScratch): EncodedPiece {
   const nv = v.length / 3;
   const bounds = boundsOf(v);
-  const rec = faceRecords(v, faceVerts, faces);
-  const tree = buildTree(rec, faces, bounds);
+  const rec = faceRecords(v, faceVerts, faces, scratch.rec);
+  const tree = buildTree(rec, faces, bounds, scratch);
   const corners = new Uint16Array(3 * faces);
   for (let j = 0; j < faces; j++) {
     const f = tree.leafFaces[j];

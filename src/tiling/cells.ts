@@ -35,87 +35,81 @@ const KEY_BIAS = 1 << 21;
 export const MAX_CELL_INDEX = 1 << 20;
 const packKey = (x: number, z: number): number => (x + KEY_BIAS) * 2 ** 23 + (z + KEY_BIAS);
 
+interface CellBuild {
+  x: number;
+  z: number;
+  /** Material → bucket id, in first-seen order. */
+  byMaterial: Map<number, number>;
+  sources: Set<string>;
+}
+
+/** Buckets ((cell, material) groups) by id, with their triangle and vertex counts. */
+class Buckets {
+  cells = new Map<number, CellBuild>();
+  triangles: Int32Array<ArrayBuffer> = new Int32Array(256);
+  vertices: Int32Array<ArrayBuffer> = new Int32Array(256);
+  count = 0;
+
+  /** The bucket of (cell, material), created on first use; the object is recorded as a source of the cell. */
+  find(object: string, x: number, z: number, key: number, material: number, cellSize: number, t: number): number {
+    if (Math.abs(x) >= MAX_CELL_INDEX || Math.abs(z) >= MAX_CELL_INDEX) {
+      throw new Error(`tiling: object "${object}" triangle ${t}: cell (${x}, ${z}) is beyond ±${MAX_CELL_INDEX} cells of ${cellSize} m`);
+    }
+    let cell = this.cells.get(key);
+    if (!cell) this.cells.set(key, (cell = { x, z, byMaterial: new Map(), sources: new Set() }));
+    cell.sources.add(object);
+    let b = cell.byMaterial.get(material);
+    if (b === undefined) {
+      b = this.count++;
+      if (b === this.triangles.length) {
+        this.triangles = grown(this.triangles);
+        this.vertices = grown(this.vertices);
+      }
+      cell.byMaterial.set(material, b);
+    }
+    return b;
+  }
+}
+
+const grown = (a: Int32Array): Int32Array<ArrayBuffer> => {
+  const next = new Int32Array(2 * a.length);
+  next.set(a);
+  return next;
+};
+
 /**
  * Distributes every triangle to the cell of its centroid: count → allocate → fill, in object then triangle order.
  * Cells come out sorted by x then z; within a cell, groups by material in first-seen order. A group keeps the
- * objects' vertex sharing (a vertex is copied once per run of triangles in the same cell); a vertex that leaves and
- * re-enters a cell is copied again, which the encoder's weld by position makes invisible in the output.
+ * objects' vertex sharing (a vertex is copied once per run of triangles in the same bucket); a vertex that leaves
+ * and re-enters a bucket is copied again, which the encoder's weld by position makes invisible in the output.
  */
 export function assignCells(objects: ImportedObject[], cellSize: number): Cell[] {
-  const cells = new Map<number, { x: number; z: number; byMaterial: Map<number, number>; sources: Set<string> }>();
-  const triCount: number[] = [];
-  const vertCount: number[] = [];
   let triangles = 0;
   let maxVertices = 0;
   for (const o of objects) {
     maxVertices = Math.max(maxVertices, o.positions.length / 3);
     for (const g of o.groups) triangles += g.indices.length / 3;
   }
-  // Pass 1: per triangle its bucket, per corner its bucket-local vertex. One set of arrays for all objects: a
-  // vertex's stamp is (object, bucket) so nothing needs clearing between objects.
+  const buckets = new Buckets();
+  // Pass 1: per triangle its bucket; per corner its bucket-local vertex, as ~local (negative) where the corner is
+  // the vertex's first copy into the bucket. Stamps are (object, bucket), so nothing needs clearing between objects.
   const bucketOf = new Int32Array(triangles);
-  const cornerOf = new Uint32Array(triangles * 3);
-  const stampObject = new Int32Array(maxVertices).fill(-1);
-  const stampBucket = new Int32Array(maxVertices);
-  const local = new Uint32Array(maxVertices);
+  const cornerOf = new Int32Array(triangles * 3);
+  const stamps = { object: new Int32Array(maxVertices).fill(-1), bucket: new Int32Array(maxVertices), local: new Int32Array(maxVertices) };
   let t = 0;
-  objects.forEach((o, oi) => {
-    const p = o.positions;
-    for (const g of o.groups) {
-      const idx = g.indices;
-      const n = idx.length / 3;
-      let lastKey = NaN;
-      let b = -1;
-      for (let k = 0; k < n; k++, t++) {
-        const i0 = 3 * idx[3 * k], i1 = 3 * idx[3 * k + 1], i2 = 3 * idx[3 * k + 2];
-        const x = Math.floor((p[i0] + p[i1] + p[i2]) / 3 / cellSize);
-        const z = Math.floor((p[i0 + 2] + p[i1 + 2] + p[i2 + 2]) / 3 / cellSize);
-        const key = packKey(x, z);
-        if (key !== lastKey) {
-          b = bucketFor(cells, o.name, x, z, key, g.material, cellSize, k, triCount, vertCount);
-          lastKey = key;
-        }
-        bucketOf[t] = b;
-        triCount[b]++;
-        for (let c = 0; c < 3; c++) {
-          const v = idx[3 * k + c];
-          if (stampObject[v] !== oi || stampBucket[v] !== b) {
-            stampObject[v] = oi;
-            stampBucket[v] = b;
-            local[v] = vertCount[b]++;
-          }
-          cornerOf[3 * t + c] = local[v];
-        }
-      }
-    }
-  });
-  // Pass 2: fill positions (a local vertex always maps back to the same source vertex) and indices.
-  const positions = vertCount.map((n) => new Float32Array(n * 3));
-  const indices = triCount.map((n) => new Uint32Array(n * 3));
-  const fill = new Uint32Array(triCount.length);
+  for (let oi = 0; oi < objects.length; oi++) {
+    const o = objects[oi];
+    for (const g of o.groups) t = countGroup(o, oi, g.indices, g.material, cellSize, t, buckets, bucketOf, cornerOf, stamps);
+  }
+  // Pass 2: exact arrays per bucket, filled in the same order.
+  const positions = Array.from({ length: buckets.count }, (_, b) => new Float32Array(3 * buckets.vertices[b]));
+  const indices = Array.from({ length: buckets.count }, (_, b) => new Uint32Array(3 * buckets.triangles[b]));
+  const fill = new Int32Array(buckets.count);
   t = 0;
   for (const o of objects) {
-    const p = o.positions;
-    for (const g of o.groups) {
-      const idx = g.indices;
-      const n = idx.length / 3;
-      for (let k = 0; k < n; k++, t++) {
-        const b = bucketOf[t];
-        const out = indices[b];
-        const pos = positions[b];
-        const w = 3 * fill[b]++;
-        for (let c = 0; c < 3; c++) {
-          const li = cornerOf[3 * t + c];
-          const v = 3 * idx[3 * k + c];
-          out[w + c] = li;
-          pos[3 * li] = p[v];
-          pos[3 * li + 1] = p[v + 1];
-          pos[3 * li + 2] = p[v + 2];
-        }
-      }
-    }
+    for (const g of o.groups) t = fillGroup(o.positions, g.indices, t, bucketOf, cornerOf, positions, indices, fill);
   }
-  const sorted = [...cells.values()].sort((a, b) => a.x - b.x || a.z - b.z);
+  const sorted = [...buckets.cells.values()].sort((a, b) => a.x - b.x || a.z - b.z);
   return sorted.map((c) => ({
     name: cellName(c.x, c.z),
     x: c.x,
@@ -125,23 +119,64 @@ export function assignCells(objects: ImportedObject[], cellSize: number): Cell[]
   }));
 }
 
-/** The bucket of (cell, material), created on first use; the object is recorded as a source of the cell. */
-function bucketFor(
-  cells: Map<number, { x: number; z: number; byMaterial: Map<number, number>; sources: Set<string> }>,
-  object: string, x: number, z: number, key: number, material: number, cellSize: number, t: number, triCount: number[], vertCount: number[],
+/** Pass 1 over one material group of an object; returns the next global triangle number. */
+function countGroup(
+  o: ImportedObject, oi: number, idx: Uint32Array, material: number, cellSize: number, t0: number, buckets: Buckets,
+  bucketOf: Int32Array, cornerOf: Int32Array, stamps: { object: Int32Array; bucket: Int32Array; local: Int32Array },
 ): number {
-  if (Math.abs(x) >= MAX_CELL_INDEX || Math.abs(z) >= MAX_CELL_INDEX) {
-    throw new Error(`tiling: object "${object}" triangle ${t}: cell (${x}, ${z}) is beyond ±${MAX_CELL_INDEX} cells of ${cellSize} m`);
+  const p = o.positions;
+  const stampObject = stamps.object, stampBucket = stamps.bucket, local = stamps.local;
+  let vertices = buckets.vertices, tris = buckets.triangles;
+  const n = idx.length / 3;
+  let lastKey = NaN;
+  let b = -1;
+  let t = t0;
+  for (let k = 0; k < n; k++, t++) {
+    const v0 = idx[3 * k], v1 = idx[3 * k + 1], v2 = idx[3 * k + 2];
+    const x = Math.floor((p[3 * v0] + p[3 * v1] + p[3 * v2]) / 3 / cellSize);
+    const z = Math.floor((p[3 * v0 + 2] + p[3 * v1 + 2] + p[3 * v2 + 2]) / 3 / cellSize);
+    const key = packKey(x, z);
+    if (key !== lastKey) {
+      b = buckets.find(o.name, x, z, key, material, cellSize, k);
+      (vertices = buckets.vertices), (tris = buckets.triangles);
+      lastKey = key;
+    }
+    bucketOf[t] = b;
+    tris[b]++;
+    for (let c = 0; c < 3; c++) {
+      const v = c === 0 ? v0 : c === 1 ? v1 : v2;
+      if (stampObject[v] !== oi || stampBucket[v] !== b) {
+        stampObject[v] = oi;
+        stampBucket[v] = b;
+        local[v] = vertices[b]++;
+        cornerOf[3 * t + c] = ~local[v];
+      } else cornerOf[3 * t + c] = local[v];
+    }
   }
-  let cell = cells.get(key);
-  if (!cell) cells.set(key, (cell = { x, z, byMaterial: new Map(), sources: new Set() }));
-  cell.sources.add(object);
-  let b = cell.byMaterial.get(material);
-  if (b === undefined) {
-    b = triCount.length;
-    triCount.push(0);
-    vertCount.push(0);
-    cell.byMaterial.set(material, b);
+  return t;
+}
+
+/** Pass 2 over one material group: indices for every triangle, positions where a corner made the copy. */
+function fillGroup(
+  p: Float32Array, idx: Uint32Array, t0: number, bucketOf: Int32Array, cornerOf: Int32Array, positions: Float32Array[], indices: Uint32Array[], fill: Int32Array,
+): number {
+  const n = idx.length / 3;
+  let t = t0;
+  for (let k = 0; k < n; k++, t++) {
+    const b = bucketOf[t];
+    const out = indices[b];
+    const w = 3 * fill[b]++;
+    for (let c = 0; c < 3; c++) {
+      const li = cornerOf[3 * t + c];
+      if (li < 0) {
+        const pos = positions[b];
+        const d = 3 * ~li, s = 3 * idx[3 * k + c];
+        pos[d] = p[s];
+        pos[d + 1] = p[s + 1];
+        pos[d + 2] = p[s + 2];
+        out[w + c] = ~li;
+      } else out[w + c] = li;
+    }
   }
-  return b;
+  return t;
 }

@@ -28,26 +28,51 @@ export interface MeshReport {
 export const DENSITY_LIMIT = 900;
 
 /**
+ * Reusable work arrays: validation runs once per object, and a level has thousands of small ones, for which
+ * allocating a dozen zeroed typed arrays each cost more than the checks. `take` returns a view of at least n
+ * elements (contents undefined unless the caller fills them); views of different names never overlap.
+ */
+class Scratch {
+  private arrays = new Map<string, Int32Array>();
+
+  take(name: string, n: number): Int32Array {
+    let a = this.arrays.get(name);
+    if (!a || a.length < n) this.arrays.set(name, (a = new Int32Array(Math.max(n, 2 * (a?.length ?? 0), 1024))));
+    return a.subarray(0, n);
+  }
+}
+
+const shared = new Scratch();
+
+/**
  * Welds positions (xyz f32) by exact value, -0 and 0 together: returns each vertex's welded id (ids in
  * first-use order) and the welded count. Open addressing over the three coordinate bit patterns.
  */
 export function weldExact(positions: Float32Array): { ids: Uint32Array; count: number } {
+  const { ids, count } = weldInto(positions, new Scratch());
+  return { ids: Uint32Array.from(ids), count };
+}
+
+function weldInto(positions: Float32Array, scratch: Scratch): { ids: Int32Array; count: number } {
   const n = positions.length / 3;
   // Int32 view: signed values stay small integers in V8 (a Uint32 view yields doubles above 2^31).
   const bits = new Int32Array(positions.buffer, positions.byteOffset, positions.length);
   let size = 1;
   while (size < 2 * n) size <<= 1;
-  const table = new Int32Array(size).fill(-1);
-  const ids = new Uint32Array(n);
-  const firstOf = new Uint32Array(n); // welded id → representative vertex
+  const table = scratch.take('table', size).fill(-1);
+  const ids = scratch.take('ids', n);
+  const firstOf = scratch.take('firstOf', n); // welded id → representative vertex
   let count = 0;
-  const norm = (b: number): number => (b === -0x80000000 ? 0 : b); // -0.0 → 0.0
+  const mask = size - 1;
   for (let v = 0; v < n; v++) {
-    const x = norm(bits[3 * v]), y = norm(bits[3 * v + 1]), z = norm(bits[3 * v + 2]);
+    let x = bits[3 * v], y = bits[3 * v + 1], z = bits[3 * v + 2];
+    if (x === -0x80000000) x = 0; // -0.0 → 0.0
+    if (y === -0x80000000) y = 0;
+    if (z === -0x80000000) z = 0;
     let h = Math.imul(x ^ (x >>> 16), 0x85ebca6b) ^ y;
     h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) ^ z;
     h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-    h = (h ^ (h >>> 13)) & (size - 1);
+    h = (h ^ (h >>> 13)) & mask;
     for (;;) {
       const slot = table[h];
       if (slot < 0) {
@@ -56,47 +81,57 @@ export function weldExact(positions: Float32Array): { ids: Uint32Array; count: n
         ids[v] = count++;
         break;
       }
-      const r = firstOf[slot];
-      if (norm(bits[3 * r]) === x && norm(bits[3 * r + 1]) === y && norm(bits[3 * r + 2]) === z) {
+      const r = 3 * firstOf[slot];
+      if (norm(bits[r]) === x && norm(bits[r + 1]) === y && norm(bits[r + 2]) === z) {
         ids[v] = slot;
         break;
       }
-      h = (h + 1) & (size - 1);
+      h = (h + 1) & mask;
     }
   }
   return { ids, count };
 }
 
+const norm = (b: number): number => (b === -0x80000000 ? 0 : b); // -0.0 → 0.0
+
 /** Validates one object: positions xyz, and its triangle index lists grouped by material. */
 export function validateMesh(positions: Float32Array, groups: Uint32Array[]): MeshReport {
-  const { ids, count } = weldExact(positions);
+  const scratch = shared;
+  const { ids, count } = weldInto(positions, scratch);
   const total = groups.reduce((s, g) => s + g.length / 3, 0);
   const report: MeshReport = {
     triangles: total, degenerate: 0, duplicate: 0, reversedDuplicate: 0, openEdges: 0,
     nonManifoldEdges: 0, inconsistentEdges: 0, denseParts: 0, maxHalfEdgesPerMetre: 0,
   };
   // Welded triangles, rotated to start at their smallest vertex (equal rotations compare equal).
-  const tris = new Uint32Array(total * 3);
+  const tris = scratch.take('tris', total * 3);
   let t = 0;
   for (const g of groups) {
     const density = partDensity(positions, g);
     report.maxHalfEdgesPerMetre = Math.max(report.maxHalfEdgesPerMetre, density);
     if (density > DENSITY_LIMIT) report.denseParts++;
-    for (let i = 0; i < g.length; i += 3) {
-      const a = ids[g[i]], b = ids[g[i + 1]], c = ids[g[i + 2]];
-      if (a === b || b === c || a === c || zeroArea(positions, g[i], g[i + 1], g[i + 2])) {
-        report.degenerate++;
-        continue;
-      }
-      const o = 3 * t++;
-      if (a < b && a < c) (tris[o] = a), (tris[o + 1] = b), (tris[o + 2] = c);
-      else if (b < c) (tris[o] = b), (tris[o + 1] = c), (tris[o + 2] = a);
-      else (tris[o] = c), (tris[o + 1] = a), (tris[o + 2] = b);
-    }
+    t = weldedTriangles(positions, g, ids, tris, t, report);
   }
-  const kept = dropDuplicates(tris.subarray(0, 3 * t), count, report);
-  countEdges(kept, count, report);
+  const kept = dropDuplicates(tris.subarray(0, 3 * t), count, report, scratch);
+  countEdges(kept, count, report, scratch);
   return report;
+}
+
+/** Appends a group's non-degenerate triangles, welded and rotated, to tris at triangle t; returns the new count. */
+function weldedTriangles(p: Float32Array, g: Uint32Array, ids: Int32Array, tris: Int32Array, t: number, report: MeshReport): number {
+  for (let i = 0; i < g.length; i += 3) {
+    const i0 = g[i], i1 = g[i + 1], i2 = g[i + 2];
+    const a = ids[i0], b = ids[i1], c = ids[i2];
+    if (a === b || b === c || a === c || zeroArea(p, i0, i1, i2)) {
+      report.degenerate++;
+      continue;
+    }
+    const o = 3 * t++;
+    if (a < b && a < c) (tris[o] = a), (tris[o + 1] = b), (tris[o + 2] = c);
+    else if (b < c) (tris[o] = b), (tris[o + 1] = c), (tris[o + 2] = a);
+    else (tris[o] = c), (tris[o + 1] = a), (tris[o + 2] = b);
+  }
+  return t;
 }
 
 function zeroArea(p: Float32Array, i: number, j: number, k: number): boolean {
@@ -127,16 +162,17 @@ export function partDensity(p: Float32Array, idx: Uint32Array): number {
  * Groups triangles by smallest vertex (CSR), then compares within a group: a same-rotation repeat is a
  * duplicate (dropped from the topology view), a reversed repeat is counted and kept.
  */
-function dropDuplicates(tris: Uint32Array, vertexCount: number, report: MeshReport): Uint32Array {
+function dropDuplicates(tris: Int32Array, vertexCount: number, report: MeshReport, scratch: Scratch): Int32Array {
   const n = tris.length / 3;
-  const start = new Uint32Array(vertexCount + 1);
+  const start = scratch.take('start', vertexCount + 1).fill(0);
   for (let i = 0; i < n; i++) start[tris[3 * i] + 1]++;
   for (let v = 0; v < vertexCount; v++) start[v + 1] += start[v];
-  const order = new Uint32Array(n);
-  const fill = start.slice(0, vertexCount);
+  const order = scratch.take('order', n);
+  const fill = scratch.take('fill', vertexCount);
+  fill.set(start.subarray(0, vertexCount));
   for (let i = 0; i < n; i++) order[fill[tris[3 * i]]++] = i;
-  const drop = new Uint8Array(n);
-  const second = new Uint32Array(n);
+  const drop = scratch.take('drop', n).fill(0);
+  const second = scratch.take('second', n);
   for (let i = 0; i < n; i++) second[i] = tris[3 * i + 1];
   let reversedMatches = 0;
   for (let v = 0; v < vertexCount; v++) {
@@ -167,7 +203,7 @@ function dropDuplicates(tris: Uint32Array, vertexCount: number, report: MeshRepo
   }
   report.reversedDuplicate = reversedMatches >> 1;
   if (report.duplicate === 0) return tris;
-  const out = new Uint32Array((n - report.duplicate) * 3);
+  const out = new Int32Array((n - report.duplicate) * 3);
   let w = 0;
   for (let i = 0; i < n; i++) if (!drop[i]) out.set(tris.subarray(3 * i, 3 * i + 3), 3 * w++);
   return out;
@@ -177,54 +213,55 @@ function dropDuplicates(tris: Uint32Array, vertexCount: number, report: MeshRepo
  * Undirected edges by their smaller vertex (CSR), then within a vertex's list grouped by the other vertex with a
  * mark array (no sorting): per edge the number of uses and how many run from the smaller vertex.
  */
-function countEdges(tris: Uint32Array, vertexCount: number, report: MeshReport): void {
+function countEdges(tris: Int32Array, vertexCount: number, report: MeshReport, scratch: Scratch): void {
   const h = tris.length; // one half-edge per corner: corner c runs to the next corner of its face
-  const start = new Uint32Array(vertexCount + 1);
-  for (let c = 0; c < h; c++) {
-    const a = tris[c], b = tris[c % 3 === 2 ? c - 2 : c + 1];
+  const start = scratch.take('start', vertexCount + 1).fill(0);
+  for (let c = 0; c < h; c += 3) {
+    const a = tris[c], b = tris[c + 1], d = tris[c + 2];
     start[(a < b ? a : b) + 1]++;
+    start[(b < d ? b : d) + 1]++;
+    start[(d < a ? d : a) + 1]++;
   }
   for (let v = 0; v < vertexCount; v++) start[v + 1] += start[v];
   // Per half-edge, in its smaller vertex's list: the other vertex, and 1 when it runs from the smaller one.
-  const other = new Uint32Array(h);
-  const fwd = new Uint8Array(h);
-  const fill = start.slice(0, vertexCount);
+  const other = scratch.take('other', h);
+  const fwd = scratch.take('fwd', h);
+  const fill = scratch.take('fill', vertexCount);
+  fill.set(start.subarray(0, vertexCount));
   for (let c = 0; c < h; c++) {
     const a = tris[c], b = tris[c % 3 === 2 ? c - 2 : c + 1];
     const k = a < b ? fill[a]++ : fill[b]++;
     other[k] = a < b ? b : a;
     fwd[k] = a < b ? 1 : 0;
   }
-  const mark = new Int32Array(vertexCount).fill(-1);
-  const slot = new Uint32Array(vertexCount);
-  const uses = new Uint32Array(64);
-  const forward = new Uint32Array(64);
-  let scratchUses = uses, scratchFwd = forward;
+  const mark = scratch.take('mark', vertexCount).fill(-1);
+  const slot = scratch.take('slot', vertexCount);
+  let uses = scratch.take('uses', 64), forward = scratch.take('forward', 64);
   for (let v = 0; v < vertexCount; v++) {
     const s0 = start[v], s1 = start[v + 1];
-    if (s1 - s0 > scratchUses.length) (scratchUses = new Uint32Array(s1 - s0)), (scratchFwd = new Uint32Array(s1 - s0));
+    if (s1 - s0 > uses.length) (uses = scratch.take('uses', s1 - s0)), (forward = scratch.take('forward', s1 - s0));
     let n = 0;
     for (let k = s0; k < s1; k++) {
       const o = other[k];
       if (mark[o] !== v) {
         mark[o] = v;
         slot[o] = n;
-        scratchUses[n] = 0;
-        scratchFwd[n++] = 0;
+        uses[n] = 0;
+        forward[n++] = 0;
       }
-      scratchUses[slot[o]]++;
-      scratchFwd[slot[o]] += fwd[k];
+      uses[slot[o]]++;
+      forward[slot[o]] += fwd[k];
     }
     for (let e = 0; e < n; e++) {
-      if (scratchUses[e] === 1) report.openEdges++;
-      else if (scratchUses[e] > 2) report.nonManifoldEdges++;
-      else if (scratchFwd[e] !== 1) report.inconsistentEdges++;
+      if (uses[e] === 1) report.openEdges++;
+      else if (uses[e] > 2) report.nonManifoldEdges++;
+      else if (forward[e] !== 1) report.inconsistentEdges++;
     }
   }
 }
 
 /** First position in order[s..e) (sorted by key) whose key is ≥ k. */
-function lowerBound(order: Uint32Array, s: number, e: number, key: Uint32Array, k: number): number {
+function lowerBound(order: Int32Array, s: number, e: number, key: Int32Array, k: number): number {
   while (s < e) {
     const m = (s + e) >>> 1;
     if (key[order[m]] < k) s = m + 1;
@@ -234,7 +271,7 @@ function lowerBound(order: Uint32Array, s: number, e: number, key: Uint32Array, 
 }
 
 /** Sorts order[s..e) by key[order[i]], ties by order value: insertion sort for the usual short buckets. */
-function sortRange(order: Uint32Array, s: number, e: number, key: Uint32Array): void {
+function sortRange(order: Int32Array, s: number, e: number, key: Int32Array): void {
   if (e - s > 32) {
     const part = Array.from(order.subarray(s, e)).sort((x, y) => key[x] - key[y] || x - y);
     order.set(part, s);

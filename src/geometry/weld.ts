@@ -26,16 +26,18 @@ export interface Welded {
   repeated: number;
 }
 
-const f32 = new Float32Array(1);
-const u32 = new Uint32Array(f32.buffer);
-/** The f32 bits of `v` with -0.0 taken as 0.0 (the weld key). */
-function keyBits(v: number): number {
-  f32[0] = v;
-  const b = u32[0];
-  return b === 0x80000000 ? 0 : b;
+const nextPow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(2, n)));
+
+/** The f32 bit patterns of the positions: a view of a Float32Array's own memory, or the f64 values rounded to f32. */
+function positionBits(positions: Float32Array | Float64Array): Uint32Array {
+  const p = positions instanceof Float32Array ? positions : new Float32Array(positions);
+  return new Uint32Array(p.buffer, p.byteOffset, p.length);
 }
 
-const nextPow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(2, n)));
+/** f32 bits → weld key: -0.0 taken as 0.0. */
+const keyOf = (bits: number): number => (bits === 0x80000000 ? 0 : bits);
+/** Whether f32 bits are an infinity or a NaN (exponent all ones). */
+const notFinite = (bits: number): boolean => (bits & 0x7f800000) === 0x7f800000;
 
 /**
  * Hash of three u32 words (multiply-xorshift rounds and murmur3's finaliser, so that f32 bit patterns with all-zero
@@ -63,10 +65,39 @@ function validate(positions: ArrayLike<number>, indices: Uint32Array): void {
   }
 }
 
-/** Throws unless vertex v (used by corner i) has a finite f32 position. */
-function checkFinite(x: number, y: number, z: number, v: number, i: number): void {
-  if (!Number.isFinite(Math.fround(x)) || !Number.isFinite(Math.fround(y)) || !Number.isFinite(Math.fround(z))) {
-    throw new Error(`weld: triangle ${(i / 3) | 0}: vertex ${v} position (${x}, ${y}, ${z}) is not finite in f32`);
+/** Throws for vertex v (used by corner i) whose f32 position is not finite. */
+function notFiniteError(positions: ArrayLike<number>, v: number, i: number): Error {
+  const x = positions[3 * v], y = positions[3 * v + 1], z = positions[3 * v + 2];
+  return new Error(`weld: triangle ${(i / 3) | 0}: vertex ${v} position (${x}, ${y}, ${z}) is not finite in f32`);
+}
+
+// Design log (weld, issue 3 performance):
+// - v1: keys via a one-float scratch (store f32, load u32) per coordinate; a vertex table of ids plus a separate
+//   key array (two cache misses per probe); the repeat table of kept indices compared against the triangle array
+//   (two more misses per triangle, the table scattered over 16 MB at 1M triangles).
+// - now: the f32 bits are read from one Uint32Array view (a Float64Array input is rounded to f32 once), finiteness
+//   is an exponent test on them, the vertex table holds (id + 1, x, y, z) in one 16-byte slot (one miss; zero =
+//   empty, so no fill pass), and the repeat table holds (a + 1, b, c) slots placed at a · spread plus a hashed
+//   offset inside a REPEAT_WINDOW: welded ids follow first use, so consecutive triangles probe nearby memory. A
+//   vertex's triangles past the first HUB_LOCAL go to a slot hashed over the whole table (looked up there and in
+//   the local window), so a fan's hub does not pile up one probe chain (O(valence²); measured 0.75 s for a
+//   20,000-triangle fan before this rule).
+
+/** Slots (power of two) over which the triangles of one smallest vertex are spread in the repeat table. */
+const REPEAT_WINDOW = 4096;
+/** Kept triangles per smallest vertex placed near it in the repeat table; later ones are hashed over all of it. */
+const HUB_LOCAL = 64;
+
+/**
+ * The slot holding (a, b, c) in the repeat table (stride 4: a + 1, b, c), or −1 − the empty slot where it goes.
+ * Starts at `h` (linear probing).
+ */
+function findTriple(seen: Int32Array, mask: number, h: number, a: number, b: number, c: number): number {
+  for (;;) {
+    const o = 4 * h, k = seen[o];
+    if (k === 0) return -1 - h;
+    if (k === a + 1 && seen[o + 1] === b && seen[o + 2] === c) return h;
+    h = (h + 1) & mask;
   }
 }
 
@@ -74,33 +105,35 @@ function checkFinite(x: number, y: number, z: number, v: number, i: number): voi
  * Maps every input vertex a triangle uses to its welded id (first-use order). Returns the welded positions and
  * the per-input-vertex map (−1 for unused vertices).
  */
-function weldVertices(positions: ArrayLike<number>, indices: Uint32Array): { out: Float32Array; remap: Int32Array; count: number } {
-  const nv = positions.length / 3;
+function weldVertices(positions: ArrayLike<number>, bits: Uint32Array, indices: Uint32Array): { out: Float32Array; remap: Int32Array; count: number } {
+  const nv = bits.length / 3;
   const remap = new Int32Array(nv).fill(-1);
-  const cap = nextPow2(Math.min(nv, indices.length) * 2);
-  const table = new Int32Array(cap).fill(-1);
+  const most = Math.min(nv, indices.length);
+  const cap = nextPow2(most * 2);
+  const table = new Int32Array(4 * cap); // (id + 1, key x, y, z); id + 1 = 0: empty
   const mask = cap - 1;
-  const out = new Float32Array(Math.min(nv, indices.length) * 3);
-  const keys = new Uint32Array(Math.min(nv, indices.length) * 3);
+  const out = new Float32Array(most * 3);
+  const outBits = new Uint32Array(out.buffer);
   let count = 0;
   for (let i = 0; i < indices.length; i++) {
     const v = indices[i];
     if (remap[v] >= 0) continue;
-    const x = positions[3 * v], y = positions[3 * v + 1], z = positions[3 * v + 2];
-    checkFinite(x, y, z, v, i);
-    const kx = keyBits(x), ky = keyBits(y), kz = keyBits(z);
+    const bx = bits[3 * v], by = bits[3 * v + 1], bz = bits[3 * v + 2];
+    if (notFinite(bx) || notFinite(by) || notFinite(bz)) throw notFiniteError(positions, v, i);
+    const kx = keyOf(bx) | 0, ky = keyOf(by) | 0, kz = keyOf(bz) | 0;
     let h = mix3(kx, ky, kz) & mask;
     for (;;) {
-      const w = table[h];
-      if (w < 0) {
-        table[h] = count;
-        keys[3 * count] = kx; keys[3 * count + 1] = ky; keys[3 * count + 2] = kz;
-        out[3 * count] = x; out[3 * count + 1] = y; out[3 * count + 2] = z;
+      const o = 4 * h;
+      const w = table[o];
+      if (w === 0) {
+        table[o] = count + 1; table[o + 1] = kx; table[o + 2] = ky; table[o + 3] = kz;
+        // The first use's bits (a -0.0 stays -0.0).
+        outBits[3 * count] = bx; outBits[3 * count + 1] = by; outBits[3 * count + 2] = bz;
         remap[v] = count++;
         break;
       }
-      if (keys[3 * w] === kx && keys[3 * w + 1] === ky && keys[3 * w + 2] === kz) {
-        remap[v] = w;
+      if (table[o + 1] === kx && table[o + 2] === ky && table[o + 3] === kz) {
+        remap[v] = w - 1;
         break;
       }
       h = (h + 1) & mask;
@@ -121,15 +154,18 @@ export function crossLength(p: Float32Array, a: number, b: number, c: number): n
 /** `indices` over `positions` welded (see the file header). Throws for bad indices or non-finite positions. */
 export function weld(positions: Float32Array | Float64Array, indices: Uint32Array): Welded {
   validate(positions, indices);
-  const { out, remap } = weldVertices(positions, indices);
+  const { out, remap, count } = weldVertices(positions, positionBits(positions), indices);
   const nt = indices.length / 3;
   const tris = new Uint32Array(indices.length);
   const source = new Uint32Array(nt);
   // Repeats are found in an open-addressing table of the kept (rotated) triples: O(1) expected per triangle, also
-  // around a fan's hub, where every triangle shares the smallest vertex.
+  // around a fan's hub (see the design log above).
   const cap = nextPow2(nt * 2);
-  const seen = new Int32Array(cap).fill(-1);
+  const seen = new Int32Array(4 * cap); // (a + 1, b, c, unused); a + 1 = 0: empty
   const mask = cap - 1;
+  const spread = Math.max(1, Math.floor(cap / Math.max(1, count)));
+  const window = Math.min(cap, REPEAT_WINDOW) - 1;
+  const perVertex = new Uint32Array(count); // kept triangles by smallest vertex
   let kept = 0, degenerate = 0, repeated = 0;
   for (let t = 0; t < nt; t++) {
     const i0 = remap[indices[3 * t]], i1 = remap[indices[3 * t + 1]], i2 = remap[indices[3 * t + 2]];
@@ -140,19 +176,24 @@ export function weld(positions: Float32Array | Float64Array, indices: Uint32Arra
     let a = i0, b = i1, c = i2;
     if (i1 < i0 && i1 < i2) { a = i1; b = i2; c = i0; }
     else if (i2 < i0 && i2 < i1) { a = i2; b = i0; c = i1; }
-    let h = mix3(a, b, c) & mask;
-    let k = seen[h];
-    while (k >= 0 && (tris[3 * k] !== a || tris[3 * k + 1] !== b || tris[3 * k + 2] !== c)) {
-      h = (h + 1) & mask;
-      k = seen[h];
-    }
-    if (k >= 0) {
+    const hash = mix3(a, b, c);
+    let slot = findTriple(seen, mask, (a * spread + (hash & window)) & mask, a, b, c);
+    if (slot < 0 && perVertex[a] >= HUB_LOCAL) slot = findTriple(seen, mask, hash & mask, a, b, c);
+    if (slot >= 0) {
       repeated++;
       continue;
     }
-    seen[h] = kept;
+    perVertex[a]++;
+    const o = 4 * (-1 - slot);
+    seen[o] = a + 1; seen[o + 1] = b; seen[o + 2] = c;
     tris[3 * kept] = a; tris[3 * kept + 1] = b; tris[3 * kept + 2] = c;
     source[kept++] = t;
   }
-  return { positions: out, triangles: tris.slice(0, 3 * kept), source: source.slice(0, kept), degenerate, repeated };
+  return {
+    positions: out,
+    triangles: kept === nt ? tris : tris.slice(0, 3 * kept),
+    source: kept === nt ? source : source.slice(0, kept),
+    degenerate,
+    repeated,
+  };
 }

@@ -29,6 +29,20 @@ export function classifyEdge(d: number, above: boolean): number {
 /** The value a convex edge stores: the cosine of half the angle between the normals, as f32. Others store 1.0. */
 export const convexValue = (d: number): number => Math.fround(Math.cos(Math.acos(d) / 2));
 
+/**
+ * Half-angle margin of convexValueFast: sqrt((1 + d)/2) (the same cosine, by the half-angle identity) and the
+ * library's cos(acos(d)/2) differ by a few 1e-16 for d in [−1, 1]; when every value within this distance of the
+ * former rounds to the same f32, so does the latter.
+ */
+const HALF_ANGLE_MARGIN = 1e-12;
+
+/** convexValue(d) without the two transcendental calls whenever the f32 rounding is settled (see the margin). */
+export function convexValueFast(d: number): number {
+  const s = Math.sqrt((1 + d) / 2);
+  const f = Math.fround(s);
+  return Math.fround(s - HALF_ANGLE_MARGIN) === f && Math.fround(s + HALF_ANGLE_MARGIN) === f ? f : convexValue(d);
+}
+
 export interface EdgeData {
   values: Float32Array;
   concave: Uint8Array;
@@ -79,7 +93,8 @@ export const HUB_VALENCE = 32;
  * HUB_VALENCE corners is sorted by target vertex (then corner) — a fan's hub stays O(v log v), not O(v²).
  */
 function pairingLists(nv: number, to: Uint32Array, offsets: ArrayLike<number>, ids: ArrayLike<number>): Uint32Array {
-  const out = Uint32Array.from(ids);
+  const out = new Uint32Array(ids.length);
+  for (let k = 0; k < ids.length; k++) out[k] = ids[k];
   for (let a = 0; a < nv; a++) {
     const s = offsets[a], e = offsets[a + 1];
     if (e - s > HUB_VALENCE) out.subarray(s, e).sort((x, y) => to[x] - to[y] || x - y);
@@ -126,10 +141,21 @@ function acrossCorner(c: number, corners: ArrayLike<number>, to: Uint32Array, of
   return -1;
 }
 
+/** Each face's centroid (f64 mean of its three f32 vertices, in corner order). */
+function faceCentroids(v: Float32Array, corners: ArrayLike<number>, faces: number): Float64Array {
+  const c = new Float64Array(3 * faces);
+  for (let g = 0; g < faces; g++) {
+    const q0 = 3 * corners[3 * g], q1 = 3 * corners[3 * g + 1], q2 = 3 * corners[3 * g + 2];
+    c[3 * g] = (v[q0] + v[q1] + v[q2]) / 3;
+    c[3 * g + 1] = (v[q0 + 1] + v[q1 + 1] + v[q2 + 1]) / 3;
+    c[3 * g + 2] = (v[q0 + 2] + v[q1 + 2] + v[q2 + 2]) / 3;
+  }
+  return c;
+}
+
 /** Whether face g's centroid lies on or above face f's plane through vertex p (f64). */
-function centroidAbove(v: Float32Array, normals: Float64Array, f: number, p: number, corners: ArrayLike<number>, g: number): boolean {
-  const q0 = 3 * corners[3 * g], q1 = 3 * corners[3 * g + 1], q2 = 3 * corners[3 * g + 2];
-  const cx = (v[q0] + v[q1] + v[q2]) / 3, cy = (v[q0 + 1] + v[q1 + 1] + v[q2 + 1]) / 3, cz = (v[q0 + 2] + v[q1 + 2] + v[q2 + 2]) / 3;
+function centroidAbove(v: Float32Array, normals: Float64Array, f: number, p: number, centroids: Float64Array, g: number): boolean {
+  const cx = centroids[3 * g], cy = centroids[3 * g + 1], cz = centroids[3 * g + 2];
   return (cx - v[3 * p]) * normals[3 * f] + (cy - v[3 * p + 1]) * normals[3 * f + 1] + (cz - v[3 * p + 2]) * normals[3 * f + 2] >= 0;
 }
 
@@ -145,6 +171,7 @@ export function computeEdges(
 ): EdgeData {
   const nc = corners.length, faces = nc / 3;
   const normals = faceNormals(v, corners, faces);
+  const centroids = faceCentroids(v, corners, faces);
   const to = nextVertices(corners);
   const list = pairingLists(offsets.length - 1, to, offsets, ids);
   const repeated = repeatedEdges(offsets.length - 1, to, offsets, list);
@@ -167,12 +194,12 @@ export function computeEdges(
     let value = -2;
     for (let side = 0; side < 2; side++) {
       const k = side === 0 ? c : o;
-      const cls = d >= FLAT_COS ? EDGE_FLAT : classifyEdge(d, side === 0 ? centroidAbove(v, normals, f, corners[c], corners, g) : centroidAbove(v, normals, g, corners[o], corners, f));
+      const cls = d >= FLAT_COS ? EDGE_FLAT : classifyEdge(d, side === 0 ? centroidAbove(v, normals, f, corners[c], centroids, g) : centroidAbove(v, normals, g, corners[o], centroids, f));
       counts[cls]++;
       if (cls === EDGE_FLAT) flat[k >> 3] |= 1 << (k & 7);
       else if (cls === EDGE_CONCAVE) concave[k >> 3] |= 1 << (k & 7);
       else if (cls === EDGE_CONVEX) {
-        if (value === -2) value = convexValue(d);
+        if (value === -2) value = convexValueFast(d);
         values[k] = value;
       }
     }

@@ -3,7 +3,6 @@
 // ../shared/spec/physics-resource.md ("Collision, physics pools and grinds"). The library never prints or touches
 // `process`: warnings go to the logger, progress to a callback, and the caller gets the manifest and timings.
 import { randomBytes, webcrypto } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import pkg from '../package.json' with { type: 'json' };
@@ -132,6 +131,8 @@ interface Build {
   timings: Record<string, number>;
   validation: Validation;
   pool?: ThreadPool;
+  /** The temporary output directory, opened once the input has been read; resources go into it as they are built. */
+  staging?: Promise<Staging>;
   /** CPU sample at the start: the import is the window that tells how many cores are free for encoding. */
   start: CpuMark;
 }
@@ -148,12 +149,11 @@ async function timed<T>(b: Build, stage: string, f: () => T | Promise<T>): Promi
 /** Compiles one level. Throws (leaving any previous output untouched) on bad input or a failed build. */
 export async function compileLevel(input: string, opts: Partial<CompileOptions> = {}, hooks: CompileHooks): Promise<CompileResult> {
   const warnings: string[] = [];
+  const options = { ...COMPILE_DEFAULTS, ...opts };
   const b: Build = {
-    input, hooks, warnings, timings: {}, validation: new Validation(), start: cpuMark(),
-    options: { ...COMPILE_DEFAULTS, ...opts },
+    input, hooks, warnings, options, timings: {}, validation: new Validation(), start: cpuMark(),
     logger: { warn: (m) => (warnings.push(m), hooks.logger.warn(m)) },
   };
-  if (b.options.studioTemplate) b.options.encode = { ...b.options.encode, header: await readStudioTemplate(b.options.studioTemplate) };
   // Large inputs: start the workers now, so they are up when the import starts walking the scene. With 'auto' this
   // is a guess by size (the encode stage uses only as many as the cores measured free during the import); a worker
   // left unused has still done the validation report, work that is needed anyway.
@@ -161,7 +161,11 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
   const early = b.options.workers === 'auto' ? (size >= PRESPAWN_BYTES ? Math.min(availableParallelism(), Math.ceil(size / PRESPAWN_BYTES)) - 1 : 0) : Math.floor(b.options.workers) - 1;
   const starting = early > 0 ? ThreadPool.start(early) : undefined;
   try {
+    if (options.studioTemplate) options.encode = { ...options.encode, header: await readStudioTemplate(options.studioTemplate) };
     const imported = await importStage(b, starting);
+    // Opened while the plan runs; the output location is not touched before the input has been read.
+    b.staging = Staging.open(resolve(options.out ?? defaultOutDir(input)));
+    b.staging.catch(() => undefined); // awaited by the encode stage
     const sha256 = hashAll(imported.inputBytes);
     sha256.catch(() => undefined); // awaited at publish; a failed build before then must not leave it unhandled
     const { built, layout, threads } = await encodeStage(b, imported.objects);
@@ -170,6 +174,7 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
     return await publishStage(b, imported, await sha256, built, layout, threads);
   } finally {
     await (b.pool ?? (await starting?.catch(() => undefined)))?.close();
+    await (await b.staging?.catch(() => undefined))?.discard();
   }
 }
 
@@ -214,14 +219,20 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     const onDone = (d: number, t: number): void => b.hooks.onProgress?.('encode', d, t);
     // Per-object jobs share the objects' arrays: copy them for workers (transfer would empty the objects).
     const toRun = layout === 'objects' && threads > 1 ? cloneJobs(jobs) : jobs;
+    const staging = await b.staging!;
+    // Files are written as resources come in (the thread pool does the I/O while encoding goes on).
+    const onResult = (_: number, r: BuiltResource): void => {
+      if (r.parts > 0) staging.write(resourceFile(r.name), r.bytes);
+    };
     const t0 = performance.now();
     const before = timings.validate ?? 0;
-    const built = await runJobs(toRun, { threads, pool: b.pool, sideWork, encode: options.encode, onDone });
+    const built = await runJobs(toRun, { threads, pool: b.pool, sideWork, encode: options.encode, onDone, onResult });
     timings.encode = (timings.encode ?? 0) + performance.now() - t0 - ((timings.validate ?? 0) - before);
     const shapes = built.reduce((s, r) => s + r.shapes, 0);
     if (layout === 'objects' && options.tiling === 'auto' && shapes >= options.budget) {
       b.logger.warn(`budget: ${shapes} geometries after splitting at the u16 limits reach the budget (${options.budget}); merging into cells`);
       layout = 'cells';
+      await staging.clear();
       continue;
     }
     return { built, layout, threads };
@@ -243,9 +254,9 @@ async function publishStage(b: Build, imported: ImportResult, sha256: string, al
     logger.warn(`budget: merged collision still has ${geometries} geometries (budget ${options.budget}): stream it by cell; plan written to ${STREAMING_PLAN_FILE}`);
   }
   const manifest = makeManifest(input, sha256, options, layout, built, imported.objects, b.validation.summary, plan, b.warnings);
-  const outDir = resolve(options.out ?? defaultOutDir(input));
-  await timed(b, 'publish', () => publish(outDir, built, manifest, plan));
-  return { input, outDir, manifest, importStats: imported.stats, timings: b.timings, workers: threads };
+  const staging = await b.staging!;
+  await timed(b, 'publish', () => staging.commit(manifest, plan));
+  return { input, outDir: staging.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: threads };
 }
 
 /** Header word 0x08 and body of a Studio-written resource (the only source of Studio's template bytes). */
@@ -390,41 +401,89 @@ function makeManifest(
  * A directory that is not ours (no manifest.json of this tool, not empty) is never replaced.
  */
 export async function publish(outDir: string, built: BuiltResource[], manifest: Manifest, plan: StreamingPlan | null): Promise<void> {
-  await refuseForeignDir(outDir);
-  const parent = dirname(outDir);
-  await mkdir(parent, { recursive: true });
-  const tmp = await mkdtemp(join(parent, `.${basename(outDir)}.tmp-`));
-  try {
-    writeAll(built.map((r) => [join(tmp, resourceFile(r.name)), r.bytes]));
-    if (plan) await writeFile(join(tmp, STREAMING_PLAN_FILE), `${JSON.stringify(plan, null, 2)}\n`);
-    await writeFile(join(tmp, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-    const exists = await stat(outDir).then(() => true, () => false);
-    if (!exists) {
-      await rename(tmp, outDir);
-      return;
-    }
-    const old = `${join(parent, `.${basename(outDir)}.old-`)}${randomBytes(4).toString('hex')}`;
-    await rename(outDir, old);
-    try {
-      await rename(tmp, outDir);
-    } catch (e) {
-      await rename(old, outDir);
-      throw e;
-    }
-    await rm(old, { recursive: true, force: true });
-  } catch (e) {
-    await rm(tmp, { recursive: true, force: true });
-    throw new Error(`publish: ${outDir}: ${(e as Error).message}`);
-  }
+  const staging = await Staging.open(outDir);
+  for (const r of built) staging.write(resourceFile(r.name), r.bytes);
+  await staging.commit(manifest, plan);
 }
 
 /**
- * Writes the files one after another with synchronous calls (open, write, close each): nothing else runs during
- * publish, and on ext4 creating hundreds of files measured ~25 % faster this way than through libuv's thread pool
- * with 16 in flight (the directory's lock serialises the creates anyway).
+ * The temporary sibling a build writes into. It is opened (and a foreign output directory refused) while the
+ * import runs; resource files are written as they are built, on libuv's thread pool, so the I/O overlaps encoding;
+ * commit waits for them, adds the plan and manifest and renames the directory into place. Until then the previous
+ * output is untouched; discard removes the temporary directory.
  */
-function writeAll(files: [string, Uint8Array][]): void {
-  for (const [path, bytes] of files) writeFileSync(path, bytes);
+class Staging {
+  private pending: Promise<void>[] = [];
+  private failure: Error | undefined;
+  private closed = false;
+
+  private constructor(readonly outDir: string, private dir: string) {}
+
+  static async open(outDir: string): Promise<Staging> {
+    await refuseForeignDir(outDir);
+    await mkdir(dirname(outDir), { recursive: true });
+    return new Staging(outDir, await Staging.temp(outDir));
+  }
+
+  private static temp(outDir: string): Promise<string> {
+    return mkdtemp(join(dirname(outDir), `.${basename(outDir)}.tmp-`));
+  }
+
+  /** Starts writing one file; a failure is kept and reported by commit. */
+  write(name: string, bytes: Uint8Array): void {
+    this.pending.push(writeFile(join(this.dir, name), bytes).catch((e: Error) => void (this.failure ??= e)));
+  }
+
+  /** Drops everything written so far (the build starts over with another layout). */
+  async clear(): Promise<void> {
+    await this.settle();
+    await rm(this.dir, { recursive: true, force: true });
+    this.dir = await Staging.temp(this.outDir);
+  }
+
+  private async settle(): Promise<void> {
+    await Promise.all(this.pending);
+    this.pending = [];
+    if (this.failure) throw this.failure;
+  }
+
+  async commit(manifest: Manifest, plan: StreamingPlan | null): Promise<void> {
+    const { outDir, dir } = this;
+    try {
+      await this.settle();
+      if (plan) await writeFile(join(dir, STREAMING_PLAN_FILE), `${JSON.stringify(plan, null, 2)}\n`);
+      await writeFile(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+      await refuseForeignDir(outDir); // again: something may have appeared there during the build
+      const exists = await stat(outDir).then(() => true, () => false);
+      if (!exists) {
+        await rename(dir, outDir);
+        this.closed = true;
+        return;
+      }
+      const old = `${join(dirname(outDir), `.${basename(outDir)}.old-`)}${randomBytes(4).toString('hex')}`;
+      await rename(outDir, old);
+      try {
+        await rename(dir, outDir);
+      } catch (e) {
+        await rename(old, outDir);
+        throw e;
+      }
+      this.closed = true;
+      await rm(old, { recursive: true, force: true });
+    } catch (e) {
+      await this.discard();
+      const message = (e as Error).message;
+      throw new Error(message.startsWith('publish: ') ? message : `publish: ${outDir}: ${message}`);
+    }
+  }
+
+  /** Removes the temporary directory unless it was committed. */
+  async discard(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all(this.pending);
+    await rm(this.dir, { recursive: true, force: true });
+  }
 }
 
 async function refuseForeignDir(outDir: string): Promise<void> {

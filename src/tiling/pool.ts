@@ -18,6 +18,8 @@ export interface PoolOptions {
   /** Run on the calling thread once the workers have their first jobs. */
   sideWork?: () => void;
   onDone?: (done: number, total: number) => void;
+  /** Each result as it is stored (in completion order, which varies with threads; the returned array does not). */
+  onResult?: (index: number, result: BuiltResource) => void;
 }
 
 /** Triangles a thread must have to pay for a worker's start-up (~100 ms: spawn, bundle eval, cold JIT). */
@@ -187,6 +189,7 @@ async function runOnThreads(jobs: ResourceJob[], pool: ThreadPool, workers: numb
   let failed = false;
   const store = (i: number, r: BuiltResource): void => {
     results[i] = r;
+    options.onResult?.(i, r);
     options.onDone?.(++done, jobs.length);
   };
   const onWorker = async (w: number): Promise<void> => {

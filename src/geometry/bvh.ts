@@ -145,6 +145,9 @@ export function faceRecords(v: Float32Array, tris: ArrayLike<number>, faces: num
 //   no measurable gain over quickselect at 21,845 faces (half the levels are under 256 faces, where it cannot
 //   pay off). Branch-free Math.min/max in the scan: slower (min/max of a range rarely changes, so branches predict).
 // - The swap re-selection reuses the first partition: selecting hi − left only searches the half holding it.
+// - Ranges over SAMPLE_SELECT_MIN records select Floyd–Rivest style (a sample's rank-k record as pivot): the tree
+//   of a 21,840-face piece went from ~0.80 to ~0.76 of v1's time (min of 40; thresholds 150–2,400 were within
+//   this box's noise, 600 is the customary one).
 
 /** f64 per face in the split phase's records: centroid x, y, z, face-box min x, face index. */
 const ORDER_STRIDE = 5;
@@ -219,6 +222,57 @@ export function selectRecords(r: Float64Array, ax: number, lo: number, hi: numbe
     if (k <= j) hi = j + 1;
     else lo = j + 1;
   }
+}
+
+/** Above this many records, selection first selects a sample to get a pivot next to rank k (Floyd–Rivest). */
+const SAMPLE_SELECT_MIN = 600;
+
+/**
+ * selectRecords with Floyd–Rivest's sampling: for a large range, the rank-k record of a small sample around k
+ * (selected the same way) is the pivot, so one partition leaves only a short range around k. ~1.5 n comparisons
+ * instead of quickselect's ~3 n.
+ */
+export function selectRecordsSampled(r: Float64Array, ax: number, lo: number, hi: number, k: number): void {
+  let left = lo, right = hi - 1;
+  while (right - left + 1 > SAMPLE_SELECT_MIN && k > left && k <= right) {
+    const n = right - left + 1, m = k - left + 1, z = Math.log(n), s = 0.5 * Math.exp((2 * z) / 3);
+    const sd = 0.5 * Math.sqrt((z * s * (n - s)) / n) * (m - n / 2 < 0 ? -1 : 1);
+    const sl = Math.max(left, Math.floor(k - (m * s) / n + sd));
+    const sr = Math.min(right, Math.floor(k + ((n - m) * s) / n + sd));
+    selectRecordsSampled(r, ax, sl, sr + 1, k);
+    // The sample's rank-k record: the smallest of its upper part.
+    let best = k;
+    for (let q = k + 1; q <= sr; q++) if (before(r, ax, q, best)) best = q;
+    swapRecords(r, best, k);
+    const po = ORDER_STRIDE * k;
+    const pk = r[po + ax], px = r[po + MIN_X], pf = r[po + FACE];
+    let i = left, j = right;
+    swapRecords(r, left, k);
+    if (afterPivot(r, ax, right, pk, px, pf)) swapRecords(r, left, right);
+    while (i < j) {
+      swapRecords(r, i, j);
+      i++;
+      j--;
+      while (beforePivot(r, ax, i, pk, px, pf)) i++;
+      while (afterPivot(r, ax, j, pk, px, pf)) j--;
+    }
+    if (r[ORDER_STRIDE * left + FACE] === pf) swapRecords(r, left, j);
+    else { j++; swapRecords(r, j, right); }
+    // Now the pivot is at j, smaller records before it, larger after.
+    if (j <= k) left = j + 1;
+    if (k <= j) right = j - 1;
+  }
+  if (right >= left) selectRecords(r, ax, left, right + 1, k);
+}
+
+function beforePivot(r: Float64Array, ax: number, i: number, pk: number, px: number, pf: number): boolean {
+  const o = ORDER_STRIDE * i, v = r[o + ax];
+  return v < pk || (v === pk && (r[o + MIN_X] < px || (r[o + MIN_X] === px && r[o + FACE] < pf)));
+}
+
+function afterPivot(r: Float64Array, ax: number, i: number, pk: number, px: number, pf: number): boolean {
+  const o = ORDER_STRIDE * i, v = r[o + ax];
+  return v > pk || (v === pk && (r[o + MIN_X] > px || (r[o + MIN_X] === px && r[o + FACE] > pf)));
 }
 
 /**
@@ -306,7 +360,7 @@ function orderFaces(rec: FaceRecords, n: number, s: TreeScratch, leafFaces: Uint
     }
     const left = subtreeLeaves(2 * i + 1, n);
     const m = lo + left;
-    selectRecords(r, axis, lo, hi, m);
+    selectRecordsSampled(r, axis, lo, hi, m);
     let leftLo = lo, leftAxis = scan(r, lo, m, st);
     const leftMin = st[0];
     let rightAxis = scan(r, m, hi, st);

@@ -356,7 +356,8 @@ function localMatrix(node: Node): Float64Array {
 
 function trs(t: ArrayLike<number>, r: ArrayLike<number>, s: ArrayLike<number>): Float64Array {
   const m = new Float64Array(16);
-  mat4.fromRotationTranslationScale(m as unknown as mat4, Float64Array.from(r) as unknown as [number, number, number, number], Float64Array.from(t) as unknown as [number, number, number], Float64Array.from(s) as unknown as [number, number, number]);
+  // gl-matrix reads plain arrays as well; its types only ask for its own tuples.
+  mat4.fromRotationTranslationScale(m as unknown as mat4, r as unknown as [number, number, number, number], t as unknown as [number, number, number], s as unknown as [number, number, number]);
   return m;
 }
 
@@ -378,22 +379,27 @@ function readPositions(prim: Primitive, world: Float64Array, where: string): Flo
   const acc = prim.getAttribute('POSITION');
   if (!acc) throw new Error(`gltf: ${where}: triangle primitive without POSITION`);
   if (acc.getElementSize() !== 3) throw new Error(`gltf: ${where}: POSITION is ${acc.getType()}, not VEC3`);
-  const v = readValues(acc);
-  const n = acc.getCount();
+  return transformPositions(readValues(acc), acc.getCount(), world, where);
+}
+
+/**
+ * World positions rounded to f32, in one pass. A non-finite input is reported at the first such vertex; a result
+ * outside the f32 range only after every input was checked (input errors first, as the messages promise).
+ */
+function transformPositions(v: ArrayLike<number>, n: number, m: Float64Array, where: string): Float32Array {
   const out = new Float32Array(n * 3);
-  const m = world;
+  const m0 = m[0], m1 = m[1], m2 = m[2], m4 = m[4], m5 = m[5], m6 = m[6], m8 = m[8], m9 = m[9], m10 = m[10], m12 = m[12], m13 = m[13], m14 = m[14];
+  let overflow = -1;
   for (let i = 0; i < n; i++) {
     const x = v[3 * i], y = v[3 * i + 1], z = v[3 * i + 2];
-    if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) {
-      throw new Error(`gltf: ${where}: POSITION ${i} is (${x}, ${y}, ${z}), not finite`);
-    }
-    out[3 * i] = m[0] * x + m[4] * y + m[8] * z + m[12];
-    out[3 * i + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
-    out[3 * i + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+    // x - x is 0 exactly for finite x, NaN for ±Infinity and NaN.
+    if (x - x !== 0 || y - y !== 0 || z - z !== 0) throw new Error(`gltf: ${where}: POSITION ${i} is (${x}, ${y}, ${z}), not finite`);
+    const a = (out[3 * i] = m0 * x + m4 * y + m8 * z + m12);
+    const b = (out[3 * i + 1] = m1 * x + m5 * y + m9 * z + m13);
+    const c = (out[3 * i + 2] = m2 * x + m6 * y + m10 * z + m14);
+    if (overflow < 0 && (Math.fround(a) - Math.fround(a) !== 0 || Math.fround(b) - Math.fround(b) !== 0 || Math.fround(c) - Math.fround(c) !== 0)) overflow = i;
   }
-  for (let i = 0; i < out.length; i++) {
-    if (!Number.isFinite(out[i])) throw new Error(`gltf: ${where}: POSITION ${Math.floor(i / 3)} leaves the f32 range under the node's transform`);
-  }
+  if (overflow >= 0) throw new Error(`gltf: ${where}: POSITION ${overflow} leaves the f32 range under the node's transform`);
   return out;
 }
 
@@ -403,16 +409,19 @@ function readTriangles(prim: Primitive, vertexCount: number, mode: number, flip:
   let idx: ArrayLike<number>;
   if (acc) {
     idx = acc.getArray()!;
-    for (let i = 0; i < idx.length; i++) {
-      if (idx[i] >= vertexCount) throw new Error(`gltf: ${where}: index ${idx[i]} (at ${i}) ≥ vertex count ${vertexCount}`);
-    }
+    checkIndices(idx, vertexCount, where);
   } else {
     idx = sequence(vertexCount);
   }
   const n = idx.length;
   const count = mode === TRIANGLES ? Math.floor(n / 3) : Math.max(0, n - 2);
+  if (mode === TRIANGLES && !flip) {
+    // The common case: the list as it is (a native copy; Uint8/16 widen).
+    const list = (idx as Uint32Array).subarray(0, 3 * count); // indices are unsigned-integer typed arrays (gltf-check)
+    return idx instanceof Uint32Array ? list.slice() : new Uint32Array(list);
+  }
   const out = new Uint32Array(count * 3);
-  const [b1, b2] = flip ? [2, 1] : [1, 2]; // corner slots of the 2nd and 3rd vertex
+  const b1 = flip ? 2 : 1, b2 = flip ? 1 : 2; // corner slots of the 2nd and 3rd vertex
   for (let t = 0; t < count; t++) {
     const o = 3 * t;
     if (mode === TRIANGLES) {
@@ -431,6 +440,16 @@ function readTriangles(prim: Primitive, vertexCount: number, mode: number, flip:
     }
   }
   return out;
+}
+
+/** Every index below the vertex count; the first one that is not is named with its position. */
+function checkIndices(idx: ArrayLike<number>, vertexCount: number, where: string): void {
+  let max = 0;
+  for (let i = 0; i < idx.length; i++) if (idx[i] > max) max = idx[i];
+  if (max < vertexCount) return;
+  for (let i = 0; i < idx.length; i++) {
+    if (idx[i] >= vertexCount) throw new Error(`gltf: ${where}: index ${idx[i]} (at ${i}) ≥ vertex count ${vertexCount}`);
+  }
 }
 
 function sequence(n: number): Uint32Array {

@@ -163,6 +163,7 @@ export interface TreeScratch {
   trueBoxes: Float64Array; // 6 per node
   boxes: Float64Array; // 6 per node: the box each node decodes to
   stats: Float64Array; // scan(): min x of the range
+  leaves: Int32Array; // leaves under each node
 }
 
 export function treeScratch(cap: number): TreeScratch {
@@ -174,6 +175,7 @@ export function treeScratch(cap: number): TreeScratch {
     trueBoxes: new Float64Array(6 * nodes),
     boxes: new Float64Array(6 * nodes),
     stats: new Float64Array(1),
+    leaves: new Int32Array(nodes),
   };
 }
 
@@ -280,6 +282,7 @@ function afterPivot(r: Float64Array, ax: number, i: number, pk: number, px: numb
  * leaves their smallest box min x in stats[0].
  */
 function scan(r: Float64Array, lo: number, hi: number, stats: Float64Array): number {
+  if (hi - lo <= 2) return scanSmall(r, lo, hi, stats);
   let o = ORDER_STRIDE * lo;
   let cx0 = r[o], cy0 = r[o + 1], cz0 = r[o + 2], cx1 = cx0, cy1 = cy0, cz1 = cz0, mx = r[o + MIN_X];
   for (let i = lo + 1; i < hi; i++) {
@@ -295,6 +298,20 @@ function scan(r: Float64Array, lo: number, hi: number, stats: Float64Array): num
   }
   stats[0] = mx;
   const ex = cx1 - cx0, ey = cy1 - cy0, ez = cz1 - cz0;
+  return ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
+}
+
+/** scan() of one or two records (most calls: the tree's last levels), without the loop. */
+function scanSmall(r: Float64Array, lo: number, hi: number, stats: Float64Array): number {
+  const o = ORDER_STRIDE * lo;
+  if (hi - lo === 1) {
+    stats[0] = r[o + MIN_X];
+    return 0;
+  }
+  const p = o + ORDER_STRIDE;
+  const x0 = r[o + MIN_X], x1 = r[p + MIN_X];
+  stats[0] = x1 < x0 ? x1 : x0;
+  const ex = Math.abs(r[p] - r[o]), ey = Math.abs(r[p + 1] - r[o + 1]), ez = Math.abs(r[p + 2] - r[o + 2]);
   return ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
 }
 
@@ -336,6 +353,9 @@ function orderFaces(rec: FaceRecords, n: number, s: TreeScratch, leafFaces: Uint
   for (let f = 0, o = 0; f < n; f++, o += ORDER_STRIDE) {
     r[o] = c[3 * f]; r[o + 1] = c[3 * f + 1]; r[o + 2] = c[3 * f + 2]; r[o + MIN_X] = box[6 * f]; r[o + FACE] = f;
   }
+  // Leaves under each node, bottom-up (subtreeLeaves for all nodes at once).
+  const leaves = s.leaves;
+  for (let i = 2 * n - 2; i >= 0; i--) leaves[i] = i >= n - 1 ? 1 : leaves[2 * i + 1] + leaves[2 * i + 2];
   let depth = 0;
   const stack = new Int32Array(5 * 80); // (node, lo, hi, depth, axis); ≤ log2(n) + 2 pending entries
   let sp = 0;
@@ -358,7 +378,7 @@ function orderFaces(rec: FaceRecords, n: number, s: TreeScratch, leafFaces: Uint
       if (d + 1 > depth) depth = d + 1;
       continue;
     }
-    const left = subtreeLeaves(2 * i + 1, n);
+    const left = leaves[2 * i + 1];
     const m = lo + left;
     selectRecordsSampled(r, axis, lo, hi, m);
     let leftLo = lo, leftAxis = scan(r, lo, m, st);

@@ -46,6 +46,12 @@ export interface CpuMark {
 /** Shortest window (ms) whose idle-time sample is trusted (the kernel counts in 10 ms ticks). */
 export const MIN_SAMPLE_MS = 100;
 
+/**
+ * A core counts as free from 1 − FREE_CORE_SLACK of one measured: with one other busy thread on a 2-core box this
+ * process's two threads get ~1.33 cores between them (worth a second encoding thread); with two others, ~1.
+ */
+export const FREE_CORE_SLACK = 0.7;
+
 export function cpuMark(): CpuMark {
   const u = cpuUsage();
   return { wall: performance.now(), idle: cpus().reduce((s, c) => s + c.times.idle, 0), own: (u.user + u.system) / 1000 };
@@ -53,7 +59,7 @@ export function cpuMark(): CpuMark {
 
 /**
  * Cores other processes left to this one since `from`: the cores' idle time plus this process's own CPU time (all
- * its threads), over the wall time, rounded (at least 1, at most the core count). Measured over the import, so it
+ * its threads), over the wall time, counted with FREE_CORE_SLACK (at least 1, at most the core count). Measured over the import, so it
  * sees the machine as it is now; on a 2-core box that others keep busy it says 1 (a second thread there measured
  * slower). Windows shorter than MIN_SAMPLE_MS fall back to idleCores().
  */
@@ -61,7 +67,7 @@ export function freeCores(from: CpuMark | undefined, to: CpuMark = cpuMark()): n
   const wall = to.wall - (from?.wall ?? 0);
   if (!from || wall < MIN_SAMPLE_MS) return idleCores();
   const free = (to.idle - from.idle + to.own - from.own) / wall;
-  return Math.max(1, Math.min(availableParallelism(), Math.round(free)));
+  return Math.max(1, Math.min(availableParallelism(), Math.floor(free + FREE_CORE_SLACK)));
 }
 
 /** Encoding threads for these jobs: one per WORK_PER_THREAD triangles, at most one per free core and one per job. */

@@ -50,6 +50,8 @@ describe('freeCores', () => {
     // Others keep every core busy and this process got half a core: one.
     expect(freeCores(at(0, 0, 0), at(1000, 0, 500))).toBe(1);
     expect(freeCores(at(0, 0, 0), at(1000, 0, 0))).toBe(1);
+    // One other busy thread: this process's two threads got 1.33 cores; a second thread pays.
+    expect(freeCores(at(0, 0, 0), at(1000, 0, 1330))).toBe(Math.min(2, availableParallelism()));
   });
   it('falls back to the load average for a window too short to measure', () => {
     expect(freeCores(at(0, 0, 0), at(MIN_SAMPLE_MS - 1, 99, 99))).toBe(idleCores());

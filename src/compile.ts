@@ -308,7 +308,9 @@ class Validation {
     this.batch = [];
     this.batchTriangles = 0;
     const items = objs.map((o) => ({ positions: o.positions, groups: o.groups.map((g) => g.indices) }));
-    this.remote.push(this.pool.validate(0, items).then((reports) => [objs, reports]));
+    const reports = this.pool.validate(0, items).then((r): [ImportedObject[], MeshReport[]] => [objs, r]);
+    reports.catch(() => undefined); // a worker that died is reported where the reports are awaited, not as unhandled
+    this.remote.push(reports);
   }
 
   /** Main-thread part: every object no worker took. */

@@ -26,6 +26,11 @@ export interface PoolOptions {
 export const WORK_PER_THREAD = 100_000;
 /** Jobs travel in units of consecutive jobs holding about this many triangles (fewer, larger messages). */
 export const UNIT_TRIANGLES = 25_000;
+/**
+ * Units sent to a worker before its previous one comes back. The main thread encodes too and handles replies only
+ * between its own units, so with one in flight a worker idled for part of a main-thread unit after each of its own.
+ */
+export const UNITS_IN_FLIGHT = 2;
 
 /**
  * Cores not already busy by the 1-minute load average: the core count minus it, at least 1. Only a fallback for
@@ -214,7 +219,10 @@ async function runOnThreads(jobs: ResourceJob[], pool: ThreadPool, workers: numb
       if (workers) await new Promise((r) => setImmediate(r));
     }
   };
-  const lanes = [...Array.from({ length: workers }, (_, w) => onWorker(w)), onMain()].map((p) =>
+  // Each worker gets UNITS_IN_FLIGHT lanes: its next unit is already queued when it finishes one, instead of
+  // waiting for the main thread to finish its own unit and handle the reply.
+  const workerLanes = Array.from({ length: workers * UNITS_IN_FLIGHT }, (_, k) => onWorker(k % workers));
+  const lanes = [...workerLanes, onMain()].map((p) =>
     p.catch((e: Error) => {
       failed = true;
       throw e;

@@ -203,8 +203,9 @@ async function runOnThreads(jobs: ResourceJob[], pool: ThreadPool, workers: numb
     options.onResult?.(i, r);
     options.onDone?.(++done, jobs.length);
   };
-  const onWorker = async (w: number): Promise<void> => {
-    while (!failed && next < work.length) {
+  // A lane beyond a worker's first stops once few units are left, so the last ones are not queued behind another.
+  const onWorker = async (w: number, prefetch: boolean): Promise<void> => {
+    while (!failed && next < work.length && (!prefetch || work.length - next > workers + 1)) {
       const unit = work[next++];
       const batch = unit.map((i) => ({ index: i, job: jobs[i] }));
       const out = await pool.call<{ index: number; result: BuiltResource }[]>(w, { kind: 'encode', batch, encode: options.encode }, unit.flatMap((i) => transferList(jobs[i])));
@@ -221,7 +222,7 @@ async function runOnThreads(jobs: ResourceJob[], pool: ThreadPool, workers: numb
   };
   // Each worker gets UNITS_IN_FLIGHT lanes: its next unit is already queued when it finishes one, instead of
   // waiting for the main thread to finish its own unit and handle the reply.
-  const workerLanes = Array.from({ length: workers * UNITS_IN_FLIGHT }, (_, k) => onWorker(k % workers));
+  const workerLanes = Array.from({ length: workers * UNITS_IN_FLIGHT }, (_, k) => onWorker(k % workers, k >= workers));
   const lanes = [...workerLanes, onMain()].map((p) =>
     p.catch((e: Error) => {
       failed = true;

@@ -227,11 +227,17 @@ const SORT_MAX = 12;
 /** Insertion sort of records [lo, hi) by (slot ax, min x, face index). */
 function sortRecords(r: Float64Array, ax: number, lo: number, hi: number): void {
   for (let i = lo + 1; i < hi; i++) {
-    let j = i;
-    while (j > lo && before(r, ax, j, j - 1)) {
-      swapRecords(r, j, j - 1);
-      j--;
+    const o = ORDER_STRIDE * i;
+    const c0 = r[o], c1 = r[o + 1], c2 = r[o + 2], mx = r[o + MIN_X], f = r[o + FACE], key = r[o + ax];
+    // Shift the larger records up one place, then drop record i into the hole.
+    let h = o;
+    while (h > ORDER_STRIDE * lo) {
+      const p = h - ORDER_STRIDE, v = r[p + ax];
+      if (!(key < v || (key === v && (mx < r[p + MIN_X] || (mx === r[p + MIN_X] && f < r[p + FACE]))))) break;
+      r[h] = r[p]; r[h + 1] = r[p + 1]; r[h + 2] = r[p + 2]; r[h + 3] = r[p + 3]; r[h + 4] = r[p + 4];
+      h = p;
     }
+    r[h] = c0; r[h + 1] = c1; r[h + 2] = c2; r[h + MIN_X] = mx; r[h + FACE] = f;
   }
 }
 

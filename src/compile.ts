@@ -181,15 +181,18 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
 async function importStage(b: Build, starting: Promise<ThreadPool> | undefined): Promise<ImportResult> {
   const { options, input } = b;
   const walkHooks = {
+    // The walk does not wait for the workers: batches are posted once they are up (the bundle and spawn take
+    // longer than reading the file on a loaded machine).
     beforeWalk: async () => {
-      b.pool = await starting;
-      if (b.pool) b.validation.onWorker(b.pool);
+      if (starting) b.validation.onWorker(starting);
     },
     onObject: (o: ImportedObject) => b.validation.add(o),
   };
-  const imported = await timed(b, 'import', () =>
-    importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders }, b.logger, walkHooks),
-  );
+  const imported = await timed(b, 'import', async () => {
+    const r = await importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders }, b.logger, walkHooks);
+    b.pool = await starting;
+    return r;
+  });
   b.validation.flush();
   if (imported.objects.every((o) => o.groups.every((g) => g.indices.length === 0))) {
     const st = imported.stats;
@@ -284,15 +287,16 @@ export async function readStudioTemplate(path: string): Promise<{ word08: number
  * construction; their density is checked when they are built).
  */
 class Validation {
-  private pool: ThreadPool | undefined;
+  private pool: Promise<ThreadPool> | undefined;
   private batch: ImportedObject[] = [];
   private batchTriangles = 0;
   private remote: Promise<[ImportedObject[], MeshReport[]]>[] = [];
   private local = new Map<ImportedObject, MeshReport>();
   summary: Record<string, Partial<MeshReport>> = {};
 
-  onWorker(pool: ThreadPool): void {
-    if (pool.workers.length) this.pool = pool;
+  /** Workers being started (at least one): objects go to the first once it is up. */
+  onWorker(pool: Promise<ThreadPool>): void {
+    this.pool = pool;
   }
 
   add(o: ImportedObject): void {
@@ -308,7 +312,7 @@ class Validation {
     this.batch = [];
     this.batchTriangles = 0;
     const items = objs.map((o) => ({ positions: o.positions, groups: o.groups.map((g) => g.indices) }));
-    const reports = this.pool.validate(0, items).then((r): [ImportedObject[], MeshReport[]] => [objs, r]);
+    const reports = this.pool.then((pool) => pool.validate(0, items)).then((r): [ImportedObject[], MeshReport[]] => [objs, r]);
     reports.catch(() => undefined); // a worker that died is reported where the reports are awaited, not as unhandled
     this.remote.push(reports);
   }

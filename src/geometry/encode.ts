@@ -5,7 +5,7 @@
 // Facts and decisions: docs/format-decisions.md, "Encoder".
 
 import type { ShapeRecord, Vec3 } from '../format/types.ts';
-import { weld, crossLength } from './weld.ts';
+import { weld } from './weld.ts';
 import { computeEdges } from './edges.ts';
 import { buildTree, faceRecords, treeScratch, type TreeScratch } from './bvh.ts';
 import { splitTriangles, type SplitRule } from './split.ts';
@@ -127,30 +127,28 @@ export function encodePiece(
   const used = new Uint32Array(Math.min(nv, subset.length * 3)); // welded id of each shape vertex
   const faceVerts = new Uint32Array(subset.length * 3);
   let count = 0, faces = 0;
-  const tri = new Float32Array(9);
+  const cx = centre[0], cy = centre[1], cz = centre[2];
   for (let i = 0; i < subset.length; i++) {
     const t = 3 * subset[i];
-    for (let k = 0; k < 3; k++) {
-      const v = 3 * tris[t + k];
-      tri[3 * k] = pos[v] - centre[0];
-      tri[3 * k + 1] = pos[v + 1] - centre[1];
-      tri[3 * k + 2] = pos[v + 2] - centre[2];
-    }
-    if (crossLength(tri, 0, 1, 2) === 0) {
+    const v0 = tris[t], v1 = tris[t + 1], v2 = tris[t + 2];
+    // Recentred in f32 (as stored), then Studio's area test in f64 on those values (crossLength, squared: the
+    // length is 0 exactly when its square is).
+    const ax = fr(pos[3 * v0] - cx), ay = fr(pos[3 * v0 + 1] - cy), az = fr(pos[3 * v0 + 2] - cz);
+    const bx = fr(pos[3 * v1] - cx), by = fr(pos[3 * v1 + 1] - cy), bz = fr(pos[3 * v1 + 2] - cz);
+    const qx = fr(pos[3 * v2] - cx), qy = fr(pos[3 * v2 + 1] - cy), qz = fr(pos[3 * v2 + 2] - cz);
+    const ux = bx - ax, uy = by - ay, uz = bz - az, wx = qx - ax, wy = qy - ay, wz = qz - az;
+    const nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
+    if (nx * nx + ny * ny + nz * nz === 0) {
       stats.degenerateDropped++;
       continue;
     }
-    for (let k = 0; k < 3; k++) {
-      const v = tris[t + k];
-      if (local[v] < 0) {
-        centred[3 * count] = tri[3 * k];
-        centred[3 * count + 1] = tri[3 * k + 1];
-        centred[3 * count + 2] = tri[3 * k + 2];
-        used[count] = v;
-        local[v] = count++;
-      }
-      faceVerts[3 * faces + k] = local[v];
-    }
+    // Vertices numbered by first use over the kept triangles.
+    if (local[v0] < 0) { centred[3 * count] = ax; centred[3 * count + 1] = ay; centred[3 * count + 2] = az; used[count] = v0; local[v0] = count++; }
+    faceVerts[3 * faces] = local[v0];
+    if (local[v1] < 0) { centred[3 * count] = bx; centred[3 * count + 1] = by; centred[3 * count + 2] = bz; used[count] = v1; local[v1] = count++; }
+    faceVerts[3 * faces + 1] = local[v1];
+    if (local[v2] < 0) { centred[3 * count] = qx; centred[3 * count + 1] = qy; centred[3 * count + 2] = qz; used[count] = v2; local[v2] = count++; }
+    faceVerts[3 * faces + 2] = local[v2];
     faces++;
   }
   for (let i = 0; i < count; i++) local[used[i]] = -1;

@@ -144,11 +144,16 @@ function weldVertices(positions: ArrayLike<number>, bits: Uint32Array, indices: 
 
 /** Twice the triangle's area: the f64 length of (b − a) × (c − a) over f32 positions (Studio's area test). */
 export function crossLength(p: Float32Array, a: number, b: number, c: number): number {
+  return Math.sqrt(crossLengthSquared(p, a, b, c));
+}
+
+/** crossLength squared (0 exactly when the length is: the test needs no square root). */
+function crossLengthSquared(p: Float32Array, a: number, b: number, c: number): number {
   const ax = p[3 * a], ay = p[3 * a + 1], az = p[3 * a + 2];
   const ux = p[3 * b] - ax, uy = p[3 * b + 1] - ay, uz = p[3 * b + 2] - az;
   const vx = p[3 * c] - ax, vy = p[3 * c + 1] - ay, vz = p[3 * c + 2] - az;
   const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-  return Math.sqrt(cx * cx + cy * cy + cz * cz);
+  return cx * cx + cy * cy + cz * cz;
 }
 
 /** `indices` over `positions` welded (see the file header). Throws for bad indices or non-finite positions. */
@@ -169,7 +174,7 @@ export function weld(positions: Float32Array | Float64Array, indices: Uint32Arra
   let kept = 0, degenerate = 0, repeated = 0;
   for (let t = 0; t < nt; t++) {
     const i0 = remap[indices[3 * t]], i1 = remap[indices[3 * t + 1]], i2 = remap[indices[3 * t + 2]];
-    if (i0 === i1 || i1 === i2 || i0 === i2 || crossLength(out, i0, i1, i2) === 0) {
+    if (i0 === i1 || i1 === i2 || i0 === i2 || crossLengthSquared(out, i0, i1, i2) === 0) {
       degenerate++;
       continue;
     }

@@ -8,11 +8,11 @@
 //   extent, counts proportional to the pieces each side needs — deterministic, each piece compact, pieces balanced.
 // - 'sequential': consecutive runs of at most maxFaces welded triangles (what a batch-by-count writer does).
 //
-// Design log (issue 3 performance): measured on the 1M terrain (~200 ms, ~10 % of the encode) and kept as is.
-// Tried, no gain: one Float64Array of (centroid x, y, z, index) records with the comparisons inlined and a
-// one-pass widest axis (same time: each level is one streaming pass over ~32 MB either way, memory-bound);
-// bucket selection over 4,096 equal key buckets (slower: its 32 MB scatter buffer and extra pass cost more than
-// quickselect's mispredictions); pieces ordered by a piece-of-id pass instead of sorting each (no change).
+// Design log (issue 3 performance; 1M terrain, A/B of v1 and the candidate in one process): Floyd–Rivest sampling
+// for ranges over 600 triangles (0.94×) plus each piece's ids put in order by one piece-of-id pass instead of
+// sorting each piece (together 0.83×) are kept. Tried, no gain: one Float64Array of (centroid x, y, z, index)
+// records with a one-pass widest axis (each level streams ~32 MB either way); bucket selection over 4,096 equal
+// key buckets (slower: its 32 MB scatter buffer and copy-back cost more than quickselect's mispredictions).
 
 
 export type SplitRule = 'spatial' | 'sequential';
@@ -31,9 +31,27 @@ export function splitTriangles(positions: Float32Array, tris: Uint32Array, maxFa
   }
   // Centroids as three arrays kept in the same order as the ids (permuted together): every pass is sequential.
   const c = centroids(positions, tris);
+  const ends: number[] = [];
+  bisect(c, all, 0, n, maxFaces, ends);
+  return ascendingPieces(all, ends);
+}
+
+/**
+ * The pieces ids[ends[p − 1], ends[p]), each in ascending id order: every id's piece noted, then one pass over the
+ * ids in order (O(n), instead of sorting each piece).
+ */
+function ascendingPieces(ids: Uint32Array, ends: number[]): Uint32Array[] {
+  const pieceOf = new Uint32Array(ids.length);
   const out: Uint32Array[] = [];
-  bisect(c, all, 0, n, maxFaces, out);
-  for (const p of out) p.sort();
+  for (let p = 0, lo = 0; p < ends.length; lo = ends[p++]) {
+    for (let i = lo; i < ends[p]; i++) pieceOf[ids[i]] = p;
+    out.push(new Uint32Array(ends[p] - lo));
+  }
+  const fill = new Uint32Array(ends.length);
+  for (let t = 0; t < ids.length; t++) {
+    const p = pieceOf[t];
+    out[p][fill[p]++] = t;
+  }
   return out;
 }
 
@@ -65,18 +83,69 @@ function widest(c: Float64Array[], lo: number, hi: number): number {
   return best;
 }
 
-/** Cuts [lo, hi) at the median centroid of its widest axis (ties by triangle index) until each piece fits. */
-function bisect(c: Float64Array[], ids: Uint32Array, lo: number, hi: number, maxFaces: number, out: Uint32Array[]): void {
+/**
+ * Cuts [lo, hi) at the median centroid of its widest axis (ties by triangle index) until each piece fits; each
+ * piece's end goes to `ends`, left to right.
+ */
+function bisect(c: Float64Array[], ids: Uint32Array, lo: number, hi: number, maxFaces: number, ends: number[]): void {
   const n = hi - lo;
   if (n <= maxFaces) {
-    out.push(ids.slice(lo, hi));
+    ends.push(hi);
     return;
   }
   const pieces = Math.ceil(n / maxFaces);
   const m = lo + Math.floor((n * Math.floor(pieces / 2)) / pieces);
-  select(c, widest(c, lo, hi), ids, lo, hi, m);
-  bisect(c, ids, lo, m, maxFaces, out);
-  bisect(c, ids, m, hi, maxFaces, out);
+  selectSampled(c, widest(c, lo, hi), ids, lo, hi, m);
+  bisect(c, ids, lo, m, maxFaces, ends);
+  bisect(c, ids, m, hi, maxFaces, ends);
+}
+
+/** Above this many triangles, selection pivots on a selected sample (Floyd–Rivest). */
+const SAMPLE_SELECT_MIN = 600;
+
+function swapAll(c: Float64Array[], ids: Uint32Array, i: number, j: number): void {
+  const x = c[0], y = c[1], z = c[2];
+  let t = x[i]; x[i] = x[j]; x[j] = t;
+  t = y[i]; y[i] = y[j]; y[j] = t;
+  t = z[i]; z[i] = z[j]; z[j] = t;
+  const u = ids[i]; ids[i] = ids[j]; ids[j] = u;
+}
+
+/**
+ * select() with Floyd–Rivest's sampling: the rank-k element of a small sample around k (selected the same way) is
+ * the pivot, so one partition pass leaves only a short range around k (~1.5 passes a level instead of ~3).
+ */
+function selectSampled(c: Float64Array[], axis: number, ids: Uint32Array, lo: number, hi: number, k: number): void {
+  const key = c[axis];
+  let left = lo, right = hi - 1;
+  while (right - left + 1 > SAMPLE_SELECT_MIN && k > left && k <= right) {
+    const n = right - left + 1, m = k - left + 1, z = Math.log(n), s = 0.5 * Math.exp((2 * z) / 3);
+    const sd = 0.5 * Math.sqrt((z * s * (n - s)) / n) * (m - n / 2 < 0 ? -1 : 1);
+    const sl = Math.max(left, Math.floor(k - (m * s) / n + sd));
+    const sr = Math.min(right, Math.floor(k + ((n - m) * s) / n + sd));
+    selectSampled(c, axis, ids, sl, sr + 1, k);
+    // The sample's rank-k element: the smallest of its upper part.
+    let best = k;
+    for (let q = k + 1; q <= sr; q++) if (key[q] < key[best] || (key[q] === key[best] && ids[q] < ids[best])) best = q;
+    swapAll(c, ids, best, k);
+    const pk = key[k], pf = ids[k];
+    let i = left, j = right;
+    swapAll(c, ids, left, k);
+    if (key[right] > pk || (key[right] === pk && ids[right] > pf)) swapAll(c, ids, left, right);
+    while (i < j) {
+      swapAll(c, ids, i, j);
+      i++;
+      j--;
+      while (key[i] < pk || (key[i] === pk && ids[i] < pf)) i++;
+      while (key[j] > pk || (key[j] === pk && ids[j] > pf)) j--;
+    }
+    if (ids[left] === pf) swapAll(c, ids, left, j);
+    else { j++; swapAll(c, ids, j, right); }
+    // Now the pivot is at j, smaller elements before it, larger after.
+    if (j <= k) left = j + 1;
+    if (k <= j) right = j - 1;
+  }
+  if (right >= left) select(c, axis, ids, left, right + 1, k);
 }
 
 /** Quickselect of [lo, hi) by (c[axis], id) so that the first k − lo positions hold the smallest; moves all four arrays. */

@@ -77,12 +77,13 @@ function notFiniteError(positions: ArrayLike<number>, v: number, i: number): Err
 //   (two more misses per triangle, the table scattered over 16 MB at 1M triangles).
 // - now: the f32 bits are read from one Uint32Array view (a Float64Array input is rounded to f32 once), finiteness
 //   is an exponent test on them, the vertex table holds (id + 1, full hash) in one 8-byte slot (zero = empty, so no
-//   fill pass; the welded vertex's bits are read only on a full-hash match — measured against (id + 1, x, y, z)
-//   16-byte slots: weld 0.84–0.98× at 4M and 0.82–0.91× at 1M, medians of 4–6), and the repeat table holds (a + 1, b, c) slots placed at a · spread plus a hashed
-//   offset inside a REPEAT_WINDOW: welded ids follow first use, so consecutive triangles probe nearby memory. A
-//   vertex's triangles past the first HUB_LOCAL go to a slot hashed over the whole table (looked up there and in
-//   the local window), so a fan's hub does not pile up one probe chain (O(valence²); measured 0.75 s for a
-//   20,000-triangle fan before this rule).
+//   fill pass; the welded vertex's bits are read only on a full-hash match — against (id + 1, x, y, z) 16-byte
+//   slots: weld 0.84–0.98× at 4M, 0.82–0.91× at 1M; those in turn against v1: 0.57×), and the repeat table holds
+//   (a + 1, b, c) slots placed at a · spread plus a hashed offset inside a REPEAT_WINDOW: welded ids follow first
+//   use, so consecutive triangles probe nearby memory. A vertex's triangles past the first HUB_LOCAL go to a slot
+//   hashed over the whole table (looked up there and in the local window), so a fan's hub does not pile up one
+//   probe chain (O(valence²); measured 0.75 s for a 20,000-triangle fan before this rule). Tried: repeat-table
+//   slots of 3 words instead of 4 (no change at 4M).
 
 /** Slots (power of two) over which the triangles of one smallest vertex are spread in the repeat table. */
 const REPEAT_WINDOW = 4096;

@@ -13,18 +13,20 @@
 // Memory: the process's peak RSS (a high-water mark) after the meshes are built and after each engine's runs, in
 // that order (ours first, so its line is our peak); Jolt also reports its wasm heap size.
 //
-// Figures recorded 2026-11-29 (AMD EPYC 2.4 GHz, 2 cores shared with three other jobs; node 20.20; final encoder;
-// `--runs 5 --sizes 80000,500000,1000000,4000000`; medians in ms; ratio = other engine's time / ours):
+// Figures recorded 2026-11-29 14:54 (AMD EPYC 2.4 GHz, 2 cores shared with another helper's benchmarks; node 20.20;
+// encoder after the issue-3 performance pass; `--runs 5 --sizes 80000,500000,1000000,4000000`; medians in ms;
+// ratio = other engine's time / ours):
 //   mesh          ours    Rapier+FIX_INTERNAL_EDGES   Jolt MeshShapeSettings→Create
-//   grid-80k       176     150 (0.85×)                 290 (1.64×)
-//   grid-500k     1079    1120 (1.04×)                2087 (1.93×)
-//   terrain-1M    2231    2771 (1.24×)                OOM (prebuilt 128 MB heap)
-//   terrain-4M   10045   13642 (1.36×)                —
-//   ours 4M/1M = 4.50 (target ≤ 4.5; 4.02–4.07 in two 3-run sets). Peak RSS: 171 MB with the meshes built,
-//   829 MB after ours (4M), 1,867 MB after Rapier.
-// Spread over three sets (load varied 0–6): Rapier/ours 0.75–1.01× (80k), 0.94–1.13× (500k), 0.98–1.57× (1M),
-// 1.22–1.94× (4M); Jolt/ours 1.46–1.64× (80k), 1.67–1.93× (500k).
-// Targets ≥ 2× Rapier and ≥ 4× Jolt from 80k up are NOT met.
+//   grid-80k       158     109 (0.69×)                 288 (1.82×)
+//   grid-500k      747     931 (1.25×)                2143 (2.87×)
+//   terrain-1M    1837    2633 (1.43×)                OOM (prebuilt 128 MB heap)
+//   terrain-4M    7507   14369 (1.91×)                —
+//   ours 4M/1M = 4.09 (target ≤ 4.5). Peak RSS: 174 MB with the meshes built, 859 MB after ours (4M), 1,818 MB
+//   after Rapier.
+// A second set 10 minutes earlier (same code but the last weld and split changes): ours 133 / 970 / 1776 / 8516,
+// Rapier 0.79× / 1.07× / 1.55× / 1.61×, Jolt 1.90× / 2.04×, 4M/1M 4.80 (the 1M runs spread 1750–2223).
+// Before the pass (same machine, same day): ours 176 / 1079 / 2231 / 10045, Rapier 0.85× / 1.04× / 1.24× / 1.36×.
+// Targets ≥ 2× Rapier and ≥ 4× Jolt from 80k up are NOT met: at 80k we are still slower than Rapier.
 
 import { encodeMeshShapes } from '../src/geometry/encode.ts';
 

@@ -1,4 +1,4 @@
-// npm run bench:level [-- --runs N --workers auto|N --keep]
+// npm run bench:level [-- --runs N --workers auto|N]
 // A 1M-triangle level from .glb to published collision_area tiles: wall time, peak RSS and each stage's share.
 // The level (generated once into the OS temp dir, not timed): 560,000-triangle terrain on 400 × 700 quads of 4 m
 // plus 4,100 props (8 shared meshes of 108 triangles, one node each): 1,002,800 triangles, ~4,130 geometries,

@@ -176,6 +176,18 @@ export function faceRecords(v: Float32Array, tris: ArrayLike<number>, faces: num
 // - Tried, not kept (A/B in one process, 80 interleaved pairs): a tie key packing (min x, face) into one exact f64
 //   integer, 4 slots a record (0.99×); reusing the planes found while quantising instead of decoding again, through a
 //   module-level variable (1.07–1.08×, slower).
+// - Tried, not kept (2026-11-29; a prototype outside the repo, same leaf order as orderFaces on 21,845-face terrain
+//   and flat-grid pieces; 60 interleaved runs in one process): integer ranks per piece. Per axis the faces are
+//   ranked by (centroid, min x, index) and once by (min x, index) via stable LSD radix sorts of the f64 keys'
+//   bit patterns (11-bit digits, a digit that is the same for every key is skipped; −0.0 taken as 0.0). The records
+//   become 4 Int32 ranks, so a comparison is one integer compare. The spread axis comes from the faces at the
+//   lowest and highest rank, the swap test from the float min x of the face with the lowest (min x) rank. Medians (min):
+//   the current split phase takes 15.5 ms (11.2) on terrain and 13.8 (11.6) on the grid. The ranks alone take 11.2 (9.1)
+//   and 9.0 (7.6); selection on the ranks takes 16.7 (11.3) and 14.0 (12.7), no faster than on the f64 records, so
+//   the phase is not limited by the multi-key compares. Together: 28.1 (20.5) and 22.8 (20.4), 1.6–1.8× slower.
+//   Presorted lists (split stably at each node) need the same ranks first. Ranking alone costs 0.65–0.8× of the phase
+//   it would replace, so they could save at most the rest; a presorted-lists variant (LSD radix + stable partitions)
+//   was measured before and not kept (docs/format-decisions.md, Encoder).
 
 /** f64 per face in the split phase's records: centroid x, y, z, face-box min x, face index. */
 const ORDER_STRIDE = 5;

@@ -17,6 +17,8 @@
 // level, O(n log n) overall, the same tree as a full sort would give. Hot loops run over flat Float64Arrays (face
 // boxes, centroids, node boxes) with offsets, never per-node objects.
 
+import { SAMPLE_SELECT_MIN, sampleWindow } from './sample-select.ts';
+
 /** Quantisation steps of the min planes (x, y, z) and the max planes (x, y, z). */
 export const MIN_BINS = [1024, 1024, 1024] as const;
 export const MAX_BINS = [1024, 512, 1024] as const;
@@ -290,8 +292,7 @@ export function selectRecords(r: Float64Array, ax: number, lo: number, hi: numbe
   }
 }
 
-/** Above this many records, selection first selects a sample to get a pivot next to rank k (Floyd–Rivest). */
-const SAMPLE_SELECT_MIN = 600;
+const WINDOW = new Int32Array(2);
 
 /**
  * selectRecords with Floyd–Rivest's sampling: for a large range, the rank-k record of a small sample around k
@@ -301,10 +302,8 @@ const SAMPLE_SELECT_MIN = 600;
 export function selectRecordsSampled(r: Float64Array, ax: number, lo: number, hi: number, k: number): void {
   let left = lo, right = hi - 1;
   while (right - left + 1 > SAMPLE_SELECT_MIN && k > left && k <= right) {
-    const n = right - left + 1, m = k - left + 1, z = Math.log(n), s = 0.5 * Math.exp((2 * z) / 3);
-    const sd = 0.5 * Math.sqrt((z * s * (n - s)) / n) * (m - n / 2 < 0 ? -1 : 1);
-    const sl = Math.max(left, Math.floor(k - (m * s) / n + sd));
-    const sr = Math.min(right, Math.floor(k + ((n - m) * s) / n + sd));
+    sampleWindow(left, right, k, WINDOW);
+    const sl = WINDOW[0], sr = WINDOW[1];
     selectRecordsSampled(r, ax, sl, sr + 1, k);
     // The sample's rank-k record: the smallest of its upper part.
     let best = k;

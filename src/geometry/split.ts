@@ -14,6 +14,7 @@
 // records with a one-pass widest axis (each level streams ~32 MB either way); bucket selection over 4,096 equal
 // key buckets (slower: its 32 MB scatter buffer and copy-back cost more than quickselect's mispredictions).
 
+import { SAMPLE_SELECT_MIN, sampleWindow } from './sample-select.ts';
 
 export type SplitRule = 'spatial' | 'sequential';
 
@@ -100,8 +101,7 @@ function bisect(c: Float64Array[], ids: Uint32Array, lo: number, hi: number, max
   bisect(c, ids, m, hi, maxFaces, ends);
 }
 
-/** Above this many triangles, selection pivots on a selected sample (Floyd–Rivest). */
-const SAMPLE_SELECT_MIN = 600;
+const WINDOW = new Int32Array(2);
 
 function swapAll(c: Float64Array[], ids: Uint32Array, i: number, j: number): void {
   const x = c[0], y = c[1], z = c[2];
@@ -119,10 +119,8 @@ function selectSampled(c: Float64Array[], axis: number, ids: Uint32Array, lo: nu
   const key = c[axis];
   let left = lo, right = hi - 1;
   while (right - left + 1 > SAMPLE_SELECT_MIN && k > left && k <= right) {
-    const n = right - left + 1, m = k - left + 1, z = Math.log(n), s = 0.5 * Math.exp((2 * z) / 3);
-    const sd = 0.5 * Math.sqrt((z * s * (n - s)) / n) * (m - n / 2 < 0 ? -1 : 1);
-    const sl = Math.max(left, Math.floor(k - (m * s) / n + sd));
-    const sr = Math.min(right, Math.floor(k + ((n - m) * s) / n + sd));
+    sampleWindow(left, right, k, WINDOW);
+    const sl = WINDOW[0], sr = WINDOW[1];
     selectSampled(c, axis, ids, sl, sr + 1, k);
     // The sample's rank-k element: the smallest of its upper part.
     let best = k;

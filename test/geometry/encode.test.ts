@@ -1,6 +1,7 @@
 // Hand-worked and property cases of the mesh → kind-5 shape encoder (src/geometry/encode.ts, issue 3).
 import { describe, expect, it } from 'vitest';
 import { encodeMeshShapes } from '../../src/geometry/encode.ts';
+import { edgeClasses } from '../../src/format/inspect.ts';
 import { nodeBoxes, type Box6 } from '../../src/format/tree.ts';
 import type { ShapeRecord } from '../../src/format/types.ts';
 import { box, bumpyGrid, channelL, concat, flatGrid, quarterPipe, seamSplitBox, seamSplitGrid, degenerateMesh, FIXTURES, translate } from '../fixtures/meshes.ts';
@@ -8,16 +9,10 @@ import { box, bumpyGrid, channelL, concat, flatGrid, quarterPipe, seamSplitBox, 
 const bit = (bits: Uint8Array, c: number): number => (bits[c >> 3] >> (c & 7)) & 1;
 const COS45_F32 = Math.fround(Math.SQRT1_2);
 
-/** Corner classes read back from a shape: [open-like 1.0 no bits, flat, concave, convex]. */
+/** Corner classes read back from a shape (the codec's edgeClasses): [open-like 1.0 no bits, flat, concave, convex]. */
 function classes(s: ShapeRecord): { plain: number; flat: number; concave: number; convex: number } {
-  const out = { plain: 0, flat: 0, concave: 0, convex: 0 };
-  for (let c = 0; c < s.cornerVertices.length; c++) {
-    if (bit(s.flatBits, c)) out.flat++;
-    else if (bit(s.concaveBits, c)) out.concave++;
-    else if (s.edgeValues[c] !== 1) out.convex++;
-    else out.plain++;
-  }
-  return out;
+  const { open, flat, concave, convex } = edgeClasses(s);
+  return { plain: open, flat, concave, convex };
 }
 
 /** Faces (stored order) not inside the box of leaf node faces−1+k, following decoded boxes from the root. */

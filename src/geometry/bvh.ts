@@ -359,9 +359,18 @@ function scan(r: Float64Array, lo: number, hi: number, stats: Float64Array): num
     if (cz > cz1) cz1 = cz;
     if (x < mx) mx = x;
   }
-  stats[0] = mx;
+  setStat(stats, mx);
   const ex = cx1 - cx0, ey = cy1 - cy0, ez = cz1 - cz0;
   return ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
+}
+
+/**
+ * stats[0] = v, kept out of scan(): the first scan (the root's, over every face) runs its loop long enough to be
+ * compiled on-stack before the store after the loop ever ran, and that code then deoptimised at the store on every
+ * later long range (~70 deopts per 80k encode, seen with --trace-deopt).
+ */
+function setStat(stats: Float64Array, v: number): void {
+  stats[0] = v;
 }
 
 /** scan() of one or two records (most calls: the tree's last levels), without the loop. */
@@ -488,13 +497,65 @@ function trueBoxes(box: Float64Array, leafFaces: Uint32Array, n: number, tb: Flo
   }
 }
 
-/** Quantises every inner node in heap order (parents first) inside the box its parent's word decodes to. */
+/**
+ * Quantises every inner node in heap order (parents first) inside the box its parent's word decodes to. The same
+ * words as encodeNode, and the same child boxes as decodeNode, in one pass: the quantiser starts from a guess
+ * (one reciprocal per axis instead of two divisions) and walks to the largest conservative step, and the plane it
+ * settles on is the decoded plane (the f32 formula of minPlane/maxPlane), so nothing is decoded again.
+ */
 function quantiseNodes(root: ArrayLike<number>, n: number, tb: Float64Array, boxes: Float64Array, nodes: Uint32Array): void {
   for (let k = 0; k < 6; k++) boxes[k] = root[k];
   for (let i = 0; i < n - 1; i++) {
-    const l = 2 * i + 1, r = 2 * i + 2;
-    encodeNode(boxes, 6 * i, tb, 6 * l, tb, 6 * r, nodes, 2 * i);
-    // Leaves' decoded boxes are never read.
-    if (l < n - 1) decodeNode(boxes, 6 * i, nodes[2 * i], nodes[2 * i + 1], boxes, 6 * l, 6 * r);
+    const po = 6 * i, lo6 = 12 * i + 6, ro6 = lo6 + 6;
+    const inner = 2 * i + 1 < n - 1; // leaves' decoded boxes are never read
+    let wlo = 0, whi = 0;
+    for (let a = 0; a < 3; a++) {
+      const pl = boxes[po + a], ph = boxes[po + a + 3];
+      const ext = fr(ph - pl);
+      const lmin = tb[lo6 + a], rmin = tb[ro6 + a], lmax = tb[lo6 + a + 3], rmax = tb[ro6 + a + 3];
+      const leftMin = lmin > rmin, leftMax = lmax < rmax;
+      const vmin = leftMin ? lmin : rmin, vmax = leftMax ? lmax : rmax; // the inner planes
+      const binsMax = a === 1 ? 512 : 1024, stepMax = a === 1 ? 1 / 512 : STEP_MIN;
+      let kMin = 0, kMax = 0, inMin = fr(pl + fr(ext * 0)), inMax = fr(ph - fr(ext * 0));
+      if (ext > 0) {
+        const inv = 1 / ext;
+        kMin = clampStep(Math.floor((vmin - pl) * inv * 1024), 1024);
+        inMin = fr(pl + fr(ext * (kMin * STEP_MIN)));
+        if (inMin > vmin) {
+          while (kMin > 0) { kMin--; inMin = fr(pl + fr(ext * (kMin * STEP_MIN))); if (inMin <= vmin) break; }
+        } else {
+          for (let p = 0; kMin < 1023 && (p = fr(pl + fr(ext * ((kMin + 1) * STEP_MIN)))) <= vmin; kMin++) inMin = p;
+        }
+        kMax = clampStep(Math.floor((ph - vmax) * inv * binsMax), binsMax);
+        inMax = fr(ph - fr(ext * (kMax * stepMax)));
+        if (inMax < vmax) {
+          while (kMax > 0) { kMax--; inMax = fr(ph - fr(ext * (kMax * stepMax))); if (inMax >= vmax) break; }
+        } else {
+          for (let p = 0; kMax < binsMax - 1 && (p = fr(ph - fr(ext * ((kMax + 1) * stepMax)))) >= vmax; kMax++) inMax = p;
+        }
+      }
+      if (a === 0) {
+        wlo += kMin;
+        whi += kMax + (leftMax ? 0x20000000 : 0);
+      } else if (a === 1) {
+        wlo += kMin * 0x400 + (leftMin ? 0x40000000 : 0);
+        whi += kMax * 0x400 + (leftMax ? 0x40000000 : 0);
+      } else {
+        wlo += kMin * 0x100000 + (leftMin ? 0x80000000 : 0);
+        whi += kMax * 0x80000 + (leftMax ? 0x80000000 : 0);
+      }
+      if (inner) {
+        const lTakesMin = a > 0 && leftMin; // min x has no owner bit: the left starts lowest
+        boxes[lo6 + a] = lTakesMin ? inMin : pl;
+        boxes[ro6 + a] = lTakesMin ? pl : inMin;
+        boxes[lo6 + a + 3] = leftMax ? inMax : ph;
+        boxes[ro6 + a + 3] = leftMax ? ph : inMax;
+      }
+    }
+    nodes[2 * i] = wlo;
+    nodes[2 * i + 1] = whi;
   }
 }
+
+/** A guessed step clamped into 0 … bins − 1. */
+const clampStep = (k: number, bins: number): number => (k < 0 ? 0 : k > bins - 1 ? bins - 1 : k);

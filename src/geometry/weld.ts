@@ -79,19 +79,22 @@ function notFiniteError(positions: ArrayLike<number>, v: number, i: number): Err
 //   is an exponent test on them, the vertex table holds (id + 1, full hash) in one 8-byte slot (zero = empty, so no
 //   fill pass; the welded vertex's bits are read only on a full-hash match — against (id + 1, x, y, z) 16-byte
 //   slots: weld 0.84–0.98× at 4M, 0.82–0.91× at 1M; those in turn against v1: 0.57×), and the repeat table holds
-//   (a + 1, b, c) slots placed at a · spread plus a hashed offset inside a REPEAT_WINDOW: welded ids follow first
-//   use, so consecutive triangles probe nearby memory. A vertex's triangles past the first HUB_LOCAL go to a slot
-//   hashed over the whole table (looked up there and in the local window), so a fan's hub does not pile up one
-//   probe chain (O(valence²); measured 0.75 s for a 20,000-triangle fan before this rule). Tried: repeat-table
-//   slots of 3 words instead of 4 (no change at 4M).
+//   (a + 1, b, c) slots placed at a · spread plus a hashed offset inside a 4,096-slot window, hubs past 64
+//   triangles hashed over all of it. Tried: repeat-table slots of 3 words instead of 4 (no change at 4M).
+// - now (2026-11-29; A/B in one process, terrain, medians): repeats are looked up in a chain per smallest vertex
+//   (head per welded vertex, next per kept triangle: the chained triangles are recent, so cached), past HUB_LOCAL
+//   triangles in a hashed table allocated only then. The 4 × nextPow2(2n) Int32 table was 4 MB at 80k triangles and
+//   32 MB at 1M, and on this machine random access past ~1 MB costs 100–300 ns (500k random inserts: 33 ms into
+//   1 MB, 140–230 ms into 8 MB). The loops live in loop-only functions (weldLoop, keepLoop) returning plain numbers:
+//   on-stack-replaced code compiled before the code after a loop had run deopted on every call ("insufficient type
+//   feedback" at the return). Weld 0.54× at 80k (18.5 → 10.0 ms), 0.77× at 1M (230 → 177 ms), where the vertex
+//   table (8 MB at 500k vertices, ~150 ms) is now most of it.
 
-/** Slots (power of two) over which the triangles of one smallest vertex are spread in the repeat table. */
-const REPEAT_WINDOW = 4096;
-/** Kept triangles per smallest vertex placed near it in the repeat table; later ones are hashed over all of it. */
-const HUB_LOCAL = 64;
+/** Kept triangles per smallest vertex chained for the repeat test; later ones of a hub go to a hashed table. */
+const HUB_LOCAL = 16;
 
 /**
- * The slot holding (a, b, c) in the repeat table (stride 4: a + 1, b, c), or −1 − the empty slot where it goes.
+ * The slot holding (a, b, c) in the hub table (stride 4: a + 1, b, c), or −1 − the empty slot where it goes.
  * Starts at `h` (linear probing).
  */
 function findTriple(seen: Int32Array, mask: number, h: number, a: number, b: number, c: number): number {
@@ -104,18 +107,11 @@ function findTriple(seen: Int32Array, mask: number, h: number, a: number, b: num
 }
 
 /**
- * Maps every input vertex a triangle uses to its welded id (first-use order). Returns the welded positions and
- * the per-input-vertex map (−1 for unused vertices).
+ * Maps every input vertex a triangle uses to its welded id (first-use order): fills remap (−1 for unused vertices)
+ * and the welded positions' bits; returns the welded vertex count. `table`: 2 × (mask + 1) zeroed Int32 slots.
+ * A loop-only function: nothing after the loop needs type feedback that an on-stack-replaced copy would lack.
  */
-function weldVertices(positions: ArrayLike<number>, bits: Uint32Array, indices: Uint32Array): { out: Float32Array; remap: Int32Array; count: number } {
-  const nv = bits.length / 3;
-  const remap = new Int32Array(nv).fill(-1);
-  const most = Math.min(nv, indices.length);
-  const cap = nextPow2(most * 2);
-  const table = new Int32Array(2 * cap); // (id + 1, full hash); id + 1 = 0: empty
-  const mask = cap - 1;
-  const out = new Float32Array(most * 3);
-  const outBits = new Uint32Array(out.buffer);
+function weldLoop(positions: ArrayLike<number>, bits: Uint32Array, indices: Uint32Array, remap: Int32Array, table: Int32Array, mask: number, outBits: Uint32Array): number {
   let count = 0;
   for (let i = 0; i < indices.length; i++) {
     const v = indices[i];
@@ -143,6 +139,21 @@ function weldVertices(positions: ArrayLike<number>, bits: Uint32Array, indices: 
       h = (h + 1) & mask;
     }
   }
+  return count;
+}
+
+/**
+ * Maps every input vertex a triangle uses to its welded id (first-use order). Returns the welded positions and
+ * the per-input-vertex map (−1 for unused vertices).
+ */
+function weldVertices(positions: ArrayLike<number>, bits: Uint32Array, indices: Uint32Array): { out: Float32Array; remap: Int32Array; count: number } {
+  const nv = bits.length / 3;
+  const remap = new Int32Array(nv).fill(-1);
+  const most = Math.min(nv, indices.length);
+  const cap = nextPow2(most * 2);
+  const table = new Int32Array(2 * cap); // (id + 1, full hash); id + 1 = 0: empty
+  const out = new Float32Array(most * 3);
+  const count = weldLoop(positions, bits, indices, remap, table, cap - 1, new Uint32Array(out.buffer));
   return { out: out.subarray(0, count * 3), remap, count };
 }
 
@@ -160,21 +171,40 @@ function crossLengthSquared(p: Float32Array, a: number, b: number, c: number): n
   return cx * cx + cy * cy + cz * cz;
 }
 
-/** `indices` over `positions` welded (see the file header). Throws for bad indices or non-finite positions. */
-export function weld(positions: Float32Array | Float64Array, indices: Uint32Array): Welded {
-  validate(positions, indices);
-  const { out, remap, count } = weldVertices(positions, positionBits(positions), indices);
+/** Repeat-test state: per welded vertex the latest chained kept triangle + 1 and the chain's length; per kept
+ * triangle the previous one of its chain; the hub table, allocated when a vertex first passes HUB_LOCAL. */
+interface Repeats {
+  head: Int32Array;
+  length: Uint32Array;
+  next: Int32Array;
+  hub: Int32Array | null;
+}
+
+/** Whether kept triangle (a, b, c) (a smallest) repeats an earlier kept one; if not, records it as kept number t. */
+function repeatOrAdd(r: Repeats, tris: Uint32Array, t: number, a: number, b: number, c: number, remaining: number): boolean {
+  for (let k = r.head[a] - 1; k >= 0; k = r.next[k]) if (tris[3 * k + 1] === b && tris[3 * k + 2] === c) return true;
+  if (r.length[a] < HUB_LOCAL) {
+    r.next[t] = r.head[a] - 1;
+    r.head[a] = t + 1;
+    r.length[a]++;
+    return false;
+  }
+  // A hub: its later triangles go to a hashed table (bounded by the triangles still to come), not a longer chain.
+  if (!r.hub) r.hub = new Int32Array(4 * nextPow2(2 * remaining));
+  const mask = r.hub.length / 4 - 1;
+  const slot = findTriple(r.hub, mask, mix3(a, b, c) & mask, a, b, c);
+  if (slot >= 0) return true;
+  const o = 4 * (-1 - slot);
+  r.hub[o] = a + 1; r.hub[o + 1] = b; r.hub[o + 2] = c;
+  return false;
+}
+
+/**
+ * The kept triangles (rotated to start at the smallest welded vertex) into tris and their input index into
+ * source; returns [kept, degenerate, repeated] in `counts`.
+ */
+function keepLoop(indices: Uint32Array, remap: Int32Array, out: Float32Array, r: Repeats, tris: Uint32Array, source: Uint32Array, counts: Int32Array): void {
   const nt = indices.length / 3;
-  const tris = new Uint32Array(indices.length);
-  const source = new Uint32Array(nt);
-  // Repeats are found in an open-addressing table of the kept (rotated) triples: O(1) expected per triangle, also
-  // around a fan's hub (see the design log above).
-  const cap = nextPow2(nt * 2);
-  const seen = new Int32Array(4 * cap); // (a + 1, b, c, unused); a + 1 = 0: empty
-  const mask = cap - 1;
-  const spread = Math.max(1, Math.floor(cap / Math.max(1, count)));
-  const window = Math.min(cap, REPEAT_WINDOW) - 1;
-  const perVertex = new Uint32Array(count); // kept triangles by smallest vertex
   let kept = 0, degenerate = 0, repeated = 0;
   for (let t = 0; t < nt; t++) {
     const i0 = remap[indices[3 * t]], i1 = remap[indices[3 * t + 1]], i2 = remap[indices[3 * t + 2]];
@@ -185,24 +215,34 @@ export function weld(positions: Float32Array | Float64Array, indices: Uint32Arra
     let a = i0, b = i1, c = i2;
     if (i1 < i0 && i1 < i2) { a = i1; b = i2; c = i0; }
     else if (i2 < i0 && i2 < i1) { a = i2; b = i0; c = i1; }
-    const hash = mix3(a, b, c);
-    let slot = findTriple(seen, mask, (a * spread + (hash & window)) & mask, a, b, c);
-    if (slot < 0 && perVertex[a] >= HUB_LOCAL) slot = findTriple(seen, mask, hash & mask, a, b, c);
-    if (slot >= 0) {
+    if (repeatOrAdd(r, tris, kept, a, b, c, nt - t)) {
       repeated++;
       continue;
     }
-    perVertex[a]++;
-    const o = 4 * (-1 - slot);
-    seen[o] = a + 1; seen[o + 1] = b; seen[o + 2] = c;
     tris[3 * kept] = a; tris[3 * kept + 1] = b; tris[3 * kept + 2] = c;
     source[kept++] = t;
   }
+  counts[0] = kept; counts[1] = degenerate; counts[2] = repeated;
+}
+
+/** `indices` over `positions` welded (see the file header). Throws for bad indices or non-finite positions. */
+export function weld(positions: Float32Array | Float64Array, indices: Uint32Array): Welded {
+  validate(positions, indices);
+  const { out, remap, count } = weldVertices(positions, positionBits(positions), indices);
+  const nt = indices.length / 3;
+  const tris = new Uint32Array(indices.length);
+  const source = new Uint32Array(nt);
+  // Repeats are found among the kept triangles of the same smallest vertex: a short chain per vertex (welded ids
+  // follow first use, so the chained triangles are recent and cached), a hashed table past HUB_LOCAL (a fan's hub).
+  const r: Repeats = { head: new Int32Array(count), length: new Uint32Array(count), next: new Int32Array(nt), hub: null };
+  const counts = new Int32Array(3);
+  keepLoop(indices, remap, out, r, tris, source, counts);
+  const kept = counts[0];
   return {
     positions: out,
     triangles: kept === nt ? tris : tris.slice(0, 3 * kept),
     source: kept === nt ? source : source.slice(0, kept),
-    degenerate,
-    repeated,
+    degenerate: counts[1],
+    repeated: counts[2],
   };
 }

@@ -190,6 +190,16 @@ export function faceRecords(v: Float32Array, tris: ArrayLike<number>, faces: num
 //   Presorted lists (split stably at each node) need the same ranks first. Ranking alone costs 0.65–0.8× of the phase
 //   it would replace, so they could save at most the rest; a presorted-lists variant (LSD radix + stable partitions)
 //   was measured before and not kept (docs/format-decisions.md, Encoder).
+// - Tried, not kept (2026-11-29 afternoon, prototypes outside the repo checked leaf for leaf against orderFaces on
+//   terrain, flat-grid, soup and 1–1,000-face cases; A/B in one process on a 2-core box shared with two benchmarks):
+//   presorted lists — face ids sorted once per order (x, y, z centroid, min x; stable LSD radix over a monotone
+//   31-bit quantisation of each f64 key, equal quantised runs then ordered by the key), each node's split read off
+//   its axis list, the other lists partitioned stably and branch-free (each id written to both sides, the cursors
+//   moved by its side), extents and min x read from list ends in O(1): 22.0 vs 20.6 ms on 22,050-face terrain, the
+//   four sorts alone 9.3; with (rank x|y, rank z|min x) u16 records instead of ids (no dependent side lookups):
+//   43.0 vs 27.5 ms. A branch-free Lomuto partition (every record swapped, the cursor moved by the compare):
+//   quickselect of 40 / 150 / 600 / 5,000 records 1.4× / 6.9× / 2.4× / 1.8× slower than the Hoare partition.
+//   Whole small subtrees (≤ 8, 16 or 32 faces) sorted outright and recursed without the stack: 0.96–1.00×.
 
 /** f64 per face in the split phase's records: centroid x, y, z, face-box min x, face index. */
 const ORDER_STRIDE = 5;

@@ -114,7 +114,7 @@ const prevCorner = (c: number): number => (c % 3 === 0 ? c + 2 : c - 1);
  * prev→a of the corner before c. Every edge touching a, outgoing and incoming, is in a's own run: the twin of a→b
  * is the incoming b→a found there, so pairing scans one short contiguous run (no read of b's run).
  */
-function neighbours(corners: ArrayLike<number>, ids: ArrayLike<number>): Int32Array {
+export function neighbours(corners: ArrayLike<number>, ids: ArrayLike<number>): Int32Array {
   const out = new Int32Array(ids.length);
   for (let k = 0; k < ids.length; k++) {
     const c = ids[k];
@@ -163,7 +163,8 @@ function onceIn(list: Uint32Array, s: number, e: number, b: number): number {
 }
 
 /**
- * Every corner's edge value and bits (see the file header and classifyEdge). Each paired edge is resolved once for
+ * Every corner's edge value and bits (see the file header and classifyEdge). `nb`: neighbours() of the CSR, when
+ * the caller built it along with the CSR. Each paired edge is resolved once for
  * both of its corners (d and the convex value are symmetric; the above test is taken from each side).
  */
 export function computeEdges(
@@ -171,10 +172,10 @@ export function computeEdges(
   corners: ArrayLike<number>,
   offsets: ArrayLike<number>,
   ids: ArrayLike<number>,
+  nb: Int32Array = neighbours(corners, ids),
 ): EdgeData {
   const nc = corners.length, nv = offsets.length - 1;
   const fd = faceData(v, corners, nc / 3);
-  const nb = neighbours(corners, ids);
   const hubs = hubLists(corners, offsets, ids, nb);
   const values = new Float32Array(nc).fill(1);
   const concave = new Uint8Array(bitsetBytes(nc));

@@ -159,10 +159,10 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
   // left unused has still done the validation report, work that is needed anyway.
   const size = await stat(input).then((st) => st.size, () => 0);
   const early = b.options.workers === 'auto' ? (size >= PRESPAWN_BYTES ? Math.min(availableParallelism(), Math.ceil(size / PRESPAWN_BYTES)) - 1 : 0) : Math.floor(b.options.workers) - 1;
-  const starting = early > 0 ? ThreadPool.start(early) : undefined;
+  if (early > 0) b.pool = ThreadPool.spawn(early);
   try {
     if (options.studioTemplate) options.encode = { ...options.encode, header: await readStudioTemplate(options.studioTemplate) };
-    const imported = await importStage(b, starting);
+    const imported = await importStage(b);
     // Opened while the plan runs; the output location is not touched before the input has been read.
     b.staging = Staging.open(resolve(options.out ?? defaultOutDir(input)));
     b.staging.catch(() => undefined); // awaited by the encode stage
@@ -173,26 +173,20 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
     b.validation.report(imported.objects, reports, b.logger);
     return await publishStage(b, imported, await sha256, built, layout, threads);
   } finally {
-    await (b.pool ?? (await starting?.catch(() => undefined)))?.close();
+    await b.pool?.close();
     await (await b.staging?.catch(() => undefined))?.discard();
   }
 }
 
-async function importStage(b: Build, starting: Promise<ThreadPool> | undefined): Promise<ImportResult> {
+async function importStage(b: Build): Promise<ImportResult> {
   const { options, input } = b;
-  const walkHooks = {
-    // The walk does not wait for the workers: batches are posted once they are up (the bundle and spawn take
-    // longer than reading the file on a loaded machine).
-    beforeWalk: async () => {
-      if (starting) b.validation.onWorker(starting);
-    },
-    onObject: (o: ImportedObject) => b.validation.add(o),
-  };
-  const imported = await timed(b, 'import', async () => {
-    const r = await importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders }, b.logger, walkHooks);
-    b.pool = await starting;
-    return r;
-  });
+  // Batches go to the worker as the walk makes objects (posted at once: the walk does not yield; a worker still
+  // starting queues them).
+  if (b.pool) b.validation.onWorker(b.pool);
+  const walkHooks = { onObject: (o: ImportedObject) => b.validation.add(o) };
+  const imported = await timed(b, 'import', () =>
+    importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders }, b.logger, walkHooks),
+  );
   b.validation.flush();
   if (imported.objects.every((o) => o.groups.every((g) => g.indices.length === 0))) {
     const st = imported.stats;
@@ -287,15 +281,15 @@ export async function readStudioTemplate(path: string): Promise<{ word08: number
  * construction; their density is checked when they are built).
  */
 class Validation {
-  private pool: Promise<ThreadPool> | undefined;
+  private pool: ThreadPool | undefined;
   private batch: ImportedObject[] = [];
   private batchTriangles = 0;
   private remote: Promise<[ImportedObject[], MeshReport[]]>[] = [];
   private local = new Map<ImportedObject, MeshReport>();
   summary: Record<string, Partial<MeshReport>> = {};
 
-  /** Workers being started (at least one): objects go to the first once it is up. */
-  onWorker(pool: Promise<ThreadPool>): void {
+  /** Workers started (at least one, maybe not up yet): objects go to the first. */
+  onWorker(pool: ThreadPool): void {
     this.pool = pool;
   }
 
@@ -312,7 +306,7 @@ class Validation {
     this.batch = [];
     this.batchTriangles = 0;
     const items = objs.map((o) => ({ positions: o.positions, groups: o.groups.map((g) => g.indices) }));
-    const reports = this.pool.then((pool) => pool.validate(0, items)).then((r): [ImportedObject[], MeshReport[]] => [objs, r]);
+    const reports = this.pool.validate(0, items).then((r): [ImportedObject[], MeshReport[]] => [objs, r]);
     reports.catch(() => undefined); // a worker that died is reported where the reports are awaited, not as unhandled
     this.remote.push(reports);
   }

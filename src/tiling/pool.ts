@@ -2,9 +2,18 @@
 // stored at its job's index, so the output is the same for any thread count; threads only change the wall time.
 // Workers can be started before the import (ThreadPool.start) and given the validation report while the main
 // thread is still importing; messages to one worker are handled in the order sent.
+//
+// Design log
+// - Worker start (2026-11-29): the esbuild bundle used to be built on the main thread (awaited) and the worker
+//   started from it; the build's reply waits for the main thread to yield, which the import's scene walk does not,
+//   so on the 1M bench level the worker was up 131–1,577 ms after the compile started, and the validation it does
+//   during the import spilled into the encode stage. Now ThreadPool.spawn starts the workers synchronously and each
+//   builds or loads the cached bundle itself (worker-boot.mjs): first reply ~55–80 ms after spawn. Not passing
+//   `--import tsx` on to workers saves ~150–300 ms each before their first message. Bench (8 alternating runs, 2
+//   threads, load 2.9–5, so wide spread): wall 5,751 → 5,452 ms median, encode stage 4,558 → 3,530 ms (the
+//   validation no longer runs into it), import 772 → 1,103 ms (the worker validates beside it on a busy machine).
 import { availableParallelism, cpus, loadavg } from 'node:os';
-import { cpuUsage } from 'node:process';
-import { fileURLToPath } from 'node:url';
+import { cpuUsage, execArgv } from 'node:process';
 import { Worker } from 'node:worker_threads';
 import type { MeshReport } from '../import/validate.ts';
 import { buildResource, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
@@ -82,33 +91,40 @@ export function autoThreads(jobs: ResourceJob[], free: number = idleCores()): nu
 }
 
 /**
- * Worker code: worker.ts and what it imports (encoder, codec, validation), bundled once per process by esbuild
- * (tsx's own transpiler) into one CommonJS string run with `eval`. Loading TypeScript through tsx inside each
- * worker costs over a second per worker (an esbuild service each); the bundle starts in tens of milliseconds.
- * esbuild is a direct dependency (the same one tsx ships); should the bundle fail, workers fall back to worker-boot.mjs.
+ * A worker runs worker.ts (and the encoder, codec and validation it imports) as one esbuild bundle, built or
+ * taken from its cache by worker-boot.mjs on the worker's own thread: nothing a worker needs to start waits for
+ * the main thread, which is busy importing the level when the workers are started early. The process's tsx
+ * preload (`--import tsx`) is not passed on: the bundle needs no loader, and tsx's set-up cost each worker
+ * ~150–300 ms before its first message (other flags, e.g. --cpu-prof, still are).
  */
-let bundle: Promise<string | undefined> | undefined;
-
-function workerBundle(): Promise<string | undefined> {
-  bundle ??= (async () => {
+function spawnWorker(): Worker {
+  const boot = new URL('./worker-boot.mjs', import.meta.url);
+  const workerData = { entry: new URL('./worker.ts', import.meta.url).href };
+  const argv = withoutTsx(execArgv);
+  if (argv.length < execArgv.length) {
     try {
-      const esbuild = await import('esbuild');
-      const out = await esbuild.build({
-        entryPoints: [fileURLToPath(new URL('./worker.ts', import.meta.url))],
-        bundle: true, format: 'cjs', platform: 'node', target: 'node20', write: false, logLevel: 'silent',
-      });
-      return out.outputFiles[0].text;
+      return new Worker(boot, { workerData, execArgv: argv });
     } catch {
-      return undefined;
+      // A flag a worker refuses when listed (V8 options such as --max-old-space-size): inherit them all, tsx too.
     }
-  })();
-  return bundle;
+  }
+  return new Worker(boot, { workerData });
 }
 
-async function spawnWorker(): Promise<Worker> {
-  const code = await workerBundle();
-  if (code !== undefined) return new Worker(code, { eval: true });
-  return new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { entry: new URL('./worker.ts', import.meta.url).href } });
+/** execArgv without preloads of tsx (`--import tsx`, `--import=tsx`, `--loader tsx`, `--require tsx/cjs`...). */
+export function withoutTsx(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const m = /^(--import|--loader|--experimental-loader|--require|-r)(=(.*))?$/.exec(a);
+    const value = m ? (m[2] !== undefined ? m[3] : argv[i + 1]) : undefined;
+    if (value !== undefined && /^tsx(\/|$)/.test(value)) {
+      if (m![2] === undefined) i++;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
 }
 
 export interface ValidateItem {
@@ -135,8 +151,13 @@ export class ThreadPool {
     }
   }
 
+  /** Starts n workers; requests can be sent at once (they are handled once a worker is up). */
+  static spawn(n: number): ThreadPool {
+    return new ThreadPool(Array.from({ length: Math.max(0, n) }, spawnWorker));
+  }
+
   static async start(n: number): Promise<ThreadPool> {
-    return new ThreadPool(await Promise.all(Array.from({ length: Math.max(0, n) }, spawnWorker)));
+    return ThreadPool.spawn(n);
   }
 
   private failAll(e: Error): void {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ResourceJob } from '../../src/tiling/build.ts';
 import { availableParallelism } from 'node:os';
-import { freeCores, idleCores, MIN_SAMPLE_MS, runJobs, ThreadPool } from '../../src/tiling/pool.ts';
+import { freeCores, idleCores, MIN_SAMPLE_MS, runJobs, ThreadPool, withoutTsx } from '../../src/tiling/pool.ts';
 
 function gridJob(name: string, n: number, y: number): ResourceJob {
   const positions: number[] = [];
@@ -56,5 +56,13 @@ describe('freeCores', () => {
   it('falls back to the load average for a window too short to measure', () => {
     expect(freeCores(at(0, 0, 0), at(MIN_SAMPLE_MS - 1, 99, 99))).toBe(idleCores());
     expect(freeCores(undefined)).toBe(idleCores());
+  });
+});
+
+describe('withoutTsx', () => {
+  it("drops tsx preloads from a worker's flags and keeps the rest", () => {
+    expect(withoutTsx(['--import', 'tsx', '--cpu-prof', '--cpu-prof-dir=/tmp/p'])).toEqual(['--cpu-prof', '--cpu-prof-dir=/tmp/p']);
+    expect(withoutTsx(['--import=tsx/esm', '--require', 'tsx/cjs', '--loader', 'tsx', '--enable-source-maps'])).toEqual(['--enable-source-maps']);
+    expect(withoutTsx(['--import', './other.mjs', '--conditions', 'tsx'])).toEqual(['--import', './other.mjs', '--conditions', 'tsx']);
   });
 });

@@ -5,10 +5,11 @@
 // each world position is rounded to f32 once, the precision Studio's normalized per-object GLBs store.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { Accessor, Document, Node, NodeIO, Primitive, type ILogger, type JSONDocument } from '@gltf-transform/core';
+import { NodeIO, type ILogger, type JSONDocument } from '@gltf-transform/core';
 import { ALL_EXTENSIONS, type InstancedMesh } from '@gltf-transform/extensions';
 import { mat4 } from 'gl-matrix';
 import { checkGlbContainer, checkGltfStructure } from './gltf-check.ts';
+import { liteRoot, type WalkAccessor as Accessor, type WalkNode as Node, type WalkPrimitive as Primitive, type WalkRoot } from './gltf-lite.ts';
 import { chainRuns, clampGrindRadius, grindPrisms, GRIND_DEFAULTS, halfEdgesPerMetre, DENSITY_WARN_HALF_EDGES_PER_METRE } from './grind.ts';
 import { MaterialResolver, type Extras } from './objects.ts';
 
@@ -21,6 +22,8 @@ export interface ImportOptions {
   allowCustomSlots: boolean;
   /** Decoders to register; tests turn one off to prove the missing-decoder error. Default both on. */
   decoders: { draco: boolean; meshopt: boolean };
+  /** 'auto' (default): gltf-lite.ts where it covers the file, else @gltf-transform; tests compare the two. */
+  reader?: 'auto' | 'gltf-transform';
 }
 
 export const IMPORT_DEFAULTS: ImportOptions = { allowCustomSlots: false, decoders: { draco: true, meshopt: true } };
@@ -91,9 +94,10 @@ export interface WalkHooks {
 /** Reads, checks and walks a .glb/.gltf into collision objects. Throws `gltf: <file>: ...` on bad input. */
 export async function importGltf(file: string, options: ImportOptions = IMPORT_DEFAULTS, logger: Logger, hooks: WalkHooks = {}): Promise<ImportResult> {
   const { io, jsonDoc, inputBytes } = await readJson(file, options, logger);
-  let doc: Document;
+  // The common case (no extensions, plain accessors) without @gltf-transform's document build (gltf-lite.ts).
+  let doc: WalkRoot | undefined = options.reader === 'gltf-transform' ? undefined : liteRoot(jsonDoc);
   try {
-    doc = await io.readJSON(jsonDoc);
+    doc ??= (await io.readJSON(jsonDoc)).getRoot();
   } catch (e) {
     throw new Error(`gltf: ${file}: ${(e as Error).message}`);
   }
@@ -163,8 +167,7 @@ function forwardLogger(file: string, logger: Logger): ILogger {
   return { debug: noop, info: noop, warn: (m: string) => logger.warn(`gltf: ${file}: ${m}`), error: (m: string) => logger.warn(`gltf: ${file}: ${m}`) };
 }
 
-function selectScene(doc: Document, file: string, wanted: string | undefined): Node[] {
-  const root = doc.getRoot();
+function selectScene(root: WalkRoot, file: string, wanted: string | undefined): Node[] {
   const scenes = root.listScenes();
   if (wanted !== undefined) {
     const byName = scenes.find((s) => s.getName() === wanted);
@@ -192,8 +195,7 @@ class SceneWalker {
   private sceneObjects = 0;
   private materials: MaterialResolver;
 
-  constructor(private doc: Document, private file: string, private options: ImportOptions, private logger: Logger, private onObject?: (o: ImportedObject) => void) {
-    const root = doc.getRoot();
+  constructor(root: WalkRoot, private file: string, private options: ImportOptions, private logger: Logger, private onObject?: (o: ImportedObject) => void) {
     this.nodeIndex = new Map(root.listNodes().map((n, i) => [n, i]));
     this.meshIndex = new Map(root.listMeshes().map((m, i) => [m, i]));
     this.materials = new MaterialResolver(options.allowCustomSlots, (m) => logger.warn(m));

@@ -1,6 +1,6 @@
 // Object properties from glTF extras (Blender custom properties; "Include → Custom Properties" on export).
 // Spec: ../shared/spec/authoring-notes.md "Objects and their properties", "Materials", "Grind curves".
-import type { Material, Mesh, Node, Primitive } from '@gltf-transform/core';
+import type { WalkMaterial as Material, WalkMesh as Mesh, WalkNode as Node, WalkPrimitive as Primitive } from './gltf-lite.ts';
 import { buildSurfaceTable, DEFAULT_MATERIAL, finalMaterialWord, normaliseSurfaceName, parsePackedMaterial } from './materials.ts';
 
 export type Extras = Record<string, unknown>;

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { EXTMeshGPUInstancing, KHRDracoMeshCompression, EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
 import { importGltf, IMPORT_DEFAULTS, sanitizeName } from '../../src/import/gltf.ts';
+import { liteRoot } from '../../src/import/gltf-lite.ts';
 import { addNode, boxMesh, gridMesh, io, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
 
 const tmp = tempDir('sk8-import-');
@@ -181,5 +182,39 @@ describe('importGltf: scenes and quantized data', () => {
     doc.createExtension(KHRMeshQuantization).setRequired(true);
     const [o] = (await load(doc, 'quant.glb')).objects;
     expect(Array.from(o.positions)).toEqual([0, 0, 0, 0, 0, 4, 4, 0, Math.fround((16384 / 32767) * 4)]);
+  });
+});
+
+describe('importGltf: light reader (gltf-lite.ts)', () => {
+  /** Everything the walk produces: objects (names, sources, positions, groups), stats and warnings. */
+  const digest = async (path: string, scene: string | undefined, reader: 'auto' | 'gltf-transform') => {
+    const seen: string[] = [];
+    const r = await importGltf(path, { ...IMPORT_DEFAULTS, scene, reader }, { warn: (m) => void seen.push(m) });
+    const objects = r.objects.map((o) => ({ ...o, positions: Array.from(o.positions), groups: o.groups.map((g) => ({ material: g.material, indices: Array.from(g.indices) })) }));
+    return { objects, stats: r.stats, warnings: seen };
+  };
+
+  it('gives what @gltf-transform gives: hierarchy, TRS, mirroring, strips, fans, materials, extras, grinds, scenes', async () => {
+    const doc = newLevel();
+    const parent = addNode(doc, { name: 'Parent 1', ...boxMesh([0, 0, 0], [1, 2, 1]), translation: [10, 0.5, -3], rotation: [0, 0.3826834, 0, 0.9238795], material: 'concrete' });
+    addNode(doc, { name: 'child', ...gridMesh(3, 2, 1.5, [0, 0, 0]), parent, scale: [-1, 2, 1], material: { name: 'x', extras: { sk8_surface: 'metal' } } });
+    addNode(doc, { name: 'PARENT_1', positions: [0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 1], mode: 5, nodeExtras: { sk8_collision_mode: 'hull' }, more: [{ positions: [0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0], indices: [0, 1, 2, 3], mode: 6, material: 'grass' }] });
+    addNode(doc, { name: 'water', ...boxMesh([0, -1, 0], [5, 0.5, 5]), meshExtras: { sk8_collision_mode: 'water' } });
+    addNode(doc, { name: 'skip', ...boxMesh([0, 0, 0], [1, 1, 1]), nodeExtras: { sk8_collision_mode: 'none' } });
+    addNode(doc, { name: 'packed', ...boxMesh([3, 0, 0], [1, 1, 1]), meshExtras: { sk8_collision_material_packed: 0x00080140 }, material: 'no such surface' });
+    const rail = addNode(doc, { name: 'rail', positions: [0, 1, 0, 2, 1, 0, 4, 1.2, 0], indices: [0, 1, 1, 2], mode: 1, nodeExtras: { sk8_grind_curve: { radius: 0.05 } } });
+    rail.setTranslation([1, 0, 1]);
+    const night = doc.createScene('night');
+    night.addChild(doc.createNode('lamp').setMesh(doc.getRoot().listMeshes()[0]).setTranslation([0, 3, 0]));
+    for (const name of ['lite.glb', 'lite.gltf']) {
+      const path = await writeLevel(doc, join(tmp.dir, name));
+      const json = name.endsWith('.glb') ? await io().binaryToJSON(readFileSync(path)) : await io().readAsJSON(path);
+      expect(liteRoot(json)).toBeDefined(); // the light reader covers this file: the comparison is not vacuous
+      for (const scene of [undefined, 'night']) {
+        const lite = await digest(path, scene, 'auto');
+        expect(lite.objects.length).toBeGreaterThan(0);
+        expect(lite).toEqual(await digest(path, scene, 'gltf-transform'));
+      }
+    }
   });
 });

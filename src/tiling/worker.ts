@@ -1,16 +1,24 @@
-// Worker thread (src/tiling/pool.ts): encodes batches of resource jobs (bytes transferred back) and computes mesh
-// validation reports. Every request carries an id; the reply carries it back with a result or an error.
+// Worker thread (src/tiling/pool.ts): encodes batches of resource jobs (bytes transferred back), single pieces of
+// a large mesh (src/tiling/mesh-threads.ts; shape arrays transferred back) and computes mesh validation reports. Every request carries an id; the reply carries it back with a result or an error.
 import { parentPort } from 'node:worker_threads';
 import { validateMesh } from '../import/validate.ts';
 import { buildResource, type EncodeOptions, type ResourceJob } from './build.ts';
 import type { ValidateItem } from './pool.ts';
+import { pieceReply } from './mesh-threads.ts';
+import type { PieceInput } from '../geometry/pieces.ts';
 
 type Request =
   | { id: number; kind: 'encode'; batch: { index: number; job: ResourceJob }[]; encode?: EncodeOptions }
-  | { id: number; kind: 'validate'; items: ValidateItem[] };
+  | { id: number; kind: 'validate'; items: ValidateItem[] }
+  | { id: number; kind: 'piece'; input: PieceInput };
 
 parentPort!.on('message', (msg: Request) => {
   try {
+    if (msg.kind === 'piece') {
+      const { result, transfer } = pieceReply(msg.input);
+      parentPort!.postMessage({ id: msg.id, result }, transfer);
+      return;
+    }
     if (msg.kind === 'validate') {
       parentPort!.postMessage({ id: msg.id, result: msg.items.map((it) => validateMesh(it.positions, it.groups)) });
       return;

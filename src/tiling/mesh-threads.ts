@@ -1,0 +1,71 @@
+// One large mesh encoded on several threads (issue 3): the weld and the split run on the calling thread
+// (src/geometry/pieces.ts, planPieces), then the calling thread and the pool's workers take pieces in turn, and
+// the results are merged in piece order. Pieces are independent and stored at their index, so the shapes, their
+// order and the stats equal encodeMeshShapes's for any thread count (test/tiling/mesh-threads.test.ts); threads
+// only change the wall time. Worth it above a couple of pieces (21,845 faces each): a piece is ~10–30 ms of work,
+// a message a fraction of a millisecond.
+
+import { encodePieceInput, mergePieces, planPieces, type PieceInput, type PieceResult } from '../geometry/pieces.ts';
+import type { EncodeOptions, EncodeStats, EncodedPiece } from '../geometry/encode.ts';
+import type { ThreadPool } from './pool.ts';
+
+/**
+ * Pieces sent to a worker before its previous one comes back: the calling thread handles replies only between
+ * its own pieces, so with one in flight a worker would idle for up to a piece after each of its own.
+ */
+export const PIECES_IN_FLIGHT = 2;
+
+/** The worker side of a 'piece' request: the encoded piece and the buffers to transfer back (each once). */
+export function pieceReply(input: PieceInput): { result: PieceResult; transfer: ArrayBuffer[] } {
+  const result = encodePieceInput(input);
+  const buffers = new Set<ArrayBuffer>();
+  if (result.piece) {
+    for (const v of Object.values(result.piece.shape)) {
+      if (ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer) buffers.add(v.buffer);
+    }
+  }
+  return { result, transfer: [...buffers] };
+}
+
+/**
+ * encodeMeshShapes on the calling thread plus up to `threads − 1` of the pool's workers (none: all on the calling
+ * thread). The input arrays are only read.
+ */
+export async function encodeMeshShapesOnThreads(
+  positions: Float32Array | Float64Array,
+  indices: Uint32Array,
+  options: Partial<EncodeOptions>,
+  pool: ThreadPool | undefined,
+  threads: number,
+): Promise<{ pieces: EncodedPiece[]; stats: EncodeStats }> {
+  const plan = planPieces(positions, indices, options);
+  const n = plan.pieces.length;
+  const workers = Math.max(0, Math.min(pool?.workers.length ?? 0, threads - 1, n - 1));
+  const results: PieceResult[] = new Array(n);
+  let next = 0;
+  let failed = false; // a failed piece stops every lane from taking more
+  const onWorker = async (w: number): Promise<void> => {
+    while (!failed && next < n) {
+      const i = next++;
+      const input = plan.pieces[i];
+      results[i] = await pool!.call<PieceResult>(w, { kind: 'piece', input }, [input.positions.buffer as ArrayBuffer, input.triangles.buffer as ArrayBuffer]);
+    }
+  };
+  const onMain = async (): Promise<void> => {
+    while (!failed && next < n) {
+      const i = next++;
+      results[i] = encodePieceInput(plan.pieces[i]);
+      if (workers) await new Promise((r) => setImmediate(r)); // let worker replies in, so their next piece goes out
+    }
+  };
+  const lanes = Array.from({ length: workers * PIECES_IN_FLIGHT }, (_, k) => onWorker(k % workers));
+  await Promise.all(
+    [...lanes, onMain()].map((p) =>
+      p.catch((e: Error) => {
+        failed = true;
+        throw e;
+      }),
+    ),
+  );
+  return mergePieces(plan, results);
+}

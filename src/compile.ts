@@ -294,17 +294,35 @@ class Validation {
     this.pool = pool;
   }
 
+  /**
+   * Objects of a unit's triangles or more wait for the end of the walk, so the worker validates the small ones
+   * first: their many short calls get the validation's functions optimised before a big object's long loops run
+   * (which otherwise run interpreted until each loop's on-stack replacement is compiled). Bench level, validation
+   * in walk order against small first, fresh process each, 7 runs: 668 → 476 ms median (the 560,000-triangle
+   * terrain alone 351 → 194 ms). A level of big objects only loses the walk's time on the worker (it waits).
+   */
+  private big: ImportedObject[] = [];
+
   add(o: ImportedObject): void {
     if (!this.pool || o.kind === 'grind') return;
+    const triangles = o.groups.reduce((t, g) => t + g.indices.length / 3, 0);
+    if (triangles >= UNIT_TRIANGLES) {
+      this.big.push(o);
+      return;
+    }
     this.batch.push(o);
-    this.batchTriangles += o.groups.reduce((t, g) => t + g.indices.length / 3, 0);
-    if (this.batchTriangles >= UNIT_TRIANGLES) this.flush();
+    this.batchTriangles += triangles;
+    if (this.batchTriangles >= UNIT_TRIANGLES) this.post(this.batch.splice(0));
   }
 
+  /** End of the walk: what is left of the small objects, then the big ones, one message each. */
   flush(): void {
-    if (!this.pool || !this.batch.length) return;
-    const objs = this.batch;
-    this.batch = [];
+    if (this.batch.length) this.post(this.batch.splice(0));
+    for (const o of this.big.splice(0)) this.post([o]);
+  }
+
+  private post(objs: ImportedObject[]): void {
+    if (!this.pool) return;
     this.batchTriangles = 0;
     const items = objs.map((o) => ({ positions: o.positions, groups: o.groups.map((g) => g.indices) }));
     const reports = this.pool.validate(0, items).then((r): [ImportedObject[], MeshReport[]] => [objs, r]);

@@ -13,6 +13,11 @@
 // sorting each piece (together 0.83×) are kept. Tried, no gain: one Float64Array of (centroid x, y, z, index)
 // records with a one-pass widest axis (each level streams ~32 MB either way); bucket selection over 4,096 equal
 // key buckets (slower: its 32 MB scatter buffer and copy-back cost more than quickselect's mispredictions).
+// Tried 2026-11-29, not kept: ranges of ≥ 32k triangles split out of place into a second buffer set (two pivot keys
+// from a sorted 4,096-key sample bracket the median; one branch-free pass writes below / above to the two ends,
+// the middle few percent are selected in place; the buffers alternate by depth): split at 1M 249 vs 141 ms median —
+// writing every record each level (8 stores a record, plus a fresh 28 MB buffer) costs more memory traffic than the
+// in-place partition's mispredictions on this machine, whose random and streaming memory access is slow.
 
 import { SAMPLE_SELECT_MIN, sampleWindow } from './sample-select.ts';
 

@@ -95,7 +95,10 @@ function notFiniteError(positions: ArrayLike<number>, v: number, i: number): Err
 //   settles repeats of a position in neighbouring triangles before the scatter. Against the chained version:
 //   weld at 1M 0.49× on the terrain (165 → 81 ms), 0.82× on its split-vertex copy (every corner its own vertex,
 //   530 → 436 ms). Below DIRECT_MAX the one table is as fast or faster (80k terrain 0.88–1.0×, but the
-//   split-vertex 80k copy 1.1–1.3× slower through partitions), so small inputs keep it. Tried: 2,048 entries a
+//   split-vertex 80k copy 1.1–1.3× slower through partitions), so small inputs keep it. That one table now holds
+//   4-byte slots (id + 1; the keys compared against the welded bits, which are recent and cached), not (id + 1,
+//   hash) pairs: half the table, 512 KB at 80k: weld 0.86–0.89× on the 80k terrain, 0.83–0.86× on its split-vertex
+//   copy, 0.85× at 200k, unchanged at 750 triangles. Tried: 2,048 entries a
 //   partition without a cap on their number (up to 2,048 write streams): split-vertex 1M 1.03×, 80k 1.32×.
 //   Also tried, not kept: the zero-area test inlined by hand into keepLoop (1M: 1.06×, 1.01×); dropping the unused
 //   `source` array (4 MB at 1M: 1.00×); the one table at load ≤ ¾ instead of ½ (80k 0.83×, 30k 1.23×: noise).
@@ -118,7 +121,8 @@ function findTriple(seen: Int32Array, mask: number, h: number, a: number, b: num
 
 /**
  * Maps every input vertex a triangle uses to its welded id (first-use order): fills remap (−1 for unused vertices)
- * and the welded positions' bits; returns the welded vertex count. `table`: 2 × (mask + 1) zeroed Int32 slots.
+ * and the welded positions' bits; returns the welded vertex count. `table`: mask + 1 zeroed Int32 slots, each a
+ * welded id + 1 (0: empty); a probe compares the keys against the welded vertex's bits.
  * A loop-only function: nothing after the loop needs type feedback that an on-stack-replaced copy would lack.
  */
 function weldLoop(positions: ArrayLike<number>, bits: Uint32Array, indices: Uint32Array, remap: Int32Array, table: Int32Array, mask: number, outBits: Uint32Array): number {
@@ -129,20 +133,17 @@ function weldLoop(positions: ArrayLike<number>, bits: Uint32Array, indices: Uint
     const bx = bits[3 * v], by = bits[3 * v + 1], bz = bits[3 * v + 2];
     if (notFinite(bx) || notFinite(by) || notFinite(bz)) throw notFiniteError(positions, v, i);
     const kx = keyOf(bx), ky = keyOf(by), kz = keyOf(bz);
-    const hash = mix3(kx, ky, kz) | 0;
-    let h = hash & mask;
+    let h = mix3(kx, ky, kz) & mask;
     for (;;) {
-      const o = 2 * h;
-      const w = table[o];
+      const w = table[h];
       if (w === 0) {
-        table[o] = count + 1; table[o + 1] = hash;
+        table[h] = count + 1;
         // The first use's bits (a -0.0 stays -0.0).
         outBits[3 * count] = bx; outBits[3 * count + 1] = by; outBits[3 * count + 2] = bz;
         remap[v] = count++;
         break;
       }
-      // Same hash: compare the keys (only then is the welded vertex's memory read).
-      if (table[o + 1] === hash && keyOf(outBits[3 * w - 3]) === kx && keyOf(outBits[3 * w - 2]) === ky && keyOf(outBits[3 * w - 1]) === kz) {
+      if (keyOf(outBits[3 * w - 3]) === kx && keyOf(outBits[3 * w - 2]) === ky && keyOf(outBits[3 * w - 1]) === kz) {
         remap[v] = w - 1;
         break;
       }
@@ -284,7 +285,7 @@ function weldVertices(positions: ArrayLike<number>, bits: Uint32Array, indices: 
   let count: number;
   if (most <= DIRECT_MAX) {
     const cap = nextPow2(most * 2);
-    count = weldLoop(positions, bits, indices, remap, new Int32Array(2 * cap), cap - 1, outBits);
+    count = weldLoop(positions, bits, indices, remap, new Int32Array(cap), cap - 1, outBits);
   } else {
     count = weldPartitioned(positions, bits, indices, remap, outBits);
   }

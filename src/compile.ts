@@ -160,8 +160,8 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
   // left unused has still done the validation report, work that is needed anyway.
   const size = await stat(input).then((st) => st.size, () => 0);
   const early = b.options.workers === 'auto' ? (size >= PRESPAWN_BYTES ? Math.min(availableParallelism(), Math.ceil(size / PRESPAWN_BYTES)) - 1 : 0) : Math.floor(b.options.workers) - 1;
-  if (early > 0) b.pool = ThreadPool.spawn(early);
   try {
+    if (early > 0) b.pool = ThreadPool.spawn(early);
     if (options.studioTemplate) options.encode = { ...options.encode, header: await readStudioTemplate(options.studioTemplate) };
     const imported = await importStage(b);
     // Opened while the plan runs; the output location is not touched before the input has been read.

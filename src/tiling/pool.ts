@@ -153,7 +153,14 @@ export class ThreadPool {
 
   /** Starts n workers; requests can be sent at once (they are handled once a worker is up). */
   static spawn(n: number): ThreadPool {
-    return new ThreadPool(Array.from({ length: Math.max(0, n) }, spawnWorker));
+    const workers: Worker[] = [];
+    try {
+      for (let i = 0; i < n; i++) workers.push(spawnWorker());
+    } catch (e) {
+      for (const w of workers) void w.terminate(); // none left running when one cannot start
+      throw e;
+    }
+    return new ThreadPool(workers);
   }
 
   static async start(n: number): Promise<ThreadPool> {

@@ -111,14 +111,17 @@ function spawnWorker(): Worker {
   return new Worker(boot, { workerData });
 }
 
-/** execArgv without preloads of tsx (`--import tsx`, `--import=tsx`, `--loader tsx`, `--require tsx/cjs`...). */
+/**
+ * execArgv without preloads of tsx: `--import tsx`, `--import=tsx`, `--loader tsx`, `--require tsx/cjs`, and the
+ * paths the tsx command line passes (`--require …/node_modules/tsx/dist/preflight.cjs --import file:///…/tsx/dist/loader.mjs`).
+ */
 export function withoutTsx(argv: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const m = /^(--import|--loader|--experimental-loader|--require|-r)(=(.*))?$/.exec(a);
     const value = m ? (m[2] !== undefined ? m[3] : argv[i + 1]) : undefined;
-    if (value !== undefined && /^tsx(\/|$)/.test(value)) {
+    if (value !== undefined && /(^|[/\\])tsx([/\\]|$)/.test(value)) {
       if (m![2] === undefined) i++;
       continue;
     }

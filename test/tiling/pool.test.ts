@@ -64,5 +64,8 @@ describe('withoutTsx', () => {
     expect(withoutTsx(['--import', 'tsx', '--cpu-prof', '--cpu-prof-dir=/tmp/p'])).toEqual(['--cpu-prof', '--cpu-prof-dir=/tmp/p']);
     expect(withoutTsx(['--import=tsx/esm', '--require', 'tsx/cjs', '--loader', 'tsx', '--enable-source-maps'])).toEqual(['--enable-source-maps']);
     expect(withoutTsx(['--import', './other.mjs', '--conditions', 'tsx'])).toEqual(['--import', './other.mjs', '--conditions', 'tsx']);
+    // What the tsx command line passes.
+    expect(withoutTsx(['--require', '/w/node_modules/tsx/dist/preflight.cjs', '--import', 'file:///w/node_modules/tsx/dist/loader.mjs', '--inspect'])).toEqual(['--inspect']);
+    expect(withoutTsx(['--import', './tsx-helpers.mjs'])).toEqual(['--import', './tsx-helpers.mjs']);
   });
 });

@@ -27,6 +27,10 @@
 //       --workers auto, 7 runs: wall 4,988 → 3,138 ms; 9 runs: 4,315 → 3,486 ms (auto chose 1 thread in ~half of
 //         the runs of both: the machine was busy); CPU 4,943 → 4,988 ms (same: the encoder dominates).
 //       --workers 2, 9 runs: wall 4,233 → 3,733 ms; import 696 → 451, plan 361 → 362, encode 3,145 → 2,702.
+//       --workers 2, 5 runs in the quietest window (15:55, load ~2.5 with these runs): wall 2,799 → 2,579 ms, CPU
+//         5,115 → 4,916 ms; import 623 → 344, plan 273 → 279, encode 1,859 → 1,773.
+//       At 16:04 (final code, load 1.6→3.6): --workers 2, 6 runs: wall 5,512 → 4,603, CPU 5,557 → 4,736;
+//         auto (1 thread every run), 5 runs: wall 5,022 → 4,392, CPU 4,997 → 4,448.
 //     Final `npm run bench:level -- --runs 7` (15:53, load 3.3→2.9, auto → 1 thread in 6 of 7 runs): wall 3,981 ms
 //     median [3,699, 4,151, 4,295, 4,096, 3,981, 3,486, 3,289]; CPU 4,045 ms; peak RSS 317 MB; import 468 (12 %),
 //     plan 468 (12 %), validate 2 (0 %), encode 2,713 (68 %), publish 38 (1 %).

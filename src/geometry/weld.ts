@@ -98,10 +98,28 @@ function notFiniteError(positions: ArrayLike<number>, v: number, i: number): Err
 //   split-vertex 80k copy 1.1–1.3× slower through partitions), so small inputs keep it. That one table now holds
 //   4-byte slots (id + 1; the keys compared against the welded bits, which are recent and cached), not (id + 1,
 //   hash) pairs: half the table, 512 KB at 80k: weld 0.86–0.89× on the 80k terrain, 0.83–0.86× on its split-vertex
-//   copy, 0.85× at 200k, unchanged at 750 triangles. Tried: 2,048 entries a
+//   copy, 0.85× at 200k, unchanged at 750 triangles.
+// - Internal arrays (remap, vertex table, chain heads, lengths and links) of up to 2^19 values kept between calls
+//   (retainedI32; ≤ 10 MB retained): weld 0.92–1.00× at 80k, 0.94–0.95× split-vertex, 0.87–0.91× at 750
+//   triangles (the level compile's meshes). The outputs stay fresh. Tried: 2,048 entries a
 //   partition without a cap on their number (up to 2,048 write streams): split-vertex 1M 1.03×, 80k 1.32×.
 //   Also tried, not kept: the zero-area test inlined by hand into keepLoop (1M: 1.06×, 1.01×); dropping the unused
 //   `source` array (4 MB at 1M: 1.00×); the one table at load ≤ ¾ instead of ½ (80k 0.83×, 30k 1.23×: noise).
+
+/** Scratch arrays of up to RETAIN_MAX values are kept between calls (≤ 2 MB each; see retainedI32). */
+const RETAIN_MAX = 1 << 19;
+const RETAINED: Int32Array[] = [0, 1, 2, 3, 4].map(() => new Int32Array(0));
+
+/**
+ * n values of scratch Int32 array k (0: remap, 1: vertex table, 2: chain heads, 3: chain lengths, 4: chain links),
+ * contents undefined: kept and reused up to RETAIN_MAX, where a fresh array's first touch costs more than its use
+ * (zeroed pages faulted in); fresh above.
+ */
+function retainedI32(k: number, n: number): Int32Array {
+  if (n > RETAIN_MAX) return new Int32Array(n);
+  if (RETAINED[k].length < n) RETAINED[k] = new Int32Array(Math.max(n, 1024));
+  return RETAINED[k].subarray(0, n);
+}
 
 /** Kept triangles per smallest vertex chained for the repeat test; later ones of a hub go to a hashed table. */
 const HUB_LOCAL = 16;
@@ -278,14 +296,14 @@ function numberClasses(bits: Uint32Array, order: Int32Array, n: number, rep: Int
  */
 function weldVertices(positions: ArrayLike<number>, bits: Uint32Array, indices: Uint32Array): { out: Float32Array; remap: Int32Array; count: number } {
   const nv = bits.length / 3;
-  const remap = new Int32Array(nv).fill(-1);
+  const remap = retainedI32(0, nv).fill(-1);
   const most = Math.min(nv, indices.length);
   const out = new Float32Array(most * 3);
   const outBits = new Uint32Array(out.buffer);
   let count: number;
   if (most <= DIRECT_MAX) {
     const cap = nextPow2(most * 2);
-    count = weldLoop(positions, bits, indices, remap, new Int32Array(cap), cap - 1, outBits);
+    count = weldLoop(positions, bits, indices, remap, retainedI32(1, cap).fill(0), cap - 1, outBits);
   } else {
     count = weldPartitioned(positions, bits, indices, remap, outBits);
   }
@@ -385,7 +403,7 @@ export function weld(positions: Float32Array | Float64Array, indices: Uint32Arra
   const source = new Uint32Array(nt);
   // Repeats are found among the kept triangles of the same smallest vertex: a short chain per vertex (welded ids
   // follow first use, so the chained triangles are recent and cached), a hashed table past HUB_LOCAL (a fan's hub).
-  const r: Repeats = { head: new Int32Array(count), length: new Uint32Array(count), next: new Int32Array(nt), hub: null };
+  const r: Repeats = { head: retainedI32(2, count).fill(0), length: new Uint32Array(retainedI32(3, count).fill(0).buffer, 0, count), next: retainedI32(4, nt), hub: null };
   const counts = new Int32Array(3);
   keepLoop(indices, remap, out, r, tris, source, counts);
   const kept = counts[0];

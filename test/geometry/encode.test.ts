@@ -93,6 +93,29 @@ describe('encodeMeshShapes: hand-worked cases', () => {
     expect(split.stats.weldedVertices).toBeLessThan(FIXTURES['seam-split-grid']().positions.length / 3);
   });
 
+  it('a split-vertex mesh past the one-table weld size (partitioned weld) encodes like its indexed form', () => {
+    // 100,352 triangles, every corner its own vertex (301,056 > 2^18): the weld goes through hash partitions and the
+    // recent-key cache; welded in first-use order it must give the indexed grid's shapes exactly.
+    const g = bumpyGrid(100_352, 3);
+    const positions = new Float32Array(3 * g.indices.length);
+    for (let c = 0; c < g.indices.length; c++) positions.set(g.positions.subarray(3 * g.indices[c], 3 * g.indices[c] + 3), 3 * c);
+    const soup = encodeMeshShapes(positions, Uint32Array.from(g.indices.keys()));
+    const indexed = encodeMeshShapes(g.positions, g.indices);
+    expect(soup.stats).toEqual({ ...indexed.stats });
+    expect(soup.pieces.length).toBe(indexed.pieces.length);
+    // Byte comparison (toEqual over these arrays takes seconds).
+    const bytes = (a: ArrayBufferView): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    soup.pieces.forEach((p, i) => {
+      const q = indexed.pieces[i];
+      expect(p.centre).toEqual(q.centre);
+      for (const [k, v] of Object.entries(p.shape)) {
+        const w = q.shape[k as keyof ShapeRecord];
+        if (ArrayBuffer.isView(v)) expect(bytes(v).equals(bytes(w as ArrayBufferView)), k).toBe(true);
+        else expect(v).toEqual(w);
+      }
+    });
+  });
+
   it('degenerate and duplicate triangles are counted, dropped, and never give NaN', () => {
     const m = degenerateMesh();
     const { shape, stats } = one(m);

@@ -9,6 +9,10 @@
 //   c % 3): all objects of the 1M bench level, fresh process each, 7 runs at load ~4: cold 659 → 692 ms, warm
 //   298 → 278 ms median (same reports). Not kept. Cold is 2.3× warm here: the order the objects arrive in was
 //   worth more (compile.ts posts objects of 25,000+ triangles after the small ones: 668 → 476 ms).
+// - 2026-11-29: JIT warm-up on a worker waiting for the import's first objects (100 validations of a 128-triangle
+//   grid, ~75 ms cold): with the objects already in small-first order, the validation after it went 517 → 444 ms
+//   (9 fresh processes): it pays for itself only in idle time (the worker waits ~60–450 ms for its first batch),
+//   worth ~35–70 ms of wall at most; not measurable in the bench's spread. Not kept.
 
 /** Counts for one object; all zero means clean. */
 export interface MeshReport {

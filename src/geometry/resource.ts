@@ -65,10 +65,18 @@ export function meshPart(shape: number, centre: [number, number, number], ids: [
   };
 }
 
-/** Encodes the objects into one resource record (see the file header). Throws with the object's name on bad input. */
+/** encodeMeshShapes's result for one object: computed elsewhere (e.g. on several threads), or the error it threw. */
+export type EncodedMesh = ReturnType<typeof encodeMeshShapes>;
+
+/**
+ * Encodes the objects into one resource record (see the file header). Throws with the object's name on bad input.
+ * `encoded[i]`, when given, is object i's encodeMeshShapes result (or its error) made elsewhere with these options
+ * (src/tiling/mesh-threads.ts: the same shapes as encoding it here).
+ */
 export function encodeResource(
   objects: MeshObject[],
   options: Partial<ResourceOptions> = {},
+  encoded: Array<EncodedMesh | Error | undefined> = [],
 ): { resource: PhysicsResource; stats: ResourceStats } {
   const opt = { ...RESOURCE_DEFAULTS, ...options };
   const shapes: ShapeRecord[] = [];
@@ -78,19 +86,21 @@ export function encodeResource(
     if (!Number.isInteger(o.material) || o.material < 0 || o.material > 0xffffffff) {
       throw new Error(`encode: object ${i} "${o.name}": material ${o.material} is not a u32`);
     }
-    let encoded: ReturnType<typeof encodeMeshShapes>;
+    let mesh: EncodedMesh;
     try {
-      encoded = encodeMeshShapes(o.positions, o.indices, opt);
+      const pre = encoded[i];
+      if (pre instanceof Error) throw pre;
+      mesh = pre ?? encodeMeshShapes(o.positions, o.indices, opt);
     } catch (e) {
       throw new Error(`encode: object ${i} "${o.name}": ${(e as Error).message}`);
     }
-    for (const p of encoded.pieces) {
+    for (const p of mesh.pieces) {
       parts.push(meshPart(shapes.length, p.centre, o.ids ?? PART_IDS_DEFAULT, o.material));
       shapes.push(p.shape);
       stats.vertices += p.shape.vertices.length / 3;
       stats.faces += p.shape.faceOffsets.length - 1;
     }
-    stats.objects.push({ name: o.name, stats: encoded.stats });
+    stats.objects.push({ name: o.name, stats: mesh.stats });
   });
   stats.shapes = shapes.length;
   stats.parts = parts.length;

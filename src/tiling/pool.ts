@@ -17,6 +17,7 @@ import { cpuUsage, execArgv } from 'node:process';
 import { Worker } from 'node:worker_threads';
 import type { MeshReport } from '../import/validate.ts';
 import { buildResource, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
+import { buildResourceOnThreads, spreadsOverThreads } from './mesh-threads.ts';
 
 export interface PoolOptions {
   /** Encoding threads including the calling thread: 1 = calling thread only. */
@@ -206,11 +207,13 @@ export async function runJobs(jobs: ResourceJob[], options: PoolOptions): Promis
   }
 }
 
-function units(jobs: ResourceJob[]): number[][] {
+/** Consecutive jobs (not `skip`ped) in units of about UNIT_TRIANGLES. */
+function units(jobs: ResourceJob[], skip: boolean[]): number[][] {
   const out: number[][] = [];
   let cur: number[] = [];
   let size = 0;
   jobs.forEach((job, i) => {
+    if (skip[i]) return;
     cur.push(i);
     size += job.groups.reduce((t, g) => t + g.indices.length / 3, 0);
     if (size >= UNIT_TRIANGLES) {
@@ -225,7 +228,10 @@ function units(jobs: ResourceJob[]): number[][] {
 
 async function runOnThreads(jobs: ResourceJob[], pool: ThreadPool, workers: number, options: PoolOptions): Promise<BuiltResource[]> {
   const results: BuiltResource[] = new Array(jobs.length);
-  const work = units(jobs);
+  // Jobs with a group of several shapes are encoded piece by piece on every thread (mesh-threads.ts) by the
+  // calling thread's lane, one after another; the others travel whole, in units.
+  const spread = jobs.map((j) => workers > 0 && spreadsOverThreads(j, options.encode));
+  const work = units(jobs, spread);
   let next = 0;
   let done = 0;
   let failed = false;
@@ -246,6 +252,7 @@ async function runOnThreads(jobs: ResourceJob[], pool: ThreadPool, workers: numb
   /** The calling thread: side work first, then one unit at a time, yielding so worker replies get handled. */
   const onMain = async (): Promise<void> => {
     options.sideWork?.();
+    for (let i = 0; i < jobs.length && !failed; i++) if (spread[i]) store(i, await buildResourceOnThreads(jobs[i], options.encode, pool, workers + 1));
     while (!failed && next < work.length) {
       for (const i of work[next++]) store(i, buildResource(jobs[i], options.encode));
       if (workers) await new Promise((r) => setImmediate(r));

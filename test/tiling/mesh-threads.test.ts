@@ -5,7 +5,9 @@ import { encodeMeshShapes } from '../../src/geometry/encode.ts';
 import { writePhysicsResource } from '../../src/format/resource.ts';
 import { encodeResource } from '../../src/geometry/resource.ts';
 import type { EncodedPiece } from '../../src/geometry/encode.ts';
-import { encodeMeshShapesOnThreads } from '../../src/tiling/mesh-threads.ts';
+import { encodeMeshShapesOnThreads, spreadsOverThreads } from '../../src/tiling/mesh-threads.ts';
+import { runJobs } from '../../src/tiling/pool.ts';
+import type { ResourceJob } from '../../src/tiling/build.ts';
 import { ThreadPool } from '../../src/tiling/pool.ts';
 import { bumpyGrid, concat, degenerateMesh, seamSplitGrid, translate } from '../fixtures/meshes.ts';
 
@@ -50,5 +52,33 @@ describe('encodeMeshShapesOnThreads', () => {
 
   it('throws for bad input before any piece is sent', async () => {
     await expect(encodeMeshShapesOnThreads(m.positions, new Uint32Array([0, 1, 1e6]), {}, pool, 3)).rejects.toThrow(/index 1000000/);
+  });
+});
+
+describe('runJobs with jobs spread piece by piece', () => {
+  const job = (name: string, m: { positions: Float32Array; indices: Uint32Array }): ResourceJob => ({
+    name, cell: null, sources: [name], groups: [{ material: 0x60, positions: m.positions.slice(), indices: m.indices.slice() }, { material: 0x20, positions: bumpyGrid(30).positions, indices: bumpyGrid(30).indices }],
+  });
+  const jobs = (): ResourceJob[] => [job('small', bumpyGrid(200)), job('big', bumpyGrid(5000)), job('mid', seamSplitGrid(20, 20)), job('big2', concat(bumpyGrid(3000), degenerateMesh()))];
+  const encode = { maxFaces: 600 };
+
+  it('spreads the groups of several shapes and gives the same bytes as one thread', async () => {
+    expect(jobs().map((j) => spreadsOverThreads(j, encode))).toEqual([false, true, false, true]);
+    const one = await runJobs(jobs(), { threads: 1, encode });
+    const three = await runJobs(jobs(), { threads: 3, pool, encode });
+    expect(three.map((r) => r.name)).toEqual(['small', 'big', 'mid', 'big2']);
+    three.forEach((r, i) => {
+      expect(r.shapes).toBe(one[i].shapes);
+      expect(Buffer.from(r.bytes).equals(Buffer.from(one[i].bytes)), r.name).toBe(true);
+    });
+    expect(three[1].shapes).toBeGreaterThan(8);
+  });
+
+  it("reports a spread group's error as buildResource does", async () => {
+    const bad = jobs();
+    bad[1].groups[0].positions[7] = Infinity;
+    const err = await runJobs(bad, { threads: 1, encode }).catch((e: Error) => e.message);
+    await expect(runJobs(jobs().map((j, i) => (i === 1 ? bad[1] : j)), { threads: 3, pool, encode })).rejects.toThrow(err as string);
+    expect(err).toMatch(/^encode: resource "big": encode: object 0 "big": weld: .*not finite/);
   });
 });

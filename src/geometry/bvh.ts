@@ -200,6 +200,10 @@ export function faceRecords(v: Float32Array, tris: ArrayLike<number>, faces: num
 //   43.0 vs 27.5 ms. A branch-free Lomuto partition (every record swapped, the cursor moved by the compare):
 //   quickselect of 40 / 150 / 600 / 5,000 records 1.4× / 6.9× / 2.4× / 1.8× slower than the Hoare partition.
 //   Whole small subtrees (≤ 8, 16 or 32 faces) sorted outright and recursed without the stack: 0.96–1.00×.
+// - Known, left: scan's on-stack-replaced loop deoptimises at its exit on long ranges, ~110 times per 80k encode
+//   ("insufficient type feedback" for whatever follows the loop: the store, or a call when the store was moved into
+//   a helper; priming scan with a 3-record range first changed nothing). Node's --no-use-osr, which removes it,
+//   measured no different (80k medians 88–106 against 89–125 ms, 3 alternating runs each), so the cost is small.
 
 /** f64 per face in the split phase's records: centroid x, y, z, face-box min x, face index. */
 const ORDER_STRIDE = 5;
@@ -372,18 +376,9 @@ function scan(r: Float64Array, lo: number, hi: number, stats: Float64Array): num
     if (cz > cz1) cz1 = cz;
     if (x < mx) mx = x;
   }
-  setStat(stats, mx);
+  stats[0] = mx;
   const ex = cx1 - cx0, ey = cy1 - cy0, ez = cz1 - cz0;
   return ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
-}
-
-/**
- * stats[0] = v, kept out of scan(): the first scan (the root's, over every face) runs its loop long enough to be
- * compiled on-stack before the store after the loop ever ran, and that code then deoptimised at the store on every
- * later long range (~70 deopts per 80k encode, seen with --trace-deopt).
- */
-function setStat(stats: Float64Array, v: number): void {
-  stats[0] = v;
 }
 
 /** scan() of one or two records (most calls: the tree's last levels), without the loop. */

@@ -82,6 +82,17 @@ export function spreadsOverThreads(job: ResourceJob, options?: ResourceEncodeOpt
   return job.groups.some((g) => g.indices.length / 3 > (SPREAD_PIECES - 1) * maxFaces);
 }
 
+/** Pieces of work the jobs give threads: one per job, or per piece of each spread group (at most its shapes). */
+export function parallelWork(jobs: ResourceJob[], options?: ResourceEncodeOptions): number {
+  const maxFaces = options?.maxFaces ?? ENCODE_DEFAULTS.maxFaces;
+  let work = 0;
+  for (const j of jobs) {
+    if (!spreadsOverThreads(j, options)) work++;
+    else for (const g of j.groups) work += Math.max(1, Math.ceil(g.indices.length / 3 / maxFaces));
+  }
+  return work;
+}
+
 /**
  * buildResource with its large groups encoded on the calling thread and the pool's workers (encodeMeshShapesOnThreads),
  * the rest on the calling thread: the same bytes as buildResource. A group's error reaches buildResource, which

@@ -17,7 +17,7 @@ import { cpuUsage, execArgv } from 'node:process';
 import { Worker } from 'node:worker_threads';
 import type { MeshReport } from '../import/validate.ts';
 import { buildResource, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
-import { buildResourceOnThreads, spreadsOverThreads } from './mesh-threads.ts';
+import { buildResourceOnThreads, parallelWork, spreadsOverThreads } from './mesh-threads.ts';
 
 export interface PoolOptions {
   /** Encoding threads including the calling thread: 1 = calling thread only. */
@@ -85,10 +85,13 @@ export function freeCores(from: CpuMark | undefined, to: CpuMark = cpuMark()): n
   return Math.max(1, Math.min(availableParallelism(), Math.floor(free + FREE_CORE_SLACK)));
 }
 
-/** Encoding threads for these jobs: one per WORK_PER_THREAD triangles, at most one per free core and one per job. */
-export function autoThreads(jobs: ResourceJob[], free: number = idleCores()): number {
+/**
+ * Encoding threads for these jobs: one per WORK_PER_THREAD triangles, at most one per free core and one per piece
+ * of work (a job, or a piece of a job spread over threads: mesh-threads.ts).
+ */
+export function autoThreads(jobs: ResourceJob[], free: number = idleCores(), encode?: EncodeOptions): number {
   const triangles = jobs.reduce((s, j) => s + j.groups.reduce((t, g) => t + g.indices.length / 3, 0), 0);
-  return Math.max(1, Math.min(free, jobs.length, Math.ceil(triangles / WORK_PER_THREAD)));
+  return Math.max(1, Math.min(free, parallelWork(jobs, encode), Math.ceil(triangles / WORK_PER_THREAD)));
 }
 
 /**
@@ -196,7 +199,7 @@ export class ThreadPool {
 }
 
 export async function runJobs(jobs: ResourceJob[], options: PoolOptions): Promise<BuiltResource[]> {
-  const want = Math.max(0, Math.min(options.threads, jobs.length) - 1);
+  const want = Math.max(0, Math.min(options.threads, parallelWork(jobs, options.encode)) - 1);
   const owned = options.pool ? undefined : await ThreadPool.start(want);
   const pool = options.pool ?? owned!;
   if (pool.workers.length < want) throw new Error(`pool: ${pool.workers.length} workers started, ${want} needed`);

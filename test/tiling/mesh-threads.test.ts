@@ -5,8 +5,8 @@ import { encodeMeshShapes } from '../../src/geometry/encode.ts';
 import { writePhysicsResource } from '../../src/format/resource.ts';
 import { encodeResource } from '../../src/geometry/resource.ts';
 import type { EncodedPiece } from '../../src/geometry/encode.ts';
-import { encodeMeshShapesOnThreads, spreadsOverThreads } from '../../src/tiling/mesh-threads.ts';
-import { runJobs } from '../../src/tiling/pool.ts';
+import { encodeMeshShapesOnThreads, parallelWork, spreadsOverThreads } from '../../src/tiling/mesh-threads.ts';
+import { autoThreads, runJobs } from '../../src/tiling/pool.ts';
 import type { ResourceJob } from '../../src/tiling/build.ts';
 import { ThreadPool } from '../../src/tiling/pool.ts';
 import { bumpyGrid, concat, degenerateMesh, seamSplitGrid, translate } from '../fixtures/meshes.ts';
@@ -80,5 +80,31 @@ describe('runJobs with jobs spread piece by piece', () => {
     const err = await runJobs(bad, { threads: 1, encode }).catch((e: Error) => e.message);
     await expect(runJobs(jobs().map((j, i) => (i === 1 ? bad[1] : j)), { threads: 3, pool, encode })).rejects.toThrow(err as string);
     expect(err).toMatch(/^encode: resource "big": encode: object 0 "big": weld: .*not finite/);
+  });
+});
+
+describe('one large object', () => {
+  const single = (): ResourceJob[] => [{ name: 'terrain', cell: null, sources: ['terrain'], groups: [{ material: 0x20, positions: bumpyGrid(5000).positions, indices: bumpyGrid(5000).indices }] }];
+  const encode = { maxFaces: 600 };
+
+  it('counts as several pieces of work, so a lone job still gets threads', () => {
+    expect(parallelWork(single(), encode)).toBe(Math.ceil(bumpyGrid(5000).indices.length / 3 / 600));
+    expect(parallelWork(single())).toBe(1); // under three shapes' worth at the default 21,845 faces
+    expect(autoThreads(single(), 4, encode)).toBe(1); // 5,000 triangles: under one thread's worth of work
+  });
+
+  it('is encoded piece by piece on the workers, with the bytes of one thread', async () => {
+    const calls: string[] = [];
+    const call = pool.call.bind(pool);
+    pool.call = ((w: number, m: { kind: string }, t?: ArrayBuffer[]) => (calls.push(m.kind), call(w, m, t))) as typeof pool.call;
+    try {
+      const [one] = await runJobs(single(), { threads: 1, encode });
+      const [three] = await runJobs(single(), { threads: 3, pool, encode });
+      expect(calls.filter((k) => k === 'piece').length).toBeGreaterThan(2);
+      expect(calls).not.toContain('encode');
+      expect(Buffer.from(three.bytes).equals(Buffer.from(one.bytes))).toBe(true);
+    } finally {
+      pool.call = call;
+    }
   });
 });

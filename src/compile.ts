@@ -212,7 +212,7 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
   };
   for (;;) {
     const jobs = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize)));
-    let threads = options.workers === 'auto' ? autoThreads(jobs, freeCores(b.start), options.encode) : Math.max(1, Math.floor(options.workers));
+    let threads = options.workers === 'auto' ? autoThreads(jobs, freeCores(b.start)) : Math.max(1, Math.floor(options.workers));
     if (b.pool) threads = Math.min(threads, b.pool.workers.length + 1);
     const onDone = (d: number, t: number): void => b.hooks.onProgress?.('encode', d, t);
     // Per-object jobs share the objects' arrays: copy them for workers (transfer would empty the objects).

@@ -65,18 +65,10 @@ export function meshPart(shape: number, centre: [number, number, number], ids: [
   };
 }
 
-/** encodeMeshShapes's result for one object: computed elsewhere (e.g. on several threads), or the error it threw. */
-export type EncodedMesh = ReturnType<typeof encodeMeshShapes>;
-
-/**
- * Encodes the objects into one resource record (see the file header). Throws with the object's name on bad input.
- * `encoded[i]`, when given, is object i's encodeMeshShapes result (or its error) made elsewhere with these options
- * (src/tiling/mesh-threads.ts: the same shapes as encoding it here).
- */
+/** Encodes the objects into one resource record (see the file header). Throws with the object's name on bad input. */
 export function encodeResource(
   objects: MeshObject[],
   options: Partial<ResourceOptions> = {},
-  encoded: Array<EncodedMesh | Error | undefined> = [],
 ): { resource: PhysicsResource; stats: ResourceStats } {
   const opt = { ...RESOURCE_DEFAULTS, ...options };
   const shapes: ShapeRecord[] = [];
@@ -86,21 +78,19 @@ export function encodeResource(
     if (!Number.isInteger(o.material) || o.material < 0 || o.material > 0xffffffff) {
       throw new Error(`encode: object ${i} "${o.name}": material ${o.material} is not a u32`);
     }
-    let mesh: EncodedMesh;
+    let encoded: ReturnType<typeof encodeMeshShapes>;
     try {
-      const pre = encoded[i];
-      if (pre instanceof Error) throw pre;
-      mesh = pre ?? encodeMeshShapes(o.positions, o.indices, opt);
+      encoded = encodeMeshShapes(o.positions, o.indices, opt);
     } catch (e) {
       throw new Error(`encode: object ${i} "${o.name}": ${(e as Error).message}`);
     }
-    for (const p of mesh.pieces) {
+    for (const p of encoded.pieces) {
       parts.push(meshPart(shapes.length, p.centre, o.ids ?? PART_IDS_DEFAULT, o.material));
       shapes.push(p.shape);
       stats.vertices += p.shape.vertices.length / 3;
       stats.faces += p.shape.faceOffsets.length - 1;
     }
-    stats.objects.push({ name: o.name, stats: mesh.stats });
+    stats.objects.push({ name: o.name, stats: encoded.stats });
   });
   stats.shapes = shapes.length;
   stats.parts = parts.length;

@@ -2,7 +2,7 @@
 // numbers the manifest reports. Pure (no I/O), so it runs the same on the main thread and in a worker; a job's
 // bytes depend only on the job, which is what makes output identical for any worker count.
 import { createHash } from 'node:crypto';
-import { encodeResource, type EncodedMesh, type MeshObject } from '../geometry/resource.ts';
+import { encodeResource, type MeshObject } from '../geometry/resource.ts';
 import { writePhysicsResource } from '../format/resource.ts';
 
 /** Options handed to the encoder unchanged (header word 0x08, Studio body, part ids; see docs/format-decisions.md). */
@@ -49,12 +49,11 @@ export interface BuiltResource {
 
 export const resourceFile = (name: string): string => `${name}.physics`;
 
-/** `meshes[i]`, when given, is group i already encoded (or its error): src/tiling/mesh-threads.ts. */
-export function buildResource(job: ResourceJob, options?: EncodeOptions, meshes: Array<EncodedMesh | Error | undefined> = []): BuiltResource {
+export function buildResource(job: ResourceJob, options?: EncodeOptions): BuiltResource {
   const objects: MeshObject[] = job.groups.map((g) => ({ name: job.name, positions: g.positions, indices: g.indices, material: g.material }));
   let encoded: ReturnType<typeof encodeResource>;
   try {
-    encoded = encodeResource(objects, options, meshes);
+    encoded = encodeResource(objects, options);
   } catch (e) {
     throw new Error(`encode: resource "${job.name}": ${(e as Error).message}`);
   }

@@ -8,9 +8,6 @@
 import { encodePieceInput, mergePieces, planPieces, type PieceInput, type PieceResult } from '../geometry/pieces.ts';
 import type { EncodeOptions, EncodeStats, EncodedPiece } from '../geometry/encode.ts';
 import type { ThreadPool } from './pool.ts';
-import { buildResource, type BuiltResource, type EncodeOptions as ResourceEncodeOptions, type ResourceJob } from './build.ts';
-import type { EncodedMesh } from '../geometry/resource.ts';
-import { ENCODE_DEFAULTS } from '../geometry/encode.ts';
 
 /**
  * Pieces sent to a worker before its previous one comes back: the calling thread handles replies only between
@@ -71,43 +68,4 @@ export async function encodeMeshShapesOnThreads(
     ),
   );
   return mergePieces(plan, results);
-}
-
-/** A job group is spread over the threads piece by piece from this many shapes' worth of faces (below, whole jobs). */
-export const SPREAD_PIECES = 3;
-
-/** Whether one of the job's groups is large enough to spread (more than SPREAD_PIECES − 1 shapes' worth). */
-export function spreadsOverThreads(job: ResourceJob, options?: ResourceEncodeOptions): boolean {
-  const maxFaces = options?.maxFaces ?? ENCODE_DEFAULTS.maxFaces;
-  return job.groups.some((g) => g.indices.length / 3 > (SPREAD_PIECES - 1) * maxFaces);
-}
-
-/** Pieces of work the jobs give threads: one per job, or per piece of each spread group (at most its shapes). */
-export function parallelWork(jobs: ResourceJob[], options?: ResourceEncodeOptions): number {
-  const maxFaces = options?.maxFaces ?? ENCODE_DEFAULTS.maxFaces;
-  let work = 0;
-  for (const j of jobs) {
-    if (!spreadsOverThreads(j, options)) work++;
-    else for (const g of j.groups) work += Math.max(1, Math.ceil(g.indices.length / 3 / maxFaces));
-  }
-  return work;
-}
-
-/**
- * buildResource with its large groups encoded on the calling thread and the pool's workers (encodeMeshShapesOnThreads),
- * the rest on the calling thread: the same bytes as buildResource. A group's error reaches buildResource, which
- * reports it as it would its own.
- */
-export async function buildResourceOnThreads(job: ResourceJob, options: ResourceEncodeOptions | undefined, pool: ThreadPool, threads: number): Promise<BuiltResource> {
-  const maxFaces = options?.maxFaces ?? ENCODE_DEFAULTS.maxFaces;
-  const meshes: Array<EncodedMesh | Error | undefined> = [];
-  for (const [i, g] of job.groups.entries()) {
-    if (g.indices.length / 3 <= (SPREAD_PIECES - 1) * maxFaces) continue;
-    try {
-      meshes[i] = await encodeMeshShapesOnThreads(g.positions, g.indices, options ?? {}, pool, threads);
-    } catch (e) {
-      meshes[i] = e as Error;
-    }
-  }
-  return buildResource(job, options, meshes);
 }

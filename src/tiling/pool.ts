@@ -17,7 +17,6 @@ import { cpuUsage, execArgv } from 'node:process';
 import { Worker } from 'node:worker_threads';
 import type { MeshReport } from '../import/validate.ts';
 import { buildResource, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
-import { buildResourceOnThreads, parallelWork, spreadsOverThreads } from './mesh-threads.ts';
 
 export interface PoolOptions {
   /** Encoding threads including the calling thread: 1 = calling thread only. */
@@ -85,13 +84,10 @@ export function freeCores(from: CpuMark | undefined, to: CpuMark = cpuMark()): n
   return Math.max(1, Math.min(availableParallelism(), Math.floor(free + FREE_CORE_SLACK)));
 }
 
-/**
- * Encoding threads for these jobs: one per WORK_PER_THREAD triangles, at most one per free core and one per piece
- * of work (a job, or a piece of a job spread over threads: mesh-threads.ts).
- */
-export function autoThreads(jobs: ResourceJob[], free: number = idleCores(), encode?: EncodeOptions): number {
+/** Encoding threads for these jobs: one per WORK_PER_THREAD triangles, at most one per free core and one per job. */
+export function autoThreads(jobs: ResourceJob[], free: number = idleCores()): number {
   const triangles = jobs.reduce((s, j) => s + j.groups.reduce((t, g) => t + g.indices.length / 3, 0), 0);
-  return Math.max(1, Math.min(free, parallelWork(jobs, encode), Math.ceil(triangles / WORK_PER_THREAD)));
+  return Math.max(1, Math.min(free, jobs.length, Math.ceil(triangles / WORK_PER_THREAD)));
 }
 
 /**
@@ -199,7 +195,7 @@ export class ThreadPool {
 }
 
 export async function runJobs(jobs: ResourceJob[], options: PoolOptions): Promise<BuiltResource[]> {
-  const want = Math.max(0, Math.min(options.threads, parallelWork(jobs, options.encode)) - 1);
+  const want = Math.max(0, Math.min(options.threads, jobs.length) - 1);
   const owned = options.pool ? undefined : await ThreadPool.start(want);
   const pool = options.pool ?? owned!;
   if (pool.workers.length < want) throw new Error(`pool: ${pool.workers.length} workers started, ${want} needed`);
@@ -210,13 +206,11 @@ export async function runJobs(jobs: ResourceJob[], options: PoolOptions): Promis
   }
 }
 
-/** Consecutive jobs (not `skip`ped) in units of about UNIT_TRIANGLES. */
-function units(jobs: ResourceJob[], skip: boolean[]): number[][] {
+function units(jobs: ResourceJob[]): number[][] {
   const out: number[][] = [];
   let cur: number[] = [];
   let size = 0;
   jobs.forEach((job, i) => {
-    if (skip[i]) return;
     cur.push(i);
     size += job.groups.reduce((t, g) => t + g.indices.length / 3, 0);
     if (size >= UNIT_TRIANGLES) {
@@ -231,10 +225,7 @@ function units(jobs: ResourceJob[], skip: boolean[]): number[][] {
 
 async function runOnThreads(jobs: ResourceJob[], pool: ThreadPool, workers: number, options: PoolOptions): Promise<BuiltResource[]> {
   const results: BuiltResource[] = new Array(jobs.length);
-  // Jobs with a group of several shapes are encoded piece by piece on every thread (mesh-threads.ts) by the
-  // calling thread's lane, one after another; the others travel whole, in units.
-  const spread = jobs.map((j) => workers > 0 && spreadsOverThreads(j, options.encode));
-  const work = units(jobs, spread);
+  const work = units(jobs);
   let next = 0;
   let done = 0;
   let failed = false;
@@ -255,7 +246,6 @@ async function runOnThreads(jobs: ResourceJob[], pool: ThreadPool, workers: numb
   /** The calling thread: side work first, then one unit at a time, yielding so worker replies get handled. */
   const onMain = async (): Promise<void> => {
     options.sideWork?.();
-    for (let i = 0; i < jobs.length && !failed; i++) if (spread[i]) store(i, await buildResourceOnThreads(jobs[i], options.encode, pool, workers + 1));
     while (!failed && next < work.length) {
       for (const i of work[next++]) store(i, buildResource(jobs[i], options.encode));
       if (workers) await new Promise((r) => setImmediate(r));

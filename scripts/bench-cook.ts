@@ -83,14 +83,20 @@ function timeRuns(runs: number, fn: () => void): number[] {
 }
 
 function benchOurs(m: Mesh, runs: number): { times: number[]; shapes: number } {
-  const r = encodeMeshShapes(m.positions, m.indices); // warm-up (JIT)
+  let r = encodeMeshShapes(m.positions, m.indices); // warm-up (JIT): its first runs are still being optimised
+  for (let w = 1; w < WARM_UP; w++) r = encodeMeshShapes(m.positions, m.indices);
   return { times: timeRuns(runs, () => encodeMeshShapes(m.positions, m.indices)), shapes: r.stats.shapes };
 }
 
+/** Warm-up calls before timing ours (1 left the first timed 80k run at ~2× the rest). */
+const WARM_UP = 3;
+/** Warm-up calls before timing ours×N (2 left the worker's share of an 80k grid unoptimised: 86 vs ~60 ms). */
+const WARM_UP_THREADED = 6;
+
 /** Ours on `threads` threads (the calling one plus a pool's workers; src/tiling/mesh-threads.ts), same bytes. */
 async function benchOursThreads(m: Mesh, runs: number, pool: ThreadPool, threads: number): Promise<number[]> {
-  await encodeMeshShapesOnThreads(m.positions, m.indices, {}, pool, threads); // warm-up (JIT, on every thread)
-  await encodeMeshShapesOnThreads(m.positions, m.indices, {}, pool, threads);
+  // Warm-up (JIT on every thread): a worker sees only its share of the pieces, so it needs more rounds than ours.
+  for (let w = 0; w < WARM_UP_THREADED; w++) await encodeMeshShapesOnThreads(m.positions, m.indices, {}, pool, threads);
   const out: number[] = [];
   for (let r = 0; r < runs; r++) {
     const t = performance.now();

@@ -13,9 +13,9 @@
 //   recentres each vertex once (not its every corner: three f32 reads and roundings per corner before), and
 //   renumbers over the kept faces only when the area test dropped one (rare); the recentred array is the shape's
 //   own (no slice): 0.92× at 80k (43.1 → 39.8 ms), 0.88–1.02× at 1M (load 4 on 2 cores: noisy).
-// - The tree scratch (bvh.ts treeScratch, a few MB at 21,845 faces) kept between calls instead of made per call
-//   (and per encodePiece call without one, as pieces.ts makes them): whole encode with the real tree 0.93× on 100
-//   meshes of 200–1,500 triangles, 0.96× over the 80k terrain's pieces through encodePiece, 0.99× at 80k.
+// - The tree scratch (a few MB at 21,845 faces) kept between calls instead of made per call: whole encode 0.93× on
+//   100 meshes of 200–1,500 triangles, 0.99× at 80k. Since 2026-12-01 the tree is built in WebAssembly
+//   (tree-wasm.ts), whose linear memory is that scratch: it grows to the largest piece and stays.
 // - Per-piece scratch (here: used ids, corner numbers, CSR counts and neighbours; edges.ts: face data, twins) kept
 //   between pieces and calls, bounded by a shape's u16 counts: 0.98× at 80k, 0.97× on 100 meshes of 200–1,500
 //   triangles (the level compile's case); at 1M within noise (medians 1.02–1.03×, minima 0.955–0.96×).
@@ -23,7 +23,7 @@
 import type { ShapeRecord, Vec3 } from '../format/types.ts';
 import { weld } from './weld.ts';
 import { computeEdges } from './edges.ts';
-import { buildTree, faceRecords, treeScratch, type TreeScratch } from './bvh.ts';
+import { buildTreeWasm } from './tree-wasm.ts';
 import { splitTriangles, type SplitRule } from './split.ts';
 
 export interface EncodeOptions {
@@ -94,11 +94,8 @@ export function encodeMeshShapes(
   const pieces: EncodedPiece[] = [];
   const local = new Int32Array(w.positions.length / 3).fill(-1); // welded → shape vertex, reset after each piece
   const subsets = splitTriangles(w.positions, w.triangles, opt.maxFaces, opt.split);
-  let largest = 0;
-  for (const subset of subsets) if (subset.length > largest) largest = subset.length;
-  const scratch = sharedTreeScratch(largest); // shared by the pieces' trees, and kept for the next call
   for (const subset of subsets) {
-    const piece = encodePiece(w.positions, w.triangles, subset, stats, local, scratch);
+    const piece = encodePiece(w.positions, w.triangles, subset, stats, local);
     if (piece) pieces.push(piece);
   }
   stats.shapes = pieces.length;
@@ -204,7 +201,6 @@ export function encodePiece(
   subset: Uint32Array,
   stats: EncodeStats,
   local: Int32Array = new Int32Array(pos.length / 3).fill(-1),
-  scratch: TreeScratch = sharedTreeScratch(subset.length),
 ): EncodedPiece | null {
   const used = scratch32(0, Math.min(pos.length / 3, subset.length * 3)); // welded id of each shape vertex
   const faceVerts = scratch32(1, subset.length * 3);
@@ -219,15 +215,14 @@ export function encodePiece(
   if (faces === 0) return null;
   if (faces < subset.length) v = renumberKept(v, faceVerts, faces, count);
   if (faces > 0xffff / 3 || v.length / 3 > 0xffff) throw new Error(`encode: shape of ${faces} faces, ${v.length / 3} vertices exceeds the u16 limits`);
-  return buildShape(v, faceVerts.subarray(0, 3 * faces), faces, centre, stats, scratch);
+  return buildShape(v, faceVerts.subarray(0, 3 * faces), faces, centre, stats);
 }
 
 /** Tree, leaf-ordered faces, CSR and edges of one recentred piece (`v` is kept as the shape's vertices). */
-function buildShape(v: Float32Array, faceVerts: Uint32Array, faces: number, centre: Vec3, stats: EncodeStats, scratch: TreeScratch): EncodedPiece {
+function buildShape(v: Float32Array, faceVerts: Uint32Array, faces: number, centre: Vec3, stats: EncodeStats): EncodedPiece {
   const nv = v.length / 3;
   const bounds = boundsOf(v);
-  const rec = faceRecords(v, faceVerts, faces, scratch.rec);
-  const tree = buildTree(rec, faces, bounds, scratch);
+  const tree = buildTreeWasm(v, faceVerts, faces, bounds);
   const corners = new Uint16Array(3 * faces);
   for (let j = 0; j < faces; j++) {
     const f = tree.leafFaces[j];
@@ -263,17 +258,6 @@ function buildShape(v: Float32Array, faceVerts: Uint32Array, faces: number, cent
     tree: tree.nodes,
   };
   return { shape, centre };
-}
-
-let TREE_SCRATCH: TreeScratch | null = null;
-
-/**
- * The tree scratch for pieces of up to n faces, kept between calls (bounded by MAX_SHAPE_FACES: a few MB): made
- * fresh for every call it was a few MB of new arrays each time, faulted in on first touch.
- */
-function sharedTreeScratch(n: number): TreeScratch {
-  if (!TREE_SCRATCH || TREE_SCRATCH.cap < n) TREE_SCRATCH = treeScratch(n);
-  return TREE_SCRATCH;
 }
 
 /** min x, y, z, max x, y, z of the vertices; a tie keeps the earlier value. */

@@ -1,0 +1,104 @@
+// The WebAssembly tree builder (src/geometry/tree-wasm.ts, source assembly/tree.ts) against the face-order rule
+// written out naively here — a full sort at every node, true boxes as unions over each node's faces, each node
+// quantised with bvh.ts's encodeNode inside the box its parent decodes to (decodeNode) — on meshes with ties,
+// −0.0, flat axes and odd counts; plus the build's freshness (the embedded module is compiled from today's source).
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { decodeNode, encodeNode, subtreeLeaves } from '../../src/geometry/bvh.ts';
+import { buildTreeWasm } from '../../src/geometry/tree-wasm.ts';
+import { TREE_WASM_SOURCE_SHA256 } from '../../src/geometry/tree-wasm.generated.ts';
+import { weld } from '../../src/geometry/weld.ts';
+import * as M from '../fixtures/meshes.ts';
+
+interface Ref { nodes: Uint32Array; leafFaces: Uint32Array; depth: number }
+
+/** Studio's tree by the rule's letter (see bvh.ts's header), O(n log² n): the oracle for the fast builder. */
+function referenceTree(v: Float32Array, fv: Uint32Array, n: number, root: number[]): Ref {
+  const box: number[][] = [], cen: number[][] = [];
+  for (let f = 0; f < n; f++) {
+    const b = [0, 0, 0, 0, 0, 0], c = [0, 0, 0];
+    for (let k = 0; k < 3; k++) {
+      const x = v[3 * fv[3 * f] + k], y = v[3 * fv[3 * f + 1] + k], z = v[3 * fv[3 * f + 2] + k];
+      b[k] = Math.min(x, y, z); b[k + 3] = Math.max(x, y, z);
+      c[k] = (x + y + z) / 3;
+    }
+    box.push(b); cen.push(c);
+  }
+  const byKey = (ax: number) => (a: number, b: number): number => cen[a][ax] - cen[b][ax] || box[a][0] - box[b][0] || a - b;
+  const byMinX = (a: number, b: number): number => box[a][0] - box[b][0] || a - b;
+  const minX = (fs: number[]): number => Math.min(...fs.map((f) => box[f][0]));
+  const union = (fs: number[]): Float64Array => {
+    const u = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
+    for (const f of fs) for (let k = 0; k < 3; k++) { u[k] = Math.min(u[k], box[f][k]); u[k + 3] = Math.max(u[k + 3], box[f][k + 3]); }
+    return u;
+  };
+  const nodes = new Uint32Array(2 * (n - 1)), leafFaces = new Uint32Array(n);
+  let depth = 0;
+  const visit = (i: number, faces: number[], d: number, pbox: Float64Array): void => {
+    if (faces.length === 1) { leafFaces[i - (n - 1)] = faces[0]; depth = Math.max(depth, d); return; }
+    const ext = [0, 1, 2].map((a) => Math.max(...faces.map((f) => cen[f][a])) - Math.min(...faces.map((f) => cen[f][a])));
+    const ax = ext[0] >= ext[1] && ext[0] >= ext[2] ? 0 : ext[1] >= ext[2] ? 1 : 2;
+    const sorted = [...faces].sort(byKey(ax));
+    const left = subtreeLeaves(2 * i + 1, n);
+    let l = sorted.slice(0, left), r = sorted.slice(left);
+    if (minX(r) < minX(l)) {
+      l = sorted.slice(sorted.length - left); r = sorted.slice(0, sorted.length - left);
+      if (minX(r) < minX(l)) { const s = [...faces].sort(byMinX); l = s.slice(0, left); r = s.slice(left); }
+    }
+    encodeNode(pbox, 0, union(l), 0, union(r), 0, nodes, 2 * i);
+    const out = new Float64Array(12);
+    decodeNode(pbox, 0, nodes[2 * i], nodes[2 * i + 1], out, 0, 6);
+    visit(2 * i + 1, l, d + 1, out.slice(0, 6));
+    visit(2 * i + 2, r, d + 1, out.slice(6, 12));
+  };
+  visit(0, Array.from({ length: n }, (_, f) => f), 0, new Float64Array(root));
+  return { nodes, leafFaces, depth };
+}
+
+function boundsOf(v: Float32Array): number[] {
+  const b = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < v.length; i++) { b[i % 3] = Math.min(b[i % 3], v[i]); b[3 + (i % 3)] = Math.max(b[3 + (i % 3)], v[i]); }
+  return b;
+}
+
+const cases: [string, M.Mesh][] = [
+  ['box', M.box()], ['flat grid 16×16', M.flatGrid(16, 16)], ['flat grid 7×3', M.flatGrid(7, 3)],
+  ['bumpy 1', M.bumpyGrid(1)], ['bumpy 2', M.bumpyGrid(2)], ['bumpy 3', M.bumpyGrid(3)], ['bumpy 5', M.bumpyGrid(5)],
+  ['bumpy 1,000', M.bumpyGrid(1000)], ['bumpy 2,048', M.bumpyGrid(2048, 9)], ['soup 700', M.randomSoup(700, 3)],
+  ['soup 1,500', M.randomSoup(1500, 8)], ['negative zero', M.negativeZero()], ['stairs', M.stairs()],
+  ['quarter pipe', M.quarterPipe()], ['round rail', M.roundRail()], ['channel U', M.channelU()],
+];
+
+describe('tree-wasm', () => {
+  it.each(cases)('%s: same nodes, leaf order and depth as the rule written out', (_name, m) => {
+    const w = weld(m.positions, m.indices);
+    const v = new Float32Array(w.positions), n = w.triangles.length / 3;
+    const root = boundsOf(v);
+    const got = buildTreeWasm(v, w.triangles, n, root);
+    const want = referenceTree(v, w.triangles, n, root);
+    expect(got.depth).toBe(want.depth);
+    expect(Array.from(got.leafFaces)).toEqual(Array.from(want.leafFaces));
+    expect(Array.from(got.nodes)).toEqual(Array.from(want.nodes));
+  });
+
+  it('reuses its memory across calls of different sizes (a small tree after a large one is unchanged)', () => {
+    const small = M.bumpyGrid(5), big = M.bumpyGrid(20_000);
+    const run = (m: M.Mesh) => {
+      const w = weld(m.positions, m.indices);
+      const v = new Float32Array(w.positions);
+      return buildTreeWasm(v, w.triangles, w.triangles.length / 3, boundsOf(v));
+    };
+    const before = run(small);
+    run(big);
+    const after = run(small);
+    expect(Array.from(after.nodes)).toEqual(Array.from(before.nodes));
+    expect(Array.from(after.leafFaces)).toEqual(Array.from(before.leafFaces));
+    expect(buildTreeWasm(new Float32Array(0), new Uint32Array(0), 0, [0, 0, 0, 0, 0, 0]).nodes.length).toBe(0);
+  });
+
+  it('the embedded module was compiled from the current assembly/tree.ts (else: npm run build:wasm)', () => {
+    const sha = createHash('sha256').update(readFileSync(new URL('../../assembly/tree.ts', import.meta.url))).digest('hex');
+    expect(TREE_WASM_SOURCE_SHA256).toBe(sha);
+  });
+});

@@ -1,0 +1,230 @@
+// AssemblyScript source of a kind-5 shape's corner edge data (compiled with assembly/tree.ts by
+// scripts/build-wasm.mjs; called through src/geometry/edges.ts's computeEdges, whose header gives the rule:
+// ../shared/spec/physics-resource.md, "Triangle-mesh shapes"). Same loops as the JavaScript it replaced: pairing
+// within each vertex's own CSR run (hubs on sorted lists), Newell normals and centroids in f64, classification per
+// paired edge. Two values come from JavaScript so the bytes cannot drift: FLAT_COS (Math.cos of 0.1°, passed in)
+// and the convex value's rare slow path, f32(cos(acos(d)/2)) with the JavaScript engine's own cos and acos.
+
+@external("env", "convexValue")
+declare function convexValueJs(d: f64): f64;
+
+/** Vertices with more corners than this pair on sorted lists (edges.ts HUB_VALENCE). */
+const HUB_VALENCE: i32 = 32;
+/** See edges.ts convexValueFast: the f32 rounding of √((1 + d)/2) is settled when both ends of ±this agree. */
+const HALF_ANGLE_MARGIN: f64 = 1e-12;
+/** f64 per face: unit normal x, y, z (zero for no area), centroid x, y, z. */
+const FACE_STRIDE: i32 = 6;
+
+@inline function prevCorner(c: i32): i32 {
+  return c % 3 == 0 ? c + 2 : c - 1;
+}
+
+@inline function u16At(p: usize, i: i32): i32 {
+  return <i32>load<u16>(p + (<usize>i << 1));
+}
+
+@inline function i32At(p: usize, i: i32): i32 {
+  return load<i32>(p + (<usize>i << 2));
+}
+
+@inline function u32At(p: usize, i: i32): u32 {
+  return load<u32>(p + (<usize>i << 2));
+}
+
+@inline function f64At(p: usize, i: i32): f64 {
+  return load<f64>(p + (<usize>i << 3));
+}
+
+@inline function f32At(p: usize, i: i32): f64 {
+  return <f64>load<f32>(p + (<usize>i << 2));
+}
+
+/** In-place heapsort of u32 run [s, e) (hub lists: distinct values, so any correct sort gives the same order). */
+function sortRun(p: usize, s: i32, e: i32): void {
+  const n = e - s;
+  const base = p + (<usize>s << 2);
+  for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(base, i, n);
+  for (let end = n - 1; end > 0; end--) {
+    const t = load<u32>(base);
+    store<u32>(base, load<u32>(base + (<usize>end << 2)));
+    store<u32>(base + (<usize>end << 2), t);
+    siftDown(base, 0, end);
+  }
+}
+
+function siftDown(base: usize, i: i32, n: i32): void {
+  const x = load<u32>(base + (<usize>i << 2));
+  for (;;) {
+    let c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && load<u32>(base + (<usize>(c + 1) << 2)) > load<u32>(base + (<usize>c << 2))) c++;
+    const y = load<u32>(base + (<usize>c << 2));
+    if (y <= x) break;
+    store<u32>(base + (<usize>i << 2), y);
+    i = c;
+  }
+  store<u32>(base + (<usize>i << 2), x);
+}
+
+/** First index in sorted run [s, e) whose entry is ≥ b << 16. */
+function lowerBound(list: usize, s: i32, e: i32, b: i32): i32 {
+  const key = <u32>b << 16;
+  while (s < e) {
+    const m = (s + e) >> 1;
+    if (u32At(list, m) < key) s = m + 1;
+    else e = m;
+  }
+  return s;
+}
+
+/** Whether sorted run [s, e) holds vertex b exactly once (in the high half): its position, or −1. */
+function onceIn(list: usize, s: i32, e: i32, b: i32): i32 {
+  const i = lowerBound(list, s, e, b);
+  if (i >= e || <i32>(u32At(list, i) >> 16) != b) return -1;
+  return i + 1 < e && <i32>(u32At(list, i + 1) >> 16) == b ? -1 : i;
+}
+
+/** Pairing over a hub's run [s, e) on its sorted outgoing (next << 16 | corner) and incoming lists. */
+function pairHub(a: i32, s: i32, e: i32, out: usize, inc: usize, twin: usize): void {
+  for (let k = s; k < e; k++) {
+    const b = <i32>(u32At(out, k) >> 16);
+    if (b <= a) continue;
+    if ((k > s && <i32>(u32At(out, k - 1) >> 16) == b) || (k + 1 < e && <i32>(u32At(out, k + 1) >> 16) == b)) continue;
+    const j = onceIn(inc, s, e, b);
+    if (j < 0) continue;
+    const c = <i32>(u32At(out, k) & 0xffff), o = <i32>(u32At(inc, j) & 0xffff);
+    store<i32>(twin + (<usize>c << 2), o + 1);
+    store<i32>(twin + (<usize>o << 2), c + 1);
+  }
+}
+
+/**
+ * twin[c] = 1 + the corner across corner c's edge a→b when a→b and b→a are each held by exactly one corner, else 0.
+ * Each undirected edge (a < b) is looked at once, in a's run: nb per CSR slot is (next << 16 | previous vertex).
+ */
+function pairCorners(nv: i32, nc: i32, offsets: usize, ids: usize, nb: usize, twin: usize, out: usize, inc: usize): void {
+  memory.fill(twin, 0, <usize>nc << 2);
+  for (let a = 0; a < nv; a++) {
+    const s = u16At(offsets, a), e = u16At(offsets, a + 1);
+    if (e - s > HUB_VALENCE) {
+      for (let k = s; k < e; k++) {
+        const x = <u32>i32At(nb, k), c = u16At(ids, k);
+        store<u32>(out + (<usize>k << 2), ((x >> 16) << 16) | <u32>c);
+        store<u32>(inc + (<usize>k << 2), ((x & 0xffff) << 16) | <u32>prevCorner(c));
+      }
+      sortRun(out, s, e);
+      sortRun(inc, s, e);
+      pairHub(a, s, e, out, inc, twin);
+      continue;
+    }
+    for (let k = s; k < e; k++) {
+      const b = <i32>(<u32>i32At(nb, k) >> 16);
+      if (b <= a) continue;
+      let outs = 0, ins = 0, j = 0;
+      for (let q = s; q < e; q++) {
+        const x = <u32>i32At(nb, q);
+        if (<i32>(x >> 16) == b) outs++;
+        if (<i32>(x & 0xffff) == b) { ins++; j = q; }
+      }
+      if (outs == 1 && ins == 1) {
+        const c = u16At(ids, k), o = prevCorner(u16At(ids, j));
+        store<i32>(twin + (<usize>c << 2), o + 1);
+        store<i32>(twin + (<usize>o << 2), c + 1);
+      }
+    }
+  }
+}
+
+/** Newell's unit normal (zero for no area) and the centroid of every face, interleaved (FACE_STRIDE f64). */
+function faceData(v: usize, corners: usize, faces: i32, fd: usize): void {
+  for (let f = 0; f < faces; f++) {
+    const p = 3 * u16At(corners, 3 * f), q = 3 * u16At(corners, 3 * f + 1), r = 3 * u16At(corners, 3 * f + 2);
+    const px = f32At(v, p), py = f32At(v, p + 1), pz = f32At(v, p + 2);
+    const qx = f32At(v, q), qy = f32At(v, q + 1), qz = f32At(v, q + 2);
+    const rx = f32At(v, r), ry = f32At(v, r + 1), rz = f32At(v, r + 2);
+    // Newell's sums over the edges p→q, q→r, r→p, added in that order from 0 (as the reference does).
+    let nx: f64 = 0, ny: f64 = 0, nz: f64 = 0;
+    nx += (py - qy) * (pz + qz); ny += (pz - qz) * (px + qx); nz += (px - qx) * (py + qy);
+    nx += (qy - ry) * (qz + rz); ny += (qz - rz) * (qx + rx); nz += (qx - rx) * (qy + ry);
+    nx += (ry - py) * (rz + pz); ny += (rz - pz) * (rx + px); nz += (rx - px) * (ry + py);
+    const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    const o = fd + (<usize>(FACE_STRIDE * f) << 3);
+    if (len > 0) { store<f64>(o, nx / len); store<f64>(o, ny / len, 8); store<f64>(o, nz / len, 16); }
+    else { store<f64>(o, 0); store<f64>(o, 0, 8); store<f64>(o, 0, 16); }
+    store<f64>(o, (px + qx + rx) / 3, 24); store<f64>(o, (py + qy + ry) / 3, 32); store<f64>(o, (pz + qz + rz) / 3, 40);
+  }
+}
+
+/** f32(cos(acos(d)/2)) as √((1 + d)/2) when its f32 rounding is settled, else through JavaScript's cos and acos. */
+function convexValueFast(d: f64): f64 {
+  const s = Math.sqrt((1 + d) / 2);
+  const f = <f64><f32>s;
+  return <f64><f32>(s - HALF_ANGLE_MARGIN) == f && <f64><f32>(s + HALF_ANGLE_MARGIN) == f ? f : convexValueJs(d);
+}
+
+@inline function setBit(bits: usize, c: i32): void {
+  const p = bits + (<usize>c >> 3);
+  store<u8>(p, load<u8>(p) | <u8>(1 << <u8>(c & 7)));
+}
+
+/**
+ * Every paired edge classified once, in corner order (edges.ts classifyAll): open when either face has no normal;
+ * flat (both flat bits) when d ≥ flatCos; else per side, by the other face's centroid against this face's plane
+ * through the corner's vertex: concave bit (d > 0) or sharp concave (no bit), or convex (value). counts: 5 i32
+ * [open, flat, concave, convex, sharp concave].
+ */
+function classifyAll(v: usize, corners: usize, nc: i32, fd: usize, twin: usize, flatCos: f64, values: usize, concave: usize, flat: usize, counts: usize): void {
+  let nFlat = 0, nConcave = 0, nConvex = 0, nSharp = 0;
+  for (let c = 0; c < nc; c++) {
+    const o = i32At(twin, c) - 1;
+    if (o <= c) continue;
+    const f = FACE_STRIDE * <i32>((<u32>c * 0xaaab) >> 17), g = FACE_STRIDE * <i32>((<u32>o * 0xaaab) >> 17);
+    const fx = f64At(fd, f), fy = f64At(fd, f + 1), fz = f64At(fd, f + 2);
+    const gx = f64At(fd, g), gy = f64At(fd, g + 1), gz = f64At(fd, g + 2);
+    if ((fx == 0 && fy == 0 && fz == 0) || (gx == 0 && gy == 0 && gz == 0)) continue;
+    const dot = fx * gx + fy * gy + fz * gz;
+    if (dot >= flatCos) {
+      setBit(flat, c);
+      setBit(flat, o);
+      nFlat += 2;
+      continue;
+    }
+    const d = dot < -1 ? -1 : dot;
+    const a = 3 * u16At(corners, c), b = 3 * u16At(corners, o);
+    const aboveC = (f64At(fd, g + 3) - f32At(v, a)) * fx + (f64At(fd, g + 4) - f32At(v, a + 1)) * fy + (f64At(fd, g + 5) - f32At(v, a + 2)) * fz >= 0;
+    const aboveO = (f64At(fd, f + 3) - f32At(v, b)) * gx + (f64At(fd, f + 4) - f32At(v, b + 1)) * gy + (f64At(fd, f + 5) - f32At(v, b + 2)) * gz >= 0;
+    if (!aboveC || !aboveO) {
+      const value = <f32>convexValueFast(d);
+      if (!aboveC) { store<f32>(values + (<usize>c << 2), value); nConvex++; }
+      if (!aboveO) { store<f32>(values + (<usize>o << 2), value); nConvex++; }
+    }
+    if (aboveC || aboveO) {
+      if (d > 0) {
+        if (aboveC) { setBit(concave, c); nConcave++; }
+        if (aboveO) { setBit(concave, o); nConcave++; }
+      } else {
+        nSharp += (aboveC ? 1 : 0) + (aboveO ? 1 : 0);
+      }
+    }
+  }
+  store<i32>(counts, nc - nFlat - nConcave - nConvex - nSharp);
+  store<i32>(counts, nFlat, 4); store<i32>(counts, nConcave, 8); store<i32>(counts, nConvex, 12); store<i32>(counts, nSharp, 16);
+}
+
+/**
+ * The corner edge data of one shape. In: v (f32 ×3 per vertex), corners (nc u16), the vertex→corner CSR offsets
+ * (nv + 1 u16) and ids (nc u16), nb (nc i32: next << 16 | previous vertex per CSR slot). Scratch: twin (nc i32),
+ * fd (6 f64 per face), out and inc (nc u32 each). Out: values (nc f32, filled with 1.0 here), concave and flat
+ * (bitset bytes, zeroed here), counts (5 i32).
+ */
+export function edges(
+  nv: i32, nc: i32, flatCos: f64, v: usize, corners: usize, offsets: usize, ids: usize, nb: usize,
+  twin: usize, fd: usize, out: usize, inc: usize, values: usize, concave: usize, flat: usize, bitsetBytes: i32, counts: usize,
+): void {
+  for (let c = 0; c < nc; c++) store<f32>(values + (<usize>c << 2), 1.0);
+  memory.fill(concave, 0, <usize>bitsetBytes);
+  memory.fill(flat, 0, <usize>bitsetBytes);
+  pairCorners(nv, nc, offsets, ids, nb, twin, out, inc);
+  faceData(v, corners, nc / 3, fd);
+  classifyAll(v, corners, nc, fd, twin, flatCos, values, concave, flat, counts);
+}

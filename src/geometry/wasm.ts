@@ -1,0 +1,55 @@
+// The encoder's WebAssembly module (source: assembly/, AssemblyScript; compiled at `npm install` by
+// scripts/build-wasm.mjs into wasm.generated.ts): instantiated once per thread on first use, with a bump layout of
+// its linear memory for one call at a time. The callers (tree-wasm.ts, edges.ts) lay out their arrays from the
+// heap base, copy in, call, copy out; nothing stays live between calls, so the memory is reused and only grows.
+
+import { WASM_BASE64 } from './wasm.generated.ts';
+import { convexValue } from './edge-rule.ts';
+
+export interface EncoderWasm {
+  memory: WebAssembly.Memory;
+  heapBase(): number;
+  build(n: number, v: number, fv: number, box: number, ord: number, tb: number, bx: number, leaves: number, stack: number, nodes: number, leaf: number): number;
+  edges(
+    nv: number, nc: number, flatCos: number, v: number, corners: number, offsets: number, ids: number, nb: number,
+    twin: number, fd: number, out: number, inc: number, values: number, concave: number, flat: number, bitsetBytes: number, counts: number,
+  ): void;
+}
+
+let EXPORTS: EncoderWasm | null = null;
+
+/** The module's exports (~16 KB of wasm, compiled synchronously on first use: a few ms). */
+export function encoderWasm(): EncoderWasm {
+  if (!EXPORTS) {
+    const bytes = Buffer.from(WASM_BASE64, 'base64');
+    const env = {
+      abort: (): never => { throw new Error('encoder: wasm abort'); },
+      convexValue, // the rare slow path of a convex edge value: JavaScript's own cos and acos, so bytes cannot drift
+    };
+    EXPORTS = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env }).exports as unknown as EncoderWasm;
+  }
+  return EXPORTS;
+}
+
+const WASM_PAGE = 65_536;
+
+/** One call's layout: `take(bytes)` hands out 8-byte aligned offsets from the heap base; `commit()` grows memory. */
+export class WasmLayout {
+  private at: number;
+  constructor(readonly w: EncoderWasm) {
+    this.at = (w.heapBase() + 7) & ~7;
+  }
+
+  take(bytes: number): number {
+    const p = this.at;
+    this.at = (this.at + bytes + 7) & ~7;
+    return p;
+  }
+
+  /** Grows the memory to hold everything taken; returns the (possibly new) buffer. */
+  commit(): ArrayBuffer {
+    const have = this.w.memory.buffer.byteLength;
+    if (this.at > have) this.w.memory.grow(Math.ceil((this.at - have) / WASM_PAGE));
+    return this.w.memory.buffer;
+  }
+}

@@ -72,20 +72,32 @@ const median = (xs: number[]): number => {
 };
 const mb = (b: number): string => `${(b / 2 ** 20).toFixed(0)} MB`;
 
-function timeRuns(runs: number, fn: () => void): number[] {
-  const out: number[] = [];
-  for (let r = 0; r < runs; r++) {
-    const t = performance.now();
-    fn();
-    out.push(performance.now() - t);
-  }
-  return out;
+/** A cook under test: `run` cooks the mesh once (timed); `close` frees what `prepare` made. */
+interface Cook {
+  run(): void | Promise<void>;
+  close(): void;
 }
 
-function benchOurs(m: Mesh, runs: number): { times: number[]; shapes: number } {
-  let r = encodeMeshShapes(m.positions, m.indices); // warm-up (JIT): its first runs are still being optimised
-  for (let w = 1; w < WARM_UP; w++) r = encodeMeshShapes(m.positions, m.indices);
-  return { times: timeRuns(runs, () => encodeMeshShapes(m.positions, m.indices)), shapes: r.stats.shapes };
+/** An engine: prepares a cook for a mesh (untimed: copies into wasm heaps, worlds), or says why it cannot. */
+interface Engine {
+  name: string;
+  target: number; // the issue's ratio target against ours (0: ours itself)
+  warmUp: number;
+  prepare(m: Mesh): Cook | string;
+}
+
+function oursEngine(): Engine {
+  return {
+    name: 'ours', target: 0, warmUp: WARM_UP,
+    prepare: (m) => ({ run: () => { encodeMeshShapes(m.positions, m.indices); }, close: () => {} }),
+  };
+}
+
+function oursThreadsEngine(pool: ThreadPool, threads: number): Engine {
+  return {
+    name: `ours×${threads}`, target: 0, warmUp: WARM_UP_THREADED,
+    prepare: (m) => ({ run: async () => { await encodeMeshShapesOnThreads(m.positions, m.indices, {}, pool, threads); }, close: () => {} }),
+  };
 }
 
 /** Warm-up calls before timing ours (1 left the first timed 80k run at ~2× the rest). */
@@ -93,52 +105,37 @@ const WARM_UP = 3;
 /** Warm-up calls before timing ours×N (2 left the worker's share of an 80k grid unoptimised: 86 vs ~60 ms). */
 const WARM_UP_THREADED = 6;
 
-/** Ours on `threads` threads (the calling one plus a pool's workers; src/tiling/mesh-threads.ts), same bytes. */
-async function benchOursThreads(m: Mesh, runs: number, pool: ThreadPool, threads: number): Promise<number[]> {
-  // Warm-up (JIT on every thread): a worker sees only its share of the pieces, so it needs more rounds than ours.
-  for (let w = 0; w < WARM_UP_THREADED; w++) await encodeMeshShapesOnThreads(m.positions, m.indices, {}, pool, threads);
-  const out: number[] = [];
-  for (let r = 0; r < runs; r++) {
-    const t = performance.now();
-    await encodeMeshShapesOnThreads(m.positions, m.indices, {}, pool, threads);
-    out.push(performance.now() - t);
-  }
-  return out;
-}
-
 const peakRss = (): string => mb(process.resourceUsage().maxRSS * 1024);
 
-async function benchRapier(meshes: Mesh[], runs: number): Promise<Map<string, { times: number[] }>> {
+async function rapierEngine(max: number): Promise<Engine> {
   const RAPIER = (await import('@dimforge/rapier3d-compat')).default;
   await RAPIER.init();
-  const out = new Map<string, { times: number[] }>();
-  for (const m of meshes) {
-    const world = new RAPIER.World({ x: 0, y: -9.81, z: 0 });
-    const desc = RAPIER.ColliderDesc.trimesh(m.positions, m.indices, RAPIER.TriMeshFlags.FIX_INTERNAL_EDGES);
-    world.removeCollider(world.createCollider(desc), false); // warm-up
-    const times = timeRuns(runs, () => world.removeCollider(world.createCollider(desc), false));
-    world.free();
-    out.set(m.name, { times });
-  }
-  return out;
+  return {
+    name: 'rapier', target: 2, warmUp: 1,
+    prepare: (m) => {
+      const tris = m.indices.length / 3;
+      if (tris > max) return `skipped (${tris} triangles > --rapier-max ${max})`;
+      const world = new RAPIER.World({ x: 0, y: -9.81, z: 0 });
+      const desc = RAPIER.ColliderDesc.trimesh(m.positions, m.indices, RAPIER.TriMeshFlags.FIX_INTERNAL_EDGES);
+      return { run: () => { world.removeCollider(world.createCollider(desc), false); }, close: () => world.free() };
+    },
+  };
 }
 
-async function benchJolt(meshes: Mesh[], runs: number, max: number): Promise<Map<string, { times: number[]; mem: number } | string>> {
+async function joltEngine(max: number): Promise<Engine> {
   const initJolt = (await import('jolt-physics')).default as any;
   const J = await initJolt();
-  const out = new Map<string, { times: number[]; mem: number } | string>();
-  for (const m of meshes) {
-    const tris = m.indices.length / 3;
-    if (tris > max) { out.set(m.name, `skipped (${tris} triangles > --jolt-max ${max})`); continue; }
-    try {
+  return {
+    name: 'jolt', target: 4, warmUp: 1,
+    prepare: (m) => {
+      const tris = m.indices.length / 3;
+      if (tris > max) return `skipped (${tris} triangles > --jolt-max ${max})`;
       const verts = new J.VertexList();
       const list = new J.IndexedTriangleList();
-      const nv = m.positions.length / 3;
-      verts.resize(nv);
+      verts.resize(m.positions.length / 3);
       list.resize(tris);
       // Fill through the wasm heap: Float3 is 3 f32, IndexedTriangle is 5 u32 (i1, i2, i3, material, user data).
-      const vp = J.getPointer(verts.at(0)) >> 2;
-      J.HEAPF32.set(m.positions, vp);
+      J.HEAPF32.set(m.positions, J.getPointer(verts.at(0)) >> 2);
       const tp = J.getPointer(list.at(0)) >> 2;
       const heap = J.HEAPU32;
       for (let t = 0; t < tris; t++) {
@@ -147,74 +144,100 @@ async function benchJolt(meshes: Mesh[], runs: number, max: number): Promise<Map
         heap[o + 3] = 0; heap[o + 4] = 0;
       }
       const mats = new J.PhysicsMaterialList();
-      const cook = (): void => {
-        const settings = new J.MeshShapeSettings(verts, list, mats);
-        const res = settings.Create();
-        if (res.HasError()) throw new Error(res.GetError().c_str());
-        res.Clear();
-        J.destroy(settings);
+      return {
+        run: () => {
+          const settings = new J.MeshShapeSettings(verts, list, mats);
+          const res = settings.Create();
+          if (res.HasError()) throw new Error(res.GetError().c_str());
+          res.Clear();
+          J.destroy(settings);
+        },
+        close: () => { J.destroy(verts); J.destroy(list); J.destroy(mats); },
       };
-      cook(); // warm-up
-      const times = timeRuns(runs, cook);
-      out.set(m.name, { times, mem: J.HEAP8.byteLength });
-      J.destroy(verts); J.destroy(list); J.destroy(mats);
+    },
+  };
+}
+
+interface Row { engine: Engine; times: number[]; note?: string }
+
+/**
+ * All engines on one mesh, interleaved: each warms up, then every round times each engine once, in turn, so a
+ * machine that speeds up or slows down (a shared VM does: Rapier's 1M cook measured 2.3 s and 4.0 s half an hour
+ * apart) moves every engine's times alike and the ratios stay fair.
+ */
+async function benchMesh(m: Mesh, engines: Engine[], runs: number): Promise<Row[]> {
+  const rows: Row[] = [];
+  const cooks: (Cook | null)[] = [];
+  for (const engine of engines) {
+    let cook: Cook | string;
+    try {
+      cook = engine.prepare(m);
+      if (typeof cook !== 'string') for (let w = 0; w < engine.warmUp; w++) await cook.run();
     } catch (e) {
-      out.set(m.name, `failed: ${(e as Error).message ?? e}`);
+      cook = `failed: ${(e as Error).message ?? e}`;
+    }
+    cooks.push(typeof cook === 'string' ? null : cook);
+    rows.push({ engine, times: [], note: typeof cook === 'string' ? cook : undefined });
+  }
+  for (let r = 0; r < runs; r++) {
+    for (let i = 0; i < engines.length; i++) {
+      const cook = cooks[i];
+      if (!cook) continue;
+      const t = performance.now();
+      await cook.run();
+      rows[i].times.push(performance.now() - t);
     }
   }
-  return out;
+  for (const c of cooks) c?.close();
+  return rows;
 }
 
 async function main(): Promise<void> {
   const runs = Number(arg('runs', '5'));
   const sizes = arg('sizes', '80000,1000000,4000000').split(',').map(Number);
   const joltMax = Number(arg('jolt-max', '600000'));
-  const meshes = sizes.map((n) => terrain(n, n >= 1e6 ? `terrain-${n / 1e6}M` : `grid-${n / 1e3}k`));
-  console.log(`# bench-cook: ${runs} runs per mesh, medians (ms); node ${process.version}, ${new Date().toISOString()}`);
-  console.log(`peak RSS with the meshes built: ${peakRss()}`);
-  const ours = new Map<string, number>();
-  for (const m of meshes) {
-    const r = benchOurs(m, runs);
-    ours.set(m.name, median(r.times));
-    console.log(`ours    ${m.name.padEnd(14)} ${String(m.indices.length / 3).padStart(8)} tris  median ${median(r.times).toFixed(0).padStart(6)} ms  runs [${r.times.map((t) => t.toFixed(0)).join(' ')}]  shapes ${r.shapes}`);
-  }
   const threads = Number(arg('threads', String(Math.min(2, availableParallelism()))));
-  const oursT = new Map<string, number>();
-  if (threads > 1) {
-    const pool = await ThreadPool.start(threads - 1);
-    try {
-      for (const m of meshes) {
-        const times = await benchOursThreads(m, runs, pool, threads);
-        oursT.set(m.name, median(times));
-        console.log(`ours×${threads} ${m.name.padEnd(14)} ${String(m.indices.length / 3).padStart(8)} tris  median ${median(times).toFixed(0).padStart(6)} ms  runs [${times.map((t) => t.toFixed(0)).join(' ')}]  (${threads} threads)`);
-      }
-    } finally {
-      await pool.close();
+  const meshes = sizes.map((n) => terrain(n, n >= 1e6 ? `terrain-${n / 1e6}M` : `grid-${n / 1e3}k`));
+  console.log(`# bench-cook: ${runs} rounds per mesh, engines interleaved in each round; medians (ms); node ${process.version}, ${new Date().toISOString()}`);
+  console.log(`peak RSS with the meshes built: ${peakRss()}`);
+  // Our peak memory: one encode of each mesh, before any other engine allocates.
+  for (const m of meshes) encodeMeshShapes(m.positions, m.indices);
+  console.log(`peak RSS after one encode of each mesh (ours): ${peakRss()}`);
+  const pool = threads > 1 ? await ThreadPool.start(threads - 1) : null;
+  const engines: Engine[] = [oursEngine()];
+  if (pool) engines.push(oursThreadsEngine(pool, threads));
+  if (!has('no-rapier')) engines.push(await rapierEngine(Number(arg('rapier-max', '4100000'))));
+  if (!has('no-jolt')) engines.push(await joltEngine(joltMax));
+  const medians = new Map<string, number>(); // `${engine}/${mesh}` → median
+  try {
+    for (const m of meshes) {
+      const rows = await benchMesh(m, engines, runs);
+      for (const row of rows) if (!row.note) medians.set(`${row.engine.name}/${m.name}`, median(row.times));
+      for (const row of rows) console.log(formatRow(row, m, rows, threads));
     }
+  } finally {
+    await pool?.close();
   }
-  console.log(`peak RSS after ours: ${peakRss()}`);
-  const vs = (name: string, theirs: number, target: number): string => {
-    const t = oursT.get(name);
-    return `ours ${(theirs / ours.get(name)!).toFixed(2)}× faster${t ? `, ours×${threads} ${(theirs / t).toFixed(2)}×` : ''} (target ≥ ${target})`;
-  };
-  const t1 = ours.get(meshes.find((m) => m.indices.length / 3 >= 1e6 && m.indices.length / 3 < 2e6)?.name ?? '');
-  const t4 = ours.get(meshes.find((m) => m.indices.length / 3 >= 4e6)?.name ?? '');
+  const t1 = medians.get(`ours/${meshes.find((m) => m.indices.length / 3 >= 1e6 && m.indices.length / 3 < 2e6)?.name}`);
+  const t4 = medians.get(`ours/${meshes.find((m) => m.indices.length / 3 >= 4e6)?.name}`);
   if (t1 && t4) console.log(`ours    scaling 4M/1M = ${(t4 / t1).toFixed(2)} (target ≤ 4.5)`);
-  if (!has('no-rapier')) {
-    const rapier = await benchRapier(meshes.filter((m) => m.indices.length / 3 <= Number(arg('rapier-max', '4100000'))), runs);
-    for (const [name, r] of rapier) {
-      console.log(`rapier  ${name.padEnd(14)} median ${median(r.times).toFixed(0).padStart(6)} ms  runs [${r.times.map((t) => t.toFixed(0)).join(' ')}]  ${vs(name, median(r.times), 2)}`);
-    }
-    console.log(`peak RSS after rapier: ${peakRss()}`);
-  }
-  if (!has('no-jolt')) {
-    const jolt = await benchJolt(meshes, runs, joltMax);
-    for (const [name, r] of jolt) {
-      if (typeof r === 'string') { console.log(`jolt    ${name.padEnd(14)} ${r}`); continue; }
-      console.log(`jolt    ${name.padEnd(14)} median ${median(r.times).toFixed(0).padStart(6)} ms  runs [${r.times.map((t) => t.toFixed(0)).join(' ')}]  ${vs(name, median(r.times), 4)}  wasm ${mb(r.mem)}`);
-    }
-  }
   console.log(`peak RSS at the end: ${peakRss()}`);
+}
+
+/** One engine's line: median, runs, and for another engine its ratio to ours (and to ours×N) by medians. */
+function formatRow(row: Row, m: Mesh, rows: Row[], threads: number): string {
+  const head = `${row.engine.name.padEnd(7)} ${m.name.padEnd(14)} ${String(m.indices.length / 3).padStart(8)} tris`;
+  if (row.note) return `${head}  ${row.note}`;
+  const med = median(row.times);
+  let line = `${head}  median ${med.toFixed(0).padStart(6)} ms  runs [${row.times.map((t) => t.toFixed(0)).join(' ')}]`;
+  if (row.engine.target > 0) {
+    const ours = rows.find((r) => r.engine.name === 'ours' && !r.note);
+    const oursT = rows.find((r) => r.engine.name === `ours×${threads}` && !r.note);
+    if (ours) line += `  ours ${(med / median(ours.times)).toFixed(2)}× faster`;
+    if (oursT) line += `, ours×${threads} ${(med / median(oursT.times)).toFixed(2)}×`;
+    line += ` (target ≥ ${row.engine.target})`;
+  }
+  return line;
 }
 
 await main();

@@ -1,4 +1,5 @@
-// The encoder's WebAssembly module (scripts/build-wasm.mjs compiles this entry): the tree builder and the corner
-// edge data. See each file's header.
+// The encoder's WebAssembly module (scripts/build-wasm.mjs compiles this entry): one shape from a welded mesh's
+// triangles (piece.ts, which calls edges.ts), and the tree builder alone (tree.ts, for tree-wasm.ts). See each
+// file's header.
 export { heapBase, build } from './tree';
-export { edges } from './edges';
+export { piece } from './piece';

@@ -1,6 +1,8 @@
 // Corner edge data of a kind-5 shape (../shared/spec/physics-resource.md, "Triangle-mesh shapes"): every face
 // corner's edge runs from its vertex to the next corner's vertex; the face across it decides the corner's edge value
 // and its concave and flat bits. Normals are Newell's in f64 over the stored (recentred f32) vertices.
+// The computation runs in WebAssembly (assembly/edges.ts, called by assembly/piece.ts for each shape); the rule's
+// predicate and values are in edge-rule.ts (re-exported here), and this file keeps its constants and design log.
 //
 // Design log (issue 3 performance; computeEdges on a 21,845-face terrain piece, A/B in one process, 100 interleaved
 // runs, medians):
@@ -23,71 +25,9 @@
 //   convex value's slow path come from JavaScript (edge-rule.ts), so no value depends on the wasm's own Math.
 
 export { FLAT_COS, EDGE_OPEN, EDGE_FLAT, EDGE_CONCAVE, EDGE_CONVEX, EDGE_CONCAVE_SHARP, classifyEdge, convexValue, convexValueFast } from './edge-rule.ts';
-import { FLAT_COS } from './edge-rule.ts';
-import { encoderWasm, WasmLayout } from './wasm.ts';
-
-export interface EdgeData {
-  values: Float32Array;
-  concave: Uint8Array;
-  flat: Uint8Array;
-  /** Corners by class: [open, flat, concave, convex, sharp concave]. */
-  counts: [number, number, number, number, number];
-}
 
 /** Bytes of a corner bitset: u32 words, 4·ceil(corners/32) bytes. */
 export const bitsetBytes = (corners: number): number => 4 * Math.ceil(corners / 32);
 
 /** Vertices with more corners than this pair on sorted lists (binary search, no O(v²)); assembly/edges.ts's own. */
 export const HUB_VALENCE = 32;
-
-/** The corner after c in its triangle, and the one before. */
-const nextCorner = (c: number): number => (c % 3 === 2 ? c - 2 : c + 1);
-const prevCorner = (c: number): number => (c % 3 === 0 ? c + 2 : c - 1);
-
-/**
- * Per CSR slot (a corner c at vertex a): (next vertex << 16 | previous vertex), i.e. c's edge a→next and the edge
- * prev→a of the corner before c. Every edge touching a, outgoing and incoming, is in a's own run: the twin of a→b
- * is the incoming b→a found there, so pairing scans one short contiguous run (no read of b's run).
- */
-export function neighbours(corners: ArrayLike<number>, ids: ArrayLike<number>): Int32Array {
-  const out = new Int32Array(ids.length);
-  for (let k = 0; k < ids.length; k++) {
-    const c = ids[k];
-    out[k] = (corners[nextCorner(c)] << 16) | corners[prevCorner(c)];
-  }
-  return out;
-}
-
-/**
- * Every corner's edge value and bits (see the file header and classifyEdge), computed in WebAssembly. `nb`:
- * neighbours() of the CSR, when the caller built it along with the CSR. Each paired edge is resolved once for both
- * of its corners (d and the convex value are symmetric; the above test is taken from each side).
- */
-export function computeEdges(
-  v: Float32Array,
-  corners: ArrayLike<number>,
-  offsets: ArrayLike<number>,
-  ids: ArrayLike<number>,
-  nb: Int32Array = neighbours(corners, ids),
-): EdgeData {
-  const nc = corners.length, nv = offsets.length - 1, bytes = bitsetBytes(nc);
-  const w = encoderWasm();
-  const m = new WasmLayout(w);
-  const pv = m.take(4 * v.length), pc = m.take(2 * nc), po = m.take(2 * (nv + 1)), pi = m.take(2 * nc), pnb = m.take(4 * nc);
-  const ptwin = m.take(4 * nc), pfd = m.take(48 * (nc / 3)), pout = m.take(4 * nc), pinc = m.take(4 * nc);
-  const pvalues = m.take(4 * nc), pconcave = m.take(bytes), pflat = m.take(bytes), pcounts = m.take(20);
-  const buf = m.commit();
-  new Float32Array(buf, pv, v.length).set(v);
-  new Uint16Array(buf, pc, nc).set(corners);
-  new Uint16Array(buf, po, nv + 1).set(offsets);
-  new Uint16Array(buf, pi, nc).set(ids);
-  new Int32Array(buf, pnb, nc).set(nb.subarray(0, nc));
-  w.edges(nv, nc, FLAT_COS, pv, pc, po, pi, pnb, ptwin, pfd, pout, pinc, pvalues, pconcave, pflat, bytes, pcounts);
-  const c = new Int32Array(buf, pcounts, 5);
-  return {
-    values: new Float32Array(buf, pvalues, nc).slice(),
-    concave: new Uint8Array(buf, pconcave, bytes).slice(),
-    flat: new Uint8Array(buf, pflat, bytes).slice(),
-    counts: [c[0], c[1], c[2], c[3], c[4]],
-  };
-}

@@ -2,28 +2,26 @@
 // encoder (ReSkate Studio's writer) makes them: weld, split at the u16 limits, then per piece recentre on the bounds'
 // middle, drop triangles with no area after recentring, renumber vertices by first use, build the tree (faces are
 // stored in its leaf order), vertex→corner CSR, edge values and bits. Kind-5 shapes carry no face planes.
-// Facts and decisions: docs/format-decisions.md, "Encoder".
+// Facts and decisions: docs/format-decisions.md, "Encoder". Weld and split run here in JavaScript; the per-piece
+// step runs in WebAssembly (assembly/piece.ts, tree.ts, edges.ts), the welded mesh copied in once per call.
 //
-// Design log (issue 3 performance; A/B in one process with the tree stubbed out — identity leaf order — so that
-// only this file's phases and weld/split/edges are timed; 80k terrain, 60 interleaved runs, medians):
-// - bounds kept in six locals instead of a Float64Array written per coordinate; the CSR fill also writes each
-//   slot's (next << 16 | prev) vertices for computeEdges (cornerRuns), saving edges.ts a pass with a % 3 per
-//   corner: 0.90× (41.8 → 37.5 ms).
-// - encodePiece numbers the vertices by first use over all the piece's triangles first, then takes the bounds and
-//   recentres each vertex once (not its every corner: three f32 reads and roundings per corner before), and
-//   renumbers over the kept faces only when the area test dropped one (rare); the recentred array is the shape's
-//   own (no slice): 0.92× at 80k (43.1 → 39.8 ms), 0.88–1.02× at 1M (load 4 on 2 cores: noisy).
-// - The tree scratch (a few MB at 21,845 faces) kept between calls instead of made per call: whole encode 0.93× on
-//   100 meshes of 200–1,500 triangles, 0.99× at 80k. Since 2026-12-01 the tree is built in WebAssembly
-//   (tree-wasm.ts), whose linear memory is that scratch: it grows to the largest piece and stays.
-// - Per-piece scratch (here: used ids, corner numbers, CSR counts and neighbours; edges.ts: face data, twins) kept
-//   between pieces and calls, bounded by a shape's u16 counts: 0.98× at 80k, 0.97× on 100 meshes of 200–1,500
-//   triangles (the level compile's case); at 1M within noise (medians 1.02–1.03×, minima 0.955–0.96×).
+// Design log (issue 3 performance):
+// - (JavaScript, before WebAssembly; 80k terrain, tree stubbed out, 60 interleaved runs) bounds in six locals; the
+//   CSR fill writing each slot's (next << 16 | prev) vertices for the edge pairing: 0.90×. Vertices numbered by
+//   first use over all the piece's triangles first, then bounds and recentring once per vertex, renumbering only
+//   when the area test dropped a face: 0.92×. Tree and per-piece scratch kept between calls: 0.93–0.98×. These
+//   orders and passes are what assembly/piece.ts does.
+// - 2026-12-01, WebAssembly in three steps (A/B in one process against the all-JavaScript encoder, 2-core Xeon VM,
+//   80k terrain medians of 26 after 4 warm-up calls; 1M of 4): the tree (whole encode 0.75–0.78× at 80k, 0.81× at
+//   1M), the edge data (0.96–0.98× more), the rest of the piece — numbering, bounds, recentring, area test, corner
+//   order, CSR — with the welded mesh copied in once (0.95–0.96× more at 80k, 0.93× at 1M). Together 0.64–0.67×
+//   at 80k (171–178 → 114–115 ms) and 0.63× at 1M (2,784 → 1,747 ms); a fresh process's first 80k encode 530–542 →
+//   288–299 ms. Weld and split are the JavaScript left (~20 % of the time).
 
 import type { ShapeRecord, Vec3 } from '../format/types.ts';
 import { weld } from './weld.ts';
-import { computeEdges } from './edges.ts';
-import { buildTreeWasm } from './tree-wasm.ts';
+import { FLAT_COS } from './edge-rule.ts';
+import { encoderWasm, WasmLayout } from './wasm.ts';
 import { splitTriangles, type SplitRule } from './split.ts';
 
 export interface EncodeOptions {
@@ -92,10 +90,12 @@ export function encodeMeshShapes(
     shapes: 0,
   };
   const pieces: EncodedPiece[] = [];
-  const local = new Int32Array(w.positions.length / 3).fill(-1); // welded → shape vertex, reset after each piece
   const subsets = splitTriangles(w.positions, w.triangles, opt.maxFaces, opt.split);
+  let largest = 0;
+  for (const subset of subsets) if (subset.length > largest) largest = subset.length;
+  const mesh = new WasmMesh(w.positions, w.triangles, largest);
   for (const subset of subsets) {
-    const piece = encodePiece(w.positions, w.triangles, subset, stats, local);
+    const piece = mesh.piece(subset, stats);
     if (piece) pieces.push(piece);
   }
   stats.shapes = pieces.length;
@@ -103,218 +103,78 @@ export function encodeMeshShapes(
   return { pieces, stats };
 }
 
-/**
- * Numbers the vertices of the triangles `subset` by first use (all of them, kept or not): `used` gets each one's
- * welded id, faceVerts the numbers by corner, local (welded → number) is set for them. Returns how many.
- */
-function firstUseNumbers(tris: Uint32Array, subset: Uint32Array, local: Int32Array, used: Uint32Array, faceVerts: Uint32Array): number {
-  let count = 0;
-  for (let i = 0, c = 0; i < subset.length; i++) {
-    const t = 3 * subset[i];
-    for (let k = 0; k < 3; k++, c++) {
-      const v = tris[t + k];
-      let id = local[v];
-      if (id < 0) { id = local[v] = count; used[count++] = v; }
-      faceVerts[c] = id;
-    }
+/** One welded mesh in the encoder's WebAssembly memory (copied in once), encoded piece by piece (assembly/piece.ts). */
+class WasmMesh {
+  private readonly w = encoderWasm();
+  private readonly pos: number;
+  private readonly tris: number;
+  private readonly local: number;
+  private readonly subset: number;
+  private readonly arena: number;
+
+  /** `maxSubset`: the most triangles a piece will have. */
+  constructor(positions: Float32Array, tris: Uint32Array, maxSubset: number) {
+    const m = new WasmLayout(this.w);
+    const nv = positions.length / 3;
+    this.pos = m.take(4 * positions.length);
+    this.tris = m.take(4 * tris.length);
+    this.local = m.take(4 * nv);
+    this.subset = m.take(4 * maxSubset);
+    this.arena = m.take(0);
+    const buf = m.commit();
+    new Float32Array(buf, this.pos, positions.length).set(positions);
+    new Uint32Array(buf, this.tris, tris.length).set(tris);
+    new Int32Array(buf, this.local, nv).fill(-1);
   }
-  return count;
+
+  /** The shape of welded triangles `subset`, or null when none keeps an area after recentring. Adds to `stats`. */
+  piece(subset: Uint32Array, stats: EncodeStats): EncodedPiece | null {
+    new Uint32Array(this.w.memory.buffer, this.subset, subset.length).set(subset);
+    const at = this.w.piece(this.pos, this.tris, this.local, this.subset, subset.length, this.arena, FLAT_COS);
+    const buf = this.w.memory.buffer; // after the call: the memory may have grown
+    const h = new Int32Array(buf, at, HEADER_I32);
+    const hf = new Float64Array(buf, at + 4 * HEADER_I32, 9);
+    const faces = h[0], nv = h[1];
+    stats.degenerateDropped += h[3];
+    if (faces === 0) return null;
+    if (faces < 0) throw new Error(`encode: shape of ${subset.length - h[3]} faces, ${nv} vertices exceeds the u16 limits`);
+    const nc = 3 * faces, bytes = h[17];
+    const faceOffsets = new Uint16Array(faces + 1);
+    for (let f = 0; f <= faces; f++) faceOffsets[f] = 3 * f;
+    stats.faces += faces;
+    stats.edges.open += h[4];
+    stats.edges.flat += h[5];
+    stats.edges.concave += h[6];
+    stats.edges.convex += h[7];
+    stats.edges.concaveSharp += h[8];
+    if (h[2] > stats.maxTreeDepth) stats.maxTreeDepth = h[2];
+    const shape: ShapeRecord = {
+      min: [hf[3], hf[4], hf[5]],
+      max: [hf[6], hf[7], hf[8]],
+      word20: 0,
+      vertices: new Float32Array(buf, h[9], 3 * nv).slice(),
+      vertexCornerOffsets: new Uint16Array(buf, h[10], nv + 1).slice(),
+      cornerIdsByVertex: new Uint16Array(buf, h[11], nc).slice(),
+      cornerVertices: new Uint16Array(buf, h[12], nc).slice(),
+      edgeValues: new Float32Array(buf, h[13], nc).slice(),
+      concaveBits: new Uint8Array(buf, h[14], bytes).slice(),
+      flatBits: new Uint8Array(buf, h[15], bytes).slice(),
+      faceOffsets,
+      planeNormals: new Int16Array(0),
+      planeOffsets: new Float32Array(0),
+      tree: new Uint32Array(buf, h[16], 2 * (faces - 1)).slice(),
+    };
+    return { shape, centre: [hf[0], hf[1], hf[2]] };
+  }
 }
 
-/**
- * min x, y, z, max x, y, z over the vertices `used` (in first-use order; a tie keeps the earlier value). The same
- * as over the corners in order: a repeated vertex repeats its value, which a strict compare never takes.
- */
-function usedBounds(pos: Float32Array, used: Uint32Array, count: number): Float64Array {
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (let i = 0; i < count; i++) {
-    const v = 3 * used[i];
-    const x = pos[v], y = pos[v + 1], z = pos[v + 2];
-    if (x < x0) x0 = x;
-    if (x > x1) x1 = x;
-    if (y < y0) y0 = y;
-    if (y > y1) y1 = y;
-    if (z < z0) z0 = z;
-    if (z > z1) z1 = z;
-  }
-  return new Float64Array([x0, y0, z0, x1, y1, z1]);
-}
-
-/** The used vertices minus the centre, rounded to f32 (as stored). */
-function recentre(pos: Float32Array, used: Uint32Array, count: number, centre: Vec3): Float32Array {
-  const out = new Float32Array(3 * count);
-  const cx = centre[0], cy = centre[1], cz = centre[2];
-  for (let i = 0; i < count; i++) {
-    const v = 3 * used[i];
-    out[3 * i] = pos[v] - cx; out[3 * i + 1] = pos[v + 1] - cy; out[3 * i + 2] = pos[v + 2] - cz;
-  }
-  return out;
-}
-
-/**
- * Studio's area test on the recentred f32 values, in f64 (crossLength, squared: the length is 0 exactly when its
- * square is): the faces that keep an area move to the front of faceVerts, in order. Returns how many.
- */
-function keepAreas(v: Float32Array, faceVerts: Uint32Array, faces: number): number {
-  let kept = 0;
-  for (let f = 0; f < faces; f++) {
-    const a = 3 * faceVerts[3 * f], b = 3 * faceVerts[3 * f + 1], c = 3 * faceVerts[3 * f + 2];
-    const ax = v[a], ay = v[a + 1], az = v[a + 2];
-    const ux = v[b] - ax, uy = v[b + 1] - ay, uz = v[b + 2] - az, wx = v[c] - ax, wy = v[c + 1] - ay, wz = v[c + 2] - az;
-    const nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
-    if (nx * nx + ny * ny + nz * nz === 0) continue;
-    if (kept !== f) { faceVerts[3 * kept] = a / 3; faceVerts[3 * kept + 1] = b / 3; faceVerts[3 * kept + 2] = c / 3; }
-    kept++;
-  }
-  return kept;
-}
-
-/**
- * After faces were dropped: renumbers the vertices by first use over the kept faces (rewriting faceVerts) and
- * returns their recentred values in that order.
- */
-function renumberKept(v: Float32Array, faceVerts: Uint32Array, faces: number, count: number): Float32Array {
-  const map = new Int32Array(count).fill(-1);
-  const out = new Float32Array(3 * count);
-  let n = 0;
-  for (let c = 0; c < 3 * faces; c++) {
-    const old = faceVerts[c];
-    if (map[old] < 0) {
-      map[old] = n;
-      out[3 * n] = v[3 * old]; out[3 * n + 1] = v[3 * old + 1]; out[3 * n + 2] = v[3 * old + 2];
-      n++;
-    }
-    faceVerts[c] = map[old];
-  }
-  return out.slice(0, 3 * n);
-}
+/** i32 words of assembly/piece.ts's result header before its f64 values (centre, shape bounds). */
+const HEADER_I32 = 18;
 
 /**
- * One shape from the welded triangles `subset` (indices into tris), or null when none has area after recentring.
- * Adds to `stats`. `local` (one entry per welded vertex, all −1) is scratch, left all −1 again.
- * Vertices are numbered by first use over all the triangles first (each welded vertex read and recentred once);
- * only when the area test drops a face are they renumbered over the kept ones.
+ * One shape from the welded triangles `subset` (indices into tris) of the welded mesh (pos, tris), or null when
+ * none has area after recentring. Adds to `stats`. For one piece; encodeMeshShapes copies a mesh in once for all.
  */
-export function encodePiece(
-  pos: Float32Array,
-  tris: Uint32Array,
-  subset: Uint32Array,
-  stats: EncodeStats,
-  local: Int32Array = new Int32Array(pos.length / 3).fill(-1),
-): EncodedPiece | null {
-  const used = scratch32(0, Math.min(pos.length / 3, subset.length * 3)); // welded id of each shape vertex
-  const faceVerts = scratch32(1, subset.length * 3);
-  const count = firstUseNumbers(tris, subset, local, used, faceVerts);
-  for (let i = 0; i < count; i++) local[used[i]] = -1;
-  const b = usedBounds(pos, used, count);
-  const fr = Math.fround;
-  const centre: Vec3 = [fr(fr(b[0] + b[3]) * 0.5), fr(fr(b[1] + b[4]) * 0.5), fr(fr(b[2] + b[5]) * 0.5)];
-  let v = recentre(pos, used, count, centre);
-  const faces = keepAreas(v, faceVerts, subset.length);
-  stats.degenerateDropped += subset.length - faces;
-  if (faces === 0) return null;
-  if (faces < subset.length) v = renumberKept(v, faceVerts, faces, count);
-  if (faces > 0xffff / 3 || v.length / 3 > 0xffff) throw new Error(`encode: shape of ${faces} faces, ${v.length / 3} vertices exceeds the u16 limits`);
-  return buildShape(v, faceVerts.subarray(0, 3 * faces), faces, centre, stats);
-}
-
-/** Tree, leaf-ordered faces, CSR and edges of one recentred piece (`v` is kept as the shape's vertices). */
-function buildShape(v: Float32Array, faceVerts: Uint32Array, faces: number, centre: Vec3, stats: EncodeStats): EncodedPiece {
-  const nv = v.length / 3;
-  const bounds = boundsOf(v);
-  const tree = buildTreeWasm(v, faceVerts, faces, bounds);
-  const corners = new Uint16Array(3 * faces);
-  for (let j = 0; j < faces; j++) {
-    const f = tree.leafFaces[j];
-    corners[3 * j] = faceVerts[3 * f];
-    corners[3 * j + 1] = faceVerts[3 * f + 1];
-    corners[3 * j + 2] = faceVerts[3 * f + 2];
-  }
-  const { offsets, ids, nb } = cornerRuns(corners, nv);
-  const e = computeEdges(v, corners, offsets, ids, nb);
-  const faceOffsets = new Uint16Array(faces + 1);
-  for (let f = 0; f <= faces; f++) faceOffsets[f] = 3 * f;
-  stats.faces += faces;
-  stats.edges.open += e.counts[0];
-  stats.edges.flat += e.counts[1];
-  stats.edges.concave += e.counts[2];
-  stats.edges.convex += e.counts[3];
-  stats.edges.concaveSharp += e.counts[4];
-  if (tree.depth > stats.maxTreeDepth) stats.maxTreeDepth = tree.depth;
-  const shape: ShapeRecord = {
-    min: [bounds[0], bounds[1], bounds[2]],
-    max: [bounds[3], bounds[4], bounds[5]],
-    word20: 0,
-    vertices: v,
-    vertexCornerOffsets: offsets,
-    cornerIdsByVertex: ids,
-    cornerVertices: corners,
-    edgeValues: e.values,
-    concaveBits: e.concave,
-    flatBits: e.flat,
-    faceOffsets,
-    planeNormals: new Int16Array(0),
-    planeOffsets: new Float32Array(0),
-    tree: tree.nodes,
-  };
-  return { shape, centre };
-}
-
-/** min x, y, z, max x, y, z of the vertices; a tie keeps the earlier value. */
-function boundsOf(v: Float32Array): Float64Array {
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (let i = 0; i < v.length; i += 3) {
-    const x = v[i], y = v[i + 1], z = v[i + 2];
-    if (x < x0) x0 = x;
-    if (x > x1) x1 = x;
-    if (y < y0) y0 = y;
-    if (y > y1) y1 = y;
-    if (z < z0) z0 = z;
-    if (z > z1) z1 = z;
-  }
-  return new Float64Array([x0, y0, z0, x1, y1, z1]);
-}
-
-/**
- * Per-piece scratch arrays (slot 0: a piece's welded vertex ids, 1: its corners' vertex numbers, 2: CSR counts,
- * 3: CSR neighbours), kept between pieces and calls and grown on demand: bounded by a shape's u16 counts, and a
- * fresh large typed array costs more than writing it (see edges.ts's scratch). Callers use a slot's contents only
- * until the next piece.
- */
-const SCRATCH: Uint32Array[] = [new Uint32Array(0), new Uint32Array(0), new Uint32Array(0), new Uint32Array(0)];
-
-/** Scratch slot k with room for n values (contents undefined). */
-function scratch32(k: number, n: number): Uint32Array {
-  if (SCRATCH[k].length < n) SCRATCH[k] = new Uint32Array(n);
-  return SCRATCH[k];
-}
-
-/** Vertex → corner CSR: count → prefix sum → fill; each vertex's corners in corner order. */
-export function vertexCorners(corners: Uint16Array, nv: number): { offsets: Uint16Array; ids: Uint16Array } {
-  const r = cornerRuns(corners, nv);
-  return { offsets: r.offsets, ids: r.ids };
-}
-
-/**
- * vertexCorners plus, per CSR slot, (next vertex << 16 | previous vertex) of its corner: edges.ts's neighbours(),
- * filled in the same pass (the fill knows each corner's place in its triangle).
- */
-function cornerRuns(corners: Uint16Array, nv: number): { offsets: Uint16Array; ids: Uint16Array; nb: Int32Array } {
-  const nc = corners.length;
-  const start = scratch32(2, nv + 1).fill(0, 0, nv + 1);
-  for (let c = 0; c < nc; c++) start[corners[c] + 1]++;
-  for (let i = 0; i < nv; i++) start[i + 1] += start[i];
-  const offsets = new Uint16Array(start.subarray(0, nv + 1));
-  const ids = new Uint16Array(nc);
-  const nb = new Int32Array(scratch32(3, nc).buffer, 0, nc);
-  for (let c = 0; c < nc; c += 3) {
-    const p = corners[c], q = corners[c + 1], r = corners[c + 2];
-    let k = start[p]++;
-    ids[k] = c; nb[k] = (q << 16) | r;
-    k = start[q]++;
-    ids[k] = c + 1; nb[k] = (r << 16) | p;
-    k = start[r]++;
-    ids[k] = c + 2; nb[k] = (p << 16) | q;
-  }
-  return { offsets, ids, nb };
+export function encodePiece(pos: Float32Array, tris: Uint32Array, subset: Uint32Array, stats: EncodeStats): EncodedPiece | null {
+  return new WasmMesh(pos, tris, subset.length).piece(subset, stats);
 }

@@ -1,7 +1,8 @@
 // The encoder's WebAssembly module (source: assembly/, AssemblyScript; compiled at `npm install` by
 // scripts/build-wasm.mjs into wasm.generated.ts): instantiated once per thread on first use, with a bump layout of
-// its linear memory for one call at a time. The callers (tree-wasm.ts, edges.ts) lay out their arrays from the
+// its linear memory for one call at a time. The callers (encode.ts, tree-wasm.ts) lay out their arrays from the
 // heap base, copy in, call, copy out; nothing stays live between calls, so the memory is reused and only grows.
+// piece() also takes memory past its caller's region itself (assembly/piece.ts), so views are made after a call.
 
 import { WASM_BASE64 } from './wasm.generated.ts';
 import { convexValue } from './edge-rule.ts';
@@ -10,10 +11,7 @@ export interface EncoderWasm {
   memory: WebAssembly.Memory;
   heapBase(): number;
   build(n: number, v: number, fv: number, box: number, ord: number, tb: number, bx: number, leaves: number, stack: number, nodes: number, leaf: number): number;
-  edges(
-    nv: number, nc: number, flatCos: number, v: number, corners: number, offsets: number, ids: number, nb: number,
-    twin: number, fd: number, out: number, inc: number, values: number, concave: number, flat: number, bitsetBytes: number, counts: number,
-  ): void;
+  piece(pos: number, tris: number, local: number, subset: number, n: number, arena: number, flatCos: number): number;
 }
 
 let EXPORTS: EncoderWasm | null = null;

@@ -3,3 +3,4 @@
 // file's header.
 export { heapBase, build } from './tree';
 export { piece } from './piece';
+export { weld, weldResult } from './weld';

@@ -7,21 +7,7 @@
 
 import { build } from './tree';
 import { edges } from './edges';
-
-/** Bump allocator over the free memory after the caller's mesh region (reset at each piece). */
-let TOP: usize = 0;
-
-function ensure(end: usize): void {
-  const have = <usize>memory.size() << 16;
-  if (end > have && memory.grow(<i32>((end - have + 0xffff) >> 16)) < 0) unreachable();
-}
-
-function alloc(bytes: usize): usize {
-  const p = TOP;
-  TOP = (TOP + bytes + 7) & ~(<usize>7);
-  ensure(TOP);
-  return p;
-}
+import { alloc, resetArena } from './arena';
 
 @inline function fr(x: f64): f64 {
   return <f64><f32>x;
@@ -51,7 +37,7 @@ const HEADER_BYTES = HEADER_F64 + 72;
  * Returns the header's address.
  */
 export function piece(pos: usize, tris: usize, local: usize, subset: usize, n: i32, arena: usize, flatCos: f64): usize {
-  TOP = (arena + 7) & ~(<usize>7);
+  resetArena(arena);
   const h = alloc(HEADER_BYTES);
   // First-use numbering over all the subset's corners.
   const used = alloc(<usize>(12 * n)), fv = alloc(<usize>(12 * n));

@@ -11,6 +11,8 @@ export interface EncoderWasm {
   memory: WebAssembly.Memory;
   heapBase(): number;
   build(n: number, v: number, fv: number, box: number, ord: number, tb: number, bx: number, leaves: number, stack: number, nodes: number, leaf: number): number;
+  weld(nv: number, nt: number, bits: number, indices: number, outBits: number, remap: number, tris: number, source: number, arena: number): void;
+  weldResult(k: number): number;
   piece(pos: number, tris: number, local: number, subset: number, n: number, arena: number, flatCos: number): number;
 }
 

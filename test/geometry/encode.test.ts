@@ -93,9 +93,9 @@ describe('encodeMeshShapes: hand-worked cases', () => {
     expect(split.stats.weldedVertices).toBeLessThan(FIXTURES['seam-split-grid']().positions.length / 3);
   });
 
-  it('a split-vertex mesh past the one-table weld size (partitioned weld) encodes like its indexed form', () => {
-    // 100,352 triangles, every corner its own vertex (301,056 > 2^18): the weld goes through hash partitions and the
-    // recent-key cache; welded in first-use order it must give the indexed grid's shapes exactly.
+  it('a large split-vertex mesh encodes like its indexed form', () => {
+    // 100,352 triangles, every corner its own vertex (301,056, a probe table of 2^20 slots): welded in first-use
+    // order it must give the indexed grid's shapes exactly.
     const g = bumpyGrid(100_352, 3);
     const positions = new Float32Array(3 * g.indices.length);
     for (let c = 0; c < g.indices.length; c++) positions.set(g.positions.subarray(3 * g.indices[c], 3 * g.indices[c] + 3), 3 * c);

@@ -4,3 +4,4 @@
 export { heapBase, build } from './tree';
 export { piece } from './piece';
 export { weld, weldResult } from './weld';
+export { split } from './split';

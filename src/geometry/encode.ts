@@ -19,10 +19,10 @@
 //   288–299 ms. Weld and split are the JavaScript left (~20 % of the time).
 
 import type { ShapeRecord, Vec3 } from '../format/types.ts';
-import { weld } from './weld.ts';
+import { runWeld, takeWeldRegions } from './weld.ts';
 import { FLAT_COS } from './edge-rule.ts';
-import { encoderWasm, WasmLayout } from './wasm.ts';
-import { splitTriangles, type SplitRule } from './split.ts';
+import { encoderWasm, WasmLayout, type EncoderWasm } from './wasm.ts';
+import { runSplit, takeSplitRegions, type SplitRule } from './split.ts';
 
 export interface EncodeOptions {
   /** Most faces in one shape: 1 … 21,845 (u16 corner count / 3). Default 21,845. */
@@ -77,25 +77,30 @@ export function encodeMeshShapes(
     throw new Error(`encode: maxFaces ${opt.maxFaces} outside 1…${MAX_SHAPE_FACES}`);
   }
   if (opt.split !== 'spatial' && opt.split !== 'sequential') throw new Error(`encode: split "${opt.split}" is not 'spatial' or 'sequential'`);
-  const w = weld(positions, indices);
+  const m = new WasmLayout(encoderWasm());
+  const nv = positions.length / 3, nt = indices.length / 3;
+  const wr = takeWeldRegions(m, nv, nt);
+  const sr = takeSplitRegions(m, nt);
+  const local = m.take(4 * Math.min(nv, 3 * nt)); // welded → shape vertex, all −1 between pieces
+  const c = runWeld(m, wr, positions, indices);
   const stats: EncodeStats = {
-    inputTriangles: indices.length / 3,
-    weldedVertices: w.positions.length / 3,
+    inputTriangles: nt,
+    weldedVertices: c.count,
     faces: 0,
-    degenerateDropped: w.degenerate,
-    duplicatesDropped: w.repeated,
+    degenerateDropped: c.degenerate,
+    duplicatesDropped: c.repeated,
     edges: { flat: 0, concave: 0, convex: 0, open: 0, concaveSharp: 0 },
     openEdges: 0,
     maxTreeDepth: 0,
     shapes: 0,
   };
+  new Int32Array(m.w.memory.buffer, local, c.count).fill(-1);
+  const count = runSplit(m, sr, wr.out, wr.tris, c.kept, opt.maxFaces, opt.split);
+  const ends = new Uint32Array(m.w.memory.buffer, sr.ends, count).slice();
   const pieces: EncodedPiece[] = [];
-  const subsets = splitTriangles(w.positions, w.triangles, opt.maxFaces, opt.split);
-  let largest = 0;
-  for (const subset of subsets) if (subset.length > largest) largest = subset.length;
-  const mesh = new WasmMesh(w.positions, w.triangles, largest);
-  for (const subset of subsets) {
-    const piece = mesh.piece(subset, stats);
+  for (let p = 0, lo = 0; p < count; lo = ends[p++]) {
+    const at = m.w.piece(wr.out, wr.tris, local, sr.ids + 4 * lo, ends[p] - lo, m.end(), FLAT_COS);
+    const piece = readPiece(m.w, at, ends[p] - lo, stats);
     if (piece) pieces.push(piece);
   }
   stats.shapes = pieces.length;
@@ -131,41 +136,49 @@ class WasmMesh {
   piece(subset: Uint32Array, stats: EncodeStats): EncodedPiece | null {
     new Uint32Array(this.w.memory.buffer, this.subset, subset.length).set(subset);
     const at = this.w.piece(this.pos, this.tris, this.local, this.subset, subset.length, this.arena, FLAT_COS);
-    const buf = this.w.memory.buffer; // after the call: the memory may have grown
-    const h = new Int32Array(buf, at, HEADER_I32);
-    const hf = new Float64Array(buf, at + 4 * HEADER_I32, 9);
-    const faces = h[0], nv = h[1];
-    stats.degenerateDropped += h[3];
-    if (faces === 0) return null;
-    if (faces < 0) throw new Error(`encode: shape of ${subset.length - h[3]} faces, ${nv} vertices exceeds the u16 limits`);
-    const nc = 3 * faces, bytes = h[17];
-    const faceOffsets = new Uint16Array(faces + 1);
-    for (let f = 0; f <= faces; f++) faceOffsets[f] = 3 * f;
-    stats.faces += faces;
-    stats.edges.open += h[4];
-    stats.edges.flat += h[5];
-    stats.edges.concave += h[6];
-    stats.edges.convex += h[7];
-    stats.edges.concaveSharp += h[8];
-    if (h[2] > stats.maxTreeDepth) stats.maxTreeDepth = h[2];
-    const shape: ShapeRecord = {
-      min: [hf[3], hf[4], hf[5]],
-      max: [hf[6], hf[7], hf[8]],
-      word20: 0,
-      vertices: new Float32Array(buf, h[9], 3 * nv).slice(),
-      vertexCornerOffsets: new Uint16Array(buf, h[10], nv + 1).slice(),
-      cornerIdsByVertex: new Uint16Array(buf, h[11], nc).slice(),
-      cornerVertices: new Uint16Array(buf, h[12], nc).slice(),
-      edgeValues: new Float32Array(buf, h[13], nc).slice(),
-      concaveBits: new Uint8Array(buf, h[14], bytes).slice(),
-      flatBits: new Uint8Array(buf, h[15], bytes).slice(),
-      faceOffsets,
-      planeNormals: new Int16Array(0),
-      planeOffsets: new Float32Array(0),
-      tree: new Uint32Array(buf, h[16], 2 * (faces - 1)).slice(),
-    };
-    return { shape, centre: [hf[0], hf[1], hf[2]] };
+    return readPiece(this.w, at, subset.length, stats);
   }
+}
+
+/**
+ * The shape whose result header assembly/piece.ts left at `at` (for a subset of n triangles), copied out of wasm
+ * memory, or null when no face kept an area. Adds to `stats`; throws past the u16 limits.
+ */
+function readPiece(w: EncoderWasm, at: number, n: number, stats: EncodeStats): EncodedPiece | null {
+  const buf = w.memory.buffer; // after the call: the memory may have grown
+  const h = new Int32Array(buf, at, HEADER_I32);
+  const hf = new Float64Array(buf, at + 4 * HEADER_I32, 9);
+  const faces = h[0], nv = h[1];
+  stats.degenerateDropped += h[3];
+  if (faces === 0) return null;
+  if (faces < 0) throw new Error(`encode: shape of ${n - h[3]} faces, ${nv} vertices exceeds the u16 limits`);
+  const nc = 3 * faces, bytes = h[17];
+  const faceOffsets = new Uint16Array(faces + 1);
+  for (let f = 0; f <= faces; f++) faceOffsets[f] = 3 * f;
+  stats.faces += faces;
+  stats.edges.open += h[4];
+  stats.edges.flat += h[5];
+  stats.edges.concave += h[6];
+  stats.edges.convex += h[7];
+  stats.edges.concaveSharp += h[8];
+  if (h[2] > stats.maxTreeDepth) stats.maxTreeDepth = h[2];
+  const shape: ShapeRecord = {
+    min: [hf[3], hf[4], hf[5]],
+    max: [hf[6], hf[7], hf[8]],
+    word20: 0,
+    vertices: new Float32Array(buf, h[9], 3 * nv).slice(),
+    vertexCornerOffsets: new Uint16Array(buf, h[10], nv + 1).slice(),
+    cornerIdsByVertex: new Uint16Array(buf, h[11], nc).slice(),
+    cornerVertices: new Uint16Array(buf, h[12], nc).slice(),
+    edgeValues: new Float32Array(buf, h[13], nc).slice(),
+    concaveBits: new Uint8Array(buf, h[14], bytes).slice(),
+    flatBits: new Uint8Array(buf, h[15], bytes).slice(),
+    faceOffsets,
+    planeNormals: new Int16Array(0),
+    planeOffsets: new Float32Array(0),
+    tree: new Uint32Array(buf, h[16], 2 * (faces - 1)).slice(),
+  };
+  return { shape, centre: [hf[0], hf[1], hf[2]] };
 }
 
 /** i32 words of assembly/piece.ts's result header before its f64 values (centre, shape bounds). */

@@ -13,6 +13,7 @@ export interface EncoderWasm {
   build(n: number, v: number, fv: number, box: number, ord: number, tb: number, bx: number, leaves: number, stack: number, nodes: number, leaf: number): number;
   weld(nv: number, nt: number, bits: number, indices: number, outBits: number, remap: number, tris: number, source: number, arena: number): void;
   weldResult(k: number): number;
+  split(n: number, pos: number, tris: number, maxFaces: number, spatial: number, ids: number, ends: number, arena: number): number;
   piece(pos: number, tris: number, local: number, subset: number, n: number, arena: number, flatCos: number): number;
 }
 
@@ -44,6 +45,11 @@ export class WasmLayout {
     const p = this.at;
     this.at = (this.at + bytes + 7) & ~7;
     return p;
+  }
+
+  /** Where the memory taken so far ends: a call's arena (its own tables) starts here. */
+  end(): number {
+    return this.at;
   }
 
   /** Grows the memory to hold everything taken; returns the (possibly new) buffer. */

@@ -93,28 +93,67 @@ function notFiniteError(positions: ArrayLike<number>, v: number, i: number): Err
 //   split-vertex soup (partitioned in JavaScript) 157 → 125 ms (0.80×); same output on 10 meshes (repeats, hubs,
 //   −0.0, f64 input, unused vertices, split vertices) and the same errors.
 
-/** `indices` over `positions` welded (see the file header). Throws for bad indices or non-finite positions. */
-export function weld(positions: Float32Array | Float64Array, indices: Uint32Array): Welded {
+/** Where a weld's input and output arrays are in the encoder's wasm memory (byte offsets). */
+export interface WeldRegions {
+  nv: number;
+  nt: number;
+  bits: number;
+  indices: number;
+  /** Welded positions: f32 ×3 per welded vertex (room for min(nv, 3·nt)). */
+  out: number;
+  remap: number;
+  /** Kept triangles: 3 u32 each (room for nt). */
+  tris: number;
+  source: number;
+}
+
+/** Takes the regions of a weld of nv vertices and nt triangles from the layout. */
+export function takeWeldRegions(m: WasmLayout, nv: number, nt: number): WeldRegions {
+  const most = Math.min(nv, 3 * nt);
+  return {
+    nv, nt,
+    bits: m.take(12 * nv), indices: m.take(12 * nt), out: m.take(12 * most), remap: m.take(4 * nv),
+    tris: m.take(12 * nt), source: m.take(4 * nt),
+  };
+}
+
+export interface WeldCounts {
+  /** Welded vertices. */
+  count: number;
+  /** Kept triangles. */
+  kept: number;
+  degenerate: number;
+  repeated: number;
+}
+
+/**
+ * Checks the input, copies it into the regions (the layout committed first: regions taken after the weld's are
+ * grown too) and welds in wasm, its tables after everything taken. Throws for bad indices or non-finite positions.
+ */
+export function runWeld(m: WasmLayout, r: WeldRegions, positions: Float32Array | Float64Array, indices: Uint32Array): WeldCounts {
   validate(positions, indices);
   const bits = positionBits(positions);
-  const nv = bits.length / 3, nt = indices.length / 3, most = Math.min(nv, indices.length);
-  const w = encoderWasm();
-  const m = new WasmLayout(w);
-  const pBits = m.take(4 * bits.length), pIdx = m.take(4 * indices.length), pOut = m.take(12 * most), pRemap = m.take(4 * nv);
-  const pTris = m.take(4 * indices.length), pSource = m.take(4 * nt), arena = m.take(0);
-  const before = m.commit();
-  new Uint32Array(before, pBits, bits.length).set(bits);
-  new Uint32Array(before, pIdx, indices.length).set(indices);
-  w.weld(nv, nt, pBits, pIdx, pOut, pRemap, pTris, pSource, arena);
+  const buf = m.commit();
+  new Uint32Array(buf, r.bits, bits.length).set(bits);
+  new Uint32Array(buf, r.indices, indices.length).set(indices);
+  const w = m.w;
+  w.weld(r.nv, r.nt, r.bits, r.indices, r.out, r.remap, r.tris, r.source, m.end());
   const bad = w.weldResult(4);
   if (bad >= 0) throw notFiniteError(positions, indices[bad], bad);
-  const buf = w.memory.buffer; // after the call: the memory may have grown
-  const count = w.weldResult(0), kept = w.weldResult(1);
+  return { count: w.weldResult(0), kept: w.weldResult(1), degenerate: w.weldResult(2), repeated: w.weldResult(3) };
+}
+
+/** `indices` over `positions` welded (see the file header). Throws for bad indices or non-finite positions. */
+export function weld(positions: Float32Array | Float64Array, indices: Uint32Array): Welded {
+  const m = new WasmLayout(encoderWasm());
+  const r = takeWeldRegions(m, positions.length / 3, indices.length / 3);
+  const c = runWeld(m, r, positions, indices);
+  const buf = m.w.memory.buffer; // after the call: the memory may have grown
   return {
-    positions: new Float32Array(buf, pOut, 3 * count).slice(),
-    triangles: new Uint32Array(buf, pTris, 3 * kept).slice(),
-    source: new Uint32Array(buf, pSource, kept).slice(),
-    degenerate: w.weldResult(2),
-    repeated: w.weldResult(3),
+    positions: new Float32Array(buf, r.out, 3 * c.count).slice(),
+    triangles: new Uint32Array(buf, r.tris, 3 * c.kept).slice(),
+    source: new Uint32Array(buf, r.source, c.kept).slice(),
+    degenerate: c.degenerate,
+    repeated: c.repeated,
   };
 }

@@ -1,0 +1,176 @@
+// AssemblyScript source of the split of a welded mesh into pieces within the u16 limits (src/geometry/split.ts
+// gives the rules and keeps the JavaScript entry point). 'spatial': recursive bisection at the median centroid
+// (f64 mean) of the widest centroid axis, ties by welded triangle index, left share ⌊n·⌊p/2⌋/p⌋ for p = ⌈n/maxFaces⌉
+// pieces; 'sequential': consecutive runs of maxFaces. Pieces come out left to right, each piece's triangles in
+// ascending index order. Selection only fixes which triangles fall on each side (the order is total), so the
+// pieces do not depend on pivots or on the sample window's rounding.
+
+import { alloc, resetArena } from './arena';
+
+/** Ranges longer than this select a sample first (Floyd–Rivest; as src/geometry/sample-select.ts). */
+const SAMPLE_SELECT_MIN: i32 = 600;
+
+// Centroid arrays (x, y, z: f64 per entry) and ids (u32), permuted together.
+let CX: usize = 0;
+let CY: usize = 0;
+let CZ: usize = 0;
+let IDS: usize = 0;
+/** The selection key: CX, CY or CZ. */
+let KEY: usize = 0;
+/** Piece ends written so far (into ENDS). */
+let PIECES: i32 = 0;
+let ENDS: usize = 0;
+
+@inline function key(i: i32): f64 {
+  return load<f64>(KEY + (<usize>i << 3));
+}
+
+@inline function id(i: i32): u32 {
+  return load<u32>(IDS + (<usize>i << 2));
+}
+
+@inline function less(i: i32, j: i32): bool {
+  const a = key(i), b = key(j);
+  return a < b || (a == b && id(i) < id(j));
+}
+
+@inline function swap(i: i32, j: i32): void {
+  const oi = <usize>i << 3, oj = <usize>j << 3;
+  let t = load<f64>(CX + oi); store<f64>(CX + oi, load<f64>(CX + oj)); store<f64>(CX + oj, t);
+  t = load<f64>(CY + oi); store<f64>(CY + oi, load<f64>(CY + oj)); store<f64>(CY + oj, t);
+  t = load<f64>(CZ + oi); store<f64>(CZ + oi, load<f64>(CZ + oj)); store<f64>(CZ + oj, t);
+  const u = id(i);
+  store<u32>(IDS + (<usize>i << 2), id(j));
+  store<u32>(IDS + (<usize>j << 2), u);
+}
+
+/** Quickselect of [lo, hi) by (key, id): the first k − lo positions hold the smallest. */
+function select(lo: i32, hi: i32, k: i32): void {
+  while (hi - lo > 1 && k > lo && k < hi) {
+    const mid = lo + ((hi - lo) >> 1);
+    if (less(mid, lo)) swap(mid, lo);
+    if (less(hi - 1, lo)) swap(hi - 1, lo);
+    if (less(hi - 1, mid)) swap(hi - 1, mid);
+    swap(lo, mid);
+    const pk = key(lo), pf = id(lo);
+    let i = lo - 1, j = hi;
+    for (;;) {
+      do i++; while (key(i) < pk || (key(i) == pk && id(i) < pf));
+      do j--; while (key(j) > pk || (key(j) == pk && id(j) > pf));
+      if (i >= j) break;
+      swap(i, j);
+    }
+    if (k <= j) hi = j + 1;
+    else lo = j + 1;
+  }
+}
+
+/** select() with Floyd–Rivest sampling for long ranges. */
+function selectSampled(lo: i32, hi: i32, k: i32): void {
+  let left = lo, right = hi - 1;
+  while (right - left + 1 > SAMPLE_SELECT_MIN && k > left && k <= right) {
+    const n = <f64>(right - left + 1), m = <f64>(k - left + 1), z = Math.log(n), s = 0.5 * Math.exp((2 * z) / 3);
+    const sd = 0.5 * Math.sqrt((z * s * (n - s)) / n) * (m - n / 2 < 0 ? -1 : 1);
+    const sl = max(left, <i32>Math.floor(<f64>k - (m * s) / n + sd));
+    const sr = min(right, <i32>Math.floor(<f64>k + ((n - m) * s) / n + sd));
+    selectSampled(sl, sr + 1, k);
+    let best = k;
+    for (let q = k + 1; q <= sr; q++) if (less(q, best)) best = q;
+    swap(best, k);
+    const pk = key(k), pf = id(k);
+    let i = left, j = right;
+    swap(left, k);
+    if (key(right) > pk || (key(right) == pk && id(right) > pf)) swap(left, right);
+    while (i < j) {
+      swap(i, j);
+      i++;
+      j--;
+      while (key(i) < pk || (key(i) == pk && id(i) < pf)) i++;
+      while (key(j) > pk || (key(j) == pk && id(j) > pf)) j--;
+    }
+    if (id(left) == pf) swap(left, j);
+    else { j++; swap(j, right); }
+    if (j <= k) left = j + 1;
+    if (k <= j) right = j - 1;
+  }
+  if (right >= left) select(left, right + 1, k);
+}
+
+/** The axis whose centroids spread most over [lo, hi) (ties: the lower axis). */
+function widest(lo: i32, hi: i32): usize {
+  let best = CX, bestExtent: f64 = -1;
+  for (let a = 0; a < 3; a++) {
+    const k = a == 0 ? CX : a == 1 ? CY : CZ;
+    let lo_ = Infinity, hi_ = -Infinity;
+    for (let i = lo; i < hi; i++) {
+      const v = load<f64>(k + (<usize>i << 3));
+      if (v < lo_) lo_ = v;
+      if (v > hi_) hi_ = v;
+    }
+    if (hi_ - lo_ > bestExtent) { best = k; bestExtent = hi_ - lo_; }
+  }
+  return best;
+}
+
+/** Cuts [lo, hi) until each piece fits; each piece's end goes to ENDS, left to right. */
+function bisect(lo: i32, hi: i32, maxFaces: i32): void {
+  const n = hi - lo;
+  if (n <= maxFaces) {
+    store<u32>(ENDS + (<usize>PIECES << 2), <u32>hi);
+    PIECES++;
+    return;
+  }
+  const pieces = Math.ceil(<f64>n / <f64>maxFaces);
+  const m = lo + <i32>Math.floor((<f64>n * Math.floor(pieces / 2)) / pieces);
+  KEY = widest(lo, hi);
+  selectSampled(lo, hi, m);
+  bisect(lo, m, maxFaces);
+  bisect(m, hi, maxFaces);
+}
+
+/**
+ * Splits n welded triangles (tris: 3 u32 each over pos: f32 ×3 per vertex) into pieces of at most maxFaces.
+ * Out: ids (n u32: the pieces' triangles, piece after piece, ascending within each) and ends (u32 per piece: its
+ * end in ids). spatial: 1 for 'spatial', 0 for 'sequential'. Returns the number of pieces.
+ */
+export function split(n: i32, pos: usize, tris: usize, maxFaces: i32, spatial: i32, ids: usize, ends: usize, arena: usize): i32 {
+  if (n <= maxFaces || spatial == 0) {
+    for (let i = 0; i < n; i++) store<u32>(ids + (<usize>i << 2), <u32>i);
+    let p = 0;
+    for (let s = 0; s < n || (n == 0 && p == 0); s += maxFaces) {
+      store<u32>(ends + (<usize>p << 2), <u32>min(n, s + maxFaces));
+      p++;
+    }
+    return p;
+  }
+  resetArena(arena);
+  CX = alloc(<usize>n << 3); CY = alloc(<usize>n << 3); CZ = alloc(<usize>n << 3);
+  IDS = alloc(<usize>n << 2);
+  ENDS = ends;
+  PIECES = 0;
+  for (let t = 0; t < n; t++) {
+    const o = tris + <usize>(12 * t);
+    const a = pos + <usize>(12 * load<u32>(o)), b = pos + <usize>(12 * load<u32>(o, 4)), d = pos + <usize>(12 * load<u32>(o, 8));
+    const ot = <usize>t << 3;
+    store<f64>(CX + ot, (<f64>load<f32>(a) + <f64>load<f32>(b) + <f64>load<f32>(d)) / 3);
+    store<f64>(CY + ot, (<f64>load<f32>(a, 4) + <f64>load<f32>(b, 4) + <f64>load<f32>(d, 4)) / 3);
+    store<f64>(CZ + ot, (<f64>load<f32>(a, 8) + <f64>load<f32>(b, 8) + <f64>load<f32>(d, 8)) / 3);
+    store<u32>(IDS + (<usize>t << 2), <u32>t);
+  }
+  bisect(0, n, maxFaces);
+  // Each piece's ids in ascending order: every id's piece noted, then one pass over the ids in order.
+  const pieceOf = alloc(<usize>n << 2), fill = alloc(<usize>PIECES << 2);
+  for (let p = 0, lo = 0; p < PIECES; p++) {
+    const hi = <i32>load<u32>(ENDS + (<usize>p << 2));
+    for (let i = lo; i < hi; i++) store<u32>(pieceOf + (<usize>id(i) << 2), <u32>p);
+    store<u32>(fill + (<usize>p << 2), <u32>lo);
+    lo = hi;
+  }
+  for (let t = 0; t < n; t++) {
+    const fp = fill + (<usize>load<u32>(pieceOf + (<usize>t << 2)) << 2);
+    const at = load<u32>(fp);
+    store<u32>(ids + (<usize>at << 2), <u32>t);
+    store<u32>(fp, at + 1);
+  }
+  return PIECES;
+}

@@ -6,9 +6,8 @@
 // pieces do not depend on pivots or on the sample window's rounding.
 
 import { alloc, resetArena } from './arena';
+import { SAMPLE_SELECT_MIN, WINDOW_HI, WINDOW_LO, sampleWindow } from './sample';
 
-/** Ranges longer than this select a sample first (Floyd–Rivest; as src/geometry/sample-select.ts). */
-const SAMPLE_SELECT_MIN: i32 = 600;
 
 // Centroid arrays (x, y, z: f64 per entry) and ids (u32), permuted together.
 let CX: usize = 0;
@@ -69,10 +68,8 @@ function select(lo: i32, hi: i32, k: i32): void {
 function selectSampled(lo: i32, hi: i32, k: i32): void {
   let left = lo, right = hi - 1;
   while (right - left + 1 > SAMPLE_SELECT_MIN && k > left && k <= right) {
-    const n = <f64>(right - left + 1), m = <f64>(k - left + 1), z = Math.log(n), s = 0.5 * Math.exp((2 * z) / 3);
-    const sd = 0.5 * Math.sqrt((z * s * (n - s)) / n) * (m - n / 2 < 0 ? -1 : 1);
-    const sl = max(left, <i32>Math.floor(<f64>k - (m * s) / n + sd));
-    const sr = min(right, <i32>Math.floor(<f64>k + ((n - m) * s) / n + sd));
+    sampleWindow(left, right, k);
+    const sl = WINDOW_LO, sr = WINDOW_HI;
     selectSampled(sl, sr + 1, k);
     let best = k;
     for (let q = k + 1; q <= sr; q++) if (less(q, best)) best = q;

@@ -9,6 +9,8 @@
 //
 // Memory: raw linear memory laid out by the caller (tree-wasm.ts), all offsets 8-byte aligned, after heapBase().
 
+import { SAMPLE_SELECT_MIN, WINDOW_HI, WINDOW_LO, sampleWindow } from './sample';
+
 /** f64 per face record in the split phase: centroid x, y, z, face-box min x, face index. */
 const STRIDE: i32 = 5;
 /** Record slot of the face-box min x, also the "axis" of the min-x fallback order. */
@@ -16,8 +18,6 @@ const MIN_X: i32 = 3;
 const FACE: i32 = 4;
 /** Ranges of at most this many records are insertion-sorted. */
 const SORT_MAX: i32 = 12;
-/** Ranges longer than this select a sample first (Floyd–Rivest; as src/geometry/sample-select.ts). */
-const SAMPLE_SELECT_MIN: i32 = 600;
 const STEP_MIN: f64 = 1.0 / 1024.0;
 
 /** Base of the split phase's records. */
@@ -115,10 +115,8 @@ function selectRecords(ax: i32, lo: i32, hi: i32, k: i32): void {
 function selectRecordsSampled(ax: i32, lo: i32, hi: i32, k: i32): void {
   let left = lo, right = hi - 1;
   while (right - left + 1 > SAMPLE_SELECT_MIN && k > left && k <= right) {
-    const n = <f64>(right - left + 1), m = <f64>(k - left + 1), z = Math.log(n), s = 0.5 * Math.exp((2 * z) / 3);
-    const sd = 0.5 * Math.sqrt((z * s * (n - s)) / n) * (m - n / 2 < 0 ? -1 : 1);
-    const sl = max(left, <i32>Math.floor(<f64>k - (m * s) / n + sd));
-    const sr = min(right, <i32>Math.floor(<f64>k + ((n - m) * s) / n + sd));
+    sampleWindow(left, right, k);
+    const sl = WINDOW_LO, sr = WINDOW_HI;
     selectRecordsSampled(ax, sl, sr + 1, k);
     let best = k;
     for (let q = k + 1; q <= sr; q++) if (before(ax, q, best)) best = q;

@@ -183,8 +183,14 @@ export function subtreeLeaves(c: number, n: number): number {
 //   its first JavaScript call (interpreter, then TurboFan) against 3–4 ms to compile the module plus 9–11 ms for
 //   the first call; the whole builder 0.60× warm (27.3 → 16.5 ms on a 21,845-face piece); the whole encode
 //   0.75–0.78× at 80k (179 → 135, 119 → 92 ms) and 0.81× at 1M (2,269 → 1,843 ms), its first call in a fresh
-//   process 502–665 → 372–377 ms at 80k. Why not all of the encoder yet: weld, split and edges are the next
-//   candidates (the same argument holds; each needs its own byte-exact port).
+//   process 502–665 → 372–377 ms at 80k. Weld, split, edges and the rest of the piece followed the same day
+//   (encode.ts's design log has the totals).
+// - Tried in wasm, not kept (A/B of two builds in alternating processes, 80k terrain, medians of 35 after 5
+//   warm-up calls, 3 pairs): a BlockQuicksort partition (side tests written branch-free to offset buffers, then
+//   the misplaced pairs swapped) for ranges of 128+ records: 0.98×; blocks of 16: no better. 32-byte records
+//   (the min x as an order-preserving u32 and the face index packed into one u64 tie key, moved with SIMD v128):
+//   0.99×. So neither record traffic nor branch misses of the partition dominate; after the wasm move the tree is
+//   ~60 % of an 80k encode (selection ~30 %, the children's scans ~13 %, quantisation ~13 %).
 
 
 export interface Tree {

@@ -24,7 +24,7 @@
 // 2026-12-01: moved to WebAssembly with the same passes (centroid arrays permuted with the ids, Floyd–Rivest
 // selection, piece-of-id pass); measured in encode.ts's design log.
 
-import { encoderWasm, WasmLayout } from './wasm.ts';
+import { encoderWasm, releaseLargeMemory, WasmLayout } from './wasm.ts';
 
 export type SplitRule = 'spatial' | 'sequential';
 
@@ -59,7 +59,9 @@ export function splitTriangles(positions: Float32Array, tris: Uint32Array, maxFa
   new Float32Array(before, pos, positions.length).set(positions);
   new Uint32Array(before, tri, tris.length).set(tris);
   const pieces = runSplit(m, r, pos, tri, n, maxFaces, rule);
-  return pieceLists(m.w.memory.buffer, r, pieces);
+  const out = pieceLists(m.w.memory.buffer, r, pieces);
+  releaseLargeMemory();
+  return out;
 }
 
 /** The pieces' id lists copied out of wasm memory. */

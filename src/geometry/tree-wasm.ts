@@ -4,7 +4,7 @@
 // docs/format-decisions.md, Encoder.
 
 import type { Tree } from './bvh.ts';
-import { encoderWasm, WasmLayout } from './wasm.ts';
+import { encoderWasm, releaseLargeMemory, WasmLayout } from './wasm.ts';
 
 /** Stack entries of the split phase (node, lo, hi, depth, axis): ≤ log2(faces) + 2 pending, 80 is ample. */
 const STACK_I32 = 5 * 80;
@@ -28,9 +28,7 @@ export function buildTreeWasm(v: Float32Array, faceVerts: Uint32Array, faces: nu
   const rb = new Float64Array(buf, pbx, 6);
   for (let k = 0; k < 6; k++) rb[k] = root[k];
   const depth = w.build(n, pv, pfv, pbox, pord, ptb, pbx, pleaves, pstack, pnodes, pleaf);
-  return {
-    nodes: new Uint32Array(buf, pnodes, 2 * (n - 1)).slice(),
-    leafFaces: new Uint32Array(buf, pleaf, n).slice(),
-    depth,
-  };
+  const tree = { nodes: new Uint32Array(buf, pnodes, 2 * (n - 1)).slice(), leafFaces: new Uint32Array(buf, pleaf, n).slice(), depth };
+  releaseLargeMemory();
+  return tree;
 }

@@ -3,6 +3,8 @@
 // its linear memory for one call at a time. The callers (encode.ts, tree-wasm.ts) lay out their arrays from the
 // heap base, copy in, call, copy out; nothing stays live between calls, so the memory is reused and only grows.
 // piece() also takes memory past its caller's region itself (assembly/piece.ts), so views are made after a call.
+// A linear memory cannot shrink: after a call that grew it past RETAIN_BYTES, releaseLargeMemory drops the instance
+// (the compiled module stays), so a long process that encoded one huge mesh does not keep its memory.
 
 import { WASM_BASE64 } from './wasm.generated.ts';
 import { convexValue } from './edge-rule.ts';
@@ -17,19 +19,31 @@ export interface EncoderWasm {
   piece(pos: number, tris: number, local: number, subset: number, n: number, arena: number, flatCos: number): number;
 }
 
+let MODULE: WebAssembly.Module | null = null;
 let EXPORTS: EncoderWasm | null = null;
 
-/** The module's exports (~16 KB of wasm, compiled synchronously on first use: a few ms). */
+/** The module's exports (~25 KB of wasm, compiled synchronously on first use: a few ms; instantiating: less). */
 export function encoderWasm(): EncoderWasm {
   if (!EXPORTS) {
-    const bytes = Buffer.from(WASM_BASE64, 'base64');
+    MODULE ??= new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'));
     const env = {
       abort: (): never => { throw new Error('encoder: wasm abort'); },
       convexValue, // the rare slow path of a convex edge value: JavaScript's own cos and acos, so bytes cannot drift
     };
-    EXPORTS = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env }).exports as unknown as EncoderWasm;
+    EXPORTS = new WebAssembly.Instance(MODULE, { env }).exports as unknown as EncoderWasm;
   }
   return EXPORTS;
+}
+
+/**
+ * Memory kept between calls (bytes): enough for every mesh up to a few hundred thousand triangles (a 21,845-face
+ * shape needs ~10 MB, an 80k mesh's weld and split ~12 MB), so the level compile's cells and objects reuse it.
+ */
+export const RETAIN_BYTES = 64 * 2 ** 20;
+
+/** Drops the instance when its memory grew past RETAIN_BYTES (call when the results are copied out). */
+export function releaseLargeMemory(): void {
+  if (EXPORTS && EXPORTS.memory.buffer.byteLength > RETAIN_BYTES) EXPORTS = null;
 }
 
 const WASM_PAGE = 65_536;

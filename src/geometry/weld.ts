@@ -15,7 +15,7 @@
 // The weld itself runs in WebAssembly (assembly/weld.ts); this file checks the input, rounds f64 positions to f32
 // and words the errors.
 
-import { encoderWasm, WasmLayout } from './wasm.ts';
+import { encoderWasm, releaseLargeMemory, WasmLayout } from './wasm.ts';
 
 export interface Welded {
   /** Welded positions, xyz f32 per vertex, in first-use order. */
@@ -149,11 +149,13 @@ export function weld(positions: Float32Array | Float64Array, indices: Uint32Arra
   const r = takeWeldRegions(m, positions.length / 3, indices.length / 3);
   const c = runWeld(m, r, positions, indices);
   const buf = m.w.memory.buffer; // after the call: the memory may have grown
-  return {
+  const welded = {
     positions: new Float32Array(buf, r.out, 3 * c.count).slice(),
     triangles: new Uint32Array(buf, r.tris, 3 * c.kept).slice(),
     source: new Uint32Array(buf, r.source, c.kept).slice(),
     degenerate: c.degenerate,
     repeated: c.repeated,
   };
+  releaseLargeMemory();
+  return welded;
 }

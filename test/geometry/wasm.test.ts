@@ -10,6 +10,8 @@ import { decodeNode, encodeNode, subtreeLeaves } from '../../src/geometry/bvh.ts
 import { buildTreeWasm } from '../../src/geometry/tree-wasm.ts';
 import { WASM_SOURCE_SHA256 } from '../../src/geometry/wasm.generated.ts';
 import { weld } from '../../src/geometry/weld.ts';
+import { encodeMeshShapes } from '../../src/geometry/encode.ts';
+import { encoderWasm, RETAIN_BYTES } from '../../src/geometry/wasm.ts';
 import * as M from '../fixtures/meshes.ts';
 
 interface Ref { nodes: Uint32Array; leafFaces: Uint32Array; depth: number }
@@ -107,5 +109,31 @@ describe('wasm tree', () => {
       h.update(`${name}:${bytes.length}:`).update(bytes);
     }
     expect(WASM_SOURCE_SHA256).toBe(h.digest('hex'));
+  });
+});
+
+describe('wasm memory', () => {
+  it('keeps up to RETAIN_BYTES between calls and lets a larger memory go after the call', () => {
+    // A flat 800 × 800 grid (1,280,000 triangles): weld, split and pieces take ~100 MB of linear memory.
+    const n = 800;
+    const positions = new Float32Array(3 * (n + 1) * (n + 1));
+    for (let j = 0, k = 0; j <= n; j++) for (let i = 0; i <= n; i++, k += 3) { positions[k] = i; positions[k + 2] = j; }
+    const indices = new Uint32Array(6 * n * n);
+    for (let j = 0, k = 0; j < n; j++) {
+      for (let i = 0; i < n; i++, k += 6) {
+        const a = j * (n + 1) + i;
+        indices.set([a, a + n + 1, a + 1, a + 1, a + n + 1, a + n + 2], k);
+      }
+    }
+    encodeMeshShapes(M.box().positions, M.box().indices);
+    const small = encoderWasm();
+    expect(small.memory.buffer.byteLength).toBeLessThanOrEqual(RETAIN_BYTES);
+    const { stats } = encodeMeshShapes(positions, indices);
+    expect(stats.faces).toBe(2 * n * n);
+    const after = encoderWasm();
+    expect(after).not.toBe(small); // the grown instance was dropped
+    expect(after.memory.buffer.byteLength).toBeLessThanOrEqual(RETAIN_BYTES);
+    encodeMeshShapes(M.box().positions, M.box().indices);
+    expect(encoderWasm()).toBe(after); // a small call keeps its instance
   });
 });

@@ -56,7 +56,10 @@ export function piece(pos: usize, tris: usize, local: usize, subset: usize, n: i
   // The used vertices gathered in first-use order, their bounds (a tie keeps the earlier value), the centre, then
   // recentred in place (f32).
   let v = alloc(<usize>(12 * count));
-  for (let i = 0; i < count; i++) memory.copy(v + <usize>(12 * i), pos + <usize>(12 * load<u32>(used + (<usize>i << 2))), 12);
+  for (let i = 0; i < count; i++) {
+    const d = v + <usize>(12 * i), s = pos + <usize>(12 * load<u32>(used + (<usize>i << 2)));
+    store<u32>(d, load<u32>(s)); store<u32>(d, load<u32>(s, 4), 4); store<u32>(d, load<u32>(s, 8), 8);
+  }
   const b = h + HEADER_F64 + 24; // scratch for the used bounds; the shape bounds go there later
   boundsOf(v, count, b);
   const cx = fr(fr(load<f64>(b) + load<f64>(b, 24)) * 0.5), cy = fr(fr(load<f64>(b, 8) + load<f64>(b, 32)) * 0.5);

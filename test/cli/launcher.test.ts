@@ -1,0 +1,35 @@
+// bin/compile-collision.js: the CLI runs from a bundle cached under node_modules/.cache/skate-collision, used only
+// while its inputs' contents match its key; a stale or foreign entry is rebuilt, never run.
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
+const CACHE = fileURLToPath(new URL('../../node_modules/.cache/skate-collision/', import.meta.url));
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, CI: '1' } });
+
+describe('launcher', () => {
+  it('runs the CLI from a cached bundle keyed on its inputs, and rebuilds an entry whose key does not match', () => {
+    mkdirSync(CACHE, { recursive: true });
+    // A foreign entry: a bundle that would print BOGUS, under a key no input set hashes to.
+    writeFileSync(join(CACHE, 'cli-bogus.mjs'), "console.log('BOGUS');\n");
+    writeFileSync(join(CACHE, 'cli.json'), JSON.stringify({ inputs: [BIN], key: '0', bundle: 'cli-bogus.mjs' }));
+    const first = run('--version');
+    expect(first.status).toBe(0);
+    expect(first.stdout).not.toMatch(/BOGUS/);
+    expect(first.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const index = JSON.parse(readFileSync(join(CACHE, 'cli.json'), 'utf8'));
+    expect(index.key).toMatch(/^[0-9a-f]{64}$/);
+    expect(index.inputs).toContain(fileURLToPath(new URL('../../cli/main.ts', import.meta.url)));
+    expect(index.inputs).toContain(fileURLToPath(new URL('../../src/tiling/pool.ts', import.meta.url)));
+    expect(existsSync(join(CACHE, index.bundle))).toBe(true);
+    // The bundle keeps each file's own import.meta.url (the worker entry and createRequire point into src/).
+    const code = readFileSync(join(CACHE, index.bundle), 'utf8');
+    expect(code).not.toMatch(/import\.meta\.url/);
+    expect(code).toContain(JSON.stringify(new URL('../../src/tiling/pool.ts', import.meta.url).href));
+    const second = run('--version');
+    expect(second.stdout).toBe(first.stdout);
+  });
+});

@@ -5,6 +5,7 @@ import { hideBin } from 'yargs/helpers';
 import { compileCommand } from './commands/compile.ts';
 import { inspectCommand } from './commands/inspect.ts';
 import { verifyCommand } from './commands/verify.ts';
+import pkg from '../package.json' with { type: 'json' };
 
 export const EXIT_OK = 0;
 export const EXIT_FAIL = 1;
@@ -23,5 +24,7 @@ await yargs(hideBin(process.argv))
     process.exit(EXIT_USAGE);
   })
   .help()
-  .version()
+  // Our own version: yargs' guess looks for package.json above its install dir and loses its way when a parent
+  // directory's name has a dot ("/tmp/tmp.X/…" printed "unknown").
+  .version(pkg.version)
   .parseAsync();

@@ -7,28 +7,32 @@
 //
 // Timed: ours = encodeMeshShapes(positions, indices) from the caller's arrays, on one thread; ours×N (--threads N,
 // default min(2, cores); 1 skips it) = encodeMeshShapesOnThreads with a started pool of N − 1 workers (weld and
-// split on the calling thread, pieces on all N; same bytes). Rapier and Jolt (these builds) cook on one thread; Rapier = createCollider on a
-// prepared ColliderDesc (copies the arrays into wasm, merges vertices, builds topology, BVH and internal-edge
-// data); Jolt = new MeshShapeSettings(vertices, triangles, materials) (its Sanitize) plus Create() (BVH and
-// active edges); filling Jolt's vertex and triangle lists (wasm heap writes) is not timed. Jolt's prebuilt
-// wasm heap (128 MB) aborts with OOM on the 1M terrain: it is skipped above --jolt-max (default 600,000).
-// Memory: the process's peak RSS (a high-water mark) after the meshes are built and after each engine's runs, in
-// that order (ours first, so its line is our peak); Jolt also reports its wasm heap size.
+// split on the calling thread, pieces on all N; same bytes). Rapier and Jolt (these builds) cook on one thread;
+// Rapier = createCollider on a prepared ColliderDesc (copies the arrays into wasm, merges vertices, builds topology,
+// BVH and internal-edge data); Jolt = new MeshShapeSettings(vertices, triangles, materials) (its Sanitize) plus
+// Create() (BVH and active edges); filling Jolt's vertex and triangle lists (wasm heap writes) is not timed. Jolt's
+// prebuilt wasm heap (128 MB) aborts with OOM on the 1M terrain: it is skipped above --jolt-max (default 600,000).
+// Order: per mesh, every engine warms up, then each round times every engine once in turn (a shared machine's
+// drift then moves all engines alike). Memory: the process's peak RSS (a high-water mark) with the meshes built,
+// after one encode of each mesh by ours (before any other engine allocates: our peak), and at the end.
 //
-// Figures recorded 2026-11-29 14:54 (AMD EPYC 2.4 GHz, 2 cores shared with another helper's benchmarks; node 20.20;
-// encoder after the issue-3 performance pass; `--runs 5 --sizes 80000,500000,1000000,4000000`; medians in ms;
-// ratio = other engine's time / ours):
-//   mesh          ours    Rapier+FIX_INTERNAL_EDGES   Jolt MeshShapeSettings→Create
-//   grid-80k       158     109 (0.69×)                 288 (1.82×)
-//   grid-500k      747     931 (1.25×)                2143 (2.87×)
-//   terrain-1M    1837    2633 (1.43×)                OOM (prebuilt 128 MB heap)
-//   terrain-4M    7507   14369 (1.91×)                —
-//   ours 4M/1M = 4.09 (target ≤ 4.5). Peak RSS: 174 MB with the meshes built, 859 MB after ours (4M), 1,818 MB
-//   after Rapier.
-// A second set 10 minutes earlier (same code but the last weld and split changes): ours 133 / 970 / 1776 / 8516,
-// Rapier 0.79× / 1.07× / 1.55× / 1.61×, Jolt 1.90× / 2.04×, 4M/1M 4.80 (the 1M runs spread 1750–2223).
-// Before the pass (same machine, same day): ours 176 / 1079 / 2231 / 10045, Rapier 0.85× / 1.04× / 1.24× / 1.36×.
-// Targets ≥ 2× Rapier and ≥ 4× Jolt from 80k up are NOT met: at 80k we are still slower than Rapier.
+// Figures recorded 2026-12-01 (2-core Xeon VM whose speed swings ~2× within minutes, hence engines interleaved
+// round by round; node 20.20; encoder in WebAssembly: assembly/; `--runs 5 --sizes 80000,500000,1000000,4000000`;
+// three full runs, medians in ms, ratio = other engine's time / ours):
+//   mesh          ours (1 thread)   ours×2          Rapier+FIX_INTERNAL_EDGES          Jolt MeshShapeSettings→Create
+//   grid-80k      59 / 63 / 62      36 / 48 / 50    89 / 93 / 109: 1.51 / 1.48 / 1.75×     182 / 212 / 205: 3.07 / 3.36 / 3.29×
+//                                                     ours×2 2.50 / 1.96 / 2.20×            ours×2 5.08 / 4.46 / 4.14×
+//   grid-500k     413 / 418 / 481   262 / 283 / 342 694 / 746 / 1050: 1.68 / 1.78 / 2.18×  1381 / 1440 / 1725: 3.34 / 3.44 / 3.58×
+//                                                     ours×2 2.65 / 2.64 / 3.07×            ours×2 5.27 / 5.09 / 5.04×
+//   terrain-1M    831 / 905 / 1142  585 / 703 / 838 1567 / 1589 / 2044: 1.88 / 1.76 / 1.79× OOM (prebuilt 128 MB heap)
+//                                                     ours×2 2.68 / 2.26 / 2.44×
+//   terrain-4M    2826 / 3601 / 4178  1977 / 3036 / 3376  5791 / 7664 / 9781: 2.05 / 2.13 / 2.34×, ours×2 2.93 / 2.52 / 2.90×
+//   ours 4M/1M = 3.40 / 3.98 / 3.66 (target ≤ 4.5). Peak RSS: ~175 MB with the meshes built, ~640 MB after one encode
+//   of each (the 4M mesh's wasm memory; dropped after the call, RETAIN_BYTES), ~2.3 GB at the end (Rapier's worlds).
+// At the session's start (same machine, JavaScript encoder, engines one after another): ours 162 / 1,095 / 2,105 /
+// 8,952, ours×2 142 / 793 / 1,137 / 6,206; Rapier 1.31 / 1.41 / 1.09 / 1.22×, Jolt 1.96 / 2.17×.
+// Targets ≥ 2× Rapier and ≥ 4× Jolt from 80k up: met by ours×2 (2 threads, one process) in all but one 80k
+// median (1.96×); on one thread not met at 80k–1M (1.5–1.9× Rapier, 3.1–3.6× Jolt), met at 4M against Rapier.
 
 import { availableParallelism } from 'node:os';
 import { encodeMeshShapes } from '../src/geometry/encode.ts';

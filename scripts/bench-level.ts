@@ -40,6 +40,19 @@
 //   twice (once per isolate, plus on-stack-replacement variants): --trace-opt sums ~4.6 s of compile-job wall
 //   time on a loaded machine (orderFaces ~140 ms a compile, buildShape ~75, quantiseNodes compiled 9 times). Still
 //   above 1.5 s on this machine; the encoder's own speed-up (issue 3) and its compile cost are what is left.
+//   2026-12-01 (another machine: 2-core Xeon VM whose speed swings ~2× within minutes — Rapier's 1M cook measured
+//   1.5–4.0 s the same morning — so A/B runs alternate old and new children): the encoder moved to WebAssembly
+//   (assembly/: weld, split, tree, edges, whole shapes; no JIT warm-up per isolate), plus checkIndices' deopt loop.
+//     A/B against the session's start (e8ae3ea, all-JavaScript encoder), 3 runs a child, alternating:
+//       slow phase: 2,249 / 2,636 / 2,651 → 1,572 / 1,681 / 1,933 ms wall (encode 1,650–1,902 → 864–1,151).
+//       fast phase (the WebAssembly tree, edges and piece only): 1,561 / 1,644 / 1,726 → 1,092 / 1,167 / 1,249.
+//     Final code, `--runs 7`: 1,448 ms median [1,117–1,527] (first set; import 291, plan 260, encode 812; CPU 2,739 ms;
+//     peak RSS 293 MB) and 1,574 ms [1,390–1,907] (later, slow phase; import 328, plan 288, encode 861); 3-run sets
+//     in the fast phase 994 and 1,040 ms (import ~200, plan ~175, encode 560–611).
+//   So the 1.5 s target holds in this machine's fast phase and is missed by up to ~0.4 s in its slow one. What is
+//   left: import + plan on the main thread (~0.4–0.6 s, the plan's JavaScript passes measured no faster in wasm:
+//   src/tiling/cells.ts's design log), the encoder's tree (~60 % of its time), and outside this benchmark's window
+//   the CLI's start (bin/compile-collision.js now runs a cached bundle: process wall 1.95 → 1.71 s for this level).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

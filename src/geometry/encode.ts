@@ -21,7 +21,7 @@
 import type { ShapeRecord, Vec3 } from '../format/types.ts';
 import { runWeld, takeWeldRegions } from './weld.ts';
 import { FLAT_COS } from './edge-rule.ts';
-import { encoderWasm, releaseLargeMemory, WasmLayout, type EncoderWasm } from './wasm.ts';
+import { encoderWasm, WasmLayout, withEncoder, type EncoderWasm } from './wasm.ts';
 import { runSplit, takeSplitRegions, type SplitRule } from './split.ts';
 
 export interface EncodeOptions {
@@ -77,11 +77,7 @@ export function encodeMeshShapes(
     throw new Error(`encode: maxFaces ${opt.maxFaces} outside 1…${MAX_SHAPE_FACES}`);
   }
   if (opt.split !== 'spatial' && opt.split !== 'sequential') throw new Error(`encode: split "${opt.split}" is not 'spatial' or 'sequential'`);
-  try {
-    return encodeInWasm(positions, indices, opt);
-  } finally {
-    releaseLargeMemory();
-  }
+  return withEncoder(`encode: ${indices.length / 3} triangles`, () => encodeInWasm(positions, indices, opt));
 }
 
 /** encodeMeshShapes's work: weld, split and every piece in wasm memory, the shapes copied out. */
@@ -198,9 +194,5 @@ const HEADER_I32 = 18;
  * none has area after recentring. Adds to `stats`. For one piece; encodeMeshShapes copies a mesh in once for all.
  */
 export function encodePiece(pos: Float32Array, tris: Uint32Array, subset: Uint32Array, stats: EncodeStats): EncodedPiece | null {
-  try {
-    return new WasmMesh(pos, tris, subset.length).piece(subset, stats);
-  } finally {
-    releaseLargeMemory();
-  }
+  return withEncoder(`encode: piece of ${subset.length} triangles`, () => new WasmMesh(pos, tris, subset.length).piece(subset, stats));
 }

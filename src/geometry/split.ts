@@ -24,7 +24,7 @@
 // 2026-12-01: moved to WebAssembly with the same passes (centroid arrays permuted with the ids, Floyd–Rivest
 // selection, piece-of-id pass); measured in encode.ts's design log.
 
-import { encoderWasm, releaseLargeMemory, WasmLayout } from './wasm.ts';
+import { encoderWasm, WasmLayout, withEncoder } from './wasm.ts';
 
 export type SplitRule = 'spatial' | 'sequential';
 
@@ -51,6 +51,10 @@ export function runSplit(m: WasmLayout, r: SplitRegions, pos: number, tris: numb
 
 /** Welded triangle indices of each piece, ascending within a piece. One piece when no split is needed. */
 export function splitTriangles(positions: Float32Array, tris: Uint32Array, maxFaces: number, rule: SplitRule): Uint32Array[] {
+  return withEncoder(`split: ${tris.length / 3} triangles`, () => splitCopy(positions, tris, maxFaces, rule));
+}
+
+function splitCopy(positions: Float32Array, tris: Uint32Array, maxFaces: number, rule: SplitRule): Uint32Array[] {
   const m = new WasmLayout(encoderWasm());
   const n = tris.length / 3;
   const pos = m.take(4 * positions.length), tri = m.take(4 * tris.length);
@@ -59,9 +63,7 @@ export function splitTriangles(positions: Float32Array, tris: Uint32Array, maxFa
   new Float32Array(before, pos, positions.length).set(positions);
   new Uint32Array(before, tri, tris.length).set(tris);
   const pieces = runSplit(m, r, pos, tri, n, maxFaces, rule);
-  const out = pieceLists(m.w.memory.buffer, r, pieces);
-  releaseLargeMemory();
-  return out;
+  return pieceLists(m.w.memory.buffer, r, pieces);
 }
 
 /** The pieces' id lists copied out of wasm memory. */

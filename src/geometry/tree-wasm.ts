@@ -4,7 +4,7 @@
 // docs/format-decisions.md, Encoder.
 
 import type { Tree } from './bvh.ts';
-import { encoderWasm, releaseLargeMemory, WasmLayout } from './wasm.ts';
+import { encoderWasm, WasmLayout, withEncoder } from './wasm.ts';
 
 /** Stack entries of the split phase (node, lo, hi, depth, axis): ≤ log2(faces) + 2 pending, 80 is ample. */
 const STACK_I32 = 5 * 80;
@@ -14,6 +14,10 @@ const STACK_I32 = 5 * 80;
  * (the shape bounds: min x, y, z, max x, y, z).
  */
 export function buildTreeWasm(v: Float32Array, faceVerts: Uint32Array, faces: number, root: ArrayLike<number>): Tree {
+  return withEncoder(`tree: ${faces} faces`, () => treeCopy(v, faceVerts, faces, root));
+}
+
+function treeCopy(v: Float32Array, faceVerts: Uint32Array, faces: number, root: ArrayLike<number>): Tree {
   const n = faces;
   if (n === 0) return { nodes: new Uint32Array(0), leafFaces: new Uint32Array(0), depth: 0 };
   const w = encoderWasm();
@@ -28,7 +32,5 @@ export function buildTreeWasm(v: Float32Array, faceVerts: Uint32Array, faces: nu
   const rb = new Float64Array(buf, pbx, 6);
   for (let k = 0; k < 6; k++) rb[k] = root[k];
   const depth = w.build(n, pv, pfv, pbox, pord, ptb, pbx, pleaves, pstack, pnodes, pleaf);
-  const tree = { nodes: new Uint32Array(buf, pnodes, 2 * (n - 1)).slice(), leafFaces: new Uint32Array(buf, pleaf, n).slice(), depth };
-  releaseLargeMemory();
-  return tree;
+  return { nodes: new Uint32Array(buf, pnodes, 2 * (n - 1)).slice(), leafFaces: new Uint32Array(buf, pleaf, n).slice(), depth };
 }

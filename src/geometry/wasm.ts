@@ -42,8 +42,31 @@ export function encoderWasm(): EncoderWasm {
 export const RETAIN_BYTES = 64 * 2 ** 20;
 
 /** Drops the instance when its memory grew past RETAIN_BYTES (call when the results are copied out). */
-export function releaseLargeMemory(): void {
+function releaseLargeMemory(): void {
   if (EXPORTS && EXPORTS.memory.buffer.byteLength > RETAIN_BYTES) EXPORTS = null;
+}
+
+/**
+ * Runs one encoder call (`what` names it for messages, e.g. "encode: 1,000,000 triangles"): afterwards a memory
+ * grown past RETAIN_BYTES is let go, and after a failure the instance is replaced. Running out of linear memory
+ * (4 GiB at most for wasm32, or less if the process cannot map it) becomes a plain error saying so, instead of
+ * "unreachable" (a trap in assembly/arena.ts) or a RangeError from Memory.grow.
+ */
+export function withEncoder<T>(what: string, fn: () => T): T {
+  try {
+    const out = fn();
+    releaseLargeMemory();
+    return out;
+  } catch (e) {
+    EXPORTS = null;
+    throw wasmError(e, what);
+  }
+}
+
+/** The error to report for `e` thrown by an encoder call: out-of-memory traps reworded, anything else as it is. */
+export function wasmError(e: unknown, what: string): unknown {
+  const oom = e instanceof WebAssembly.RuntimeError || (e instanceof RangeError && /memory/i.test(e.message));
+  return oom ? new Error(`${what}: out of WebAssembly memory (a thread's encoder holds 4 GiB at most): split the mesh (${(e as Error).message})`) : e;
 }
 
 const WASM_PAGE = 65_536;

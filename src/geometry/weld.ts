@@ -15,7 +15,7 @@
 // The weld itself runs in WebAssembly (assembly/weld.ts); this file checks the input, rounds f64 positions to f32
 // and words the errors.
 
-import { encoderWasm, releaseLargeMemory, WasmLayout } from './wasm.ts';
+import { encoderWasm, WasmLayout, withEncoder } from './wasm.ts';
 
 export interface Welded {
   /** Welded positions, xyz f32 per vertex, in first-use order. */
@@ -145,6 +145,10 @@ export function runWeld(m: WasmLayout, r: WeldRegions, positions: Float32Array |
 
 /** `indices` over `positions` welded (see the file header). Throws for bad indices or non-finite positions. */
 export function weld(positions: Float32Array | Float64Array, indices: Uint32Array): Welded {
+  return withEncoder(`weld: ${indices.length / 3} triangles`, () => weldCopy(positions, indices));
+}
+
+function weldCopy(positions: Float32Array | Float64Array, indices: Uint32Array): Welded {
   const m = new WasmLayout(encoderWasm());
   const r = takeWeldRegions(m, positions.length / 3, indices.length / 3);
   const c = runWeld(m, r, positions, indices);
@@ -156,6 +160,5 @@ export function weld(positions: Float32Array | Float64Array, indices: Uint32Arra
     degenerate: c.degenerate,
     repeated: c.repeated,
   };
-  releaseLargeMemory();
   return welded;
 }

@@ -11,7 +11,7 @@ import { buildTreeWasm } from '../../src/geometry/tree-wasm.ts';
 import { WASM_SOURCE_SHA256 } from '../../src/geometry/wasm.generated.ts';
 import { weld } from '../../src/geometry/weld.ts';
 import { encodeMeshShapes } from '../../src/geometry/encode.ts';
-import { encoderWasm, RETAIN_BYTES } from '../../src/geometry/wasm.ts';
+import { encoderWasm, RETAIN_BYTES, wasmError } from '../../src/geometry/wasm.ts';
 import * as M from '../fixtures/meshes.ts';
 
 interface Ref { nodes: Uint32Array; leafFaces: Uint32Array; depth: number }
@@ -135,5 +135,23 @@ describe('wasm memory', () => {
     expect(after.memory.buffer.byteLength).toBeLessThanOrEqual(RETAIN_BYTES);
     encodeMeshShapes(M.box().positions, M.box().indices);
     expect(encoderWasm()).toBe(after); // a small call keeps its instance
+  });
+});
+
+describe('wasm errors', () => {
+  it('reword running out of linear memory, pass every other error through', () => {
+    const trap = new WebAssembly.RuntimeError('unreachable');
+    const grow = new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded');
+    for (const e of [trap, grow]) {
+      const out = wasmError(e, 'encode: 60000000 triangles') as Error;
+      expect(out.message).toMatch(/^encode: 60000000 triangles: out of WebAssembly memory .*split the mesh/);
+    }
+    const other = new Error('weld: triangle 0: index 9 ≥ vertex count 3');
+    expect(wasmError(other, 'encode')).toBe(other);
+  });
+
+  it('an encoder call that fails leaves the encoder usable (input errors keep their message)', () => {
+    expect(() => encodeMeshShapes(new Float32Array(9), new Uint32Array([0, 1, 5]))).toThrow(/^weld: triangle 0: index 5 ≥ vertex count 3$/);
+    expect(encodeMeshShapes(M.box().positions, M.box().indices).stats.faces).toBe(12);
   });
 });

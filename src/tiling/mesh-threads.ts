@@ -11,6 +11,10 @@
 // terrain object, fresh process, 2 cores, 3 alternating runs: 400k triangles encode 1.08–1.18 s on 1 thread
 // against 1.38–1.44 s on 2; 1M 2.04–2.20 against 2.06–2.49 s (output identical). The worker's pieces queue behind
 // its validation work and run before its JIT has caught up, so the compiler keeps a job on one thread.
+// Measured again 2026-12-01 with the encoder in WebAssembly (the same wiring re-applied, 2-core Xeon VM, 3
+// alternating runs): 405k-triangle terrain encode 475–541 ms on 1 thread against 483–503 on 2; 980k 1,141–1,440
+// against 1,159–1,287. No clear gain (the worker still validates the object while the main thread welds and
+// splits), so it stays off; a first encode with TurboFan at once (--no-liftoff) measured no faster either.
 
 import { encodePieceInput, mergePieces, planPieces, type PieceInput, type PieceResult } from '../geometry/pieces.ts';
 import type { EncodeOptions, EncodeStats, EncodedPiece } from '../geometry/encode.ts';

@@ -148,20 +148,21 @@ function scan(lo: i32, hi: i32): i32 {
     SCAN_MIN = load<f64>(o, 24);
     return 0;
   }
-  let cx0 = load<f64>(o), cy0 = load<f64>(o, 8), cz0 = load<f64>(o, 16), mx = load<f64>(o, 24);
-  let cx1 = cx0, cy1 = cy0, cz1 = cz0;
+  // Lanes (cx, cy) and (cz, min x); pmin/pmax are `b < a ? b : a` / `a < b ? b : a`: the same as keeping the
+  // earlier value on a tie, one instruction each.
+  let lo0 = v128.load(o), lo1 = v128.load(o, 16);
+  let hi0 = lo0, hi1 = lo1;
   const e = R + (<usize>(STRIDE * hi) << 3);
   for (o += <usize>STRIDE << 3; o < e; o += <usize>STRIDE << 3) {
-    const cx = load<f64>(o), cy = load<f64>(o, 8), cz = load<f64>(o, 16), x = load<f64>(o, 24);
-    if (cx < cx0) cx0 = cx;
-    if (cx > cx1) cx1 = cx;
-    if (cy < cy0) cy0 = cy;
-    if (cy > cy1) cy1 = cy;
-    if (cz < cz0) cz0 = cz;
-    if (cz > cz1) cz1 = cz;
-    if (x < mx) mx = x;
+    const v0 = v128.load(o), v1 = v128.load(o, 16);
+    lo0 = f64x2.pmin(lo0, v0);
+    hi0 = f64x2.pmax(hi0, v0);
+    lo1 = f64x2.pmin(lo1, v1);
+    hi1 = f64x2.pmax(hi1, v1);
   }
-  SCAN_MIN = mx;
+  const cx0 = f64x2.extract_lane(lo0, 0), cy0 = f64x2.extract_lane(lo0, 1), cz0 = f64x2.extract_lane(lo1, 0);
+  const cx1 = f64x2.extract_lane(hi0, 0), cy1 = f64x2.extract_lane(hi0, 1), cz1 = f64x2.extract_lane(hi1, 0);
+  SCAN_MIN = f64x2.extract_lane(lo1, 1);
   const ex = cx1 - cx0, ey = cy1 - cy0, ez = cz1 - cz0;
   return ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
 }

@@ -18,7 +18,15 @@
 //
 // Figures recorded 2026-12-01 (2-core Xeon VM whose speed swings ~2× within minutes, hence engines interleaved
 // round by round; node 20.20; encoder in WebAssembly: assembly/; `--runs 5 --sizes 80000,500000,1000000,4000000`;
-// three full runs, medians in ms, ratio = other engine's time / ours):
+// medians in ms, ratio = other engine's time / ours).
+// Final code (the tree's scans in SIMD), one full run:
+//   mesh          ours   ours×2   Rapier+FIX_INTERNAL_EDGES           Jolt MeshShapeSettings→Create
+//   grid-80k        53       40     93: ours 1.75×, ours×2 2.31×        195: ours 3.66×, ours×2 4.84×
+//   grid-500k      446      315    956: ours 2.14×, ours×2 3.03×       1750: ours 3.92×, ours×2 5.55×
+//   terrain-1M     767      584   1621: ours 2.11×, ours×2 2.77×       OOM (prebuilt 128 MB heap)
+//   terrain-4M    3380     2679   7280: ours 2.15×, ours×2 2.72×       —
+//   ours 4M/1M = 4.41 (its 4M runs 3,175–3,618 ms). Peak RSS 177 MB with the meshes, 639 MB after one encode of each.
+// Three full runs before the SIMD scans (same day):
 //   mesh          ours (1 thread)   ours×2          Rapier+FIX_INTERNAL_EDGES          Jolt MeshShapeSettings→Create
 //   grid-80k      59 / 63 / 62      36 / 48 / 50    89 / 93 / 109: 1.51 / 1.48 / 1.75×     182 / 212 / 205: 3.07 / 3.36 / 3.29×
 //                                                     ours×2 2.50 / 1.96 / 2.20×            ours×2 5.08 / 4.46 / 4.14×
@@ -31,8 +39,9 @@
 //   of each (the 4M mesh's wasm memory; dropped after the call, RETAIN_BYTES), ~2.3 GB at the end (Rapier's worlds).
 // At the session's start (same machine, JavaScript encoder, engines one after another): ours 162 / 1,095 / 2,105 /
 // 8,952, ours×2 142 / 793 / 1,137 / 6,206; Rapier 1.31 / 1.41 / 1.09 / 1.22×, Jolt 1.96 / 2.17×.
-// Targets ≥ 2× Rapier and ≥ 4× Jolt from 80k up: met by ours×2 (2 threads, one process) in all but one 80k
-// median (1.96×); on one thread not met at 80k–1M (1.5–1.9× Rapier, 3.1–3.6× Jolt), met at 4M against Rapier.
+// Targets ≥ 2× Rapier and ≥ 4× Jolt from 80k up: met by ours×2 (2 threads, one process) in every final median
+// (one earlier 80k median 1.96×); on one thread met against Rapier from 500k up (2.11–2.15×), not at 80k (1.75×),
+// and not against Jolt (3.66× / 3.92×).
 
 import { availableParallelism } from 'node:os';
 import { encodeMeshShapes } from '../src/geometry/encode.ts';

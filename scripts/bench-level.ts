@@ -48,7 +48,8 @@
 //       fast phase (the WebAssembly tree, edges and piece only): 1,561 / 1,644 / 1,726 → 1,092 / 1,167 / 1,249.
 //     Final code, `--runs 7`: 1,448 ms median [1,117–1,527] (first set; import 291, plan 260, encode 812; CPU 2,739 ms;
 //     peak RSS 293 MB) and 1,574 ms [1,390–1,907] (later, slow phase; import 328, plan 288, encode 861); 3-run sets
-//     in the fast phase 994 and 1,040 ms (import ~200, plan ~175, encode 560–611).
+//     in the fast phase 994 and 1,040 ms (import ~200, plan ~175, encode 560–611). With the tree's SIMD scans:
+//     1,410 ms median [1,307–1,657] (import 338, plan 275, encode 755; CPU 2,628 ms; peak RSS 295 MB).
 //   So the 1.5 s target holds in this machine's fast phase and is missed by up to ~0.4 s in its slow one. What is
 //   left: import + plan on the main thread (~0.4–0.6 s, the plan's JavaScript passes measured no faster in wasm:
 //   src/tiling/cells.ts's design log), the encoder's tree (~60 % of its time), and outside this benchmark's window

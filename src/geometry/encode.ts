@@ -113,38 +113,6 @@ function encodeInWasm(positions: Float32Array | Float64Array, indices: Uint32Arr
   return { pieces, stats };
 }
 
-/** One welded mesh in the encoder's WebAssembly memory (copied in once), encoded piece by piece (assembly/piece.ts). */
-class WasmMesh {
-  private readonly w = encoderWasm();
-  private readonly pos: number;
-  private readonly tris: number;
-  private readonly local: number;
-  private readonly subset: number;
-  private readonly arena: number;
-
-  /** `maxSubset`: the most triangles a piece will have. */
-  constructor(positions: Float32Array, tris: Uint32Array, maxSubset: number) {
-    const m = new WasmLayout(this.w);
-    const nv = positions.length / 3;
-    this.pos = m.take(4 * positions.length);
-    this.tris = m.take(4 * tris.length);
-    this.local = m.take(4 * nv);
-    this.subset = m.take(4 * maxSubset);
-    this.arena = m.take(0);
-    const buf = m.commit();
-    new Float32Array(buf, this.pos, positions.length).set(positions);
-    new Uint32Array(buf, this.tris, tris.length).set(tris);
-    new Int32Array(buf, this.local, nv).fill(-1);
-  }
-
-  /** The shape of welded triangles `subset`, or null when none keeps an area after recentring. Adds to `stats`. */
-  piece(subset: Uint32Array, stats: EncodeStats): EncodedPiece | null {
-    new Uint32Array(this.w.memory.buffer, this.subset, subset.length).set(subset);
-    const at = this.w.piece(this.pos, this.tris, this.local, this.subset, subset.length, this.arena, FLAT_COS);
-    return readPiece(this.w, at, subset.length, stats);
-  }
-}
-
 /**
  * The shape whose result header assembly/piece.ts left at `at` (for a subset of n triangles), copied out of wasm
  * memory, or null when no face kept an area. Adds to `stats`; throws past the u16 limits.
@@ -153,40 +121,47 @@ function readPiece(w: EncoderWasm, at: number, n: number, stats: EncodeStats): E
   const buf = w.memory.buffer; // after the call: the memory may have grown
   const h = new Int32Array(buf, at, HEADER_I32);
   const hf = new Float64Array(buf, at + 4 * HEADER_I32, 9);
-  const faces = h[0], nv = h[1];
-  stats.degenerateDropped += h[3];
+  const faces = h[H.faces], nv = h[H.vertices];
+  stats.degenerateDropped += h[H.dropped];
   if (faces === 0) return null;
-  if (faces < 0) throw new Error(`encode: shape of ${n - h[3]} faces, ${nv} vertices exceeds the u16 limits`);
-  const nc = 3 * faces, bytes = h[17];
+  if (faces < 0) throw new Error(`encode: shape of ${n - h[H.dropped]} faces, ${nv} vertices exceeds the u16 limits`);
+  const nc = 3 * faces, bytes = h[H.bitsetBytes];
   const faceOffsets = new Uint16Array(faces + 1);
   for (let f = 0; f <= faces; f++) faceOffsets[f] = 3 * f;
   stats.faces += faces;
-  stats.edges.open += h[4];
-  stats.edges.flat += h[5];
-  stats.edges.concave += h[6];
-  stats.edges.convex += h[7];
-  stats.edges.concaveSharp += h[8];
-  if (h[2] > stats.maxTreeDepth) stats.maxTreeDepth = h[2];
+  stats.edges.open += h[H.counts];
+  stats.edges.flat += h[H.counts + 1];
+  stats.edges.concave += h[H.counts + 2];
+  stats.edges.convex += h[H.counts + 3];
+  stats.edges.concaveSharp += h[H.counts + 4];
+  if (h[H.depth] > stats.maxTreeDepth) stats.maxTreeDepth = h[H.depth];
   const shape: ShapeRecord = {
     min: [hf[3], hf[4], hf[5]],
     max: [hf[6], hf[7], hf[8]],
     word20: 0,
-    vertices: new Float32Array(buf, h[9], 3 * nv).slice(),
-    vertexCornerOffsets: new Uint16Array(buf, h[10], nv + 1).slice(),
-    cornerIdsByVertex: new Uint16Array(buf, h[11], nc).slice(),
-    cornerVertices: new Uint16Array(buf, h[12], nc).slice(),
-    edgeValues: new Float32Array(buf, h[13], nc).slice(),
-    concaveBits: new Uint8Array(buf, h[14], bytes).slice(),
-    flatBits: new Uint8Array(buf, h[15], bytes).slice(),
+    vertices: new Float32Array(buf, h[H.v], 3 * nv).slice(),
+    vertexCornerOffsets: new Uint16Array(buf, h[H.offsets], nv + 1).slice(),
+    cornerIdsByVertex: new Uint16Array(buf, h[H.ids], nc).slice(),
+    cornerVertices: new Uint16Array(buf, h[H.corners], nc).slice(),
+    edgeValues: new Float32Array(buf, h[H.values], nc).slice(),
+    concaveBits: new Uint8Array(buf, h[H.concave], bytes).slice(),
+    flatBits: new Uint8Array(buf, h[H.flat], bytes).slice(),
     faceOffsets,
     planeNormals: new Int16Array(0),
     planeOffsets: new Float32Array(0),
-    tree: new Uint32Array(buf, h[16], 2 * (faces - 1)).slice(),
+    tree: new Uint32Array(buf, h[H.nodes], 2 * (faces - 1)).slice(),
   };
   return { shape, centre: [hf[0], hf[1], hf[2]] };
 }
 
-/** i32 words of assembly/piece.ts's result header before its f64 values (centre, shape bounds). */
+/**
+ * assembly/piece.ts's result header, i32 words (its H_* byte offsets / 4): counts, then pointers into wasm memory;
+ * its f64 values (centre x, y, z, shape min x, y, z, max x, y, z) follow the HEADER_I32 words.
+ */
+const H = {
+  faces: 0, vertices: 1, depth: 2, dropped: 3, counts: 4, // counts: 5 edge classes (open, flat, concave, convex, sharp)
+  v: 9, offsets: 10, ids: 11, corners: 12, values: 13, concave: 14, flat: 15, nodes: 16, bitsetBytes: 17,
+} as const;
 const HEADER_I32 = 18;
 
 /**
@@ -194,5 +169,19 @@ const HEADER_I32 = 18;
  * none has area after recentring. Adds to `stats`. For one piece; encodeMeshShapes copies a mesh in once for all.
  */
 export function encodePiece(pos: Float32Array, tris: Uint32Array, subset: Uint32Array, stats: EncodeStats): EncodedPiece | null {
-  return withEncoder(`encode: piece of ${subset.length} triangles`, () => new WasmMesh(pos, tris, subset.length).piece(subset, stats));
+  return withEncoder(`encode: piece of ${subset.length} triangles`, () => pieceInWasm(pos, tris, subset, stats));
+}
+
+/** encodePiece's work: the mesh and the subset copied into wasm memory, assembly/piece.ts run, the shape copied out. */
+function pieceInWasm(pos: Float32Array, tris: Uint32Array, subset: Uint32Array, stats: EncodeStats): EncodedPiece | null {
+  const m = new WasmLayout(encoderWasm());
+  const nv = pos.length / 3;
+  const pPos = m.take(4 * pos.length), pTris = m.take(4 * tris.length), pLocal = m.take(4 * nv), pSubset = m.take(4 * subset.length);
+  const buf = m.commit();
+  new Float32Array(buf, pPos, pos.length).set(pos);
+  new Uint32Array(buf, pTris, tris.length).set(tris);
+  new Int32Array(buf, pLocal, nv).fill(-1);
+  new Uint32Array(buf, pSubset, subset.length).set(subset);
+  const at = m.w.piece(pPos, pTris, pLocal, pSubset, subset.length, m.end(), FLAT_COS);
+  return readPiece(m.w, at, subset.length, stats);
 }

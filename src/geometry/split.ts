@@ -67,7 +67,7 @@ function splitCopy(positions: Float32Array, tris: Uint32Array, maxFaces: number,
 }
 
 /** The pieces' id lists copied out of wasm memory. */
-export function pieceLists(buf: ArrayBuffer, r: SplitRegions, pieces: number): Uint32Array[] {
+function pieceLists(buf: ArrayBuffer, r: SplitRegions, pieces: number): Uint32Array[] {
   const ends = new Uint32Array(buf, r.ends, pieces);
   const out: Uint32Array[] = [];
   for (let p = 0, lo = 0; p < pieces; lo = ends[p++]) out.push(new Uint32Array(buf, r.ids + 4 * lo, ends[p] - lo).slice());

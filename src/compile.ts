@@ -11,9 +11,10 @@ import { readPhysicsResource } from './format/resource.ts';
 import { STUDIO_BODY_SIZE } from './format/types.ts';
 import { importGltf, IMPORT_DEFAULTS, type ImportedObject, type ImportResult, type ImportStats, type Logger } from './import/gltf.ts';
 import { describeReport, validateMesh, type MeshReport } from './import/validate.ts';
+import { isShared, SharedArena } from './import/shared-arena.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
-import { resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
-import { assignCells, DEFAULT_CELL_SIZE, type CellSize } from './tiling/cells.ts';
+import { isPlanned, resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
+import { DEFAULT_CELL_SIZE, planCells, type CellSize } from './tiling/cells.ts';
 import { availableParallelism } from 'node:os';
 import { autoThreads, cpuMark, freeCores, runJobs, ThreadPool, UNIT_TRIANGLES, type CpuMark } from './tiling/pool.ts';
 
@@ -215,8 +216,9 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     let threads = options.workers === 'auto' ? autoThreads(jobs, freeCores(b.start)) : Math.max(1, Math.floor(options.workers));
     if (b.pool) threads = Math.min(threads, b.pool.workers.length + 1);
     const onDone = (d: number, t: number): void => b.hooks.onProgress?.('encode', d, t);
-    // Per-object jobs share the objects' arrays: copy them for workers (transfer would empty the objects).
-    const toRun = layout === 'objects' && threads > 1 ? cloneJobs(jobs) : jobs;
+    // Jobs read the objects' arrays: in shared memory (as imported) workers read them in place; any others are
+    // copied into it first (transferring them would empty the objects, cloning would copy per message).
+    const toRun = threads > 1 ? sharedJobs(jobs) : jobs;
     const staging = await b.staging!;
     // Files are written as resources come in (the thread pool does the I/O while encoding goes on).
     const onResult = (_: number, r: BuiltResource): void => {
@@ -364,12 +366,27 @@ function objectJobs(objects: ImportedObject[]): ResourceJob[] {
 }
 
 function cellJobs(objects: ImportedObject[], cellSize: number): ResourceJob[] {
-  return assignCells(objects, cellSize).map((c) => ({ name: c.name, cell: [c.x, c.z], sources: c.sources, groups: c.groups }));
+  return planCells(objects, cellSize).map((c) => ({ name: c.name, cell: [c.x, c.z], sources: c.sources, groups: c.groups }));
 }
 
-/** Jobs whose arrays may be transferred to workers without emptying the objects they came from. */
-function cloneJobs(jobs: ResourceJob[]): ResourceJob[] {
-  return jobs.map((j) => ({ ...j, groups: j.groups.map((g) => ({ material: g.material, positions: g.positions.slice(), indices: g.indices.slice() })) }));
+/** The jobs with every array they read in shared memory (the importer's already are: then nothing is copied). */
+function sharedJobs(jobs: ResourceJob[]): ResourceJob[] {
+  const arena = new SharedArena();
+  const copies = new Map<ArrayBufferView, Float32Array | Uint32Array>();
+  const share = <T extends Float32Array | Uint32Array>(a: T): T => {
+    if (isShared(a)) return a;
+    let c = copies.get(a);
+    if (!c) copies.set(a, (c = a instanceof Float32Array ? arena.copyF32(a) : arena.copyU32(a)));
+    return c as T;
+  };
+  return jobs.map((j) => ({
+    ...j,
+    groups: j.groups.map((g) =>
+      isPlanned(g)
+        ? { ...g, sources: g.sources.map((s) => ({ positions: share(s.positions), indices: share(s.indices) })) }
+        : { material: g.material, positions: share(g.positions), indices: share(g.indices) },
+    ),
+  }));
 }
 
 /** sha256 (hex) of the parts in order, on libuv's thread pool (WebCrypto), so it overlaps planning and encoding. */

@@ -12,6 +12,7 @@ import { checkGlbContainer, checkGltfStructure } from './gltf-check.ts';
 import { liteRoot, type WalkAccessor as Accessor, type WalkNode as Node, type WalkPrimitive as Primitive, type WalkRoot } from './gltf-lite.ts';
 import { chainRuns, clampGrindRadius, grindPrisms, GRIND_DEFAULTS, halfEdgesPerMetre, DENSITY_WARN_HALF_EDGES_PER_METRE } from './grind.ts';
 import { MaterialResolver, type Extras } from './objects.ts';
+import { SharedArena } from './shared-arena.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -194,6 +195,8 @@ class SceneWalker {
   private sceneTriangles = 0;
   private sceneObjects = 0;
   private materials: MaterialResolver;
+  /** Where the objects' arrays are allocated: shared memory, read by worker threads without a copy. */
+  private arena = new SharedArena();
 
   constructor(root: WalkRoot, private file: string, private options: ImportOptions, private logger: Logger, private onObject?: (o: ImportedObject) => void) {
     this.nodeIndex = new Map(root.listNodes().map((n, i) => [n, i]));
@@ -299,13 +302,13 @@ class SceneWalker {
       if (mode !== TRIANGLES && mode !== TRIANGLE_STRIP && mode !== TRIANGLE_FAN) return;
       this.stats.primitives++;
       const where = this.where(node, pi);
-      const positions = readPositions(prim, world, where);
-      const tris = readTriangles(prim, positions.length / 3, mode, flip, where);
+      const positions = readPositions(prim, world, where, this.arena);
+      const tris = readTriangles(prim, positions.length / 3, mode, flip, where, this.arena);
       const material = this.materials.resolve(node, mesh, prim, water, where);
       chunks.push({ positions, tris, material });
     });
     if (!chunks.length) return undefined;
-    return assembleObject(name, `node ${this.nodeIndex.get(node)} "${node.getName()}"`, 'mesh', chunks);
+    return assembleObject(name, `node ${this.nodeIndex.get(node)} "${node.getName()}"`, 'mesh', chunks, this.arena);
   }
 
   /** sk8_grind_curve: the node's line primitives → chained runs → one prism object per run. */
@@ -321,12 +324,13 @@ class SceneWalker {
     const prisms = grindPrisms(chainRuns(points, edges), { radius: clampGrindRadius(cfg.radius ?? GRIND_DEFAULTS.radius) });
     prisms.forEach((prism, k) => {
       const name = this.uniqueName(prisms.length === 1 ? `grind_${base}` : `grind_${base}_${k}`);
-      const positions = Float32Array.from(prism.positions);
+      const positions = this.arena.copyF32(prism.positions);
       const density = halfEdgesPerMetre(positions, prism.indices.length);
       if (density > DENSITY_WARN_HALF_EDGES_PER_METRE) {
         this.logger.warn(`grind: "${name}": ${Math.round(density)} half-edges per metre > ${DENSITY_WARN_HALF_EDGES_PER_METRE}: too detailed to grind`);
       }
-      this.add({ name, source: `node ${this.nodeIndex.get(node)} "${node.getName()}"`, kind: 'grind', positions, groups: [{ material: cfg.material, indices: prism.indices }] });
+      const indices = this.arena.copyU32(prism.indices);
+      this.add({ name, source: `node ${this.nodeIndex.get(node)} "${node.getName()}"`, kind: 'grind', positions, groups: [{ material: cfg.material, indices }] });
     });
     this.stats.grindPrisms += prisms.length;
   }
@@ -377,19 +381,19 @@ function readValues(acc: Accessor): ArrayLike<number> {
   return out;
 }
 
-function readPositions(prim: Primitive, world: Float64Array, where: string): Float32Array {
+function readPositions(prim: Primitive, world: Float64Array, where: string, arena: SharedArena): Float32Array {
   const acc = prim.getAttribute('POSITION');
   if (!acc) throw new Error(`gltf: ${where}: triangle primitive without POSITION`);
   if (acc.getElementSize() !== 3) throw new Error(`gltf: ${where}: POSITION is ${acc.getType()}, not VEC3`);
-  return transformPositions(readValues(acc), acc.getCount(), world, where);
+  return transformPositions(readValues(acc), acc.getCount(), world, where, arena);
 }
 
 /**
  * World positions rounded to f32, in one pass. A non-finite input is reported at the first such vertex; a result
  * outside the f32 range only after every input was checked (input errors first, as the messages promise).
  */
-function transformPositions(v: ArrayLike<number>, n: number, m: Float64Array, where: string): Float32Array {
-  const out = new Float32Array(n * 3);
+function transformPositions(v: ArrayLike<number>, n: number, m: Float64Array, where: string, arena: SharedArena): Float32Array {
+  const out = arena.f32(n * 3);
   const m0 = m[0], m1 = m[1], m2 = m[2], m4 = m[4], m5 = m[5], m6 = m[6], m8 = m[8], m9 = m[9], m10 = m[10], m12 = m[12], m13 = m[13], m14 = m[14];
   let overflow = -1;
   for (let i = 0; i < n; i++) {
@@ -406,7 +410,7 @@ function transformPositions(v: ArrayLike<number>, n: number, m: Float64Array, wh
 }
 
 /** TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN → triangle list (glTF 2.0 §3.7.2.1), reversed when mirrored. */
-function readTriangles(prim: Primitive, vertexCount: number, mode: number, flip: boolean, where: string): Uint32Array {
+function readTriangles(prim: Primitive, vertexCount: number, mode: number, flip: boolean, where: string, arena: SharedArena): Uint32Array {
   const acc = prim.getIndices();
   let idx: ArrayLike<number>;
   if (acc) {
@@ -420,9 +424,9 @@ function readTriangles(prim: Primitive, vertexCount: number, mode: number, flip:
   if (mode === TRIANGLES && !flip) {
     // The common case: the list as it is (a native copy; Uint8/16 widen).
     const list = (idx as Uint32Array).subarray(0, 3 * count); // indices are unsigned-integer typed arrays (gltf-check)
-    return idx instanceof Uint32Array ? list.slice() : new Uint32Array(list);
+    return arena.copyU32(list);
   }
-  const out = new Uint32Array(count * 3);
+  const out = arena.u32(count * 3);
   const b1 = flip ? 2 : 1, b2 = flip ? 1 : 2; // corner slots of the 2nd and 3rd vertex
   for (let t = 0; t < count; t++) {
     const o = 3 * t;
@@ -470,30 +474,30 @@ function sequence(n: number): Uint32Array {
 }
 
 /** Concatenates primitives into one position array and one index list per material (first-seen order). */
-function assembleObject(name: string, source: string, kind: 'mesh' | 'grind', chunks: { positions: Float32Array; tris: Uint32Array; material: number }[]): ImportedObject {
+function assembleObject(name: string, source: string, kind: 'mesh' | 'grind', chunks: { positions: Float32Array; tris: Uint32Array; material: number }[], arena: SharedArena): ImportedObject {
   if (chunks.length === 1) {
     const [c] = chunks; // the common case: no copy
     return { name, source, kind, positions: c.positions, groups: [{ material: c.material, indices: c.tris }] };
   }
   const total = chunks.reduce((s, c) => s + c.positions.length, 0);
-  const positions = new Float32Array(total);
+  const positions = arena.f32(total);
   const byMaterial = new Map<number, Uint32Array[]>();
   let base = 0;
   for (const c of chunks) {
     positions.set(c.positions, base * 3);
-    const shifted = base === 0 ? c.tris : c.tris.map((i) => i + base);
+    if (base > 0) for (let i = 0; i < c.tris.length; i++) c.tris[i] += base; // readTriangles' own copy: shifted in place
     const list = byMaterial.get(c.material) ?? [];
-    list.push(shifted);
+    list.push(c.tris);
     byMaterial.set(c.material, list);
     base += c.positions.length / 3;
   }
-  const groups = [...byMaterial].map(([material, lists]) => ({ material, indices: concatU32(lists) }));
+  const groups = [...byMaterial].map(([material, lists]) => ({ material, indices: concatU32(lists, arena) }));
   return { name, source, kind, positions, groups };
 }
 
-function concatU32(lists: Uint32Array[]): Uint32Array {
+function concatU32(lists: Uint32Array[], arena: SharedArena): Uint32Array {
   if (lists.length === 1) return lists[0];
-  const out = new Uint32Array(lists.reduce((s, l) => s + l.length, 0));
+  const out = arena.u32(lists.reduce((s, l) => s + l.length, 0));
   let o = 0;
   for (const l of lists) {
     out.set(l, o);

@@ -4,15 +4,24 @@
 import { createHash } from 'node:crypto';
 import { encodeResource, type MeshObject } from '../geometry/resource.ts';
 import { writePhysicsResource } from '../format/resource.ts';
+import { gatherGroup, type CellGroupPlan } from './cells.ts';
 
 /** Options handed to the encoder unchanged (header word 0x08, Studio body, part ids; see docs/format-decisions.md). */
 export type EncodeOptions = NonNullable<Parameters<typeof encodeResource>[1]>;
 
-export interface JobGroup {
+/** One material's mesh, ready for the encoder. */
+export interface MeshGroup {
   material: number;
   positions: Float32Array;
   indices: Uint32Array;
 }
+
+/** A group as jobs carry it: a mesh (per-object resources) or a cell's planned runs, gathered where it is encoded. */
+export type JobGroup = MeshGroup | CellGroupPlan;
+
+export const isPlanned = (g: JobGroup): g is CellGroupPlan => 'runs' in g;
+export const groupTriangles = (g: JobGroup): number => (isPlanned(g) ? g.triangles : g.indices.length / 3);
+export const jobTriangles = (job: ResourceJob): number => job.groups.reduce((s, g) => s + groupTriangles(g), 0);
 
 export interface ResourceJob {
   name: string;
@@ -50,7 +59,10 @@ export interface BuiltResource {
 export const resourceFile = (name: string): string => `${name}.physics`;
 
 export function buildResource(job: ResourceJob, options?: EncodeOptions): BuiltResource {
-  const objects: MeshObject[] = job.groups.map((g) => ({ name: job.name, positions: g.positions, indices: g.indices, material: g.material }));
+  const objects: MeshObject[] = job.groups.map((g) => {
+    const { positions, indices } = isPlanned(g) ? gatherGroup(g) : g;
+    return { name: job.name, positions, indices, material: g.material };
+  });
   let encoded: ReturnType<typeof encodeResource>;
   try {
     encoded = encodeResource(objects, options);
@@ -85,7 +97,7 @@ export function buildResource(job: ResourceJob, options?: EncodeOptions): BuiltR
     shapes: res.shapes.length,
     vertices,
     faces,
-    inputTriangles: job.groups.reduce((s, g) => s + g.indices.length / 3, 0),
+    inputTriangles: jobTriangles(job),
     bounds: { min, max },
     materials: [...new Set(res.parts.map((p) => p.material))],
     sources: job.sources,

@@ -16,6 +16,15 @@
 //   each corner's copy; same cells, groups and bytes on the 1M bench level and both samples at 50/100/200 m). Not
 //   kept: warm 120–200 ms against 100–166 in JavaScript (copying every object in and the buckets out, ~100 MB of
 //   fresh linear memory), and in the fresh-process bench the plan stage measured 222–286 ms against 216–242.
+// - 2026-12-01: plan, then gather where the cell is encoded. The main thread only records runs of consecutive
+//   triangles per (cell, material) (planCells); each cell's arrays are copied out by gatherGroup on the thread that
+//   encodes it, reading the objects' arrays in shared memory (src/import/shared-arena.ts). A vertex is now copied
+//   once per (object, group) even when it leaves and re-enters the bucket (the old fill copied it again): fewer
+//   vertices, same bytes (the weld merges them either way; checked on the 1M bench level and both samples at 50,
+//   100 and 200 m). 1M bench level, fresh processes alternating with the old code: plan stage 203–282 → 52–108 ms;
+//   the gathering costs ~40–50 ms a thread. One thread: wall 1,768 / 2,173 / 2,044 → 1,575 / 1,921 / 1,637 ms. Two
+//   threads: even (1,152–1,312 vs 1,169–1,419), because the worker's validation of the big terrain, which the old
+//   plan stage hid, now runs into the encode stage (the CPU, ~2.1 s for 1.1 s of wall, is what is left to cut).
 import type { ImportedObject } from '../import/gltf.ts';
 
 export const CELL_SIZES = [50, 100, 200] as const;
@@ -25,18 +34,31 @@ export const DEFAULT_CELL_SIZE: CellSize = 100;
 export const cellIndex = (v: number, size: number): number => Math.floor(v / size);
 export const cellName = (x: number, z: number): string => `collision_area_${x}_${z}`;
 
-/** One material's triangles in a cell, as a triangle soup (9 floats a triangle; the encoder welds by position). */
-export interface CellGroup {
-  material: number;
+/** The arrays of one object's material group that a cell group reads from (shared memory when imported). */
+export interface CellSource {
   positions: Float32Array;
   indices: Uint32Array;
+}
+
+/**
+ * One material's triangles in a cell, not yet copied out: runs of consecutive triangles of its sources, in object
+ * then triangle order. gatherGroup turns it into the encoder's input on whichever thread encodes the cell, so the
+ * copying is spread over the threads, and sources in shared memory reach a worker without a copy.
+ */
+export interface CellGroupPlan {
+  material: number;
+  /** Triangles over all runs. */
+  triangles: number;
+  sources: CellSource[];
+  /** (source, first triangle, end triangle) triples. */
+  runs: Int32Array;
 }
 
 export interface Cell {
   name: string;
   x: number;
   z: number;
-  groups: CellGroup[];
+  groups: CellGroupPlan[];
   /** Names of the objects with triangles in this cell, in object order. */
   sources: string[];
 }
@@ -55,12 +77,20 @@ interface CellBuild {
   sources: Set<string>;
 }
 
-/** Buckets ((cell, material) groups) by id, with their triangle and vertex counts. */
+/** A (cell, material) bucket while the plan is built. */
+interface Bucket {
+  material: number;
+  triangles: number;
+  sources: CellSource[];
+  runs: number[];
+  /** The object group whose arrays are the last source (a new group starts a new source). */
+  last: number;
+}
+
+/** Buckets ((cell, material) groups) in creation order, found by cell key and material. */
 class Buckets {
   cells = new Map<number, CellBuild>();
-  triangles: Int32Array<ArrayBuffer> = new Int32Array(256);
-  vertices: Int32Array<ArrayBuffer> = new Int32Array(256);
-  count = 0;
+  list: Bucket[] = [];
 
   /** The bucket of (cell, material), created on first use; the object is recorded as a source of the cell. */
   find(object: string, x: number, z: number, key: number, material: number, cellSize: number, t: number): number {
@@ -72,54 +102,35 @@ class Buckets {
     cell.sources.add(object);
     let b = cell.byMaterial.get(material);
     if (b === undefined) {
-      b = this.count++;
-      if (b === this.triangles.length) {
-        this.triangles = grown(this.triangles);
-        this.vertices = grown(this.vertices);
-      }
+      b = this.list.length;
+      this.list.push({ material, triangles: 0, sources: [], runs: [], last: -1 });
       cell.byMaterial.set(material, b);
     }
     return b;
   }
+
+  /** Triangles [from, to) of object group `group` (a running number) go to bucket b. */
+  addRun(b: number, group: number, positions: Float32Array, indices: Uint32Array, from: number, to: number): void {
+    const bucket = this.list[b];
+    if (bucket.last !== group) {
+      bucket.sources.push({ positions, indices });
+      bucket.last = group;
+    }
+    bucket.runs.push(bucket.sources.length - 1, from, to);
+    bucket.triangles += to - from;
+  }
 }
 
-const grown = (a: Int32Array): Int32Array<ArrayBuffer> => {
-  const next = new Int32Array(2 * a.length);
-  next.set(a);
-  return next;
-};
-
 /**
- * Distributes every triangle to the cell of its centroid: count → allocate → fill, in object then triangle order.
- * Cells come out sorted by x then z; within a cell, groups by material in first-seen order. A group keeps the
- * objects' vertex sharing (a vertex is copied once per run of triangles in the same bucket); a vertex that leaves
- * and re-enters a bucket is copied again, which the encoder's weld by position makes invisible in the output.
+ * Plans the cells: every triangle goes to the cell of its centroid, recorded as runs of consecutive triangles per
+ * (cell, material) bucket; nothing is copied here (gatherGroup does it where the cell is encoded). Cells come out
+ * sorted by x then z; within a cell, groups by material in first-seen order, runs in object then triangle order.
  */
-export function assignCells(objects: ImportedObject[], cellSize: number): Cell[] {
-  let triangles = 0;
-  let maxVertices = 0;
-  for (const o of objects) {
-    maxVertices = Math.max(maxVertices, o.positions.length / 3);
-    for (const g of o.groups) triangles += g.indices.length / 3;
-  }
+export function planCells(objects: ImportedObject[], cellSize: number): Cell[] {
   const buckets = new Buckets();
-  // Pass 1: per triangle its bucket; per corner its bucket-local vertex, as ~local (negative) where the corner is
-  // the vertex's first copy into the bucket. Stamps are (object, bucket), so nothing needs clearing between objects.
-  const bucketOf = new Int32Array(triangles);
-  const cornerOf = new Int32Array(triangles * 3);
-  const stamps = { object: new Int32Array(maxVertices).fill(-1), bucket: new Int32Array(maxVertices), local: new Int32Array(maxVertices) };
-  let t = 0;
-  for (let oi = 0; oi < objects.length; oi++) {
-    const o = objects[oi];
-    for (const g of o.groups) t = countGroup(o, oi, g.indices, g.material, cellSize, t, buckets, bucketOf, cornerOf, stamps);
-  }
-  // Pass 2: exact arrays per bucket, filled in the same order.
-  const positions = Array.from({ length: buckets.count }, (_, b) => new Float32Array(3 * buckets.vertices[b]));
-  const indices = Array.from({ length: buckets.count }, (_, b) => new Uint32Array(3 * buckets.triangles[b]));
-  const fill = new Int32Array(buckets.count);
-  t = 0;
+  let group = 0;
   for (const o of objects) {
-    for (const g of o.groups) t = fillGroup(o.positions, g.indices, t, bucketOf, cornerOf, positions, indices, fill);
+    for (const g of o.groups) planGroup(o, g.indices, g.material, group++, cellSize, buckets);
   }
   const sorted = [...buckets.cells.values()].sort((a, b) => a.x - b.x || a.z - b.z);
   return sorted.map((c) => ({
@@ -127,68 +138,79 @@ export function assignCells(objects: ImportedObject[], cellSize: number): Cell[]
     x: c.x,
     z: c.z,
     sources: [...c.sources],
-    groups: [...c.byMaterial].map(([material, b]) => ({ material, positions: positions[b], indices: indices[b] })),
+    groups: [...c.byMaterial.values()].map((b) => {
+      const { material, triangles, sources, runs } = buckets.list[b];
+      return { material, triangles, sources, runs: Int32Array.from(runs) };
+    }),
   }));
 }
 
-/** Pass 1 over one material group of an object; returns the next global triangle number. */
-function countGroup(
-  o: ImportedObject, oi: number, idx: Uint32Array, material: number, cellSize: number, t0: number, buckets: Buckets,
-  bucketOf: Int32Array, cornerOf: Int32Array, stamps: { object: Int32Array; bucket: Int32Array; local: Int32Array },
-): number {
+/** One material group of an object: its runs of triangles whose centroids share a cell. */
+function planGroup(o: ImportedObject, idx: Uint32Array, material: number, group: number, cellSize: number, buckets: Buckets): void {
   const p = o.positions;
-  const stampObject = stamps.object, stampBucket = stamps.bucket, local = stamps.local;
-  let vertices = buckets.vertices, tris = buckets.triangles;
   const n = idx.length / 3;
   let lastKey = NaN;
   let b = -1;
-  let t = t0;
-  for (let k = 0; k < n; k++, t++) {
-    const v0 = idx[3 * k], v1 = idx[3 * k + 1], v2 = idx[3 * k + 2];
-    const x = Math.floor((p[3 * v0] + p[3 * v1] + p[3 * v2]) / 3 / cellSize);
-    const z = Math.floor((p[3 * v0 + 2] + p[3 * v1 + 2] + p[3 * v2 + 2]) / 3 / cellSize);
+  let from = 0;
+  for (let k = 0; k < n; k++) {
+    const v0 = 3 * idx[3 * k], v1 = 3 * idx[3 * k + 1], v2 = 3 * idx[3 * k + 2];
+    const x = Math.floor((p[v0] + p[v1] + p[v2]) / 3 / cellSize);
+    const z = Math.floor((p[v0 + 2] + p[v1 + 2] + p[v2 + 2]) / 3 / cellSize);
     const key = packKey(x, z);
-    if (key !== lastKey) {
-      b = buckets.find(o.name, x, z, key, material, cellSize, k);
-      (vertices = buckets.vertices), (tris = buckets.triangles);
-      lastKey = key;
-    }
-    bucketOf[t] = b;
-    tris[b]++;
-    for (let c = 0; c < 3; c++) {
-      const v = c === 0 ? v0 : c === 1 ? v1 : v2;
-      if (stampObject[v] !== oi || stampBucket[v] !== b) {
-        stampObject[v] = oi;
-        stampBucket[v] = b;
-        local[v] = vertices[b]++;
-        cornerOf[3 * t + c] = ~local[v];
-      } else cornerOf[3 * t + c] = local[v];
-    }
+    if (key === lastKey) continue;
+    if (b >= 0) buckets.addRun(b, group, p, idx, from, k);
+    b = buckets.find(o.name, x, z, key, material, cellSize, k);
+    lastKey = key;
+    from = k;
   }
-  return t;
+  if (b >= 0) buckets.addRun(b, group, p, idx, from, n);
 }
 
-/** Pass 2 over one material group: indices for every triangle, positions where a corner made the copy. */
-function fillGroup(
-  p: Float32Array, idx: Uint32Array, t0: number, bucketOf: Int32Array, cornerOf: Int32Array, positions: Float32Array[], indices: Uint32Array[], fill: Int32Array,
-): number {
-  const n = idx.length / 3;
-  let t = t0;
-  for (let k = 0; k < n; k++, t++) {
-    const b = bucketOf[t];
-    const out = indices[b];
-    const w = 3 * fill[b]++;
-    for (let c = 0; c < 3; c++) {
-      const li = cornerOf[3 * t + c];
-      if (li < 0) {
-        const pos = positions[b];
-        const d = 3 * ~li, s = 3 * idx[3 * k + c];
-        pos[d] = p[s];
-        pos[d + 1] = p[s + 1];
-        pos[d + 2] = p[s + 2];
-        out[w + c] = ~li;
-      } else out[w + c] = li;
-    }
+/** Per-thread scratch for gatherGroup: a stamp and a local number per source vertex, and the positions copied. */
+const scratch = { stamp: new Int32Array(0), local: new Int32Array(0), positions: new Float32Array(0), token: 0 };
+
+/**
+ * The encoder's input for one planned group: the runs' triangles with their vertices copied once per object (a
+ * vertex shared by several of the group's triangles of one object is copied once, at its first corner), so the
+ * cell keeps the objects' vertex sharing. The weld by position makes any further sharing invisible in the output.
+ */
+export function gatherGroup(g: CellGroupPlan): { positions: Float32Array; indices: Uint32Array } {
+  let maxVertices = 0;
+  for (const s of g.sources) maxVertices = Math.max(maxVertices, s.positions.length / 3);
+  if (scratch.stamp.length < maxVertices || scratch.token > 0x3fffffff) {
+    scratch.stamp = new Int32Array(Math.max(maxVertices, 2 * scratch.stamp.length));
+    scratch.local = new Int32Array(scratch.stamp.length);
+    scratch.token = 0;
   }
-  return t;
+  if (scratch.positions.length < 9 * g.triangles) scratch.positions = new Float32Array(Math.max(9 * g.triangles, 2 * scratch.positions.length));
+  const indices = new Uint32Array(3 * g.triangles);
+  let vertices = 0;
+  let w = 0;
+  let last: Float32Array | undefined;
+  for (let r = 0; r < g.runs.length; r += 3) {
+    const src = g.sources[g.runs[r]];
+    if (src.positions !== last) (last = src.positions), scratch.token++;
+    const from = g.runs[r + 1], to = g.runs[r + 2];
+    vertices = gatherRun(src.positions, src.indices, from, to, indices, w, vertices, scratch.token);
+    w += 3 * (to - from);
+  }
+  return { positions: scratch.positions.slice(0, 3 * vertices), indices };
+}
+
+/** Triangles [from, to) of one source into `out` at w; returns the group's vertex count after them. */
+function gatherRun(p: Float32Array, idx: Uint32Array, from: number, to: number, out: Uint32Array, w: number, vertices: number, token: number): number {
+  const { stamp, local, positions } = scratch;
+  for (let i = 3 * from; i < 3 * to; i++, w++) {
+    const v = idx[i];
+    if (stamp[v] !== token) {
+      stamp[v] = token;
+      local[v] = vertices;
+      const d = 3 * vertices++, s = 3 * v;
+      positions[d] = p[s];
+      positions[d + 1] = p[s + 1];
+      positions[d + 2] = p[s + 2];
+    }
+    out[w] = local[v];
+  }
+  return vertices;
 }

@@ -16,7 +16,7 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { cpuUsage, execArgv } from 'node:process';
 import { Worker } from 'node:worker_threads';
 import type { MeshReport } from '../import/validate.ts';
-import { buildResource, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
+import { buildResource, isPlanned, jobTriangles, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
 
 export interface PoolOptions {
   /** Encoding threads including the calling thread: 1 = calling thread only. */
@@ -86,7 +86,7 @@ export function freeCores(from: CpuMark | undefined, to: CpuMark = cpuMark()): n
 
 /** Encoding threads for these jobs: one per WORK_PER_THREAD triangles, at most one per free core and one per job. */
 export function autoThreads(jobs: ResourceJob[], free: number = idleCores()): number {
-  const triangles = jobs.reduce((s, j) => s + j.groups.reduce((t, g) => t + g.indices.length / 3, 0), 0);
+  const triangles = jobs.reduce((s, j) => s + jobTriangles(j), 0);
   return Math.max(1, Math.min(free, jobs.length, Math.ceil(triangles / WORK_PER_THREAD)));
 }
 
@@ -184,7 +184,7 @@ export class ThreadPool {
     return reply;
   }
 
-  /** Mesh validation reports on a worker (arrays are copied: the caller keeps using them). */
+  /** Mesh validation reports on a worker (shared-memory arrays are read in place, others copied; none transferred). */
   validate(worker: number, items: ValidateItem[]): Promise<MeshReport[]> {
     return this.call(worker, { kind: 'validate', items });
   }
@@ -212,7 +212,7 @@ function units(jobs: ResourceJob[]): number[][] {
   let size = 0;
   jobs.forEach((job, i) => {
     cur.push(i);
-    size += job.groups.reduce((t, g) => t + g.indices.length / 3, 0);
+    size += jobTriangles(job);
     if (size >= UNIT_TRIANGLES) {
       out.push(cur);
       cur = [];
@@ -264,10 +264,15 @@ async function runOnThreads(jobs: ResourceJob[], pool: ThreadPool, workers: numb
   return results;
 }
 
-/** The job's array buffers, each once, when the view covers its whole buffer (transfer, don't copy). */
+/**
+ * The job's array buffers, each once, when the view covers its whole buffer (transfer, don't copy). Shared memory
+ * is never in the list (it is shared as it is); a planned cell group's sources are the objects' arrays, which
+ * must stay usable, so they are not either.
+ */
 function transferList(job: ResourceJob): ArrayBuffer[] {
   const seen = new Set<ArrayBuffer>();
   for (const g of job.groups) {
+    if (isPlanned(g)) continue;
     for (const a of [g.positions, g.indices]) {
       if (a.byteOffset === 0 && a.byteLength === a.buffer.byteLength && a.buffer instanceof ArrayBuffer) seen.add(a.buffer);
     }

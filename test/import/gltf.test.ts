@@ -65,6 +65,24 @@ describe('importGltf: objects, transforms, winding', () => {
   });
 });
 
+describe('importGltf: shared memory', () => {
+  it("puts every object's arrays in shared memory, primitives merged and shifted in place", async () => {
+    const doc = newLevel();
+    const quad = { positions: [0, 0, 0, 0, 0, 1, 1, 0, 0], indices: [0, 1, 2] };
+    addNode(doc, { name: 'two', ...quad, more: [{ ...quad }] });
+    addNode(doc, { name: 'mirror', ...gridMesh(1, 1, 1, [0, 0, 0]), scale: [-1, 1, 1] });
+    addNode(doc, { name: 'strip', positions: [0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 1], mode: 5 });
+    addNode(doc, { name: 'rail', positions: [0, 1, 0, 2, 1, 0], mode: 1, nodeExtras: { sk8_grind_curve: true } });
+    const r = await load(doc, 'shared.glb');
+    expect(r.objects.map((o) => o.name)).toEqual(['two', 'mirror', 'strip', 'grind_rail']);
+    for (const o of r.objects) {
+      expect(o.positions.buffer).toBeInstanceOf(SharedArrayBuffer);
+      for (const g of o.groups) expect(g.indices.buffer).toBeInstanceOf(SharedArrayBuffer);
+    }
+    expect(Array.from(r.objects[0].groups[0].indices)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+});
+
 describe('importGltf: modes and materials', () => {
   it('reads sk8_collision_mode and material sources in order', async () => {
     warnings.length = 0;

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ResourceJob } from '../../src/tiling/build.ts';
+import type { MeshGroup, ResourceJob } from '../../src/tiling/build.ts';
 import { availableParallelism } from 'node:os';
 import { freeCores, idleCores, MIN_SAMPLE_MS, runJobs, ThreadPool, withoutTsx } from '../../src/tiling/pool.ts';
+import { gatherGroup, planCells } from '../../src/tiling/cells.ts';
+import { SharedArena } from '../../src/import/shared-arena.ts';
 
-function gridJob(name: string, n: number, y: number): ResourceJob {
+function gridJob(name: string, n: number, y: number): ResourceJob & { groups: MeshGroup[] } {
   const positions: number[] = [];
   const indices: number[] = [];
   for (let j = 0; j <= n; j++) for (let i = 0; i <= n; i++) positions.push(i, y + 0.01 * ((i * 7 + j * 3) % 5), j);
@@ -16,7 +18,7 @@ function gridJob(name: string, n: number, y: number): ResourceJob {
   return { name, cell: null, sources: [name], groups: [{ material: 96, positions: Float32Array.from(positions), indices: Uint32Array.from(indices) }] };
 }
 
-const jobs = (): ResourceJob[] => Array.from({ length: 12 }, (_, k) => gridJob(`g${k}`, 40 + k, k));
+const jobs = (): (ResourceJob & { groups: MeshGroup[] })[] => Array.from({ length: 12 }, (_, k) => gridJob(`g${k}`, 40 + k, k));
 
 describe('runJobs', () => {
   it('gives the same bytes, in job order, on 1 and 3 threads', async () => {
@@ -24,6 +26,23 @@ describe('runJobs', () => {
     const three = await runJobs(jobs(), { threads: 3 });
     expect(three.map((r) => r.name)).toEqual(one.map((r) => r.name));
     three.forEach((r, i) => expect(Buffer.from(r.bytes).equals(Buffer.from(one[i].bytes))).toBe(true));
+  });
+  it('gathers planned cells on workers from shared memory: the bytes of the gathered meshes, on 1 and 3 threads', async () => {
+    const arena = new SharedArena();
+    const objects = jobs().map((j, k) => ({
+      name: j.name, source: j.name, kind: 'mesh' as const,
+      positions: arena.copyF32(j.groups[0].positions.map((v, i) => (i % 3 === 1 ? v : v * 3 + 7 * k))),
+      groups: [{ material: 96 + 64 * (k % 2), indices: arena.copyU32(j.groups[0].indices) }],
+    }));
+    const planned = (): ResourceJob[] => planCells(objects, 50).map((c) => ({ name: c.name, cell: [c.x, c.z], sources: c.sources, groups: c.groups }));
+    expect(planned().length).toBeGreaterThan(4);
+    const gathered: ResourceJob[] = planCells(objects, 50).map((c) => ({ name: c.name, cell: [c.x, c.z], sources: c.sources, groups: c.groups.map((g) => ({ material: g.material, ...gatherGroup(g) })) }));
+    const want = await runJobs(gathered, { threads: 1 });
+    for (const threads of [1, 3]) {
+      const got = await runJobs(planned(), { threads });
+      got.forEach((r, i) => expect(Buffer.from(r.bytes).equals(Buffer.from(want[i].bytes))).toBe(true));
+      expect(got.map((r) => r.inputTriangles)).toEqual(want.map((r) => r.inputTriangles));
+    }
   });
   it('reports an encoder error from a worker with the resource name', async () => {
     const bad = jobs();

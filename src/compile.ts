@@ -15,6 +15,7 @@ import { isShared, SharedArena } from './import/shared-arena.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
 import { isPlanned, resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
 import { DEFAULT_CELL_SIZE, planCells, type CellSize } from './tiling/cells.ts';
+import { firstOfEach } from './tiling/unique.ts';
 import { availableParallelism } from 'node:os';
 import { autoThreads, cpuMark, freeCores, runJobs, ThreadPool, UNIT_TRIANGLES, type CpuMark } from './tiling/pool.ts';
 
@@ -401,15 +402,15 @@ function makeManifest(
   input: string, sha256: string, options: CompileOptions, layout: 'objects' | 'cells', built: BuiltResource[],
   objects: ImportedObject[], validation: Record<string, Partial<MeshReport>>, streamingPlan: StreamingPlan | null, warnings: string[],
 ): Manifest {
-  const unique = new Map<string, number>();
-  for (const r of built) unique.set(r.sha256, r.faces);
+  const first = firstOfEach(built.map((r) => r.bytes));
+  const unique = built.filter((_, i) => first[i]);
   const totals: Totals = {
     'collision-objects': objects.length,
     'collision-triangles': built.reduce((s, r) => s + r.faces, 0),
     'collision-resources': built.length,
     'collision-parts': built.reduce((s, r) => s + r.parts, 0),
-    'unique-collision-files': unique.size,
-    'unique-collision-triangles': [...unique.values()].reduce((s, n) => s + n, 0),
+    'unique-collision-files': unique.length,
+    'unique-collision-triangles': unique.reduce((s, r) => s + r.faces, 0),
   };
   return {
     tool: { name: 'compile-collision', version: pkg.version },

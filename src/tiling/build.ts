@@ -1,7 +1,6 @@
 // One output resource: a job (a collision object, or a collision_area cell) → PhysicsResource bytes and the
 // numbers the manifest reports. Pure (no I/O), so it runs the same on the main thread and in a worker; a job's
 // bytes depend only on the job, which is what makes output identical for any worker count.
-import { createHash } from 'node:crypto';
 import { encodeResource, type MeshObject } from '../geometry/resource.ts';
 import { writePhysicsResource } from '../format/resource.ts';
 import { gatherGroup, type CellGroupPlan } from './cells.ts';
@@ -42,8 +41,6 @@ export interface BuiltResource {
   file: string;
   cell: [number, number] | null;
   bytes: Uint8Array;
-  /** sha256 of bytes (hex): identical files are counted once in unique-collision-files. */
-  sha256: string;
   parts: number;
   shapes: number;
   vertices: number;
@@ -92,7 +89,6 @@ export function buildResource(job: ResourceJob, options?: EncodeOptions): BuiltR
     file: resourceFile(job.name),
     cell: job.cell,
     bytes,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
     parts: res.parts.length,
     shapes: res.shapes.length,
     vertices,

@@ -48,13 +48,15 @@ let R_DEGENERATE: i32 = 0;
 let R_REPEATED: i32 = 0;
 /** −1, or the corner whose vertex is not finite in f32. */
 let R_BAD_CORNER: i32 = -1;
+/** −1, or the first corner whose index is not below the vertex count (checked before anything else). */
+let R_BAD_INDEX: i32 = -1;
 
 export function weldResult(k: i32): i32 {
-  return k == 0 ? R_COUNT : k == 1 ? R_KEPT : k == 2 ? R_DEGENERATE : k == 3 ? R_REPEATED : R_BAD_CORNER;
+  return k == 0 ? R_COUNT : k == 1 ? R_KEPT : k == 2 ? R_DEGENERATE : k == 3 ? R_REPEATED : k == 4 ? R_BAD_CORNER : R_BAD_INDEX;
 }
 
 /**
- * Welds nt triangles (indices: 3 u32 each, all < nv, checked by the caller) over nv input vertices (bits: their
+ * Welds nt triangles (indices: 3 u32 each; stops first if one is not below nv) over nv input vertices (bits: their
  * f32 bit patterns, 3 per vertex). Out: outBits (3 u32 per welded vertex, room for min(nv, 3 nt)), remap (nv i32:
  * welded id, −1 unused), tris (3 u32 per kept triangle, room for nt), source (u32 input index per kept triangle).
  * arena: free memory for the tables. Results through weldResult; stops at a non-finite vertex's first use.
@@ -62,10 +64,18 @@ export function weldResult(k: i32): i32 {
 export function weld(nv: i32, nt: i32, bits: usize, indices: usize, outBits: usize, remap: usize, tris: usize, source: usize, arena: usize): void {
   resetArena(arena);
   R_BAD_CORNER = -1;
+  R_BAD_INDEX = firstBadIndex(nv, 3 * nt, indices);
+  if (R_BAD_INDEX >= 0) return;
   const count = weldVertices(nv, nt, bits, indices, outBits, remap);
   R_COUNT = count;
   if (R_BAD_CORNER >= 0) return;
   keep(nt, indices, remap, outBits, count, tris, source);
+}
+
+/** The first of n u32 indices that is ≥ nv, or −1. */
+function firstBadIndex(nv: i32, n: i32, indices: usize): i32 {
+  for (let i = 0; i < n; i++) if (u32At(indices, i) >= <u32>nv) return i;
+  return -1;
 }
 
 /** Welded ids in first-use order through one probe table of (id + 1) slots, keys compared against outBits. */

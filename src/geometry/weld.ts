@@ -36,14 +36,15 @@ function positionBits(positions: Float32Array | Float64Array): Uint32Array {
   return new Uint32Array(p.buffer, p.byteOffset, p.length);
 }
 
-/** Throws for an index past the positions. */
+/** Throws for array lengths that are not whole vertices and triangles (indices are checked in wasm, first). */
 function validate(positions: ArrayLike<number>, indices: Uint32Array): void {
   if (positions.length % 3 !== 0) throw new Error(`weld: positions length ${positions.length} is not a multiple of 3`);
   if (indices.length % 3 !== 0) throw new Error(`weld: indices length ${indices.length} is not a multiple of 3`);
-  const nv = positions.length / 3;
-  for (let i = 0; i < indices.length; i++) {
-    if (indices[i] >= nv) throw new Error(`weld: triangle ${(i / 3) | 0}: index ${indices[i]} ≥ vertex count ${nv}`);
-  }
+}
+
+/** The error for corner i, whose index is past the positions. */
+function indexError(positions: ArrayLike<number>, indices: Uint32Array, i: number): Error {
+  return new Error(`weld: triangle ${(i / 3) | 0}: index ${indices[i]} ≥ vertex count ${positions.length / 3}`);
 }
 
 /** Throws for vertex v (used by corner i) whose f32 position is not finite. */
@@ -138,6 +139,8 @@ export function runWeld(m: WasmLayout, r: WeldRegions, positions: Float32Array |
   new Uint32Array(buf, r.indices, indices.length).set(indices);
   const w = m.w;
   w.weld(r.nv, r.nt, r.bits, r.indices, r.out, r.remap, r.tris, r.source, m.end());
+  const badIndex = w.weldResult(5);
+  if (badIndex >= 0) throw indexError(positions, indices, badIndex);
   const bad = w.weldResult(4);
   if (bad >= 0) throw notFiniteError(positions, indices[bad], bad);
   return { count: w.weldResult(0), kept: w.weldResult(1), degenerate: w.weldResult(2), repeated: w.weldResult(3) };

@@ -152,6 +152,13 @@ describe('encodeMeshShapes: hand-worked cases', () => {
     expect(() => encodeMeshShapes(new Float32Array([0, 0, NaN, 1, 0, 0, 0, 1, 0]), new Uint32Array([0, 1, 2]))).toThrow(/not finite/);
     expect(() => encodeMeshShapes(new Float64Array([0, 0, 1e300, 1, 0, 0, 0, 1, 0]), new Uint32Array([0, 1, 2]))).toThrow(/not finite in f32/);
   });
+
+  it('names the first index past the vertices, before any non-finite vertex', () => {
+    const pos = new Float32Array([NaN, 0, 0, 1, 0, 0, 0, 1, 0]);
+    expect(() => encodeMeshShapes(pos, new Uint32Array([0, 1, 2, 2, 1, 0, 1, 7, 2, 9, 0, 1]))).toThrow(/^weld: triangle 2: index 7 ≥ vertex count 3$/);
+    expect(() => encodeMeshShapes(pos, new Uint32Array([1, 2, 0, 0xffffffff, 1, 2]))).toThrow(/^weld: triangle 1: index 4294967295 ≥ vertex count 3$/);
+    expect(() => encodeMeshShapes(pos, new Uint32Array([1, 2, 0]))).toThrow(/not finite/);
+  });
 });
 
 describe('encodeMeshShapes: tree', () => {

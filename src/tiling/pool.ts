@@ -206,15 +206,23 @@ export async function runJobs(jobs: ResourceJob[], options: PoolOptions): Promis
   }
 }
 
-function units(jobs: ResourceJob[]): number[][] {
+/**
+ * Consecutive jobs grouped into units of UNIT_TRIANGLES, shrinking towards the end (guided scheduling: at most
+ * 1 / (2 · threads) of what is left, down to one job), so the threads run out of work at about the same time
+ * instead of one waiting for another's last full unit.
+ */
+export function units(jobs: ResourceJob[], threads: number): number[][] {
+  const sizes = jobs.map(jobTriangles);
+  let left = sizes.reduce((s, n) => s + n, 0);
   const out: number[][] = [];
   let cur: number[] = [];
   let size = 0;
-  jobs.forEach((job, i) => {
+  sizes.forEach((n, i) => {
     cur.push(i);
-    size += jobTriangles(job);
-    if (size >= UNIT_TRIANGLES) {
+    size += n;
+    if (size >= Math.min(UNIT_TRIANGLES, left / (2 * threads))) {
       out.push(cur);
+      left -= size;
       cur = [];
       size = 0;
     }
@@ -225,7 +233,7 @@ function units(jobs: ResourceJob[]): number[][] {
 
 async function runOnThreads(jobs: ResourceJob[], pool: ThreadPool, workers: number, options: PoolOptions): Promise<BuiltResource[]> {
   const results: BuiltResource[] = new Array(jobs.length);
-  const work = units(jobs);
+  const work = units(jobs, workers + 1);
   let next = 0;
   let done = 0;
   let failed = false;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MeshGroup, ResourceJob } from '../../src/tiling/build.ts';
 import { availableParallelism } from 'node:os';
-import { freeCores, idleCores, MIN_SAMPLE_MS, runJobs, ThreadPool, withoutTsx } from '../../src/tiling/pool.ts';
+import { freeCores, idleCores, MIN_SAMPLE_MS, runJobs, ThreadPool, units, withoutTsx } from '../../src/tiling/pool.ts';
 import { gatherGroup, planCells } from '../../src/tiling/cells.ts';
 import { SharedArena } from '../../src/import/shared-arena.ts';
 
@@ -86,5 +86,22 @@ describe('withoutTsx', () => {
     // What the tsx command line passes.
     expect(withoutTsx(['--require', '/w/node_modules/tsx/dist/preflight.cjs', '--import', 'file:///w/node_modules/tsx/dist/loader.mjs', '--inspect'])).toEqual(['--inspect']);
     expect(withoutTsx(['--import', './tsx-helpers.mjs'])).toEqual(['--import', './tsx-helpers.mjs']);
+  });
+});
+
+describe('units', () => {
+  const job = (t: number): ResourceJob => ({ name: `j${t}`, cell: null, sources: [], groups: [{ material: 96, positions: new Float32Array(0), indices: new Uint32Array(3 * t) }] });
+  it('cuts full units first, then smaller ones towards the end, every job once and in order', () => {
+    const jobs = Array.from({ length: 100 }, () => job(2_000)); // 200,000 triangles
+    const u = units(jobs, 2);
+    expect(u.flat()).toEqual(jobs.map((_, i) => i));
+    const sizes = u.map((x) => x.length * 2_000);
+    expect(sizes[0]).toBe(26_000); // 13 jobs reach 25,000
+    expect(sizes.at(-1)).toBe(2_000);
+    for (let k = 1; k < sizes.length; k++) expect(sizes[k]).toBeLessThanOrEqual(sizes[k - 1]);
+  });
+  it('ends in single jobs, and makes no unit of no jobs', () => {
+    expect(units([job(10), job(10)], 1)).toEqual([[0], [1]]);
+    expect(units([], 2)).toEqual([]);
   });
 });

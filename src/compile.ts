@@ -3,8 +3,8 @@
 // ../shared/spec/physics-resource.md ("Collision, physics pools and grinds"). The library never prints or touches
 // `process`: warnings go to the logger, progress to a callback, and the caller gets the manifest and timings.
 import { randomBytes, webcrypto } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { writeFile as writeFileCallback } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import pkg from '../package.json' with { type: 'json' };
 import { readPhysicsResource } from './format/resource.ts';
@@ -450,7 +450,6 @@ export async function publish(outDir: string, built: BuiltResource[], manifest: 
  * output is untouched; discard removes the temporary directory.
  */
 class Staging {
-  private pending: Promise<void>[] = [];
   private failure: Error | undefined;
   private closed = false;
 
@@ -467,24 +466,32 @@ class Staging {
   }
 
   /**
-   * Starts writing one file; a failure is kept and reported by commit. fs.writeFile with a callback, not the
-   * promise API's FileHandle (open, write, close as three promises): 448 files of 40 KB took 70–88 ms of CPU
-   * against 103–121 ms, a share of it on the main thread while it encodes.
+   * Writes one file now (writeFileSync, on the calling thread); a failure is kept and reported by commit.
+   * Design log: fs.writeFile with a callback took 70–88 ms of CPU for 448 files of 40 KB against 103–121 ms for
+   * the promise API (2026-11-29), but both run on libuv's thread pool, three round trips a file (open, write,
+   * close), each waking a pool thread. 2026-12-01, the bench level's 448 files (43 MB) into fresh directories,
+   * process CPU, 4 pairs: callbacks 47–164 ms, synchronous 29–91 ms (the pair always lower). What made either
+   * slow on this machine is ext4's inode allocation skipping recently deleted inodes (perf: find_inode_bit →
+   * recently_deleted) right after many files were deleted: 448 creates cost ~150–300 ms of CPU within a minute of
+   * deleting a previous output, ~30 ms otherwise (scripts/bench-level.ts keeps its runs' outputs for that reason).
    */
   write(name: string, bytes: Uint8Array): void {
-    this.pending.push(new Promise<void>((done) => writeFileCallback(join(this.dir, name), bytes, (e) => done(void (e && (this.failure ??= e))))));
+    if (this.failure) return;
+    try {
+      writeFileSync(join(this.dir, name), bytes);
+    } catch (e) {
+      this.failure = e as Error;
+    }
   }
 
   /** Drops everything written so far (the build starts over with another layout). */
   async clear(): Promise<void> {
     await this.settle();
-    await rm(this.dir, { recursive: true, force: true });
+    rmSync(this.dir, { recursive: true, force: true });
     this.dir = await Staging.temp(this.outDir);
   }
 
   private async settle(): Promise<void> {
-    await Promise.all(this.pending);
-    this.pending = [];
     if (this.failure) throw this.failure;
   }
 
@@ -510,7 +517,7 @@ class Staging {
         throw e;
       }
       this.closed = true;
-      await rm(old, { recursive: true, force: true });
+      rmSync(old, { recursive: true, force: true }); // synchronous: no thread-pool round trip per file
     } catch (e) {
       await this.discard();
       const message = (e as Error).message;
@@ -522,8 +529,7 @@ class Staging {
   async discard(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all(this.pending);
-    await rm(this.dir, { recursive: true, force: true });
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }
 

@@ -4,7 +4,7 @@
 // `process`: warnings go to the logger, progress to a callback, and the caller gets the manifest and timings.
 import { randomBytes, webcrypto } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import pkg from '../package.json' with { type: 'json' };
 import { readPhysicsResource } from './format/resource.ts';
@@ -13,7 +13,7 @@ import { importGltf, IMPORT_DEFAULTS, type ImportedObject, type ImportResult, ty
 import { describeReport, validateMesh, type MeshReport } from './import/validate.ts';
 import { isShared, SharedArena } from './import/shared-arena.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
-import { isPlanned, resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
+import { isPlanned, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
 import { DEFAULT_CELL_SIZE, planCells, type CellSize } from './tiling/cells.ts';
 import { firstOfEach } from './tiling/unique.ts';
 import { availableParallelism } from 'node:os';
@@ -220,14 +220,11 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     // Jobs read the objects' arrays: in shared memory (as imported) workers read them in place; any others are
     // copied into it first (transferring them would empty the objects, cloning would copy per message).
     const toRun = threads > 1 ? sharedJobs(jobs) : jobs;
+    // Each thread writes the files of the resources it builds into the staging directory as it goes.
     const staging = await b.staging!;
-    // Files are written as resources come in (the thread pool does the I/O while encoding goes on).
-    const onResult = (_: number, r: BuiltResource): void => {
-      if (r.parts > 0) staging.write(resourceFile(r.name), r.bytes);
-    };
     const t0 = performance.now();
     const before = timings.validate ?? 0;
-    const built = await runJobs(toRun, { threads, pool: b.pool, sideWork, encode: options.encode, onDone, onResult });
+    const built = await runJobs(toRun, { threads, pool: b.pool, sideWork, encode: options.encode, onDone, writeDir: staging.dir });
     timings.encode = (timings.encode ?? 0) + performance.now() - t0 - ((timings.validate ?? 0) - before);
     const shapes = built.reduce((s, r) => s + r.shapes, 0);
     if (layout === 'objects' && options.tiling === 'auto' && shapes >= options.budget) {
@@ -436,24 +433,29 @@ function makeManifest(
  * Atomic publish: everything is written into a fresh temporary sibling, which then replaces the output directory
  * by rename. A failure before the rename leaves the previous output as it was and removes the temporary directory.
  * A directory that is not ours (no manifest.json of this tool, not empty) is never replaced.
- */
-export async function publish(outDir: string, built: BuiltResource[], manifest: Manifest, plan: StreamingPlan | null): Promise<void> {
-  const staging = await Staging.open(outDir);
-  for (const r of built) staging.write(resourceFile(r.name), r.bytes);
-  await staging.commit(manifest, plan);
-}
-
-/**
- * The temporary sibling a build writes into. It is opened (and a foreign output directory refused) while the
- * import runs; resource files are written as they are built, on libuv's thread pool, so the I/O overlaps encoding;
- * commit waits for them, adds the plan and manifest and renames the directory into place. Until then the previous
- * output is untouched; discard removes the temporary directory.
+ *
+ * The sibling is opened (and a foreign output directory refused) while the plan runs; each encoding thread writes
+ * the resources it builds into it as it goes (src/tiling/build.ts writeResource: synchronous writes, each
+ * thread paying for its own files); commit adds the plan and manifest and renames the directory into place.
+ *
+ * Design log (writing 448 files of the 1M bench level, 43 MB): fs.writeFile with a callback took 70–88 ms of CPU
+ * for 448 files of 40 KB against 103–121 ms for the promise API (2026-11-29), but both run on libuv's thread pool,
+ * three round trips a file (open, write, close), each waking a pool thread. 2026-12-01, into fresh directories,
+ * process CPU, 4 pairs: callbacks 47–164 ms, synchronous writes 29–91 ms (the pair always lower). Written by the
+ * main thread alone they made it the last to finish; now every thread writes its own. What makes file creation
+ * slow on this machine is ext4 skipping recently deleted inodes (perf: find_inode_bit → recently_deleted, a 12-hour
+ * window while the inode table block is cached): after many deleted outputs, 448 creates cost 150–300 ms of CPU
+ * instead of ~30 ms.
  */
 class Staging {
-  private failure: Error | undefined;
   private closed = false;
 
-  private constructor(readonly outDir: string, private dir: string) {}
+  private constructor(readonly outDir: string, private tempDir: string) {}
+
+  /** Where the build writes its files (src/tiling/build.ts writeResource). */
+  get dir(): string {
+    return this.tempDir;
+  }
 
   static async open(outDir: string): Promise<Staging> {
     await refuseForeignDir(outDir);
@@ -465,40 +467,15 @@ class Staging {
     return mkdtemp(join(dirname(outDir), `.${basename(outDir)}.tmp-`));
   }
 
-  /**
-   * Writes one file now (writeFileSync, on the calling thread); a failure is kept and reported by commit.
-   * Design log: fs.writeFile with a callback took 70–88 ms of CPU for 448 files of 40 KB against 103–121 ms for
-   * the promise API (2026-11-29), but both run on libuv's thread pool, three round trips a file (open, write,
-   * close), each waking a pool thread. 2026-12-01, the bench level's 448 files (43 MB) into fresh directories,
-   * process CPU, 4 pairs: callbacks 47–164 ms, synchronous 29–91 ms (the pair always lower). What made either
-   * slow on this machine is ext4's inode allocation skipping recently deleted inodes (perf: find_inode_bit →
-   * recently_deleted) right after many files were deleted: 448 creates cost ~150–300 ms of CPU within a minute of
-   * deleting a previous output, ~30 ms otherwise (scripts/bench-level.ts keeps its runs' outputs for that reason).
-   */
-  write(name: string, bytes: Uint8Array): void {
-    if (this.failure) return;
-    try {
-      writeFileSync(join(this.dir, name), bytes);
-    } catch (e) {
-      this.failure = e as Error;
-    }
-  }
-
   /** Drops everything written so far (the build starts over with another layout). */
   async clear(): Promise<void> {
-    await this.settle();
-    rmSync(this.dir, { recursive: true, force: true });
-    this.dir = await Staging.temp(this.outDir);
-  }
-
-  private async settle(): Promise<void> {
-    if (this.failure) throw this.failure;
+    rmSync(this.tempDir, { recursive: true, force: true });
+    this.tempDir = await Staging.temp(this.outDir);
   }
 
   async commit(manifest: Manifest, plan: StreamingPlan | null): Promise<void> {
     const { outDir, dir } = this;
     try {
-      await this.settle();
       if (plan) await writeFile(join(dir, STREAMING_PLAN_FILE), `${JSON.stringify(plan, null, 2)}\n`);
       await writeFile(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
       await refuseForeignDir(outDir); // again: something may have appeared there during the build

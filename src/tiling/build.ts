@@ -1,6 +1,8 @@
 // One output resource: a job (a collision object, or a collision_area cell) → PhysicsResource bytes and the
 // numbers the manifest reports. Pure (no I/O), so it runs the same on the main thread and in a worker; a job's
 // bytes depend only on the job, which is what makes output identical for any worker count.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { encodeResource, type MeshObject } from '../geometry/resource.ts';
 import { writePhysicsResource } from '../format/resource.ts';
 import { gatherGroup, type CellGroupPlan } from './cells.ts';
@@ -54,6 +56,20 @@ export interface BuiltResource {
 }
 
 export const resourceFile = (name: string): string => `${name}.physics`;
+
+/**
+ * Writes a built resource into dir as resourceFile(name), synchronously, on the thread that built it (so each
+ * encoding thread pays for its own files); a resource without parts gets no file. Throws "publish: <path>: ...".
+ */
+export function writeResource(dir: string, r: BuiltResource): void {
+  if (r.parts === 0) return;
+  const path = join(dir, resourceFile(r.name));
+  try {
+    writeFileSync(path, r.bytes);
+  } catch (e) {
+    throw new Error(`publish: ${path}: ${(e as Error).message}`);
+  }
+}
 
 export function buildResource(job: ResourceJob, options?: EncodeOptions): BuiltResource {
   const objects: MeshObject[] = job.groups.map((g) => {

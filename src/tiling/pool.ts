@@ -16,7 +16,7 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { cpuUsage, execArgv } from 'node:process';
 import { Worker } from 'node:worker_threads';
 import type { MeshReport } from '../import/validate.ts';
-import { buildResource, isPlanned, jobTriangles, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
+import { buildResource, isPlanned, jobTriangles, writeResource, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
 
 export interface PoolOptions {
   /** Encoding threads including the calling thread: 1 = calling thread only. */
@@ -27,6 +27,8 @@ export interface PoolOptions {
   /** Run on the calling thread once the workers have their first jobs. */
   sideWork?: () => void;
   onDone?: (done: number, total: number) => void;
+  /** Directory each result is written into (writeResource) by the thread that built it; none: not written. */
+  writeDir?: string;
   /** Each result as it is stored (in completion order, which varies with threads; the returned array does not). */
   onResult?: (index: number, result: BuiltResource) => void;
 }
@@ -247,7 +249,7 @@ async function runOnThreads(jobs: ResourceJob[], pool: ThreadPool, workers: numb
     while (!failed && next < work.length && (!prefetch || work.length - next > workers + 1)) {
       const unit = work[next++];
       const batch = unit.map((i) => ({ index: i, job: jobs[i] }));
-      const out = await pool.call<{ index: number; result: BuiltResource }[]>(w, { kind: 'encode', batch, encode: options.encode }, unit.flatMap((i) => transferList(jobs[i])));
+      const out = await pool.call<{ index: number; result: BuiltResource }[]>(w, { kind: 'encode', batch, encode: options.encode, writeDir: options.writeDir }, unit.flatMap((i) => transferList(jobs[i])));
       for (const { index, result } of out) store(index, result);
     }
   };
@@ -255,7 +257,11 @@ async function runOnThreads(jobs: ResourceJob[], pool: ThreadPool, workers: numb
   const onMain = async (): Promise<void> => {
     options.sideWork?.();
     while (!failed && next < work.length) {
-      for (const i of work[next++]) store(i, buildResource(jobs[i], options.encode));
+      for (const i of work[next++]) {
+        const r = buildResource(jobs[i], options.encode);
+        if (options.writeDir !== undefined) writeResource(options.writeDir, r);
+        store(i, r);
+      }
       if (workers) await new Promise((r) => setImmediate(r));
     }
   };

@@ -2,13 +2,13 @@
 // a large mesh (src/tiling/mesh-threads.ts; shape arrays transferred back) and computes mesh validation reports. Every request carries an id; the reply carries it back with a result or an error.
 import { parentPort } from 'node:worker_threads';
 import { validateMesh } from '../import/validate.ts';
-import { buildResource, type EncodeOptions, type ResourceJob } from './build.ts';
+import { buildResource, writeResource, type EncodeOptions, type ResourceJob } from './build.ts';
 import type { ValidateItem } from './pool.ts';
 import { pieceReply } from './mesh-threads.ts';
 import type { PieceInput } from '../geometry/pieces.ts';
 
 type Request =
-  | { id: number; kind: 'encode'; batch: { index: number; job: ResourceJob }[]; encode?: EncodeOptions }
+  | { id: number; kind: 'encode'; batch: { index: number; job: ResourceJob }[]; encode?: EncodeOptions; writeDir?: string }
   | { id: number; kind: 'validate'; items: ValidateItem[] }
   | { id: number; kind: 'piece'; input: PieceInput };
 
@@ -23,7 +23,11 @@ parentPort!.on('message', (msg: Request) => {
       parentPort!.postMessage({ id: msg.id, result: msg.items.map((it) => validateMesh(it.positions, it.groups)) });
       return;
     }
-    const result = msg.batch.map(({ index, job }) => ({ index, result: buildResource(job, msg.encode) }));
+    const result = msg.batch.map(({ index, job }) => {
+      const r = buildResource(job, msg.encode);
+      if (msg.writeDir !== undefined) writeResource(msg.writeDir, r);
+      return { index, result: r };
+    });
     parentPort!.postMessage({ id: msg.id, result }, result.map((r) => r.result.bytes.buffer as ArrayBuffer));
   } catch (e) {
     parentPort!.postMessage({ id: msg.id, error: (e as Error).message });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { MeshGroup, ResourceJob } from '../../src/tiling/build.ts';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { freeCores, idleCores, MIN_SAMPLE_MS, runJobs, ThreadPool, units, withoutTsx } from '../../src/tiling/pool.ts';
 import { gatherGroup, planCells } from '../../src/tiling/cells.ts';
 import { SharedArena } from '../../src/import/shared-arena.ts';
@@ -42,6 +44,20 @@ describe('runJobs', () => {
       const got = await runJobs(planned(), { threads });
       got.forEach((r, i) => expect(Buffer.from(r.bytes).equals(Buffer.from(want[i].bytes))).toBe(true));
       expect(got.map((r) => r.inputTriangles)).toEqual(want.map((r) => r.inputTriangles));
+    }
+  });
+  it('has each thread write the files of what it built, with the returned bytes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sk8-pool-'));
+    try {
+      const empty: ResourceJob = { name: 'empty', cell: null, sources: [], groups: [{ material: 96, positions: new Float32Array(9), indices: Uint32Array.of(0, 1, 2) }] };
+      const all = [...jobs(), empty];
+      const built = await runJobs(all, { threads: 3, writeDir: dir });
+      expect(readdirSync(dir).sort()).toEqual(jobs().map((j) => `${j.name}.physics`).sort());
+      for (const r of built.filter((x) => x.parts > 0)) expect(readFileSync(join(dir, `${r.name}.physics`)).equals(Buffer.from(r.bytes))).toBe(true);
+      await expect(runJobs(jobs(), { threads: 2, writeDir: join(dir, 'missing') })).rejects.toThrow(/^publish: .*missing.g\d+\.physics: ENOENT/);
+      await expect(runJobs(jobs().slice(0, 1), { threads: 1, writeDir: join(dir, 'missing') })).rejects.toThrow(/^publish: .*missing.g0\.physics: ENOENT/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
   it('reports an encoder error from a worker with the resource name', async () => {

@@ -140,8 +140,9 @@ interface RunResult {
 }
 
 /** Child mode: one compile, timed from process start of the compile call to the published directory. */
-async function runOnce(workers: string, out: string): Promise<void> {
+async function runOnce(workers: string): Promise<void> {
   const { compileLevel } = await import('../src/compile.ts');
+  const out = join(DIR, `out-${process.pid}`);
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const r = await compileLevel(LEVEL, { out, workers: workers === 'auto' ? 'auto' : Number(workers) }, { logger: { warn: () => {} } });
@@ -157,6 +158,7 @@ async function runOnce(workers: string, out: string): Promise<void> {
     resources: r.manifest.totals['collision-resources'],
     geometries: r.manifest.geometries,
   };
+  rmSync(out, { recursive: true, force: true });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
@@ -165,21 +167,14 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const opt = (name: string, def: string): string => (args.includes(name) ? args[args.indexOf(name) + 1] : def);
-  if (args.includes('--child')) return runOnce(opt('--workers', 'auto'), opt('--out', join(DIR, `out-${process.pid}`)));
+  if (args.includes('--child')) return runOnce(opt('--workers', 'auto'));
   if (!existsSync(LEVEL) || args.includes('--regenerate')) await makeLevel();
   const runs = Number(opt('--runs', '3'));
   const results: RunResult[] = [];
-  // Each run's output is kept until all runs are done: deleting 448 files makes the next run's file creation
-  // slow (ext4 skips recently deleted inodes; see compile.ts Staging.write), which no single build meets.
-  const outs = join(DIR, `runs-${process.pid}`);
-  try {
-    for (let i = 0; i < runs; i++) {
-      const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', '--workers', opt('--workers', 'auto'), '--out', join(outs, `${i}`)], { encoding: 'utf8' });
-      if (child.status !== 0) throw new Error(`bench run failed: ${child.stderr}`);
-      results.push(JSON.parse(child.stdout.trim().split('\n').pop()!));
-    }
-  } finally {
-    rmSync(outs, { recursive: true, force: true });
+  for (let i = 0; i < runs; i++) {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', '--workers', opt('--workers', 'auto')], { encoding: 'utf8' });
+    if (child.status !== 0) throw new Error(`bench run failed: ${child.stderr}`);
+    results.push(JSON.parse(child.stdout.trim().split('\n').pop()!));
   }
   const r0 = results[0];
   const wall = median(results.map((r) => r.wallMs));

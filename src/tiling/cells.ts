@@ -149,21 +149,34 @@ export function planCells(objects: ImportedObject[], cellSize: number): Cell[] {
 function planGroup(o: ImportedObject, idx: Uint32Array, material: number, group: number, cellSize: number, buckets: Buckets): void {
   const p = o.positions;
   const n = idx.length / 3;
-  let lastKey = NaN;
-  let b = -1;
-  let from = 0;
-  for (let k = 0; k < n; k++) {
+  for (let k = 0; k < n; ) {
+    const x = centroidCell(p, idx, k, 0, cellSize), z = centroidCell(p, idx, k, 2, cellSize);
+    const key = packKey(x, z);
+    const b = buckets.find(o.name, x, z, key, material, cellSize, k);
+    const end = runEnd(p, idx, k + 1, n, key, cellSize);
+    buckets.addRun(b, group, p, idx, k, end);
+    k = end;
+  }
+}
+
+/** Cell index along axis (0: x, 2: z) of triangle k's centroid. */
+const centroidCell = (p: Float32Array, idx: Uint32Array, k: number, axis: number, cellSize: number): number =>
+  Math.floor((p[3 * idx[3 * k] + axis] + p[3 * idx[3 * k + 1] + axis] + p[3 * idx[3 * k + 2] + axis]) / 3 / cellSize);
+
+/**
+ * The first triangle from k on whose centroid's cell key is not `key` (n when none). A loop-only function: with
+ * the run's last compare after the loop in planGroup, its on-stack-replaced code (compiled during the first, big
+ * object) deoptimised at the loop's exit on most later calls ("insufficient type feedback for compare
+ * operation": 719 deopts planning the 1M bench level, none now).
+ */
+function runEnd(p: Float32Array, idx: Uint32Array, k: number, n: number, key: number, cellSize: number): number {
+  for (; k < n; k++) {
     const v0 = 3 * idx[3 * k], v1 = 3 * idx[3 * k + 1], v2 = 3 * idx[3 * k + 2];
     const x = Math.floor((p[v0] + p[v1] + p[v2]) / 3 / cellSize);
     const z = Math.floor((p[v0 + 2] + p[v1 + 2] + p[v2 + 2]) / 3 / cellSize);
-    const key = packKey(x, z);
-    if (key === lastKey) continue;
-    if (b >= 0) buckets.addRun(b, group, p, idx, from, k);
-    b = buckets.find(o.name, x, z, key, material, cellSize, k);
-    lastKey = key;
-    from = k;
+    if (packKey(x, z) !== key) return k;
   }
-  if (b >= 0) buckets.addRun(b, group, p, idx, from, n);
+  return n;
 }
 
 /** Per-thread scratch for gatherGroup: a stamp and a local number per source vertex, and the positions copied. */

@@ -14,7 +14,7 @@ import { describeReport, validateMesh, type MeshReport } from './import/validate
 import { isShared, SharedArena } from './import/shared-arena.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
 import { isPlanned, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
-import { DEFAULT_CELL_SIZE, planCells, type CellSize } from './tiling/cells.ts';
+import { DEFAULT_CELL_SIZE, planCells, type CellSize, type KnownRuns } from './tiling/cells.ts';
 import { firstOfEach } from './tiling/unique.ts';
 import { availableParallelism } from 'node:os';
 import { autoThreads, cpuMark, freeCores, runJobs, ThreadPool, UNIT_TRIANGLES, type CpuMark } from './tiling/pool.ts';
@@ -185,7 +185,8 @@ async function importStage(b: Build): Promise<ImportResult> {
   const { options, input } = b;
   // Batches go to the worker as the walk makes objects (posted at once: the walk does not yield; a worker still
   // starting queues them).
-  if (b.pool) b.validation.onWorker(b.pool);
+  // With tiling possible, the worker also computes the small objects' cell runs (the plan's per-triangle pass).
+  if (b.pool) b.validation.onWorker(b.pool, options.tiling === 'objects' ? undefined : options.cellSize);
   const walkHooks = { onObject: (o: ImportedObject) => b.validation.add(o) };
   const imported = await timed(b, 'import', () =>
     importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders }, b.logger, walkHooks),
@@ -213,7 +214,8 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     timings.validate = (timings.validate ?? 0) + performance.now() - t0;
   };
   for (;;) {
-    const jobs = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize)));
+    if (layout === 'cells') await new Promise((r) => setImmediate(r)); // take in the worker's cell runs sent so far
+    const jobs = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize, b.validation.knownRuns)));
     let threads = options.workers === 'auto' ? autoThreads(jobs, freeCores(b.start)) : Math.max(1, Math.floor(options.workers));
     if (b.pool) threads = Math.min(threads, b.pool.workers.length + 1);
     const onDone = (d: number, t: number): void => b.hooks.onProgress?.('encode', d, t);
@@ -289,10 +291,23 @@ class Validation {
   private local = new Map<ImportedObject, MeshReport>();
   summary: Record<string, Partial<MeshReport>> = {};
 
-  /** Workers started (at least one, maybe not up yet): objects go to the first. */
-  onWorker(pool: ThreadPool): void {
+  /** Cell runs the worker computed for small objects (at runsCellSize), taken by the plan when in by then. */
+  private runs = new Map<ImportedObject, Float64Array[]>();
+  private runsCellSize: number | undefined;
+
+  /**
+   * Workers started (at least one, maybe not up yet): objects go to the first. With a cell size, each batch of
+   * small objects is also planned there (cellRuns, posted before the batch's validation so it comes back first):
+   * the per-triangle pass of the plan done in the worker's idle time during the walk. The plan computes whatever
+   * is not back yet itself, with the same result.
+   */
+  onWorker(pool: ThreadPool, cellSize?: number): void {
     this.pool = pool;
+    this.runsCellSize = cellSize;
   }
+
+  /** For planCells: the worker's runs for group gi of o, if they are in. */
+  readonly knownRuns = (o: ImportedObject, gi: number): Float64Array | undefined => this.runs.get(o)?.[gi];
 
   /**
    * Objects of a unit's triangles or more wait for the end of the walk, so the worker validates the small ones
@@ -318,13 +333,16 @@ class Validation {
   /** End of the walk: what is left of the small objects, then the big ones, one message each. */
   flush(): void {
     if (this.batch.length) this.post(this.batch.splice(0));
-    for (const o of this.big.splice(0)) this.post([o]);
+    for (const o of this.big.splice(0)) this.post([o], false);
   }
 
-  private post(objs: ImportedObject[]): void {
+  private post(objs: ImportedObject[], small = true): void {
     if (!this.pool) return;
     this.batchTriangles = 0;
     const items = objs.map((o) => ({ positions: o.positions, groups: o.groups.map((g) => g.indices) }));
+    if (small && this.runsCellSize !== undefined) {
+      this.pool.cellRuns(0, items, this.runsCellSize).then((r) => objs.forEach((o, i) => this.runs.set(o, r[i])), () => undefined);
+    }
     const reports = this.pool.validate(0, items).then((r): [ImportedObject[], MeshReport[]] => [objs, r]);
     reports.catch(() => undefined); // a worker that died is reported where the reports are awaited, not as unhandled
     this.remote.push(reports);
@@ -363,8 +381,8 @@ function objectJobs(objects: ImportedObject[]): ResourceJob[] {
     .map((o) => ({ name: o.name, cell: null, sources: [o.name], groups: o.groups.map((g) => ({ material: g.material, positions: o.positions, indices: g.indices })) }));
 }
 
-function cellJobs(objects: ImportedObject[], cellSize: number): ResourceJob[] {
-  return planCells(objects, cellSize).map((c) => ({ name: c.name, cell: [c.x, c.z], sources: c.sources, groups: c.groups }));
+function cellJobs(objects: ImportedObject[], cellSize: number, known: KnownRuns): ResourceJob[] {
+  return planCells(objects, cellSize, known).map((c) => ({ name: c.name, cell: [c.x, c.z], sources: c.sources, groups: c.groups }));
 }
 
 /** The jobs with every array they read in shared memory (the importer's already are: then nothing is copied). */

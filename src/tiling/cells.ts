@@ -126,11 +126,14 @@ class Buckets {
  * (cell, material) bucket; nothing is copied here (gatherGroup does it where the cell is encoded). Cells come out
  * sorted by x then z; within a cell, groups by material in first-seen order, runs in object then triangle order.
  */
-export function planCells(objects: ImportedObject[], cellSize: number): Cell[] {
+export function planCells(objects: ImportedObject[], cellSize: number, known?: KnownRuns): Cell[] {
   const buckets = new Buckets();
   let group = 0;
   for (const o of objects) {
-    for (const g of o.groups) planGroup(o, g.indices, g.material, group++, cellSize, buckets);
+    o.groups.forEach((g, gi) => {
+      const runs = known?.(o, gi) ?? cellRuns(o.positions, g.indices, cellSize);
+      planRuns(o, g.indices, g.material, runs, group++, cellSize, buckets);
+    });
   }
   const sorted = [...buckets.cells.values()].sort((a, b) => a.x - b.x || a.z - b.z);
   return sorted.map((c) => ({
@@ -145,17 +148,32 @@ export function planCells(objects: ImportedObject[], cellSize: number): Cell[] {
   }));
 }
 
-/** One material group of an object: its runs of triangles whose centroids share a cell. */
-function planGroup(o: ImportedObject, idx: Uint32Array, material: number, group: number, cellSize: number, buckets: Buckets): void {
-  const p = o.positions;
+/** Runs already computed for group gi of an object (by cellRuns, at the same cell size), or undefined. */
+export type KnownRuns = (o: ImportedObject, gi: number) => Float64Array | undefined;
+
+/**
+ * One material group's runs of consecutive triangles whose centroids share a cell: (x, z, first, end) per run,
+ * f64 so that any cell index is kept exactly (the range check is planCells'). Pure, so a worker computes them for
+ * the small objects while the main thread is still importing (compile.ts), with the same result.
+ */
+export function cellRuns(p: Float32Array, idx: Uint32Array, cellSize: number): Float64Array {
   const n = idx.length / 3;
+  const out: number[] = [];
   for (let k = 0; k < n; ) {
     const x = centroidCell(p, idx, k, 0, cellSize), z = centroidCell(p, idx, k, 2, cellSize);
-    const key = packKey(x, z);
-    const b = buckets.find(o.name, x, z, key, material, cellSize, k);
-    const end = runEnd(p, idx, k + 1, n, key, cellSize);
-    buckets.addRun(b, group, p, idx, k, end);
+    const end = runEnd(p, idx, k + 1, n, packKey(x, z), cellSize);
+    out.push(x, z, k, end);
     k = end;
+  }
+  return Float64Array.from(out);
+}
+
+/** A group's runs into their (cell, material) buckets. */
+function planRuns(o: ImportedObject, idx: Uint32Array, material: number, runs: Float64Array, group: number, cellSize: number, buckets: Buckets): void {
+  for (let r = 0; r < runs.length; r += 4) {
+    const x = runs[r], z = runs[r + 1], from = runs[r + 2], to = runs[r + 3];
+    const b = buckets.find(o.name, x, z, packKey(x, z), material, cellSize, from);
+    buckets.addRun(b, group, o.positions, idx, from, to);
   }
 }
 
@@ -165,7 +183,7 @@ const centroidCell = (p: Float32Array, idx: Uint32Array, k: number, axis: number
 
 /**
  * The first triangle from k on whose centroid's cell key is not `key` (n when none). A loop-only function: with
- * the run's last compare after the loop in planGroup, its on-stack-replaced code (compiled during the first, big
+ * the run's last compare after the loop in the planning function, its on-stack-replaced code (compiled during the first, big
  * object) deoptimised at the loop's exit on most later calls ("insufficient type feedback for compare
  * operation": 719 deopts planning the 1M bench level, none now).
  */

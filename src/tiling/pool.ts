@@ -191,6 +191,11 @@ export class ThreadPool {
     return this.call(worker, { kind: 'validate', items });
   }
 
+  /** Cell runs (src/tiling/cells.ts cellRuns) of every group of each item, at cellSize, on a worker. */
+  cellRuns(worker: number, items: ValidateItem[], cellSize: number): Promise<Float64Array[][]> {
+    return this.call(worker, { kind: 'cellRuns', items, cellSize });
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.terminate()));
   }

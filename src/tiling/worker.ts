@@ -1,7 +1,10 @@
 // Worker thread (src/tiling/pool.ts): encodes batches of resource jobs (bytes transferred back), single pieces of
-// a large mesh (src/tiling/mesh-threads.ts; shape arrays transferred back) and computes mesh validation reports. Every request carries an id; the reply carries it back with a result or an error.
+// a large mesh (src/tiling/mesh-threads.ts; shape arrays transferred back), mesh validation reports and the cell
+// runs of small objects during the import. Every request carries an id; the reply carries it back with a result
+// or an error.
 import { parentPort } from 'node:worker_threads';
 import { validateMesh } from '../import/validate.ts';
+import { cellRuns } from './cells.ts';
 import { buildResource, writeResource, type EncodeOptions, type ResourceJob } from './build.ts';
 import type { ValidateItem } from './pool.ts';
 import { pieceReply } from './mesh-threads.ts';
@@ -10,6 +13,7 @@ import type { PieceInput } from '../geometry/pieces.ts';
 type Request =
   | { id: number; kind: 'encode'; batch: { index: number; job: ResourceJob }[]; encode?: EncodeOptions; writeDir?: string }
   | { id: number; kind: 'validate'; items: ValidateItem[] }
+  | { id: number; kind: 'cellRuns'; items: ValidateItem[]; cellSize: number }
   | { id: number; kind: 'piece'; input: PieceInput };
 
 parentPort!.on('message', (msg: Request) => {
@@ -17,6 +21,11 @@ parentPort!.on('message', (msg: Request) => {
     if (msg.kind === 'piece') {
       const { result, transfer } = pieceReply(msg.input);
       parentPort!.postMessage({ id: msg.id, result }, transfer);
+      return;
+    }
+    if (msg.kind === 'cellRuns') {
+      const result = msg.items.map((it) => it.groups.map((g) => cellRuns(it.positions, g, msg.cellSize)));
+      parentPort!.postMessage({ id: msg.id, result }, result.flat().map((r) => r.buffer as ArrayBuffer));
       return;
     }
     if (msg.kind === 'validate') {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportedObject } from '../../src/import/gltf.ts';
 import { estimateShapes, poolWarnings } from '../../src/tiling/budget.ts';
-import { cellIndex, cellName, gatherGroup, planCells } from '../../src/tiling/cells.ts';
+import { cellIndex, cellName, cellRuns, gatherGroup, planCells } from '../../src/tiling/cells.ts';
 import { SharedArena } from '../../src/import/shared-arena.ts';
 
 /** Planned and gathered: the arrays the encoder gets for each cell. */
@@ -88,6 +88,22 @@ describe('planCells and gatherGroup', () => {
         });
       });
     }
+  });
+  it('plans the same cells from runs computed elsewhere (cellRuns), for any mix of known and computed groups', () => {
+    const objects = randomLevel(99, new SharedArena());
+    const plain = planAndGather(objects, 50);
+    const runs = new Map(objects.map((o) => [o, o.groups.map((g) => cellRuns(o.positions, g.indices, 50))]));
+    for (const pick of [() => true, (gi: number) => gi === 0]) {
+      const cells = planCells(objects, 50, (o, gi) => (pick(gi) ? runs.get(o)![gi] : undefined));
+      expect(cells.map((c) => c.name)).toEqual(plain.map((c) => c.name));
+      cells.forEach((c, i) => c.groups.forEach((g, j) => {
+        const got = gatherGroup(g);
+        expect(Array.from(got.indices)).toEqual(Array.from(plain[i].groups[j].indices));
+        expect(Array.from(got.positions)).toEqual(Array.from(plain[i].groups[j].positions));
+      }));
+    }
+    const far = cellRuns(Float32Array.of(3e38, 0, 0, 3e38, 0, 1, 3e38, 0, 2), Uint32Array.of(0, 1, 2), 50);
+    expect(far[0]).toBe(Math.floor(Math.fround(3e38) / 50)); // kept exactly (f64), for planCells' range check
   });
   it('refuses cells beyond ±2^20 instead of aliasing them', () => {
     expect(() => planAndGather([triangles('far', [[1e9, 0]])], 50)).toThrow(/tiling: object "far" triangle 0: cell \(20000000, 0\) is beyond/);

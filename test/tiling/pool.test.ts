@@ -4,7 +4,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { freeCores, idleCores, MIN_SAMPLE_MS, runJobs, ThreadPool, units, withoutTsx } from '../../src/tiling/pool.ts';
-import { gatherGroup, planCells } from '../../src/tiling/cells.ts';
+import { cellRuns, gatherGroup, planCells } from '../../src/tiling/cells.ts';
 import { SharedArena } from '../../src/import/shared-arena.ts';
 
 function gridJob(name: string, n: number, y: number): ResourceJob & { groups: MeshGroup[] } {
@@ -64,6 +64,17 @@ describe('runJobs', () => {
     const bad = jobs();
     bad[7].groups[0].positions[4] = NaN;
     await expect(runJobs(bad, { threads: 2 })).rejects.toThrow(/encode: resource "g7"/);
+  });
+  it('computes cell runs on a worker, as cellRuns does here', async () => {
+    const pool = await ThreadPool.start(1);
+    try {
+      const items = jobs().slice(0, 3).map((j) => ({ positions: j.groups[0].positions.map((v) => v * 40), groups: [j.groups[0].indices, j.groups[0].indices.subarray(0, 30)] }));
+      const got = await pool.cellRuns(0, items, 50);
+      expect(got.map((r) => r.map((g) => Array.from(g)))).toEqual(items.map((it) => it.groups.map((g) => Array.from(cellRuns(it.positions, g, 50)))));
+      expect(got[0][0].length).toBeGreaterThan(4);
+    } finally {
+      await pool.close();
+    }
   });
   it('validates on a worker', async () => {
     const pool = await ThreadPool.start(1);

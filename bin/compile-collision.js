@@ -9,7 +9,7 @@
 // `import.meta.url` in a bundled file is replaced by that file's own URL, so relative paths (the worker entry,
 // createRequire) keep pointing into src/.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -67,6 +67,16 @@ async function build() {
   writeFileSync(t2, JSON.stringify({ inputs, key, bundle }));
   renameSync(t2, indexFile);
   return file;
+}
+
+// The encoder's WebAssembly module is generated at install (`prepare`); `npm ci --ignore-scripts` skips it, and
+// without this check the first import fails with a bare "Cannot find module …/wasm.generated.ts".
+if (!existsSync(join(root, 'src', 'geometry', 'wasm.generated.ts'))) {
+  process.stderr.write(
+    'compile-collision: the encoder\'s WebAssembly module is not built (src/geometry/wasm.generated.ts is missing): ' +
+      'run `npm run build:wasm` (npm install runs it; --ignore-scripts skips it)\n',
+  );
+  process.exit(1);
 }
 
 let bundle;

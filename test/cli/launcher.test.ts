@@ -2,7 +2,8 @@
 // while its inputs' contents match its key; a stale or foreign entry is rebuilt, never run.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,5 +32,17 @@ describe('launcher', () => {
     expect(code).toContain(JSON.stringify(new URL('../../src/tiling/pool.ts', import.meta.url).href));
     const second = run('--version');
     expect(second.stdout).toBe(first.stdout);
+  });
+  it('says how to build the WebAssembly module when it was not built (npm ci --ignore-scripts)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sk8-launcher-'));
+    try {
+      mkdirSync(join(dir, 'bin'));
+      copyFileSync(BIN, join(dir, 'bin', 'compile-collision.js'));
+      const r = spawnSync(process.execPath, [join(dir, 'bin', 'compile-collision.js'), '--version'], { encoding: 'utf8' });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(/WebAssembly module is not built .*run `npm run build:wasm`/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

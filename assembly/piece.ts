@@ -7,6 +7,7 @@
 
 import { build } from './tree';
 import { edges } from './edges';
+import { boundsOf } from './bounds';
 import { alloc, resetArena } from './arena';
 
 @inline function fr(x: f64): f64 {
@@ -61,7 +62,7 @@ export function piece(pos: usize, tris: usize, local: usize, subset: usize, n: i
     store<u32>(d, load<u32>(s)); store<u32>(d, load<u32>(s, 4), 4); store<u32>(d, load<u32>(s, 8), 8);
   }
   const b = h + HEADER_F64 + 24; // scratch for the used bounds; the shape bounds go there later
-  boundsOf(v, count, b);
+  boundsOf(v, 0, 0, count, b);
   const cx = fr(fr(load<f64>(b) + load<f64>(b, 24)) * 0.5), cy = fr(fr(load<f64>(b, 8) + load<f64>(b, 32)) * 0.5);
   const cz = fr(fr(load<f64>(b, 16) + load<f64>(b, 40)) * 0.5);
   store<f64>(h + HEADER_F64, cx); store<f64>(h + HEADER_F64, cy, 8); store<f64>(h + HEADER_F64, cz, 16);
@@ -138,7 +139,7 @@ function renumberKept(v: usize, fv: usize, faces: i32, count: i32): usize {
 function shape(h: usize, v: usize, fv: usize, faces: i32, nv: i32, flatCos: f64): void {
   // Shape bounds over the recentred vertices: the tree's root box.
   const bounds = h + HEADER_F64 + 24;
-  boundsOf(v, nv, bounds);
+  boundsOf(v, 0, 0, nv, bounds);
   const nodeCount = <usize>(2 * faces - 1);
   const box = alloc(<usize>(48 * faces)), ord = alloc(<usize>(40 * faces)), tb = alloc(48 * nodeCount), bx = alloc(48 * nodeCount);
   const leaves = alloc(4 * nodeCount), stack = alloc(4 * 400), nodes = alloc(<usize>(8 * (faces - 1))), leaf = alloc(<usize>(4 * faces));
@@ -178,23 +179,6 @@ function shape(h: usize, v: usize, fv: usize, faces: i32, nv: i32, flatCos: f64)
   store<u32>(h + H_V, <u32>v); store<u32>(h + H_OFFSETS, <u32>offsets); store<u32>(h + H_IDS, <u32>ids);
   store<u32>(h + H_CORNERS, <u32>corners); store<u32>(h + H_VALUES, <u32>values); store<u32>(h + H_CONCAVE, <u32>concave);
   store<u32>(h + H_FLAT, <u32>flat); store<u32>(h + H_NODES, <u32>nodes); store<i32>(h + H_BITSET_BYTES, bitsetBytes);
-}
-
-/** min x, y, z, max x, y, z (6 f64 at out) of n f32 vertices at v; a tie keeps the earlier value. */
-function boundsOf(v: usize, n: i32, out: usize): void {
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (let i = 0; i < n; i++) {
-    const p = v + <usize>(12 * i);
-    const x = <f64>load<f32>(p), y = <f64>load<f32>(p, 4), z = <f64>load<f32>(p, 8);
-    if (x < x0) x0 = x;
-    if (x > x1) x1 = x;
-    if (y < y0) y0 = y;
-    if (y > y1) y1 = y;
-    if (z < z0) z0 = z;
-    if (z > z1) z1 = z;
-  }
-  store<f64>(out, x0); store<f64>(out, y0, 8); store<f64>(out, z0, 16);
-  store<f64>(out, x1, 24); store<f64>(out, y1, 32); store<f64>(out, z1, 40);
 }
 
 @inline function slot(start: usize, ids: usize, nb: usize, vertex: u32, c: i32, neighbours: u32): void {

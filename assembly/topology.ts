@@ -4,6 +4,7 @@
 // direction. Counts only: they depend on the rules, not on the order the loops meet triangles or edges in.
 
 import { alloc, allocZeroed, resetArena } from './arena';
+import { boundsOf } from './bounds';
 
 /** Buckets (triangles sharing a smallest vertex) up to this size are searched pairwise; larger ones hashed. */
 const PAIRWISE_MAX: i32 = 16;
@@ -205,18 +206,11 @@ export function extentResult(k: i32): f64 {
  * (u32 each, over pos: 3 f32 per vertex). The same comparisons as validate.ts's density measure had in JavaScript.
  */
 export function groupExtent(pos: usize, indices: usize, from: i32, to: i32): void {
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (let i = from; i < to; i++) {
-    const p = pos + <usize>(12 * load<u32>(indices + (<usize>i << 2)));
-    const x = <f64>load<f32>(p), y = <f64>load<f32>(p, 4), z = <f64>load<f32>(p, 8);
-    if (x < x0) x0 = x;
-    if (x > x1) x1 = x;
-    if (y < y0) y0 = y;
-    if (y > y1) y1 = y;
-    if (z < z0) z0 = z;
-    if (z > z1) z1 = z;
-  }
-  E_X = x1 - x0;
-  E_Y = y1 - y0;
-  E_Z = z1 - z0;
+  boundsOf(pos, indices, from, to, BOX);
+  E_X = load<f64>(BOX, 24) - load<f64>(BOX);
+  E_Y = load<f64>(BOX, 32) - load<f64>(BOX, 8);
+  E_Z = load<f64>(BOX, 40) - load<f64>(BOX, 16);
 }
+
+/** groupExtent's box (6 f64, static). */
+const BOX: usize = memory.data(48, 8);

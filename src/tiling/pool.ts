@@ -102,7 +102,7 @@ export function autoThreads(jobs: ResourceJob[], free: number = idleCores()): nu
 function spawnWorker(): Worker {
   const boot = new URL('./worker-boot.mjs', import.meta.url);
   const workerData = { entry: new URL('./worker.ts', import.meta.url).href };
-  const argv = withoutTsx(execArgv);
+  const argv = workerFlags(execArgv);
   if (argv.length < execArgv.length) {
     try {
       return new Worker(boot, { workerData, execArgv: argv });
@@ -114,13 +114,19 @@ function spawnWorker(): Worker {
 }
 
 /**
- * execArgv without preloads of tsx: `--import tsx`, `--import=tsx`, `--loader tsx`, `--require tsx/cjs`, and the
- * paths the tsx command line passes (`--require …/node_modules/tsx/dist/preflight.cjs --import file:///…/tsx/dist/loader.mjs`).
+ * execArgv for a worker: without preloads of tsx (`--import tsx`, `--import=tsx`, `--loader tsx`, `--require
+ * tsx/cjs`, and the paths the tsx command line passes: `--require …/node_modules/tsx/dist/preflight.cjs --import
+ * file:///…/tsx/dist/loader.mjs`), and without `--input-type` (a process run as `node --input-type=module -e …`
+ * passes it on, and a worker started from a file then fails: "--input-type can only be used with string input").
  */
-export function withoutTsx(argv: string[]): string[] {
+export function workerFlags(argv: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
+    if (a.startsWith('--input-type')) {
+      if (a === '--input-type') i++;
+      continue;
+    }
     const m = /^(--import|--loader|--experimental-loader|--require|-r)(=(.*))?$/.exec(a);
     const value = m ? (m[2] !== undefined ? m[3] : argv[i + 1]) : undefined;
     if (value !== undefined && /(^|[/\\])tsx([/\\]|$)/.test(value)) {

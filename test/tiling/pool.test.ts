@@ -3,7 +3,7 @@ import type { MeshGroup, ResourceJob } from '../../src/tiling/build.ts';
 import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { freeCores, idleCores, MIN_SAMPLE_MS, runJobs, ThreadPool, units, withoutTsx } from '../../src/tiling/pool.ts';
+import { freeCores, idleCores, MIN_SAMPLE_MS, runJobs, ThreadPool, units, workerFlags } from '../../src/tiling/pool.ts';
 import { cellRuns, gatherGroup, planCells } from '../../src/tiling/cells.ts';
 import { SharedArena } from '../../src/import/shared-arena.ts';
 
@@ -105,14 +105,18 @@ describe('freeCores', () => {
   });
 });
 
-describe('withoutTsx', () => {
+describe('workerFlags', () => {
   it("drops tsx preloads from a worker's flags and keeps the rest", () => {
-    expect(withoutTsx(['--import', 'tsx', '--cpu-prof', '--cpu-prof-dir=/tmp/p'])).toEqual(['--cpu-prof', '--cpu-prof-dir=/tmp/p']);
-    expect(withoutTsx(['--import=tsx/esm', '--require', 'tsx/cjs', '--loader', 'tsx', '--enable-source-maps'])).toEqual(['--enable-source-maps']);
-    expect(withoutTsx(['--import', './other.mjs', '--conditions', 'tsx'])).toEqual(['--import', './other.mjs', '--conditions', 'tsx']);
+    expect(workerFlags(['--import', 'tsx', '--cpu-prof', '--cpu-prof-dir=/tmp/p'])).toEqual(['--cpu-prof', '--cpu-prof-dir=/tmp/p']);
+    expect(workerFlags(['--import=tsx/esm', '--require', 'tsx/cjs', '--loader', 'tsx', '--enable-source-maps'])).toEqual(['--enable-source-maps']);
+    expect(workerFlags(['--import', './other.mjs', '--conditions', 'tsx'])).toEqual(['--import', './other.mjs', '--conditions', 'tsx']);
     // What the tsx command line passes.
-    expect(withoutTsx(['--require', '/w/node_modules/tsx/dist/preflight.cjs', '--import', 'file:///w/node_modules/tsx/dist/loader.mjs', '--inspect'])).toEqual(['--inspect']);
-    expect(withoutTsx(['--import', './tsx-helpers.mjs'])).toEqual(['--import', './tsx-helpers.mjs']);
+    expect(workerFlags(['--require', '/w/node_modules/tsx/dist/preflight.cjs', '--import', 'file:///w/node_modules/tsx/dist/loader.mjs', '--inspect'])).toEqual(['--inspect']);
+    expect(workerFlags(['--import', './tsx-helpers.mjs'])).toEqual(['--import', './tsx-helpers.mjs']);
+  });
+  it('drops --input-type, which a worker started from a file refuses', () => {
+    expect(workerFlags(['--input-type=module', '-e', 'x', '--inspect'])).toEqual(['-e', 'x', '--inspect']);
+    expect(workerFlags(['--input-type', 'module', '--import', 'tsx'])).toEqual([]);
   });
 });
 

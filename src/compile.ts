@@ -281,7 +281,8 @@ export async function readStudioTemplate(path: string): Promise<{ word08: number
  * batches as they are imported (the worker is otherwise idle until encoding starts); without, the main thread
  * computes them while the workers encode. Either way the warnings are logged in object order once all reports
  * are in, so warnings and manifest are the same for any thread count. Grind prisms are skipped (open by
- * construction; their density is checked when they are built).
+ * construction; their density is checked when they are built). The same batches carry the plan's cell runs of
+ * the small objects (onWorker).
  */
 class Validation {
   private pool: ThreadPool | undefined;

@@ -157,6 +157,11 @@ export type KnownRuns = (o: ImportedObject, gi: number) => Float64Array | undefi
  * the small objects while the main thread is still importing (compile.ts), with the same result.
  */
 export function cellRuns(p: Float32Array, idx: Uint32Array, cellSize: number): Float64Array {
+  return Float64Array.from(runList(p, idx, cellSize));
+}
+
+/** cellRuns' loop, alone in its function for the reason runEnd gives (here: 695 deopts at Float64Array.from). */
+function runList(p: Float32Array, idx: Uint32Array, cellSize: number): number[] {
   const n = idx.length / 3;
   const out: number[] = [];
   for (let k = 0; k < n; ) {
@@ -165,7 +170,7 @@ export function cellRuns(p: Float32Array, idx: Uint32Array, cellSize: number): F
     out.push(x, z, k, end);
     k = end;
   }
-  return Float64Array.from(out);
+  return out;
 }
 
 /** A group's runs into their (cell, material) buckets. */
@@ -183,16 +188,13 @@ const centroidCell = (p: Float32Array, idx: Uint32Array, k: number, axis: number
 
 /**
  * The first triangle from k on whose centroid's cell key is not `key` (n when none). A loop-only function: with
- * the run's last compare after the loop in the planning function, its on-stack-replaced code (compiled during the first, big
- * object) deoptimised at the loop's exit on most later calls ("insufficient type feedback for compare
+ * the run's last compare after the loop in the planning function, its on-stack-replaced code (compiled during the
+ * first, big object) deoptimised at the loop's exit on most later calls ("insufficient type feedback for compare
  * operation": 719 deopts planning the 1M bench level, none now).
  */
 function runEnd(p: Float32Array, idx: Uint32Array, k: number, n: number, key: number, cellSize: number): number {
   for (; k < n; k++) {
-    const v0 = 3 * idx[3 * k], v1 = 3 * idx[3 * k + 1], v2 = 3 * idx[3 * k + 2];
-    const x = Math.floor((p[v0] + p[v1] + p[v2]) / 3 / cellSize);
-    const z = Math.floor((p[v0 + 2] + p[v1 + 2] + p[v2 + 2]) / 3 / cellSize);
-    if (packKey(x, z) !== key) return k;
+    if (packKey(centroidCell(p, idx, k, 0, cellSize), centroidCell(p, idx, k, 2, cellSize)) !== key) return k;
   }
   return n;
 }

@@ -165,7 +165,8 @@ function runList(p: Float32Array, idx: Uint32Array, cellSize: number): number[] 
   const n = idx.length / 3;
   const out: number[] = [];
   for (let k = 0; k < n; ) {
-    const x = centroidCell(p, idx, k, 0, cellSize), z = centroidCell(p, idx, k, 2, cellSize);
+    const a = 3 * idx[3 * k], b = 3 * idx[3 * k + 1], c = 3 * idx[3 * k + 2];
+    const x = centroidCell(p, a, b, c, 0, cellSize), z = centroidCell(p, a, b, c, 2, cellSize);
     const end = runEnd(p, idx, k + 1, n, packKey(x, z), cellSize);
     out.push(x, z, k, end);
     k = end;
@@ -182,9 +183,9 @@ function planRuns(o: ImportedObject, idx: Uint32Array, material: number, runs: F
   }
 }
 
-/** Cell index along axis (0: x, 2: z) of triangle k's centroid. */
-const centroidCell = (p: Float32Array, idx: Uint32Array, k: number, axis: number, cellSize: number): number =>
-  Math.floor((p[3 * idx[3 * k] + axis] + p[3 * idx[3 * k + 1] + axis] + p[3 * idx[3 * k + 2] + axis]) / 3 / cellSize);
+/** Cell index along axis (0: x, 2: z) of the centroid of the triangle whose corners start at p[a], p[b], p[c]. */
+const centroidCell = (p: Float32Array, a: number, b: number, c: number, axis: number, cellSize: number): number =>
+  Math.floor((p[a + axis] + p[b + axis] + p[c + axis]) / 3 / cellSize);
 
 /**
  * The first triangle from k on whose centroid's cell key is not `key` (n when none). A loop-only function: with
@@ -194,7 +195,8 @@ const centroidCell = (p: Float32Array, idx: Uint32Array, k: number, axis: number
  */
 function runEnd(p: Float32Array, idx: Uint32Array, k: number, n: number, key: number, cellSize: number): number {
   for (; k < n; k++) {
-    if (packKey(centroidCell(p, idx, k, 0, cellSize), centroidCell(p, idx, k, 2, cellSize)) !== key) return k;
+    const a = 3 * idx[3 * k], b = 3 * idx[3 * k + 1], c = 3 * idx[3 * k + 2];
+    if (packKey(centroidCell(p, a, b, c, 0, cellSize), centroidCell(p, a, b, c, 2, cellSize)) !== key) return k;
   }
   return n;
 }

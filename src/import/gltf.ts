@@ -12,7 +12,7 @@ import { checkGlbContainer, checkGltfStructure } from './gltf-check.ts';
 import { liteRoot, type WalkAccessor as Accessor, type WalkNode as Node, type WalkPrimitive as Primitive, type WalkRoot } from './gltf-lite.ts';
 import { chainRuns, clampGrindRadius, grindPrisms, GRIND_DEFAULTS, halfEdgesPerMetre, DENSITY_WARN_HALF_EDGES_PER_METRE } from './grind.ts';
 import { MaterialResolver, type Extras } from './objects.ts';
-import { SharedArena } from './shared-arena.ts';
+import { concatU32, SharedArena } from './shared-arena.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -491,19 +491,8 @@ function assembleObject(name: string, source: string, kind: 'mesh' | 'grind', ch
     byMaterial.set(c.material, list);
     base += c.positions.length / 3;
   }
-  const groups = [...byMaterial].map(([material, lists]) => ({ material, indices: concatU32(lists, arena) }));
+  const groups = [...byMaterial].map(([material, lists]) => ({ material, indices: concatU32(lists, (n) => arena.u32(n)) }));
   return { name, source, kind, positions, groups };
-}
-
-function concatU32(lists: Uint32Array[], arena: SharedArena): Uint32Array {
-  if (lists.length === 1) return lists[0];
-  const out = arena.u32(lists.reduce((s, l) => s + l.length, 0));
-  let o = 0;
-  for (const l of lists) {
-    out.set(l, o);
-    o += l.length;
-  }
-  return out;
 }
 
 /** World-space points (float64, welded by exact value) and edges of a node's line primitives. */

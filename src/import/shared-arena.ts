@@ -53,3 +53,15 @@ export class SharedArena {
 }
 
 export const isShared = (a: ArrayBufferView): boolean => a.buffer instanceof SharedArrayBuffer;
+
+/** The lists end to end in an array from `make` (one list: itself, no copy). */
+export function concatU32(lists: Uint32Array[], make: (length: number) => Uint32Array = (n) => new Uint32Array(n)): Uint32Array {
+  if (lists.length === 1) return lists[0];
+  const out = make(lists.reduce((s, l) => s + l.length, 0));
+  let o = 0;
+  for (const l of lists) {
+    out.set(l, o);
+    o += l.length;
+  }
+  return out;
+}

@@ -23,6 +23,7 @@
 
 import { encoderWasm, WasmLayout, withEncoder } from '../geometry/wasm.ts';
 import { runWeld, takeWeldRegions } from '../geometry/weld.ts';
+import { concatU32 } from './shared-arena.ts';
 
 /** Counts for one object; all zero means clean. */
 export interface MeshReport {
@@ -54,7 +55,7 @@ export function validateMesh(positions: Float32Array, groups: Uint32Array[]): Me
     triangles: total, degenerate: 0, duplicate: 0, reversedDuplicate: 0, openEdges: 0,
     nonManifoldEdges: 0, inconsistentEdges: 0, denseParts: 0, maxHalfEdgesPerMetre: 0,
   };
-  const indices = groups.length === 1 ? groups[0] : concat(groups, 3 * total);
+  const indices = concatU32(groups);
   return withEncoder(`validate: ${total} triangles`, () => {
     // The encoder's weld is the policy's temporary topology view: welded by exact position, degenerate and
     // repeated triangles dropped (and counted); the rest are distinct and rotated to their smallest vertex.
@@ -79,12 +80,6 @@ export function validateMesh(positions: Float32Array, groups: Uint32Array[]): Me
   });
 }
 
-function concat(lists: Uint32Array[], length: number): Uint32Array {
-  const out = new Uint32Array(length);
-  let o = 0;
-  for (const l of lists) out.set(l, (o += l.length) - l.length);
-  return out;
-}
 
 /**
  * Triangle index count over the bounding-box diagonal of the part's used vertices (authoring-notes' measure): 0

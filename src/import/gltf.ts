@@ -350,10 +350,20 @@ class SceneWalker {
   }
 }
 
-/** Characters outside [A-Za-z0-9_.-] become "_"; at most 96 characters; never empty or dot-leading. */
+/**
+ * Names a Windows folder cannot hold as a file's stem, with any extension (`CON`, `aux.txt`, `COM1.physics`): a
+ * mod folder is often on Windows. Microsoft's "Naming Files, Paths, and Namespaces" list (COM¹²³ and LPT¹²³ are
+ * non-ASCII, so already mapped).
+ */
+export const WINDOWS_RESERVED_STEM = /^(CON|PRN|AUX|NUL|COM[0-9]|LPT[0-9])(?=\.|$)/i;
+
+/**
+ * Characters outside [A-Za-z0-9_.-] become "_"; at most 96 characters; never empty or dot-leading; trailing dots
+ * become "_" and a Windows-reserved stem gets a "_" (`CON` → `CON_`, `aux.txt` → `aux_.txt`), like other unsafe names.
+ */
 export function sanitizeName(raw: string): string {
-  const s = raw.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_').slice(0, 96);
-  return s || '_';
+  const s = raw.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_').slice(0, 96).replace(/\.+$/, (m) => '_'.repeat(m.length));
+  return s.replace(WINDOWS_RESERVED_STEM, '$1_') || '_';
 }
 
 function localMatrix(node: Node): Float64Array {

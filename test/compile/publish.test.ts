@@ -1,6 +1,6 @@
 // The output directory is the user's: a rebuild removes only what the previous build wrote, refuses anything else,
-// never builds from inside it, survives a kill at any point of the swap, follows a symlinked -o (src/publish.ts; issue
-// #11 "Data loss").
+// never builds from inside it, survives a kill at any point of the swap, follows a symlinked -o, and writes only
+// names a Windows mod folder can hold (src/publish.ts; issue #11 "Data loss").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileLevel, type Manifest } from '../../src/compile.ts';
 import { inspectOutput, OWNED_ENTRIES, recoverOutput, resolveOutDir, STAGING_MARKER, type PublishStep } from '../../src/publish.ts';
+import { sanitizeName } from '../../src/import/gltf.ts';
 import { addNode, boxMesh, gridMesh, newLevel, tempDir, writeBigLevel, writeLevel } from '../fixtures/levels.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
@@ -257,6 +258,23 @@ describe('-o given as a symbolic link', () => {
     expect(r.stderr).toMatch(/publish: output .*dangle\/out is a symbolic link to .*dangle\/nowhere, which does not exist \(ENOENT\); create the directory or remove the link/);
     expect(r.stderr).not.toMatch(/ENOTDIR|rename/);
     expect(lstatSync(join(tmp.dir, 'dangle/out')).isSymbolicLink()).toBe(true);
+  });
+});
+
+describe('Windows-reserved file names', () => {
+  it('maps CON, NUL, COM1, LPT9, aux.txt, prn. and trailing dots like other unsafe names', () => {
+    expect(['CON', 'NUL', 'COM1', 'LPT9', 'aux.txt', 'prn.', 'con.tar.gz', 'Com0', 'rail...'].map(sanitizeName)).toEqual([
+      'CON_', 'NUL_', 'COM1_', 'LPT9_', 'aux_.txt', 'prn_', 'con_.tar.gz', 'Com0_', 'rail___',
+    ]);
+    expect(['CONSOLE', 'COM10', 'nullable', 'lpt', 'ok.name'].map(sanitizeName)).toEqual(['CONSOLE', 'COM10', 'nullable', 'lpt', 'ok.name']);
+  });
+  it('a level with such objects writes files a Windows folder can hold', async () => {
+    const doc = newLevel();
+    ['CON', 'NUL', 'COM1', 'LPT9', 'aux.txt', 'prn.'].forEach((name, i) => addNode(doc, { name, ...boxMesh([i * 3, 0.5, 0], [1, 0.5, 1]) }));
+    const r = await compileLevel(await writeLevel(doc, join(tmp.dir, 'win.glb')), {}, hooks);
+    const files = readdirSync(r.outDir).sort();
+    expect(files).toEqual(['AUX_.txt.physics', 'COM1_.physics', 'CON_.physics', 'LPT9_.physics', 'NUL_.physics', 'manifest.json', 'prn_.physics'].map((f) => (f === 'AUX_.txt.physics' ? 'aux_.txt.physics' : f)).sort());
+    for (const f of files) expect(f.split('.')[0]).not.toMatch(/^(CON|PRN|AUX|NUL|COM\d|LPT\d)$/i);
   });
 });
 

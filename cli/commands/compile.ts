@@ -4,6 +4,9 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import type { CompileResult } from '../../src/compile.ts';
 import { CELL_SIZES, type CellSize } from '../../src/tiling/cells.ts';
 import { join } from 'node:path';
+import { checkNumber, usage } from '../options.ts';
+import { progressDisplay } from '../progress.ts';
+import { summary } from '../summary.ts';
 
 interface Args {
   inputs?: string[];
@@ -19,77 +22,81 @@ interface Args {
   allowOutsideUris: boolean;
   ybnDetail: boolean;
   ybnSegments: number;
+  strict: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  dryRun: boolean;
+  allowPoolOverflow: boolean;
 }
-
-const usage = (msg: string): never => {
-  process.stderr.write(`compile-collision: ${msg}\nRun compile-collision --help for usage.\n`);
-  process.exit(2);
-};
 
 function parseWorkers(v: string | undefined): number | 'auto' {
   if (v === undefined || v === 'auto') return 'auto';
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 256) return usage(`--workers must be 'auto' or 1..256, got ${v}`);
+  if (!Number.isInteger(n) || n < 1 || n > 256) return usage(`--workers expects 'auto' or a whole number of threads from 1 to 256; got "${v}"`);
   return n;
 }
 
-async function progressBar(json: boolean): Promise<((stage: string, done: number, total: number) => void) & { stop?: () => void }> {
-  if (json || !process.stderr.isTTY) return () => {};
-  const { SingleBar, Presets } = await import('cli-progress');
-  const bar = new SingleBar({ stream: process.stderr, format: '  {stage} [{bar}] {value}/{total}', hideCursor: true }, Presets.shades_classic);
-  let started = false;
-  const f = ((stage: string, done: number, total: number) => {
-    if (total < 8) return; // not worth a bar
-    if (!started) {
-      bar.start(total, 0, { stage });
-      started = true;
-    }
-    bar.update(done, { stage });
-    if (done === total) {
-      bar.stop();
-      started = false;
-    }
-  }) as ((stage: string, done: number, total: number) => void) & { stop?: () => void };
-  f.stop = () => started && bar.stop();
-  return f;
+/** One level's --json entry: the build, or what failed (the stage is the message's prefix: gltf, budget, publish, …). */
+type JsonEntry =
+  | ({ input: string; ok: true } & Record<string, unknown>)
+  | { input: string; ok: false; error: { stage: string; message: string } };
+
+export function errorStage(message: string): string {
+  const m = /^([a-z][a-z0-9-]*): /.exec(message);
+  return m ? m[1] : 'compile';
 }
 
 async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const patterns = argv.inputs ?? [];
   if (patterns.length === 0) usage('give a level (.glb/.gltf/.ybn/.ybn.xml) to compile, or a command');
-  if (!Number.isInteger(argv.ybnSegments) || argv.ybnSegments < 6 || argv.ybnSegments > 64) usage(`--ybn-segments must be an integer 6..64, got ${argv.ybnSegments}`);
-  if (!Number.isInteger(argv.budget) || argv.budget < 1) usage(`--budget must be a positive integer, got ${argv.budget}`);
+  if (argv.quiet && argv.verbose) usage('--quiet and --verbose contradict each other; give one');
+  checkNumber('cell-size', argv.cellSize, { min: 50, integer: true, unit: 'metres', choices: CELL_SIZES });
+  checkNumber('budget', argv.budget, { min: 1, integer: true, unit: 'geometries' });
+  checkNumber('ybn-segments', argv.ybnSegments, { min: 6, max: 64, integer: true, unit: 'vertices around a ring' });
   const workers = parseWorkers(argv.workers);
   // Loaded here, not at the top: `inspect`, `verify` and usage errors need none of the glTF stack.
-  const { compileLevel, expandInputs, formatSummary, levelStem } = await import('../../src/compile.ts');
+  const { compileLevel, expandInputs, levelStem } = await import('../../src/compile.ts');
   const { files, unmatched, skipped } = await expandInputs(patterns, { ybnDetail: argv.ybnDetail });
   if (unmatched.length) usage(`no such level: ${unmatched.join(', ')}`);
-  for (const f of skipped) process.stderr.write(`compile-collision: note: ${f} skipped: a hi@/ma@ file is the vehicle/weapon detail copy of map collision (--ybn-detail compiles it)\n`);
+  if (!argv.quiet) {
+    for (const f of skipped) process.stderr.write(`compile-collision: note: ${f} skipped: a hi@/ma@ file is the vehicle/weapon detail copy of map collision (--ybn-detail compiles it)\n`);
+  }
   const several = files.length > 1;
-  const results: CompileResult[] = [];
+  const entries: JsonEntry[] = [];
   let failed = 0;
   for (const file of files) {
     const out = argv.out === undefined ? undefined : several ? join(argv.out, `${levelStem(file)}.collision`) : argv.out;
-    const progress = await progressBar(argv.json);
+    const progress = await progressDisplay(!argv.json && !argv.quiet);
     try {
       const r = await compileLevel(
         file,
-        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail, segments: argv.ybnSegments } },
-        { logger: { warn: () => {} }, onProgress: progress },
+        {
+          out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget,
+          tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail, segments: argv.ybnSegments },
+          strict: argv.strict, dryRun: argv.dryRun, allowPoolOverflow: argv.allowPoolOverflow,
+        },
+        { logger: { warn: () => {} }, onProgress: progress.update },
       );
-      results.push(r);
-      if (!argv.json) process.stdout.write(`${formatSummary(r)}\n`);
+      progress.stop();
+      entries.push(jsonEntry(r, argv.verbose));
+      if (!argv.json && !argv.quiet) process.stdout.write(`${summary(r, argv.verbose)}\n`);
     } catch (e) {
-      progress.stop?.();
+      progress.stop();
       failed++;
-      process.stderr.write(`compile-collision: ${(e as Error).message}\n`);
+      const message = (e as Error).message;
+      entries.push({ input: file, ok: false, error: { stage: errorStage(message), message } });
+      process.stderr.write(`compile-collision: ${message}\n`);
     }
   }
-  if (argv.json) {
-    const out = results.map((r) => ({ input: r.input, outDir: r.outDir, workers: r.workers, timings: r.timings, manifest: r.manifest }));
-    process.stdout.write(`${JSON.stringify(several ? out : out[0] ?? null, null, 2)}\n`);
-  }
+  if (argv.json) process.stdout.write(`${JSON.stringify(several ? entries : entries[0], null, 2)}\n`);
   process.exitCode = failed ? 1 : 0;
+}
+
+function jsonEntry(r: CompileResult, verbose: boolean): JsonEntry {
+  const base = { input: r.input, ok: true as const, outDir: r.outDir, workers: r.workers, timings: r.timings };
+  const objects = verbose ? { objects: r.objects } : {};
+  if (r.dryRun) return { ...base, dryRun: true, wouldWrite: r.dryRun, warnings: r.manifest.warnings, ...objects };
+  return { ...base, manifest: r.manifest, ...objects };
 }
 
 export const compileCommand: CommandModule<object, Args> = {
@@ -98,17 +105,22 @@ export const compileCommand: CommandModule<object, Args> = {
   builder: (y: Argv) =>
     y
       .positional('inputs', { type: 'string', array: true, describe: "level files or globs ('levels/**/*.glb')" })
-      .option('out', { alias: 'o', type: 'string', describe: 'output directory (default <input-stem>.collision; with several levels, the parent of one such directory each)' })
-      .option('scene', { type: 'string', describe: 'scene name or index (default: the default scene)' })
-      .option('cell-size', { type: 'number', choices: [...CELL_SIZES], default: 100, describe: 'collision_area cell edge, metres' })
-      .option('workers', { type: 'string', describe: "encoding threads, the main thread included: 'auto' or 1..256 (output is identical for any count)" })
-      .option('allow-custom-slots', { type: 'boolean', default: false, describe: 'accept material slots ≥ 116 (levels that add surfaces)' })
-      .option('budget', { type: 'number', default: 4003, describe: 'geometry budget: at or above it, collision merges into cells' })
-      .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: 'auto by budget, or force per-object resources / cells' })
-      .option('studio-template', { type: 'string', describe: "a .physics written by ReSkate Studio: copy its header word and 0x4c-byte body (Studio's form)" })
-      .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files outside the glTF's directory (refused by default)" })
-      .option('ybn-detail', { type: 'boolean', default: false, describe: 'compile hi@/ma@ YBN files (vehicle/weapon detail copies; skipped by default)' })
-      .option('ybn-segments', { type: 'number', default: 16, describe: 'YBN spheres, capsules, cylinders, discs: vertices around each ring (6..64)' })
-      .option('json', { type: 'boolean', default: false, describe: 'print the manifest and timings as JSON' }) as unknown as Argv<Args>,
+      .option('out', { alias: 'o', type: 'string', describe: "output directory (with several inputs: the parent of one <stem>.collision each)" })
+      .option('scene', { type: 'string', describe: "which glTF scene to compile" })
+      .option('cell-size', { type: 'number', default: 100, describe: "edge of a collision_area cell, metres (50, 100 or 200)" })
+      .option('workers', { type: 'string', describe: "encoding threads, the main thread included (auto: by size, at most one per idle core); the output is identical for any count" })
+      .option('allow-custom-slots', { type: 'boolean', default: false, describe: "accept material slots ≥ 116 (only for levels whose MaterialIndexMap adds them: an unknown slot crashes the game on contact)" })
+      .option('budget', { type: 'number', default: 4003, describe: "geometry budget (one geometry = one shape); at or above it collision is merged into cells" })
+      .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: "by budget, or force one resource per object / cells" })
+      .option('studio-template', { type: 'string', describe: "copy header word 0x08 and the 0x4c-byte body of a resource ReSkate Studio wrote (Studio's form); without it the game's form is written" })
+      .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files a .gltf names outside its own directory (../shared.bin, absolute paths, links out); without it they are refused, naming the buffer" })
+      .option('ybn-detail', { type: 'boolean', default: false, describe: "compile hi@/ma@ YBN files (GTA V's finer collision copies for vehicles and weapons); without it they are skipped with a note" })
+      .option('ybn-segments', { type: 'number', default: 16, describe: "vertices around each ring of a tessellated YBN sphere, capsule, cylinder or disc (6..64)" })
+      .option('allow-pool-overflow', { type: 'boolean', default: false, describe: "build even when the geometries exceed ReSkate's geometry pool (40,000), which faults the game; without it such a build fails and writes nothing" })
+      .option('strict', { type: 'boolean', default: false, describe: "any warning fails the build and nothing is written (for CI)" })
+      .option('dry-run', { type: 'boolean', default: false, describe: "import, validate and plan, then print (or with --json give) what would be written: resources, cells, estimated geometries; nothing is written" })
+      .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: "print errors only" })
+      .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: "also print each stage's time, every warning, and per object the decision taken: mode, material words, triangles, the resource or cell holding it" })
+      .option('json', { type: 'boolean', default: false, describe: "print JSON instead of the summary: for each level its outDir, timings and manifest, or for a failed one { input, ok: false, error: { stage, message } } (an array when there are several levels)" }) as unknown as Argv<Args>,
   handler,
 };

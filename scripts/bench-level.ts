@@ -68,7 +68,7 @@
 //   phase when a memory-bound reference loop also ran 20–30 % slower (the host's other tenants); with that much CPU
 //   no schedule on 2 cores can finish in 1.5 s. Also seen here: after many deleted outputs, ext4 skips recently
 //   deleted inodes on create (perf: find_inode_bit → recently_deleted), 448 creates then cost 150–300 ms of CPU
-//   instead of ~30 ms (see compile.ts, Staging).
+//   instead of ~30 ms (see src/publish.ts, Staging).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

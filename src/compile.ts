@@ -2,15 +2,15 @@
 // Spec context: ../shared/spec/authoring-notes.md ("Where our compiler sits", "Budgets and pools") and
 // ../shared/spec/physics-resource.md ("Collision, physics pools and grinds"). The library never prints or touches
 // `process`: warnings go to the logger, progress to a callback, and the caller gets the manifest and timings.
-import { randomBytes, webcrypto } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { rmSync } from 'node:fs';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { webcrypto } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
 import pkg from '../package.json' with { type: 'json' };
 import { readPhysicsResource } from './format/resource.ts';
 import { STUDIO_BODY_SIZE } from './format/types.ts';
 import { importGltf, IMPORT_DEFAULTS, type ImportedObject, type ImportResult, type ImportStats, type Logger } from './import/gltf.ts';
 import { applyCrackCounts, classifyCracks, describeReport, validateMesh, type CrackCounts, type MeshReport } from './import/validate.ts';
+import { importYbn, isDetailCopy, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from './import/ybn/index.ts';
 import { isShared, SharedArena } from './import/shared-arena.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
 import { isPlanned, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
@@ -18,6 +18,10 @@ import { DEFAULT_CELL_SIZE, planCells, type CellSize, type KnownRuns } from './t
 import { firstOfEach } from './tiling/unique.ts';
 import { availableParallelism } from 'node:os';
 import { autoThreads, cpuMark, freeCores, runJobs, ThreadPool, UNIT_TRIANGLES, type CpuMark } from './tiling/pool.ts';
+import { MAX_RESOURCE_BYTES, readRegularFile } from './files.ts';
+import { inspectOutput, MANIFEST_FILE, recoverOutput, refuseInputsInside, resolveOutDir, Staging, type PublishStep } from './publish.ts';
+
+export { MANIFEST_FILE, OWNED_ENTRIES } from './publish.ts';
 
 export interface CompileOptions {
   /** Output directory; default `<input dir>/<input stem>.collision`. */
@@ -43,6 +47,10 @@ export interface CompileOptions {
   studioTemplate?: string;
   /** Decoders to register (tests switch them off). */
   decoders: { draco: boolean; meshopt: boolean };
+  /** Read buffer URIs that resolve outside the glTF's directory. Default false (refused, naming the buffer). */
+  allowOutsideUris: boolean;
+  /** GTA V inputs (.ybn, .ybn.xml): detail copies, primitive tessellation (src/import/ybn/index.ts). */
+  ybn: YbnOptions;
 }
 
 export const COMPILE_DEFAULTS: CompileOptions = {
@@ -52,11 +60,15 @@ export const COMPILE_DEFAULTS: CompileOptions = {
   budget: GEOMETRY_BUDGET,
   tiling: 'auto',
   decoders: IMPORT_DEFAULTS.decoders,
+  allowOutsideUris: false,
+  ybn: YBN_DEFAULTS,
 };
 
 export interface CompileHooks {
   logger: Logger;
   onProgress?: (stage: string, done: number, total: number) => void;
+  /** Called at each point of the output swap (src/publish.ts); tests kill the process there. */
+  onPublishStep?: (step: PublishStep) => void;
 }
 
 /** reskate_cli's statistic names (authoring-notes.md "Where our compiler sits"). */
@@ -100,6 +112,8 @@ export interface Manifest {
   validation: Record<string, Partial<MeshReport>>;
   streamingPlan: StreamingPlan | null;
   warnings: string[];
+  /** Every file the build wrote besides this manifest: what the next build of this directory may remove. */
+  files: string[];
 }
 
 export interface CompileResult {
@@ -117,12 +131,13 @@ export interface CompileResult {
   workers: number;
 }
 
-export const MANIFEST_FILE = 'manifest.json';
 /** Inputs at least this big (bytes; ~100,000 triangles) start worker threads before the import when workers are 'auto'. */
 export const PRESPAWN_BYTES = 3 << 20;
 export const STREAMING_PLAN_FILE = 'streaming-plan.json';
 
-export const defaultOutDir = (input: string): string => join(dirname(input), `${basename(input, extname(input))}.collision`);
+/** A level file's name without its extension (`.glb`, `.gltf`, `.ybn`, `.ybn.xml`). */
+export const levelStem = (input: string): string => (isYbnPath(input) ? ybnStem(input) : basename(input, extname(input)));
+export const defaultOutDir = (input: string): string => join(dirname(input), `${levelStem(input)}.collision`);
 
 /** What every stage of one build shares. */
 interface Build {
@@ -134,8 +149,10 @@ interface Build {
   timings: Record<string, number>;
   validation: Validation;
   pool?: ThreadPool;
+  /** The output directory (links resolved), checked and recovered before any work. */
+  outDir: string;
   /** The temporary output directory, opened once the input has been read; resources go into it as they are built. */
-  staging?: Promise<Staging>;
+  staging?: Staging;
   /** CPU sample at the start: the import is the window that tells how many cores are free for encoding. */
   start: CpuMark;
 }
@@ -153,10 +170,14 @@ async function timed<T>(b: Build, stage: string, f: () => T | Promise<T>): Promi
 export async function compileLevel(input: string, opts: Partial<CompileOptions> = {}, hooks: CompileHooks): Promise<CompileResult> {
   const warnings: string[] = [];
   const options = { ...COMPILE_DEFAULTS, ...opts };
-  const b: Build = {
-    input, hooks, warnings, options, timings: {}, validation: new Validation(), start: cpuMark(),
-    logger: { warn: (m) => (warnings.push(m), hooks.logger.warn(m)) },
-  };
+  const logger: Logger = { warn: (m) => (warnings.push(m), hooks.logger.warn(m)) };
+  // Before any work: where the output really goes, no input inside it, an interrupted earlier publish repaired,
+  // and a directory holding anything a rebuild may not remove refused (src/publish.ts).
+  const outDir = resolveOutDir(options.out ?? defaultOutDir(input));
+  refuseInputsInside(outDir, [input]);
+  recoverOutput(outDir, logger);
+  inspectOutput(outDir);
+  const b: Build = { input, hooks, warnings, options, outDir, timings: {}, validation: new Validation(), start: cpuMark(), logger };
   // Large inputs: start the workers now, so they are up when the import starts walking the scene. With 'auto' this
   // is a guess by size (the encode stage uses only as many as the cores measured free during the import); a worker
   // left unused has still done the validation report, work that is needed anyway.
@@ -166,9 +187,8 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
     if (early > 0) b.pool = ThreadPool.spawn(early);
     if (options.studioTemplate) options.encode = { ...options.encode, header: await readStudioTemplate(options.studioTemplate) };
     const imported = await importStage(b);
-    // Opened while the plan runs; the output location is not touched before the input has been read.
-    b.staging = Staging.open(resolve(options.out ?? defaultOutDir(input)));
-    b.staging.catch(() => undefined); // awaited by the encode stage
+    // The temporary sibling is created once the input has been read.
+    b.staging = Staging.open(b.outDir, hooks.onPublishStep);
     const sha256 = hashAll(imported.inputBytes);
     sha256.catch(() => undefined); // awaited at publish; a failed build before then must not leave it unhandled
     const { built, layout, threads } = await encodeStage(b, imported.objects);
@@ -177,7 +197,7 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
     return await publishStage(b, imported, await sha256, built, layout, threads);
   } finally {
     await b.pool?.close();
-    await (await b.staging?.catch(() => undefined))?.discard();
+    b.staging?.discard();
   }
 }
 
@@ -188,8 +208,11 @@ async function importStage(b: Build): Promise<ImportResult> {
   // With tiling possible, the worker also computes the small objects' cell runs (the plan's per-triangle pass).
   if (b.pool) b.validation.onWorker(b.pool, options.tiling === 'objects' ? undefined : options.cellSize);
   const walkHooks = { onObject: (o: ImportedObject) => b.validation.add(o) };
+  // By extension: GTA V collision (.ybn, .ybn.xml) has its own importer; everything else is glTF.
   const imported = await timed(b, 'import', () =>
-    importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders }, b.logger, walkHooks),
+    isYbnPath(input)
+      ? importYbn(input, options.ybn, b.logger, walkHooks)
+      : importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders, allowOutsideUris: options.allowOutsideUris }, b.logger, walkHooks),
   );
   b.validation.flush();
   if (imported.objects.every((o) => o.groups.every((g) => g.indices.length === 0))) {
@@ -223,7 +246,7 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     // copied into it first (transferring them would empty the objects, cloning would copy per message).
     const toRun = threads > 1 ? sharedJobs(jobs) : jobs;
     // Each thread writes the files of the resources it builds into the staging directory as it goes.
-    const staging = await b.staging!;
+    const staging = b.staging!;
     const t0 = performance.now();
     const before = timings.validate ?? 0;
     const built = await runJobs(toRun, { threads, pool: b.pool, sideWork, encode: options.encode, onDone, writeDir: staging.dir });
@@ -232,7 +255,7 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     if (layout === 'objects' && options.tiling === 'auto' && shapes >= options.budget) {
       b.logger.warn(`budget: ${shapes} geometries after splitting at the u16 limits reach the budget (${options.budget}); merging into cells`);
       layout = 'cells';
-      await staging.clear();
+      staging.clear();
       continue;
     }
     return { built, layout, threads };
@@ -253,17 +276,22 @@ async function publishStage(b: Build, imported: ImportResult, sha256: string, al
     plan = { cellSize: options.cellSize, budget: options.budget, geometries, cells: built.map((r) => ({ name: r.name, cell: r.cell!, geometries: r.shapes })) };
     logger.warn(`budget: merged collision still has ${geometries} geometries (budget ${options.budget}): stream it by cell; plan written to ${STREAMING_PLAN_FILE}`);
   }
-  const manifest = makeManifest(input, sha256, options, layout, built, imported.objects, b.validation.summary, plan, b.warnings);
-  const staging = await b.staging!;
-  await timed(b, 'publish', () => staging.commit(manifest, plan));
+  const staging = b.staging!;
+  if (plan) staging.write(STREAMING_PLAN_FILE, `${JSON.stringify(plan, null, 2)}\n`);
+  const files = [...built.map((r) => r.file), ...staging.written];
+  const manifest = makeManifest(input, sha256, options, layout, built, imported.objects, b.validation.summary, plan, b.warnings, files);
+  await timed(b, 'publish', () => staging.commit(manifest, logger));
   return { input, outDir: staging.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: threads };
 }
 
 /** Header word 0x08 and body of a Studio-written resource (the only source of Studio's template bytes). */
 export async function readStudioTemplate(path: string): Promise<{ word08: number; body: Uint8Array }> {
-  const bytes = await readFile(path).catch((e: NodeJS.ErrnoException) => {
-    throw new Error(`template: ${path}: cannot read (${e.code ?? e.message})`);
-  });
+  let bytes: Uint8Array;
+  try {
+    bytes = readRegularFile(path, MAX_RESOURCE_BYTES, 'error', 'any PhysicsResource (MAX_RESOURCE_BYTES, 1 GiB)');
+  } catch (e) {
+    throw new Error(`template: ${path}: ${(e as Error).message}`);
+  }
   let res;
   try {
     res = readPhysicsResource(new Uint8Array(bytes));
@@ -431,7 +459,7 @@ async function hashAll(parts: Uint8Array[]): Promise<string> {
 
 function makeManifest(
   input: string, sha256: string, options: CompileOptions, layout: 'objects' | 'cells', built: BuiltResource[],
-  objects: ImportedObject[], validation: Record<string, Partial<MeshReport>>, streamingPlan: StreamingPlan | null, warnings: string[],
+  objects: ImportedObject[], validation: Record<string, Partial<MeshReport>>, streamingPlan: StreamingPlan | null, warnings: string[], files: string[],
 ): Manifest {
   const first = firstOfEach(built.map((r) => r.bytes));
   const unique = built.filter((_, i) => first[i]);
@@ -460,104 +488,8 @@ function makeManifest(
     validation,
     streamingPlan,
     warnings,
+    files,
   };
-}
-
-/**
- * Atomic publish: everything is written into a fresh temporary sibling, which then replaces the output directory
- * by rename. A failure before the rename leaves the previous output as it was and removes the temporary directory.
- * A directory that is not ours (no manifest.json of this tool, not empty) is never replaced.
- *
- * The sibling is opened (and a foreign output directory refused) while the plan runs; each encoding thread writes
- * the resources it builds into it as it goes (src/tiling/build.ts writeResource: synchronous writes, each
- * thread paying for its own files); commit adds the plan and manifest and renames the directory into place.
- *
- * Design log (writing 448 files of the 1M bench level, 43 MB): fs.writeFile with a callback took 70–88 ms of CPU
- * for 448 files of 40 KB against 103–121 ms for the promise API (2026-11-29), but both run on libuv's thread pool,
- * three round trips a file (open, write, close), each waking a pool thread. 2026-12-01, into fresh directories,
- * process CPU, 4 pairs: callbacks 47–164 ms, synchronous writes 29–91 ms (the pair always lower). Written by the
- * main thread alone they made it the last to finish; now every thread writes its own. What makes file creation
- * slow on this machine is ext4 skipping recently deleted inodes (perf: find_inode_bit → recently_deleted, a 12-hour
- * window while the inode table block is cached): after many deleted outputs, 448 creates cost 150–300 ms of CPU
- * instead of ~30 ms.
- */
-class Staging {
-  private closed = false;
-
-  private constructor(readonly outDir: string, private tempDir: string) {}
-
-  /** Where the build writes its files (src/tiling/build.ts writeResource). */
-  get dir(): string {
-    return this.tempDir;
-  }
-
-  static async open(outDir: string): Promise<Staging> {
-    await refuseForeignDir(outDir);
-    await mkdir(dirname(outDir), { recursive: true });
-    return new Staging(outDir, await Staging.temp(outDir));
-  }
-
-  private static temp(outDir: string): Promise<string> {
-    return mkdtemp(join(dirname(outDir), `.${basename(outDir)}.tmp-`));
-  }
-
-  /** Drops everything written so far (the build starts over with another layout). */
-  async clear(): Promise<void> {
-    rmSync(this.tempDir, { recursive: true, force: true });
-    this.tempDir = await Staging.temp(this.outDir);
-  }
-
-  async commit(manifest: Manifest, plan: StreamingPlan | null): Promise<void> {
-    const { outDir, dir } = this;
-    try {
-      if (plan) await writeFile(join(dir, STREAMING_PLAN_FILE), `${JSON.stringify(plan, null, 2)}\n`);
-      await writeFile(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-      await refuseForeignDir(outDir); // again: something may have appeared there during the build
-      const exists = await stat(outDir).then(() => true, () => false);
-      if (!exists) {
-        await rename(dir, outDir);
-        this.closed = true;
-        return;
-      }
-      const old = `${join(dirname(outDir), `.${basename(outDir)}.old-`)}${randomBytes(4).toString('hex')}`;
-      await rename(outDir, old);
-      try {
-        await rename(dir, outDir);
-      } catch (e) {
-        await rename(old, outDir);
-        throw e;
-      }
-      this.closed = true;
-      rmSync(old, { recursive: true, force: true }); // synchronous: no thread-pool round trip per file
-    } catch (e) {
-      await this.discard();
-      const message = (e as Error).message;
-      throw new Error(message.startsWith('publish: ') ? message : `publish: ${outDir}: ${message}`);
-    }
-  }
-
-  /** Removes the temporary directory unless it was committed. */
-  async discard(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    rmSync(this.dir, { recursive: true, force: true });
-  }
-}
-
-async function refuseForeignDir(outDir: string): Promise<void> {
-  const st = await stat(outDir).catch(() => undefined);
-  if (!st) return;
-  if (!st.isDirectory()) throw new Error(`publish: ${outDir} exists and is not a directory`);
-  const entries = await readdir(outDir);
-  if (entries.length === 0) return;
-  const manifest = await readFile(join(outDir, MANIFEST_FILE), 'utf8').catch(() => undefined);
-  let ours = false;
-  try {
-    ours = manifest !== undefined && JSON.parse(manifest)?.tool?.name === 'compile-collision';
-  } catch {
-    ours = false;
-  }
-  if (!ours) throw new Error(`publish: ${outDir} exists and is not a compile-collision output (no manifest.json); refusing to replace it`);
 }
 
 /** Human summary of one build (the CLI prints it; --json prints the manifest and timings instead). */
@@ -585,19 +517,22 @@ export function formatSummary(r: CompileResult, maxWarnings = 20): string {
 
 /**
  * Input arguments → level files, sorted per pattern, each once. A pattern with glob magic ('levels/**\/*.glb')
- * expands to the .glb/.gltf files it matches; a plain path is taken as given. Returns what matched nothing.
+ * expands to the level files it matches (.glb, .gltf, .ybn, .ybn.xml); a plain path is taken as given. Returns
+ * what matched nothing, and (unless `ybnDetail`) the hi@/ma@ YBN detail copies it left out.
  */
-export async function expandInputs(patterns: string[]): Promise<{ files: string[]; unmatched: string[] }> {
+export async function expandInputs(patterns: string[], opts: { ybnDetail?: boolean } = {}): Promise<{ files: string[]; unmatched: string[]; skipped: string[] }> {
   const { glob, hasMagic } = await import('glob');
   const files: string[] = [];
   const unmatched: string[] = [];
   for (const p of patterns) {
     if (hasMagic(p, { windowsPathsNoEscape: true })) {
-      const hits = (await glob(p, { nodir: true, windowsPathsNoEscape: true })).filter((f) => /\.(glb|gltf)$/i.test(f)).sort();
+      const hits = (await glob(p, { nodir: true, windowsPathsNoEscape: true })).filter((f) => /\.(glb|gltf|ybn|ybn\.xml)$/i.test(f)).sort();
       if (hits.length === 0) unmatched.push(p);
       files.push(...hits);
     } else if (await stat(p).then((s) => s.isFile(), () => false)) files.push(p);
     else unmatched.push(p);
   }
-  return { files: [...new Set(files)], unmatched };
+  const unique = [...new Set(files)];
+  const detail = (f: string): boolean => !opts.ybnDetail && isYbnPath(f) && isDetailCopy(f);
+  return { files: unique.filter((f) => !detail(f)), unmatched, skipped: unique.filter(detail) };
 }

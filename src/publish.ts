@@ -1,0 +1,417 @@
+// Publishing a build's output directory K safely: what a rebuild may remove, the atomic and recoverable swap,
+// where -o really points. House rules (CONTEXT "Errors"): outputs published atomically and recoverably; nothing
+// outside what we wrote is ever deleted. The library never prints: findings go to the logger.
+//
+// Rules (README "Output directory"):
+// - K's manifest.json lists every file the build wrote (`files`). A rebuild removes only those (each checked to be
+//   a plain file directly inside K) and the manifest; any other entry makes the build refuse, naming the entries.
+//   A directory without our manifest is replaced only when it is empty. OWNED_ENTRIES (issue #17's `.cache/`) are
+//   the tool's own: never foreign, moved (not copied) into the new output on swap.
+// - The build writes into a sibling `.K.tmp-<pid>-<random>` holding STAGING_MARKER until it is complete. The swap:
+//   K → `.K.old-<pid>-<random>`, owned entries carried over, the marker dropped, temp → K, the old listed files and
+//   manifest removed, then its directory. recoverOutput (run before every build) repairs any interruption: with K
+//   missing it finishes the swap from a complete temp directory or restores the old one; then it removes the stale
+//   temp/old siblings that are ours (the pid in the name is not alive), file by file, and warns about what is left.
+// - -o may be a symbolic link to a directory: the output is published into the link's target (the link stays).
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join, resolve } from 'node:path';
+import { isInside } from './files.ts';
+
+export const MANIFEST_FILE = 'manifest.json';
+
+/**
+ * Entries of an output directory the tool owns besides the files its manifest lists: issue #17's incremental cache.
+ * Never foreign, never deleted by a rebuild; moved into the new output on swap.
+ */
+export const OWNED_ENTRIES: readonly string[] = ['.cache'];
+
+/** Written into a temporary output directory when it is created and dropped just before it becomes K. */
+export const STAGING_MARKER = '.compile-collision-staging';
+
+/**
+ * Names a build writes (besides those its manifest lists): what a stale temporary or old directory of ours may
+ * hold. Removing one deletes only plain files named so (or listed in its manifest); anything else stays.
+ */
+const WRITTEN_NAME = /^(?:[A-Za-z0-9_][A-Za-z0-9_.-]*\.physics|manifest\.json|streaming-plan\.json|report\.html|\.compile-collision-staging)$/;
+
+/** Points of the swap, for tests that kill the process there (CompileHooks.onPublishStep). */
+export type PublishStep = 'staged' | 'old-moved' | 'owned-carried' | 'new-in-place' | 'old-removed';
+
+export interface PublishLogger {
+  warn(message: string): void;
+}
+
+const ours = (j: unknown): boolean => (j as { tool?: { name?: unknown } } | null)?.tool?.name === 'compile-collision';
+
+/** A file name directly inside a directory: no separators, not `.`/`..`, no NUL. */
+const isPlainName = (n: unknown): n is string => typeof n === 'string' && n !== '' && n !== '.' && n !== '..' && !/[/\\\0]/.test(n);
+
+function readManifest(dir: string): { files: string[] } | undefined {
+  let text: string;
+  try {
+    if (!lstatSync(join(dir, MANIFEST_FILE)).isFile()) return undefined;
+    text = readFileSync(join(dir, MANIFEST_FILE), 'utf8');
+  } catch {
+    return undefined;
+  }
+  let j: any;
+  try {
+    j = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!ours(j)) return undefined;
+  // Manifests before `files` existed: the resources' files and the streaming plan.
+  const listed: unknown[] = Array.isArray(j.files) ? j.files : [...(Array.isArray(j.resources) ? j.resources.map((r: any) => r?.file) : []), ...(j.streamingPlan ? ['streaming-plan.json'] : [])];
+  return { files: listed.filter(isPlainName).filter((n) => n !== MANIFEST_FILE) };
+}
+
+const list = (names: string[], max = 12): string => names.slice(0, max).join(', ') + (names.length > max ? `, … ${names.length - max} more` : '');
+
+/** What a rebuild of K would replace: the previous build's files (to remove) and the owned entries (to carry). */
+export interface PreviousOutput {
+  exists: boolean;
+  /** Listed plain files present, then manifest.json last (its removal marks the old directory as done). */
+  files: string[];
+  owned: string[];
+}
+
+/**
+ * Throws unless K is absent, empty, or a previous output whose every entry is a listed plain file, the manifest or
+ * an owned entry; the message names the foreign entries.
+ */
+export function inspectOutput(outDir: string): PreviousOutput {
+  let st;
+  try {
+    st = lstatSync(outDir);
+  } catch {
+    return { exists: false, files: [], owned: [] };
+  }
+  if (!st.isDirectory()) throw new Error(`publish: ${outDir} exists and is not a directory`);
+  const entries = readdirSync(outDir, { withFileTypes: true });
+  if (entries.length === 0) return { exists: true, files: [], owned: [] };
+  const manifest = readManifest(outDir);
+  if (!manifest) {
+    throw new Error(`publish: ${outDir} exists and is not a compile-collision output (no manifest.json of this tool; it holds ${list(entries.map((e) => e.name).sort())}); refusing to replace it`);
+  }
+  const listed = new Set(manifest.files);
+  const files: string[] = [];
+  const owned: string[] = [];
+  const foreign: string[] = [];
+  for (const e of entries) {
+    if (e.name === MANIFEST_FILE) continue;
+    if (OWNED_ENTRIES.includes(e.name) && e.isDirectory()) owned.push(e.name);
+    else if (listed.has(e.name) && e.isFile()) files.push(e.name);
+    else foreign.push(listed.has(e.name) ? `${e.name} (listed, but not a plain file)` : e.name);
+  }
+  if (foreign.length) {
+    throw new Error(
+      `publish: ${outDir} holds ${foreign.length} entr${foreign.length === 1 ? 'y' : 'ies'} the previous build did not write: ${list(foreign.sort())}; ` +
+        `refusing to replace it (a rebuild removes only the files its ${MANIFEST_FILE} lists: move them out or choose another -o)`,
+    );
+  }
+  return { exists: true, files: [...files.sort(), MANIFEST_FILE], owned };
+}
+
+/**
+ * The output directory as the build will publish it: absolute, every existing ancestor's symbolic links resolved,
+ * and K itself, when a link to a directory, replaced by its target (publishing into the target; the link stays).
+ * A dangling link, or one to something that is not a directory, is refused with the link and its target named.
+ */
+export function resolveOutDir(out: string): string {
+  const abs = resolve(out);
+  let st;
+  try {
+    st = lstatSync(abs);
+  } catch {
+    st = undefined;
+  }
+  if (st?.isSymbolicLink()) {
+    const target = readlinkSync(abs);
+    let real: string;
+    try {
+      real = realpathSync(abs);
+    } catch (e) {
+      throw new Error(`publish: output ${abs} is a symbolic link to ${target}, which does not exist (${(e as NodeJS.ErrnoException).code}); create the directory or remove the link`);
+    }
+    if (!statSync(real).isDirectory()) throw new Error(`publish: output ${abs} is a symbolic link to ${real}, which is not a directory`);
+    return real;
+  }
+  if (st) return join(realpathSync(dirname(abs)), basename(abs));
+  // Not there yet: resolve the nearest existing ancestor, keep the rest.
+  let dir = dirname(abs);
+  const rest = [basename(abs)];
+  while (dir !== dirname(dir)) {
+    try {
+      lstatSync(dir);
+      break;
+    } catch {
+      rest.unshift(basename(dir));
+      dir = dirname(dir);
+    }
+  }
+  let realDir = dir;
+  try {
+    realDir = realpathSync(dir);
+  } catch {
+    // a dangling link on the way: mkdir will report it
+  }
+  return join(realDir, ...rest);
+}
+
+
+/** Refuses inputs that lie in the output directory (the rebuild would replace or refuse them); links resolved. */
+export function refuseInputsInside(outDir: string, inputs: string[]): void {
+  let realOut: string;
+  try {
+    realOut = realpathSync(outDir);
+  } catch {
+    realOut = outDir;
+  }
+  for (const input of inputs) {
+    let real = resolve(input);
+    try {
+      real = realpathSync(input);
+    } catch {
+      // missing: the import reports it
+    }
+    if (isInside(real, realOut) || isInside(resolve(input), outDir)) {
+      throw new Error(`publish: input ${input} is inside the output directory ${outDir}; refusing to build (choose another -o: the output directory is replaced by each build)`);
+    }
+  }
+}
+
+const tempPrefix = (outDir: string): string => `.${basename(outDir)}.tmp-`;
+const oldPrefix = (outDir: string): string => `.${basename(outDir)}.old-`;
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true; // another build of this process (we are not stale)
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid a temp/old sibling's name carries (`.K.tmp-<pid>-<random>`), or undefined (legacy `.K.tmp-<random>`). */
+function pidOf(name: string, prefix: string): number | undefined {
+  const m = /^(\d+)-[A-Za-z0-9]+$/.exec(name.slice(prefix.length));
+  return m ? Number(m[1]) : undefined;
+}
+
+const exists = (p: string): boolean => {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** A temp directory a build finished writing: its manifest is ours and every listed file is there as a plain file. */
+function complete(dir: string): boolean {
+  const m = readManifest(dir);
+  if (!m) return false;
+  return m.files.every((f) => {
+    try {
+      return lstatSync(join(dir, f)).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Removes a stale temporary or old output directory of ours: plain files it lists or that are named like our
+ * output, owned entries, then the directory. Whatever else is there stays, with a warning naming it.
+ */
+function removeStale(dir: string, logger: PublishLogger): void {
+  const listed = new Set(readManifest(dir)?.files ?? []);
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  // The manifest last: a directory interrupted half-way is still recognisable as ours.
+  entries.sort((a, b) => Number(a.name === MANIFEST_FILE) - Number(b.name === MANIFEST_FILE));
+  const kept: string[] = [];
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isFile() && (listed.has(e.name) || WRITTEN_NAME.test(e.name))) unlinkSync(p);
+    else if (OWNED_ENTRIES.includes(e.name) && e.isDirectory()) rmSync(p, { recursive: true, force: true });
+    else kept.push(e.name);
+  }
+  if (kept.length) {
+    logger.warn(`publish: ${dir} holds entries compile-collision did not write (${list(kept.sort())}); left in place`);
+    return;
+  }
+  rmdirSync(dir);
+}
+
+/**
+ * Repairs an interrupted publish of K and removes the stale temporary/old siblings that are ours. With K missing:
+ * the newest complete temporary directory becomes K (the swap finished, the old build's owned entries carried
+ * over), else the newest old directory is put back. Siblings of live processes are left alone. Returns what it did.
+ */
+export function recoverOutput(outDir: string, logger: PublishLogger): string[] {
+  const parent = dirname(outDir);
+  const done: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return done;
+  }
+  const tp = tempPrefix(outDir), op = oldPrefix(outDir);
+  const stale = (n: string, prefix: string): boolean => {
+    const pid = pidOf(n, prefix);
+    // Legacy names (before the pid was in them): mkdtemp's 6 characters, or the old directory's 8 hex digits.
+    return pid === undefined ? /^(?:[A-Za-z0-9]{6}|[0-9a-f]{8})$/.test(n.slice(prefix.length)) : !alive(pid);
+  };
+  const mtime = (p: string): number => {
+    try {
+      return statSync(join(p, MANIFEST_FILE)).mtimeMs;
+    } catch {
+      return statSync(p).mtimeMs;
+    }
+  };
+  const isDir = (p: string): boolean => {
+    try {
+      return lstatSync(p).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  const temps = names.filter((n) => n.startsWith(tp) && stale(n, tp)).map((n) => join(parent, n)).filter(isDir);
+  const olds = names.filter((n) => n.startsWith(op) && stale(n, op)).map((n) => join(parent, n)).filter(isDir);
+  // A temp directory is ours when it holds the marker, or (the marker dropped just before its rename) our complete manifest.
+  const ourTemps = temps.filter((t) => exists(join(t, STAGING_MARKER)) || complete(t) || readdirSync(t).every((n) => WRITTEN_NAME.test(n)));
+  const ourOlds = olds.filter((o) => readManifest(o) !== undefined || readdirSync(o).length === 0);
+  if (!exists(outDir)) {
+    const finished = ourTemps.filter(complete).sort((a, b) => mtime(b) - mtime(a))[0];
+    const old = ourOlds.filter((o) => readManifest(o)).sort((a, b) => mtime(b) - mtime(a))[0];
+    if (finished) {
+      if (old) for (const e of OWNED_ENTRIES) if (exists(join(old, e)) && !exists(join(finished, e))) renameSync(join(old, e), join(finished, e));
+      rmSync(join(finished, STAGING_MARKER), { force: true });
+      renameSync(finished, outDir);
+      done.push(`finished an interrupted publish: ${basename(finished)} → ${basename(outDir)}`);
+    } else if (old) {
+      renameSync(old, outDir);
+      done.push(`restored the previous output from ${basename(old)}`);
+    }
+  }
+  for (const d of [...ourTemps, ...ourOlds]) {
+    if (!exists(d)) continue;
+    // Owned entries of an old output not carried yet: into K when it has none of its own.
+    for (const e of OWNED_ENTRIES) if (exists(join(d, e)) && isDir(outDir) && !exists(join(outDir, e))) renameSync(join(d, e), join(outDir, e));
+    removeStale(d, logger);
+    if (!exists(d)) done.push(`removed stale ${basename(d)}`);
+  }
+  for (const m of done) logger.warn(`publish: ${outDir}: ${m}`);
+  return done;
+}
+
+/**
+ * A build's temporary output directory: a fresh sibling of K that resources are written into as they are built
+ * (src/tiling/build.ts writeResource, on the thread that built each), then swapped into place by commit.
+ *
+ * Design log (writing 448 files of the 1M bench level, 43 MB): fs.writeFile with a callback took 70–88 ms of CPU
+ * for 448 files of 40 KB against 103–121 ms for the promise API (2026-11-29), but both run on libuv's thread pool,
+ * three round trips a file (open, write, close), each waking a pool thread. 2026-12-01, into fresh directories,
+ * process CPU, 4 pairs: callbacks 47–164 ms, synchronous writes 29–91 ms (the pair always lower). Written by the
+ * main thread alone they made it the last to finish; now every thread writes its own. What makes file creation
+ * slow on this machine is ext4 skipping recently deleted inodes (perf: find_inode_bit → recently_deleted, a 12-hour
+ * window while the inode table block is cached): after many deleted outputs, 448 creates cost 150–300 ms of CPU
+ * instead of ~30 ms.
+ */
+export class Staging {
+  private closed = false;
+  /** Files written through write() (besides the resources), for the manifest's `files`. */
+  readonly written: string[] = [];
+
+  private constructor(readonly outDir: string, private tempDir: string, private onStep?: (step: PublishStep) => void) {}
+
+  /** Where the build writes its files. */
+  get dir(): string {
+    return this.tempDir;
+  }
+
+  /** Refuses a foreign K again (it may have changed since the build started), then opens the temporary sibling. */
+  static open(outDir: string, onStep?: (step: PublishStep) => void): Staging {
+    inspectOutput(outDir);
+    mkdirSync(dirname(outDir), { recursive: true });
+    return new Staging(outDir, Staging.temp(outDir), onStep);
+  }
+
+  private static temp(outDir: string): string {
+    const dir = mkdtempSync(join(dirname(outDir), `${tempPrefix(outDir)}${process.pid}-`));
+    writeFileSync(join(dir, STAGING_MARKER), `compile-collision build in progress (pid ${process.pid}); removed by the next build if left behind\n`);
+    return dir;
+  }
+
+  /** Writes a file of the build (streaming plan, report) and records its name for the manifest. */
+  write(name: string, data: string | Uint8Array): void {
+    writeFileSync(join(this.tempDir, name), data);
+    if (!this.written.includes(name)) this.written.push(name);
+  }
+
+  /** Drops everything written so far (the build starts over with another layout). */
+  clear(): void {
+    rmSync(this.tempDir, { recursive: true, force: true });
+    this.written.length = 0;
+    this.tempDir = Staging.temp(this.outDir);
+  }
+
+  /** Writes the manifest and swaps the directory into place (see the file header); warns about what it leaves. */
+  commit(manifest: unknown, logger: PublishLogger): void {
+    const { outDir, dir } = this;
+    const step = (s: PublishStep): void => this.onStep?.(s);
+    try {
+      writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+      const prev = inspectOutput(outDir); // again: something may have appeared there during the build
+      step('staged');
+      if (!prev.exists) {
+        unlinkSync(join(dir, STAGING_MARKER));
+        renameSync(dir, outDir);
+        this.closed = true;
+        step('new-in-place');
+        return;
+      }
+      const old = `${join(dirname(outDir), oldPrefix(outDir))}${process.pid}-${randomBytes(4).toString('hex')}`;
+      renameSync(outDir, old);
+      step('old-moved');
+      const carried: string[] = [];
+      try {
+        for (const e of prev.owned) {
+          renameSync(join(old, e), join(dir, e));
+          carried.push(e);
+        }
+        step('owned-carried');
+        unlinkSync(join(dir, STAGING_MARKER));
+        renameSync(dir, outDir);
+      } catch (e) {
+        for (const c of carried) renameSync(join(dir, c), join(old, c));
+        renameSync(old, outDir);
+        throw e;
+      }
+      this.closed = true;
+      step('new-in-place');
+      removeStale(old, logger);
+      step('old-removed');
+    } catch (e) {
+      this.discard();
+      const message = (e as Error).message;
+      throw new Error(message.startsWith('publish: ') ? message : `publish: ${outDir}: ${message}`);
+    }
+  }
+
+  /** Removes the temporary directory unless it was committed. */
+  discard(): void {
+    if (this.closed) return;
+    this.closed = true;
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

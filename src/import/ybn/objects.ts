@@ -96,7 +96,8 @@ class ObjectBuilder {
     const label = `bound ${boundLabel(path)}`;
     if (isSkipped(b)) {
       this.stats.skippedNodes++;
-      this.warn(`${label}: kind ${b.kind} (${b.kind === KIND.cloth ? 'cloth' : 'unknown'}) skipped`);
+      const what = b.typeName !== undefined ? `type "${b.typeName}" (unknown)` : `kind ${b.kind} (${b.kind === KIND.cloth ? 'cloth' : 'unknown'})`;
+      this.warn(`${label}: ${what} skipped`);
       return;
     }
     if (isComposite(b)) {

@@ -9,6 +9,12 @@ import { buildSurfaceTable } from '../../../src/import/materials.ts';
 import { tessellate } from '../../../src/shapes/index.ts';
 import { importYbn, YBN_DEFAULTS, ybnStem } from '../../../src/import/ybn/index.ts';
 import { GTA_MATERIALS } from '../../../src/import/ybn/materials.ts';
+import { readBoundTree } from '../../../src/import/ybn/bounds.ts';
+import type { CompositeBound } from '../../../src/import/ybn/model.ts';
+import { boundObjects } from '../../../src/import/ybn/objects.ts';
+import { ResourceReader } from '../../../src/import/ybn/rsc7.ts';
+import { readBoundXml } from '../../../src/import/ybn/xml.ts';
+import { SharedArena } from '../../../src/import/shared-arena.ts';
 import { pageFlagsSize } from '../../../src/import/ybn/rsc7.ts';
 import { tempDir } from '../../fixtures/levels.ts';
 import {
@@ -225,6 +231,29 @@ describe('composites', () => {
     const { objects, warnings } = await load(bin);
     expect(objects.map((o) => o.name)).toEqual(['vb_34_skate_0', 'vb_34_skate_1', 'vb_34_skate_2_0', 'vb_34_skate_2_3', 'vb_34_skate_3']);
     expect(warnings).toEqual([expect.stringMatching(/^ybn: .*vb_34_skate\.ybn: bound 2_2: kind 15 \(cloth\) skipped$/)]);
+  });
+
+  it('unknown kinds are skipped with a warning naming the bound and its kind (binary kind 7, XML type "Plank")', async () => {
+    const { body, systemSize } = writeYbn(compositeLevel());
+    const d = new DataView(body.buffer);
+    const child1 = d.getUint32(d.getUint32(0x70, true) - 0x50000000 + 8, true) - 0x50000000;
+    d.setUint8(child1 + 0x10, 7);
+    const warnings: string[] = [];
+    const root = readBoundTree(new ResourceReader({ body, systemSize, graphicsSize: 0 }, 'ybn: k.ybn'), (m) => void warnings.push(m));
+    const built = boundObjects(root, { stem: 'k', stage: 'ybn: k.ybn', tessellation: {}, logger: { warn: (m) => void warnings.push(m) }, arena: new SharedArena() });
+    expect(built.objects.map((o) => o.name)).toEqual(['k_0', 'k_2_0', 'k_2_3', 'k_3']);
+    expect(warnings).toEqual(['ybn: k.ybn: bound 1: kind 7 (unknown) skipped', 'ybn: k.ybn: bound 2_2: kind 15 (cloth) skipped']);
+    const xmlWarnings: string[] = [];
+    const xmlRoot = readBoundXml(writeYbnXml(compositeLevel()).replace('<Item type="Box">', '<Item type="Plank">'), 'ybn-xml: k.ybn.xml', () => {});
+    boundObjects(xmlRoot, { stem: 'k', stage: 'ybn-xml: k.ybn.xml', tessellation: {}, logger: { warn: (m) => void xmlWarnings.push(m) }, arena: new SharedArena() });
+    expect(xmlWarnings[0]).toBe('ybn-xml: k.ybn.xml: bound 1: type "Plank" (unknown) skipped');
+  });
+
+  it('reads each child\'s flag words (bounds-checked; every child is compiled whatever they say)', () => {
+    const { body, systemSize } = writeYbn(compositeLevel());
+    const root = readBoundTree(new ResourceReader({ body, systemSize, graphicsSize: 0 }, 'ybn: f.ybn'), () => {});
+    expect(root.kind).toBe(10);
+    expect((root as CompositeBound).children.map((c) => c.flags)).toEqual([[0x3e, 0], [0x3e, 0], [0x3e, 0], [0x3e, 0]]);
   });
 
   it('applies child transforms (axis images, translation in the fourth column), composed through nesting', async () => {

@@ -15,6 +15,7 @@ export const COMPOSITE_BYTES = 0xb0;
 export const POLYGON_BYTES = 16;
 export const MATERIAL_BYTES = 8;
 export const TRANSFORM_BYTES = 64;
+export const FLAGS_BYTES = 8;
 /** Bit 15 of a triangle's vertex word is a flag; the low 15 bits index the vertex. Only triangles have it. */
 export const TRIANGLE_INDEX_MASK = 0x7fff;
 
@@ -188,6 +189,8 @@ class TreeReader {
     const tp = rr.ptr(at + 0x78, `${label}: child transforms`) ?? rr.ptr(at + 0x80, `${label}: second child transforms`);
     if (tp === null) this.warn(`${rr.stage}: ${label}: no child transforms; children placed as they are`);
     else rr.span(tp, TRANSFORM_BYTES * n, `${label}: child transforms (${n} × ${TRANSFORM_BYTES} bytes)`);
+    const fp = rr.ptr(at + 0x90, `${label}: child flags`) ?? rr.ptr(at + 0x98, `${label}: second child flags`);
+    if (fp !== null) rr.span(fp, FLAGS_BYTES * n, `${label}: child flags (${n} × ${FLAGS_BYTES} bytes)`);
     onPath.add(at);
     for (let i = 0; i < n; i++) {
       const childPath = path === '' ? `${i}` : `${path}_${i}`;
@@ -197,13 +200,14 @@ class TreeReader {
         for (let c = 0; c < 4; c++) for (let k = 0; k < 3; k++) transform[3 * c + k] = r.f32At(t + 16 * c + 4 * k);
         if (!transform.every(Number.isFinite)) rr.fail(`${label}: child ${i} transform is not finite`, t);
       }
+      const flags: [number, number] | null = fp === null ? null : [r.u32At(fp + FLAGS_BYTES * i), r.u32At(fp + FLAGS_BYTES * i + 4)];
       const ptr = rr.ptr(cp + 8 * i, `${label}: child ${i}`);
       if (ptr === null) {
-        children.push({ bound: null, transform });
+        children.push({ bound: null, transform, flags });
         continue;
       }
       if (onPath.has(ptr)) rr.fail(`${label}: child ${i} points back to the composite at ${hex(ptr)} that contains it (a cycle)`, cp + 8 * i);
-      children.push({ bound: this.bound(ptr, childPath, depth + 1, onPath), transform });
+      children.push({ bound: this.bound(ptr, childPath, depth + 1, onPath), transform, flags });
     }
     onPath.delete(at);
     return { ...h, kind: 10, children };

@@ -52,6 +52,12 @@ export interface CompositeChild {
   bound: Bound | null;
   /** 12 numbers: images of the x, y, z axes, then the translation (the 64-byte record without its w words). */
   transform: Float64Array;
+  /**
+   * The child's two type/include flag words (binary: the 8-byte record at 0x90, else 0x98; null when neither is
+   * set, and in XML, which names the bits instead). Read and bounds-checked; their bits are not interpreted
+   * (ybn-bounds.md: "the remaining flag bits ... need separate evidence"), so every child is compiled.
+   */
+  flags: [number, number] | null;
 }
 
 export interface CompositeBound extends BoundHeader {
@@ -67,6 +73,8 @@ export interface PrimitiveBound extends BoundHeader {
 /** Cloth and unknown kinds: kept so the importer can name them in its warning. */
 export interface SkippedBound extends BoundHeader {
   skipped: true;
+  /** XML: the type attribute it had. */
+  typeName?: string;
 }
 
 export type Bound = GeometryBound | CompositeBound | PrimitiveBound | SkippedBound;

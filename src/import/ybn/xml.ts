@@ -127,7 +127,7 @@ class XmlReader {
     const type = e.attrs.type;
     if (type === undefined) this.fail(label, `<${e.name}> has no type attribute`);
     const kind = KIND_BY_TYPE[type];
-    if (kind === undefined) return { ...this.header(e, -1, label), kind: 255, skipped: true };
+    if (kind === undefined) return { ...this.header(e, 255, label), skipped: true, typeName: type };
     const where = `${label} (${kindName(kind)})`;
     const h = this.header(e, kind, where);
     if (kind === KIND.composite) return this.composite(e, h, path, where, depth);
@@ -143,8 +143,8 @@ class XmlReader {
     const children: CompositeChild[] = items.map((item, i) => {
       const childPath = path === '' ? `${i}` : `${path}_${i}`;
       const transform = this.transform(item, `bound ${childPath}`);
-      if (item.attrs.type === 'None') return { bound: null, transform };
-      return { bound: this.bound(item, childPath, depth + 1), transform };
+      if (item.attrs.type === 'None') return { bound: null, transform, flags: null };
+      return { bound: this.bound(item, childPath, depth + 1), transform, flags: null };
     });
     return { ...h, kind: 10, children };
   }

@@ -9,7 +9,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { boundLabel } from './bounds.ts';
 import {
-  IDENTITY, KIND, kindName, MAX_BOUNDS, MAX_COMPOSITE_DEPTH, MAX_GEOMETRY_ITEMS, POLY, POLY_WORDS,
+  IDENTITY, KIND, kindName, materialKey, MAX_BOUNDS, MAX_COMPOSITE_DEPTH, MAX_GEOMETRY_ITEMS, POLY, POLY_WORDS,
   type Bound, type BoundHeader, type CompositeChild, type GeometryBound, type Vec3,
 } from './model.ts';
 
@@ -117,7 +117,10 @@ class XmlReader {
       boxMin: this.vec(e, 'BoxMin', where),
       boxMax: this.vec(e, 'BoxMax', where),
       sphereCentre: this.vec(e, 'SphereCenter', where),
-      material: this.int(this.child(e, 'MaterialIndex')?.attrs.value, where, '<MaterialIndex> value', 255, 0),
+      material: materialKey(
+        this.int(this.child(e, 'MaterialIndex')?.attrs.value, where, '<MaterialIndex> value', 255, 0),
+        this.int(this.child(e, 'UnkFlags')?.attrs.value, where, '<UnkFlags> value', 255, 0),
+      ),
     };
   }
 
@@ -162,7 +165,12 @@ class XmlReader {
     const centre = this.vec(e, 'GeometryCenter', where);
     const types = (this.child(e, 'Materials')?.children ?? [])
       .filter((c) => c.name === 'Item')
-      .map((m, i) => this.int(this.child(m, 'Type')?.attrs.value, where, `material ${i} <Type> value`, 255, 0));
+      .map((m, i) =>
+        materialKey(
+          this.int(this.child(m, 'Type')?.attrs.value, where, `material ${i} <Type> value`, 255, 0),
+          /\bFLAG_STAIRS\b/.test(this.child(m, 'Flags')?.text ?? '') ? 1 : 0,
+        ),
+      );
     const lines = (this.child(e, 'Vertices')?.text ?? '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
     if (lines.length > MAX_GEOMETRY_ITEMS) this.fail(where, `${lines.length} vertices, more than ${MAX_GEOMETRY_ITEMS} (indices are 16-bit)`);
     const vertices = new Float64Array(3 * lines.length);
@@ -176,7 +184,7 @@ class XmlReader {
     if (polyEls.length > MAX_GEOMETRY_ITEMS) this.fail(where, `${polyEls.length} polygons, more than ${MAX_GEOMETRY_ITEMS}`);
     const polys = new Uint32Array(POLY_WORDS * polyEls.length);
     const radii = new Float32Array(polyEls.length);
-    const polyMaterials = new Uint8Array(polyEls.length);
+    const polyMaterials = new Uint16Array(polyEls.length);
     let unknown = 0;
     let badMaterial = 0;
     polyEls.forEach((p, i) => {

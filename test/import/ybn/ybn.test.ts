@@ -314,6 +314,22 @@ describe('materials', () => {
     expect(listed).toEqual(new Map(GTA_MATERIALS.map(([n, s]) => [n, s])));
   });
 
+  it('FLAG_STAIRS on a material record or a primitive bound gives the stairs surface, in both forms', async () => {
+    const g = twoTriangles() as FxGeometry;
+    g.materials = [MAT.concrete, MAT.concrete];
+    g.stairsMaterials = [1];
+    g.polys = [{ ...g.polys[0], m: 0 }, { ...g.polys[1], m: 1 }];
+    const level: FxBound = { kind: 'composite', children: [{ bound: g }, { bound: { ...boxBound(), stairs: true } }] };
+    const [bin, xml] = writeBoth('stairs', level);
+    for (const file of [bin, xml]) {
+      const { objects, warnings } = await load(file);
+      expect(warnings).toEqual([]);
+      expect(objects[0].groups.map((x) => x.material)).toEqual([word('concrete'), word('stairs')]);
+      expect(objects[1].groups.map((x) => x.material)).toEqual([word('stairs')]);
+    }
+    expect(word('stairs')).toBe(47186720 | 0x20);
+  });
+
   it('unmapped types fall back to the default surface with one warning per type', async () => {
     const g = twoTriangles() as FxGeometry;
     const foam = GTA_MATERIALS.findIndex(([n]) => n === 'FOAM');

@@ -7,6 +7,7 @@
 // Numbers are rounded to f32, what the binary holds, so both forms give identical objects.
 // Parsed with fast-xml-parser (validated first; entities not expanded).
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { quatToMat3, type Quat } from '../../shapes/index.ts';
 import { boundLabel } from './bounds.ts';
 import {
   IDENTITY, KIND, kindName, materialKey, MAX_BOUNDS, MAX_COMPOSITE_DEPTH, MAX_GEOMETRY_ITEMS, POLY, POLY_WORDS,
@@ -154,11 +155,29 @@ class XmlReader {
 
   private transform(item: El, where: string): Float64Array {
     const t = this.child(item, 'CompositeTransform');
-    if (!t) return new Float64Array(IDENTITY);
+    if (!t) return this.legacyTransform(item, where);
     const words = t.text.split(/[\s,]+/).filter((s) => s !== '');
     if (words.length !== 16) this.fail(where, `<CompositeTransform> has ${words.length} numbers, expected 16`);
     const v = words.map((w, k) => this.f32(w, where, `<CompositeTransform> number ${k + 1}`));
     return Float64Array.from([0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14].map((k) => v[k]));
+  }
+
+  /**
+   * Older CodeWalker and Sollumz XML: <CompositePosition x y z>, <CompositeRotation x y z w> (a quaternion) and
+   * <CompositeScale x y z> instead of the matrix; read as p ↦ R(q)·(s ∘ p) + t. None of them: identity.
+   */
+  private legacyTransform(item: El, where: string): Float64Array {
+    const r = this.child(item, 'CompositeRotation');
+    const q = r ? (['x', 'y', 'z', 'w'].map((k) => this.num(r.attrs[k], where, `<CompositeRotation> ${k}`, k === 'w' ? 1 : 0)) as Quat) : ([0, 0, 0, 1] as Quat);
+    const n = Math.hypot(...q);
+    if (!(n > 0)) this.fail(where, '<CompositeRotation> is a zero quaternion');
+    const m = quatToMat3([q[0] / n, q[1] / n, q[2] / n, q[3] / n]);
+    const sc = this.child(item, 'CompositeScale') ? this.vec(item, 'CompositeScale', where) : [1, 1, 1];
+    const t = this.vec(item, 'CompositePosition', where);
+    const out = new Float64Array(12);
+    for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) out[3 * c + k] = Math.fround(m[3 * c + k] * sc[c]);
+    out.set(t, 9);
+    return out;
   }
 
   private geometry(e: El, h: BoundHeader, where: string): GeometryBound {

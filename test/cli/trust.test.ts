@@ -37,6 +37,10 @@ beforeAll(async () => {
   const clean = newLevel();
   addNode(clean, { name: 'crate', ...boxMesh([0, 0.5, 0], [0.5, 0.5, 0.5]), material: 'wood' });
   await writeLevel(clean, at('clean.glb'));
+  // A level with one warning: a material that names no surface.
+  const warn = newLevel();
+  addNode(warn, { name: 'crate', ...boxMesh([0, 0.5, 0], [0.5, 0.5, 0.5]), material: 'Blorp' });
+  await writeLevel(warn, at('warn.glb'));
   // A .gltf + .bin with a texture, then the texture deleted (copied without its images).
   const tex = newLevel();
   addNode(tex, { name: 'floor', ...gridMesh(2, 2, 1, [0, 0, 0]), material: 'concrete' });
@@ -93,10 +97,15 @@ describe('pools', () => {
 
 describe('--strict, --quiet, --verbose, --dry-run', () => {
   it('--strict: a warning fails the build and nothing is written; a clean level builds', () => {
-    const r = run('level.glb', '--strict', '-o', 'strict-out');
+    const loose = run('warn.glb', '-o', 'strict-out');
+    expect(loose.status).toBe(0);
+    expect(loose.stdout).toMatch(/1 warning\(s\):\n +materials: .*material "Blorp" names no surface/);
+    const r = run('warn.glb', '--strict', '-o', 'strict-out2');
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/compile-collision: strict: \d+ warnings?, and strict mode fails on any: validate: object "ground": \d+ open edges/);
-    expect(existsSync(at('strict-out'))).toBe(false);
+    expect(r.stderr).toMatch(/compile-collision: strict: 1 warning, and strict mode fails on any: materials: .*material "Blorp" names no surface/);
+    expect(existsSync(at('strict-out2'))).toBe(false);
+    const j = JSON.parse(run('warn.glb', '--strict', '--json').stdout);
+    expect(j).toMatchObject({ ok: false, error: { stage: 'strict' } });
     expect(run('clean.glb', '--strict', '-o', 'strict-clean', '-q').status).toBe(0);
   });
   it('--quiet prints nothing on success, only the error on failure', () => {

@@ -17,6 +17,9 @@ interface Args {
   json: boolean;
   studioTemplate?: string;
   allowOutsideUris: boolean;
+  chordError: number;
+  nativeShapes: boolean;
+  hullParts: boolean;
 }
 
 const usage = (msg: string): never => {
@@ -56,6 +59,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const patterns = argv.inputs ?? [];
   if (patterns.length === 0) usage('give a level (.glb/.gltf) to compile, or a command');
   if (!Number.isInteger(argv.budget) || argv.budget < 1) usage(`--budget must be a positive integer, got ${argv.budget}`);
+  if (!(argv.chordError >= 0.0001 && argv.chordError <= 0.5)) usage(`--chord-error must be 0.0001..0.5 (metres), got ${argv.chordError}`);
   const workers = parseWorkers(argv.workers);
   // Loaded here, not at the top: `inspect`, `verify` and usage errors need none of the glTF stack.
   const { compileLevel, expandInputs, formatSummary } = await import('../../src/compile.ts');
@@ -70,7 +74,8 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     try {
       const r = await compileLevel(
         file,
-        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris },
+        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris,
+          shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts } },
         { logger: { warn: () => {} }, onProgress: progress },
       );
       results.push(r);
@@ -102,6 +107,9 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('budget', { type: 'number', default: 4003, describe: 'geometry budget: at or above it, collision merges into cells' })
       .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: 'auto by budget, or force per-object resources / cells' })
       .option('studio-template', { type: 'string', describe: "a .physics written by ReSkate Studio: copy its header word and 0x4c-byte body (Studio's form)" })
+      .option('chord-error', { type: 'number', default: 0.005, describe: 'largest distance of a tessellated sphere, capsule, cylinder or cone from its true surface, metres (0.0001–0.5)' })
+      .option('native-shapes', { type: 'boolean', default: false, describe: 'experimental: boxes as kind-2 parts, hulls and convex parts as kind-3 polyhedra (default: all kind 5, as Studio)' })
+      .option('hull-parts', { type: 'boolean', default: false, describe: 'a convex_parts part that breaks the convex contract becomes its hull (a warning) instead of an error' })
       .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files outside the glTF's directory (refused by default)" })
       .option('json', { type: 'boolean', default: false, describe: 'print the manifest and timings as JSON' }) as unknown as Argv<Args>,
   handler,

@@ -6,7 +6,7 @@ import { hex } from '../../format/cursor.ts';
 import { type ResourceReader } from './rsc7.ts';
 import {
   IDENTITY, kindName, KIND, MAX_BOUNDS, MAX_COMPOSITE_DEPTH, MAX_GEOMETRY_ITEMS, POLY, POLY_WORDS,
-  type Bound, type BoundHeader, type CompositeChild, type GeometryBound, type Vec3,
+  materialKey, type Bound, type BoundHeader, type CompositeChild, type GeometryBound, type Vec3,
 } from './model.ts';
 
 export const HEADER_BYTES = 0x70;
@@ -45,7 +45,7 @@ class TreeReader {
       boxMax: this.vec3(at + 0x20, 'box maximum'),
       margin: r.f32At(at + 0x2c, 'margin'),
       boxMin: this.vec3(at + 0x30, 'box minimum'),
-      material: r.u8At(at + 0x4c, 'material'),
+      material: materialKey(r.u8At(at + 0x4c, 'material'), r.u8At(at + 0x4f, 'material flags')),
       sphereCentre: this.vec3(at + 0x50, 'sphere centre'),
     };
   }
@@ -85,19 +85,19 @@ class TreeReader {
     }
     if (![...quantum, ...centre].every(Number.isFinite)) rr.fail(`${label}: coordinate quantum or centre is not finite`, at + 0x90);
 
+    // Every array is checked against its segment before it is allocated.
+    const vp = vertexCount > 0 ? this.required(at + 0xb0, `${label}: quantized vertices`, vertexCount) : 0;
+    if (vertexCount > 0) rr.span(vp, 6 * vertexCount, `${label}: quantized vertices (${vertexCount} × 6 bytes)`);
+    const pp = polyCount > 0 ? this.required(at + 0x88, `${label}: polygons`, polyCount) : 0;
+    if (polyCount > 0) rr.span(pp, POLYGON_BYTES * polyCount, `${label}: polygons (${polyCount} × ${POLYGON_BYTES} bytes)`);
+
     const vertices = new Float64Array(3 * vertexCount);
-    if (vertexCount > 0) {
-      const vp = this.required(at + 0xb0, `${label}: quantized vertices`, vertexCount);
-      rr.span(vp, 6 * vertexCount, `${label}: quantized vertices (${vertexCount} × 6 bytes)`);
-      for (let i = 0; i < 3 * vertexCount; i++) vertices[i] = Math.fround(r.i16At(vp + 2 * i) * quantum[i % 3]);
-    }
+    for (let i = 0; i < 3 * vertexCount; i++) vertices[i] = Math.fround(r.i16At(vp + 2 * i) * quantum[i % 3]);
 
     const polys = new Uint32Array(POLY_WORDS * polyCount);
     const radii = new Float32Array(polyCount);
     let unknownKinds = 0;
     if (polyCount > 0) {
-      const pp = this.required(at + 0x88, `${label}: polygons`, polyCount);
-      rr.span(pp, POLYGON_BYTES * polyCount, `${label}: polygons (${polyCount} × ${POLYGON_BYTES} bytes)`);
       for (let i = 0; i < polyCount; i++) {
         const p = pp + POLYGON_BYTES * i;
         const kind = r.u8At(p) & 7;
@@ -140,13 +140,13 @@ class TreeReader {
     }
     if (unknownKinds) this.warn(`${rr.stage}: ${label}: ${unknownKinds} polygon record(s) of undefined kinds 5–7 skipped`);
 
-    const types = new Uint8Array(materialCount);
+    const types = new Uint16Array(materialCount);
     if (materialCount > 0) {
       const mp = this.required(at + 0xf0, `${label}: materials`, materialCount);
       rr.span(mp, MATERIAL_BYTES * materialCount, `${label}: materials (${materialCount} × ${MATERIAL_BYTES} bytes)`);
-      for (let i = 0; i < materialCount; i++) types[i] = r.u8At(mp + MATERIAL_BYTES * i);
+      for (let i = 0; i < materialCount; i++) types[i] = materialKey(r.u8At(mp + MATERIAL_BYTES * i), r.u8At(mp + MATERIAL_BYTES * i + 3));
     }
-    const polyMaterials = new Uint8Array(polyCount);
+    const polyMaterials = new Uint16Array(polyCount);
     const ip = polyCount > 0 ? rr.ptr(at + 0x118, `${label}: polygon material indices`) : null;
     if (ip !== null) {
       rr.span(ip, polyCount, `${label}: polygon material indices (${polyCount} bytes)`);

@@ -276,6 +276,19 @@ describe('composites', () => {
     expect(cyl.max[0] - cyl.min[0]).toBeCloseTo(0.6, 4);
   });
 
+  it('reads the older XML form of a child transform (CompositePosition, CompositeRotation quaternion, CompositeScale)', async () => {
+    const level = compositeLevel();
+    const text = writeYbnXml(level);
+    // Child 0 is rotZ(90) + (100, 0, 0): the same as the quaternion (0, 0, sin 45°, cos 45°).
+    const legacy = text.replace(/<CompositeTransform>\n[^<]*<\/CompositeTransform>/, `<CompositePosition x="100" y="0" z="0" />\n<CompositeRotation x="0" y="0" z="${Math.SQRT1_2}" w="${Math.SQRT1_2}" />\n<CompositeScale x="1" y="1" z="1" />`);
+    expect(legacy).not.toBe(text);
+    const dir = join(tmp.dir, 'legacy');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'legacy.ybn.xml'), legacy);
+    const [o] = (await load(join(dir, 'legacy.ybn.xml'))).objects;
+    expect(Array.from(o.positions.subarray(0, 3)).map((v) => +v.toFixed(4) + 0)).toEqual([81, 1, -8]);
+  });
+
   it('keeps winding outward under a mirroring child transform', async () => {
     const mirrored: FxBound = { kind: 'composite', children: [{ bound: boxBound(), transform: [-1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0] }] };
     const [bin] = writeBoth('mirror', mirrored);
@@ -314,6 +327,22 @@ describe('materials', () => {
     expect(listed).toEqual(new Map(GTA_MATERIALS.map(([n, s]) => [n, s])));
   });
 
+  it('FLAG_STAIRS on a material record or a primitive bound gives the stairs surface, in both forms', async () => {
+    const g = twoTriangles() as FxGeometry;
+    g.materials = [MAT.concrete, MAT.concrete];
+    g.stairsMaterials = [1];
+    g.polys = [{ ...g.polys[0], m: 0 }, { ...g.polys[1], m: 1 }];
+    const level: FxBound = { kind: 'composite', children: [{ bound: g }, { bound: { ...boxBound(), stairs: true } }] };
+    const [bin, xml] = writeBoth('stairs', level);
+    for (const file of [bin, xml]) {
+      const { objects, warnings } = await load(file);
+      expect(warnings).toEqual([]);
+      expect(objects[0].groups.map((x) => x.material)).toEqual([word('concrete'), word('stairs')]);
+      expect(objects[1].groups.map((x) => x.material)).toEqual([word('stairs')]);
+    }
+    expect(word('stairs')).toBe(47186720 | 0x20);
+  });
+
   it('unmapped types fall back to the default surface with one warning per type', async () => {
     const g = twoTriangles() as FxGeometry;
     const foam = GTA_MATERIALS.findIndex(([n]) => n === 'FOAM');
@@ -348,6 +377,11 @@ describe('files and names', () => {
     expect((await expandInputs([join(dir, '*')])).files).toEqual([plainFile, `${plainFile}.xml`]);
     await expect(load(hi)).rejects.toThrow(/hi@\/ma@ file is the detail copy .* pass --ybn-detail/);
     expect((await load(hi, { ...YBN_DEFAULTS, detail: true })).objects.map((o) => o.name)).toEqual(['hi_vb_34_0']);
+  });
+
+  it('a file with nothing to collide with is refused with the bound counts', async () => {
+    const [bin] = writeBoth('empty', { kind: 'composite', children: [{ bound: { kind: 'cloth' } }, { bound: null }] });
+    await expect(compileLevel(bin, { workers: 1 }, { logger: { warn: () => {} } })).rejects.toThrow(/compile: .*empty\.ybn: no collision triangles \(2 bounds, 0 with collision, 1 skipped\)/);
   });
 
   it('a compiled YBN level is written next to it as <stem>.collision', async () => {

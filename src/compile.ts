@@ -13,10 +13,12 @@ import { applyCrackCounts, classifyCracks, describeReport, validateMesh, type Cr
 import { importYbn, isDetailCopy, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from './import/ybn/index.ts';
 import { isShared, SharedArena } from './import/shared-arena.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings, RESKATE_POOL } from './tiling/budget.ts';
-import { groupTriangles, isPlanned, jobTriangles, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
+import { groupTriangles, isNative, isPlanned, jobTriangles, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
 import { buildSurfaceTable } from './import/materials.ts';
 import { DEFAULT_CELL_SIZE, planCells, type CellSize, type KnownRuns } from './tiling/cells.ts';
 import { firstOfEach } from './tiling/unique.ts';
+import { nativeGroups, withNativeCells } from './tiling/native-jobs.ts';
+import { SHAPE_DEFAULTS, shapeObjects, type ShapeOptions } from './shapes/build.ts';
 import { availableParallelism } from 'node:os';
 import { autoThreads, cpuMark, freeCores, runJobs, ThreadPool, UNIT_TRIANGLES, type CpuMark } from './tiling/pool.ts';
 import { MAX_RESOURCE_BYTES, readRegularFile } from './files.ts';
@@ -50,6 +52,8 @@ export interface CompileOptions {
   decoders: { draco: boolean; meshopt: boolean };
   /** Read buffer URIs that resolve outside the glTF's directory. Default false (refused, naming the buffer). */
   allowOutsideUris: boolean;
+  /** Shape modes: chord error, --native-shapes (experimental), --hull-parts (src/shapes/build.ts SHAPE_DEFAULTS). */
+  shapes?: Partial<ShapeOptions>;
   /** GTA V inputs (.ybn, .ybn.xml): detail copies, primitive tessellation (src/import/ybn/index.ts). */
   ybn: YbnOptions;
   /**
@@ -80,7 +84,8 @@ export const COMPILE_DEFAULTS: CompileOptions = {
 export interface CompileHooks {
   logger: Logger;
   /**
-   * Progress of every stage that can take long: import, validate, plan, encode, publish. A stage reports
+   * Progress of every stage that can take long: import, shapes (when the level has shape modes), validate, plan,
+   * encode, publish. A stage reports
    * (stage, 0, total) when it starts and (stage, total, total) when it ends; `total` counts the stage's own steps
    * (resources for encode, each reported as done; 1 for a stage without finer steps).
    */
@@ -89,7 +94,7 @@ export interface CompileHooks {
   onPublishStep?: (step: PublishStep) => void;
 }
 
-export type ProgressStage = 'import' | 'validate' | 'plan' | 'encode' | 'publish';
+export type ProgressStage = 'import' | 'shapes' | 'validate' | 'plan' | 'encode' | 'publish';
 
 /** reskate_cli's statistic names (authoring-notes.md "Where our compiler sits"). */
 export interface Totals {
@@ -124,7 +129,11 @@ export interface StreamingPlan {
 export interface Manifest {
   tool: { name: string; version: string };
   input: { file: string; sha256: string };
-  options: { scene: string | null; cellSize: number; budget: number; tiling: string; allowCustomSlots: boolean; header: 'game' | 'studio' };
+  options: {
+    scene: string | null; cellSize: number; budget: number; tiling: string; allowCustomSlots: boolean; header: 'game' | 'studio';
+    /** Shape modes' settings: chord error (m), hull parts, native kinds ('experimental' when on). */
+    shapes: { chordError: number; hullParts: boolean; nativeShapes: false | 'experimental' };
+  };
   layout: 'objects' | 'cells';
   geometries: number;
   totals: Totals;
@@ -160,8 +169,11 @@ export interface ObjectDecision {
   name: string;
   /** Node (and instance) it came from. */
   source: string;
-  /** 'triangle_mesh'; 'water' when every part has the water word; 'grind_curve' for a prism built from loose edges. */
-  mode: 'triangle_mesh' | 'water' | 'grind_curve';
+  /**
+   * 'triangle_mesh'; 'water' when every part has the water word; 'grind_curve' for a prism built from loose edges;
+   * or the object's shape mode (box, sphere, hull, convex_parts, …: src/shapes/).
+   */
+  mode: string;
   triangles: number;
   /** Its geometries as its own resource, estimated before encoding (estimateShapes per part): what the budget compares. */
   geometries: number;
@@ -204,6 +216,8 @@ interface Build {
   staging?: Staging;
   /** CPU sample at the start: the import is the window that tells how many cores are free for encoding. */
   start: CpuMark;
+  /** Objects with a shape mode (box, hull, …), by name, as imported: the decision --verbose reports. */
+  modes: Map<string, string>;
 }
 
 async function timed<T>(b: Build, stage: ProgressStage, f: () => T | Promise<T>): Promise<T> {
@@ -230,7 +244,7 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
     recoverOutput(outDir, logger);
     inspectOutput(outDir);
   }
-  const b: Build = { input, hooks, warnings, options, outDir, timings: {}, validation: new Validation(), start: cpuMark(), logger };
+  const b: Build = { input, hooks, warnings, options, outDir, timings: {}, validation: new Validation(), start: cpuMark(), logger, modes: new Map() };
   // Large inputs: start the workers now, so they are up when the import starts walking the scene. With 'auto' this
   // is a guess by size (the encode stage uses only as many as the cores measured free during the import); a worker
   // left unused has still done the validation report, work that is needed anyway.
@@ -240,6 +254,9 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
     if (early > 0) b.pool = ThreadPool.spawn(early);
     if (options.studioTemplate) options.encode = { ...options.encode, header: await readStudioTemplate(options.studioTemplate) };
     const imported = await importStage(b);
+    // Shape modes (src/shapes/): primitives, hulls and convex parts become what the plan and encoder take.
+    for (const o of imported.objects) if (o.shape) b.modes.set(o.name, o.shape.mode);
+    if (imported.objects.some((o) => o.shape)) imported.objects = await timed(b, 'shapes', () => shapeObjects(imported.objects, options.shapes ?? {}, b.logger).objects);
     if (options.dryRun) return await dryRunStage(b, imported);
     // The temporary sibling is created once the input has been read.
     b.staging = Staging.open(b.outDir, hooks.onPublishStep);
@@ -285,7 +302,7 @@ async function importStage(b: Build): Promise<ImportResult> {
  */
 async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built: BuiltResource[]; layout: 'objects' | 'cells'; threads: number }> {
   const { options, timings } = b;
-  const estimate = objects.reduce((s, o) => s + o.groups.reduce((t, g) => t + estimateShapes(g.indices.length / 3), 0), 0);
+  const estimate = objects.reduce((s, o) => s + (o.native?.length ?? 0) + o.groups.reduce((t, g) => t + estimateShapes(g.indices.length / 3), 0), 0);
   let layout: 'objects' | 'cells' = options.tiling === 'auto' ? (estimate < options.budget ? 'objects' : 'cells') : options.tiling;
   // Without a worker for it, the validation report runs on the main thread while the workers start encoding.
   const sideWork = (): void => {
@@ -341,7 +358,7 @@ async function publishStage(b: Build, imported: ImportResult, sha256: string, al
   const files = [...built.map((r) => r.file), ...staging.written];
   const manifest = makeManifest(input, sha256, options, layout, built, imported.objects, b.validation.summary, plan, b.warnings, files);
   await timed(b, 'publish', () => staging.commit(manifest, logger));
-  const objects = decisions(imported.objects, built);
+  const objects = decisions(imported.objects, built, b.modes);
   return { input, outDir: staging.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: threads, objects };
 }
 
@@ -364,26 +381,31 @@ function checkStrict(b: Build): void {
 
 /** Estimated geometries of planned jobs (a lower bound: the encoder's split may add shapes). */
 const jobsGeometries = (jobs: ResourceJob[]): number => jobs.reduce((s, j) => s + jobGeometries(j), 0);
-const jobGeometries = (j: ResourceJob): number => j.groups.reduce((t, g) => t + estimateShapes(groupTriangles(g)), 0);
+const jobGeometries = (j: ResourceJob): number => j.groups.reduce((t, g) => t + (isNative(g) ? 1 : estimateShapes(groupTriangles(g))), 0);
+
+/** An object's geometries as the layout choice counts them (encodeStage's estimate): native parts one each. */
+const objectGeometries = (o: ImportedObject): number => (o.native?.length ?? 0) + o.groups.reduce((t, g) => t + estimateShapes(g.indices.length / 3), 0);
 
 let waterWord: number | undefined;
-function objectMode(o: ImportedObject): ObjectDecision['mode'] {
+function objectMode(o: ImportedObject, modes: Map<string, string>): string {
+  const shaped = modes.get(o.name);
+  if (shaped) return shaped;
   if (o.kind === 'grind') return 'grind_curve';
   waterWord ??= buildSurfaceTable().get('water');
   return o.groups.length > 0 && o.groups.every((g) => g.material === waterWord) ? 'water' : 'triangle_mesh';
 }
 
 /** Each object's decision; a resource's sources name the objects it holds. */
-function decisions(objects: ImportedObject[], resources: { name: string; sources?: string[]; sourceObjects?: string[] }[]): ObjectDecision[] {
+function decisions(objects: ImportedObject[], resources: { name: string; sources?: string[]; sourceObjects?: string[] }[], modes: Map<string, string>): ObjectDecision[] {
   const holder = new Map<string, string>();
   for (const r of resources) for (const s of r.sourceObjects ?? r.sources ?? []) if (!holder.has(s)) holder.set(s, r.name);
   return objects.map((o) => ({
     name: o.name,
     source: o.source,
-    mode: objectMode(o),
+    mode: objectMode(o, modes),
     triangles: o.groups.reduce((t, g) => t + g.indices.length / 3, 0),
-    geometries: o.groups.reduce((t, g) => t + estimateShapes(g.indices.length / 3), 0),
-    materials: o.groups.map((g) => g.material),
+    geometries: objectGeometries(o),
+    materials: [...o.groups.map((g) => g.material), ...(o.native ?? []).map((p) => p.material)],
     resource: holder.get(o.name) ?? null,
   }));
 }
@@ -395,7 +417,7 @@ function decisions(objects: ImportedObject[], resources: { name: string; sources
 async function dryRunStage(b: Build, imported: ImportResult): Promise<CompileResult> {
   const { options, input } = b;
   const objects = imported.objects;
-  const estimate = objects.reduce((s, o) => s + o.groups.reduce((t, g) => t + estimateShapes(g.indices.length / 3), 0), 0);
+  const estimate = objects.reduce((s, o) => s + objectGeometries(o), 0);
   const layout: 'objects' | 'cells' = options.tiling === 'auto' ? (estimate < options.budget ? 'objects' : 'cells') : options.tiling;
   if (layout === 'cells') await new Promise((r) => setImmediate(r)); // take in the worker's cell runs sent so far
   const jobs = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize, b.validation.knownRuns)));
@@ -414,7 +436,7 @@ async function dryRunStage(b: Build, imported: ImportResult): Promise<CompileRes
   manifest.geometries = geometries;
   return {
     input, outDir: b.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: 1,
-    objects: decisions(objects, resources), dryRun: { layout, geometries, resources, files },
+    objects: decisions(objects, resources, b.modes), dryRun: { layout, geometries, resources, files },
   };
 }
 
@@ -484,7 +506,7 @@ class Validation {
   private big: ImportedObject[] = [];
 
   add(o: ImportedObject): void {
-    if (!this.pool || o.kind === 'grind') return;
+    if (!this.pool || o.kind === 'grind' || o.shape) return; // shape objects: validated as what they become
     const triangles = o.groups.reduce((t, g) => t + g.indices.length / 3, 0);
     if (triangles >= UNIT_TRIANGLES) {
       this.big.push(o);
@@ -522,7 +544,7 @@ class Validation {
   runLocal(objects: ImportedObject[]): void {
     if (this.pool) return;
     for (const o of objects) {
-      if (o.kind !== 'grind' && !this.local.has(o)) this.local.set(o, validateMesh(o.positions, o.groups.map((g) => g.indices)));
+      if (o.kind === 'mesh' && !o.shape && !this.local.has(o)) this.local.set(o, validateMesh(o.positions, o.groups.map((g) => g.indices)));
     }
   }
 
@@ -555,12 +577,12 @@ class Validation {
 
 function objectJobs(objects: ImportedObject[]): ResourceJob[] {
   return objects
-    .filter((o) => o.groups.some((g) => g.indices.length > 0))
-    .map((o) => ({ name: o.name, cell: null, sources: [o.name], groups: o.groups.map((g) => ({ material: g.material, positions: o.positions, indices: g.indices })) }));
+    .filter((o) => o.groups.some((g) => g.indices.length > 0) || o.native?.length)
+    .map((o) => ({ name: o.name, cell: null, sources: [o.name], groups: [...o.groups.map((g) => ({ material: g.material, positions: o.positions, indices: g.indices })), ...nativeGroups(o)] }));
 }
 
 function cellJobs(objects: ImportedObject[], cellSize: number, known: KnownRuns): ResourceJob[] {
-  return planCells(objects, cellSize, known).map((c) => ({ name: c.name, cell: [c.x, c.z], sources: c.sources, groups: c.groups }));
+  return withNativeCells(planCells(objects, cellSize, known).map((c) => ({ name: c.name, cell: [c.x, c.z], sources: c.sources, groups: c.groups })), objects, cellSize);
 }
 
 /** The jobs with every array they read in shared memory (the importer's already are: then nothing is copied). */
@@ -578,7 +600,9 @@ function sharedJobs(jobs: ResourceJob[]): ResourceJob[] {
     groups: j.groups.map((g) =>
       isPlanned(g)
         ? { ...g, sources: g.sources.map((s) => ({ positions: share(s.positions), indices: share(s.indices) })) }
-        : { material: g.material, positions: share(g.positions), indices: share(g.indices) },
+        : isNative(g)
+          ? g
+          : { material: g.material, positions: share(g.positions), indices: share(g.indices) },
     ),
   }));
 }
@@ -611,6 +635,7 @@ function makeManifest(
     options: {
       scene: options.scene ?? null, cellSize: options.cellSize, budget: options.budget, tiling: options.tiling,
       allowCustomSlots: options.allowCustomSlots, header: options.studioTemplate ? 'studio' : 'game',
+      shapes: { chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, hullParts: options.shapes?.hullParts ?? false, nativeShapes: options.shapes?.nativeShapes ? 'experimental' : false },
     },
     layout,
     geometries: built.reduce((s, r) => s + r.shapes, 0),

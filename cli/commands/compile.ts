@@ -20,6 +20,9 @@ interface Args {
   json: boolean;
   studioTemplate?: string;
   allowOutsideUris: boolean;
+  chordError: number;
+  nativeShapes: boolean;
+  hullParts: boolean;
   ybnDetail: boolean;
   ybnChordError: number;
   strict: boolean;
@@ -53,6 +56,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   checkNumber('cell-size', argv.cellSize, { min: 50, integer: true, unit: 'metres', choices: CELL_SIZES });
   checkNumber('budget', argv.budget, { min: 1, integer: true, unit: 'geometries' });
   checkNumber('ybn-chord-error', argv.ybnChordError, { min: 0.0001, max: 0.5, integer: false, unit: 'metres' });
+  checkNumber('chord-error', argv.chordError, { min: 0.0001, max: 0.5, integer: false, unit: 'metres' });
   const workers = parseWorkers(argv.workers);
   // Loaded here, not at the top: `inspect`, `verify` and usage errors need none of the glTF stack.
   const { compileLevel, expandInputs, levelStem } = await import('../../src/compile.ts');
@@ -73,6 +77,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
         {
           out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget,
           tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail, chordError: argv.ybnChordError },
+          shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts },
           strict: argv.strict, dryRun: argv.dryRun, allowPoolOverflow: argv.allowPoolOverflow,
         },
         { logger: { warn: () => {} }, onProgress: progress.update },
@@ -113,6 +118,9 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('budget', { type: 'number', default: 4003, describe: "geometry budget (one geometry = one shape); at or above it collision is merged into cells" })
       .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: "by budget, or force one resource per object / cells" })
       .option('studio-template', { type: 'string', describe: "copy header word 0x08 and the 0x4c-byte body of a resource ReSkate Studio wrote (Studio's form); without it the game's form is written" })
+      .option('chord-error', { type: 'number', default: 0.005, describe: "largest distance, metres (0.0001–0.5), between a tessellated sphere/capsule/cylinder/cone (and a kind-5 box) and its true surface; vertices lie on the surface" })
+      .option('native-shapes', { type: 'boolean', default: false, describe: "experimental: box objects as kind-2 box parts, hull and convex_parts as kind-3 convex polyhedra (polygon faces with planes); ReSkate Studio writes only kind 5, so whether the game handles these is not established (the manifest says \"nativeShapes\": \"experimental\")" })
+      .option('hull-parts', { type: 'boolean', default: false, describe: "a convex_parts part that breaks the convex contract is compiled as its hull, with a warning, instead of failing the build" })
       .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files a .gltf names outside its own directory (../shared.bin, absolute paths, links out); without it they are refused, naming the buffer" })
       .option('ybn-detail', { type: 'boolean', default: false, describe: "compile hi@/ma@ YBN files (GTA V's finer collision copies for vehicles and weapons); without it they are skipped with a note" })
       .option('ybn-chord-error', { type: 'number', default: 0.005, describe: "YBN spheres, capsules, cylinders and discs are tessellated within M metres of the true surface (0.0001..0.5)" })

@@ -62,7 +62,7 @@ export function readmeTable(heading: string): HelpOption[] {
     started = true;
     if (/^\| option \|/.test(line) || /^\| ---/.test(line)) continue;
     const cells = line.replace(/\\\|/g, '\u0000').split('|').slice(1, -1).map((c) => c.replace(/\u0000/g, '|').trim());
-    const plain = (c: string): string => squash(c.replace(/`/g, ''));
+    const plain = (c: string): string => squash(c.replace(/`|\*\*/g, '')); // Markdown code and bold marks
     const flags = plain(cells[0]).split(' ').filter((t) => t.startsWith('-')).map((t) => t.replace(/,$/, '')).join(', ');
     rows.push({ flags, default: plain(cells[1]), description: plain(cells[2]) });
   }

@@ -24,7 +24,6 @@ interface Args {
   nativeShapes: boolean;
   hullParts: boolean;
   ybnDetail: boolean;
-  ybnChordError: number;
   strict: boolean;
   quiet: boolean;
   verbose: boolean;
@@ -55,7 +54,6 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   if (argv.quiet && argv.verbose) usage('--quiet and --verbose contradict each other; give one');
   checkNumber('cell-size', argv.cellSize, { min: 50, integer: true, unit: 'metres', choices: CELL_SIZES });
   checkNumber('budget', argv.budget, { min: 1, integer: true, unit: 'geometries' });
-  checkNumber('ybn-chord-error', argv.ybnChordError, { min: 0.0001, max: 0.5, integer: false, unit: 'metres' });
   checkNumber('chord-error', argv.chordError, { min: 0.0001, max: 0.5, integer: false, unit: 'metres' });
   const workers = parseWorkers(argv.workers);
   // Loaded here, not at the top: `inspect`, `verify` and usage errors need none of the glTF stack.
@@ -76,7 +74,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
         file,
         {
           out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget,
-          tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail, chordError: argv.ybnChordError },
+          tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail },
           shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts },
           strict: argv.strict, dryRun: argv.dryRun, allowPoolOverflow: argv.allowPoolOverflow,
         },
@@ -123,7 +121,6 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('hull-parts', { type: 'boolean', default: false, describe: "a convex_parts part that breaks the convex contract is compiled as its hull, with a warning, instead of failing the build" })
       .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files a .gltf names outside its own directory (../shared.bin, absolute paths, links out); without it they are refused, naming the buffer" })
       .option('ybn-detail', { type: 'boolean', default: false, describe: "compile hi@/ma@ YBN files (GTA V's finer collision copies for vehicles and weapons); without it they are skipped with a note" })
-      .option('ybn-chord-error', { type: 'number', default: 0.005, describe: "YBN spheres, capsules, cylinders and discs are tessellated within M metres of the true surface (0.0001..0.5)" })
       .option('allow-pool-overflow', { type: 'boolean', default: false, describe: "build even when the geometries exceed ReSkate's geometry pool (40,000), which faults the game; without it such a build fails and writes nothing" })
       .option('strict', { type: 'boolean', default: false, describe: "any warning fails the build and nothing is written (for CI)" })
       .option('dry-run', { type: 'boolean', default: false, describe: "import, validate and plan, then print (or with --json give) what would be written: resources, cells, estimated geometries; nothing is written" })

@@ -178,8 +178,8 @@ describe('numeric options name what they expect', () => {
     [['--budget=0'], /--budget expects a whole number of geometries, 1 or more; got "0"/],
     [['--cell-size', 'x'], /--cell-size expects one of 50, 100, 200 \(metres\); got "x"/],
     [['--cell-size', '75'], /--cell-size expects one of 50, 100, 200 \(metres\); got "75"/],
-    [['--ybn-chord-error', 'fine'], /--ybn-chord-error expects a number of metres from 0.0001 to 0.5; got "fine"/],
-    [['--ybn-chord-error', '1'], /--ybn-chord-error expects a number of metres from 0.0001 to 0.5; got "1"/],
+    [['--chord-error', 'fine'], /--chord-error expects a number of metres from 0.0001 to 0.5; got "fine"/],
+    [['--chord-error', '1'], /--chord-error expects a number of metres from 0.0001 to 0.5; got "1"/],
     [['--workers', 'many'], /--workers expects 'auto' or a whole number of threads from 1 to 256; got "many"/],
   ];
   for (const [args, message] of cases) {

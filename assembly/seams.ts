@@ -392,6 +392,7 @@ function pairAll(nw: i32, start: usize, ids: usize, tri: usize, twin: usize, gro
       }
       if (nOut == 1 && nIn == 1) {
         const o = prevCorner(<i32>u32At(ids, j));
+        if (backToBack(ck, o, tri, group)) continue;
         store<i32>(twin + (<usize>ck << 2), o + 1);
         store<i32>(twin + (<usize>o << 2), ck + 1);
       } else if (nOut + nIn > 1 && firstWith(ids, tri, s, e, b) == k) {
@@ -399,6 +400,15 @@ function pairAll(nw: i32, start: usize, ids: usize, tri: usize, twin: usize, gro
       }
     }
   }
+}
+
+/**
+ * Corners c and o (holding an edge each way) of two faces of different groups that are each other's reverse (the
+ * same three vertices): two objects or parts laid back to back, face to face. Not paired across groups — they
+ * stay as each shape writes them (within one group, its own shape's rule pairs them, as today).
+ */
+@inline function backToBack(c: i32, o: i32, tri: usize, group: usize): bool {
+  return u32At(tri, prevCorner(c)) == u32At(tri, prevCorner(o)) && u32At(group, c / 3) != u32At(group, o / 3);
 }
 
 /** Most faces on one edge that resolveEdge sorts out; past it the edge stays open (non-manifold beyond doubt). */
@@ -477,7 +487,7 @@ function match(mine: usize, nm: i32, other: usize, no: i32, lMine: i32, lOther: 
     }
     let o = -1;
     if (gm == 1 && go == 1) o = first;
-    else if (gm == 1 && go == 0 && lMine == 1 && lOther == 1) o = any;
+    else if (gm == 1 && go == 0 && lMine == 1 && lOther == 1 && !backToBack(c, any, tri, group)) o = any;
     store<i32>(twin + (<usize>c << 2), o + 1);
   }
 }
@@ -501,8 +511,10 @@ function pairHub(a: u32, n: i32, outs: usize, ins: usize, twin: usize, tri: usiz
       const nOut = i1 - i, nIn = j1 - j;
       if (nOut == 1 && nIn == 1) {
         const c = cornerAt(outs, i), o = cornerAt(ins, j);
-        store<i32>(twin + (<usize>c << 2), o + 1);
-        store<i32>(twin + (<usize>o << 2), c + 1);
+        if (!backToBack(c, o, tri, group)) {
+          store<i32>(twin + (<usize>c << 2), o + 1);
+          store<i32>(twin + (<usize>o << 2), c + 1);
+        }
       } else if (nOut > 0 && nOut + nIn > 1 && nOut <= EDGE_FACES_MAX && nIn <= EDGE_FACES_MAX) {
         // Sorted by (vertex, corner): the corners in input order, as the run scan gathers them.
         for (let k = 0; k < nOut; k++) store<i32>(lo + (<usize>k << 2), cornerAt(outs, i + k));

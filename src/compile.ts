@@ -126,7 +126,7 @@ export interface CompileResult {
   manifest: Manifest;
   importStats: ImportStats;
   /**
-   * Milliseconds per stage: import, plan, validate, encode, publish. The validation report is computed on a worker
+   * Milliseconds per stage: import, seams (the level's edge data, src/tiling/seams.ts), plan, validate, encode, publish. The validation report is computed on a worker
    * during the import when workers are up early (then `validate` is only the wait for it), else on the main thread
    * while the workers encode; `encode` is the encode stage's wall time without it.
    */

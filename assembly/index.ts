@@ -6,4 +6,4 @@ export { piece } from './piece';
 export { weld, weldResult } from './weld';
 export { split } from './split';
 export { seams, seamsResult } from './seams';
-export { extentResult, groupExtent, topology, topologyResult } from './topology';
+export { extentResult, groupExtent, topology, topologyOut, topologyResult } from './topology';

@@ -3,13 +3,14 @@
 // ../shared/spec/physics-resource.md ("Collision, physics pools and grinds"). The library never prints or touches
 // `process`: warnings go to the logger, progress to a callback, and the caller gets the manifest and timings.
 import { webcrypto } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import pkg from '../package.json' with { type: 'json' };
 import { readPhysicsResource } from './format/resource.ts';
 import { STUDIO_BODY_SIZE } from './format/types.ts';
 import { importGltf, IMPORT_DEFAULTS, type ImportedObject, type ImportResult, type ImportStats, type Logger } from './import/gltf.ts';
-import { describeReport, validateMesh, type MeshReport } from './import/validate.ts';
+import { applyCrackCounts, classifyCracks, describeReport, validateMesh, type CrackCounts, type MeshReport } from './import/validate.ts';
+import { importYbn, isDetailCopy, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from './import/ybn/index.ts';
 import { isShared, SharedArena } from './import/shared-arena.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
 import { isPlanned, type BuiltResource, type EncodeOptions, type MeshGroup, type ResourceJob } from './tiling/build.ts';
@@ -20,6 +21,7 @@ import { DEFAULT_CELL_SIZE, planCells, type CellSize, type KnownRuns } from './t
 import { firstOfEach } from './tiling/unique.ts';
 import { availableParallelism } from 'node:os';
 import { autoThreads, cpuMark, freeCores, runJobs, ThreadPool, UNIT_TRIANGLES, type CpuMark } from './tiling/pool.ts';
+import { MAX_RESOURCE_BYTES, readRegularFile } from './files.ts';
 import { inspectOutput, MANIFEST_FILE, recoverOutput, refuseInputsInside, resolveOutDir, Staging, type PublishStep } from './publish.ts';
 
 export { MANIFEST_FILE, OWNED_ENTRIES } from './publish.ts';
@@ -54,6 +56,10 @@ export interface CompileOptions {
    * (open at every cut: the reference encoder's bytes).
    */
   seams: SeamMode;
+  /** Read buffer URIs that resolve outside the glTF's directory. Default false (refused, naming the buffer). */
+  allowOutsideUris: boolean;
+  /** GTA V inputs (.ybn, .ybn.xml): detail copies, primitive tessellation (src/import/ybn/index.ts). */
+  ybn: YbnOptions;
 }
 
 export const COMPILE_DEFAULTS: CompileOptions = {
@@ -64,6 +70,8 @@ export const COMPILE_DEFAULTS: CompileOptions = {
   tiling: 'auto',
   decoders: IMPORT_DEFAULTS.decoders,
   seams: DEFAULT_SEAMS,
+  allowOutsideUris: false,
+  ybn: YBN_DEFAULTS,
 };
 
 export interface CompileHooks {
@@ -139,7 +147,9 @@ export interface CompileResult {
 export const PRESPAWN_BYTES = 3 << 20;
 export const STREAMING_PLAN_FILE = 'streaming-plan.json';
 
-export const defaultOutDir = (input: string): string => join(dirname(input), `${basename(input, extname(input))}.collision`);
+/** A level file's name without its extension (`.glb`, `.gltf`, `.ybn`, `.ybn.xml`). */
+export const levelStem = (input: string): string => (isYbnPath(input) ? ybnStem(input) : basename(input, extname(input)));
+export const defaultOutDir = (input: string): string => join(dirname(input), `${levelStem(input)}.collision`);
 
 /** What every stage of one build shares. */
 interface Build {
@@ -210,13 +220,19 @@ async function importStage(b: Build): Promise<ImportResult> {
   // With tiling possible, the worker also computes the small objects' cell runs (the plan's per-triangle pass).
   if (b.pool) b.validation.onWorker(b.pool, options.tiling === 'objects' ? undefined : options.cellSize);
   const walkHooks = { onObject: (o: ImportedObject) => b.validation.add(o) };
+  // By extension: GTA V collision (.ybn, .ybn.xml) has its own importer; everything else is glTF.
   const imported = await timed(b, 'import', () =>
-    importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders }, b.logger, walkHooks),
+    isYbnPath(input)
+      ? importYbn(input, options.ybn, b.logger, walkHooks)
+      : importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders, allowOutsideUris: options.allowOutsideUris }, b.logger, walkHooks),
   );
   b.validation.flush();
   if (imported.objects.every((o) => o.groups.every((g) => g.indices.length === 0))) {
     const st = imported.stats;
-    throw new Error(`compile: ${input}: no collision triangles (${st.nodes} nodes, ${st.meshNodes} with meshes, ${st.skippedNodes} set to sk8_collision_mode none)`);
+    const counts = isYbnPath(input)
+      ? `${st.nodes} bounds, ${st.meshNodes} with collision, ${st.skippedNodes} skipped`
+      : `${st.nodes} nodes, ${st.meshNodes} with meshes, ${st.skippedNodes} set to sk8_collision_mode none`;
+    throw new Error(`compile: ${input}: no collision triangles (${counts})`);
   }
   return imported;
 }
@@ -289,9 +305,12 @@ async function publishStage(b: Build, imported: ImportResult, sha256: string, al
 
 /** Header word 0x08 and body of a Studio-written resource (the only source of Studio's template bytes). */
 export async function readStudioTemplate(path: string): Promise<{ word08: number; body: Uint8Array }> {
-  const bytes = await readFile(path).catch((e: NodeJS.ErrnoException) => {
-    throw new Error(`template: ${path}: cannot read (${e.code ?? e.message})`);
-  });
+  let bytes: Uint8Array;
+  try {
+    bytes = readRegularFile(path, MAX_RESOURCE_BYTES, 'error', 'any PhysicsResource (MAX_RESOURCE_BYTES, 1 GiB)');
+  } catch (e) {
+    throw new Error(`template: ${path}: ${(e as Error).message}`);
+  }
   let res;
   try {
     res = readPhysicsResource(new Uint8Array(bytes));
@@ -317,6 +336,8 @@ class Validation {
   private batch: ImportedObject[] = [];
   private batchTriangles = 0;
   private remote: Promise<[ImportedObject[], MeshReport[]]>[] = [];
+  /** The worker's borders and cracks over everything posted (asked for at the end of the walk). */
+  private cracks: Promise<CrackCounts[]> | undefined;
   private local = new Map<ImportedObject, MeshReport>();
   summary: Record<string, Partial<MeshReport>> = {};
 
@@ -363,12 +384,17 @@ class Validation {
   flush(): void {
     if (this.batch.length) this.post(this.batch.splice(0));
     for (const o of this.big.splice(0)) this.post([o], false);
+    // Every object is with the worker now: the level-wide crack pass runs there next, while the plan runs here.
+    if (this.pool && this.remote.length) {
+      this.cracks = this.pool.cracks(0);
+      this.cracks.catch(() => undefined);
+    }
   }
 
   private post(objs: ImportedObject[], small = true): void {
     if (!this.pool) return;
     this.batchTriangles = 0;
-    const items = objs.map((o) => ({ positions: o.positions, groups: o.groups.map((g) => g.indices) }));
+    const items = objs.map((o) => ({ positions: o.positions, groups: o.groups.map((g) => g.indices), name: o.name }));
     if (small && this.runsCellSize !== undefined) {
       this.pool.cellRuns(0, items, this.runsCellSize).then((r) => objs.forEach((o, i) => this.runs.set(o, r[i])), () => undefined);
     }
@@ -388,18 +414,26 @@ class Validation {
   async results(objects: ImportedObject[]): Promise<Map<ImportedObject, MeshReport>> {
     this.runLocal(objects);
     const out = new Map(this.local);
-    for (const [objs, reports] of await Promise.all(this.remote)) objs.forEach((o, i) => out.set(o, reports[i]));
+    const posted: ImportedObject[] = [];
+    for (const [objs, reports] of await Promise.all(this.remote)) objs.forEach((o, i) => (out.set(o, reports[i]), posted.push(o)));
+    // Open edges into borders and cracks, over all objects at once (a crack may lie along another object): on the
+    // worker for the objects it validated, here for the others.
+    if (this.cracks) (await this.cracks).forEach((c, i) => applyCrackCounts(out.get(posted[i])!, c));
+    const here = objects.filter((o) => this.local.has(o));
+    if (here.length) classifyCracks(here.map((o) => ({ name: o.name, positions: o.positions, groups: o.groups.map((g) => g.indices), report: out.get(o)! })));
     return out;
   }
 
   report(objects: ImportedObject[], reports: Map<ImportedObject, MeshReport>, logger: Logger): void {
     for (const o of objects) {
       const report = reports.get(o);
-      const line = report && describeReport(o.name, report);
-      if (!report || !line) continue;
-      logger.warn(line);
-      const nonZero = Object.entries(report).filter(([k, v]) => v !== 0 && k !== 'triangles' && (k !== 'maxHalfEdgesPerMetre' || report.denseParts > 0));
-      this.summary[o.name] = Object.fromEntries(nonZero.map(([k, v]) => [k, k === 'maxHalfEdgesPerMetre' ? Math.round(v) : v]));
+      if (!report) continue;
+      const line = describeReport(o.name, report);
+      if (line) logger.warn(line);
+      // Every object with a finding (borders included: info), counts and the locations kept.
+      const nonZero = Object.entries(report).filter(([k, v]) => typeof v === 'number' && v !== 0 && k !== 'triangles' && (k !== 'maxHalfEdgesPerMetre' || report.denseParts > 0));
+      if (nonZero.length === 0) continue;
+      this.summary[o.name] = { ...Object.fromEntries(nonZero.map(([k, v]) => [k, k === 'maxHalfEdgesPerMetre' ? Math.round(v as number) : v])), locations: report.locations };
     }
   }
 }
@@ -511,19 +545,22 @@ export function formatSummary(r: CompileResult, maxWarnings = 20): string {
 
 /**
  * Input arguments → level files, sorted per pattern, each once. A pattern with glob magic ('levels/**\/*.glb')
- * expands to the .glb/.gltf files it matches; a plain path is taken as given. Returns what matched nothing.
+ * expands to the level files it matches (.glb, .gltf, .ybn, .ybn.xml); a plain path is taken as given. Returns
+ * what matched nothing, and (unless `ybnDetail`) the hi@/ma@ YBN detail copies it left out.
  */
-export async function expandInputs(patterns: string[]): Promise<{ files: string[]; unmatched: string[] }> {
+export async function expandInputs(patterns: string[], opts: { ybnDetail?: boolean } = {}): Promise<{ files: string[]; unmatched: string[]; skipped: string[] }> {
   const { glob, hasMagic } = await import('glob');
   const files: string[] = [];
   const unmatched: string[] = [];
   for (const p of patterns) {
     if (hasMagic(p, { windowsPathsNoEscape: true })) {
-      const hits = (await glob(p, { nodir: true, windowsPathsNoEscape: true })).filter((f) => /\.(glb|gltf)$/i.test(f)).sort();
+      const hits = (await glob(p, { nodir: true, windowsPathsNoEscape: true })).filter((f) => /\.(glb|gltf|ybn|ybn\.xml)$/i.test(f)).sort();
       if (hits.length === 0) unmatched.push(p);
       files.push(...hits);
     } else if (await stat(p).then((s) => s.isFile(), () => false)) files.push(p);
     else unmatched.push(p);
   }
-  return { files: [...new Set(files)], unmatched };
+  const unique = [...new Set(files)];
+  const detail = (f: string): boolean => !opts.ybnDetail && isYbnPath(f) && isDetailCopy(f);
+  return { files: unique.filter((f) => !detail(f)), unmatched, skipped: unique.filter(detail) };
 }

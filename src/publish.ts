@@ -15,7 +15,8 @@
 // - -o may be a symbolic link to a directory: the output is published into the link's target (the link stays).
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { basename, dirname, join, relative, resolve, isAbsolute, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { isInside } from './files.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -159,11 +160,6 @@ export function resolveOutDir(out: string): string {
   return join(realDir, ...rest);
 }
 
-/** `p` inside `dir` (or equal to it), both absolute. */
-export function isInside(p: string, dir: string): boolean {
-  const r = relative(dir, p);
-  return r === '' || (!r.startsWith(`..${sep}`) && r !== '..' && !isAbsolute(r));
-}
 
 /** Refuses inputs that lie in the output directory (the rebuild would replace or refuse them); links resolved. */
 export function refuseInputsInside(outDir: string, inputs: string[]): void {
@@ -261,6 +257,15 @@ function removeStale(dir: string, logger: PublishLogger): void {
  * over), else the newest old directory is put back. Siblings of live processes are left alone. Returns what it did.
  */
 export function recoverOutput(outDir: string, logger: PublishLogger): string[] {
+  try {
+    return recover(outDir, logger);
+  } catch (e) {
+    const m = (e as Error).message;
+    throw new Error(m.startsWith('publish: ') ? m : `publish: ${outDir}: repairing an interrupted publish failed: ${m}`);
+  }
+}
+
+function recover(outDir: string, logger: PublishLogger): string[] {
   const parent = dirname(outDir);
   const done: string[] = [];
   let names: string[];
@@ -403,7 +408,12 @@ export class Staging {
       }
       this.closed = true;
       step('new-in-place');
-      removeStale(old, logger);
+      // The new output is in place: failing to remove the old one leaves it for the next build, with a warning.
+      try {
+        removeStale(old, logger);
+      } catch (e) {
+        logger.warn(`publish: ${old}: the previous output could not be removed (${(e as Error).message}); the next build removes it`);
+      }
       step('old-removed');
     } catch (e) {
       this.discard();

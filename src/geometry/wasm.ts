@@ -19,7 +19,8 @@ export interface EncoderWasm {
   piece(pos: number, tris: number, local: number, subset: number, n: number, arena: number, flatCos: number, seam: number): number;
   seams(nv: number, bits: number, nt: number, indices: number, ng: number, groups: number, codes: number, arena: number, flatCos: number, cellSize: number, maxFaces: number): void;
   seamsResult(k: number): number;
-  topology(nt: number, tris: number, nv: number, arena: number): void;
+  topology(nt: number, tris: number, nv: number, arena: number, cap: number): void;
+  topologyOut(k: number): number;
   topologyResult(k: number): number;
   groupExtent(pos: number, indices: number, from: number, to: number): void;
   extentResult(k: number): number;

@@ -114,6 +114,18 @@ describe('a rebuild removes only what the previous build wrote', () => {
     expect(siblings(out)).toEqual([]);
   });
 
+  it("an output of an earlier version (a manifest without `files`) is replaced by its resources' files", async () => {
+    const level = await park(join(tmp.dir, 'legacy/level.glb'));
+    const out = join(tmp.dir, 'legacy/out');
+    const first = await compileLevel(level, { out, tiling: 'objects' }, hooks);
+    const { files: _, ...legacy } = first.manifest;
+    writeFileSync(join(out, 'manifest.json'), JSON.stringify(legacy));
+    await compileLevel(level, { out, tiling: 'cells' }, hooks);
+    expect(expectComplete(out).layout).toBe('cells');
+    writeFileSync(join(out, 'manifest.json'), JSON.stringify({ ...legacy, resources: [] }));
+    await expect(compileLevel(level, { out }, hooks)).rejects.toThrow(/collision_area_0_0\.physics/);
+  });
+
   it('an empty directory may be used; a file is not a directory', async () => {
     mkdirSync(join(tmp.dir, 'empty'));
     await compileLevel(await park(join(tmp.dir, 'empty-level.glb')), { out: join(tmp.dir, 'empty') }, hooks);
@@ -224,10 +236,11 @@ describe('kills at random points of a 1M-triangle build', () => {
       rmSync(out, { recursive: true, force: true });
       cpSync(join(dir, 'ref-old'), out, { recursive: true });
       const p = run(out, '100');
+      const exited = finish(p); // listening from the start: the build may end before the kill
       const delay = wall * (0.2 + 0.3 * (k + rnd()));
       await new Promise((r) => setTimeout(r, delay));
       p.kill('SIGKILL');
-      await finish(p);
+      await exited;
       recoverOutput(out, hooks.logger);
       const m = expectComplete(out);
       expect(sizes(out)).toEqual(m.options.cellSize === 100 ? refNew : refOld);

@@ -3,6 +3,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import type { CompileResult } from '../../src/compile.ts';
 import { CELL_SIZES, type CellSize } from '../../src/tiling/cells.ts';
+import type { SeamMode } from '../../src/tiling/seams.ts';
 import { join } from 'node:path';
 import { checkNumber, usage } from '../options.ts';
 import { progressDisplay } from '../progress.ts';
@@ -19,6 +20,7 @@ interface Args {
   tiling: 'auto' | 'objects' | 'cells';
   json: boolean;
   studioTemplate?: string;
+  seams: SeamMode;
   allowOutsideUris: boolean;
   chordError: number;
   nativeShapes: boolean;
@@ -74,7 +76,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
         file,
         {
           out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget,
-          tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail },
+          tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail },
           shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts },
           strict: argv.strict, dryRun: argv.dryRun, allowPoolOverflow: argv.allowPoolOverflow,
         },
@@ -115,6 +117,7 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('allow-custom-slots', { type: 'boolean', default: false, describe: "accept material slots ≥ 116 (only for levels whose MaterialIndexMap adds them: an unknown slot crashes the game on contact)" })
       .option('budget', { type: 'number', default: 4003, describe: "geometry budget (one geometry = one shape); at or above it collision is merged into cells" })
       .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: "by budget, or force one resource per object / cells" })
+      .option('seams', { choices: ['level', 'shape'] as const, default: 'level' as const, describe: "edge data where the compiler cuts the level (material parts, u16 split, resources, cells): level gives each cut corner the edge data of the face across the cut, so no open edges are made; shape leaves them open, byte for byte as Studio writes" })
       .option('studio-template', { type: 'string', describe: "copy header word 0x08 and the 0x4c-byte body of a resource ReSkate Studio wrote (Studio's form); without it the game's form is written" })
       .option('chord-error', { type: 'number', default: 0.005, describe: "largest distance, metres (0.0001–0.5), between a tessellated sphere/capsule/cylinder/cone (and a kind-5 box) and its true surface; vertices lie on the surface" })
       .option('native-shapes', { type: 'boolean', default: false, describe: "experimental: box objects as kind-2 box parts, hull and convex_parts as kind-3 convex polyhedra (polygon faces with planes); ReSkate Studio writes only kind 5, so whether the game handles these is not established (the manifest says \"nativeShapes\": \"experimental\")" })

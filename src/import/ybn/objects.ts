@@ -181,8 +181,10 @@ class ObjectBuilder {
       if (kind === 0xff) continue;
       if (kind === POLY.box && this.ctx.nativeShapes) {
         const shape = boxPolygon(vertex(g.polys[w + 1]), vertex(g.polys[w + 2]), vertex(g.polys[w + 3]), vertex(g.polys[w + 4]));
-        if (shape && shape.family === 'box') this.stats.primitives++, boxes.push({ box: shape, material: this.materials.word(g.polyMaterials[p], `${label} polygon ${p}`), label: `${label} polygon ${p}` });
-        else degenerate.push(`${p} (${polyName(kind)})`);
+        if (shape && shape.family === 'box') {
+          this.stats.primitives++;
+          boxes.push({ box: shape, material: this.materials.word(g.polyMaterials[p], `${label} polygon ${p}`), label: `${label} polygon ${p}` });
+        } else degenerate.push(`${p} (${polyName(kind)})`);
         continue;
       }
       const out = list(this.materials.word(g.polyMaterials[p], `${label} polygon ${p}`));
@@ -199,10 +201,6 @@ class ObjectBuilder {
       else if (kind === POLY.box) shape = boxPolygon(a, vertex(g.polys[w + 2]), vertex(g.polys[w + 3]), vertex(g.polys[w + 4]));
       if (!shape) {
         degenerate.push(`${p} (${polyName(kind)})`);
-        continue;
-      }
-      if (shape.family === 'box' && this.ctx.nativeShapes) {
-        boxes.push({ box: shape, material: this.materials.word(g.polyMaterials[p], `${label} polygon ${p}`), label: `${label} polygon ${p}` });
         continue;
       }
       const mesh = this.tessellate(shape, `${label} polygon ${p}`);

@@ -150,3 +150,24 @@ describe('shape modes refuse by name', () => {
     await expect(compileLevel(file2, { out: join(tmp.dir, 'odd') }, quiet)).rejects.toThrow(/sk8_shape is a sphere but sk8_collision_mode is "hull"/);
   });
 });
+
+describe('--native-shapes limits', () => {
+  it('a hull too big for one kind-3 shape stays kind 5 with a warning', async () => {
+    const doc = newLevel();
+    // 30,000 points on a sphere: ~60,000 hull faces, 180,000 corners: past the u16 corner count.
+    const pts: number[] = [];
+    const idx: number[] = [];
+    for (let i = 0; i < 30000; i++) {
+      const y = 1 - (2 * (i + 0.5)) / 30000, r = Math.sqrt(1 - y * y), a = i * 2.399963229728653;
+      pts.push(r * Math.cos(a), y, r * Math.sin(a));
+      if (i + 2 < 30000) idx.push(i, i + 1, i + 2);
+    }
+    addNode(doc, { name: 'ball', positions: pts, indices: idx, nodeExtras: { sk8_collision_mode: 'hull' } });
+    const file = await writeLevel(doc, join(tmp.dir, 'ball.glb'));
+    const warnings: string[] = [];
+    const out = join(tmp.dir, 'ball');
+    await compileLevel(file, { out, workers: 1, shapes: { nativeShapes: true } }, { logger: { warn: (m) => warnings.push(m) } });
+    expect(warnings.some((w) => /shapes: object "ball" .*does not fit one kind-3 shape \(u16 counts\); written as a kind-5 mesh instead/.test(w))).toBe(true);
+    expect(kinds(out, 'ball').every((k) => k === 5)).toBe(true);
+  });
+});

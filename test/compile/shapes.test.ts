@@ -171,3 +171,21 @@ describe('--native-shapes limits', () => {
     expect(kinds(out, 'ball').every((k) => k === 5)).toBe(true);
   });
 });
+
+describe('sk8_shape on a node without a mesh (a Blender empty)', () => {
+  it('becomes its primitive, placed by the node, with the node\'s surface', async () => {
+    const doc = newLevel();
+    addNode(doc, { name: 'ground', positions: [0, 0, 0, 0, 0, 1, 1, 0, 0], indices: [0, 1, 2] });
+    const empty = doc.createNode('bollard_empty').setTranslation([4, 0, 2]).setExtras({ sk8_shape: { type: 'capsule', radius: 0.2, length: 0.6, centre: [0, 0.5, 0] }, sk8_surface: 'metal' });
+    doc.getRoot().listScenes()[0].addChild(empty);
+    const file = await writeLevel(doc, join(tmp.dir, 'empty.glb'));
+    const out = join(tmp.dir, 'empty');
+    const r = await compileLevel(file, { out, workers: 1 }, quiet);
+    const res = r.manifest.resources.find((x) => x.name === 'bollard_empty')!;
+    expect(res.materials).toEqual([352]);
+    expect(res.bounds.min[1]).toBeCloseTo(0, 5);
+    expect(res.bounds.max[1]).toBeCloseTo(1, 5);
+    expect(res.bounds.max[0]).toBeCloseTo(4.2, 5);
+    expect(edgeClasses(read(out, 'bollard_empty').shapes[0]).open).toBe(0);
+  });
+});

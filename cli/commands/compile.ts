@@ -15,6 +15,7 @@ interface Args {
   budget: number;
   tiling: 'auto' | 'objects' | 'cells';
   json: boolean;
+  report?: boolean;
   studioTemplate?: string;
   allowOutsideUris: boolean;
   ybnDetail: boolean;
@@ -74,7 +75,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     try {
       const r = await compileLevel(
         file,
-        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail, segments: argv.ybnSegments } },
+        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail, segments: argv.ybnSegments } },
         { logger: { warn: () => {} }, onProgress: progress },
       );
       results.push(r);
@@ -109,6 +110,7 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files outside the glTF's directory (refused by default)" })
       .option('ybn-detail', { type: 'boolean', default: false, describe: 'compile hi@/ma@ YBN files (vehicle/weapon detail copies; skipped by default)' })
       .option('ybn-segments', { type: 'number', default: 16, describe: 'YBN spheres, capsules, cylinders, discs: vertices around each ring (6..64)' })
+      .option('report', { type: 'boolean', describe: 'write report.html (the written collision in a browser, no network); default: on for a terminal run, off when piped or with --json (--no-report: off)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the manifest and timings as JSON' }) as unknown as Argv<Args>,
   handler,
 };

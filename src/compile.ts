@@ -221,7 +221,10 @@ async function importStage(b: Build): Promise<ImportResult> {
   b.validation.flush();
   if (imported.objects.every((o) => o.groups.every((g) => g.indices.length === 0))) {
     const st = imported.stats;
-    throw new Error(`compile: ${input}: no collision triangles (${st.nodes} nodes, ${st.meshNodes} with meshes, ${st.skippedNodes} set to sk8_collision_mode none)`);
+    const counts = isYbnPath(input)
+      ? `${st.nodes} bounds, ${st.meshNodes} with collision, ${st.skippedNodes} skipped`
+      : `${st.nodes} nodes, ${st.meshNodes} with meshes, ${st.skippedNodes} set to sk8_collision_mode none`;
+    throw new Error(`compile: ${input}: no collision triangles (${counts})`);
   }
   return imported;
 }

@@ -149,6 +149,8 @@ async function readJson(file: string, options: ImportOptions, logger: Logger): P
   } catch (e) {
     const shape = isGlb ? glbJsonShape(bytes) : undefined;
     if (shape) throw new Error(`gltf: ${file}: the JSON chunk is ${shape}, not a glTF object`);
+    const external = isGlb ? glbExternalBuffer(bytes) : undefined;
+    if (external) throw new Error(`gltf: ${file}: ${external}: a .glb's buffers are read from the file itself, not from other files (export the level as one .glb, or as glTF Separate)`);
     const message = (e as Error).message;
     throw new Error(message.startsWith('gltf: ') ? message : `gltf: ${file}: ${describeReadError(e as NodeJS.ErrnoException, isGlb)}`);
   }
@@ -164,11 +166,26 @@ function notAnObject(v: unknown): string | undefined {
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`;
 }
 
+const glbJson = (bytes: Uint8Array): unknown => {
+  const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(12, true);
+  return JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + length)));
+};
+
 /** The GLB's JSON chunk, when it parses to something other than an object (only asked after a failure). */
 function glbJsonShape(bytes: Uint8Array): string | undefined {
   try {
-    const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(12, true);
-    return notAnObject(JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + length))));
+    return notAnObject(glbJson(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first buffer of a GLB that names another file (`buffer 1 "level.bin"`; only asked after a failure). */
+function glbExternalBuffer(bytes: Uint8Array): string | undefined {
+  try {
+    const buffers = (glbJson(bytes) as { buffers?: { uri?: unknown }[] }).buffers ?? [];
+    const i = buffers.findIndex((b) => typeof b?.uri === 'string' && !b.uri.startsWith('data:'));
+    return i < 0 ? undefined : `buffer ${i} "${buffers[i].uri}"`;
   } catch {
     return undefined;
   }

@@ -14,6 +14,8 @@ import { liteRoot, type WalkAccessor as Accessor, type WalkNode as Node, type Wa
 import { chainRuns, clampGrindRadius, grindPrisms, GRIND_DEFAULTS, halfEdgesPerMetre, DENSITY_WARN_HALF_EDGES_PER_METRE } from './grind.ts';
 import { MaterialResolver, type Extras } from './objects.ts';
 import { concatU32, SharedArena } from './shared-arena.ts';
+import { isShapeMode, type ShapeRequest } from '../shapes/build.ts';
+import type { NativePart } from '../shapes/native.ts';
 import { readRegularFile, resolveUri } from '../files.ts';
 
 const require = createRequire(import.meta.url);
@@ -52,10 +54,15 @@ export interface ImportedObject {
   name: string;
   /** Where it came from, for messages: node index and name. */
   source: string;
-  kind: 'mesh' | 'grind';
+  /** 'shape': made by src/shapes/ from a shape mode (not validated: closed or convex by construction or by contract). */
+  kind: 'mesh' | 'grind' | 'shape';
   /** World-space (game-space) positions, xyz, rounded to f32. */
   positions: Float32Array;
   groups: ObjectGroup[];
+  /** A shape mode (sphere, box, hull, convex_parts, …): what src/shapes/build.ts makes of it. */
+  shape?: ShapeRequest;
+  /** Native kind-2/3 shapes (--native-shapes), built by src/shapes/build.ts; positions and groups may be empty. */
+  native?: NativePart[];
 }
 
 export interface ImportStats {
@@ -347,6 +354,7 @@ class SceneWalker {
       checkWorld(matrix, matrix === world ? this.where(node) : `${this.where(node)} instance ${k}`);
       const name = this.uniqueName(matrix === world ? base : `${base}_${k}`);
       const obj = this.meshObject(node, matrix, name, mode === 'water');
+      if (obj && isShapeMode(mode)) obj.shape = { mode, world: Array.from(matrix), spec: nodeExtras.sk8_shape ?? meshExtras.sk8_shape };
       if (obj) this.add(obj);
     }
   }

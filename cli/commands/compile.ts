@@ -22,7 +22,6 @@ interface Args {
   nativeShapes: boolean;
   hullParts: boolean;
   ybnDetail: boolean;
-  ybnChordError: number;
 }
 
 const usage = (msg: string): never => {
@@ -61,7 +60,6 @@ async function progressBar(json: boolean): Promise<((stage: string, done: number
 async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const patterns = argv.inputs ?? [];
   if (patterns.length === 0) usage('give a level (.glb/.gltf/.ybn/.ybn.xml) to compile, or a command');
-  if (!(argv.ybnChordError >= 0.0001 && argv.ybnChordError <= 0.5)) usage(`--ybn-chord-error must be 0.0001..0.5 (metres), got ${argv.ybnChordError}`);
   if (!Number.isInteger(argv.budget) || argv.budget < 1) usage(`--budget must be a positive integer, got ${argv.budget}`);
   if (!(argv.chordError >= 0.0001 && argv.chordError <= 0.5)) usage(`--chord-error must be 0.0001..0.5 (metres), got ${argv.chordError}`);
   const workers = parseWorkers(argv.workers);
@@ -79,7 +77,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     try {
       const r = await compileLevel(
         file,
-        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail, chordError: argv.ybnChordError },
+        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail },
           shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts } },
         { logger: { warn: () => {} }, onProgress: progress },
       );
@@ -117,7 +115,6 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('hull-parts', { type: 'boolean', default: false, describe: 'a convex_parts part that breaks the convex contract becomes its hull (a warning) instead of an error' })
       .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files outside the glTF's directory (refused by default)" })
       .option('ybn-detail', { type: 'boolean', default: false, describe: 'compile hi@/ma@ YBN files (vehicle/weapon detail copies; skipped by default)' })
-      .option('ybn-chord-error', { type: 'number', default: 0.005, describe: 'YBN spheres, capsules, cylinders, discs: largest distance of the tessellation from the true surface, metres (0.0001..0.5)' })
       .option('report', { type: 'boolean', describe: 'write report.html (the written collision in a browser, no network); default: on for a terminal run, off when piped or with --json (--no-report: off)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the manifest and timings as JSON' }) as unknown as Argv<Args>,
   handler,

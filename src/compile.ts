@@ -225,11 +225,11 @@ async function importStage(b: Build): Promise<ImportResult> {
   // By extension: GTA V collision (.ybn, .ybn.xml) has its own importer; everything else is glTF.
   const imported = await timed(b, 'import', () =>
     isYbnPath(input)
-      ? importYbn(input, { ...options.ybn, chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError }, b.logger, walkHooks)
+      ? importYbn(input, { ...options.ybn, chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, nativeShapes: options.shapes?.nativeShapes }, b.logger, walkHooks)
       : importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders, allowOutsideUris: options.allowOutsideUris }, b.logger, walkHooks),
   );
   b.validation.flush();
-  if (imported.objects.every((o) => o.groups.every((g) => g.indices.length === 0))) {
+  if (imported.objects.every((o) => o.groups.every((g) => g.indices.length === 0) && !o.native?.length)) {
     const st = imported.stats;
     const counts = isYbnPath(input)
       ? `${st.nodes} bounds, ${st.meshNodes} with collision, ${st.skippedNodes} skipped`

@@ -19,6 +19,7 @@ interface Args {
   budget: number;
   tiling: 'auto' | 'objects' | 'cells';
   json: boolean;
+  report?: boolean;
   studioTemplate?: string;
   seams: SeamMode;
   allowOutsideUris: boolean;
@@ -76,7 +77,8 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
         file,
         {
           out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget,
-          tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail },
+          tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, allowOutsideUris: argv.allowOutsideUris,
+          report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail },
           shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts },
           strict: argv.strict, dryRun: argv.dryRun, allowPoolOverflow: argv.allowPoolOverflow,
         },
@@ -119,11 +121,12 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: "by budget, or force one resource per object / cells" })
       .option('seams', { choices: ['level', 'shape'] as const, default: 'level' as const, describe: "edge data where the compiler cuts the level (material parts, u16 split, resources, cells): level gives each cut corner the edge data of the face across the cut, so no open edges are made; shape leaves them open, byte for byte as Studio writes" })
       .option('studio-template', { type: 'string', describe: "copy header word 0x08 and the 0x4c-byte body of a resource ReSkate Studio wrote (Studio's form); without it the game's form is written" })
-      .option('chord-error', { type: 'number', default: 0.005, describe: "largest distance, metres (0.0001–0.5), between a tessellated sphere/capsule/cylinder/cone (and a kind-5 box) and its true surface; vertices lie on the surface" })
+      .option('chord-error', { type: 'number', default: 0.005, describe: "largest distance, metres (0.0001–0.5), between a tessellated sphere/capsule/cylinder/cone and its true surface (vertices lie on it; boxes are exact)" })
       .option('native-shapes', { type: 'boolean', default: false, describe: "experimental: box objects as kind-2 box parts, hull and convex_parts as kind-3 convex polyhedra (polygon faces with planes); ReSkate Studio writes only kind 5, so whether the game handles these is not established (the manifest says \"nativeShapes\": \"experimental\")" })
       .option('hull-parts', { type: 'boolean', default: false, describe: "a convex_parts part that breaks the convex contract is compiled as its hull, with a warning, instead of failing the build" })
       .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files a .gltf names outside its own directory (../shared.bin, absolute paths, links out); without it they are refused, naming the buffer" })
       .option('ybn-detail', { type: 'boolean', default: false, describe: "compile hi@/ma@ YBN files (GTA V's finer collision copies for vehicles and weapons); without it they are skipped with a note" })
+      .option('report', { type: 'boolean', describe: "write report.html into the output: the written collision in a browser (3D view, edge classes, cells and budget, findings); opens from disk, no network" })
       .option('allow-pool-overflow', { type: 'boolean', default: false, describe: "build even when the geometries exceed ReSkate's geometry pool (40,000), which faults the game; without it such a build fails and writes nothing" })
       .option('strict', { type: 'boolean', default: false, describe: "any warning fails the build and nothing is written (for CI)" })
       .option('dry-run', { type: 'boolean', default: false, describe: "import, validate and plan, then print (or with --json give) what would be written: resources, cells, estimated geometries; nothing is written" })

@@ -63,7 +63,9 @@ export function readmeTable(heading: string): HelpOption[] {
     if (/^\| option \|/.test(line) || /^\| ---/.test(line)) continue;
     const cells = line.replace(/\\\|/g, '\u0000').split('|').slice(1, -1).map((c) => c.replace(/\u0000/g, '|').trim());
     const plain = (c: string): string => squash(c.replace(/`|\*\*/g, '')); // Markdown code and bold marks
-    const flags = plain(cells[0]).split(' ').filter((t) => t.startsWith('-')).map((t) => t.replace(/,$/, '')).join(', ');
+    const tokens = plain(cells[0]).split(' ').filter((t) => t.startsWith('-')).map((t) => t.replace(/,$/, ''));
+    // `--x`, `--no-x`: yargs lists a boolean's negation under --x alone.
+    const flags = tokens.filter((t) => !(t.startsWith('--no-') && tokens.includes(`--${t.slice(5)}`))).join(', ');
     rows.push({ flags, default: plain(cells[1]), description: plain(cells[2]) });
   }
   return rows;

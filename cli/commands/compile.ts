@@ -16,6 +16,7 @@ interface Args {
   budget: number;
   tiling: 'auto' | 'objects' | 'cells';
   json: boolean;
+  report?: boolean;
   studioTemplate?: string;
   seams: SeamMode;
   allowOutsideUris: boolean;
@@ -78,7 +79,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     try {
       const r = await compileLevel(
         file,
-        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail },
+        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, allowOutsideUris: argv.allowOutsideUris, report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail },
           shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts } },
         { logger: { warn: () => {} }, onProgress: progress },
       );
@@ -117,6 +118,7 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('hull-parts', { type: 'boolean', default: false, describe: 'a convex_parts part that breaks the convex contract becomes its hull (a warning) instead of an error' })
       .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files outside the glTF's directory (refused by default)" })
       .option('ybn-detail', { type: 'boolean', default: false, describe: 'compile hi@/ma@ YBN files (vehicle/weapon detail copies; skipped by default)' })
+      .option('report', { type: 'boolean', describe: 'write report.html (the written collision in a browser, no network); default: on for a terminal run, off when piped or with --json (--no-report: off)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the manifest and timings as JSON' }) as unknown as Argv<Args>,
   handler,
 };

@@ -241,7 +241,7 @@ async function importStage(b: Build): Promise<ImportResult> {
       : importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders, allowOutsideUris: options.allowOutsideUris }, b.logger, walkHooks),
   );
   b.validation.flush();
-  if (imported.objects.every((o) => o.groups.every((g) => g.indices.length === 0) && !o.native?.length)) {
+  if (imported.objects.every((o) => !o.shape && o.groups.every((g) => g.indices.length === 0) && !o.native?.length)) {
     const st = imported.stats;
     const counts = isYbnPath(input)
       ? `${st.nodes} bounds, ${st.meshNodes} with collision, ${st.skippedNodes} skipped`

@@ -84,11 +84,18 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
       const nv = s.vertices.length / 3;
       const world = new Float32Array(3 * nv);
       const identity = part.rotation[0] === 0 && part.rotation[1] === 0 && part.rotation[2] === 0;
+      const [px, py, pz] = part.position, sv = s.vertices;
       for (let v = 0; v < nv; v++) {
-        const [x, y, z] = identity ? [s.vertices[3 * v], s.vertices[3 * v + 1], s.vertices[3 * v + 2]] : rotate(part.rotation, s.vertices[3 * v], s.vertices[3 * v + 1], s.vertices[3 * v + 2]);
-        world[3 * v] = x + part.position[0];
-        world[3 * v + 1] = y + part.position[1];
-        world[3 * v + 2] = z + part.position[2];
+        if (identity) {
+          world[3 * v] = sv[3 * v] + px;
+          world[3 * v + 1] = sv[3 * v + 1] + py;
+          world[3 * v + 2] = sv[3 * v + 2] + pz;
+          continue;
+        }
+        const [x, y, z] = rotate(part.rotation, sv[3 * v], sv[3 * v + 1], sv[3 * v + 2]);
+        world[3 * v] = x + px;
+        world[3 * v + 1] = y + py;
+        world[3 * v + 2] = z + pz;
       }
       const nf = Math.max(0, s.faceOffsets.length - 1);
       const corners = new Uint32Array(3 * nf);
@@ -97,23 +104,24 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
       let triangles = true;
       for (let f = 0; f < nf; f++) if (s.faceOffsets[f + 1] - s.faceOffsets[f] !== 3) triangles = false;
       if (!triangles) continue; // kind-5 faces are triangles; anything else is not ours to draw
-      const bit = (bits: Uint8Array, c: number): number => (bits.length ? (bits[c >> 3] >> (c & 7)) & 1 : 0);
+      const flat = s.flatBits, concave = s.concaveBits, values = s.edgeValues, cv = s.cornerVertices;
+      const hasBits = flat.length > 0 && concave.length > 0, hasValues = values.length > 0;
       for (let f = 0; f < nf; f++) {
-        const c0 = s.faceOffsets[f];
+        const c0 = 3 * f; // faces are triangles (checked above), so face f's corners start at 3f
         for (let k = 0; k < 3; k++) {
-          const c = c0 + k, next = c0 + ((k + 1) % 3);
-          const from = s.cornerVertices[c], to = s.cornerVertices[next];
-          corners[3 * f + k] = from;
+          const c = c0 + k, next = k === 2 ? c0 : c + 1;
+          const from = cv[c], to = cv[next];
+          corners[c] = from;
           let cls: number;
-          if (bit(s.flatBits, c)) cls = EDGE_FLAT;
-          else if (bit(s.concaveBits, c)) cls = EDGE_CONCAVE;
-          else if (s.edgeValues.length && s.edgeValues[c] !== 1) cls = EDGE_CONVEX;
-          else if (hasTwin(s.vertexCornerOffsets, s.cornerIdsByVertex, s.cornerVertices, s.faceOffsets, to, from)) cls = EDGE_CONCAVE;
+          if (hasBits && (flat[c >> 3] >> (c & 7)) & 1) cls = EDGE_FLAT;
+          else if (hasBits && (concave[c >> 3] >> (c & 7)) & 1) cls = EDGE_CONCAVE;
+          else if (hasValues && values[c] !== 1) cls = EDGE_CONVEX;
+          else if (hasTwin(s.vertexCornerOffsets, s.cornerIdsByVertex, cv, to, from)) cls = EDGE_CONCAVE;
           else {
             cls = EDGE_BORDER;
-            open.push(3 * f + k);
+            open.push(c);
           }
-          classes[3 * f + k] = cls;
+          classes[c] = cls;
         }
       }
       shapes.push({ resource: ri, material: part.material, world, corners, classes, open });
@@ -139,34 +147,39 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
   const classCounts = [0, 0, 0, 0, 0];
   let drawnFaces = 0;
   const drawn = shapes.map((s): DrawnShape => {
-    for (const c of s.classes) classCounts[c]++;
-    const nf = s.corners.length / 3;
-    const keep: number[] = [];
+    const cls = s.classes, corners = s.corners;
+    for (let c = 0; c < cls.length; c++) classCounts[cls[c]]++;
+    const nf = corners.length / 3;
+    const keep = new Uint32Array(nf);
+    let kept = 0;
     for (let f = 0; f < nf; f++) {
-      if (f % stride === 0 || s.classes[3 * f] >= EDGE_BORDER || s.classes[3 * f + 1] >= EDGE_BORDER || s.classes[3 * f + 2] >= EDGE_BORDER) keep.push(f);
+      if (f % stride === 0 || cls[3 * f] >= EDGE_BORDER || cls[3 * f + 1] >= EDGE_BORDER || cls[3 * f + 2] >= EDGE_BORDER) keep[kept++] = f;
     }
-    drawnFaces += keep.length;
-    const out = new Uint16Array(3 * keep.length), classes = new Uint8Array(3 * keep.length);
-    keep.forEach((f, i) => {
-      for (let k = 0; k < 3; k++) {
-        out[3 * i + k] = s.corners[3 * f + k];
-        classes[3 * i + k] = s.classes[3 * f + k];
-      }
-    });
-    const nv = s.world.length / 3;
-    const min: [number, number, number] = [Infinity, Infinity, Infinity], max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
-    for (let v = 0; v < nv; v++) {
-      for (let k = 0; k < 3; k++) {
-        min[k] = Math.min(min[k], s.world[3 * v + k]);
-        max[k] = Math.max(max[k], s.world[3 * v + k]);
-      }
+    drawnFaces += kept;
+    const out = new Uint16Array(3 * kept), classes = new Uint8Array(3 * kept);
+    for (let i = 0; i < kept; i++) {
+      const c = 3 * keep[i];
+      out[3 * i] = corners[c]; out[3 * i + 1] = corners[c + 1]; out[3 * i + 2] = corners[c + 2];
+      classes[3 * i] = cls[c]; classes[3 * i + 1] = cls[c + 1]; classes[3 * i + 2] = cls[c + 2];
     }
+    const w = s.world, nv = w.length / 3;
+    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+    for (let i = 0; i < w.length; i += 3) {
+      const x = w[i], y = w[i + 1], z = w[i + 2];
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      if (z < z0) z0 = z;
+      if (z > z1) z1 = z;
+    }
+    const min: [number, number, number] = [x0, y0, z0], max: [number, number, number] = [x1, y1, z1];
     const q = new Uint16Array(3 * nv);
-    for (let v = 0; v < nv; v++) {
-      for (let k = 0; k < 3; k++) {
-        const span = max[k] - min[k];
-        q[3 * v + k] = span > 0 ? Math.round(((s.world[3 * v + k] - min[k]) / span) * 65535) : 0;
-      }
+    const sx = x1 > x0 ? 65535 / (x1 - x0) : 0, sy = y1 > y0 ? 65535 / (y1 - y0) : 0, sz = z1 > z0 ? 65535 / (z1 - z0) : 0;
+    for (let i = 0; i < w.length; i += 3) {
+      q[i] = Math.round((w[i] - x0) * sx);
+      q[i + 1] = Math.round((w[i + 1] - y0) * sy);
+      q[i + 2] = Math.round((w[i + 2] - z0) * sz);
     }
     return { resource: s.resource, material: s.material, min, max, vertices: q, faces: out, classes };
   });
@@ -174,12 +187,11 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
 }
 
 /** Whether a corner of vertex `from` starts the edge from → to (its face's next corner is on `to`). */
-function hasTwin(offsets: Uint16Array, ids: Uint16Array, cornerVertices: Uint16Array, faceOffsets: Uint16Array, from: number, to: number): boolean {
+function hasTwin(offsets: Uint16Array, ids: Uint16Array, cornerVertices: Uint16Array, from: number, to: number): boolean {
   for (let k = offsets[from]; k < offsets[from + 1]; k++) {
     const c = ids[k];
-    // The corner's face: corners are in face order, three a face (checked by the caller).
-    const f = (c / 3) | 0;
-    const next = faceOffsets[f] + ((c - faceOffsets[f] + 1) % 3);
+    // Corners are in face order, three a face (checked by the caller): the next corner of c's face.
+    const next = c % 3 === 2 ? c - 2 : c + 1;
     if (cornerVertices[next] === to) return true;
   }
   return false;

@@ -25,9 +25,15 @@ export interface CrackOptions {
   tolerance: number;
   /** Largest angle (degrees, 0–90) between two open edges for one to lie along the other. Default 10. */
   maxAngle: number;
+  /**
+   * Whether an open edge that another mesh runs exactly in reverse (same end positions) counts as joined, not as a
+   * crack. True for the input's validation: the level-wide weld joins such seams (`--seams level`). False for
+   * written files (report.html): there an open corner is open for the game, whatever lies across it.
+   */
+  joinExactAcrossMeshes: boolean;
 }
 
-export const CRACK_DEFAULTS: CrackOptions = { tolerance: 0.001, maxAngle: 10 };
+export const CRACK_DEFAULTS: CrackOptions = { tolerance: 0.001, maxAngle: 10, joinExactAcrossMeshes: true };
 
 /** One mesh's faces and open edges, world space. */
 export interface CrackMesh {
@@ -54,6 +60,7 @@ export function classifyOpenEdges(meshes: CrackMesh[], options: Partial<CrackOpt
   const opt = { ...CRACK_DEFAULTS, ...options };
   const tol = opt.tolerance;
   const cosMax = Math.cos((opt.maxAngle * Math.PI) / 180);
+  const join = opt.joinExactAcrossMeshes;
   const result: CrackResult = { with: meshes.map((m) => new Int32Array(m.open.length / 6).fill(-1)) };
   const totalEdges = meshes.reduce((s, m) => s + m.open.length / 6, 0);
   if (totalEdges === 0) return result;
@@ -106,6 +113,7 @@ export function classifyOpenEdges(meshes: CrackMesh[], options: Partial<CrackOpt
         const ex = o[6 * j + 3] - o[6 * j], ey = o[6 * j + 4] - o[6 * j + 1], ez = o[6 * j + 5] - o[6 * j + 2];
         const elen = Math.hypot(ex, ey, ez);
         if (elen === 0 || Math.abs(dx * ex + dy * ey + dz * ez) < cosMax * len * elen) continue;
+        if (join && pMesh[p] !== mi && joinedEdge(e, i, o, j)) continue;
         flag(p, mi);
       }
     }
@@ -143,6 +151,7 @@ export function classifyOpenEdges(meshes: CrackMesh[], options: Partial<CrackOpt
           const s2 = (qy * vz - qz * vy) * nx + (qz * vx - qx * vz) * ny + (qx * vy - qy * vx) * nz; // b's weight · n2
           if (s1 < 0 || s2 < 0 || s1 + s2 > n2) continue;
           if (pMesh[p] === mi && ownFace(meshes[mi], pEdge[p], t, ax, ay, az, bx, by, bz, cx, cy, cz)) continue;
+          if (join && pMesh[p] !== mi && joinedFace(meshes[pMesh[p]].open, pEdge[p], ax, ay, az, bx, by, bz, cx, cy, cz)) continue;
           flag(p, mi);
         }
       }
@@ -162,6 +171,26 @@ function nearAnyPoint(grid: ColumnHash, pos: Float32Array, tol: number): boolean
     if (z > z1) z1 = z;
   }
   return x0 <= x1 && grid.gather(x0 - tol, z0 - tol, x1 + tol, z1 + tol) > 0;
+}
+
+/**
+ * Whether open edge j of o (another object's) runs exactly the reverse of open edge i of e: the two objects continue
+ * each other along it. The level-wide weld joins such a pair (docs/format-decisions.md, "Seams"), so it is no crack.
+ */
+function joinedEdge(e: Float32Array, i: number, o: Float32Array, j: number): boolean {
+  return o[6 * j] === e[6 * i + 3] && o[6 * j + 1] === e[6 * i + 4] && o[6 * j + 2] === e[6 * i + 5] &&
+    o[6 * j + 3] === e[6 * i] && o[6 * j + 4] === e[6 * i + 1] && o[6 * j + 5] === e[6 * i + 2];
+}
+
+/**
+ * Whether the face (corners a, b, c, in winding order) of another object runs open edge i of e in reverse: the
+ * face across a seam the level-wide weld joins (a face running it the same way is mirrored: not joined, a crack).
+ */
+function joinedFace(e: Float32Array, i: number, ax: number, ay: number, az: number, bx: number, by: number, bz: number, cx: number, cy: number, cz: number): boolean {
+  const fx = e[6 * i], fy = e[6 * i + 1], fz = e[6 * i + 2], tx = e[6 * i + 3], ty = e[6 * i + 4], tz = e[6 * i + 5];
+  const runs = (px: number, py: number, pz: number, qx: number, qy: number, qz: number): boolean =>
+    px === tx && py === ty && pz === tz && qx === fx && qy === fy && qz === fz;
+  return runs(ax, ay, az, bx, by, bz) || runs(bx, by, bz, cx, cy, cz) || runs(cx, cy, cz, ax, ay, az);
 }
 
 /** Whether the face (corners a, b, c) has both end points of open edge i of m among its corners. */

@@ -139,7 +139,7 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
     });
     return { positions: s.world, groups: [s.corners], open: ends, openTriangle: tri };
   });
-  const { with: hits } = classifyOpenEdges(meshes);
+  const { with: hits } = classifyOpenEdges(meshes, { joinExactAcrossMeshes: false }); // what the files hold: open is open
   shapes.forEach((s, i) => s.open.forEach((ci, k) => hits[i][k] >= 0 && (s.classes[ci] = EDGE_CRACK)));
 
   const faces = shapes.reduce((n, s) => n + s.corners.length / 3, 0);

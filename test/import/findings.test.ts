@@ -74,6 +74,22 @@ describe('borders and cracks', () => {
     expect(o.report).toMatchObject({ openEdges: 6, crackEdges: 0, borderEdges: 6 });
   });
 
+  it('two objects continuing each other exactly (terrain tiles): the shared side is joined, no crack', () => {
+    // The level-wide weld joins the pair (src/tiling/seams.ts), so the seam is no bump: borders only.
+    const [a, b] = level(obj('tile_a', quad(0, 0), QUAD_TRIS), obj('tile_b', quad(1, 0), QUAD_TRIS));
+    expect(a.report).toMatchObject({ openEdges: 4, crackEdges: 0, borderEdges: 4 });
+    expect(b.report).toMatchObject({ openEdges: 4, crackEdges: 0, borderEdges: 4 });
+  });
+
+  it('two objects meeting exactly with mirrored winding: not joined, so the shared side is a crack in both', () => {
+    // tile_b faces down (winding reversed): both run the shared side in the same direction; no weld pairs them.
+    const flipped = [0, 1, 2, 1, 3, 2];
+    const [a, b] = level(obj('tile_a', quad(0, 0), QUAD_TRIS), obj('tile_b', quad(1, 0), flipped));
+    expect(a.report).toMatchObject({ crackEdges: 1, borderEdges: 3 });
+    expect(b.report).toMatchObject({ crackEdges: 1, borderEdges: 3 });
+    expect(a.report.locations.crackEdges![0].with).toBe('tile_b');
+  });
+
   it('a T-junction: the long side and the two short sides along it are cracks', () => {
     // Left: one quad 0..1 (its right side x = 1 is one edge). Right: two quads stacked in z (x = 1..2), whose left
     // sides meet at (1, 0, 0.5), a vertex in the middle of the left quad's side: not welded to it.

@@ -28,6 +28,13 @@ describe('reportGeometry', () => {
     expect(g.classCounts[EDGE_BORDER]).toBe(6);
     expect(g.shapes.map((s) => s.resource)).toEqual([0, 1]);
   });
+  it('two resources meeting exactly with the seam written open (as --seams shape writes it): cracks, not borders', () => {
+    // The input's validation counts such a seam as joined (the level-wide weld pairs it); a written file that still
+    // holds it open is open for the game, so the report shows the bump.
+    const g = reportGeometry([written([gridMesh(1, 1, 1, [0, 0, 0])]), written([gridMesh(1, 1, 1, [1, 0, 0])])]);
+    expect(g.classCounts[EDGE_CRACK]).toBe(2);
+    expect(g.classCounts[EDGE_BORDER]).toBe(6);
+  });
   it('a concave fold and a convex ridge', () => {
     // An L channel's floor and a wall at 45° up (concave), and a roof ridge (convex).
     const valley = { positions: [0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 1, 2, 1, 0, 2, 1, 1], indices: [0, 2, 1, 1, 2, 3, 1, 3, 4, 4, 3, 5] };

@@ -39,7 +39,8 @@ await yargs(hideBin(process.argv))
     'Exit codes: 0 every level built (or every file held, or the two inputs of diff are identical), 1 a level failed ' +
       '(bad input: the message names file, node, mesh, primitive and the numbers; an output directory it may not replace; ' +
       "a warning under --strict; geometries over ReSkate's pool), a file failed verify, or diff found differences, 2 usage " +
-      'error (unknown option, a number option given something else, no such file, a glob that matches nothing).',
+      'error (unknown option, a number option given something else, no such file, a glob that matches nothing, two ' +
+      'levels that would share one output directory).',
   )
   .help()
   // Our own version: yargs' guess looks for package.json above its install dir and loses its way when a parent

@@ -4,7 +4,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import type { CompileResult } from '../../src/compile.ts';
 import { CELL_SIZES, type CellSize } from '../../src/tiling/cells.ts';
 import type { SeamMode } from '../../src/tiling/seams.ts';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { checkNumber, usage } from '../options.ts';
 import { progressDisplay } from '../progress.ts';
 import { summary } from '../summary.ts';
@@ -60,17 +60,28 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   checkNumber('chord-error', argv.chordError, { min: 0.0001, max: 0.5, integer: false, unit: 'metres' });
   const workers = parseWorkers(argv.workers);
   // Loaded here, not at the top: `inspect`, `verify` and usage errors need none of the glTF stack.
-  const { compileLevel, expandInputs, levelStem } = await import('../../src/compile.ts');
+  const { compileLevel, defaultOutDir, expandInputs, levelStem } = await import('../../src/compile.ts');
   const { files, unmatched, skipped } = await expandInputs(patterns, { ybnDetail: argv.ybnDetail });
   if (unmatched.length) usage(`no such level: ${unmatched.join(', ')}`);
   if (!argv.quiet) {
     for (const f of skipped) process.stderr.write(`compile-collision: note: ${f} skipped: a hi@/ma@ file is the vehicle/weapon detail copy of map collision (--ybn-detail compiles it)\n`);
   }
   const several = files.length > 1;
+  const outOf = (file: string): string | undefined => (argv.out === undefined ? undefined : several ? join(argv.out, `${levelStem(file)}.collision`) : argv.out);
+  // Two levels with one stem (x.glb and x.gltf, x.ybn and x.ybn.xml, the same name in two folders under one -o)
+  // would publish into one directory, the second build replacing the first: refused before anything is built.
+  const byDir = new Map<string, string[]>();
+  for (const f of files) {
+    const dir = resolve(outOf(f) ?? defaultOutDir(f));
+    byDir.set(dir, [...(byDir.get(dir) ?? []), f]);
+  }
+  for (const [dir, same] of byDir) {
+    if (same.length > 1) usage(`${same.join(' and ')} would all be written to ${dir}; compile them separately, each with its own -o`);
+  }
   const entries: JsonEntry[] = [];
   let failed = 0;
   for (const file of files) {
-    const out = argv.out === undefined ? undefined : several ? join(argv.out, `${levelStem(file)}.collision`) : argv.out;
+    const out = outOf(file);
     const progress = await progressDisplay(!argv.json && !argv.quiet);
     try {
       const r = await compileLevel(

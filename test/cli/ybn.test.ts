@@ -2,7 +2,7 @@
 // --ybn-detail, --chord-error, a broken file named in the message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../fixtures/levels.ts';
@@ -33,11 +33,15 @@ describe('compile-collision LEVEL.ybn', () => {
   });
 
   it('a glob takes .ybn and .ybn.xml, notes the hi@ copy it skips, and both forms write the same bytes', () => {
-    const r = run('port/*', '-o', 'all', '--workers', '1');
+    // Both forms have the stem vb_34_skate: one output directory for two levels is refused before any build.
+    const clash = run('port/*', '-o', 'all', '--workers', '1');
+    expect(clash.status).toBe(2);
+    expect(clash.stderr).toMatch(/port\/vb_34_skate\.ybn and port\/vb_34_skate\.ybn\.xml would all be written to \S*all\/vb_34_skate\.collision/);
+    expect(existsSync(join(tmp.dir, 'all'))).toBe(false);
+    const r = run('port/*.ybn', '-o', 'all', '--workers', '1');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/note: port\/hi@vb_34_skate\.ybn skipped: a hi@\/ma@ file is the vehicle\/weapon detail copy/);
-    // Both forms have the stem vb_34_skate: the second replaces the first's output, which must be byte-identical.
-    expect(readdirSync(join(tmp.dir, 'all'))).toEqual(['vb_34_skate.collision']);
+    expect(readdirSync(join(tmp.dir, 'all'))).toContain('manifest.json'); // one level left: -o is its directory
     const a = run('port/vb_34_skate.ybn', '-o', 'bin', '--workers', '1');
     const b = run('port/vb_34_skate.ybn.xml', '-o', 'xml', '--workers', '1');
     expect([a.status, b.status]).toEqual([0, 0]);

@@ -139,9 +139,9 @@ const cases: Case[] = [
     out.writeUInt32LE(4, 12);
     out.writeUInt32LE(0x4e4f534a, 16);
     out.write('null', 20);
-    writeFileSync(join(tmp.dir, 'null.glb'), out);
-    return join(tmp.dir, 'null.glb');
-  }, /^gltf: .*null\.glb: the JSON chunk is null, not a glTF object$/],
+    writeFileSync(join(tmp.dir, 'null-chunk.glb'), out);
+    return join(tmp.dir, 'null-chunk.glb');
+  }, /^gltf: .*null-chunk\.glb: the JSON chunk is null, not a glTF object$/],
   ['Draco data that is not Draco', async () => patchGlb(await compressedGlb('draco'), join(tmp.dir, 'draco-junk.glb'), (_, bin) => bin.fill(0)),
     /draco-junk\.glb: mesh 0 "ground" primitive 0: KHR_draco_mesh_compression bufferView 0: \d+ bytes are not Draco triangle-mesh data/],
   ['Draco data that fails to decode', async () => patchGlb(await compressedGlb('draco'), join(tmp.dir, 'draco-body.glb'), (j, bin) => {

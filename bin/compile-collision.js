@@ -69,26 +69,36 @@ async function build() {
   return file;
 }
 
-// The encoder's WebAssembly module is generated at install (`prepare`); `npm ci --ignore-scripts` skips it, and
-// without this check the first import fails with a bare "Cannot find module …/wasm.generated.ts".
-if (!existsSync(join(root, 'src', 'geometry', 'wasm.generated.ts'))) {
-  process.stderr.write(
-    'compile-collision: the encoder\'s WebAssembly module is not built (src/geometry/wasm.generated.ts is missing): ' +
-      'run `npm run build:wasm` (npm install runs it; --ignore-scripts skips it)\n',
-  );
-  process.exit(1);
+// The published package ships no TypeScript: it runs the compiled dist/ (built at `npm pack`, scripts/build.mjs).
+const compiled = join(root, 'dist', 'cli', 'main.js');
+if (!existsSync(entry) && existsSync(compiled)) {
+  await import(pathToFileURL(compiled).href);
+} else {
+  await fromSources();
 }
 
-let bundle;
-try {
-  bundle = cached() ?? (await build());
-} catch {
-  bundle = undefined; // no esbuild, or the cache directory is not writable: run the sources through tsx
-}
-if (bundle) {
-  await import(pathToFileURL(bundle).href);
-} else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import('../cli/main.ts');
+async function fromSources() {
+  // The encoder's WebAssembly module is generated at install (`prepare`); `npm ci --ignore-scripts` skips it, and
+  // without this check the first import fails with a bare "Cannot find module …/wasm.generated.ts".
+  if (!existsSync(join(root, 'src', 'geometry', 'wasm.generated.ts'))) {
+    process.stderr.write(
+      'compile-collision: the encoder\'s WebAssembly module is not built (src/geometry/wasm.generated.ts is missing): ' +
+        'run `npm run build:wasm` (npm install runs it; --ignore-scripts skips it)\n',
+    );
+    process.exit(1);
+  }
+
+  let bundle;
+  try {
+    bundle = cached() ?? (await build());
+  } catch {
+    bundle = undefined; // no esbuild, or the cache directory is not writable: run the sources through tsx
+  }
+  if (bundle) {
+    await import(pathToFileURL(bundle).href);
+  } else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    await import('../cli/main.ts');
+  }
 }

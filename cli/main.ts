@@ -5,7 +5,7 @@ import { hideBin } from 'yargs/helpers';
 import { compileCommand } from './commands/compile.ts';
 import { inspectCommand } from './commands/inspect.ts';
 import { verifyCommand } from './commands/verify.ts';
-import pkg from '../package.json' with { type: 'json' };
+import { TOOL_VERSION } from '../src/version.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_FAIL = 1;
@@ -26,5 +26,5 @@ await yargs(hideBin(process.argv))
   .help()
   // Our own version: yargs' guess looks for package.json above its install dir and loses its way when a parent
   // directory's name has a dot ("/tmp/tmp.X/…" printed "unknown").
-  .version(pkg.version)
+  .version(TOOL_VERSION)
   .parseAsync();

@@ -5,7 +5,7 @@
 import { webcrypto } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
-import pkg from '../package.json' with { type: 'json' };
+import { TOOL_VERSION } from './version.ts';
 import { readPhysicsResource } from './format/resource.ts';
 import { STUDIO_BODY_SIZE } from './format/types.ts';
 import { importGltf, IMPORT_DEFAULTS, type ImportedObject, type ImportResult, type ImportStats, type Logger } from './import/gltf.ts';
@@ -157,7 +157,7 @@ async function timed<T>(b: Build, stage: string, f: () => T | Promise<T>): Promi
 }
 
 /** Compiles one level. Throws (leaving any previous output untouched) on bad input or a failed build. */
-export async function compileLevel(input: string, opts: Partial<CompileOptions> = {}, hooks: CompileHooks): Promise<CompileResult> {
+export async function compileLevel(input: string, opts: Partial<CompileOptions> = {}, hooks: CompileHooks = { logger: { warn: () => {} } }): Promise<CompileResult> {
   const warnings: string[] = [];
   const options = { ...COMPILE_DEFAULTS, ...opts };
   const logger: Logger = { warn: (m) => (warnings.push(m), hooks.logger.warn(m)) };
@@ -441,7 +441,7 @@ function makeManifest(
     'unique-collision-triangles': unique.reduce((s, r) => s + r.faces, 0),
   };
   return {
-    tool: { name: 'compile-collision', version: pkg.version },
+    tool: { name: 'compile-collision', version: TOOL_VERSION },
     input: { file: basename(input), sha256 },
     options: {
       scene: options.scene ?? null, cellSize: options.cellSize, budget: options.budget, tiling: options.tiling,

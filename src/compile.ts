@@ -3,7 +3,7 @@
 // ../shared/spec/physics-resource.md ("Collision, physics pools and grinds"). The library never prints or touches
 // `process`: warnings go to the logger, progress to a callback, and the caller gets the manifest and timings.
 import { webcrypto } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { TOOL_VERSION } from './version.ts';
 import { readPhysicsResource } from './format/resource.ts';
@@ -17,6 +17,7 @@ import { DEFAULT_CELL_SIZE, planCells, type CellSize, type KnownRuns } from './t
 import { firstOfEach } from './tiling/unique.ts';
 import { availableParallelism } from 'node:os';
 import { autoThreads, cpuMark, freeCores, runJobs, ThreadPool, UNIT_TRIANGLES, type CpuMark } from './tiling/pool.ts';
+import { MAX_RESOURCE_BYTES, readRegularFile } from './files.ts';
 import { inspectOutput, MANIFEST_FILE, recoverOutput, refuseInputsInside, resolveOutDir, Staging, type PublishStep } from './publish.ts';
 
 export { MANIFEST_FILE, OWNED_ENTRIES } from './publish.ts';
@@ -45,6 +46,8 @@ export interface CompileOptions {
   studioTemplate?: string;
   /** Decoders to register (tests switch them off). */
   decoders: { draco: boolean; meshopt: boolean };
+  /** Read buffer URIs that resolve outside the glTF's directory. Default false (refused, naming the buffer). */
+  allowOutsideUris: boolean;
 }
 
 export const COMPILE_DEFAULTS: CompileOptions = {
@@ -54,6 +57,7 @@ export const COMPILE_DEFAULTS: CompileOptions = {
   budget: GEOMETRY_BUDGET,
   tiling: 'auto',
   decoders: IMPORT_DEFAULTS.decoders,
+  allowOutsideUris: false,
 };
 
 export interface CompileHooks {
@@ -199,7 +203,7 @@ async function importStage(b: Build): Promise<ImportResult> {
   if (b.pool) b.validation.onWorker(b.pool, options.tiling === 'objects' ? undefined : options.cellSize);
   const walkHooks = { onObject: (o: ImportedObject) => b.validation.add(o) };
   const imported = await timed(b, 'import', () =>
-    importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders }, b.logger, walkHooks),
+    importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders, allowOutsideUris: options.allowOutsideUris }, b.logger, walkHooks),
   );
   b.validation.flush();
   if (imported.objects.every((o) => o.groups.every((g) => g.indices.length === 0))) {
@@ -273,9 +277,12 @@ async function publishStage(b: Build, imported: ImportResult, sha256: string, al
 
 /** Header word 0x08 and body of a Studio-written resource (the only source of Studio's template bytes). */
 export async function readStudioTemplate(path: string): Promise<{ word08: number; body: Uint8Array }> {
-  const bytes = await readFile(path).catch((e: NodeJS.ErrnoException) => {
-    throw new Error(`template: ${path}: cannot read (${e.code ?? e.message})`);
-  });
+  let bytes: Uint8Array;
+  try {
+    bytes = readRegularFile(path, MAX_RESOURCE_BYTES, 'error', 'any PhysicsResource (MAX_RESOURCE_BYTES, 1 GiB)');
+  } catch (e) {
+    throw new Error(`template: ${path}: ${(e as Error).message}`);
+  }
   let res;
   try {
     res = readPhysicsResource(new Uint8Array(bytes));

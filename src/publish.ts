@@ -15,7 +15,8 @@
 // - -o may be a symbolic link to a directory: the output is published into the link's target (the link stays).
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { basename, dirname, join, relative, resolve, isAbsolute, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { isInside } from './files.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -159,11 +160,6 @@ export function resolveOutDir(out: string): string {
   return join(realDir, ...rest);
 }
 
-/** `p` inside `dir` (or equal to it), both absolute. */
-export function isInside(p: string, dir: string): boolean {
-  const r = relative(dir, p);
-  return r === '' || (!r.startsWith(`..${sep}`) && r !== '..' && !isAbsolute(r));
-}
 
 /** Refuses inputs that lie in the output directory (the rebuild would replace or refuse them); links resolved. */
 export function refuseInputsInside(outDir: string, inputs: string[]): void {

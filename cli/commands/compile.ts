@@ -16,6 +16,7 @@ interface Args {
   tiling: 'auto' | 'objects' | 'cells';
   json: boolean;
   studioTemplate?: string;
+  allowOutsideUris: boolean;
 }
 
 const usage = (msg: string): never => {
@@ -69,7 +70,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     try {
       const r = await compileLevel(
         file,
-        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate },
+        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris },
         { logger: { warn: () => {} }, onProgress: progress },
       );
       results.push(r);
@@ -101,6 +102,7 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('budget', { type: 'number', default: 4003, describe: 'geometry budget: at or above it, collision merges into cells' })
       .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: 'auto by budget, or force per-object resources / cells' })
       .option('studio-template', { type: 'string', describe: "a .physics written by ReSkate Studio: copy its header word and 0x4c-byte body (Studio's form)" })
+      .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files outside the glTF's directory (refused by default)" })
       .option('json', { type: 'boolean', default: false, describe: 'print the manifest and timings as JSON' }) as unknown as Argv<Args>,
   handler,
 };

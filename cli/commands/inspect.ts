@@ -1,6 +1,6 @@
 // compile-collision inspect FILE.physics [--json]: the resource's summary, or its complete JSON dump.
 // Thin: one library call (src/format/inspect.ts); exit 1 on a file that cannot be read or decoded.
-import { readFileSync } from 'node:fs';
+import { readPhysicsFile } from '../../src/files.ts';
 import type { CommandModule } from 'yargs';
 import { inspectPhysics } from '../../src/format/inspect.ts';
 
@@ -18,7 +18,7 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
       .option('json', { type: 'boolean', default: false, describe: 'print the complete resource as JSON' }),
   handler: (args) => {
     try {
-      process.stdout.write(`${inspectPhysics(new Uint8Array(readFileSync(args.file)), { json: args.json })}\n`);
+      process.stdout.write(`${inspectPhysics(readPhysicsFile(args.file), { json: args.json })}\n`);
     } catch (e) {
       process.stderr.write(`compile-collision inspect: ${args.file}: ${(e as Error).message}\n`);
       process.exitCode = 1;

@@ -1,6 +1,6 @@
 // compile-collision verify FILE.physics...: read, write back and compare bytes, check the invariants
 // (src/format/verify.ts). Prints every finding; exit 0 only when every file has none.
-import { readFileSync } from 'node:fs';
+import { readPhysicsFile } from '../../src/files.ts';
 import type { CommandModule } from 'yargs';
 import { type Finding, verifyPhysics } from '../../src/format/verify.ts';
 
@@ -17,7 +17,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     for (const file of args.files) {
       let findings: Finding[];
       try {
-        findings = verifyPhysics(new Uint8Array(readFileSync(file)), file);
+        findings = verifyPhysics(readPhysicsFile(file), file);
       } catch (e) {
         findings = [{ file, check: 'open', message: (e as Error).message }];
       }

@@ -3,9 +3,9 @@
 // curves"). glTF world space is game space (Y up, metres): Blender's exporter already converts, so positions are
 // taken as the scene's world positions with no further axis change. World matrices are composed in float64 and
 // each world position is rounded to f32 once, the precision Studio's normalized per-object GLBs store.
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { NodeIO, type ILogger, type JSONDocument } from '@gltf-transform/core';
+import { dirname } from 'node:path';
+import { BufferUtils, NodeIO, type ILogger, type JSONDocument } from '@gltf-transform/core';
 import { ALL_EXTENSIONS, type InstancedMesh } from '@gltf-transform/extensions';
 import { mat4 } from 'gl-matrix';
 import { checkGlbContainer, checkGltfStructure } from './gltf-check.ts';
@@ -13,6 +13,7 @@ import { liteRoot, type WalkAccessor as Accessor, type WalkNode as Node, type Wa
 import { chainRuns, clampGrindRadius, grindPrisms, GRIND_DEFAULTS, halfEdgesPerMetre, DENSITY_WARN_HALF_EDGES_PER_METRE } from './grind.ts';
 import { MaterialResolver, type Extras } from './objects.ts';
 import { concatU32, SharedArena } from './shared-arena.ts';
+import { readRegularFile, resolveUri } from '../files.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -25,9 +26,14 @@ export interface ImportOptions {
   decoders: { draco: boolean; meshopt: boolean };
   /** 'auto' (default): gltf-lite.ts where it covers the file, else @gltf-transform; tests compare the two. */
   reader?: 'auto' | 'gltf-transform';
+  /** Read buffer URIs that resolve outside the glTF's directory (src/files.ts resolveUri). Default false. */
+  allowOutsideUris?: boolean;
 }
 
 export const IMPORT_DEFAULTS: ImportOptions = { allowCustomSlots: false, decoders: { draco: true, meshopt: true } };
+
+/** Largest level file read (bytes): a GLB's length field is a u32. */
+export const MAX_LEVEL_BYTES = 0xffffffff;
 
 export interface Logger {
   warn(message: string): void;
@@ -116,23 +122,81 @@ async function readJson(file: string, options: ImportOptions, logger: Logger): P
   const io = new NodeIO().setLogger(forwardLogger(file, logger)).registerExtensions(ALL_EXTENSIONS);
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(file);
+    bytes = readRegularFile(file, MAX_LEVEL_BYTES);
   } catch (e) {
-    throw new Error(`gltf: ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new Error(`gltf: ${file}: ${(e as Error).message}`);
   }
   const isGlb = bytes.length >= 4 && bytes[0] === 0x67 && bytes[1] === 0x6c && bytes[2] === 0x54 && bytes[3] === 0x46;
   if (bytes.byteLength === 0) throw new Error(`gltf: ${file}: empty file (0 bytes)`);
   if (isGlb) checkGlbContainer(bytes, file);
   let jsonDoc: JSONDocument;
   try {
-    jsonDoc = isGlb ? await io.binaryToJSON(bytes) : await io.readAsJSON(file);
+    jsonDoc = isGlb ? await io.binaryToJSON(bytes) : readGltfJson(bytes, file, options.allowOutsideUris ?? false);
   } catch (e) {
-    throw new Error(`gltf: ${file}: ${describeReadError(e as NodeJS.ErrnoException, isGlb)}`);
+    const shape = isGlb ? glbJsonShape(bytes) : undefined;
+    if (shape) throw new Error(`gltf: ${file}: the JSON chunk is ${shape}, not a glTF object`);
+    const message = (e as Error).message;
+    throw new Error(message.startsWith('gltf: ') ? message : `gltf: ${file}: ${describeReadError(e as NodeJS.ErrnoException, isGlb)}`);
   }
   const inputBytes = [bytes, ...Object.keys(jsonDoc.resources).sort().filter((k) => k !== '@glb.bin').map((k) => jsonDoc.resources[k])];
   checkGltfStructure(jsonDoc, file, inputBytes.reduce((s, b) => s + b.byteLength, 0));
   await registerDecoders(io, jsonDoc, file, options);
   return { io, jsonDoc, inputBytes };
+}
+
+/** What a parsed JSON value is when it is not a plain object ('null', 'an array', 'a number'), else undefined. */
+function notAnObject(v: unknown): string | undefined {
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return undefined;
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`;
+}
+
+/** The GLB's JSON chunk, when it parses to something other than an object (only asked after a failure). */
+function glbJsonShape(bytes: Uint8Array): string | undefined {
+  try {
+    const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(12, true);
+    return notAnObject(JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + length))));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A .gltf's JSON and its external buffers, each read from a regular file inside the glTF's directory (resolveUri)
+ * and never past its declared byteLength. Images are not read: collision needs no textures.
+ */
+function readGltfJson(bytes: Uint8Array, file: string, allowOutside: boolean): JSONDocument {
+  let json: any;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch (e) {
+    throw new Error(`gltf: ${file}: not valid glTF JSON (${(e as Error).message})`);
+  }
+  const shape = notAnObject(json);
+  if (shape) throw new Error(`gltf: ${file}: the JSON is ${shape}, not a glTF object`);
+  const resources: Record<string, Uint8Array<ArrayBuffer>> = {};
+  const base = dirname(file);
+  const external = (uri: unknown): uri is string => typeof uri === 'string' && !uri.startsWith('data:');
+  (Array.isArray(json.buffers) ? json.buffers : []).forEach((b: any, i: number) => {
+    if (typeof b?.uri === 'string' && b.uri.startsWith('data:')) {
+      // Decoded here as @gltf-transform's readAsJSON does (under a key of its own, the uri pointing to it).
+      const key = `__data_${i}.bin`;
+      resources[key] = BufferUtils.createBufferFromDataURI(b.uri);
+      b.uri = key;
+      return;
+    }
+    if (!external(b?.uri) || b.uri in resources) return;
+    const what = `buffer ${i} "${b.uri}"`;
+    try {
+      const path = resolveUri(base, b.uri, what, allowOutside);
+      const declared = Number.isSafeInteger(b.byteLength) && b.byteLength > 0 ? b.byteLength : 0;
+      resources[b.uri] = readRegularFile(path, declared, 'truncate');
+    } catch (e) {
+      const m = (e as Error).message;
+      throw new Error(`gltf: ${file}: ${m.startsWith(what) ? m : `${what}: ${m}`}`);
+    }
+  });
+  for (const img of Array.isArray(json.images) ? json.images : []) if (external(img?.uri)) resources[img.uri] = new Uint8Array(0);
+  return { json, resources };
 }
 
 function describeReadError(e: NodeJS.ErrnoException, isGlb: boolean): string {

@@ -1,0 +1,95 @@
+// Reading the user's input files: only regular files, never more bytes than the format allows, and a glTF's
+// external resources only from where the level lives. House rule (CONTEXT "Errors"): inputs read only from where
+// the level lives; untrusted sizes never drive an allocation before they are checked.
+//
+// A character device (/dev/zero), a FIFO or a directory has no size to check: read whole, /dev/zero grew memory at
+// ~150 MB/s until the kernel killed the process. A buffer URI is resolved against the glTF's directory after
+// percent-decoding (glTF 2.0 §3.6.1: URIs are RFC 3986, relative ones against the glTF file) and its symbolic links
+// are resolved before the confinement check, so `../`, `%2e%2e%2f`, absolute paths and links out are all caught.
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+
+/**
+ * Largest PhysicsResource file inspect, verify and --studio-template read (bytes). The format bounds each shape
+ * (u16 counts: ≤ 65,535 vertices, ≤ 21,845 faces, ~2 MB) but not the shape count (u32); 1 GiB is ~25× the whole
+ * 1M-triangle bench level's output (43 MB in 448 files) and far beyond what the game's pools load.
+ */
+export const MAX_RESOURCE_BYTES = 1 << 30;
+
+function kind(st: Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * A regular file's bytes, at most `maxBytes` of them: `over` says what a bigger file is ('error': refuse naming
+ * both sizes; 'truncate': read the first maxBytes, e.g. a buffer file longer than its declared byteLength). Opened
+ * non-blocking, so a FIFO is refused instead of waiting for a writer. Errors carry no stage prefix (the caller's).
+ */
+export function readRegularFile(path: string, maxBytes: number, over: 'error' | 'truncate' = 'error', limitName = `${maxBytes} bytes`): Uint8Array<ArrayBuffer> {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    throw new Error(`cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error(`${kind(st)}, not a regular file; refusing to read it`);
+    if (st.size > maxBytes && over === 'error') throw new Error(`${st.size} bytes, more than ${limitName}; refusing to read it`);
+    const size = Math.min(st.size, maxBytes);
+    const out = new Uint8Array(size);
+    let at = 0;
+    while (at < size) {
+      const n = readSync(fd, out, at, size - at, at);
+      if (n === 0) break; // shrank while reading
+      at += n;
+    }
+    return at === size ? out : out.subarray(0, at);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `p` inside `dir` (or equal to it), both absolute. */
+export function isInside(p: string, dir: string): boolean {
+  const r = relative(dir, p);
+  return r === '' || (r !== '..' && !r.startsWith(`..${sep}`) && !isAbsolute(r));
+}
+
+/**
+ * The file a glTF URI names, resolved against `baseDir` (the glTF's directory). Throws (no stage prefix) for a URL
+ * with a scheme, bad percent-encoding, and, unless allowOutside, for anything whose real path (links resolved)
+ * lies outside baseDir's real path; `what` names the element ('buffer 2 "level.bin"').
+ */
+export function resolveUri(baseDir: string, uri: string, what: string, allowOutside: boolean): string {
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri) && !/^[A-Za-z]:[\\/]/.test(uri)) throw new Error(`${what}: URI scheme "${uri.split(':')[0]}:" is not read (only files next to the glTF)`);
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(uri);
+  } catch {
+    throw new Error(`${what}: URI is not valid percent-encoding`);
+  }
+  if (decoded.includes('\0')) throw new Error(`${what}: URI holds a NUL character`);
+  const path = resolve(baseDir, decoded);
+  if (allowOutside) return path;
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new Error(`${what}: ${code === 'ENOENT' ? `external resource not found: ${path}` : `cannot read ${path} (${code})`}`);
+  }
+  const realBase = realpathSync(baseDir);
+  if (!isInside(real, realBase)) {
+    throw new Error(`${what}: resolves to ${real}, outside the glTF's directory ${realBase}; refusing to read it (--allow-outside-uris reads it)`);
+  }
+  return real;
+}
+
+/** A .physics file for inspect/verify: a regular file of at most MAX_RESOURCE_BYTES. */
+export const readPhysicsFile = (path: string): Uint8Array<ArrayBuffer> => readRegularFile(path, MAX_RESOURCE_BYTES, 'error', 'any PhysicsResource (MAX_RESOURCE_BYTES, 1 GiB)');

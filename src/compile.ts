@@ -10,6 +10,7 @@ import { readPhysicsResource } from './format/resource.ts';
 import { STUDIO_BODY_SIZE } from './format/types.ts';
 import { importGltf, IMPORT_DEFAULTS, type ImportedObject, type ImportResult, type ImportStats, type Logger } from './import/gltf.ts';
 import { describeReport, validateMesh, type MeshReport } from './import/validate.ts';
+import { importYbn, isDetailCopy, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from './import/ybn/index.ts';
 import { isShared, SharedArena } from './import/shared-arena.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
 import { isPlanned, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
@@ -48,6 +49,8 @@ export interface CompileOptions {
   decoders: { draco: boolean; meshopt: boolean };
   /** Read buffer URIs that resolve outside the glTF's directory. Default false (refused, naming the buffer). */
   allowOutsideUris: boolean;
+  /** GTA V inputs (.ybn, .ybn.xml): detail copies, primitive tessellation (src/import/ybn/index.ts). */
+  ybn: YbnOptions;
 }
 
 export const COMPILE_DEFAULTS: CompileOptions = {
@@ -58,6 +61,7 @@ export const COMPILE_DEFAULTS: CompileOptions = {
   tiling: 'auto',
   decoders: IMPORT_DEFAULTS.decoders,
   allowOutsideUris: false,
+  ybn: YBN_DEFAULTS,
 };
 
 export interface CompileHooks {
@@ -131,7 +135,9 @@ export interface CompileResult {
 export const PRESPAWN_BYTES = 3 << 20;
 export const STREAMING_PLAN_FILE = 'streaming-plan.json';
 
-export const defaultOutDir = (input: string): string => join(dirname(input), `${basename(input, extname(input))}.collision`);
+/** A level file's name without its extension (`.glb`, `.gltf`, `.ybn`, `.ybn.xml`). */
+export const levelStem = (input: string): string => (isYbnPath(input) ? ybnStem(input) : basename(input, extname(input)));
+export const defaultOutDir = (input: string): string => join(dirname(input), `${levelStem(input)}.collision`);
 
 /** What every stage of one build shares. */
 interface Build {
@@ -202,8 +208,11 @@ async function importStage(b: Build): Promise<ImportResult> {
   // With tiling possible, the worker also computes the small objects' cell runs (the plan's per-triangle pass).
   if (b.pool) b.validation.onWorker(b.pool, options.tiling === 'objects' ? undefined : options.cellSize);
   const walkHooks = { onObject: (o: ImportedObject) => b.validation.add(o) };
+  // By extension: GTA V collision (.ybn, .ybn.xml) has its own importer; everything else is glTF.
   const imported = await timed(b, 'import', () =>
-    importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders, allowOutsideUris: options.allowOutsideUris }, b.logger, walkHooks),
+    isYbnPath(input)
+      ? importYbn(input, options.ybn, b.logger, walkHooks)
+      : importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders, allowOutsideUris: options.allowOutsideUris }, b.logger, walkHooks),
   );
   b.validation.flush();
   if (imported.objects.every((o) => o.groups.every((g) => g.indices.length === 0))) {
@@ -493,19 +502,22 @@ export function formatSummary(r: CompileResult, maxWarnings = 20): string {
 
 /**
  * Input arguments → level files, sorted per pattern, each once. A pattern with glob magic ('levels/**\/*.glb')
- * expands to the .glb/.gltf files it matches; a plain path is taken as given. Returns what matched nothing.
+ * expands to the level files it matches (.glb, .gltf, .ybn, .ybn.xml); a plain path is taken as given. Returns
+ * what matched nothing, and (unless `ybnDetail`) the hi@/ma@ YBN detail copies it left out.
  */
-export async function expandInputs(patterns: string[]): Promise<{ files: string[]; unmatched: string[] }> {
+export async function expandInputs(patterns: string[], opts: { ybnDetail?: boolean } = {}): Promise<{ files: string[]; unmatched: string[]; skipped: string[] }> {
   const { glob, hasMagic } = await import('glob');
   const files: string[] = [];
   const unmatched: string[] = [];
   for (const p of patterns) {
     if (hasMagic(p, { windowsPathsNoEscape: true })) {
-      const hits = (await glob(p, { nodir: true, windowsPathsNoEscape: true })).filter((f) => /\.(glb|gltf)$/i.test(f)).sort();
+      const hits = (await glob(p, { nodir: true, windowsPathsNoEscape: true })).filter((f) => /\.(glb|gltf|ybn|ybn\.xml)$/i.test(f)).sort();
       if (hits.length === 0) unmatched.push(p);
       files.push(...hits);
     } else if (await stat(p).then((s) => s.isFile(), () => false)) files.push(p);
     else unmatched.push(p);
   }
-  return { files: [...new Set(files)], unmatched };
+  const unique = [...new Set(files)];
+  const detail = (f: string): boolean => !opts.ybnDetail && isYbnPath(f) && isDetailCopy(f);
+  return { files: unique.filter((f) => !detail(f)), unmatched, skipped: unique.filter(detail) };
 }

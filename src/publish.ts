@@ -257,6 +257,15 @@ function removeStale(dir: string, logger: PublishLogger): void {
  * over), else the newest old directory is put back. Siblings of live processes are left alone. Returns what it did.
  */
 export function recoverOutput(outDir: string, logger: PublishLogger): string[] {
+  try {
+    return recover(outDir, logger);
+  } catch (e) {
+    const m = (e as Error).message;
+    throw new Error(m.startsWith('publish: ') ? m : `publish: ${outDir}: repairing an interrupted publish failed: ${m}`);
+  }
+}
+
+function recover(outDir: string, logger: PublishLogger): string[] {
   const parent = dirname(outDir);
   const done: string[] = [];
   let names: string[];
@@ -399,7 +408,12 @@ export class Staging {
       }
       this.closed = true;
       step('new-in-place');
-      removeStale(old, logger);
+      // The new output is in place: failing to remove the old one leaves it for the next build, with a warning.
+      try {
+        removeStale(old, logger);
+      } catch (e) {
+        logger.warn(`publish: ${old}: the previous output could not be removed (${(e as Error).message}); the next build removes it`);
+      }
       step('old-removed');
     } catch (e) {
       this.discard();

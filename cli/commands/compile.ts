@@ -3,7 +3,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import type { CompileResult } from '../../src/compile.ts';
 import { CELL_SIZES, type CellSize } from '../../src/tiling/cells.ts';
-import { basename, extname, join } from 'node:path';
+import { join } from 'node:path';
 
 interface Args {
   inputs?: string[];
@@ -17,6 +17,8 @@ interface Args {
   json: boolean;
   studioTemplate?: string;
   allowOutsideUris: boolean;
+  ybnDetail: boolean;
+  ybnSegments: number;
 }
 
 const usage = (msg: string): never => {
@@ -54,23 +56,25 @@ async function progressBar(json: boolean): Promise<((stage: string, done: number
 
 async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const patterns = argv.inputs ?? [];
-  if (patterns.length === 0) usage('give a level (.glb/.gltf) to compile, or a command');
+  if (patterns.length === 0) usage('give a level (.glb/.gltf/.ybn/.ybn.xml) to compile, or a command');
+  if (!Number.isInteger(argv.ybnSegments) || argv.ybnSegments < 6 || argv.ybnSegments > 64) usage(`--ybn-segments must be an integer 6..64, got ${argv.ybnSegments}`);
   if (!Number.isInteger(argv.budget) || argv.budget < 1) usage(`--budget must be a positive integer, got ${argv.budget}`);
   const workers = parseWorkers(argv.workers);
   // Loaded here, not at the top: `inspect`, `verify` and usage errors need none of the glTF stack.
-  const { compileLevel, expandInputs, formatSummary } = await import('../../src/compile.ts');
-  const { files, unmatched } = await expandInputs(patterns);
+  const { compileLevel, expandInputs, formatSummary, levelStem } = await import('../../src/compile.ts');
+  const { files, unmatched, skipped } = await expandInputs(patterns, { ybnDetail: argv.ybnDetail });
   if (unmatched.length) usage(`no such level: ${unmatched.join(', ')}`);
+  for (const f of skipped) process.stderr.write(`compile-collision: note: ${f} skipped: a hi@/ma@ file is the vehicle/weapon detail copy of map collision (--ybn-detail compiles it)\n`);
   const several = files.length > 1;
   const results: CompileResult[] = [];
   let failed = 0;
   for (const file of files) {
-    const out = argv.out === undefined ? undefined : several ? join(argv.out, `${basename(file, extname(file))}.collision`) : argv.out;
+    const out = argv.out === undefined ? undefined : several ? join(argv.out, `${levelStem(file)}.collision`) : argv.out;
     const progress = await progressBar(argv.json);
     try {
       const r = await compileLevel(
         file,
-        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris },
+        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail, segments: argv.ybnSegments } },
         { logger: { warn: () => {} }, onProgress: progress },
       );
       results.push(r);
@@ -90,7 +94,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
 
 export const compileCommand: CommandModule<object, Args> = {
   command: '$0 [inputs..]',
-  describe: 'compile glTF levels (.glb/.gltf, globs) into PhysicsResource collision',
+  describe: 'compile levels (glTF .glb/.gltf, GTA V .ybn/.ybn.xml, globs) into PhysicsResource collision',
   builder: (y: Argv) =>
     y
       .positional('inputs', { type: 'string', array: true, describe: "level files or globs ('levels/**/*.glb')" })
@@ -103,6 +107,8 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: 'auto by budget, or force per-object resources / cells' })
       .option('studio-template', { type: 'string', describe: "a .physics written by ReSkate Studio: copy its header word and 0x4c-byte body (Studio's form)" })
       .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files outside the glTF's directory (refused by default)" })
+      .option('ybn-detail', { type: 'boolean', default: false, describe: 'compile hi@/ma@ YBN files (vehicle/weapon detail copies; skipped by default)' })
+      .option('ybn-segments', { type: 'number', default: 16, describe: 'YBN spheres, capsules, cylinders, discs: vertices around each ring (6..64)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the manifest and timings as JSON' }) as unknown as Argv<Args>,
   handler,
 };

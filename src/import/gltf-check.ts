@@ -38,9 +38,20 @@ export function checkGltfStructure(doc: JSONDocument, file: string, inputBytes: 
   if (json.asset?.version !== '2.0') fail(`asset.version is ${JSON.stringify(json.asset?.version)}, only glTF 2.0 is read`);
   const bufferSizes = checkBuffers(json, doc, fail);
   const viewSizes = checkBufferViews(json, bufferSizes, fail);
-  checkAccessors(json, viewSizes, inputBytes, limits, fail);
+  checkAccessors(json, viewSizes, inputBytes, limits, fail, (v) => viewBytes(json, doc, v));
   checkMeshes(json, fail);
   checkNodes(json, limits, fail);
+}
+
+/** A bufferView's bytes when its buffer's data is at hand (not meshopt-compressed), else undefined. */
+function viewBytes(json: Json, doc: JSONDocument, view: number): Uint8Array | undefined {
+  const v = json.bufferViews[view];
+  if (v.extensions?.EXT_meshopt_compression) return undefined;
+  const b = json.buffers[v.buffer];
+  const data = b.uri === undefined ? doc.resources['@glb.bin'] : doc.resources[b.uri];
+  if (!data) return undefined;
+  const at = v.byteOffset ?? 0;
+  return data.subarray(at, at + v.byteLength);
 }
 
 function arrayOf(json: Json, key: string, fail: (m: string) => never): Json[] {
@@ -96,7 +107,7 @@ function checkBufferViews(json: Json, bufferSizes: number[], fail: (m: string) =
   });
 }
 
-function checkAccessors(json: Json, viewSizes: number[], inputBytes: number, limits: GltfLimits, fail: (m: string) => never): void {
+function checkAccessors(json: Json, viewSizes: number[], inputBytes: number, limits: GltfLimits, fail: (m: string) => never, bytesOf: (view: number) => Uint8Array | undefined): void {
   const views = arrayOf(json, 'bufferViews', fail);
   const budget = inputBytes * limits.maxExpansion + limits.expansionAllowance;
   let zeroFilledBytes = 0;
@@ -119,11 +130,11 @@ function checkAccessors(json: Json, viewSizes: number[], inputBytes: number, lim
         fail(`accessor ${i}: count ${a.count} × stride ${stride} from offset ${offset} needs ${end} bytes, bufferView ${a.bufferView} has ${viewSizes[a.bufferView]}`);
       }
     }
-    if (a.sparse) checkSparse(a, i, views, viewSizes, fail);
+    if (a.sparse) checkSparse(a, i, views, viewSizes, fail, bytesOf);
   });
 }
 
-function checkSparse(a: Json, i: number, views: Json[], viewSizes: number[], fail: (m: string) => never): void {
+function checkSparse(a: Json, i: number, views: Json[], viewSizes: number[], fail: (m: string) => never, bytesOf: (view: number) => Uint8Array | undefined): void {
   const s = a.sparse;
   if (!isCount(s.count) || s.count > a.count) fail(`accessor ${i}: sparse count ${s.count} exceeds count ${a.count}`);
   for (const [key, bytes] of [['indices', COMPONENT_BYTES[s.indices?.componentType] ?? 0], ['values', COMPONENT_BYTES[a.componentType] * TYPE_COMPONENTS[a.type]]] as const) {
@@ -133,12 +144,32 @@ function checkSparse(a: Json, i: number, views: Json[], viewSizes: number[], fai
     if (end > viewSizes[part.bufferView]) fail(`accessor ${i}: sparse ${key} need ${end} bytes, bufferView ${part.bufferView} has ${viewSizes[part.bufferView]}`);
   }
   void views;
+  // glTF 2.0 §3.6.2.3: sparse indices strictly increase and stay below the accessor's count (@gltf-transform drops
+  // an entry past the count without a word, so the value it was to set silently stays).
+  const bytes = bytesOf(s.indices.bufferView);
+  if (!bytes) return;
+  const size = COMPONENT_BYTES[s.indices.componentType];
+  if (![5121, 5123, 5125].includes(s.indices.componentType)) fail(`accessor ${i}: sparse indices componentType ${s.indices.componentType} is not an unsigned integer type`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset + (s.indices.byteOffset ?? 0), size * s.count);
+  let previous = -1;
+  for (let k = 0; k < s.count; k++) {
+    const index = size === 1 ? view.getUint8(k) : size === 2 ? view.getUint16(2 * k, true) : view.getUint32(4 * k, true);
+    if (index >= a.count) fail(`accessor ${i}: sparse index ${index} (entry ${k}) ≥ count ${a.count}`);
+    if (index <= previous) fail(`accessor ${i}: sparse index ${index} (entry ${k}) does not increase (after ${previous})`);
+    previous = index;
+  }
 }
+
+/** POSITION component types (glTF 2.0 §3.7.2.1): FLOAT; KHR_mesh_quantization adds (normalized) BYTE and SHORT. */
+const POSITION_TYPES = [5126];
+const QUANTIZED_POSITION_TYPES = [5120, 5121, 5122, 5123, 5126];
+const COMPONENT_NAMES: Record<number, string> = { 5120: 'BYTE', 5121: 'UNSIGNED_BYTE', 5122: 'SHORT', 5123: 'UNSIGNED_SHORT', 5125: 'UNSIGNED_INT', 5126: 'FLOAT' };
 
 function checkMeshes(json: Json, fail: (m: string) => never): void {
   const accessors = arrayOf(json, 'accessors', fail);
   const accessorCount = accessors.length;
   const materialCount = arrayOf(json, 'materials', fail).length;
+  const quantized = (json.extensionsUsed ?? []).includes('KHR_mesh_quantization');
   arrayOf(json, 'meshes', fail).forEach((m, mi) => {
     const prims = arrayOf(m ?? {}, 'primitives', fail);
     prims.forEach((p, pi) => {
@@ -148,6 +179,14 @@ function checkMeshes(json: Json, fail: (m: string) => never): void {
         if (!isIndex(acc, accessorCount)) fail(`${where}: attribute ${sem} names accessor ${acc} (${accessorCount} accessors)`);
       }
       if (p.indices !== undefined && !isIndex(p.indices, accessorCount)) fail(`${where}: indices accessor ${p.indices} does not exist`);
+      const pos = p.attributes.POSITION;
+      if (pos !== undefined) {
+        const a = accessors[pos];
+        const allowed = quantized ? QUANTIZED_POSITION_TYPES : POSITION_TYPES;
+        if (!allowed.includes(a.componentType)) {
+          fail(`${where}: POSITION accessor ${pos} has componentType ${a.componentType} (${COMPONENT_NAMES[a.componentType]}); glTF allows FLOAT${quantized ? ', BYTE and SHORT (KHR_mesh_quantization)' : ' (BYTE and SHORT only with KHR_mesh_quantization)'}`);
+        }
+      }
       if (p.indices !== undefined) {
         const a = accessors[p.indices];
         if (a.type !== 'SCALAR' || ![5121, 5123, 5125].includes(a.componentType) || a.normalized) {
@@ -165,8 +204,11 @@ function checkNodes(json: Json, limits: GltfLimits, fail: (m: string) => never):
   const nodes = arrayOf(json, 'nodes', fail);
   const meshCount = arrayOf(json, 'meshes', fail).length;
   const parent = new Int32Array(nodes.length).fill(-1);
+  const scenes = arrayOf(json, 'scenes', fail);
+  if (json.scene !== undefined && !isIndex(json.scene, scenes.length)) fail(`scene ${JSON.stringify(json.scene)} (the default scene) does not exist (${scenes.length} scenes)`);
   nodes.forEach((n, i) => {
     if (n?.mesh !== undefined && !isIndex(n.mesh, meshCount)) fail(`node ${i}: mesh ${n.mesh} does not exist (${meshCount} meshes)`);
+    checkTransform(n ?? {}, i, fail);
     for (const c of arrayOf(n ?? {}, 'children', fail)) {
       if (!isIndex(c, nodes.length)) fail(`node ${i}: child ${c} does not exist (${nodes.length} nodes)`);
       if (c === i) fail(`node ${i} is its own child (cyclic node tree)`);
@@ -195,6 +237,22 @@ function checkNodes(json: Json, limits: GltfLimits, fail: (m: string) => never):
       if (parent[r] !== -1) fail(`scene ${si}: root node ${r} is also a child of node ${parent[r]}`);
     }
   });
+}
+
+/** TRS and matrix lengths, every value finite (JSON's 1e999 parses to Infinity), a matrix not singular. */
+function checkTransform(n: Json, i: number, fail: (m: string) => never): void {
+  const where = `node ${i}${typeof n.name === 'string' && n.name ? ` "${n.name}"` : ''}`;
+  for (const [key, length] of [['translation', 3], ['rotation', 4], ['scale', 3], ['matrix', 16]] as const) {
+    const v = n[key];
+    if (v === undefined) continue;
+    if (!Array.isArray(v) || v.length !== length || v.some((x) => typeof x !== 'number')) fail(`${where}: ${key} ${JSON.stringify(v)} is not ${length} numbers`);
+    if (v.some((x: number) => !Number.isFinite(x))) fail(`${where}: ${key} [${v.join(', ')}] is not finite`);
+  }
+  const m = n.matrix as number[] | undefined;
+  if (m) {
+    const det = m[0] * (m[5] * m[10] - m[6] * m[9]) - m[4] * (m[1] * m[10] - m[2] * m[9]) + m[8] * (m[1] * m[6] - m[2] * m[5]);
+    if (det === 0) fail(`${where}: matrix [${m.join(', ')}] is a singular matrix (determinant 0)`);
+  }
 }
 
 /**

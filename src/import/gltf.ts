@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { BufferUtils, NodeIO, type ILogger, type JSONDocument } from '@gltf-transform/core';
 import { ALL_EXTENSIONS, type InstancedMesh } from '@gltf-transform/extensions';
 import { mat4 } from 'gl-matrix';
+import { locateDecodeFailure } from './decode-check.ts';
 import { checkGlbContainer, checkGltfStructure } from './gltf-check.ts';
 import { liteRoot, type WalkAccessor as Accessor, type WalkNode as Node, type WalkPrimitive as Primitive, type WalkRoot } from './gltf-lite.ts';
 import { chainRuns, clampGrindRadius, grindPrisms, GRIND_DEFAULTS, halfEdgesPerMetre, DENSITY_WARN_HALF_EDGES_PER_METRE } from './grind.ts';
@@ -80,6 +81,18 @@ export interface ImportResult {
  */
 export const MAX_SCENE_TRIANGLES = 50_000_000;
 
+/**
+ * Collision farther from the world origin than this on any axis (metres) is refused: a skate. level spans a few
+ * km, so a position out there is a unit or scale mistake (a node scale of 1e30 made 5e29 m collision).
+ */
+export const WORLD_EXTENT_M = 100_000;
+
+/**
+ * Smallest scale an object's world transform may apply along an axis (a micrometre per unit): below it the
+ * triangles lose their area in f32 (a node scale of 1e-30 compiled to zero-area collision without a word).
+ */
+export const MIN_WORLD_SCALE = 1e-6;
+
 /** Most mesh objects (nodes with meshes, GPU instances counted one by one); 6× the ReSkate pool. */
 export const MAX_SCENE_OBJECTS = 250_000;
 
@@ -100,13 +113,14 @@ export interface WalkHooks {
 
 /** Reads, checks and walks a .glb/.gltf into collision objects. Throws `gltf: <file>: ...` on bad input. */
 export async function importGltf(file: string, options: ImportOptions = IMPORT_DEFAULTS, logger: Logger, hooks: WalkHooks = {}): Promise<ImportResult> {
-  const { io, jsonDoc, inputBytes } = await readJson(file, options, logger);
+  const { io, jsonDoc, inputBytes, deps } = await readJson(file, options, logger);
   // The common case (no extensions, plain accessors) without @gltf-transform's document build (gltf-lite.ts).
   let doc: WalkRoot | undefined = options.reader === 'gltf-transform' ? undefined : liteRoot(jsonDoc);
   try {
     doc ??= (await io.readJSON(jsonDoc)).getRoot();
   } catch (e) {
-    throw new Error(`gltf: ${file}: ${(e as Error).message}`);
+    // A Draco or meshopt failure names no mesh: find the piece that fails on its own (decode-check.ts).
+    throw new Error(`gltf: ${file}: ${locateDecodeFailure(jsonDoc, deps) ?? (e as Error).message}`);
   }
   const roots = selectScene(doc, file, options.scene);
   await hooks.beforeWalk?.();
@@ -118,7 +132,7 @@ export async function importGltf(file: string, options: ImportOptions = IMPORT_D
 const EXT_DRACO = 'KHR_draco_mesh_compression';
 const EXT_MESHOPT = 'EXT_meshopt_compression';
 
-async function readJson(file: string, options: ImportOptions, logger: Logger): Promise<{ io: NodeIO; jsonDoc: JSONDocument; inputBytes: Uint8Array[] }> {
+async function readJson(file: string, options: ImportOptions, logger: Logger): Promise<{ io: NodeIO; jsonDoc: JSONDocument; inputBytes: Uint8Array[]; deps: Record<string, unknown> }> {
   const io = new NodeIO().setLogger(forwardLogger(file, logger)).registerExtensions(ALL_EXTENSIONS);
   let bytes: Uint8Array;
   try {
@@ -140,8 +154,8 @@ async function readJson(file: string, options: ImportOptions, logger: Logger): P
   }
   const inputBytes = [bytes, ...Object.keys(jsonDoc.resources).sort().filter((k) => k !== '@glb.bin').map((k) => jsonDoc.resources[k])];
   checkGltfStructure(jsonDoc, file, inputBytes.reduce((s, b) => s + b.byteLength, 0));
-  await registerDecoders(io, jsonDoc, file, options);
-  return { io, jsonDoc, inputBytes };
+  const deps = await registerDecoders(io, jsonDoc, file, options);
+  return { io, jsonDoc, inputBytes, deps };
 }
 
 /** What a parsed JSON value is when it is not a plain object ('null', 'an array', 'a number'), else undefined. */
@@ -206,7 +220,7 @@ function describeReadError(e: NodeJS.ErrnoException, isGlb: boolean): string {
 }
 
 /** Draco and meshopt decoders, created only when the file uses them (the Draco module costs ~100 ms). */
-async function registerDecoders(io: NodeIO, jsonDoc: JSONDocument, file: string, options: ImportOptions): Promise<void> {
+async function registerDecoders(io: NodeIO, jsonDoc: JSONDocument, file: string, options: ImportOptions): Promise<Record<string, unknown>> {
   const used = new Set<string>([...(jsonDoc.json.extensionsUsed ?? []), ...(jsonDoc.json.extensionsRequired ?? [])]);
   const supported = new Set(ALL_EXTENSIONS.map((e) => e.EXTENSION_NAME));
   for (const name of jsonDoc.json.extensionsRequired ?? []) {
@@ -225,6 +239,7 @@ async function registerDecoders(io: NodeIO, jsonDoc: JSONDocument, file: string,
     deps['meshopt.decoder'] = MeshoptDecoder;
   }
   io.registerDependencies(deps);
+  return deps;
 }
 
 function forwardLogger(file: string, logger: Logger): ILogger {
@@ -300,7 +315,10 @@ class SceneWalker {
     const meshExtras = (mesh.getExtras() ?? {}) as Extras;
     const base = node.getName() || mesh.getName() || `node_${this.nodeIndex.get(node)}`;
     const grind = nodeExtras.sk8_grind_curve ?? meshExtras.sk8_grind_curve;
-    if (grind !== undefined) this.grind(node, world, grind, base);
+    if (grind !== undefined) {
+      checkWorld(world, this.where(node));
+      this.grind(node, world, grind, base);
+    }
     const mode = this.materials.mode(nodeExtras, meshExtras, this.where(node));
     if (mode === 'none') {
       this.stats.skippedNodes++;
@@ -309,6 +327,7 @@ class SceneWalker {
     this.budget(node, mesh.listPrimitives(), instanceCount(node));
     const matrices = this.instanceMatrices(node, world);
     for (const [k, matrix] of matrices.entries()) {
+      checkWorld(matrix, matrix === world ? this.where(node) : `${this.where(node)} instance ${k}`);
       const name = this.uniqueName(matrix === world ? base : `${base}_${k}`);
       const obj = this.meshObject(node, matrix, name, mode === 'water');
       if (obj) this.add(obj);
@@ -441,6 +460,19 @@ function trs(t: ArrayLike<number>, r: ArrayLike<number>, s: ArrayLike<number>): 
   return m;
 }
 
+/** An object's world transform: finite, not singular, no axis shrunk below MIN_WORLD_SCALE. */
+function checkWorld(m: Float64Array, where: string): void {
+  const show = (v: ArrayLike<number>): string => `[${Array.from(v, (x) => +x.toPrecision(6)).join(', ')}]`;
+  if (!m.every(Number.isFinite)) throw new Error(`gltf: ${where}: world transform ${show(m)} is not finite`);
+  const det = determinant3(m);
+  if (det === 0) throw new Error(`gltf: ${where}: world transform ${show(m.subarray(0, 12))} is a singular matrix (determinant 0): it flattens the mesh`);
+  const scale = [Math.hypot(m[0], m[1], m[2]), Math.hypot(m[4], m[5], m[6]), Math.hypot(m[8], m[9], m[10])];
+  if (Math.min(...scale) < MIN_WORLD_SCALE) {
+    throw new Error(`gltf: ${where}: world transform scales the axes by ${show(scale)}; below ${MIN_WORLD_SCALE} (MIN_WORLD_SCALE) the triangles have no area in f32`);
+  }
+  if (Math.abs(det) < MIN_WORLD_SCALE ** 3) throw new Error(`gltf: ${where}: world transform is a nearly singular matrix (determinant ${det.toPrecision(3)})`);
+}
+
 function determinant3(m: Float64Array): number {
   return m[0] * (m[5] * m[10] - m[6] * m[9]) - m[4] * (m[1] * m[10] - m[2] * m[9]) + m[8] * (m[1] * m[6] - m[2] * m[5]);
 }
@@ -464,12 +496,13 @@ function readPositions(prim: Primitive, world: Float64Array, where: string, aren
 
 /**
  * World positions rounded to f32, in one pass. A non-finite input is reported at the first such vertex; a result
- * outside the f32 range only after every input was checked (input errors first, as the messages promise).
+ * beyond WORLD_EXTENT_M only after every input was checked (input errors first, as the messages promise).
  */
 function transformPositions(v: ArrayLike<number>, n: number, m: Float64Array, where: string, arena: SharedArena): Float32Array {
   const out = arena.f32(n * 3);
   const m0 = m[0], m1 = m[1], m2 = m[2], m4 = m[4], m5 = m[5], m6 = m[6], m8 = m[8], m9 = m[9], m10 = m[10], m12 = m[12], m13 = m[13], m14 = m[14];
   let overflow = -1;
+  const E = WORLD_EXTENT_M;
   for (let i = 0; i < n; i++) {
     const x = v[3 * i], y = v[3 * i + 1], z = v[3 * i + 2];
     // x - x is 0 exactly for finite x, NaN for ±Infinity and NaN.
@@ -477,10 +510,18 @@ function transformPositions(v: ArrayLike<number>, n: number, m: Float64Array, wh
     const a = (out[3 * i] = m0 * x + m4 * y + m8 * z + m12);
     const b = (out[3 * i + 1] = m1 * x + m5 * y + m9 * z + m13);
     const c = (out[3 * i + 2] = m2 * x + m6 * y + m10 * z + m14);
-    if (overflow < 0 && (Math.fround(a) - Math.fround(a) !== 0 || Math.fround(b) - Math.fround(b) !== 0 || Math.fround(c) - Math.fround(c) !== 0)) overflow = i;
+    if (overflow < 0 && !(a <= E && a >= -E && b <= E && b >= -E && c <= E && c >= -E)) overflow = i;
   }
-  if (overflow >= 0) throw new Error(`gltf: ${where}: POSITION ${overflow} leaves the f32 range under the node's transform`);
+  if (overflow >= 0) throw beyondExtent(where, overflow, v, m);
   return out;
+}
+
+function beyondExtent(where: string, i: number, v: ArrayLike<number>, m: Float64Array): Error {
+  const x = v[3 * i], y = v[3 * i + 1], z = v[3 * i + 2];
+  const w = [m[0] * x + m[4] * y + m[8] * z + m[12], m[1] * x + m[5] * y + m[9] * z + m[13], m[2] * x + m[6] * y + m[10] * z + m[14]];
+  const scale = [Math.hypot(m[0], m[1], m[2]), Math.hypot(m[4], m[5], m[6]), Math.hypot(m[8], m[9], m[10])];
+  const show = (a: number[]): string => `(${a.map((t) => +t.toPrecision(6)).join(', ')})`;
+  return new Error(`gltf: ${where}: POSITION ${i} ${show([x, y, z])} is at ${show(w)} in world space (world scale ${show(scale)}), beyond ±${WORLD_EXTENT_M} m (WORLD_EXTENT_M)`);
 }
 
 /** TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN → triangle list (glTF 2.0 §3.7.2.1), reversed when mirrored. */
@@ -587,6 +628,7 @@ function collectLines(node: Node, world: Float64Array, where: (pi: number) => st
       if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) throw new Error(`gltf: ${where(pi)}: POSITION ${i} is (${x}, ${y}, ${z}), not finite`);
       const m = world;
       const w = [m[0] * x + m[4] * y + m[8] * z + m[12], m[1] * x + m[5] * y + m[9] * z + m[13], m[2] * x + m[6] * y + m[10] * z + m[14]];
+      if (!w.every((t) => Math.abs(t) <= WORLD_EXTENT_M)) throw beyondExtent(where(pi), i, v, m);
       const key = w.join(',');
       let id = ids.get(key);
       if (id === undefined) {

@@ -1,6 +1,7 @@
 // Object properties from glTF extras (Blender custom properties; "Include → Custom Properties" on export).
 // Spec: ../shared/spec/authoring-notes.md "Objects and their properties", "Materials", "Grind curves".
 import type { WalkMaterial as Material, WalkMesh as Mesh, WalkNode as Node, WalkPrimitive as Primitive } from './gltf-lite.ts';
+import { clampGrindRadius, GRIND_RADIUS_MAX, GRIND_RADIUS_MIN } from './grind.ts';
 import { buildSurfaceTable, DEFAULT_MATERIAL, finalMaterialWord, normaliseSurfaceName, parsePackedMaterial } from './materials.ts';
 
 export type Extras = Record<string, unknown>;
@@ -44,12 +45,16 @@ export class MaterialResolver {
     return 'triangle_mesh';
   }
 
-  /** Surface name → packed word, or undefined (with a warning) when the name is not in the table. */
-  surface(name: string, where: string): number | undefined {
+  /**
+   * Surface name → packed word; a name not in the table gets `fallback` with a warning that says what is written
+   * (`fallbackName`: the default 0x20 for triangles, the grind default for grind curves).
+   */
+  surface(name: string, where: string, fallback = DEFAULT_MATERIAL, fallbackName = 'the default'): number {
     const key = normaliseSurfaceName(name);
     const v = this.table.get(key);
-    if (v === undefined) this.warnOnce(`surface:${key}`, `materials: ${where}: surface "${name}" is not in the material grid; using default 0x20`);
-    return v;
+    if (v !== undefined) return v;
+    this.warnOnce(`surface:${key}:${fallback}`, `materials: ${where}: surface "${name}" is not in the material grid; using ${fallbackName} 0x${fallback.toString(16).padStart(8, '0')}`);
+    return fallback;
   }
 
   /**
@@ -69,7 +74,7 @@ export class MaterialResolver {
     if (water) return finalMaterialWord(this.table.get('water')!, this.allowCustomSlots, where);
     for (const extras of layers) {
       const s = extras?.sk8_surface;
-      if (typeof s === 'string') return this.surface(s, where) ?? DEFAULT_MATERIAL;
+      if (typeof s === 'string') return this.surface(s, where);
     }
     const name = mat?.getName();
     if (name) return this.table.get(normaliseSurfaceName(name)) ?? this.unknownMaterialName(name, where);
@@ -102,13 +107,18 @@ export class MaterialResolver {
     if (typeof v !== 'object') throw new Error(`grind: ${where}: sk8_grind_curve ${JSON.stringify(raw)} is neither a flag nor settings`);
     const o = v as Extras;
     if (o.enabled === false || o.enabled === 0) return undefined;
-    const radius = o.radius === undefined ? undefined : Number(o.radius);
+    let radius = o.radius === undefined ? undefined : Number(o.radius);
     if (radius !== undefined && !Number.isFinite(radius)) throw new Error(`grind: ${where}: radius ${JSON.stringify(o.radius)} is not a number`);
+    if (radius !== undefined && radius !== clampGrindRadius(radius)) {
+      const used = clampGrindRadius(radius);
+      this.warn(`grind: ${where}: radius ${radius} m is outside ${GRIND_RADIUS_MIN}–${GRIND_RADIUS_MAX} m; using ${used} m`);
+      radius = used;
+    }
     let material = this.table.get('round_rail')!;
     if (o.surface !== undefined) {
       const packed = parsePackedMaterial(o.surface);
       if (packed !== undefined) material = finalMaterialWord(packed, this.allowCustomSlots, where);
-      else if (typeof o.surface === 'string') material = this.surface(o.surface, where) ?? material;
+      else if (typeof o.surface === 'string') material = this.surface(o.surface, where, material, 'the grind default (round rail)');
     }
     return { material, radius };
   }

@@ -5,9 +5,11 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { Logger } from '@gltf-transform/core';
 import { KHRDracoMeshCompression } from '@gltf-transform/extensions';
 import { compileLevel } from '../../src/compile.ts';
-import { addNode, gridMesh, io, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
+import { addNode, boxMesh, gridMesh, io, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
+import { buildSurfaceTable, DEFAULT_MATERIAL } from '../../src/import/materials.ts';
 
 const tmp = tempDir('sk8-hostile-');
 afterAll(tmp.cleanup);
@@ -34,13 +36,56 @@ function triangleJson(): { json: any; bin: Uint8Array } {
   return { json, bin };
 }
 
-function writeGltf(name: string, edit: (j: any, bin: Uint8Array) => void): string {
+/** `text` edits the JSON text after serialising (JSON.stringify cannot write 1e999, which parses to Infinity). */
+function writeGltf(name: string, edit: (j: any, bin: Uint8Array) => void, text: (t: string) => string = (t) => t): string {
   const { json, bin } = triangleJson();
   edit(json, bin);
   if (json.buffers?.[0] && json.buffers[0].uri === undefined) json.buffers[0].uri = `data:application/octet-stream;base64,${Buffer.from(bin).toString('base64')}`;
   const path = join(tmp.dir, name);
-  writeFileSync(path, JSON.stringify(json));
+  writeFileSync(path, text(JSON.stringify(json)));
   return path;
+}
+
+const dataUri = (b: Uint8Array): string => `data:application/octet-stream;base64,${Buffer.from(b).toString('base64')}`;
+
+/** A GLB's JSON and binary chunk, edited and written back as a GLB. */
+function patchGlb(bytes: Uint8Array, path: string, edit: (json: any, bin: Uint8Array) => void): string {
+  const view = Buffer.from(bytes);
+  const jsonLength = view.readUInt32LE(12);
+  const json = JSON.parse(view.subarray(20, 20 + jsonLength).toString());
+  const bin = new Uint8Array(view.subarray(20 + jsonLength + 8));
+  edit(json, bin);
+  let text = Buffer.from(JSON.stringify(json));
+  text = Buffer.concat([text, Buffer.alloc((4 - (text.length % 4)) % 4, 0x20)]);
+  const out = Buffer.alloc(12 + 8 + text.length + 8 + bin.length);
+  out.writeUInt32LE(0x46546c67, 0);
+  out.writeUInt32LE(2, 4);
+  out.writeUInt32LE(out.length, 8);
+  out.writeUInt32LE(text.length, 12);
+  out.writeUInt32LE(0x4e4f534a, 16);
+  text.copy(out, 20);
+  out.writeUInt32LE(bin.length, 20 + text.length);
+  out.writeUInt32LE(0x004e4942, 24 + text.length);
+  Buffer.from(bin).copy(out, 28 + text.length);
+  writeFileSync(path, out);
+  return path;
+}
+
+/** A GLB of a ground grid, Draco-compressed (draco) or meshopt-compressed (meshopt), as bytes. */
+async function compressedGlb(kind: 'draco' | 'meshopt'): Promise<Uint8Array> {
+  const doc = newLevel();
+  addNode(doc, { name: 'ground', ...gridMesh(8, 8, 1, [0, 0, 0]) });
+  if (kind === 'draco') {
+    doc.createExtension(KHRDracoMeshCompression).setRequired(true);
+    const draco3d = await import('draco3dgltf');
+    return io().registerDependencies({ 'draco3d.encoder': await draco3d.createEncoderModule() }).writeBinary(doc);
+  }
+  const { MeshoptEncoder } = await import('meshoptimizer');
+  await MeshoptEncoder.ready;
+  const { meshopt } = await import('@gltf-transform/functions');
+  doc.setLogger(new Logger(Logger.Verbosity.SILENT));
+  await doc.transform(meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
+  return io().registerDependencies({ 'meshopt.encoder': MeshoptEncoder }).writeBinary(doc);
 }
 
 async function groundGlb(name: string): Promise<string> {
@@ -54,7 +99,63 @@ type Case = [string, () => Promise<string> | string, RegExp, object?];
 const cases: Case[] = [
   ['NaN position', () => writeGltf('nan.gltf', (_, b) => void (new Float32Array(b.buffer, 0, 9)[4] = NaN)), /node 0 "tri" mesh 0 "tri" primitive 0: POSITION 1 is \(0, NaN, 1\), not finite/],
   ['Infinity position', () => writeGltf('inf.gltf', (_, b) => void (new Float32Array(b.buffer, 0, 9)[0] = Infinity)), /POSITION 0 is \(Infinity, 0, 0\), not finite/],
-  ['transform overflowing f32', () => writeGltf('scale.gltf', (j) => void (j.nodes[0].scale = [1e39, 1e39, 1e39])), /POSITION \d+ leaves the f32 range/],
+  ['transform overflowing f32', () => writeGltf('scale.gltf', (j) => void (j.nodes[0].scale = [1e39, 1e39, 1e39])), /node 0 "tri" mesh 0 "tri" primitive 0: POSITION 1 \(0, 0, 1\) is at \(0, 0, 1e\+39\) in world space \(world scale \(1e\+39, 1e\+39, 1e\+39\)\), beyond ±100000 m \(WORLD_EXTENT_M\)/],
+  // Spec-invalid input that used to become silent wrong collision (issue #11).
+  ['POSITION as UNSIGNED_INT', () => writeGltf('pos-uint.gltf', (j) => void (j.accessors[0].componentType = 5125)), /gltf: .*pos-uint\.gltf: mesh 0 "tri" primitive 0: POSITION accessor 0 has componentType 5125 \(UNSIGNED_INT\); glTF allows FLOAT \(BYTE and SHORT only with KHR_mesh_quantization\)/],
+  ['sparse index past the count', () => writeGltf('sparse.gltf', (j) => {
+    const extra = new Uint8Array(16);
+    new Uint32Array(extra.buffer, 0, 1)[0] = 7;
+    new Float32Array(extra.buffer, 4, 3).set([5, 5, 5]);
+    j.buffers.push({ byteLength: 16, uri: dataUri(extra) });
+    j.bufferViews.push({ buffer: 1, byteOffset: 0, byteLength: 4 }, { buffer: 1, byteOffset: 4, byteLength: 12 });
+    j.accessors[0].sparse = { count: 1, indices: { bufferView: 2, componentType: 5125 }, values: { bufferView: 3 } };
+  }), /sparse\.gltf: accessor 0: sparse index 7 \(entry 0\) ≥ count 3/],
+  ['sparse indices not increasing', () => writeGltf('sparse-order.gltf', (j) => {
+    const extra = new Uint8Array(32);
+    new Uint32Array(extra.buffer, 0, 2).set([2, 1]);
+    j.buffers.push({ byteLength: 32, uri: dataUri(extra) });
+    j.bufferViews.push({ buffer: 1, byteOffset: 0, byteLength: 8 }, { buffer: 1, byteOffset: 8, byteLength: 24 });
+    j.accessors[0].sparse = { count: 2, indices: { bufferView: 2, componentType: 5125 }, values: { bufferView: 3 } };
+  }), /accessor 0: sparse index 1 \(entry 1\) does not increase \(after 2\)/],
+  ['default scene 5 of 1', () => writeGltf('scene5.gltf', (j) => void (j.scene = 5)), /scene5\.gltf: scene 5 \(the default scene\) does not exist \(1 scenes\)/],
+  ['default scene -1', () => writeGltf('scene-1.gltf', (j) => void (j.scene = -1)), /scene -1 \(the default scene\) does not exist \(1 scenes\)/],
+  ['node scale 1e30', () => writeGltf('scale30.gltf', (j) => void (j.nodes[0].scale = [1e30, 1e30, 1e30])), /node 0 "tri" mesh 0 "tri" primitive 0: POSITION 1 \(0, 0, 1\) is at \(0, 0, 1e\+30\) in world space .*beyond ±100000 m/],
+  ['node translation past the world extent', () => writeGltf('far.gltf', (j) => void (j.nodes[0].translation = [0, 0, 150_000])), /POSITION 0 \(0, 0, 0\) is at \(0, 0, 150000\) in world space \(world scale \(1, 1, 1\)\), beyond ±100000 m/],
+  ['node scale 1e-30', () => writeGltf('scale-30.gltf', (j) => void (j.nodes[0].scale = [1e-30, 1e-30, 1e-30])), /node 0 "tri" mesh 0 "tri": world transform scales the axes by \[1e-30, 1e-30, 1e-30\]; below 0\.000001 \(MIN_WORLD_SCALE\) the triangles have no area/],
+  ['scale flattening an axis', () => writeGltf('flatten.gltf', (j) => void (j.nodes[0].scale = [1, 0, 1])), /node 0 "tri" mesh 0 "tri": world transform .* is a singular matrix \(determinant 0\)/],
+  ['singular node matrix', () => writeGltf('matrix.gltf', (j) => void (j.nodes[0].matrix = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])), /node 0 "tri": matrix \[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1\] is a singular matrix \(determinant 0\)/],
+  ['infinite scale (1e999 in the JSON)', () => writeGltf('inf-scale.gltf', (j) => void (j.nodes[0].scale = [7777, 1, 1]), (t) => t.replace('7777', '1e999')), /node 0 "tri": scale \[Infinity, 1, 1\] is not finite/],
+  ['infinite rotation (NaN matrix)', () => writeGltf('inf-rot.gltf', (j) => void (j.nodes[0].rotation = [7777, 0, 0, 1]), (t) => t.replace('7777', '-1e999')), /node 0 "tri": rotation \[-Infinity, 0, 0, 1\] is not finite/],
+  ['a parent scale of 1e-30', () => writeGltf('parent.gltf', (j) => {
+    j.nodes = [{ name: 'root', scale: [1e-20, 1e-20, 1e-20], children: [1] }, { name: 'tri', mesh: 0, scale: [1e-10, 1e-10, 1e-10] }];
+  }), /node 1 "tri" mesh 0 "tri": world transform scales the axes by \[1e-30, 1e-30, 1e-30\]/],
+  ['null as the whole JSON', () => (writeFileSync(join(tmp.dir, 'null.gltf'), 'null'), join(tmp.dir, 'null.gltf')), /^gltf: .*null\.gltf: the JSON is null, not a glTF object$/],
+  ['an array as the whole JSON', () => (writeFileSync(join(tmp.dir, 'array.gltf'), '[1]'), join(tmp.dir, 'array.gltf')), /array\.gltf: the JSON is an array, not a glTF object/],
+  ['null as a GLB JSON chunk', () => {
+    const out = Buffer.alloc(24);
+    out.writeUInt32LE(0x46546c67, 0);
+    out.writeUInt32LE(2, 4);
+    out.writeUInt32LE(24, 8);
+    out.writeUInt32LE(4, 12);
+    out.writeUInt32LE(0x4e4f534a, 16);
+    out.write('null', 20);
+    writeFileSync(join(tmp.dir, 'null.glb'), out);
+    return join(tmp.dir, 'null.glb');
+  }, /^gltf: .*null\.glb: the JSON chunk is null, not a glTF object$/],
+  ['Draco data that is not Draco', async () => patchGlb(await compressedGlb('draco'), join(tmp.dir, 'draco-junk.glb'), (_, bin) => bin.fill(0)),
+    /draco-junk\.glb: mesh 0 "ground" primitive 0: KHR_draco_mesh_compression bufferView 0: \d+ bytes are not Draco triangle-mesh data/],
+  ['Draco data that fails to decode', async () => patchGlb(await compressedGlb('draco'), join(tmp.dir, 'draco-body.glb'), (j, bin) => {
+    const v = j.bufferViews[j.meshes[0].primitives[0].extensions.KHR_draco_mesh_compression.bufferView];
+    bin.fill(0xff, (v.byteOffset ?? 0) + 12, (v.byteOffset ?? 0) + v.byteLength); // header kept, body garbage
+  }), /draco-body\.glb: mesh 0 "ground" primitive 0: KHR_draco_mesh_compression bufferView 0: Draco decoding failed \(/],
+  ['Draco attribute id not in the data', async () => patchGlb(await compressedGlb('draco'), join(tmp.dir, 'draco-attr.glb'), (j) => {
+    j.meshes[0].primitives[0].extensions.KHR_draco_mesh_compression.attributes.POSITION = 9;
+  }), /draco-attr\.glb: node 0 "ground" mesh 0 "ground" primitive 0: index 0 \(at 0\) ≥ vertex count 0/], // @gltf-transform decodes it to no vertices
+  ['meshopt data that is malformed', async () => patchGlb(await compressedGlb('meshopt'), join(tmp.dir, 'meshopt-junk.glb'), (_, bin) => bin.fill(0)),
+    /meshopt-junk\.glb: bufferView 0 \(EXT_meshopt_compression TRIANGLES NONE, \d+ × 2 bytes, read by mesh 0 "ground" primitive 0 indices\): Malformed buffer data: -\d/],
+  ['meshopt count past its bufferView', async () => patchGlb(await compressedGlb('meshopt'), join(tmp.dir, 'meshopt-count.glb'), (j) => {
+    j.bufferViews[1].extensions.EXT_meshopt_compression.count *= 1000;
+  }), /meshopt-count\.glb: bufferView 1 \(EXT_meshopt_compression ATTRIBUTES .* read by mesh 0 "ground" primitive 0 POSITION\): decodes to \d+ bytes, the bufferView has \d+/],
   ['index out of range', () => writeGltf('index.gltf', (_, b) => void (new Uint32Array(b.buffer, 36, 3)[2] = 70211)), /node 0 "tri" mesh 0 "tri" primitive 0: index 70211 \(at 2\) ≥ vertex count 3/],
   ['missing external buffer', () => writeGltf('missing.gltf', (j) => void (j.buffers[0].uri = 'level-missing.bin')), /level-missing\.bin/],
   ['truncated GLB', async () => {
@@ -147,5 +248,27 @@ describe('hostile glTFs through the CLI', () => {
     expect(lines).toHaveLength(inputs.length);
     for (const [i, input] of inputs.entries()) expect(lines[i]).toContain(input);
     expect(readdirSync(tmp.dir).filter((f) => f.endsWith('.collision') || /\.(tmp|old)-/.test(f))).toEqual([]);
+  });
+});
+
+describe('warnings say what is written', () => {
+  it('a grind radius out of range warns with both values; an unknown grind surface names the word written', async () => {
+    const doc = newLevel();
+    addNode(doc, { name: 'ground', ...gridMesh(4, 4, 1, [0, 0, 0]) });
+    addNode(doc, { name: 'rail', positions: [0, 1, 0, 2, 1, 0], mode: 3, nodeExtras: { sk8_grind_curve: { radius: 1e9, surface: 'glitter' } } });
+    addNode(doc, { name: 'thin', positions: [0, 1, 2, 2, 1, 2], mode: 3, nodeExtras: { sk8_grind_curve: { radius: 1e-9 } } });
+    addNode(doc, { name: 'box', ...boxMesh([0, 3, 0], [0.5, 0.5, 0.5]), nodeExtras: { sk8_surface: 'sparkle' } });
+    const warnings: string[] = [];
+    const r = await compileLevel(await writeLevel(doc, join(tmp.dir, 'grind-warn.glb')), { out: join(tmp.dir, 'grind-warn') }, { logger: { warn: (m) => void warnings.push(m) } });
+    const roundRail = buildSurfaceTable().get('round_rail')!;
+    const hex = (w: number): string => `0x${w.toString(16).padStart(8, '0')}`;
+    expect(warnings).toContain('grind: rail.glb: node 1 "rail" mesh 1 "rail": radius 1000000000 m is outside 0.005–0.25 m; using 0.25 m'.replace('rail.glb', join(tmp.dir, 'grind-warn.glb')));
+    expect(warnings.some((w) => /node 2 "thin" .*radius 1e-9 m is outside 0\.005–0\.25 m; using 0\.005 m/.test(w))).toBe(true);
+    expect(warnings.some((w) => w.includes(`surface "glitter" is not in the material grid; using the grind default (round rail) ${hex(roundRail)}`))).toBe(true);
+    expect(r.manifest.resources.find((x) => x.name === 'grind_rail')!.materials).toEqual([roundRail]);
+    expect(warnings.some((w) => w.includes(`surface "sparkle" is not in the material grid; using the default ${hex(DEFAULT_MATERIAL)}`))).toBe(true);
+    expect(r.manifest.resources.find((x) => x.name === 'box')!.materials).toEqual([DEFAULT_MATERIAL]);
+    const rail = readFileSync(join(r.outDir, 'grind_rail.physics'));
+    expect(rail.length).toBeGreaterThan(0);
   });
 });

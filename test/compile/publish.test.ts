@@ -224,10 +224,11 @@ describe('kills at random points of a 1M-triangle build', () => {
       rmSync(out, { recursive: true, force: true });
       cpSync(join(dir, 'ref-old'), out, { recursive: true });
       const p = run(out, '100');
+      const exited = finish(p); // listening from the start: the build may end before the kill
       const delay = wall * (0.2 + 0.3 * (k + rnd()));
       await new Promise((r) => setTimeout(r, delay));
       p.kill('SIGKILL');
-      await finish(p);
+      await exited;
       recoverOutput(out, hooks.logger);
       const m = expectComplete(out);
       expect(sizes(out)).toEqual(m.options.cellSize === 100 ? refNew : refOld);

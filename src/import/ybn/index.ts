@@ -1,0 +1,68 @@
+// GTA V collision → collision objects: compiled .ybn resources (RSC7) and the .ybn.xml that CodeWalker and
+// Sollumz export, both read into one bound model (model.ts) and built into the same ImportedObjects as a glTF.
+// Spec: ../shared/spec/ybn-bounds.md. README: "Level ports: GTA V collision".
+import { basename } from 'node:path';
+import { readRegularFile } from '../../files.ts';
+import type { ImportResult, Logger, WalkHooks } from '../gltf.ts';
+import { SharedArena } from '../shared-arena.ts';
+import { readBoundTree } from './bounds.ts';
+import type { Bound } from './model.ts';
+import { boundObjects } from './objects.ts';
+import { MAX_SEGMENTS, MIN_SEGMENTS, PRIMITIVE_DEFAULTS } from './primitives.ts';
+import { readRsc7, ResourceReader } from './rsc7.ts';
+import { readBoundXml } from './xml.ts';
+
+export interface YbnOptions {
+  /** Compile hi@/ma@ files (the finer copies for vehicles and weapons) instead of refusing them. Default false. */
+  detail: boolean;
+  /** Vertices around each tessellated sphere, capsule, cylinder and disc ring. Range 6..64; default 16. */
+  segments: number;
+}
+
+export const YBN_DEFAULTS: YbnOptions = { detail: false, segments: PRIMITIVE_DEFAULTS.segments };
+
+/** Largest .ybn / .ybn.xml read (bytes); the game's biggest YBN is a few MB, its XML a few tens. */
+export const MAX_YBN_FILE_BYTES = 1 << 30;
+
+/** `.ybn` or `.ybn.xml` (any case). */
+export const isYbnPath = (file: string): boolean => /\.ybn(\.xml)?$/i.test(file);
+export const isYbnXmlPath = (file: string): boolean => /\.ybn\.xml$/i.test(file);
+
+/** The file name without `.ybn` / `.ybn.xml`: the prefix of every object name. */
+export const ybnStem = (file: string): string => basename(file).replace(/\.ybn(\.xml)?$/i, '');
+
+/** hi@ and ma@ files: finer collision copies for weapons and vehicles, not the map's walking/rolling bounds. */
+export const isDetailCopy = (file: string): boolean => /^(hi|ma)@/i.test(basename(file));
+
+/** Reads a .ybn or .ybn.xml into the bound model (tests compare the two forms here). */
+export function parseYbn(bytes: Uint8Array, file: string, warn: (m: string) => void): Bound {
+  if (isYbnXmlPath(file)) return readBoundXml(new TextDecoder().decode(bytes), `ybn-xml: ${file}`, warn);
+  const stage = `ybn: ${file}`;
+  const res = readRsc7(bytes, stage, warn);
+  return readBoundTree(new ResourceReader(res, stage), warn);
+}
+
+/** Reads, checks and builds a YBN level. Throws `ybn: <file>: ...` (or `ybn-xml: ...`) on bad input. */
+export async function importYbn(file: string, options: YbnOptions, logger: Logger, hooks: WalkHooks = {}): Promise<ImportResult> {
+  const stage = `${isYbnXmlPath(file) ? 'ybn-xml' : 'ybn'}: ${file}`;
+  const segments = options.segments;
+  if (!Number.isInteger(segments) || segments < MIN_SEGMENTS || segments > MAX_SEGMENTS) {
+    throw new Error(`${stage}: segments must be an integer ${MIN_SEGMENTS}..${MAX_SEGMENTS}, got ${segments}`);
+  }
+  if (isDetailCopy(file) && !options.detail) {
+    throw new Error(`${stage}: a hi@/ma@ file is the detail copy for vehicles and weapons, not map collision; pass --ybn-detail to compile it`);
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = readRegularFile(file, MAX_YBN_FILE_BYTES);
+  } catch (e) {
+    throw new Error(`${stage}: ${(e as Error).message}`);
+  }
+  if (bytes.length === 0) throw new Error(`${stage}: empty file (0 bytes)`);
+  const root = parseYbn(bytes, file, (m) => logger.warn(m));
+  await hooks.beforeWalk?.();
+  const { objects, stats } = boundObjects(root, {
+    stem: ybnStem(file), stage, primitives: { segments }, logger, arena: new SharedArena(), onObject: hooks.onObject,
+  });
+  return { objects, stats, inputBytes: [bytes] };
+}

@@ -1,0 +1,85 @@
+// The bound tree both YBN readers produce (binary: bounds.ts, CodeWalker/Sollumz XML: xml.ts) and objects.ts
+// turns into collision objects. Values are in GTA V's local space (Z up, metres), already decoded: geometry
+// vertices are int16 × quantum (rounded to f32, as the game and CodeWalker hold them) without the geometry
+// centre, which is kept apart. Spec: ../shared/spec/ybn-bounds.md.
+
+/** Bound kinds (the u8 at 0x10). */
+export const KIND = { sphere: 0, capsule: 1, box: 3, geometry: 4, bvh: 8, composite: 10, disc: 12, cylinder: 13, cloth: 15 } as const;
+
+export const KIND_NAMES: Record<number, string> = {
+  0: 'sphere', 1: 'capsule', 3: 'box', 4: 'geometry', 8: 'geometry with BVH', 10: 'composite', 12: 'disc', 13: 'cylinder', 15: 'cloth',
+};
+export const kindName = (k: number): string => KIND_NAMES[k] ?? 'unknown';
+
+/** Polygon record kinds (low 3 bits of a polygon's first byte). */
+export const POLY = { triangle: 0, sphere: 1, capsule: 2, box: 3, cylinder: 4 } as const;
+/** Words per polygon in GeometryBound.polys: kind, then up to four vertex indices. */
+export const POLY_WORDS = 5;
+
+export type Vec3 = [number, number, number];
+
+/** Header fields every bound has (the 112-byte common header). */
+export interface BoundHeader {
+  kind: number;
+  /** 0x14: bounding-sphere radius (the capsule's half length plus its radius, the disc's radius). */
+  sphereRadius: number;
+  /** 0x2C */
+  margin: number;
+  boxMin: Vec3;
+  boxMax: Vec3;
+  /** 0x50 */
+  sphereCentre: Vec3;
+  /** 0x4C: GTA V material type of a primitive bound. */
+  material: number;
+}
+
+export interface GeometryBound extends BoundHeader {
+  kind: 4 | 8;
+  /** Decoded vertices without the centre, xyz, f32 values. */
+  vertices: Float64Array;
+  /** 0xA0 */
+  centre: Vec3;
+  /** POLY_WORDS per polygon: kind, vertex indices (triangle: flag bit already masked off). */
+  polys: Uint32Array;
+  /** Radius of sphere, capsule and cylinder polygons (0 for the others). */
+  radii: Float32Array;
+  /** Per polygon: GTA V material type (the low byte of its material record). */
+  polyMaterials: Uint8Array;
+}
+
+export interface CompositeChild {
+  /** null: an empty slot. */
+  bound: Bound | null;
+  /** 12 numbers: images of the x, y, z axes, then the translation (the 64-byte record without its w words). */
+  transform: Float64Array;
+}
+
+export interface CompositeBound extends BoundHeader {
+  kind: 10;
+  children: CompositeChild[];
+}
+
+/** Sphere, capsule, box, disc, cylinder: the header says everything. */
+export interface PrimitiveBound extends BoundHeader {
+  kind: 0 | 1 | 3 | 12 | 13;
+}
+
+/** Cloth and unknown kinds: kept so the importer can name them in its warning. */
+export interface SkippedBound extends BoundHeader {
+  skipped: true;
+}
+
+export type Bound = GeometryBound | CompositeBound | PrimitiveBound | SkippedBound;
+
+export const isSkipped = (b: Bound): b is SkippedBound => (b as SkippedBound).skipped === true;
+export const isGeometry = (b: Bound): b is GeometryBound => !isSkipped(b) && (b.kind === 4 || b.kind === 8);
+export const isComposite = (b: Bound): b is CompositeBound => !isSkipped(b) && b.kind === 10;
+
+export const IDENTITY: readonly number[] = [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0];
+
+/** Nested composites deeper than this are refused (the game's files nest two levels at most). */
+export const MAX_COMPOSITE_DEPTH = 16;
+/** Most bounds one file may expand to (children shared by several composites counted each time). */
+export const MAX_BOUNDS = 100_000;
+/** Most vertices and polygons in one geometry bound: their indices are 16-bit (CodeWalker refuses above 0xFFFE). */
+export const MAX_GEOMETRY_ITEMS = 0xffff;

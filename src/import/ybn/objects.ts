@@ -1,0 +1,270 @@
+// Bound tree → collision objects, the same ImportedObject the glTF importer makes: one object per leaf bound
+// (a geometry with its polygon primitives, or a primitive bound), named `<file stem>_<child path>`, positions in
+// skate. game space, arrays in the SharedArena.
+// Space: GTA V is Z-up metres, skate. Y-up with −Z forward: (x, y, z) → (x, z, −y), a proper rotation, so
+// winding is kept (authoring-notes.md "Space, units, winding"). Static map YBN vertices are already world space;
+// composite child transforms (ybn-bounds.md: four columns, translation in the fourth) are applied first, in
+// float64, and each world position is rounded to f32 once.
+import type { ImportedObject, ImportStats, Logger } from '../gltf.ts';
+import { sanitizeName } from '../gltf.ts';
+import { SharedArena } from '../shared-arena.ts';
+import { boundLabel, polyName } from './bounds.ts';
+import { GtaMaterials } from './materials.ts';
+import { IDENTITY, isComposite, isGeometry, isSkipped, kindName, KIND, POLY, POLY_WORDS, type Bound, type GeometryBound, type Vec3 } from './model.ts';
+import { aabbMesh, boxFromCorners, capsuleMesh, cylinderMesh, sphereMesh, type PrimitiveMesh, type PrimitiveOptions } from './primitives.ts';
+
+/** (x, y, z) Z-up → (x, z, −y) Y-up. */
+export const toGameSpace = (x: number, y: number, z: number): Vec3 => [x, z, 0 - y]; // 0 − y: no −0
+
+/** p ↦ M(p) for a 12-number affine map (axis images, translation). */
+function apply(m: Float64Array | readonly number[], x: number, y: number, z: number): Vec3 {
+  return [
+    m[0] * x + m[3] * y + m[6] * z + m[9],
+    m[1] * x + m[4] * y + m[7] * z + m[10],
+    m[2] * x + m[5] * y + m[8] * z + m[11],
+  ];
+}
+
+/** parent ∘ child. */
+export function compose(parent: Float64Array, child: Float64Array): Float64Array {
+  const out = new Float64Array(12);
+  for (let c = 0; c < 3; c++) {
+    const x = child[3 * c], y = child[3 * c + 1], z = child[3 * c + 2];
+    out[3 * c] = parent[0] * x + parent[3] * y + parent[6] * z;
+    out[3 * c + 1] = parent[1] * x + parent[4] * y + parent[7] * z;
+    out[3 * c + 2] = parent[2] * x + parent[5] * y + parent[8] * z;
+  }
+  const t = apply(parent, child[9], child[10], child[11]);
+  out.set(t, 9);
+  return out;
+}
+
+const determinant = (m: Float64Array): number =>
+  m[0] * (m[4] * m[8] - m[5] * m[7]) - m[3] * (m[1] * m[8] - m[2] * m[7]) + m[6] * (m[1] * m[5] - m[2] * m[4]);
+
+/** One bound's local-space mesh: positions and a triangle list per material word. */
+/**
+ * Most triangles one YBN file may expand to, primitives tessellated (checked before each bound is built). The
+ * game's largest map bounds hold tens of thousands of polygons; this stops a small file of 65,535 sphere polygons
+ * from asking for gigabytes.
+ */
+export const MAX_YBN_TRIANGLES = 5_000_000;
+
+/** Triangles a primitive polygon or bound tessellates to at most (the lathes of primitives.ts). */
+export const primitiveTriangles = (segments: number): number => 2 * segments * (Math.ceil(segments / 2) + 2);
+
+interface Piece {
+  positions: ArrayLike<number>;
+  groups: Map<number, number[]>;
+}
+
+export interface BuildContext {
+  stem: string;
+  stage: string;
+  primitives: PrimitiveOptions;
+  logger: Logger;
+  arena: SharedArena;
+  onObject?: (o: ImportedObject) => void;
+}
+
+/** Walks the tree depth first in child order; returns the objects and the walk's statistics. */
+export function boundObjects(root: Bound, ctx: BuildContext): { objects: ImportedObject[]; stats: ImportStats } {
+  return new ObjectBuilder(ctx).run(root);
+}
+
+class ObjectBuilder {
+  objects: ImportedObject[] = [];
+  stats: ImportStats = { nodes: 0, meshNodes: 0, primitives: 0, skippedNodes: 0, instances: 0, grindCurves: 0, grindPrisms: 0 };
+  private names = new Set<string>();
+  private materials: GtaMaterials;
+  private triangles = 0;
+
+  constructor(private ctx: BuildContext) {
+    this.materials = new GtaMaterials((m) => ctx.logger.warn(m), ctx.stage);
+  }
+
+  run(root: Bound): { objects: ImportedObject[]; stats: ImportStats } {
+    this.visit(root, '', new Float64Array(IDENTITY));
+    return { objects: this.objects, stats: this.stats };
+  }
+
+  private warn(m: string): void {
+    this.ctx.logger.warn(`${this.ctx.stage}: ${m}`);
+  }
+
+  private visit(b: Bound, path: string, m: Float64Array): void {
+    this.stats.nodes++;
+    const label = `bound ${boundLabel(path)}`;
+    if (isSkipped(b)) {
+      this.stats.skippedNodes++;
+      this.warn(`${label}: kind ${b.kind} (${b.kind === KIND.cloth ? 'cloth' : 'unknown'}) skipped`);
+      return;
+    }
+    if (isComposite(b)) {
+      b.children.forEach((c, i) => {
+        if (c.bound) this.visit(c.bound, path === '' ? `${i}` : `${path}_${i}`, compose(m, c.transform));
+      });
+      return;
+    }
+    const piece = isGeometry(b) ? this.geometry(b, label) : this.primitive(b, label);
+    if (!piece) return;
+    this.stats.meshNodes++;
+    this.emit(piece, path, `${label} (${kindName(b.kind)})`, m);
+  }
+
+  private primitive(b: Bound, label: string): Piece | undefined {
+    this.plan(primitiveTriangles(this.ctx.primitives.segments), label);
+    const mesh = this.primitiveMesh(b, label);
+    if (!mesh) return undefined;
+    this.stats.primitives++;
+    return { positions: mesh.positions, groups: new Map([[this.materials.word(b.material, label), mesh.indices]]) };
+  }
+
+  /** Standalone primitives: sizes from the header (CodeWalker's reading of each kind's fields). */
+  private primitiveMesh(b: Bound, label: string): PrimitiveMesh | undefined {
+    const o = this.ctx.primitives;
+    const c = b.sphereCentre;
+    const finite = [b.sphereRadius, b.margin, ...b.boxMin, ...b.boxMax, ...c].every(Number.isFinite);
+    let mesh: PrimitiveMesh | undefined;
+    if (finite) {
+      switch (b.kind) {
+        case KIND.sphere:
+          mesh = b.sphereRadius > 0 ? sphereMesh(c, b.sphereRadius, o) : undefined;
+          break;
+        case KIND.capsule: {
+          // Radius is the margin; the bounding-sphere radius reaches the tip: half segment = radius − margin, along Y.
+          const half = Math.max(0, b.sphereRadius - b.margin);
+          mesh = b.margin > 0 ? capsuleMesh([c[0], c[1] - half, c[2]], [c[0], c[1] + half, c[2]], b.margin, o) : undefined;
+          break;
+        }
+        case KIND.box:
+          mesh = aabbMesh(b.boxMin, b.boxMax);
+          break;
+        case KIND.cylinder: {
+          // Along Y; radius half the box's X extent, length its Y extent.
+          const half = Math.abs(b.boxMax[1] - b.boxMin[1]) / 2;
+          const r = Math.abs(b.boxMax[0] - b.boxMin[0]) / 2;
+          mesh = cylinderMesh([c[0], c[1] - half, c[2]], [c[0], c[1] + half, c[2]], r, o);
+          break;
+        }
+        case KIND.disc:
+          // Along X; radius the bounding-sphere radius, half thickness the margin.
+          mesh = cylinderMesh([c[0] - b.margin, c[1], c[2]], [c[0] + b.margin, c[1], c[2]], b.sphereRadius, o);
+          break;
+      }
+    }
+    if (!mesh) this.warn(`${label} (${kindName(b.kind)}): no volume (radius ${b.sphereRadius}, margin ${b.margin}, box ${b.boxMin.join(' ')} .. ${b.boxMax.join(' ')}); skipped`);
+    return mesh;
+  }
+
+  /**
+   * Triangles reference the geometry's vertices; each primitive polygon appends its own tessellation. Only the
+   * vertices a triangle uses are kept (a primitive's centre or ends are not points of the mesh), in index order.
+   */
+  private geometry(g: GeometryBound, label: string): Piece | undefined {
+    const o = this.ctx.primitives;
+    const nv = g.vertices.length / 3;
+    const vertex = (i: number): Vec3 => [g.vertices[3 * i] + g.centre[0], g.vertices[3 * i + 1] + g.centre[1], g.vertices[3 * i + 2] + g.centre[2]];
+    const n = g.polyMaterials.length;
+    let planned = 0;
+    const used = new Uint8Array(nv);
+    for (let p = 0; p < n; p++) {
+      const w = POLY_WORDS * p;
+      const kind = g.polys[w];
+      if (kind === POLY.triangle) used[g.polys[w + 1]] = used[g.polys[w + 2]] = used[g.polys[w + 3]] = 1;
+      planned += kind === POLY.triangle ? 1 : kind === 0xff ? 0 : kind === POLY.box ? 12 : primitiveTriangles(o.segments);
+    }
+    this.plan(planned, label);
+    const remap = new Int32Array(nv).fill(-1);
+    const positions: number[] = [];
+    for (let i = 0; i < nv; i++) {
+      if (!used[i]) continue;
+      remap[i] = positions.length / 3;
+      positions.push(...vertex(i));
+    }
+    const groups = new Map<number, number[]>();
+    const list = (word: number): number[] => {
+      let l = groups.get(word);
+      if (!l) groups.set(word, (l = []));
+      return l;
+    };
+    const degenerate: string[] = [];
+    for (let p = 0; p < n; p++) {
+      const w = POLY_WORDS * p;
+      const kind = g.polys[w];
+      if (kind === 0xff) continue;
+      const out = list(this.materials.word(g.polyMaterials[p], `${label} polygon ${p}`));
+      if (kind === POLY.triangle) {
+        out.push(remap[g.polys[w + 1]], remap[g.polys[w + 2]], remap[g.polys[w + 3]]);
+        continue;
+      }
+      const r = g.radii[p];
+      const a = vertex(g.polys[w + 1]);
+      let mesh: PrimitiveMesh | undefined;
+      if (kind === POLY.sphere) mesh = r > 0 ? sphereMesh(a, r, o) : undefined;
+      else if (kind === POLY.capsule) mesh = r > 0 ? capsuleMesh(a, vertex(g.polys[w + 2]), r, o) : undefined;
+      else if (kind === POLY.cylinder) mesh = cylinderMesh(a, vertex(g.polys[w + 2]), r, o);
+      else if (kind === POLY.box) mesh = boxFromCorners(a, vertex(g.polys[w + 2]), vertex(g.polys[w + 3]), vertex(g.polys[w + 4]));
+      if (!mesh) {
+        degenerate.push(`${p} (${polyName(kind)})`);
+        continue;
+      }
+      this.stats.primitives++;
+      const offset = positions.length / 3;
+      positions.push(...mesh.positions);
+      for (const i of mesh.indices) out.push(i + offset);
+    }
+    for (const [k, l] of groups) if (l.length === 0) groups.delete(k);
+    if (degenerate.length) this.warn(`${label} (${kindName(g.kind)}): polygon(s) ${degenerate.slice(0, 5).join(', ')}${degenerate.length > 5 ? ` and ${degenerate.length - 5} more` : ''} have no volume; skipped`);
+    if (groups.size === 0) return undefined;
+    return { positions, groups };
+  }
+
+  /** Counts a bound's triangles against MAX_YBN_TRIANGLES before they are built. */
+  private plan(triangles: number, label: string): void {
+    this.triangles += triangles;
+    if (this.triangles > MAX_YBN_TRIANGLES) throw new Error(`${this.ctx.stage}: ${label}: the file expands to more than ${MAX_YBN_TRIANGLES} triangles; refusing`);
+  }
+
+  /** World transform, axis change, f32 rounding; one object with a group per material. */
+  private emit(piece: Piece, path: string, label: string, m: Float64Array): void {
+    const { arena } = this.ctx;
+    const src = piece.positions;
+    const nv = src.length / 3;
+    const positions = arena.f32(src.length);
+    for (let i = 0; i < nv; i++) {
+      const [x, y, z] = apply(m, src[3 * i], src[3 * i + 1], src[3 * i + 2]);
+      const g = toGameSpace(x, y, z);
+      for (let k = 0; k < 3; k++) {
+        const v = Math.fround(g[k]);
+        if (!Number.isFinite(v)) throw new Error(`${this.ctx.stage}: ${label}: vertex ${i} leaves the f32 range (${g.join(', ')})`);
+        positions[3 * i + k] = v;
+      }
+    }
+    const flip = determinant(m) < 0; // a mirroring transform: reverse winding so faces keep pointing out
+    const groups = [...piece.groups].map(([material, list]) => {
+      const indices = arena.u32(list.length);
+      indices.set(list);
+      if (flip) for (let t = 0; t < indices.length; t += 3) [indices[t + 1], indices[t + 2]] = [indices[t + 2], indices[t + 1]];
+      return { material, indices };
+    });
+    const name = this.uniqueName(path === '' ? this.ctx.stem : `${this.ctx.stem}_${path}`);
+    const obj: ImportedObject = {
+      name,
+      source: label,
+      kind: 'mesh',
+      positions,
+      groups,
+    };
+    this.objects.push(obj);
+    this.ctx.onObject?.(obj);
+  }
+
+  private uniqueName(raw: string): string {
+    const clean = sanitizeName(raw);
+    let name = clean;
+    for (let k = 2; this.names.has(name.toLowerCase()); k++) name = `${clean}_${k}`;
+    this.names.add(name.toLowerCase());
+    return name;
+  }
+}

@@ -1,0 +1,221 @@
+// CodeWalker / Sollumz YBN XML (`.ybn.xml`) → the bound model (model.ts), the same tree the binary reader makes.
+// Layout as those tools write it: <BoundsFile><Bounds type="Composite"> with header elements (BoxMin/BoxMax/
+// SphereCenter as x/y/z attributes, SphereRadius/Margin/MaterialIndex as value attributes), <Children> of <Item
+// type="…"> each with a 16-float <CompositeTransform> (row-major: axis images, then translation); geometries with
+// <GeometryCenter>, <Materials><Item><Type value/>, <Vertices> ("x, y, z" per line, without the centre) and
+// <Polygons> (<Triangle m v1 v2 v3>, <Sphere m v radius>, <Capsule|Cylinder m v1 v2 radius>, <Box m v1 v2 v3 v4>).
+// Numbers are rounded to f32, what the binary holds, so both forms give identical objects.
+// Parsed with fast-xml-parser (validated first; entities not expanded).
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { boundLabel } from './bounds.ts';
+import {
+  IDENTITY, KIND, kindName, MAX_BOUNDS, MAX_COMPOSITE_DEPTH, MAX_GEOMETRY_ITEMS, POLY, POLY_WORDS,
+  type Bound, type BoundHeader, type CompositeChild, type GeometryBound, type Vec3,
+} from './model.ts';
+
+/** XML type attribute → bound kind (Cloth and Plane are the two names tools give kind 15). */
+const KIND_BY_TYPE: Record<string, number> = {
+  Sphere: KIND.sphere, Capsule: KIND.capsule, Box: KIND.box, Geometry: KIND.geometry, GeometryBVH: KIND.bvh,
+  Composite: KIND.composite, Disc: KIND.disc, Cylinder: KIND.cylinder, Cloth: KIND.cloth, Plane: KIND.cloth,
+};
+
+interface El {
+  name: string;
+  attrs: Record<string, string>;
+  children: El[];
+  text: string;
+}
+
+type Raw = Record<string, unknown>;
+
+function toEl(node: Raw): El | undefined {
+  const name = Object.keys(node).find((k) => k !== ':@');
+  if (!name || name === '#text' || name.startsWith('?') || name.startsWith('!')) return undefined;
+  const kids = (node[name] as Raw[]) ?? [];
+  const children: El[] = [];
+  let text = '';
+  for (const k of kids) {
+    if ('#text' in k) text += String(k['#text']);
+    else {
+      const e = toEl(k);
+      if (e) children.push(e);
+    }
+  }
+  return { name, attrs: (node[':@'] as Record<string, string>) ?? {}, children, text };
+}
+
+/** Parses `.ybn.xml` text. Throws `<stage>: ...` naming the element and value. */
+export function readBoundXml(text: string, stage: string, warn: (m: string) => void): Bound {
+  const valid = XMLValidator.validate(text, { allowBooleanAttributes: true });
+  if (valid !== true) throw new Error(`${stage}: not well-formed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`);
+  const parser = new XMLParser({
+    ignoreAttributes: false, attributeNamePrefix: '', preserveOrder: true, parseTagValue: false, parseAttributeValue: false,
+    processEntities: false, trimValues: true,
+  });
+  let parsed: Raw[];
+  try {
+    parsed = parser.parse(text) as Raw[];
+  } catch (e) {
+    // The validator passes a few forms the parser then refuses (an unclosed processing instruction).
+    throw new Error(`${stage}: not well-formed XML: ${(e as Error).message}`);
+  }
+  const roots = parsed.map(toEl).filter((e): e is El => e !== undefined);
+  const top = roots[0];
+  if (!top) throw new Error(`${stage}: no root element`);
+  const bounds = top.name === 'Bounds' ? top : top.children.find((c) => c.name === 'Bounds');
+  if (!bounds) throw new Error(`${stage}: <${top.name}> holds no <Bounds> element (expected <BoundsFile><Bounds type="…">)`);
+  return new XmlReader(stage, warn).bound(bounds, '', 0);
+}
+
+class XmlReader {
+  private count = 0;
+  constructor(private stage: string, private warn: (m: string) => void) {}
+
+  private fail(where: string, detail: string): never {
+    throw new Error(`${this.stage}: ${where}: ${detail}`);
+  }
+
+  private child(e: El, name: string): El | undefined {
+    return e.children.find((c) => c.name === name);
+  }
+
+  private num(raw: string | undefined, where: string, what: string, fallback?: number): number {
+    if (raw === undefined) {
+      if (fallback !== undefined) return fallback;
+      this.fail(where, `${what} is missing`);
+    }
+    const v = Number(raw.trim());
+    if (raw.trim() === '' || !Number.isFinite(v)) this.fail(where, `${what} ${JSON.stringify(raw)} is not a finite number`);
+    return v;
+  }
+
+  private f32(raw: string | undefined, where: string, what: string, fallback?: number): number {
+    return Math.fround(this.num(raw, where, what, fallback));
+  }
+
+  private int(raw: string | undefined, where: string, what: string, max: number, fallback?: number): number {
+    const v = this.num(raw, where, what, fallback);
+    if (!Number.isInteger(v) || v < 0 || v > max) this.fail(where, `${what} ${JSON.stringify(raw)} is not an integer 0..${max}`);
+    return v;
+  }
+
+  private vec(e: El, name: string, where: string): Vec3 {
+    const c = this.child(e, name);
+    if (!c) return [0, 0, 0];
+    return ['x', 'y', 'z'].map((k) => this.f32(c.attrs[k], where, `<${name}> ${k}`)) as Vec3;
+  }
+
+  private value(e: El, name: string, where: string): number {
+    return this.f32(this.child(e, name)?.attrs.value, where, `<${name}> value`, 0);
+  }
+
+  private header(e: El, kind: number, where: string): BoundHeader {
+    return {
+      kind,
+      sphereRadius: this.value(e, 'SphereRadius', where),
+      margin: this.value(e, 'Margin', where),
+      boxMin: this.vec(e, 'BoxMin', where),
+      boxMax: this.vec(e, 'BoxMax', where),
+      sphereCentre: this.vec(e, 'SphereCenter', where),
+      material: this.int(this.child(e, 'MaterialIndex')?.attrs.value, where, '<MaterialIndex> value', 255, 0),
+    };
+  }
+
+  bound(e: El, path: string, depth: number): Bound {
+    const label = `bound ${boundLabel(path)}`;
+    if (++this.count > MAX_BOUNDS) this.fail(label, `the file expands to more than ${MAX_BOUNDS} bounds; refusing`);
+    const type = e.attrs.type;
+    if (type === undefined) this.fail(label, `<${e.name}> has no type attribute`);
+    const kind = KIND_BY_TYPE[type];
+    if (kind === undefined) return { ...this.header(e, -1, label), kind: 255, skipped: true };
+    const where = `${label} (${kindName(kind)})`;
+    const h = this.header(e, kind, where);
+    if (kind === KIND.composite) return this.composite(e, h, path, where, depth);
+    if (kind === KIND.geometry || kind === KIND.bvh) return this.geometry(e, h, where);
+    if (kind === KIND.cloth) return { ...h, skipped: true };
+    return h as Bound;
+  }
+
+  private composite(e: El, h: BoundHeader, path: string, where: string, depth: number): Bound {
+    if (depth >= MAX_COMPOSITE_DEPTH) this.fail(where, `composites nested more than ${MAX_COMPOSITE_DEPTH} deep`);
+    const items = (this.child(e, 'Children')?.children ?? []).filter((c) => c.name === 'Item');
+    if (items.length > 0xffff) this.fail(where, `${items.length} children, more than a composite's 16-bit count`);
+    const children: CompositeChild[] = items.map((item, i) => {
+      const childPath = path === '' ? `${i}` : `${path}_${i}`;
+      const transform = this.transform(item, `bound ${childPath}`);
+      if (item.attrs.type === 'None') return { bound: null, transform };
+      return { bound: this.bound(item, childPath, depth + 1), transform };
+    });
+    return { ...h, kind: 10, children };
+  }
+
+  private transform(item: El, where: string): Float64Array {
+    const t = this.child(item, 'CompositeTransform');
+    if (!t) return new Float64Array(IDENTITY);
+    const words = t.text.split(/[\s,]+/).filter((s) => s !== '');
+    if (words.length !== 16) this.fail(where, `<CompositeTransform> has ${words.length} numbers, expected 16`);
+    const v = words.map((w, k) => this.f32(w, where, `<CompositeTransform> number ${k + 1}`));
+    return Float64Array.from([0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14].map((k) => v[k]));
+  }
+
+  private geometry(e: El, h: BoundHeader, where: string): GeometryBound {
+    const centre = this.vec(e, 'GeometryCenter', where);
+    const types = (this.child(e, 'Materials')?.children ?? [])
+      .filter((c) => c.name === 'Item')
+      .map((m, i) => this.int(this.child(m, 'Type')?.attrs.value, where, `material ${i} <Type> value`, 255, 0));
+    const lines = (this.child(e, 'Vertices')?.text ?? '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+    if (lines.length > MAX_GEOMETRY_ITEMS) this.fail(where, `${lines.length} vertices, more than ${MAX_GEOMETRY_ITEMS} (indices are 16-bit)`);
+    const vertices = new Float64Array(3 * lines.length);
+    lines.forEach((line, i) => {
+      const parts = line.split(/\s*,\s*|\s+/);
+      if (parts.length !== 3) this.fail(where, `<Vertices> line ${i + 1} ${JSON.stringify(line)} is not "x, y, z"`);
+      for (let k = 0; k < 3; k++) vertices[3 * i + k] = this.f32(parts[k], where, `vertex ${i}`);
+    });
+    const nv = lines.length;
+    const polyEls = this.child(e, 'Polygons')?.children ?? [];
+    if (polyEls.length > MAX_GEOMETRY_ITEMS) this.fail(where, `${polyEls.length} polygons, more than ${MAX_GEOMETRY_ITEMS}`);
+    const polys = new Uint32Array(POLY_WORDS * polyEls.length);
+    const radii = new Float32Array(polyEls.length);
+    const polyMaterials = new Uint8Array(polyEls.length);
+    let unknown = 0;
+    let badMaterial = 0;
+    polyEls.forEach((p, i) => {
+      const at = `${where}: polygon ${i} <${p.name}>`;
+      const index = (attr: string): number => {
+        const v = this.int(p.attrs[attr], at, attr, 0xffff);
+        if (v >= nv) this.fail(at, `${attr}: vertex ${v} ≥ vertex count ${nv}`);
+        return v;
+      };
+      const radius = (): number => this.f32(p.attrs.radius, at, 'radius');
+      const o = POLY_WORDS * i;
+      switch (p.name) {
+        case 'Triangle':
+          polys.set([POLY.triangle, index('v1'), index('v2'), index('v3')], o);
+          break;
+        case 'Sphere':
+          polys.set([POLY.sphere, index('v')], o);
+          radii[i] = radius();
+          break;
+        case 'Capsule':
+        case 'Cylinder':
+          polys.set([p.name === 'Capsule' ? POLY.capsule : POLY.cylinder, index('v1'), index('v2')], o);
+          radii[i] = radius();
+          break;
+        case 'Box':
+          polys.set([POLY.box, index('v1'), index('v2'), index('v3'), index('v4')], o);
+          break;
+        default:
+          polys[o] = 0xff;
+          unknown++;
+          return;
+      }
+      if (radii[i] < 0) this.fail(at, `radius ${radii[i]} is negative`);
+      const m = this.int(p.attrs.m, at, 'm', 0xffff, 0);
+      if (m < types.length) polyMaterials[i] = types[m];
+      else badMaterial++;
+    });
+    if (unknown) this.warn(`${this.stage}: ${where}: ${unknown} <Polygons> element(s) of unknown kinds skipped`);
+    if (badMaterial) this.warn(`${this.stage}: ${where}: ${badMaterial} polygon(s) name a material ≥ the material count ${types.length}; they get the default surface`);
+    return { ...h, kind: h.kind as 4 | 8, vertices, centre, polys, radii, polyMaterials };
+  }
+}

@@ -5,4 +5,4 @@ export { heapBase, build } from './tree';
 export { piece } from './piece';
 export { weld, weldResult } from './weld';
 export { split } from './split';
-export { extentResult, groupExtent, topology, topologyResult } from './topology';
+export { extentResult, groupExtent, topology, topologyOut, topologyResult } from './topology';

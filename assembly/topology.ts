@@ -1,7 +1,9 @@
 // AssemblyScript source of the validation report's topology counts (src/import/validate.ts gives the rules and
 // keeps the entry point): over a welded mesh's kept triangles (assembly/weld.ts: distinct, each rotated to start
 // at its smallest vertex), the back-to-back pairs and the edges used once, more than twice, or twice in the same
-// direction. Counts only: they depend on the rules, not on the order the loops meet triangles or edges in.
+// direction. Counts are exact; with them come the edges (welded vertex pair, from → to as a triangle runs it, and
+// that kept triangle) and the back-to-back triangles, every open edge and at most `cap` of each other kind, read
+// through topologyOut. Which edges are kept under the cap follows the loops' order (vertex order), which is fixed.
 
 import { alloc, allocZeroed, resetArena } from './arena';
 import { boundsOf } from './bounds';
@@ -17,6 +19,19 @@ let R_INCONSISTENT: i32 = 0;
 
 export function topologyResult(k: i32): i32 {
   return k == 0 ? R_REVERSED : k == 1 ? R_OPEN : k == 2 ? R_NON_MANIFOLD : R_INCONSISTENT;
+}
+
+// Where topology() left its lists (read through topologyOut): open, non-manifold and inconsistent edges as
+// (from, to, kept triangle) i32 triples, back-to-back pairs as one kept triangle id each (the one whose second
+// corner is below its third).
+let O_OPEN: usize = 0;
+let O_NON_MANIFOLD: usize = 0;
+let O_INCONSISTENT: usize = 0;
+let O_REVERSED: usize = 0;
+let CAP: i32 = 0;
+
+export function topologyOut(k: i32): usize {
+  return k == 0 ? O_REVERSED : k == 1 ? O_OPEN : k == 2 ? O_NON_MANIFOLD : O_INCONSISTENT;
 }
 
 @inline function i32At(p: usize, i: i32): i32 {
@@ -36,8 +51,13 @@ export function topologyResult(k: i32): i32 {
  * nt kept triangles (tris: 3 i32 each, first corner the smallest) over nv welded vertices; arena: free memory
  * for the tables. Results through topologyResult.
  */
-export function topology(nt: i32, tris: usize, nv: i32, arena: usize): void {
+export function topology(nt: i32, tris: usize, nv: i32, arena: usize, cap: i32): void {
   resetArena(arena);
+  CAP = cap;
+  N_REVERSED = 0;
+  O_REVERSED = alloc(<usize>max(cap, 1) << 2);
+  O_NON_MANIFOLD = alloc(<usize>(12 * max(cap, 1)));
+  O_INCONSISTENT = alloc(<usize>(12 * max(cap, 1)));
   R_REVERSED = reversedPairs(nt, tris, nv);
   edgeCounts(nt, tris, nv);
 }
@@ -73,20 +93,32 @@ function reversedPairs(nt: i32, tris: usize, nv: i32): i32 {
         const b = load<i32>(ti, 4), c = load<i32>(ti, 8);
         for (let j = s0; j < s1; j++) {
           const tj = tris + <usize>(12 * i32At(order, j));
-          if (load<i32>(tj, 4) == c && load<i32>(tj, 8) == b) meets++;
+          if (load<i32>(tj, 4) == c && load<i32>(tj, 8) == b) {
+            if (b < c) recordReversed(i32At(order, i));
+            meets++;
+          }
         }
       }
       continue;
     }
     const cap = nextPow2(2 * (s1 - s0));
     if (cap > tableCap) (table = alloc(<usize>cap << 3)), (tableCap = cap);
-    meets += hashedMeets(tris, order, s0, s1, table, cap);
+    meets = hashedMeets(tris, order, s0, s1, table, cap, meets);
   }
   return meets >> 1;
 }
 
+/** Back-to-back pairs recorded so far (each pair once: by its triangle whose second corner is below its third). */
+let N_REVERSED: i32 = 0;
+
+/** The next back-to-back pair is kept triangle t's, kept while under the cap. */
+@inline function recordReversed(t: i32): void {
+  if (N_REVERSED < CAP) setI32(O_REVERSED, N_REVERSED, t);
+  N_REVERSED++;
+}
+
 /** A large group: (b, c) of each triangle into a table of cap (b + 1, c) slots, then each reversal looked up. */
-function hashedMeets(tris: usize, order: usize, s0: i32, s1: i32, table: usize, cap: i32): i32 {
+function hashedMeets(tris: usize, order: usize, s0: i32, s1: i32, table: usize, cap: i32, meets: i32): i32 {
   memory.fill(table, 0, <usize>cap << 3);
   const mask = <u32>(cap - 1);
   for (let i = s0; i < s1; i++) {
@@ -97,7 +129,6 @@ function hashedMeets(tris: usize, order: usize, s0: i32, s1: i32, table: usize, 
     store<i32>(table + (<usize>h << 3), b + 1);
     store<i32>(table + (<usize>h << 3), c, 4);
   }
-  let meets = 0;
   for (let i = s0; i < s1; i++) {
     const ti = tris + <usize>(12 * i32At(order, i));
     const b = load<i32>(ti, 4), c = load<i32>(ti, 8);
@@ -107,6 +138,7 @@ function hashedMeets(tris: usize, order: usize, s0: i32, s1: i32, table: usize, 
       const k = load<i32>(o);
       if (k == 0) break;
       if (k == c + 1 && load<i32>(o, 4) == b) {
+        if (b < c) recordReversed(i32At(order, i));
         meets++;
         break;
       }
@@ -141,20 +173,24 @@ function edgeCounts(nt: i32, tris: usize, nv: i32): void {
   const fill = alloc(<usize>nv << 2);
   memory.copy(fill, start, <usize>nv << 2);
   const half = alloc(<usize>h << 2);
+  const halfTri = alloc(<usize>h << 2);
   for (let t = 0; t < nt; t++) {
     const p = tris + <usize>(12 * t);
     const a = load<i32>(p), b = load<i32>(p, 4), c = load<i32>(p, 8);
-    placeHalfEdge(fill, half, a, b);
-    placeHalfEdge(fill, half, b, c);
-    placeHalfEdge(fill, half, c, a);
+    placeHalfEdge(fill, half, halfTri, a, b, t);
+    placeHalfEdge(fill, half, halfTri, b, c, t);
+    placeHalfEdge(fill, half, halfTri, c, a, t);
   }
   const mark = alloc(<usize>nv << 2);
   memory.fill(mark, 0xff, <usize>nv << 2);
   const slot = alloc(<usize>nv << 2);
-  // Per distinct edge of the current vertex: its uses and its uses running from v (two i32).
+  // Per distinct edge of the current vertex: its uses, its uses running from v, the other vertex and the first
+  // use's triangle and direction (four i32).
   let maxRun = 0;
   for (let v = 0; v < nv; v++) maxRun = max(maxRun, i32At(start, v + 1) - i32At(start, v));
-  const tally = alloc(<usize>max(maxRun, 1) << 3);
+  const tally = alloc(<usize>max(maxRun, 1) << 4);
+  // Open edges: at most one per half-edge; the list is taken after the tables, so only what is written is touched.
+  O_OPEN = alloc(<usize>(12 * max(h, 1)));
   let open = 0, nonManifold = 0, inconsistent = 0;
   for (let v = 0; v < nv; v++) {
     const s0 = i32At(start, v), s1 = i32At(start, v + 1);
@@ -165,18 +201,27 @@ function edgeCounts(nt: i32, tris: usize, nv: i32): void {
       if (i32At(mark, o) != v) {
         setI32(mark, o, v);
         setI32(slot, o, n);
-        store<i64>(tally + (<usize>n << 3), 0);
+        const np = tally + (<usize>n << 4);
+        store<i64>(np, 0);
+        store<i32>(np, e, 8);
+        store<i32>(np, i32At(halfTri, k), 12);
         n++;
       }
-      const tp = tally + (<usize>i32At(slot, o) << 3);
+      const tp = tally + (<usize>i32At(slot, o) << 4);
       store<i32>(tp, load<i32>(tp) + 1);
       store<i32>(tp, load<i32>(tp, 4) + (e & 1), 4);
     }
     for (let k = 0; k < n; k++) {
-      const uses = load<i32>(tally + (<usize>k << 3)), forward = load<i32>(tally + (<usize>k << 3), 4);
-      if (uses == 1) open++;
-      else if (uses > 2) nonManifold++;
-      else if (forward != 1) inconsistent++;
+      const tp = tally + (<usize>k << 4);
+      const uses = load<i32>(tp), forward = load<i32>(tp, 4);
+      if (uses == 1) recordEdge(O_OPEN, open++, v, load<i32>(tp, 8), load<i32>(tp, 12));
+      else if (uses > 2) {
+        if (nonManifold < CAP) recordEdge(O_NON_MANIFOLD, nonManifold, v, load<i32>(tp, 8), load<i32>(tp, 12));
+        nonManifold++;
+      } else if (forward != 1) {
+        if (inconsistent < CAP) recordEdge(O_INCONSISTENT, inconsistent, v, load<i32>(tp, 8), load<i32>(tp, 12));
+        inconsistent++;
+      }
     }
   }
   R_OPEN = open;
@@ -184,12 +229,22 @@ function edgeCounts(nt: i32, tris: usize, nv: i32): void {
   R_INCONSISTENT = inconsistent;
 }
 
-/** The half-edge from → to, in its smaller vertex's list. */
-@inline function placeHalfEdge(fill: usize, half: usize, from: i32, to: i32): void {
+/** The half-edge from → to of kept triangle t, in its smaller vertex's list. */
+@inline function placeHalfEdge(fill: usize, half: usize, halfTri: usize, from: i32, to: i32, t: i32): void {
   const lo = min(from, to);
   const k = i32At(fill, lo);
   setI32(fill, lo, k + 1);
   setI32(half, k, from < to ? (to << 1) | 1 : (from << 1));
+  setI32(halfTri, k, t);
+}
+
+/** Entry k of an edge list: the edge of v and (e >> 1) as its triangle t runs it (e & 1: from v). */
+@inline function recordEdge(list: usize, k: i32, v: i32, e: i32, t: i32): void {
+  const p = list + <usize>(12 * k);
+  const o = e >> 1;
+  store<i32>(p, e & 1 ? v : o);
+  store<i32>(p, e & 1 ? o : v, 4);
+  store<i32>(p, t, 8);
 }
 
 // Extents of the last groupExtent() call (read through extentResult).

@@ -9,7 +9,7 @@ import { TOOL_VERSION } from './version.ts';
 import { readPhysicsResource } from './format/resource.ts';
 import { STUDIO_BODY_SIZE } from './format/types.ts';
 import { importGltf, IMPORT_DEFAULTS, type ImportedObject, type ImportResult, type ImportStats, type Logger } from './import/gltf.ts';
-import { describeReport, validateMesh, type MeshReport } from './import/validate.ts';
+import { applyCrackCounts, classifyCracks, describeReport, validateMesh, type CrackCounts, type MeshReport } from './import/validate.ts';
 import { importYbn, isDetailCopy, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from './import/ybn/index.ts';
 import { isShared, SharedArena } from './import/shared-arena.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
@@ -217,7 +217,10 @@ async function importStage(b: Build): Promise<ImportResult> {
   b.validation.flush();
   if (imported.objects.every((o) => o.groups.every((g) => g.indices.length === 0))) {
     const st = imported.stats;
-    throw new Error(`compile: ${input}: no collision triangles (${st.nodes} nodes, ${st.meshNodes} with meshes, ${st.skippedNodes} set to sk8_collision_mode none)`);
+    const counts = isYbnPath(input)
+      ? `${st.nodes} bounds, ${st.meshNodes} with collision, ${st.skippedNodes} skipped`
+      : `${st.nodes} nodes, ${st.meshNodes} with meshes, ${st.skippedNodes} set to sk8_collision_mode none`;
+    throw new Error(`compile: ${input}: no collision triangles (${counts})`);
   }
   return imported;
 }
@@ -317,6 +320,8 @@ class Validation {
   private batch: ImportedObject[] = [];
   private batchTriangles = 0;
   private remote: Promise<[ImportedObject[], MeshReport[]]>[] = [];
+  /** The worker's borders and cracks over everything posted (asked for at the end of the walk). */
+  private cracks: Promise<CrackCounts[]> | undefined;
   private local = new Map<ImportedObject, MeshReport>();
   summary: Record<string, Partial<MeshReport>> = {};
 
@@ -363,12 +368,17 @@ class Validation {
   flush(): void {
     if (this.batch.length) this.post(this.batch.splice(0));
     for (const o of this.big.splice(0)) this.post([o], false);
+    // Every object is with the worker now: the level-wide crack pass runs there next, while the plan runs here.
+    if (this.pool && this.remote.length) {
+      this.cracks = this.pool.cracks(0);
+      this.cracks.catch(() => undefined);
+    }
   }
 
   private post(objs: ImportedObject[], small = true): void {
     if (!this.pool) return;
     this.batchTriangles = 0;
-    const items = objs.map((o) => ({ positions: o.positions, groups: o.groups.map((g) => g.indices) }));
+    const items = objs.map((o) => ({ positions: o.positions, groups: o.groups.map((g) => g.indices), name: o.name }));
     if (small && this.runsCellSize !== undefined) {
       this.pool.cellRuns(0, items, this.runsCellSize).then((r) => objs.forEach((o, i) => this.runs.set(o, r[i])), () => undefined);
     }
@@ -388,18 +398,26 @@ class Validation {
   async results(objects: ImportedObject[]): Promise<Map<ImportedObject, MeshReport>> {
     this.runLocal(objects);
     const out = new Map(this.local);
-    for (const [objs, reports] of await Promise.all(this.remote)) objs.forEach((o, i) => out.set(o, reports[i]));
+    const posted: ImportedObject[] = [];
+    for (const [objs, reports] of await Promise.all(this.remote)) objs.forEach((o, i) => (out.set(o, reports[i]), posted.push(o)));
+    // Open edges into borders and cracks, over all objects at once (a crack may lie along another object): on the
+    // worker for the objects it validated, here for the others.
+    if (this.cracks) (await this.cracks).forEach((c, i) => applyCrackCounts(out.get(posted[i])!, c));
+    const here = objects.filter((o) => this.local.has(o));
+    if (here.length) classifyCracks(here.map((o) => ({ name: o.name, positions: o.positions, groups: o.groups.map((g) => g.indices), report: out.get(o)! })));
     return out;
   }
 
   report(objects: ImportedObject[], reports: Map<ImportedObject, MeshReport>, logger: Logger): void {
     for (const o of objects) {
       const report = reports.get(o);
-      const line = report && describeReport(o.name, report);
-      if (!report || !line) continue;
-      logger.warn(line);
-      const nonZero = Object.entries(report).filter(([k, v]) => v !== 0 && k !== 'triangles' && (k !== 'maxHalfEdgesPerMetre' || report.denseParts > 0));
-      this.summary[o.name] = Object.fromEntries(nonZero.map(([k, v]) => [k, k === 'maxHalfEdgesPerMetre' ? Math.round(v) : v]));
+      if (!report) continue;
+      const line = describeReport(o.name, report);
+      if (line) logger.warn(line);
+      // Every object with a finding (borders included: info), counts and the locations kept.
+      const nonZero = Object.entries(report).filter(([k, v]) => typeof v === 'number' && v !== 0 && k !== 'triangles' && (k !== 'maxHalfEdgesPerMetre' || report.denseParts > 0));
+      if (nonZero.length === 0) continue;
+      this.summary[o.name] = { ...Object.fromEntries(nonZero.map(([k, v]) => [k, k === 'maxHalfEdgesPerMetre' ? Math.round(v as number) : v])), locations: report.locations };
     }
   }
 }

@@ -18,7 +18,7 @@ interface Args {
   studioTemplate?: string;
   allowOutsideUris: boolean;
   ybnDetail: boolean;
-  ybnSegments: number;
+  ybnChordError: number;
 }
 
 const usage = (msg: string): never => {
@@ -57,7 +57,7 @@ async function progressBar(json: boolean): Promise<((stage: string, done: number
 async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const patterns = argv.inputs ?? [];
   if (patterns.length === 0) usage('give a level (.glb/.gltf/.ybn/.ybn.xml) to compile, or a command');
-  if (!Number.isInteger(argv.ybnSegments) || argv.ybnSegments < 6 || argv.ybnSegments > 64) usage(`--ybn-segments must be an integer 6..64, got ${argv.ybnSegments}`);
+  if (!(argv.ybnChordError >= 0.0001 && argv.ybnChordError <= 0.5)) usage(`--ybn-chord-error must be 0.0001..0.5 (metres), got ${argv.ybnChordError}`);
   if (!Number.isInteger(argv.budget) || argv.budget < 1) usage(`--budget must be a positive integer, got ${argv.budget}`);
   const workers = parseWorkers(argv.workers);
   // Loaded here, not at the top: `inspect`, `verify` and usage errors need none of the glTF stack.
@@ -74,7 +74,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     try {
       const r = await compileLevel(
         file,
-        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail, segments: argv.ybnSegments } },
+        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail, chordError: argv.ybnChordError } },
         { logger: { warn: () => {} }, onProgress: progress },
       );
       results.push(r);
@@ -108,7 +108,7 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('studio-template', { type: 'string', describe: "a .physics written by ReSkate Studio: copy its header word and 0x4c-byte body (Studio's form)" })
       .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files outside the glTF's directory (refused by default)" })
       .option('ybn-detail', { type: 'boolean', default: false, describe: 'compile hi@/ma@ YBN files (vehicle/weapon detail copies; skipped by default)' })
-      .option('ybn-segments', { type: 'number', default: 16, describe: 'YBN spheres, capsules, cylinders, discs: vertices around each ring (6..64)' })
+      .option('ybn-chord-error', { type: 'number', default: 0.005, describe: 'YBN spheres, capsules, cylinders, discs: largest distance of the tessellation from the true surface, metres (0.0001..0.5)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the manifest and timings as JSON' }) as unknown as Argv<Args>,
   handler,
 };

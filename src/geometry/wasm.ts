@@ -17,7 +17,8 @@ export interface EncoderWasm {
   weldResult(k: number): number;
   split(n: number, pos: number, tris: number, maxFaces: number, spatial: number, ids: number, ends: number, arena: number): number;
   piece(pos: number, tris: number, local: number, subset: number, n: number, arena: number, flatCos: number): number;
-  topology(nt: number, tris: number, nv: number, arena: number): void;
+  topology(nt: number, tris: number, nv: number, arena: number, cap: number): void;
+  topologyOut(k: number): number;
   topologyResult(k: number): number;
   groupExtent(pos: number, indices: number, from: number, to: number): void;
   extentResult(k: number): number;

@@ -37,7 +37,7 @@ export function checkGltfStructure(doc: JSONDocument, file: string, inputBytes: 
   if (!json || typeof json !== 'object') fail('no glTF JSON');
   if (json.asset?.version !== '2.0') fail(`asset.version is ${JSON.stringify(json.asset?.version)}, only glTF 2.0 is read`);
   const bufferSizes = checkBuffers(json, doc, fail);
-  const viewSizes = checkBufferViews(json, bufferSizes, fail);
+  const viewSizes = checkBufferViews(json, bufferSizes, fail, inputBytes * limits.maxExpansion + limits.expansionAllowance, inputBytes);
   checkAccessors(json, viewSizes, inputBytes, limits, fail, (v) => viewBytes(json, doc, v));
   checkMeshes(json, fail);
   checkNodes(json, limits, fail);
@@ -86,7 +86,8 @@ function checkBuffers(json: Json, doc: JSONDocument, fail: (m: string) => never)
   });
 }
 
-function checkBufferViews(json: Json, bufferSizes: number[], fail: (m: string) => never): number[] {
+function checkBufferViews(json: Json, bufferSizes: number[], fail: (m: string) => never, budget: number, inputBytes: number): number[] {
+  let decodedBytes = 0;
   return arrayOf(json, 'bufferViews', fail).map((v, i) => {
     if (!isIndex(v?.buffer, bufferSizes.length)) fail(`bufferView ${i}: buffer ${v?.buffer} does not exist (${bufferSizes.length} buffers)`);
     const offset = v.byteOffset ?? 0;
@@ -102,6 +103,12 @@ function checkBufferViews(json: Json, bufferSizes: number[], fail: (m: string) =
       if (!isIndex(mo.buffer, bufferSizes.length)) fail(`bufferView ${i}: meshopt source buffer ${mo.buffer} does not exist`);
       const end = (mo.byteOffset ?? 0) + mo.byteLength;
       if (!isCount(mo.byteLength) || !(end <= bufferSizes[mo.buffer])) fail(`bufferView ${i}: meshopt source runs past buffer ${mo.buffer}`);
+      // What the decoder allocates: count × byteStride, within the view and (like data-less accessors) what the
+      // input can expand to; a fallback buffer's byteLength is only declared.
+      const size = mo.count * mo.byteStride;
+      if (!isCount(mo.count) || !isCount(mo.byteStride) || !isCount(size) || size > v.byteLength) fail(`bufferView ${i}: meshopt count ${mo.count} × byteStride ${mo.byteStride} does not fit its ${v.byteLength} bytes`);
+      decodedBytes += size;
+      if (decodedBytes > budget) fail(`bufferView ${i}: meshopt data decoding to ${decodedBytes} bytes exceeds what a ${inputBytes}-byte file can hold`);
     }
     return v.byteLength;
   });

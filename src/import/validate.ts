@@ -21,9 +21,36 @@
 //   fresh process, small first: cold 142 + 124 → 67 + 94 ms (props + terrain), warm ~90 + 105 → 42 + 66. Bench,
 //   fresh children alternating, 2 threads: wall 1,052–1,382 → 975–1,112 ms, CPU 2,022–2,677 → 1,824–2,073 ms.
 
+import { classifyOpenEdges, type CrackMesh, type CrackOptions } from '../geometry/cracks.ts';
 import { encoderWasm, WasmLayout, withEncoder } from '../geometry/wasm.ts';
 import { runWeld, takeWeldRegions } from '../geometry/weld.ts';
 import { concatU32 } from './shared-arena.ts';
+
+/** Kinds of finding with locations; all warn except borderEdges (the outline of an open surface). */
+export const FINDING_KINDS = ['crackEdges', 'nonManifoldEdges', 'inconsistentEdges', 'degenerate', 'duplicate', 'reversedDuplicate', 'borderEdges'] as const;
+export type FindingKind = (typeof FINDING_KINDS)[number];
+
+/** Locations kept per kind and object (counts stay exact). */
+export const LOCATIONS_CAP = 100;
+
+/**
+ * Where a finding is: world positions (an edge's two end points, from → to as its triangle runs it, or a
+ * triangle's three corners), the source triangle (index over the object's triangles, material groups in order)
+ * and, for a crack along another object, that object.
+ */
+export interface FindingLocation {
+  triangle: number;
+  points: number[][];
+  with?: string;
+}
+
+/** All of an object's open edges, for the level-wide crack pass (classifyOpenEdges). */
+export interface OpenEdgeList {
+  /** from xyz, to xyz per edge. */
+  ends: Float32Array;
+  /** Source triangle of each edge. */
+  triangle: Uint32Array;
+}
 
 /** Counts for one object; all zero means clean. */
 export interface MeshReport {
@@ -34,8 +61,12 @@ export interface MeshReport {
   duplicate: number;
   /** Triangles repeating an earlier one with reversed winding (two-sided sheets; kept). */
   reversedDuplicate: number;
-  /** Edges used by a single triangle: a possible bump under a skateboard. */
+  /** Edges used by a single triangle (borderEdges + crackEdges). */
   openEdges: number;
+  /** Open edges along no other open edge or face: the outline of an open surface (info). Set by classifyCracks. */
+  borderEdges: number;
+  /** Open edges along another open edge or a face, not welded to it: a bump under the board. Set by classifyCracks. */
+  crackEdges: number;
   /** Edges used by three or more triangles. */
   nonManifoldEdges: number;
   /** Edges whose two triangles run it in the same direction (flipped neighbour). */
@@ -44,16 +75,23 @@ export interface MeshReport {
   denseParts: number;
   /** Highest half-edges per metre over the object's parts. */
   maxHalfEdgesPerMetre: number;
+  /** The first LOCATIONS_CAP locations of each kind found (cracks and borders once classifyCracks has run). */
+  locations: Partial<Record<FindingKind, FindingLocation[]>>;
+  /** Every open edge, until classifyCracks has split them (then dropped). */
+  open?: OpenEdgeList;
 }
 
 export const DENSITY_LIMIT = 900;
 
-/** Validates one object: positions xyz, and its triangle index lists grouped by material. */
-export function validateMesh(positions: Float32Array, groups: Uint32Array[]): MeshReport {
+/**
+ * Validates one object: positions xyz (world space), and its triangle index lists grouped by material. Open
+ * edges are all borders until classifyCracks has compared them with every object's open edges and faces.
+ */
+export function validateMesh(positions: Float32Array, groups: Uint32Array[], cap = LOCATIONS_CAP): MeshReport {
   const total = groups.reduce((s, g) => s + g.length / 3, 0);
   const report: MeshReport = {
-    triangles: total, degenerate: 0, duplicate: 0, reversedDuplicate: 0, openEdges: 0,
-    nonManifoldEdges: 0, inconsistentEdges: 0, denseParts: 0, maxHalfEdgesPerMetre: 0,
+    triangles: total, degenerate: 0, duplicate: 0, reversedDuplicate: 0, openEdges: 0, borderEdges: 0, crackEdges: 0,
+    nonManifoldEdges: 0, inconsistentEdges: 0, denseParts: 0, maxHalfEdgesPerMetre: 0, locations: {},
   };
   const indices = concatU32(groups);
   return withEncoder(`validate: ${total} triangles`, () => {
@@ -71,13 +109,136 @@ export function validateMesh(positions: Float32Array, groups: Uint32Array[]): Me
     }
     report.degenerate = welded.degenerate;
     report.duplicate = welded.repeated;
-    m.w.topology(welded.kept, r.tris, welded.count, m.end());
+    m.w.topology(welded.kept, r.tris, welded.count, m.end(), cap);
     report.reversedDuplicate = m.w.topologyResult(0);
-    report.openEdges = m.w.topologyResult(1);
+    report.openEdges = report.borderEdges = m.w.topologyResult(1);
     report.nonManifoldEdges = m.w.topologyResult(2);
     report.inconsistentEdges = m.w.topologyResult(3);
+    locate(m, r, welded, report, positions, indices, cap);
     return report;
   });
+}
+
+/** Reads the weld's and topology's lists out of wasm memory into the report's locations and open edges. */
+function locate(
+  m: WasmLayout, r: ReturnType<typeof takeWeldRegions>, welded: ReturnType<typeof runWeld>, report: MeshReport,
+  positions: Float32Array, indices: Uint32Array, cap: number,
+): void {
+  const buf = m.w.memory.buffer;
+  const wpos = new Float32Array(buf, r.out, 3 * welded.count);
+  const source = new Uint32Array(buf, r.source, welded.kept);
+  const at = (v: number): number[] => [wpos[3 * v], wpos[3 * v + 1], wpos[3 * v + 2]];
+  const corners = (t: number): number[][] => [0, 1, 2].map((k) => {
+    const v = indices[3 * t + k];
+    return [positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]];
+  });
+  const edges = (k: number, n: number): FindingLocation[] => {
+    const list = new Int32Array(buf, m.w.topologyOut(k), 3 * n);
+    return Array.from({ length: n }, (_, i) => ({ triangle: source[list[3 * i + 2]], points: [at(list[3 * i]), at(list[3 * i + 1])] }));
+  };
+  const loc = report.locations;
+  if (report.nonManifoldEdges) loc.nonManifoldEdges = edges(2, Math.min(cap, report.nonManifoldEdges));
+  if (report.inconsistentEdges) loc.inconsistentEdges = edges(3, Math.min(cap, report.inconsistentEdges));
+  if (report.reversedDuplicate) {
+    const list = new Int32Array(buf, m.w.topologyOut(0), Math.min(cap, report.reversedDuplicate));
+    loc.reversedDuplicate = Array.from(list, (kt) => ({ triangle: source[kt], points: corners(source[kt]) }));
+  }
+  if (welded.degenerate + welded.repeated > 0) {
+    // The dropped triangles are those no kept one came from; the weld's own rule tells the two kinds apart.
+    const kept = new Uint8Array(indices.length / 3);
+    for (const t of source) kept[t] = 1;
+    const remap = new Int32Array(buf, r.remap, positions.length / 3);
+    const degenerate: FindingLocation[] = [], duplicate: FindingLocation[] = [];
+    for (let t = 0; t < kept.length && (degenerate.length < cap || duplicate.length < cap); t++) {
+      if (kept[t]) continue;
+      const [a, b, c] = [remap[indices[3 * t]], remap[indices[3 * t + 1]], remap[indices[3 * t + 2]]];
+      const list = a === b || b === c || a === c || zeroArea(wpos, a, b, c) ? degenerate : duplicate;
+      if (list.length < cap) list.push({ triangle: t, points: corners(t) });
+    }
+    if (degenerate.length) loc.degenerate = degenerate;
+    if (duplicate.length) loc.duplicate = duplicate;
+  }
+  const n = report.openEdges;
+  const list = new Int32Array(buf, m.w.topologyOut(1), 3 * n);
+  const ends = new Float32Array(6 * n), triangle = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const a = list[3 * i], b = list[3 * i + 1];
+    ends[6 * i] = wpos[3 * a]; ends[6 * i + 1] = wpos[3 * a + 1]; ends[6 * i + 2] = wpos[3 * a + 2];
+    ends[6 * i + 3] = wpos[3 * b]; ends[6 * i + 4] = wpos[3 * b + 1]; ends[6 * i + 5] = wpos[3 * b + 2];
+    triangle[i] = source[list[3 * i + 2]];
+  }
+  report.open = { ends, triangle };
+}
+
+/** The weld's zero-area test: (b − a) × (c − a) of the welded f32 positions, in f64, has length 0. */
+function zeroArea(p: Float32Array, a: number, b: number, c: number): boolean {
+  const ux = p[3 * b] - p[3 * a], uy = p[3 * b + 1] - p[3 * a + 1], uz = p[3 * b + 2] - p[3 * a + 2];
+  const vx = p[3 * c] - p[3 * a], vy = p[3 * c + 1] - p[3 * a + 1], vz = p[3 * c + 2] - p[3 * a + 2];
+  return uy * vz - uz * vy === 0 && uz * vx - ux * vz === 0 && ux * vy - uy * vx === 0;
+}
+
+/** An object as classifyCracks sees it: its name, its mesh, and its report from validateMesh. */
+export interface CrackObject {
+  name: string;
+  positions: Float32Array;
+  groups: Uint32Array[];
+  report: MeshReport;
+}
+
+/**
+ * Splits every report's open edges into borders and cracks over all objects at once (src/geometry/cracks.ts: a
+ * crack lies along another open edge or a face of the same object or of another), sets the counts and the first
+ * `cap` locations of each, and drops the open-edge lists. Reports without their lists are left as they are.
+ */
+export function classifyCracks(objects: CrackObject[], options: Partial<CrackOptions> = {}, cap = LOCATIONS_CAP): CrackCounts[] {
+  const meshes: CrackMesh[] = objects.map((o) => ({
+    positions: o.positions, groups: o.groups,
+    open: o.report.open?.ends ?? new Float32Array(0), openTriangle: o.report.open?.triangle ?? new Uint32Array(0),
+  }));
+  const { with: hits } = classifyOpenEdges(meshes, options);
+  return objects.map((o, i) => {
+    const open = o.report.open;
+    if (!open) return crackCounts(o.report);
+    const border: FindingLocation[] = [], crack: FindingLocation[] = [];
+    let cracks = 0;
+    hits[i].forEach((w, e) => {
+      if (w >= 0) cracks++;
+      const list = w >= 0 ? crack : border;
+      if (list.length >= cap) return;
+      const p = open.ends;
+      const l: FindingLocation = { triangle: open.triangle[e], points: [[p[6 * e], p[6 * e + 1], p[6 * e + 2]], [p[6 * e + 3], p[6 * e + 4], p[6 * e + 5]]] };
+      if (w >= 0 && w !== i) l.with = objects[w].name;
+      list.push(l);
+    });
+    o.report.crackEdges = cracks;
+    o.report.borderEdges = o.report.openEdges - cracks;
+    if (crack.length) o.report.locations.crackEdges = crack;
+    if (border.length) o.report.locations.borderEdges = border;
+    delete o.report.open;
+    return crackCounts(o.report);
+  });
+}
+
+/** What classifyCracks sets in a report (a worker that ran it sends these back: src/tiling/worker.ts). */
+export interface CrackCounts {
+  crackEdges: number;
+  borderEdges: number;
+  locations: Pick<MeshReport['locations'], 'crackEdges' | 'borderEdges'>;
+}
+
+function crackCounts(r: MeshReport): CrackCounts {
+  const locations: CrackCounts['locations'] = {};
+  if (r.locations.crackEdges) locations.crackEdges = r.locations.crackEdges;
+  if (r.locations.borderEdges) locations.borderEdges = r.locations.borderEdges;
+  return { crackEdges: r.crackEdges, borderEdges: r.borderEdges, locations };
+}
+
+/** Puts a worker's CrackCounts into the main thread's copy of the report. */
+export function applyCrackCounts(r: MeshReport, c: CrackCounts): void {
+  r.crackEdges = c.crackEdges;
+  r.borderEdges = c.borderEdges;
+  Object.assign(r.locations, c.locations);
+  delete r.open;
 }
 
 
@@ -91,20 +252,40 @@ export function halfEdgeDensity(indexCount: number, dx: number, dy: number, dz: 
   return diag > 0 ? indexCount / diag : Infinity;
 }
 
-/** One line for the warnings list; undefined when the object is clean (open edges alone are reported too). */
+/** A position as the summary prints it: millimetres, so a 0.5 mm gap shows. */
+const fmt = (p: number[]): string => `(${p.map((v) => (Math.round(v * 1000) / 1000).toString()).join(', ')})`;
+
+/** Where a location is, in words: "edge (x, y, z)–(x, y, z) of triangle 12" or "triangle 3 at (…) (…) (…)". */
+export function describeLocation(l: FindingLocation): string {
+  const shape = l.points.length === 2 ? `edge ${fmt(l.points[0])}–${fmt(l.points[1])} of triangle ${l.triangle}` : `triangle ${l.triangle} at ${l.points.map(fmt).join(' ')}`;
+  return l.with ? `${shape}, along "${l.with}"` : shape;
+}
+
+/** What each warning kind is called in the summary. */
+export const FINDING_NAMES: Record<FindingKind, string> = {
+  crackEdges: 'cracks (open edges along another edge or face, not welded)',
+  nonManifoldEdges: 'non-manifold edges',
+  inconsistentEdges: 'edges with inconsistent winding',
+  degenerate: 'degenerate triangles',
+  duplicate: 'duplicate triangles',
+  reversedDuplicate: 'back-to-back triangle pairs',
+  borderEdges: 'border edges',
+};
+
+/**
+ * One line for the warnings list, each warning kind with its first location; undefined when nothing warns.
+ * Border edges (the outline of an open surface) are expected and only counted in the manifest.
+ */
 export function describeReport(name: string, r: MeshReport): string | undefined {
   const items: string[] = [];
-  const add = (n: number, what: string): void => {
-    if (n > 0) items.push(`${n} ${what}`);
-  };
-  add(r.degenerate, 'degenerate triangles');
-  add(r.duplicate, 'duplicate triangles');
-  add(r.reversedDuplicate, 'back-to-back triangle pairs');
-  add(r.nonManifoldEdges, 'non-manifold edges');
-  add(r.inconsistentEdges, 'edges with inconsistent winding');
-  add(r.openEdges, 'open edges');
+  for (const kind of FINDING_KINDS) {
+    const n = r[kind];
+    if (kind === 'borderEdges' || !n) continue;
+    const first = r.locations[kind]?.[0];
+    items.push(`${n} ${FINDING_NAMES[kind]}${first ? ` (first: ${describeLocation(first)})` : ''}`);
+  }
   if (r.denseParts > 0) {
     items.push(`${r.denseParts} part(s) too dense to grind (${Math.round(r.maxHalfEdgesPerMetre)} > ${DENSITY_LIMIT} half-edges per metre)`);
   }
-  return items.length ? `validate: object "${name}": ${items.join(', ')}` : undefined;
+  return items.length ? `validate: object "${name}": ${items.join('; ')}` : undefined;
 }

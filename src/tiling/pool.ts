@@ -15,7 +15,7 @@
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { cpuUsage, execArgv } from 'node:process';
 import { Worker } from 'node:worker_threads';
-import type { MeshReport } from '../import/validate.ts';
+import type { CrackCounts, MeshReport } from '../import/validate.ts';
 import { buildResource, isPlanned, jobTriangles, writeResource, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
 
 export interface PoolOptions {
@@ -143,6 +143,8 @@ export function workerFlags(argv: string[]): string[] {
 export interface ValidateItem {
   positions: Float32Array;
   groups: Uint32Array[];
+  /** The object's name (for a crack's "along" object). */
+  name?: string;
 }
 
 /** Worker threads with request/response by id; a dead worker fails every request in flight. */
@@ -197,6 +199,14 @@ export class ThreadPool {
   /** Mesh validation reports on a worker (shared-memory arrays are read in place, others copied; none transferred). */
   validate(worker: number, items: ValidateItem[]): Promise<MeshReport[]> {
     return this.call(worker, { kind: 'validate', items });
+  }
+
+  /**
+   * Borders and cracks over every object validated on that worker since the last call (validateMesh keeps their
+   * open edges there), in the order validated.
+   */
+  cracks(worker: number): Promise<CrackCounts[]> {
+    return this.call(worker, { kind: 'cracks' });
   }
 
   /** Cell runs (src/tiling/cells.ts cellRuns) of every group of each item, at cellSize, on a worker. */

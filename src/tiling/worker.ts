@@ -3,7 +3,7 @@
 // runs of small objects during the import. Every request carries an id; the reply carries it back with a result
 // or an error.
 import { parentPort } from 'node:worker_threads';
-import { validateMesh } from '../import/validate.ts';
+import { classifyCracks, validateMesh, type MeshReport } from '../import/validate.ts';
 import { cellRuns } from './cells.ts';
 import { buildResource, writeResource, type EncodeOptions, type ResourceJob } from './build.ts';
 import type { ValidateItem } from './pool.ts';
@@ -13,8 +13,15 @@ import type { PieceInput } from '../geometry/pieces.ts';
 type Request =
   | { id: number; kind: 'encode'; batch: { index: number; job: ResourceJob }[]; encode?: EncodeOptions; writeDir?: string }
   | { id: number; kind: 'validate'; items: ValidateItem[] }
+  | { id: number; kind: 'cracks' }
   | { id: number; kind: 'cellRuns'; items: ValidateItem[]; cellSize: number }
   | { id: number; kind: 'piece'; input: PieceInput };
+
+/**
+ * Objects validated since the last 'cracks' request, with their reports (open-edge lists kept here, not sent):
+ * 'cracks' splits their open edges into borders and cracks over all of them and answers with the counts.
+ */
+let validated: { item: ValidateItem; report: MeshReport }[] = [];
 
 parentPort!.on('message', (msg: Request) => {
   try {
@@ -29,7 +36,15 @@ parentPort!.on('message', (msg: Request) => {
       return;
     }
     if (msg.kind === 'validate') {
-      parentPort!.postMessage({ id: msg.id, result: msg.items.map((it) => validateMesh(it.positions, it.groups)) });
+      const reports = msg.items.map((it) => validateMesh(it.positions, it.groups));
+      msg.items.forEach((item, i) => validated.push({ item, report: reports[i] }));
+      parentPort!.postMessage({ id: msg.id, result: reports.map(({ open: _, ...r }) => r) });
+      return;
+    }
+    if (msg.kind === 'cracks') {
+      const objs = validated.map(({ item, report }) => ({ name: item.name ?? '', positions: item.positions, groups: item.groups, report }));
+      validated = [];
+      parentPort!.postMessage({ id: msg.id, result: classifyCracks(objs) });
       return;
     }
     const result = msg.batch.map(({ index, job }) => {

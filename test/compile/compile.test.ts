@@ -58,8 +58,11 @@ describe('per-object resources below the budget', () => {
     expect(ground.bounds).toEqual({ min: [-10, 0, -10], max: [14, 0, 10] });
     expect(m.input.file).toBe('park.glb');
     expect(m.input.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(m.validation.ground).toMatchObject({ openEdges: 40 + 8 }); // both grids' borders
-    expect(m.warnings.some((w) => /object "ground": .*open edges/.test(w))).toBe(true);
+    expect(m.validation.ground).toMatchObject({ openEdges: 40 + 8, borderEdges: 40 + 8 }); // both grids' borders
+    expect(m.validation.ground.crackEdges).toBeUndefined(); // zero counts are left out
+    expect(m.validation.ground.locations?.borderEdges).toHaveLength(48);
+    // Borders are info: the outline of an open ground is expected, so no warning names it.
+    expect(m.warnings.some((w) => /object "ground"/.test(w))).toBe(false);
   });
   it('every resource passes verify', () => {
     for (const f of readdirSync(r.outDir).filter((x) => x.endsWith('.physics'))) expect(verifyPhysics(new Uint8Array(readFileSync(join(r.outDir, f))), f)).toEqual([]);
@@ -215,5 +218,31 @@ describe('objects without usable triangles', () => {
     expect(readdirSync(r.outDir).sort()).toEqual(['manifest.json', 'ok.physics']);
     expect(r.manifest.warnings).toContain('encode: "sliver": no triangle with area; no resource written');
     expect(r.manifest.validation.sliver).toMatchObject({ degenerate: 1 });
+  });
+});
+
+describe('findings with locations', () => {
+  /** Ground, a ramp deck 0.5 mm off the ground's east side (a crack in both), and a closed box on it. */
+  async function cracked(name: string): Promise<string> {
+    const doc = newLevel();
+    addNode(doc, { name: 'ground', ...gridMesh(4, 4, 1, [0, 0, 0]), material: 'concrete' });
+    addNode(doc, { name: 'deck', ...gridMesh(2, 4, 1, [4.0005, 0, 0]), material: 'wood' });
+    addNode(doc, { name: 'crate', ...boxMesh([2, 0.5, 2], [0.5, 0.5, 0.5]), material: 'wood' });
+    return writeLevel(doc, join(tmp.dir, name));
+  }
+  it('warns for cracks across objects with the first location, the same on the worker and the main thread', async () => {
+    const file = await cracked('cracked.glb');
+    const one = await compileLevel(file, { workers: 1, out: join(tmp.dir, 'cracked-1') }, hooks);
+    const two = await compileLevel(file, { workers: 2, out: join(tmp.dir, 'cracked-2') }, hooks);
+    expect(two.workers).toBeGreaterThanOrEqual(1);
+    expect(two.manifest.validation).toEqual(one.manifest.validation);
+    expect(two.manifest.warnings).toEqual(one.manifest.warnings);
+    const v = one.manifest.validation;
+    expect(v.ground).toMatchObject({ openEdges: 16, crackEdges: 4, borderEdges: 12 });
+    expect(v.deck).toMatchObject({ openEdges: 12, crackEdges: 4, borderEdges: 8 });
+    expect(v.crate).toBeUndefined();
+    expect(v.ground.locations!.crackEdges!.every((l) => l.with === 'deck' && l.points.every((p) => p[0] === 4))).toBe(true);
+    const line = one.manifest.warnings.find((w) => w.startsWith('validate: object "ground"'))!;
+    expect(line).toMatch(/4 cracks .*first: edge \(4, 0, \d\)–\(4, 0, \d\) of triangle \d+, along "deck"/);
   });
 });

@@ -114,6 +114,18 @@ describe('a rebuild removes only what the previous build wrote', () => {
     expect(siblings(out)).toEqual([]);
   });
 
+  it("an output of an earlier version (a manifest without `files`) is replaced by its resources' files", async () => {
+    const level = await park(join(tmp.dir, 'legacy/level.glb'));
+    const out = join(tmp.dir, 'legacy/out');
+    const first = await compileLevel(level, { out, tiling: 'objects' }, hooks);
+    const { files: _, ...legacy } = first.manifest;
+    writeFileSync(join(out, 'manifest.json'), JSON.stringify(legacy));
+    await compileLevel(level, { out, tiling: 'cells' }, hooks);
+    expect(expectComplete(out).layout).toBe('cells');
+    writeFileSync(join(out, 'manifest.json'), JSON.stringify({ ...legacy, resources: [] }));
+    await expect(compileLevel(level, { out }, hooks)).rejects.toThrow(/collision_area_0_0\.physics/);
+  });
+
   it('an empty directory may be used; a file is not a directory', async () => {
     mkdirSync(join(tmp.dir, 'empty'));
     await compileLevel(await park(join(tmp.dir, 'empty-level.glb')), { out: join(tmp.dir, 'empty') }, hooks);

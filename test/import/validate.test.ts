@@ -40,7 +40,8 @@ describe('validateMesh', () => {
     const g = gridMesh(3, 2, 1, [0, 0, 0]);
     const r = validateMesh(F(g.positions), [U(g.indices)]);
     expect(r.openEdges).toBe(2 * (3 + 2));
-    expect(describeReport('g', r)).toMatch(/10 open edges/);
+    expect(r.open?.ends).toHaveLength(6 * 10);
+    expect(describeReport('g', r)).toBeUndefined(); // open edges are borders until classifyCracks says otherwise
   });
   it('counts degenerate, duplicate, reversed, flipped and non-manifold', () => {
     const g = gridMesh(1, 1, 1, [0, 0, 0]); // 2 triangles: (0,2,1) (1,2,3)

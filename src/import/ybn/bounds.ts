@@ -6,7 +6,7 @@ import { hex } from '../../format/cursor.ts';
 import { type ResourceReader } from './rsc7.ts';
 import {
   IDENTITY, kindName, KIND, MAX_BOUNDS, MAX_COMPOSITE_DEPTH, MAX_GEOMETRY_ITEMS, POLY, POLY_WORDS,
-  type Bound, type BoundHeader, type CompositeChild, type GeometryBound, type Vec3,
+  materialKey, type Bound, type BoundHeader, type CompositeChild, type GeometryBound, type Vec3,
 } from './model.ts';
 
 export const HEADER_BYTES = 0x70;
@@ -15,6 +15,7 @@ export const COMPOSITE_BYTES = 0xb0;
 export const POLYGON_BYTES = 16;
 export const MATERIAL_BYTES = 8;
 export const TRANSFORM_BYTES = 64;
+export const FLAGS_BYTES = 8;
 /** Bit 15 of a triangle's vertex word is a flag; the low 15 bits index the vertex. Only triangles have it. */
 export const TRIANGLE_INDEX_MASK = 0x7fff;
 
@@ -44,7 +45,7 @@ class TreeReader {
       boxMax: this.vec3(at + 0x20, 'box maximum'),
       margin: r.f32At(at + 0x2c, 'margin'),
       boxMin: this.vec3(at + 0x30, 'box minimum'),
-      material: r.u8At(at + 0x4c, 'material'),
+      material: materialKey(r.u8At(at + 0x4c, 'material'), r.u8At(at + 0x4f, 'material flags')),
       sphereCentre: this.vec3(at + 0x50, 'sphere centre'),
     };
   }
@@ -84,19 +85,19 @@ class TreeReader {
     }
     if (![...quantum, ...centre].every(Number.isFinite)) rr.fail(`${label}: coordinate quantum or centre is not finite`, at + 0x90);
 
+    // Every array is checked against its segment before it is allocated.
+    const vp = vertexCount > 0 ? this.required(at + 0xb0, `${label}: quantized vertices`, vertexCount) : 0;
+    if (vertexCount > 0) rr.span(vp, 6 * vertexCount, `${label}: quantized vertices (${vertexCount} × 6 bytes)`);
+    const pp = polyCount > 0 ? this.required(at + 0x88, `${label}: polygons`, polyCount) : 0;
+    if (polyCount > 0) rr.span(pp, POLYGON_BYTES * polyCount, `${label}: polygons (${polyCount} × ${POLYGON_BYTES} bytes)`);
+
     const vertices = new Float64Array(3 * vertexCount);
-    if (vertexCount > 0) {
-      const vp = this.required(at + 0xb0, `${label}: quantized vertices`, vertexCount);
-      rr.span(vp, 6 * vertexCount, `${label}: quantized vertices (${vertexCount} × 6 bytes)`);
-      for (let i = 0; i < 3 * vertexCount; i++) vertices[i] = Math.fround(r.i16At(vp + 2 * i) * quantum[i % 3]);
-    }
+    for (let i = 0; i < 3 * vertexCount; i++) vertices[i] = Math.fround(r.i16At(vp + 2 * i) * quantum[i % 3]);
 
     const polys = new Uint32Array(POLY_WORDS * polyCount);
     const radii = new Float32Array(polyCount);
     let unknownKinds = 0;
     if (polyCount > 0) {
-      const pp = this.required(at + 0x88, `${label}: polygons`, polyCount);
-      rr.span(pp, POLYGON_BYTES * polyCount, `${label}: polygons (${polyCount} × ${POLYGON_BYTES} bytes)`);
       for (let i = 0; i < polyCount; i++) {
         const p = pp + POLYGON_BYTES * i;
         const kind = r.u8At(p) & 7;
@@ -139,13 +140,13 @@ class TreeReader {
     }
     if (unknownKinds) this.warn(`${rr.stage}: ${label}: ${unknownKinds} polygon record(s) of undefined kinds 5–7 skipped`);
 
-    const types = new Uint8Array(materialCount);
+    const types = new Uint16Array(materialCount);
     if (materialCount > 0) {
       const mp = this.required(at + 0xf0, `${label}: materials`, materialCount);
       rr.span(mp, MATERIAL_BYTES * materialCount, `${label}: materials (${materialCount} × ${MATERIAL_BYTES} bytes)`);
-      for (let i = 0; i < materialCount; i++) types[i] = r.u8At(mp + MATERIAL_BYTES * i);
+      for (let i = 0; i < materialCount; i++) types[i] = materialKey(r.u8At(mp + MATERIAL_BYTES * i), r.u8At(mp + MATERIAL_BYTES * i + 3));
     }
-    const polyMaterials = new Uint8Array(polyCount);
+    const polyMaterials = new Uint16Array(polyCount);
     const ip = polyCount > 0 ? rr.ptr(at + 0x118, `${label}: polygon material indices`) : null;
     if (ip !== null) {
       rr.span(ip, polyCount, `${label}: polygon material indices (${polyCount} bytes)`);
@@ -188,6 +189,8 @@ class TreeReader {
     const tp = rr.ptr(at + 0x78, `${label}: child transforms`) ?? rr.ptr(at + 0x80, `${label}: second child transforms`);
     if (tp === null) this.warn(`${rr.stage}: ${label}: no child transforms; children placed as they are`);
     else rr.span(tp, TRANSFORM_BYTES * n, `${label}: child transforms (${n} × ${TRANSFORM_BYTES} bytes)`);
+    const fp = rr.ptr(at + 0x90, `${label}: child flags`) ?? rr.ptr(at + 0x98, `${label}: second child flags`);
+    if (fp !== null) rr.span(fp, FLAGS_BYTES * n, `${label}: child flags (${n} × ${FLAGS_BYTES} bytes)`);
     onPath.add(at);
     for (let i = 0; i < n; i++) {
       const childPath = path === '' ? `${i}` : `${path}_${i}`;
@@ -197,13 +200,14 @@ class TreeReader {
         for (let c = 0; c < 4; c++) for (let k = 0; k < 3; k++) transform[3 * c + k] = r.f32At(t + 16 * c + 4 * k);
         if (!transform.every(Number.isFinite)) rr.fail(`${label}: child ${i} transform is not finite`, t);
       }
+      const flags: [number, number] | null = fp === null ? null : [r.u32At(fp + FLAGS_BYTES * i), r.u32At(fp + FLAGS_BYTES * i + 4)];
       const ptr = rr.ptr(cp + 8 * i, `${label}: child ${i}`);
       if (ptr === null) {
-        children.push({ bound: null, transform });
+        children.push({ bound: null, transform, flags });
         continue;
       }
       if (onPath.has(ptr)) rr.fail(`${label}: child ${i} points back to the composite at ${hex(ptr)} that contains it (a cycle)`, cp + 8 * i);
-      children.push({ bound: this.bound(ptr, childPath, depth + 1, onPath), transform });
+      children.push({ bound: this.bound(ptr, childPath, depth + 1, onPath), transform, flags });
     }
     onPath.delete(at);
     return { ...h, kind: 10, children };

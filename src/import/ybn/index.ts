@@ -8,18 +8,21 @@ import { SharedArena } from '../shared-arena.ts';
 import { readBoundTree } from './bounds.ts';
 import type { Bound } from './model.ts';
 import { boundObjects } from './objects.ts';
-import { MAX_SEGMENTS, MIN_SEGMENTS, PRIMITIVE_DEFAULTS } from './primitives.ts';
+import { CHORD_ERROR_RANGE, TESSELLATE_DEFAULTS } from '../../shapes/index.ts';
 import { readRsc7, ResourceReader } from './rsc7.ts';
 import { readBoundXml } from './xml.ts';
 
 export interface YbnOptions {
   /** Compile hi@/ma@ files (the finer copies for vehicles and weapons) instead of refusing them. Default false. */
   detail: boolean;
-  /** Vertices around each tessellated sphere, capsule, cylinder and disc ring. Range 6..64; default 16. */
-  segments: number;
+  /**
+   * Spheres, capsules, cylinders, discs and boxes are tessellated by the shape layer (src/shapes/) within this
+   * distance of the true surface, metres. Range CHORD_ERROR_RANGE (0.0001..0.5); default 0.005 (the layer's).
+   */
+  chordError: number;
 }
 
-export const YBN_DEFAULTS: YbnOptions = { detail: false, segments: PRIMITIVE_DEFAULTS.segments };
+export const YBN_DEFAULTS: YbnOptions = { detail: false, chordError: TESSELLATE_DEFAULTS.chordError };
 
 /** Largest .ybn / .ybn.xml read (bytes); the game's biggest YBN is a few MB, its XML a few tens. */
 export const MAX_YBN_FILE_BYTES = 1 << 30;
@@ -45,10 +48,9 @@ export function parseYbn(bytes: Uint8Array, file: string, warn: (m: string) => v
 /** Reads, checks and builds a YBN level. Throws `ybn: <file>: ...` (or `ybn-xml: ...`) on bad input. */
 export async function importYbn(file: string, options: YbnOptions, logger: Logger, hooks: WalkHooks = {}): Promise<ImportResult> {
   const stage = `${isYbnXmlPath(file) ? 'ybn-xml' : 'ybn'}: ${file}`;
-  const segments = options.segments;
-  if (!Number.isInteger(segments) || segments < MIN_SEGMENTS || segments > MAX_SEGMENTS) {
-    throw new Error(`${stage}: segments must be an integer ${MIN_SEGMENTS}..${MAX_SEGMENTS}, got ${segments}`);
-  }
+  const { chordError } = options;
+  const [lo, hi] = CHORD_ERROR_RANGE;
+  if (!(chordError >= lo && chordError <= hi)) throw new Error(`${stage}: chord error ${chordError} m is outside ${lo} … ${hi} m`);
   if (isDetailCopy(file) && !options.detail) {
     throw new Error(`${stage}: a hi@/ma@ file is the detail copy for vehicles and weapons, not map collision; pass --ybn-detail to compile it`);
   }
@@ -62,7 +64,7 @@ export async function importYbn(file: string, options: YbnOptions, logger: Logge
   const root = parseYbn(bytes, file, (m) => logger.warn(m));
   await hooks.beforeWalk?.();
   const { objects, stats } = boundObjects(root, {
-    stem: ybnStem(file), stage, primitives: { segments }, logger, arena: new SharedArena(), onObject: hooks.onObject,
+    stem: ybnStem(file), stage, tessellation: { chordError }, logger, arena: new SharedArena(), onObject: hooks.onObject,
   });
   return { objects, stats, inputBytes: [bytes] };
 }

@@ -4,6 +4,7 @@
 // name of src/import/materials.ts buildSurfaceTable, or null: no counterpart, compiled with the default surface
 // and one warning per type. Spec: ../shared/spec/ybn-bounds.md ("Geometry materials ...").
 import { buildSurfaceTable, DEFAULT_MATERIAL } from '../materials.ts';
+import { MATERIAL_STAIRS } from './model.ts';
 
 /** materials.dat order: [GTA V name, skate. surface or null]. */
 export const GTA_MATERIALS: readonly (readonly [string, string | null])[] = [
@@ -196,16 +197,26 @@ export const GTA_MATERIALS: readonly (readonly [string, string | null])[] = [
 
 export const gtaMaterialName = (type: number): string => GTA_MATERIALS[type]?.[0] ?? `type ${type}`;
 
-/** Material type → packed material word; one warning per unmapped type. */
+/**
+ * Material key (model.ts materialKey) → packed material word: a record with FLAG_STAIRS gets the stairs surface
+ * (the grid's value whose property slot is "Stair"), any other the table's surface for its type; one warning per
+ * unmapped type.
+ */
 export class GtaMaterials {
   private table = buildSurfaceTable();
   private words = new Map<number, number>();
 
   constructor(private warn: (m: string) => void, private stage: string) {}
 
-  word(type: number, where: string): number {
-    let w = this.words.get(type);
+  word(key: number, where: string): number {
+    let w = this.words.get(key);
     if (w !== undefined) return w;
+    if (key & MATERIAL_STAIRS) {
+      w = this.table.get('stairs') ?? DEFAULT_MATERIAL;
+      this.words.set(key, w);
+      return w;
+    }
+    const type = key;
     const entry = GTA_MATERIALS[type];
     const surface = entry?.[1];
     w = surface ? this.table.get(surface) : undefined;
@@ -214,7 +225,7 @@ export class GtaMaterials {
       this.warn(`${this.stage}: ${where}: ${what}; using the default surface 0x${DEFAULT_MATERIAL.toString(16)}`);
       w = DEFAULT_MATERIAL;
     }
-    this.words.set(type, w);
+    this.words.set(key, w);
     return w;
   }
 }

@@ -18,6 +18,13 @@ export const POLY_WORDS = 5;
 
 export type Vec3 = [number, number, number];
 
+/**
+ * A material record's FLAG_STAIRS (bit 0 of its flag bits, which start at the record's fourth byte; a primitive
+ * bound's at header byte 0x4F), carried next to the type: key = type | MATERIAL_STAIRS.
+ */
+export const MATERIAL_STAIRS = 0x100;
+export const materialKey = (type: number, flagsLow: number): number => type | (flagsLow & 1 ? MATERIAL_STAIRS : 0);
+
 /** Header fields every bound has (the 112-byte common header). */
 export interface BoundHeader {
   kind: number;
@@ -29,7 +36,7 @@ export interface BoundHeader {
   boxMax: Vec3;
   /** 0x50 */
   sphereCentre: Vec3;
-  /** 0x4C: GTA V material type of a primitive bound. */
+  /** 0x4C: a primitive bound's material key (materialKey: GTA V type, stairs flag). */
   material: number;
 }
 
@@ -43,8 +50,8 @@ export interface GeometryBound extends BoundHeader {
   polys: Uint32Array;
   /** Radius of sphere, capsule and cylinder polygons (0 for the others). */
   radii: Float32Array;
-  /** Per polygon: GTA V material type (the low byte of its material record). */
-  polyMaterials: Uint8Array;
+  /** Per polygon: material key of its material record (materialKey). */
+  polyMaterials: Uint16Array;
 }
 
 export interface CompositeChild {
@@ -52,6 +59,12 @@ export interface CompositeChild {
   bound: Bound | null;
   /** 12 numbers: images of the x, y, z axes, then the translation (the 64-byte record without its w words). */
   transform: Float64Array;
+  /**
+   * The child's two type/include flag words (binary: the 8-byte record at 0x90, else 0x98; null when neither is
+   * set, and in XML, which names the bits instead). Read and bounds-checked; their bits are not interpreted
+   * (ybn-bounds.md: "the remaining flag bits ... need separate evidence"), so every child is compiled.
+   */
+  flags: [number, number] | null;
 }
 
 export interface CompositeBound extends BoundHeader {
@@ -67,6 +80,8 @@ export interface PrimitiveBound extends BoundHeader {
 /** Cloth and unknown kinds: kept so the importer can name them in its warning. */
 export interface SkippedBound extends BoundHeader {
   skipped: true;
+  /** XML: the type attribute it had. */
+  typeName?: string;
 }
 
 export type Bound = GeometryBound | CompositeBound | PrimitiveBound | SkippedBound;

@@ -11,7 +11,8 @@ import { SharedArena } from '../shared-arena.ts';
 import { boundLabel, polyName } from './bounds.ts';
 import { GtaMaterials } from './materials.ts';
 import { IDENTITY, isComposite, isGeometry, isSkipped, kindName, KIND, POLY, POLY_WORDS, type Bound, type GeometryBound, type Vec3 } from './model.ts';
-import { aabbMesh, boxFromCorners, capsuleMesh, cylinderMesh, sphereMesh, type PrimitiveMesh, type PrimitiveOptions } from './primitives.ts';
+import { tessellate, type Primitive, type TessellateOptions } from '../../shapes/index.ts';
+import { axialPolygon, boundPrimitive, boxPolygon, spherePolygon } from './shapes.ts';
 
 /** (x, y, z) Z-up → (x, z, −y) Y-up. */
 export const toGameSpace = (x: number, y: number, z: number): Vec3 => [x, z, 0 - y]; // 0 − y: no −0
@@ -44,14 +45,11 @@ const determinant = (m: Float64Array): number =>
 
 /** One bound's local-space mesh: positions and a triangle list per material word. */
 /**
- * Most triangles one YBN file may expand to, primitives tessellated (checked before each bound is built). The
- * game's largest map bounds hold tens of thousands of polygons; this stops a small file of 65,535 sphere polygons
- * from asking for gigabytes.
+ * Most triangles one YBN file may expand to, primitives tessellated (counted as they are built: one primitive is
+ * at most the shape layer's maxTriangles). The game's largest map bounds hold tens of thousands of polygons; this
+ * stops a small file of 65,535 sphere polygons from asking for gigabytes.
  */
 export const MAX_YBN_TRIANGLES = 5_000_000;
-
-/** Triangles a primitive polygon or bound tessellates to at most (the lathes of primitives.ts). */
-export const primitiveTriangles = (segments: number): number => 2 * segments * (Math.ceil(segments / 2) + 2);
 
 interface Piece {
   positions: ArrayLike<number>;
@@ -61,7 +59,8 @@ interface Piece {
 export interface BuildContext {
   stem: string;
   stage: string;
-  primitives: PrimitiveOptions;
+  /** The shape layer's tessellation (src/shapes/tessellate.ts). */
+  tessellation: Partial<TessellateOptions>;
   logger: Logger;
   arena: SharedArena;
   onObject?: (o: ImportedObject) => void;
@@ -97,7 +96,8 @@ class ObjectBuilder {
     const label = `bound ${boundLabel(path)}`;
     if (isSkipped(b)) {
       this.stats.skippedNodes++;
-      this.warn(`${label}: kind ${b.kind} (${b.kind === KIND.cloth ? 'cloth' : 'unknown'}) skipped`);
+      const what = b.typeName !== undefined ? `type "${b.typeName}" (unknown)` : `kind ${b.kind} (${b.kind === KIND.cloth ? 'cloth' : 'unknown'})`;
+      this.warn(`${label}: ${what} skipped`);
       return;
     }
     if (isComposite(b)) {
@@ -113,48 +113,21 @@ class ObjectBuilder {
   }
 
   private primitive(b: Bound, label: string): Piece | undefined {
-    this.plan(primitiveTriangles(this.ctx.primitives.segments), label);
-    const mesh = this.primitiveMesh(b, label);
-    if (!mesh) return undefined;
-    this.stats.primitives++;
-    return { positions: mesh.positions, groups: new Map([[this.materials.word(b.material, label), mesh.indices]]) };
+    const shape = boundPrimitive(b);
+    if (!shape) {
+      this.warn(`${label} (${kindName(b.kind)}): no volume (radius ${b.sphereRadius}, margin ${b.margin}, box ${b.boxMin.join(' ')} .. ${b.boxMax.join(' ')}); skipped`);
+      return undefined;
+    }
+    const mesh = this.tessellate(shape, label);
+    return { positions: mesh.positions, groups: new Map([[this.materials.word(b.material, label), Array.from(mesh.indices)]]) };
   }
 
-  /** Standalone primitives: sizes from the header (CodeWalker's reading of each kind's fields). */
-  private primitiveMesh(b: Bound, label: string): PrimitiveMesh | undefined {
-    const o = this.ctx.primitives;
-    const c = b.sphereCentre;
-    const finite = [b.sphereRadius, b.margin, ...b.boxMin, ...b.boxMax, ...c].every(Number.isFinite);
-    let mesh: PrimitiveMesh | undefined;
-    if (finite) {
-      switch (b.kind) {
-        case KIND.sphere:
-          mesh = b.sphereRadius > 0 ? sphereMesh(c, b.sphereRadius, o) : undefined;
-          break;
-        case KIND.capsule: {
-          // Radius is the margin; the bounding-sphere radius reaches the tip: half segment = radius − margin, along Y.
-          const half = Math.max(0, b.sphereRadius - b.margin);
-          mesh = b.margin > 0 ? capsuleMesh([c[0], c[1] - half, c[2]], [c[0], c[1] + half, c[2]], b.margin, o) : undefined;
-          break;
-        }
-        case KIND.box:
-          mesh = aabbMesh(b.boxMin, b.boxMax);
-          break;
-        case KIND.cylinder: {
-          // Along Y; radius half the box's X extent, length its Y extent.
-          const half = Math.abs(b.boxMax[1] - b.boxMin[1]) / 2;
-          const r = Math.abs(b.boxMax[0] - b.boxMin[0]) / 2;
-          mesh = cylinderMesh([c[0], c[1] - half, c[2]], [c[0], c[1] + half, c[2]], r, o);
-          break;
-        }
-        case KIND.disc:
-          // Along X; radius the bounding-sphere radius, half thickness the margin.
-          mesh = cylinderMesh([c[0] - b.margin, c[1], c[2]], [c[0] + b.margin, c[1], c[2]], b.sphereRadius, o);
-          break;
-      }
-    }
-    if (!mesh) this.warn(`${label} (${kindName(b.kind)}): no volume (radius ${b.sphereRadius}, margin ${b.margin}, box ${b.boxMin.join(' ')} .. ${b.boxMax.join(' ')}); skipped`);
-    return mesh;
+  /** The shape layer's closed, outward, welded mesh of one primitive, counted against MAX_YBN_TRIANGLES. */
+  private tessellate(p: Primitive, label: string): { positions: Float64Array; indices: Uint32Array } {
+    const t = tessellate(p, this.ctx.tessellation);
+    this.stats.primitives++;
+    this.plan(t.indices.length / 3, label);
+    return t;
   }
 
   /**
@@ -162,7 +135,6 @@ class ObjectBuilder {
    * vertices a triangle uses are kept (a primitive's centre or ends are not points of the mesh), in index order.
    */
   private geometry(g: GeometryBound, label: string): Piece | undefined {
-    const o = this.ctx.primitives;
     const nv = g.vertices.length / 3;
     const vertex = (i: number): Vec3 => [g.vertices[3 * i] + g.centre[0], g.vertices[3 * i + 1] + g.centre[1], g.vertices[3 * i + 2] + g.centre[2]];
     const n = g.polyMaterials.length;
@@ -172,7 +144,7 @@ class ObjectBuilder {
       const w = POLY_WORDS * p;
       const kind = g.polys[w];
       if (kind === POLY.triangle) used[g.polys[w + 1]] = used[g.polys[w + 2]] = used[g.polys[w + 3]] = 1;
-      planned += kind === POLY.triangle ? 1 : kind === 0xff ? 0 : kind === POLY.box ? 12 : primitiveTriangles(o.segments);
+      if (kind === POLY.triangle) planned++;
     }
     this.plan(planned, label);
     const remap = new Int32Array(nv).fill(-1);
@@ -200,18 +172,18 @@ class ObjectBuilder {
       }
       const r = g.radii[p];
       const a = vertex(g.polys[w + 1]);
-      let mesh: PrimitiveMesh | undefined;
-      if (kind === POLY.sphere) mesh = r > 0 ? sphereMesh(a, r, o) : undefined;
-      else if (kind === POLY.capsule) mesh = r > 0 ? capsuleMesh(a, vertex(g.polys[w + 2]), r, o) : undefined;
-      else if (kind === POLY.cylinder) mesh = cylinderMesh(a, vertex(g.polys[w + 2]), r, o);
-      else if (kind === POLY.box) mesh = boxFromCorners(a, vertex(g.polys[w + 2]), vertex(g.polys[w + 3]), vertex(g.polys[w + 4]));
-      if (!mesh) {
+      let shape: Primitive | undefined;
+      if (kind === POLY.sphere) shape = spherePolygon(a, r);
+      else if (kind === POLY.capsule) shape = axialPolygon('capsule', a, vertex(g.polys[w + 2]), r);
+      else if (kind === POLY.cylinder) shape = axialPolygon('cylinder', a, vertex(g.polys[w + 2]), r);
+      else if (kind === POLY.box) shape = boxPolygon(a, vertex(g.polys[w + 2]), vertex(g.polys[w + 3]), vertex(g.polys[w + 4]));
+      if (!shape) {
         degenerate.push(`${p} (${polyName(kind)})`);
         continue;
       }
-      this.stats.primitives++;
+      const mesh = this.tessellate(shape, `${label} polygon ${p}`);
       const offset = positions.length / 3;
-      positions.push(...mesh.positions);
+      for (const v of mesh.positions) positions.push(v);
       for (const i of mesh.indices) out.push(i + offset);
     }
     for (const [k, l] of groups) if (l.length === 0) groups.delete(k);

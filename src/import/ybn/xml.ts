@@ -7,9 +7,10 @@
 // Numbers are rounded to f32, what the binary holds, so both forms give identical objects.
 // Parsed with fast-xml-parser (validated first; entities not expanded).
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { quatToMat3, type Quat } from '../../shapes/index.ts';
 import { boundLabel } from './bounds.ts';
 import {
-  IDENTITY, KIND, kindName, MAX_BOUNDS, MAX_COMPOSITE_DEPTH, MAX_GEOMETRY_ITEMS, POLY, POLY_WORDS,
+  IDENTITY, KIND, kindName, materialKey, MAX_BOUNDS, MAX_COMPOSITE_DEPTH, MAX_GEOMETRY_ITEMS, POLY, POLY_WORDS,
   type Bound, type BoundHeader, type CompositeChild, type GeometryBound, type Vec3,
 } from './model.ts';
 
@@ -117,7 +118,10 @@ class XmlReader {
       boxMin: this.vec(e, 'BoxMin', where),
       boxMax: this.vec(e, 'BoxMax', where),
       sphereCentre: this.vec(e, 'SphereCenter', where),
-      material: this.int(this.child(e, 'MaterialIndex')?.attrs.value, where, '<MaterialIndex> value', 255, 0),
+      material: materialKey(
+        this.int(this.child(e, 'MaterialIndex')?.attrs.value, where, '<MaterialIndex> value', 255, 0),
+        this.int(this.child(e, 'UnkFlags')?.attrs.value, where, '<UnkFlags> value', 255, 0),
+      ),
     };
   }
 
@@ -127,7 +131,7 @@ class XmlReader {
     const type = e.attrs.type;
     if (type === undefined) this.fail(label, `<${e.name}> has no type attribute`);
     const kind = KIND_BY_TYPE[type];
-    if (kind === undefined) return { ...this.header(e, -1, label), kind: 255, skipped: true };
+    if (kind === undefined) return { ...this.header(e, 255, label), skipped: true, typeName: type };
     const where = `${label} (${kindName(kind)})`;
     const h = this.header(e, kind, where);
     if (kind === KIND.composite) return this.composite(e, h, path, where, depth);
@@ -143,26 +147,49 @@ class XmlReader {
     const children: CompositeChild[] = items.map((item, i) => {
       const childPath = path === '' ? `${i}` : `${path}_${i}`;
       const transform = this.transform(item, `bound ${childPath}`);
-      if (item.attrs.type === 'None') return { bound: null, transform };
-      return { bound: this.bound(item, childPath, depth + 1), transform };
+      if (item.attrs.type === 'None') return { bound: null, transform, flags: null };
+      return { bound: this.bound(item, childPath, depth + 1), transform, flags: null };
     });
     return { ...h, kind: 10, children };
   }
 
   private transform(item: El, where: string): Float64Array {
     const t = this.child(item, 'CompositeTransform');
-    if (!t) return new Float64Array(IDENTITY);
+    if (!t) return this.legacyTransform(item, where);
     const words = t.text.split(/[\s,]+/).filter((s) => s !== '');
     if (words.length !== 16) this.fail(where, `<CompositeTransform> has ${words.length} numbers, expected 16`);
     const v = words.map((w, k) => this.f32(w, where, `<CompositeTransform> number ${k + 1}`));
     return Float64Array.from([0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14].map((k) => v[k]));
   }
 
+  /**
+   * Older CodeWalker and Sollumz XML: <CompositePosition x y z>, <CompositeRotation x y z w> (a quaternion) and
+   * <CompositeScale x y z> instead of the matrix; read as p ↦ R(q)·(s ∘ p) + t. None of them: identity.
+   */
+  private legacyTransform(item: El, where: string): Float64Array {
+    const r = this.child(item, 'CompositeRotation');
+    const q = r ? (['x', 'y', 'z', 'w'].map((k) => this.num(r.attrs[k], where, `<CompositeRotation> ${k}`, k === 'w' ? 1 : 0)) as Quat) : ([0, 0, 0, 1] as Quat);
+    const n = Math.hypot(...q);
+    if (!(n > 0)) this.fail(where, '<CompositeRotation> is a zero quaternion');
+    const m = quatToMat3([q[0] / n, q[1] / n, q[2] / n, q[3] / n]);
+    const sc = this.child(item, 'CompositeScale') ? this.vec(item, 'CompositeScale', where) : [1, 1, 1];
+    const t = this.vec(item, 'CompositePosition', where);
+    const out = new Float64Array(12);
+    for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) out[3 * c + k] = Math.fround(m[3 * c + k] * sc[c]);
+    out.set(t, 9);
+    return out;
+  }
+
   private geometry(e: El, h: BoundHeader, where: string): GeometryBound {
     const centre = this.vec(e, 'GeometryCenter', where);
     const types = (this.child(e, 'Materials')?.children ?? [])
       .filter((c) => c.name === 'Item')
-      .map((m, i) => this.int(this.child(m, 'Type')?.attrs.value, where, `material ${i} <Type> value`, 255, 0));
+      .map((m, i) =>
+        materialKey(
+          this.int(this.child(m, 'Type')?.attrs.value, where, `material ${i} <Type> value`, 255, 0),
+          /\bFLAG_STAIRS\b/.test(this.child(m, 'Flags')?.text ?? '') ? 1 : 0,
+        ),
+      );
     const lines = (this.child(e, 'Vertices')?.text ?? '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
     if (lines.length > MAX_GEOMETRY_ITEMS) this.fail(where, `${lines.length} vertices, more than ${MAX_GEOMETRY_ITEMS} (indices are 16-bit)`);
     const vertices = new Float64Array(3 * lines.length);
@@ -176,7 +203,7 @@ class XmlReader {
     if (polyEls.length > MAX_GEOMETRY_ITEMS) this.fail(where, `${polyEls.length} polygons, more than ${MAX_GEOMETRY_ITEMS}`);
     const polys = new Uint32Array(POLY_WORDS * polyEls.length);
     const radii = new Float32Array(polyEls.length);
-    const polyMaterials = new Uint8Array(polyEls.length);
+    const polyMaterials = new Uint16Array(polyEls.length);
     let unknown = 0;
     let badMaterial = 0;
     polyEls.forEach((p, i) => {

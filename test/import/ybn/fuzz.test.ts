@@ -66,7 +66,7 @@ interface Stats {
 }
 
 function build(root: Bound): void {
-  boundObjects(root, { stem: 'fuzz', stage: 'ybn: fuzz.ybn', primitives: { segments: 8 }, logger: { warn: () => {} }, arena: new SharedArena() });
+  boundObjects(root, { stem: 'fuzz', stage: 'ybn: fuzz.ybn', tessellation: { chordError: 0.05 }, logger: { warn: () => {} }, arena: new SharedArena() });
 }
 
 function check(f: () => Bound, stats: Stats, i: number): void {

@@ -112,6 +112,7 @@ describe('pointers and counts', () => {
     expect(refusal(() => tree(patch(body, children, 0x70000010), systemSize))).toMatch(/child 0 pointer: expected a system \(0x5…\) or graphics \(0x6…\) address, found 0x70000010/);
     expect(refusal(() => tree(patch(body, children + 4, 1), systemSize))).toMatch(/child 0 pointer: expected a 32-bit resource address, found high word 0x1/);
     expect(refusal(() => tree(patch(body, children, 0x60000000), systemSize))).toMatch(/graphics offset 0x0 is outside the 0x0-byte graphics segment/);
+    expect(refusal(() => tree(patch(body, 0x90, 0x50000000 + systemSize - 8), systemSize))).toMatch(/bound root \(composite\): child flags \(4 × 8 bytes\): needs 32 bytes, the system segment has 8 left/);
     // The BVH geometry's vertices live in the graphics segment.
     expect(refusal(() => tree(patch(poly.body, 0xb0, 0x60000000 + poly.graphicsSize), poly.systemSize, poly.graphicsSize))).toMatch(/quantized vertices pointer 0x6[0-9a-f]+: graphics offset .* outside the 0x[0-9a-f]+-byte graphics segment/);
     // A span that starts inside the system segment but runs past its end.

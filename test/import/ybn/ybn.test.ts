@@ -6,8 +6,15 @@ import { join } from 'node:path';
 import { compileLevel, expandInputs } from '../../../src/compile.ts';
 import type { ImportedObject } from '../../../src/import/gltf.ts';
 import { buildSurfaceTable } from '../../../src/import/materials.ts';
+import { tessellate } from '../../../src/shapes/index.ts';
 import { importYbn, YBN_DEFAULTS, ybnStem } from '../../../src/import/ybn/index.ts';
 import { GTA_MATERIALS } from '../../../src/import/ybn/materials.ts';
+import { readBoundTree } from '../../../src/import/ybn/bounds.ts';
+import type { CompositeBound } from '../../../src/import/ybn/model.ts';
+import { boundObjects } from '../../../src/import/ybn/objects.ts';
+import { ResourceReader } from '../../../src/import/ybn/rsc7.ts';
+import { readBoundXml } from '../../../src/import/ybn/xml.ts';
+import { SharedArena } from '../../../src/import/shared-arena.ts';
 import { pageFlagsSize } from '../../../src/import/ybn/rsc7.ts';
 import { tempDir } from '../../fixtures/levels.ts';
 import {
@@ -118,7 +125,8 @@ describe('fixtures: binary and XML twins', () => {
     const r = await compileLevel(bin, { out: join(tmp.dir, 'tiled-out'), tiling: 'cells', workers: 1 }, { logger: { warn: () => {} } });
     expect(r.manifest.layout).toBe('cells');
     expect(r.manifest.resources.every((x) => x.name.startsWith('collision_area_'))).toBe(true);
-    expect(r.manifest.totals['collision-triangles']).toBe(2 + 12 + 256 + 224 + 64);
+    const objects = (await load(bin)).objects;
+    expect(r.manifest.totals['collision-triangles']).toBe(objects.reduce((n, o) => n + allIndices(o).length / 3, 0));
   });
 });
 
@@ -146,20 +154,26 @@ describe('geometry', () => {
     const [o] = objects;
     expect(o.groups.map((g) => g.material)).toEqual([word('concrete'), word('wood_thick_rough'), word('metal_rail')]);
     const [concrete, wood, rail] = o.groups;
-    expect(concrete.indices.length / 3).toBe(2 + 16 * 4); // ramp + cylinder (16 sides, two capped ends)
-    expect(rail.indices.length / 3).toBe(16 * 8 * 2); // capsule: 4 + 4 rings of 16, poles
-    expect(wood.indices.length / 3).toBe(16 * 7 * 2 + 12); // sphere (8 rings) + box
+    // The shape layer's meshes of the same primitives (GTA space; the polygons' vertices × quantum 0.01).
+    const id: [number, number, number, number] = [0, 0, 0, 1];
+    const cyl = tessellate({ family: 'cylinder', centre: [13, 0, 0.75], rotation: id, radius: 0.25, length: 1.5 });
+    const cap = tessellate({ family: 'capsule', centre: [8, 1.5, 1], rotation: id, radius: 0.1, length: 3 });
+    const sph = tessellate({ family: 'sphere', centre: [6, 6, 0.5], rotation: id, radius: 0.5 });
+    expect(concrete.indices.length / 3).toBe(2 + cyl.indices.length / 3); // ramp + cylinder
+    expect(rail.indices.length / 3).toBe(cap.indices.length / 3);
+    expect(cap.segments).toBe(16); // a 0.10 m rail at the default 5 mm chord error (README)
+    expect(wood.indices.length / 3).toBe(sph.indices.length / 3 + 12); // sphere + box
     // The sphere's centre is vertex 40,000 (bit 15 set): read whole, the sphere sits at GTA (6, 6, 0.5).
-    const sphereVerts: number[][] = [];
+    let onSphere = 0;
     for (let i = 0; i < o.positions.length; i += 3) {
       const p = Array.from(o.positions.subarray(i, i + 3));
-      if (Math.hypot(p[0] - 6, p[1] - 0.5, p[2] + 6) < 0.5 + 1e-5) sphereVerts.push(p);
+      if (Math.abs(Math.hypot(p[0] - 6, p[1] - 0.5, p[2] + 6) - 0.5) < 1e-5) onSphere++;
     }
-    expect(sphereVerts.length).toBe(16 * 7 + 2);
+    expect(onSphere).toBe(sph.positions.length / 3);
     // Triangle words 0x8000|0 etc. index vertices 0, 1, 2: the ramp's first triangle is at GTA (0,0,0), (4,0,0), (4,4,2).
     expect(Array.from(o.positions.subarray(0, 9))).toEqual([0, 0, 0, 4, 0, 0, 4, 2, -4].map(Math.fround));
     // Only vertices a triangle uses stay points of the mesh: 4 ramp vertices, then the primitives' own.
-    expect(o.positions.length / 3).toBe(4 + (16 * 8 + 2) /* capsule */ + 8 /* box */ + (16 * 7 + 2) /* sphere */ + (2 * 16 + 2) /* cylinder */);
+    expect(o.positions.length / 3).toBe(4 + (cap.positions.length + 3 * 8 + sph.positions.length + cyl.positions.length) / 3);
   });
 
   it('box polygon: four corners pairwise apart span the box (0.5 × 1 × 1 m here)', async () => {
@@ -170,12 +184,12 @@ describe('geometry', () => {
     expectClosed(o.positions, allIndices(o));
     expect(signedVolume(o.positions, allIndices(o))).toBeCloseTo(1 * 1 * 1, 5);
     const { min, max } = bbox(o.positions);
-    expect(min.map((v) => +v.toFixed(4))).toEqual([10, 0, -1]);
-    expect(max.map((v) => +v.toFixed(4))).toEqual([11, 1, 0]);
+    expect(min.map((v) => +v.toFixed(4) + 0)).toEqual([10, 0, -1]);
+    expect(max.map((v) => +v.toFixed(4) + 0)).toEqual([11, 1, 0]);
   });
 });
 
-describe('primitive bounds: closed, welded, outward, the size CodeWalker reads', () => {
+describe('primitive bounds: the shape layer\'s closed, welded, outward meshes, the size CodeWalker reads', () => {
   const cases: [string, number, { min: number[]; max: number[] }][] = [
     // name, volume of the exact solid, game-space bbox
     ['box', 2 * 4 * 0.5, { min: [-1, 0, -2], max: [1, 0.5, 2] }],
@@ -190,7 +204,7 @@ describe('primitive bounds: closed, welded, outward, the size CodeWalker reads',
       const [o] = (await load(bin)).objects;
       const idx = allIndices(o);
       expectClosed(o.positions, idx);
-      // Inscribed polygons: within a few percent of the solid (16 segments).
+      // Vertices on the surface, within 5 mm of it: within a few percent of the solid's volume.
       expect(signedVolume(o.positions, idx) / volume).toBeGreaterThan(name === 'box' ? 0.99999 : 0.9);
       expect(signedVolume(o.positions, idx) / volume).toBeLessThanOrEqual(1.00001);
       const b = bbox(o.positions);
@@ -201,11 +215,13 @@ describe('primitive bounds: closed, welded, outward, the size CodeWalker reads',
     });
   }
 
-  it('--ybn-segments sets the ring resolution', async () => {
+  it('the chord error sets the tessellation (the shape layer\'s)', async () => {
     const [bin] = writeBoth('seg', FIXTURES.cylinder());
-    const [o] = (await load(bin, { ...YBN_DEFAULTS, segments: 8 })).objects;
-    expect(allIndices(o).length / 3).toBe(8 * 4);
-    await expect(load(bin, { ...YBN_DEFAULTS, segments: 5 })).rejects.toThrow(/segments must be an integer 6\.\.64, got 5/);
+    const fine = (await load(bin)).objects[0];
+    const coarse = (await load(bin, { ...YBN_DEFAULTS, chordError: 0.05 })).objects[0];
+    expect(allIndices(coarse).length).toBeLessThan(allIndices(fine).length);
+    expect(allIndices(coarse).length / 3).toBe(tessellate({ family: 'cylinder', centre: [0, 0, 0], rotation: [0, 0, 0, 1], radius: 0.3, length: 2 }, { chordError: 0.05 }).indices.length / 3);
+    await expect(load(bin, { ...YBN_DEFAULTS, chordError: 0 })).rejects.toThrow(/chord error 0 m is outside 0\.0001 … 0\.5 m/);
   });
 });
 
@@ -215,6 +231,29 @@ describe('composites', () => {
     const { objects, warnings } = await load(bin);
     expect(objects.map((o) => o.name)).toEqual(['vb_34_skate_0', 'vb_34_skate_1', 'vb_34_skate_2_0', 'vb_34_skate_2_3', 'vb_34_skate_3']);
     expect(warnings).toEqual([expect.stringMatching(/^ybn: .*vb_34_skate\.ybn: bound 2_2: kind 15 \(cloth\) skipped$/)]);
+  });
+
+  it('unknown kinds are skipped with a warning naming the bound and its kind (binary kind 7, XML type "Plank")', async () => {
+    const { body, systemSize } = writeYbn(compositeLevel());
+    const d = new DataView(body.buffer);
+    const child1 = d.getUint32(d.getUint32(0x70, true) - 0x50000000 + 8, true) - 0x50000000;
+    d.setUint8(child1 + 0x10, 7);
+    const warnings: string[] = [];
+    const root = readBoundTree(new ResourceReader({ body, systemSize, graphicsSize: 0 }, 'ybn: k.ybn'), (m) => void warnings.push(m));
+    const built = boundObjects(root, { stem: 'k', stage: 'ybn: k.ybn', tessellation: {}, logger: { warn: (m) => void warnings.push(m) }, arena: new SharedArena() });
+    expect(built.objects.map((o) => o.name)).toEqual(['k_0', 'k_2_0', 'k_2_3', 'k_3']);
+    expect(warnings).toEqual(['ybn: k.ybn: bound 1: kind 7 (unknown) skipped', 'ybn: k.ybn: bound 2_2: kind 15 (cloth) skipped']);
+    const xmlWarnings: string[] = [];
+    const xmlRoot = readBoundXml(writeYbnXml(compositeLevel()).replace('<Item type="Box">', '<Item type="Plank">'), 'ybn-xml: k.ybn.xml', () => {});
+    boundObjects(xmlRoot, { stem: 'k', stage: 'ybn-xml: k.ybn.xml', tessellation: {}, logger: { warn: (m) => void xmlWarnings.push(m) }, arena: new SharedArena() });
+    expect(xmlWarnings[0]).toBe('ybn-xml: k.ybn.xml: bound 1: type "Plank" (unknown) skipped');
+  });
+
+  it('reads each child\'s flag words (bounds-checked; every child is compiled whatever they say)', () => {
+    const { body, systemSize } = writeYbn(compositeLevel());
+    const root = readBoundTree(new ResourceReader({ body, systemSize, graphicsSize: 0 }, 'ybn: f.ybn'), () => {});
+    expect(root.kind).toBe(10);
+    expect((root as CompositeBound).children.map((c) => c.flags)).toEqual([[0x3e, 0], [0x3e, 0], [0x3e, 0], [0x3e, 0]]);
   });
 
   it('applies child transforms (axis images, translation in the fourth column), composed through nesting', async () => {
@@ -235,6 +274,19 @@ describe('composites', () => {
     const cyl = bbox(objects[4].positions);
     expect(cyl.max[1] - cyl.min[1]).toBeCloseTo(2, 4);
     expect(cyl.max[0] - cyl.min[0]).toBeCloseTo(0.6, 4);
+  });
+
+  it('reads the older XML form of a child transform (CompositePosition, CompositeRotation quaternion, CompositeScale)', async () => {
+    const level = compositeLevel();
+    const text = writeYbnXml(level);
+    // Child 0 is rotZ(90) + (100, 0, 0): the same as the quaternion (0, 0, sin 45°, cos 45°).
+    const legacy = text.replace(/<CompositeTransform>\n[^<]*<\/CompositeTransform>/, `<CompositePosition x="100" y="0" z="0" />\n<CompositeRotation x="0" y="0" z="${Math.SQRT1_2}" w="${Math.SQRT1_2}" />\n<CompositeScale x="1" y="1" z="1" />`);
+    expect(legacy).not.toBe(text);
+    const dir = join(tmp.dir, 'legacy');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'legacy.ybn.xml'), legacy);
+    const [o] = (await load(join(dir, 'legacy.ybn.xml'))).objects;
+    expect(Array.from(o.positions.subarray(0, 3)).map((v) => +v.toFixed(4) + 0)).toEqual([81, 1, -8]);
   });
 
   it('keeps winding outward under a mirroring child transform', async () => {
@@ -275,6 +327,22 @@ describe('materials', () => {
     expect(listed).toEqual(new Map(GTA_MATERIALS.map(([n, s]) => [n, s])));
   });
 
+  it('FLAG_STAIRS on a material record or a primitive bound gives the stairs surface, in both forms', async () => {
+    const g = twoTriangles() as FxGeometry;
+    g.materials = [MAT.concrete, MAT.concrete];
+    g.stairsMaterials = [1];
+    g.polys = [{ ...g.polys[0], m: 0 }, { ...g.polys[1], m: 1 }];
+    const level: FxBound = { kind: 'composite', children: [{ bound: g }, { bound: { ...boxBound(), stairs: true } }] };
+    const [bin, xml] = writeBoth('stairs', level);
+    for (const file of [bin, xml]) {
+      const { objects, warnings } = await load(file);
+      expect(warnings).toEqual([]);
+      expect(objects[0].groups.map((x) => x.material)).toEqual([word('concrete'), word('stairs')]);
+      expect(objects[1].groups.map((x) => x.material)).toEqual([word('stairs')]);
+    }
+    expect(word('stairs')).toBe(47186720 | 0x20);
+  });
+
   it('unmapped types fall back to the default surface with one warning per type', async () => {
     const g = twoTriangles() as FxGeometry;
     const foam = GTA_MATERIALS.findIndex(([n]) => n === 'FOAM');
@@ -309,6 +377,11 @@ describe('files and names', () => {
     expect((await expandInputs([join(dir, '*')])).files).toEqual([plainFile, `${plainFile}.xml`]);
     await expect(load(hi)).rejects.toThrow(/hi@\/ma@ file is the detail copy .* pass --ybn-detail/);
     expect((await load(hi, { ...YBN_DEFAULTS, detail: true })).objects.map((o) => o.name)).toEqual(['hi_vb_34_0']);
+  });
+
+  it('a file with nothing to collide with is refused with the bound counts', async () => {
+    const [bin] = writeBoth('empty', { kind: 'composite', children: [{ bound: { kind: 'cloth' } }, { bound: null }] });
+    await expect(compileLevel(bin, { workers: 1 }, { logger: { warn: () => {} } })).rejects.toThrow(/compile: .*empty\.ybn: no collision triangles \(2 bounds, 0 with collision, 1 skipped\)/);
   });
 
   it('a compiled YBN level is written next to it as <stem>.collision', async () => {

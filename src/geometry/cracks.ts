@@ -1,0 +1,279 @@
+// Open edges split into borders and cracks (docs/validation.md, "Borders and cracks"). An edge used by one
+// triangle is either the outline of an open surface (a border: expected) or a crack: it lies along another open
+// edge or along a face, within CRACK_DEFAULTS.tolerance, without sharing its vertices (a gap between two pieces, a
+// T-junction, a near miss). Cracks are where a board bumps; borders are not. Meshes are compared with each other
+// too (a crack between two objects is as much a bump as one inside an object).
+//
+// Rule: three points of each open edge (at ¼, ½ and ¾ of its length) are tested. A point is on
+// - another open edge when that edge runs within `maxAngle` of parallel, the point's projection falls strictly
+//   inside it, and the distance is at most `tolerance`;
+// - a face when its projection onto the face's plane is inside the triangle (barycentrics ≥ 0), the distance to
+//   the plane is at most `tolerance`, and the face is not the edge's own (a face of the same mesh having both of
+//   the edge's end points as corners: its own triangle, or a repeat of it the weld dropped).
+// Strict projection inside and the three interior points keep a border's neighbours from counting: the next edge of
+// a straight or bent outline projects the points outside itself, and a coplanar fan's faces at a border vertex
+// lie beside the edge, not over it.
+//
+// Search: the points go into a hash of square columns on the ground plane (X/Z), whose size follows the faces' own
+// size (the median extent of a sample, at least 4 × tolerance); every face and open edge then visits the columns
+// under its box grown by the tolerance, or, when those columns are more than the points, tests every point
+// (a face that would visit more columns than there are points). So the cost is about linear in faces + points.
+// Pure functions over typed arrays; no per-face objects.
+
+export interface CrackOptions {
+  /** Distance (metres, > 0) within which an open edge counts as lying along another edge or a face. Default 0.001. */
+  tolerance: number;
+  /** Largest angle (degrees, 0–90) between two open edges for one to lie along the other. Default 10. */
+  maxAngle: number;
+}
+
+export const CRACK_DEFAULTS: CrackOptions = { tolerance: 0.001, maxAngle: 10 };
+
+/** One mesh's faces and open edges, world space. */
+export interface CrackMesh {
+  /** xyz per vertex. */
+  positions: Float32Array;
+  /** Triangle index lists (three vertex indices a triangle), numbered in order across the lists. */
+  groups: Uint32Array[];
+  /** Open edges: from xyz, to xyz (6 values an edge). */
+  open: Float32Array;
+  /** Triangle (index over `groups` in order) each open edge belongs to. */
+  openTriangle: Uint32Array;
+}
+
+export interface CrackResult {
+  /** Per mesh, per open edge: −1 a border, else the mesh the first match belongs to (a crack). */
+  with: Int32Array[];
+}
+
+/** Points tested on each open edge, as fractions of its length. */
+const SAMPLES = [0.25, 0.5, 0.75];
+
+/** Classifies every open edge of every mesh (see the file header). */
+export function classifyOpenEdges(meshes: CrackMesh[], options: Partial<CrackOptions> = {}): CrackResult {
+  const opt = { ...CRACK_DEFAULTS, ...options };
+  const tol = opt.tolerance;
+  const cosMax = Math.cos((opt.maxAngle * Math.PI) / 180);
+  const result: CrackResult = { with: meshes.map((m) => new Int32Array(m.open.length / 6).fill(-1)) };
+  const totalEdges = meshes.reduce((s, m) => s + m.open.length / 6, 0);
+  if (totalEdges === 0) return result;
+
+  // Points: xyz, and the (mesh, edge) they belong to.
+  const np = totalEdges * SAMPLES.length;
+  const px = new Float64Array(np), py = new Float64Array(np), pz = new Float64Array(np);
+  const pMesh = new Int32Array(np), pEdge = new Int32Array(np);
+  let k = 0;
+  meshes.forEach((m, mi) => {
+    const e = m.open;
+    for (let i = 0; i < e.length / 6; i++) {
+      for (const f of SAMPLES) {
+        px[k] = e[6 * i] + f * (e[6 * i + 3] - e[6 * i]);
+        py[k] = e[6 * i + 1] + f * (e[6 * i + 4] - e[6 * i + 1]);
+        pz[k] = e[6 * i + 2] + f * (e[6 * i + 5] - e[6 * i + 2]);
+        pMesh[k] = mi;
+        pEdge[k] = i;
+        k++;
+      }
+    }
+  });
+  const grid = new ColumnHash(px, pz, columnSize(meshes, tol, px, pz));
+  const flag = (p: number, mi: number): void => {
+    const w = result.with[pMesh[p]];
+    if (w[pEdge[p]] < 0) w[pEdge[p]] = mi;
+  };
+
+  // Open edge against the points of other open edges.
+  meshes.forEach((m, mi) => {
+    const e = m.open;
+    for (let i = 0; i < e.length / 6; i++) {
+      const ax = e[6 * i], ay = e[6 * i + 1], az = e[6 * i + 2];
+      const dx = e[6 * i + 3] - ax, dy = e[6 * i + 4] - ay, dz = e[6 * i + 5] - az;
+      const len2 = dx * dx + dy * dy + dz * dz;
+      if (len2 === 0) continue;
+      const len = Math.sqrt(len2);
+      const n = grid.gather(Math.min(ax, ax + dx) - tol, Math.min(az, az + dz) - tol, Math.max(ax, ax + dx) + tol, Math.max(az, az + dz) + tol);
+      for (let q = 0; q < n; q++) {
+        const p = grid.found[q];
+        if (pMesh[p] === mi && pEdge[p] === i) continue;
+        const w = result.with[pMesh[p]];
+        if (w[pEdge[p]] >= 0) continue;
+        const t = ((px[p] - ax) * dx + (py[p] - ay) * dy + (pz[p] - az) * dz) / len2;
+        if (!(t > 0 && t < 1)) continue;
+        const qx = ax + t * dx - px[p], qy = ay + t * dy - py[p], qz = az + t * dz - pz[p];
+        if (qx * qx + qy * qy + qz * qz > tol * tol) continue;
+        // Parallel enough: the other edge's direction.
+        const o = meshes[pMesh[p]].open, j = pEdge[p];
+        const ex = o[6 * j + 3] - o[6 * j], ey = o[6 * j + 4] - o[6 * j + 1], ez = o[6 * j + 5] - o[6 * j + 2];
+        const elen = Math.hypot(ex, ey, ez);
+        if (elen === 0 || Math.abs(dx * ex + dy * ey + dz * ez) < cosMax * len * elen) continue;
+        flag(p, mi);
+      }
+    }
+  });
+
+  // Faces against the points.
+  meshes.forEach((m, mi) => {
+    const pos = m.positions;
+    if (!nearAnyPoint(grid, pos, tol)) return;
+    let t = 0;
+    for (const g of m.groups) {
+      for (let c = 0; c < g.length; c += 3, t++) {
+        const i0 = 3 * g[c], i1 = 3 * g[c + 1], i2 = 3 * g[c + 2];
+        const ax = pos[i0], ay = pos[i0 + 1], az = pos[i0 + 2];
+        const bx = pos[i1], by = pos[i1 + 1], bz = pos[i1 + 2];
+        const cx = pos[i2], cy = pos[i2 + 1], cz = pos[i2 + 2];
+        const ux = bx - ax, uy = by - ay, uz = bz - az, vx = cx - ax, vy = cy - ay, vz = cz - az;
+        const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+        const n2 = nx * nx + ny * ny + nz * nz;
+        if (n2 === 0) continue;
+        const nlen = Math.sqrt(n2);
+        const x0 = Math.min(ax, bx, cx) - tol, z0 = Math.min(az, bz, cz) - tol;
+        const x1 = Math.max(ax, bx, cx) + tol, z1 = Math.max(az, bz, cz) + tol;
+        const y0 = Math.min(ay, by, cy) - tol, y1 = Math.max(ay, by, cy) + tol;
+        const n = grid.gather(x0, z0, x1, z1);
+        for (let q = 0; q < n; q++) {
+          const p = grid.found[q];
+          const w = result.with[pMesh[p]];
+          if (w[pEdge[p]] >= 0 || py[p] < y0 || py[p] > y1) continue;
+          const qx = px[p] - ax, qy = py[p] - ay, qz = pz[p] - az;
+          const dist = (qx * nx + qy * ny + qz * nz) / nlen;
+          if (Math.abs(dist) > tol) continue;
+          // Barycentrics of the projection (signed areas over n).
+          const s1 = (uy * qz - uz * qy) * nx + (uz * qx - ux * qz) * ny + (ux * qy - uy * qx) * nz; // c's weight · n2
+          const s2 = (qy * vz - qz * vy) * nx + (qz * vx - qx * vz) * ny + (qx * vy - qy * vx) * nz; // b's weight · n2
+          if (s1 < 0 || s2 < 0 || s1 + s2 > n2) continue;
+          if (pMesh[p] === mi && ownFace(meshes[mi], pEdge[p], t, ax, ay, az, bx, by, bz, cx, cy, cz)) continue;
+          flag(p, mi);
+        }
+      }
+    }
+  });
+  return result;
+}
+
+/** Whether any point lies under the X/Z box of the positions grown by tol (else none of the mesh's faces can match). */
+function nearAnyPoint(grid: ColumnHash, pos: Float32Array, tol: number): boolean {
+  let x0 = Infinity, x1 = -Infinity, z0 = Infinity, z1 = -Infinity;
+  for (let i = 0; i < pos.length; i += 3) {
+    const x = pos[i], z = pos[i + 2];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
+  }
+  return x0 <= x1 && grid.gather(x0 - tol, z0 - tol, x1 + tol, z1 + tol) > 0;
+}
+
+/** Whether the face (corners a, b, c) has both end points of open edge i of m among its corners. */
+function ownFace(m: CrackMesh, i: number, t: number, ax: number, ay: number, az: number, bx: number, by: number, bz: number, cx: number, cy: number, cz: number): boolean {
+  if (m.openTriangle[i] === t) return true;
+  const e = m.open;
+  const isCorner = (x: number, y: number, z: number): boolean =>
+    (x === ax && y === ay && z === az) || (x === bx && y === by && z === bz) || (x === cx && y === cy && z === cz);
+  return isCorner(e[6 * i], e[6 * i + 1], e[6 * i + 2]) && isCorner(e[6 * i + 3], e[6 * i + 4], e[6 * i + 5]);
+}
+
+/**
+ * Column edge: the median X/Z extent of up to 1,024 faces spread over the meshes, or the points' spacing if they
+ * were spread evenly over their box (so large faces over few points visit few columns), at least 4 × tolerance.
+ */
+function columnSize(meshes: CrackMesh[], tol: number, px: Float64Array, pz: Float64Array): number {
+  let x0 = Infinity, x1 = -Infinity, z0 = Infinity, z1 = -Infinity;
+  for (let p = 0; p < px.length; p++) {
+    x0 = Math.min(x0, px[p]); x1 = Math.max(x1, px[p]);
+    z0 = Math.min(z0, pz[p]); z1 = Math.max(z1, pz[p]);
+  }
+  const spacing = Math.sqrt(((x1 - x0) * (z1 - z0)) / px.length);
+  const total = meshes.reduce((s, m) => s + m.groups.reduce((t, g) => t + g.length / 3, 0), 0);
+  const step = Math.max(1, Math.floor(total / 1024));
+  const sizes: number[] = [];
+  let t = 0;
+  for (const m of meshes) {
+    for (const g of m.groups) {
+      for (let c = 0; c < g.length; c += 3, t++) {
+        if (t % step !== 0) continue;
+        const p = m.positions;
+        const xs = [p[3 * g[c]], p[3 * g[c + 1]], p[3 * g[c + 2]]], zs = [p[3 * g[c] + 2], p[3 * g[c + 1] + 2], p[3 * g[c + 2] + 2]];
+        sizes.push(Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...zs) - Math.min(...zs)));
+      }
+    }
+  }
+  sizes.sort((a, b) => a - b);
+  const median = sizes.length ? sizes[sizes.length >> 1] : 1;
+  return Math.max(4 * tol, Number.isFinite(median) ? median : 1, Number.isFinite(spacing) ? spacing : 0);
+}
+
+/** Points bucketed by X/Z column (CSR over an open-addressed table of column keys). */
+class ColumnHash {
+  private keys: Int32Array;
+  private start: Int32Array;
+  private items: Int32Array;
+  private mask: number;
+
+  constructor(private px: Float64Array, private pz: Float64Array, private size: number) {
+    const n = px.length;
+    let cap = 2;
+    while (cap < 2 * n) cap <<= 1;
+    this.mask = cap - 1;
+    this.keys = new Int32Array(2 * cap);
+    const used = new Uint8Array(cap);
+    const slotOf = new Int32Array(n);
+    const count = new Int32Array(cap + 1);
+    for (let p = 0; p < n; p++) {
+      const ix = Math.floor(px[p] / size), iz = Math.floor(pz[p] / size);
+      let h = this.hash(ix, iz);
+      while (used[h] && (this.keys[2 * h] !== ix || this.keys[2 * h + 1] !== iz)) h = (h + 1) & this.mask;
+      if (!used[h]) (used[h] = 1), (this.keys[2 * h] = ix), (this.keys[2 * h + 1] = iz);
+      slotOf[p] = h;
+      count[h + 1]++;
+    }
+    for (let h = 0; h < cap; h++) count[h + 1] += count[h];
+    this.start = count;
+    const fill = count.slice(0, cap);
+    this.items = new Int32Array(n);
+    for (let p = 0; p < n; p++) this.items[fill[slotOf[p]]++] = p;
+    this.used = used;
+    this.found = new Int32Array(n);
+  }
+
+  private used: Uint8Array;
+
+  private hash(ix: number, iz: number): number {
+    let h = Math.imul(ix ^ 0x9e3779b9, 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13) ^ iz, 0xc2b2ae35);
+    return (h ^ (h >>> 16)) & this.mask;
+  }
+
+  /** The points found by the last gather (the first `gather()` entries). */
+  readonly found: Int32Array;
+
+  /**
+   * Gathers into `found` the points inside [x0, x1] × [z0, z1] (through the columns under it, or through every
+   * point when those columns are more than the points) and returns how many.
+   */
+  gather(x0: number, z0: number, x1: number, z1: number): number {
+    const s = this.size, px = this.px, pz = this.pz, found = this.found;
+    const ix0 = Math.floor(x0 / s), ix1 = Math.floor(x1 / s), iz0 = Math.floor(z0 / s), iz1 = Math.floor(z1 / s);
+    let n = 0;
+    if ((ix1 - ix0 + 1) * (iz1 - iz0 + 1) > px.length) {
+      for (let p = 0; p < px.length; p++) if (px[p] >= x0 && px[p] <= x1 && pz[p] >= z0 && pz[p] <= z1) found[n++] = p;
+      return n;
+    }
+    for (let ix = ix0; ix <= ix1; ix++) {
+      for (let iz = iz0; iz <= iz1; iz++) {
+        let h = this.hash(ix, iz);
+        while (this.used[h]) {
+          if (this.keys[2 * h] === ix && this.keys[2 * h + 1] === iz) {
+            for (let k = this.start[h]; k < this.start[h + 1]; k++) {
+              const p = this.items[k];
+              if (px[p] >= x0 && px[p] <= x1 && pz[p] >= z0 && pz[p] <= z1) found[n++] = p;
+            }
+            break;
+          }
+          h = (h + 1) & this.mask;
+        }
+      }
+    }
+    return n;
+  }
+}

@@ -1,0 +1,63 @@
+// compile-collision on GTA V collision, as a user runs it: .ybn and .ybn.xml levels, globs, hi@/ma@ notes,
+// --ybn-detail, --ybn-chord-error, a broken file named in the message.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from '../fixtures/levels.ts';
+import { boxBound, compositeLevel, writeYbn, writeYbnXml } from '../fixtures/ybn.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
+const tmp = tempDir('sk8-cli-ybn-');
+afterAll(tmp.cleanup);
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+
+beforeAll(() => {
+  mkdirSync(join(tmp.dir, 'port'), { recursive: true });
+  writeFileSync(join(tmp.dir, 'port/vb_34_skate.ybn'), writeYbn(compositeLevel()).file);
+  writeFileSync(join(tmp.dir, 'port/vb_34_skate.ybn.xml'), writeYbnXml(compositeLevel()));
+  writeFileSync(join(tmp.dir, 'port/hi@vb_34_skate.ybn'), writeYbn(boxBound()).file);
+  writeFileSync(join(tmp.dir, 'broken.ybn'), 'RSC7 but not really');
+});
+
+describe('compile-collision LEVEL.ybn', () => {
+  it('builds a .ybn like a glTF: summary, <stem>.collision, exit 0', () => {
+    const r = run('port/vb_34_skate.ybn', '--workers', '1');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/collision-objects\s+5/);
+    expect(r.stdout).toMatch(/bound 2_2: kind 15 \(cloth\) skipped/);
+    expect(readdirSync(join(tmp.dir, 'port/vb_34_skate.collision')).filter((f) => f.endsWith('.physics')).sort()).toEqual([
+      'vb_34_skate_0.physics', 'vb_34_skate_1.physics', 'vb_34_skate_2_0.physics', 'vb_34_skate_2_3.physics', 'vb_34_skate_3.physics',
+    ]);
+  });
+
+  it('a glob takes .ybn and .ybn.xml, notes the hi@ copy it skips, and both forms write the same bytes', () => {
+    const r = run('port/*', '-o', 'all', '--workers', '1');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/note: port\/hi@vb_34_skate\.ybn skipped: a hi@\/ma@ file is the vehicle\/weapon detail copy/);
+    // Both forms have the stem vb_34_skate: the second replaces the first's output, which must be byte-identical.
+    expect(readdirSync(join(tmp.dir, 'all'))).toEqual(['vb_34_skate.collision']);
+    const a = run('port/vb_34_skate.ybn', '-o', 'bin', '--workers', '1');
+    const b = run('port/vb_34_skate.ybn.xml', '-o', 'xml', '--workers', '1');
+    expect([a.status, b.status]).toEqual([0, 0]);
+    for (const f of readdirSync(join(tmp.dir, 'bin')).filter((x) => x.endsWith('.physics'))) {
+      expect(Buffer.compare(readFileSync(join(tmp.dir, 'bin', f)), readFileSync(join(tmp.dir, 'xml', f))), f).toBe(0);
+    }
+  });
+
+  it('--ybn-detail compiles the hi@ copy', () => {
+    const r = run('port/hi@vb_34_skate.ybn', '--ybn-detail', '-o', 'detail');
+    expect(r.status, r.stderr).toBe(0);
+    expect(readdirSync(join(tmp.dir, 'detail'))).toContain('hi_vb_34_skate.physics');
+  });
+
+  it('a broken .ybn exits 1 naming the file and the field; a bad --ybn-chord-error exits 2', () => {
+    const r = run('broken.ybn');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/compile-collision: ybn: broken\.ybn: at 0x[0-9a-f]+: .*(page flags|deflate body)/);
+    const bad = run('port/vb_34_skate.ybn', '--ybn-chord-error', '2');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--ybn-chord-error must be 0\.0001\.\.0\.5/);
+  });
+});

@@ -4,6 +4,10 @@
 //    row of GPU-instanced bollards; materials by name, extras as Blender's exporter writes custom properties.
 //  - samples/city-blocks.glb: a 1.2 km square of terrain and 4,400 small props (shared meshes, so the file stays
 //    small): about 4,500 geometries, above the 4,003 budget, so it compiles into collision_area cells.
+//  - samples/shapes.glb: one object per collision mode of the shape layer (src/shapes/): fitted box, sphere,
+//    capsule, cylinder and cone, explicit sk8_shape primitives (one under a positive diagonal scale), a hull of a
+//    random rock (and the convex_hull spelling), convex_parts (two closed boxes and one flat convex plate; and the
+//    aggregate spelling), and triangle_mesh / mesh ground.
 // glTF space is game space: Y up, metres.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -206,7 +210,62 @@ export function cityBlocks(): Document {
   return b.doc;
 }
 
-export const SAMPLES = { 'skatepark.glb': skatepark, 'city-blocks.glb': cityBlocks } as const;
+/** A closed UV-sphere-like blob (rings of `n` around Y), wound outward: a mesh to fit primitives to. */
+function blob(n: number, r: [number, number, number], c: V3 = [0, 0, 0]): Geo {
+  const positions: number[] = [c[0], c[1] + r[1], c[2]];
+  const rings = n / 2 - 1;
+  for (let k = 1; k <= rings; k++) {
+    const t = (k * Math.PI) / (rings + 1);
+    for (let j = 0; j < n; j++) {
+      const f = (2 * Math.PI * j) / n;
+      positions.push(c[0] + r[0] * Math.sin(t) * Math.cos(f), c[1] + r[1] * Math.cos(t), c[2] + r[2] * Math.sin(t) * Math.sin(f));
+    }
+  }
+  positions.push(c[0], c[1] - r[1], c[2]);
+  const indices: number[] = [];
+  const ring = (k: number, j: number): number => 1 + (k - 1) * n + (j % n);
+  for (let j = 0; j < n; j++) indices.push(0, ring(1, j + 1), ring(1, j));
+  for (let k = 1; k < rings; k++) for (let j = 0; j < n; j++) indices.push(ring(k, j), ring(k, j + 1), ring(k + 1, j), ring(k, j + 1), ring(k + 1, j + 1), ring(k + 1, j));
+  const last = positions.length / 3 - 1;
+  for (let j = 0; j < n; j++) indices.push(ring(rings, j), ring(rings, j + 1), last);
+  return { positions, indices };
+}
+
+export function shapes(): Document {
+  const b = new Builder();
+  const concrete = b.material('concrete');
+  const metal = b.material('metal');
+  const wood = b.material('Wood');
+  const mode = (m: string) => ({ sk8_collision_mode: m });
+  b.node('ground', b.mesh('ground', [{ geo: grid(12, 12, 2, [-12, 0, -12]), material: concrete }]), { extras: mode('triangle_mesh') });
+  b.node('ramp_mesh', b.mesh('ramp', [{ geo: extrude([[0, 0], [2, 0.8]], 0, 0, 2), material: concrete }]), { t: [-10, 0, 8], extras: mode('mesh') });
+  // Fitted primitives (the mode on the object, the mesh's local bounds).
+  b.node('crate_box', b.mesh('crate', [{ geo: box([0, 0.5, 0], [0.5, 0.5, 0.5]), material: wood }]), { t: [-6, 0, -6], r: [0, Math.sin(Math.PI / 12), 0, Math.cos(Math.PI / 12)], extras: mode('box') });
+  b.node('ball_sphere', b.mesh('ball', [{ geo: blob(12, [0.6, 0.6, 0.6], [0, 0.6, 0]), material: metal }]), { t: [-3, 0, -6], extras: mode('sphere') });
+  b.node('bollard_capsule', b.mesh('bollard_fit', [{ geo: blob(10, [0.15, 0.6, 0.15], [0, 0.6, 0]), material: metal }]), { t: [0, 0, -6], extras: mode('capsule') });
+  b.node('post_cylinder', b.mesh('post', [{ geo: box([0, 1, 0], [0.1, 1, 0.1]), material: metal }]), { t: [3, 0, -6], extras: mode('cylinder') });
+  b.node('cone_cone', b.mesh('cone', [{ geo: box([0, 0.4, 0], [0.3, 0.4, 0.3]), material: concrete }]), { t: [6, 0, -6], extras: mode('cone') });
+  // Explicit parameters in sk8_shape (object-local; the node's scale (2, 1, 2) applies).
+  const pad = b.mesh('pad', [{ geo: box([0, 0.5, 0], [0.5, 0.5, 0.5]), material: metal }]);
+  b.node('bollard_explicit', pad, { t: [0, 0, -3], extras: { sk8_shape: { type: 'capsule', radius: 0.15, length: 0.7, axis: 'y', centre: [0, 0.5, 0] } } });
+  const scaled = b.node('drum_explicit', pad, { t: [3, 0, -3], extras: { sk8_shape: JSON.stringify({ type: 'cylinder', radius: 0.3, height: 0.9, centre: [0, 0.45, 0] }) } });
+  scaled.setScale([2, 1, 2]);
+  b.node('cap_explicit', pad, { t: [6, 0, -3], extras: { sk8_collision_mode: 'cone', sk8_shape: { type: 'cone', radius: 0.4, height: 0.6, centre: [0, 0.3, 0] } } });
+  // Hulls of a lumpy rock (random points on a blob).
+  const rnd = prng(15);
+  const rock = blob(10, [0.8, 0.5, 0.6], [0, 0.5, 0]);
+  rock.positions = rock.positions.map((v) => v * (0.85 + 0.3 * rnd()));
+  b.node('rock_hull', b.mesh('rock', [{ geo: rock, material: concrete }]), { t: [-6, 0, 3], extras: mode('hull') });
+  b.node('rock_convex_hull', b.mesh('rock', [{ geo: rock, material: concrete }]), { t: [-3, 0, 3], extras: mode('convex_hull') });
+  // Convex parts: two closed boxes and one flat convex plate, one resource.
+  const plate = { positions: [0, 1.2, 0, 1, 1.2, 0, 1.3, 1.2, 0.8, 0.5, 1.2, 1.3, -0.3, 1.2, 0.8], indices: [0, 3, 1, 1, 3, 2, 0, 4, 3] };
+  const parts = merge(box([0, 0.3, 0], [0.5, 0.3, 0.5]), box([1.5, 0.5, 0], [0.4, 0.5, 0.4]), plate);
+  b.node('stack_convex_parts', b.mesh('stack', [{ geo: parts, material: wood }]), { t: [1, 0, 3], extras: mode('convex_parts') });
+  b.node('stack_aggregate', b.mesh('stack', [{ geo: parts, material: wood }]), { t: [5, 0, 3], extras: mode('aggregate') });
+  return b.doc;
+}
+
+export const SAMPLES = { 'skatepark.glb': skatepark, 'city-blocks.glb': cityBlocks, 'shapes.glb': shapes } as const;
 
 /** The sample's .glb bytes (deterministic). */
 export async function sampleBytes(name: keyof typeof SAMPLES): Promise<Uint8Array> {

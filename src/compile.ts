@@ -13,9 +13,11 @@ import { applyCrackCounts, classifyCracks, describeReport, validateMesh, type Cr
 import { importYbn, isDetailCopy, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from './import/ybn/index.ts';
 import { isShared, SharedArena } from './import/shared-arena.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
-import { isPlanned, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
+import { isNative, isPlanned, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
 import { DEFAULT_CELL_SIZE, planCells, type CellSize, type KnownRuns } from './tiling/cells.ts';
 import { firstOfEach } from './tiling/unique.ts';
+import { nativeGroups, withNativeCells } from './tiling/native-jobs.ts';
+import { SHAPE_DEFAULTS, shapeObjects, type ShapeOptions } from './shapes/build.ts';
 import { availableParallelism } from 'node:os';
 import { autoThreads, cpuMark, freeCores, runJobs, ThreadPool, UNIT_TRIANGLES, type CpuMark } from './tiling/pool.ts';
 import { MAX_RESOURCE_BYTES, readRegularFile } from './files.ts';
@@ -49,6 +51,8 @@ export interface CompileOptions {
   decoders: { draco: boolean; meshopt: boolean };
   /** Read buffer URIs that resolve outside the glTF's directory. Default false (refused, naming the buffer). */
   allowOutsideUris: boolean;
+  /** Shape modes: chord error, --native-shapes (experimental), --hull-parts (src/shapes/build.ts SHAPE_DEFAULTS). */
+  shapes?: Partial<ShapeOptions>;
   /** GTA V inputs (.ybn, .ybn.xml): detail copies, primitive tessellation (src/import/ybn/index.ts). */
   ybn: YbnOptions;
 }
@@ -104,7 +108,11 @@ export interface StreamingPlan {
 export interface Manifest {
   tool: { name: string; version: string };
   input: { file: string; sha256: string };
-  options: { scene: string | null; cellSize: number; budget: number; tiling: string; allowCustomSlots: boolean; header: 'game' | 'studio' };
+  options: {
+    scene: string | null; cellSize: number; budget: number; tiling: string; allowCustomSlots: boolean; header: 'game' | 'studio';
+    /** Shape modes' settings: chord error (m), hull parts, native kinds ('experimental' when on). */
+    shapes: { chordError: number; hullParts: boolean; nativeShapes: false | 'experimental' };
+  };
   layout: 'objects' | 'cells';
   geometries: number;
   totals: Totals;
@@ -187,6 +195,8 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
     if (early > 0) b.pool = ThreadPool.spawn(early);
     if (options.studioTemplate) options.encode = { ...options.encode, header: await readStudioTemplate(options.studioTemplate) };
     const imported = await importStage(b);
+    // Shape modes (src/shapes/): primitives, hulls and convex parts become what the plan and encoder take.
+    if (imported.objects.some((o) => o.shape)) imported.objects = await timed(b, 'shapes', () => shapeObjects(imported.objects, options.shapes ?? {}, b.logger).objects);
     // The temporary sibling is created once the input has been read.
     b.staging = Staging.open(b.outDir, hooks.onPublishStep);
     const sha256 = hashAll(imported.inputBytes);
@@ -231,7 +241,7 @@ async function importStage(b: Build): Promise<ImportResult> {
  */
 async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built: BuiltResource[]; layout: 'objects' | 'cells'; threads: number }> {
   const { options, timings } = b;
-  const estimate = objects.reduce((s, o) => s + o.groups.reduce((t, g) => t + estimateShapes(g.indices.length / 3), 0), 0);
+  const estimate = objects.reduce((s, o) => s + (o.native?.length ?? 0) + o.groups.reduce((t, g) => t + estimateShapes(g.indices.length / 3), 0), 0);
   let layout: 'objects' | 'cells' = options.tiling === 'auto' ? (estimate < options.budget ? 'objects' : 'cells') : options.tiling;
   // Without a worker for it, the validation report runs on the main thread while the workers start encoding.
   const sideWork = (): void => {
@@ -353,7 +363,7 @@ class Validation {
   private big: ImportedObject[] = [];
 
   add(o: ImportedObject): void {
-    if (!this.pool || o.kind === 'grind') return;
+    if (!this.pool || o.kind === 'grind' || o.shape) return; // shape objects: validated as what they become
     const triangles = o.groups.reduce((t, g) => t + g.indices.length / 3, 0);
     if (triangles >= UNIT_TRIANGLES) {
       this.big.push(o);
@@ -391,7 +401,7 @@ class Validation {
   runLocal(objects: ImportedObject[]): void {
     if (this.pool) return;
     for (const o of objects) {
-      if (o.kind !== 'grind' && !this.local.has(o)) this.local.set(o, validateMesh(o.positions, o.groups.map((g) => g.indices)));
+      if (o.kind === 'mesh' && !o.shape && !this.local.has(o)) this.local.set(o, validateMesh(o.positions, o.groups.map((g) => g.indices)));
     }
   }
 
@@ -424,12 +434,12 @@ class Validation {
 
 function objectJobs(objects: ImportedObject[]): ResourceJob[] {
   return objects
-    .filter((o) => o.groups.some((g) => g.indices.length > 0))
-    .map((o) => ({ name: o.name, cell: null, sources: [o.name], groups: o.groups.map((g) => ({ material: g.material, positions: o.positions, indices: g.indices })) }));
+    .filter((o) => o.groups.some((g) => g.indices.length > 0) || o.native?.length)
+    .map((o) => ({ name: o.name, cell: null, sources: [o.name], groups: [...o.groups.map((g) => ({ material: g.material, positions: o.positions, indices: g.indices })), ...nativeGroups(o)] }));
 }
 
 function cellJobs(objects: ImportedObject[], cellSize: number, known: KnownRuns): ResourceJob[] {
-  return planCells(objects, cellSize, known).map((c) => ({ name: c.name, cell: [c.x, c.z], sources: c.sources, groups: c.groups }));
+  return withNativeCells(planCells(objects, cellSize, known).map((c) => ({ name: c.name, cell: [c.x, c.z], sources: c.sources, groups: c.groups })), objects, cellSize);
 }
 
 /** The jobs with every array they read in shared memory (the importer's already are: then nothing is copied). */
@@ -447,7 +457,9 @@ function sharedJobs(jobs: ResourceJob[]): ResourceJob[] {
     groups: j.groups.map((g) =>
       isPlanned(g)
         ? { ...g, sources: g.sources.map((s) => ({ positions: share(s.positions), indices: share(s.indices) })) }
-        : { material: g.material, positions: share(g.positions), indices: share(g.indices) },
+        : isNative(g)
+          ? g
+          : { material: g.material, positions: share(g.positions), indices: share(g.indices) },
     ),
   }));
 }
@@ -480,6 +492,7 @@ function makeManifest(
     options: {
       scene: options.scene ?? null, cellSize: options.cellSize, budget: options.budget, tiling: options.tiling,
       allowCustomSlots: options.allowCustomSlots, header: options.studioTemplate ? 'studio' : 'game',
+      shapes: { chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, hullParts: options.shapes?.hullParts ?? false, nativeShapes: options.shapes?.nativeShapes ? 'experimental' : false },
     },
     layout,
     geometries: built.reduce((s, r) => s + r.shapes, 0),

@@ -17,6 +17,9 @@ interface Args {
   json: boolean;
   studioTemplate?: string;
   allowOutsideUris: boolean;
+  chordError: number;
+  nativeShapes: boolean;
+  hullParts: boolean;
   ybnDetail: boolean;
   ybnChordError: number;
 }
@@ -59,6 +62,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   if (patterns.length === 0) usage('give a level (.glb/.gltf/.ybn/.ybn.xml) to compile, or a command');
   if (!(argv.ybnChordError >= 0.0001 && argv.ybnChordError <= 0.5)) usage(`--ybn-chord-error must be 0.0001..0.5 (metres), got ${argv.ybnChordError}`);
   if (!Number.isInteger(argv.budget) || argv.budget < 1) usage(`--budget must be a positive integer, got ${argv.budget}`);
+  if (!(argv.chordError >= 0.0001 && argv.chordError <= 0.5)) usage(`--chord-error must be 0.0001..0.5 (metres), got ${argv.chordError}`);
   const workers = parseWorkers(argv.workers);
   // Loaded here, not at the top: `inspect`, `verify` and usage errors need none of the glTF stack.
   const { compileLevel, expandInputs, formatSummary, levelStem } = await import('../../src/compile.ts');
@@ -74,7 +78,8 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     try {
       const r = await compileLevel(
         file,
-        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail, chordError: argv.ybnChordError } },
+        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail, chordError: argv.ybnChordError },
+          shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts } },
         { logger: { warn: () => {} }, onProgress: progress },
       );
       results.push(r);
@@ -106,6 +111,9 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('budget', { type: 'number', default: 4003, describe: 'geometry budget: at or above it, collision merges into cells' })
       .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: 'auto by budget, or force per-object resources / cells' })
       .option('studio-template', { type: 'string', describe: "a .physics written by ReSkate Studio: copy its header word and 0x4c-byte body (Studio's form)" })
+      .option('chord-error', { type: 'number', default: 0.005, describe: 'largest distance of a tessellated sphere, capsule, cylinder or cone from its true surface, metres (0.0001–0.5)' })
+      .option('native-shapes', { type: 'boolean', default: false, describe: 'experimental: boxes as kind-2 parts, hulls and convex parts as kind-3 polyhedra (default: all kind 5, as Studio)' })
+      .option('hull-parts', { type: 'boolean', default: false, describe: 'a convex_parts part that breaks the convex contract becomes its hull (a warning) instead of an error' })
       .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files outside the glTF's directory (refused by default)" })
       .option('ybn-detail', { type: 'boolean', default: false, describe: 'compile hi@/ma@ YBN files (vehicle/weapon detail copies; skipped by default)' })
       .option('ybn-chord-error', { type: 'number', default: 0.005, describe: 'YBN spheres, capsules, cylinders, discs: largest distance of the tessellation from the true surface, metres (0.0001..0.5)' })

@@ -14,6 +14,8 @@ import { liteRoot, type WalkAccessor as Accessor, type WalkNode as Node, type Wa
 import { chainRuns, clampGrindRadius, grindPrisms, GRIND_DEFAULTS, halfEdgesPerMetre, DENSITY_WARN_HALF_EDGES_PER_METRE } from './grind.ts';
 import { MaterialResolver, type Extras } from './objects.ts';
 import { concatU32, SharedArena } from './shared-arena.ts';
+import { isShapeMode, type ShapeRequest } from '../shapes/build.ts';
+import type { NativePart } from '../shapes/native.ts';
 import { readRegularFile, resolveUri } from '../files.ts';
 
 const require = createRequire(import.meta.url);
@@ -52,10 +54,15 @@ export interface ImportedObject {
   name: string;
   /** Where it came from, for messages: node index and name. */
   source: string;
-  kind: 'mesh' | 'grind';
+  /** 'shape': made by src/shapes/ from a shape mode (not validated: closed or convex by construction or by contract). */
+  kind: 'mesh' | 'grind' | 'shape';
   /** World-space (game-space) positions, xyz, rounded to f32. */
   positions: Float32Array;
   groups: ObjectGroup[];
+  /** A shape mode (sphere, box, hull, convex_parts, …): what src/shapes/build.ts makes of it. */
+  shape?: ShapeRequest;
+  /** Native kind-2/3 shapes (--native-shapes), built by src/shapes/build.ts; positions and groups may be empty. */
+  native?: NativePart[];
 }
 
 export interface ImportStats {
@@ -149,6 +156,8 @@ async function readJson(file: string, options: ImportOptions, logger: Logger): P
   } catch (e) {
     const shape = isGlb ? glbJsonShape(bytes) : undefined;
     if (shape) throw new Error(`gltf: ${file}: the JSON chunk is ${shape}, not a glTF object`);
+    const external = isGlb ? glbExternalBuffer(bytes) : undefined;
+    if (external) throw new Error(`gltf: ${file}: ${external}: a .glb's buffers are read from the file itself, not from other files (export the level as one .glb, or as glTF Separate)`);
     const message = (e as Error).message;
     throw new Error(message.startsWith('gltf: ') ? message : `gltf: ${file}: ${describeReadError(e as NodeJS.ErrnoException, isGlb)}`);
   }
@@ -164,11 +173,26 @@ function notAnObject(v: unknown): string | undefined {
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`;
 }
 
+const glbJson = (bytes: Uint8Array): unknown => {
+  const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(12, true);
+  return JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + length)));
+};
+
 /** The GLB's JSON chunk, when it parses to something other than an object (only asked after a failure). */
 function glbJsonShape(bytes: Uint8Array): string | undefined {
   try {
-    const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(12, true);
-    return notAnObject(JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + length))));
+    return notAnObject(glbJson(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first buffer of a GLB that names another file (`buffer 1 "level.bin"`; only asked after a failure). */
+function glbExternalBuffer(bytes: Uint8Array): string | undefined {
+  try {
+    const buffers = (glbJson(bytes) as { buffers?: { uri?: unknown }[] }).buffers ?? [];
+    const i = buffers.findIndex((b) => typeof b?.uri === 'string' && !b.uri.startsWith('data:'));
+    return i < 0 ? undefined : `buffer ${i} "${buffers[i].uri}"`;
   } catch {
     return undefined;
   }
@@ -330,6 +354,7 @@ class SceneWalker {
       checkWorld(matrix, matrix === world ? this.where(node) : `${this.where(node)} instance ${k}`);
       const name = this.uniqueName(matrix === world ? base : `${base}_${k}`);
       const obj = this.meshObject(node, matrix, name, mode === 'water');
+      if (obj && isShapeMode(mode)) obj.shape = { mode, world: Array.from(matrix), spec: nodeExtras.sk8_shape ?? meshExtras.sk8_shape };
       if (obj) this.add(obj);
     }
   }

@@ -1,17 +1,20 @@
 // Object properties from glTF extras (Blender custom properties; "Include → Custom Properties" on export).
 // Spec: ../shared/spec/authoring-notes.md "Objects and their properties", "Materials", "Grind curves".
 import type { WalkMaterial as Material, WalkMesh as Mesh, WalkNode as Node, WalkPrimitive as Primitive } from './gltf-lite.ts';
+import { isShapeMode, type ShapeMode } from '../shapes/build.ts';
+import { parseShapeSpec } from '../shapes/spec.ts';
 import { clampGrindRadius, GRIND_RADIUS_MAX, GRIND_RADIUS_MIN } from './grind.ts';
 import { buildSurfaceTable, DEFAULT_MATERIAL, finalMaterialWord, normaliseSurfaceName, parsePackedMaterial } from './materials.ts';
 
 export type Extras = Record<string, unknown>;
 
-/** What an object compiles as. Modes we do not build yet compile as triangle meshes (with a warning). */
-export type CollisionMode = 'triangle_mesh' | 'none' | 'water';
+/** What an object compiles as: a triangle mesh, nothing, water, or one of the shape layer's modes (src/shapes/). */
+export type CollisionMode = 'triangle_mesh' | 'none' | 'water' | ShapeMode;
 
 /** sk8_collision_mode values: the add-on's enum (stored order 0..4) and reskate_cli's extra spellings. */
 const ENUM_ORDER = ['triangle_mesh', 'convex_parts', 'hull', 'none', 'water'];
-const AS_TRIANGLE_MESH = new Set(['convex_parts', 'hull', 'convex_hull', 'capsule', 'sphere', 'aggregate']);
+/** Spellings: reskate_cli's `mesh`, `convex_hull`, `aggregate`; the issue's primitive names are modes of their own. */
+const SPELLINGS: Record<string, CollisionMode> = { mesh: 'triangle_mesh', convex_hull: 'hull', aggregate: 'convex_parts' };
 
 export interface GrindConfig {
   material: number;
@@ -30,19 +33,24 @@ export class MaterialResolver {
     this.warn(message);
   }
 
-  /** sk8_collision_mode from the node, else the mesh; default triangle_mesh. */
+  /**
+   * sk8_collision_mode from the node, else the mesh; default triangle_mesh, or the primitive sk8_shape names when
+   * only sk8_shape is set. sk8_shape with a mode that is not that primitive is an error.
+   */
   mode(node: Extras, mesh: Extras, where: string): CollisionMode {
     const raw = node.sk8_collision_mode ?? mesh.sk8_collision_mode;
-    if (raw === undefined) return 'triangle_mesh';
+    const spec = node.sk8_shape ?? mesh.sk8_shape;
+    const family = spec === undefined ? undefined : parseShapeSpec(spec, where).family;
+    if (raw === undefined) return family ?? 'triangle_mesh';
     const name = typeof raw === 'number' ? ENUM_ORDER[raw] : typeof raw === 'string' ? raw.trim().toLowerCase() : undefined;
-    if (name === 'triangle_mesh' || name === 'mesh') return 'triangle_mesh';
-    if (name === 'none' || name === 'water') return name;
-    if (name && AS_TRIANGLE_MESH.has(name)) {
-      this.warnOnce(`mode:${where}`, `objects: ${where}: sk8_collision_mode "${name}" is not built yet; compiled as triangle_mesh`);
-    } else {
-      this.warnOnce(`mode:${where}`, `objects: ${where}: unknown sk8_collision_mode ${JSON.stringify(raw)}; compiled as triangle_mesh`);
+    let mode: CollisionMode = 'triangle_mesh';
+    if (name && (name === 'triangle_mesh' || name === 'none' || name === 'water' || isShapeMode(name))) mode = name as CollisionMode;
+    else if (name && SPELLINGS[name]) mode = SPELLINGS[name];
+    else this.warnOnce(`mode:${where}`, `objects: ${where}: unknown sk8_collision_mode ${JSON.stringify(raw)}; compiled as triangle_mesh`);
+    if (family !== undefined && mode !== family && mode !== 'none') {
+      throw new Error(`objects: ${where}: sk8_shape is a ${family} but sk8_collision_mode is ${JSON.stringify(raw)}; set the mode to "${family}" or remove sk8_shape`);
     }
-    return 'triangle_mesh';
+    return mode;
   }
 
   /**

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { encodeResource, type MeshObject } from '../geometry/resource.ts';
 import { writePhysicsResource } from '../format/resource.ts';
 import { gatherGroup, type CellGroupPlan } from './cells.ts';
+import { PART_FLAGS, type PartRecord } from '../format/types.ts';
+import type { NativePart } from '../shapes/native.ts';
+import { quatToMat3 } from '../shapes/frame.ts';
 
 /** Options handed to the encoder unchanged (header word 0x08, Studio body, part ids; see docs/format-decisions.md). */
 export type EncodeOptions = NonNullable<Parameters<typeof encodeResource>[1]>;
@@ -17,11 +20,18 @@ export interface MeshGroup {
   indices: Uint32Array;
 }
 
-/** A group as jobs carry it: a mesh (per-object resources) or a cell's planned runs, gathered where it is encoded. */
-export type JobGroup = MeshGroup | CellGroupPlan;
+/** A native kind-2/3 shape (--native-shapes, src/shapes/native.ts): written as it is, after the job's meshes. */
+export interface NativeGroup {
+  material: number;
+  native: NativePart;
+}
+
+/** A group as jobs carry it: a mesh (per-object resources), a cell's planned runs (gathered where it is encoded), or a native shape. */
+export type JobGroup = MeshGroup | CellGroupPlan | NativeGroup;
 
 export const isPlanned = (g: JobGroup): g is CellGroupPlan => 'runs' in g;
-export const groupTriangles = (g: JobGroup): number => (isPlanned(g) ? g.triangles : g.indices.length / 3);
+export const isNative = (g: JobGroup): g is NativeGroup => 'native' in g;
+export const groupTriangles = (g: JobGroup): number => (isPlanned(g) ? g.triangles : isNative(g) ? 0 : g.indices.length / 3);
 export const jobTriangles = (job: ResourceJob): number => job.groups.reduce((s, g) => s + groupTriangles(g), 0);
 
 export interface ResourceJob {
@@ -71,11 +81,38 @@ export function writeResource(dir: string, r: BuiltResource): void {
   }
 }
 
+/** The part of a native shape: its rotation and position, kind 2 or 3, the mesh part's other words. */
+function nativePart(n: NativePart, shape: number): PartRecord {
+  return {
+    rotation: [...n.rotation], position: [...n.position], w: 1, word20: 0, kind: n.kind, ids: [0, 0, 0], word34: 0, shape, word3c: 0,
+    material: n.material >>> 0, flags: PART_FLAGS,
+  };
+}
+
+/** Grows min/max by a native shape's vertices placed by its part (kind 3 stores zero bounds). */
+function nativeBounds(n: NativePart, min: number[], max: number[]): void {
+  const m = quatToMat3(n.rotation);
+  const v = n.shape.vertices;
+  for (let k = 0; k < v.length; k += 3) {
+    for (let j = 0; j < 3; j++) {
+      const x = Math.fround(n.position[j] + m[j] * v[k] + m[3 + j] * v[k + 1] + m[6 + j] * v[k + 2]);
+      if (x < min[j]) min[j] = x;
+      if (x > max[j]) max[j] = x;
+    }
+  }
+}
+
 export function buildResource(job: ResourceJob, options?: EncodeOptions): BuiltResource {
-  const objects: MeshObject[] = job.groups.map((g) => {
+  const objects: MeshObject[] = [];
+  const natives: NativeGroup[] = [];
+  for (const g of job.groups) {
+    if (isNative(g)) {
+      natives.push(g);
+      continue;
+    }
     const { positions, indices } = isPlanned(g) ? gatherGroup(g) : g;
-    return { name: job.name, positions, indices, material: g.material };
-  });
+    objects.push({ name: job.name, positions, indices, material: g.material });
+  }
   let encoded: ReturnType<typeof encodeResource>;
   try {
     encoded = encodeResource(objects, options);
@@ -83,12 +120,18 @@ export function buildResource(job: ResourceJob, options?: EncodeOptions): BuiltR
     throw new Error(`encode: resource "${job.name}": ${(e as Error).message}`);
   }
   const res = encoded.resource;
-  const bytes = writePhysicsResource(res);
   const min: [number, number, number] = [Infinity, Infinity, Infinity];
   const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
+  const meshParts = res.parts.length;
+  for (const { native: n } of natives) {
+    res.parts.push(nativePart(n, res.shapes.length));
+    res.shapes.push(n.shape);
+    nativeBounds(n, min, max);
+  }
+  const bytes = writePhysicsResource(res);
   let vertices = 0;
   let faces = 0;
-  for (const part of res.parts) {
+  for (const part of res.parts.slice(0, meshParts)) {
     const s = res.shapes[part.shape];
     if (!s) continue;
     for (let j = 0; j < 3; j++) {

@@ -16,7 +16,7 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { cpuUsage, execArgv } from 'node:process';
 import { Worker } from 'node:worker_threads';
 import type { CrackCounts, MeshReport } from '../import/validate.ts';
-import { buildResource, isPlanned, jobTriangles, writeResource, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
+import { buildResource, isNative, isPlanned, jobTriangles, writeResource, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
 
 export interface PoolOptions {
   /** Encoding threads including the calling thread: 1 = calling thread only. */
@@ -309,7 +309,7 @@ async function runOnThreads(jobs: ResourceJob[], pool: ThreadPool, workers: numb
 function transferList(job: ResourceJob): ArrayBuffer[] {
   const seen = new Set<ArrayBuffer>();
   for (const g of job.groups) {
-    if (isPlanned(g)) continue;
+    if (isPlanned(g) || isNative(g)) continue;
     for (const a of [g.positions, g.indices]) {
       if (a.byteOffset === 0 && a.byteLength === a.buffer.byteLength && a.buffer instanceof ArrayBuffer) seen.add(a.buffer);
     }

@@ -96,6 +96,23 @@ describe('buffer URIs are confined to the glTF directory', () => {
   });
 });
 
+describe('a .glb naming other files', () => {
+  it('is refused naming the buffer, and the file is not read', async () => {
+    const json = Buffer.from(JSON.stringify({ asset: { version: '2.0' }, buffers: [{ byteLength: 48, uri: '../../../../etc/passwd' }] }).padEnd(96, ' '));
+    const glb = Buffer.alloc(20 + json.length);
+    glb.writeUInt32LE(0x46546c67, 0);
+    glb.writeUInt32LE(2, 4);
+    glb.writeUInt32LE(glb.length, 8);
+    glb.writeUInt32LE(json.length, 12);
+    glb.writeUInt32LE(0x4e4f534a, 16);
+    json.copy(glb, 20);
+    writeFileSync(join(level, 'external.glb'), glb);
+    await expect(compileLevel(join(level, 'external.glb'), { out: join(tmp.dir, 'never') }, quiet)).rejects.toThrow(
+      /^gltf: .*external\.glb: buffer 0 "\.\.\/\.\.\/\.\.\/\.\.\/etc\/passwd": a \.glb's buffers are read from the file itself, not from other files/,
+    );
+  });
+});
+
 describe('only regular files, never more bytes than the format allows', () => {
   it('a buffer URI naming /dev/zero is refused, not read (even with --allow-outside-uris)', async () => {
     const input = gltfWithUri(level, 'zero.gltf', '/dev/zero');

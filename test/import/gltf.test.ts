@@ -106,7 +106,10 @@ describe('importGltf: modes and materials', () => {
     expect(by.two).toEqual([352, 416]);
     expect(r.objects.find((o) => o.name === 'two')!.groups[0].indices.length).toBe(12);
     expect(by.plain).toEqual([0x20]);
-    expect(warnings.join('\n')).toMatch(/"hull" is not built yet; compiled as triangle_mesh/);
+    // Shape modes are built by src/shapes/ (test/shapes/, test/compile/shapes.test.ts): the importer attaches the request.
+    expect(r.objects.find((o) => o.name === 'hull')!.shape).toMatchObject({ mode: 'hull', spec: undefined });
+    expect(r.objects.find((o) => o.name === 'hull')!.shape!.world).toHaveLength(16);
+    expect(warnings.join('\n')).not.toMatch(/not built yet/);
     expect(warnings.join('\n')).toMatch(/material "Glitter" names no surface/);
     expect(by.glitter).toEqual([0x20]);
   });

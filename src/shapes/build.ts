@@ -1,0 +1,174 @@
+// Imported objects with a shape mode → collision objects (issue 15). Runs after the import, before planning, so the
+// tiling and the budget see every primitive and convex part as what it becomes: by default kind-5 meshes (one
+// group, so one shape and one geometry, per primitive, hull or convex part), or with --native-shapes kind-2 boxes
+// and kind-3 convex parts (`native`, one geometry each). Spheres, capsules, cylinders and cones are kind 5 either
+// way (the format has no kind for them). Materials: the object's first group's (authoring-notes.md: "a
+// multi-material hull object gives its whole mesh to its first primitive"); a convex part takes its first
+// triangle's. Never prints: oddities go to the logger, with the object named.
+import type { ImportedObject, Logger, ObjectGroup } from '../import/gltf.ts';
+import { convexParts } from './convex.ts';
+import { fitPrimitive } from './fit.ts';
+import { placePrimitive, rigidScale, splitAffine } from './frame.ts';
+import { convexHull } from './hull.ts';
+import { primitiveMesh } from './mesh.ts';
+import { nativeBox, nativeConvex, type NativePart } from './native.ts';
+import { parseShapeSpec } from './spec.ts';
+import { CHORD_ERROR_RANGE, TESSELLATE_DEFAULTS } from './tessellate.ts';
+import { isPrimitiveFamily, type Primitive, type PrimitiveFamily, type Vec3 } from './types.ts';
+
+/** The modes this layer builds (sk8_collision_mode; spellings resolved in src/import/objects.ts). */
+export type ShapeMode = PrimitiveFamily | 'hull' | 'convex_parts';
+export const SHAPE_MODES: readonly ShapeMode[] = ['sphere', 'capsule', 'box', 'cylinder', 'cone', 'hull', 'convex_parts'];
+export const isShapeMode = (m: string): m is ShapeMode => (SHAPE_MODES as readonly string[]).includes(m);
+
+/** What the importer attaches to an object whose mode is a shape mode. */
+export interface ShapeRequest {
+  mode: ShapeMode;
+  /** The node's (and instance's) world matrix, 4×4 column-major. */
+  world: number[];
+  /** extras.sk8_shape, as found (object or JSON string), if any. */
+  spec?: unknown;
+}
+
+export interface ShapeOptions {
+  /** Largest distance between a tessellated primitive and its analytic surface, metres: 0.0001 … 0.5; default 0.005. */
+  chordError: number;
+  /** Experimental: boxes as kind-2 parts, hulls and convex parts as kind-3 convex polyhedra. Default false (kind 5). */
+  nativeShapes: boolean;
+  /** A convex part that breaks the convex contract becomes its hull (with a warning) instead of an error. Default false. */
+  hullParts: boolean;
+}
+
+export const SHAPE_DEFAULTS: ShapeOptions = { chordError: TESSELLATE_DEFAULTS.chordError, nativeShapes: false, hullParts: false };
+
+/** Counts for the report: objects per mode. */
+export type ShapeStats = Partial<Record<ShapeMode, number>>;
+
+/**
+ * Replaces every object that carries a ShapeRequest by its collision (same name and source); other objects pass
+ * through untouched. Throws `shapes: ...`, `hull: ...` or `convex_parts: ...` naming the object.
+ */
+export function shapeObjects(objects: ImportedObject[], options: Partial<ShapeOptions>, logger: Logger): { objects: ImportedObject[]; stats: ShapeStats } {
+  const opt = { ...SHAPE_DEFAULTS, ...options };
+  const [lo, hi] = CHORD_ERROR_RANGE;
+  if (!(opt.chordError >= lo && opt.chordError <= hi)) throw new Error(`shapes: chord error ${opt.chordError} m is outside ${lo} … ${hi} m`);
+  const stats: ShapeStats = {};
+  const out = objects.map((o) => {
+    if (!o.shape) return o;
+    stats[o.shape.mode] = (stats[o.shape.mode] ?? 0) + 1;
+    return shapeObject(o, o.shape, opt, logger);
+  });
+  return { objects: out, stats };
+}
+
+/** The object's triangles in declaration order (group by group) and each triangle's material. */
+function allTriangles(o: ImportedObject): { tris: Uint32Array; materialOf: (t: number) => number } {
+  const n = o.groups.reduce((s, g) => s + g.indices.length, 0);
+  const tris = new Uint32Array(n);
+  const ends: number[] = [];
+  let at = 0;
+  for (const g of o.groups) {
+    tris.set(g.indices, at);
+    at += g.indices.length;
+    ends.push(at / 3);
+  }
+  return { tris, materialOf: (t) => o.groups[ends.findIndex((e) => t < e)].material };
+}
+
+function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, logger: Logger): ImportedObject {
+  const where = `object "${o.name}" (${o.source})`;
+  const { tris, materialOf } = allTriangles(o);
+  const material = o.groups[0]?.material ?? 0x20;
+  const base = { name: o.name, source: o.source, kind: 'shape' as const };
+  if (isPrimitiveFamily(req.mode)) {
+    const prim = primitiveOf(o, req, req.mode, tris, where);
+    if (opt.nativeShapes && prim.family === 'box') {
+      return { ...base, positions: new Float32Array(0), groups: [], native: [{ ...nativeBox(prim.centre, prim.rotation, prim.halfExtents), material }] };
+    }
+    const mesh = primitiveMesh(prim, { chordError: opt.chordError });
+    if (mesh.limited) {
+      logger.warn(
+        `shapes: ${where}: the ${prim.family} needs more than ${TESSELLATE_DEFAULTS.maxTriangles} triangles for a ${mm(opt.chordError)} chord error; ` +
+          `tessellated to ${mm(mesh.chordError)} instead (at ${fmtV(prim.centre)})`,
+      );
+    }
+    return { ...base, positions: mesh.positions, groups: [{ material, indices: mesh.indices }] };
+  }
+  if (req.mode === 'hull') {
+    const { points } = usedPoints(o.positions, tris);
+    const h = convexHull(points, where, facing(o.positions, tris));
+    if (opt.nativeShapes && h.dimension === 3) {
+      return { ...base, positions: new Float32Array(0), groups: [], native: [{ ...nativeConvex(points, h.polygonOffsets, h.polygonVertices, where), material }] };
+    }
+    return { ...base, positions: points, groups: [{ material, indices: h.triangles }] };
+  }
+  // convex_parts
+  const { parts } = convexParts(o.positions, tris, where);
+  const groups: ObjectGroup[] = [];
+  const native: NativePart[] = [];
+  parts.forEach((part, k) => {
+    const first = part.triangles[0];
+    const m = materialOf(first);
+    if (part.triangles.some((t) => materialOf(t) !== m)) {
+      logger.warn(`convex_parts: ${where}: part ${k} (from triangle ${first}) mixes materials; the part takes its first triangle's (0x${m.toString(16)})`);
+    }
+    const partTris = new Uint32Array(part.triangles.length * 3);
+    part.triangles.forEach((t, i) => partTris.set(tris.subarray(3 * t, 3 * t + 3), 3 * i));
+    if (part.failure && !opt.hullParts) {
+      throw new Error(`convex_parts: ${where}: part ${k} (from triangle ${first}): ${part.failure} (an error because the mode asks for convex parts; --hull-parts takes the hull of such a part instead)`);
+    }
+    if (part.failure || opt.nativeShapes) {
+      const { points, ids } = usedPoints(o.positions, partTris);
+      const h = convexHull(points, `${where} part ${k}`, facing(o.positions, partTris));
+      if (part.failure) logger.warn(`convex_parts: ${where}: part ${k} (from triangle ${first}): ${part.failure}; compiled as its hull (--hull-parts)`);
+      if (opt.nativeShapes && h.dimension === 3) {
+        native.push({ ...nativeConvex(points, h.polygonOffsets, h.polygonVertices, `${where} part ${k}`), material: m });
+        return;
+      }
+      if (part.failure) {
+        groups.push({ material: m, indices: Uint32Array.from(h.triangles, (i) => ids[i]) });
+        return;
+      }
+    }
+    groups.push({ material: m, indices: partTris });
+  });
+  return { ...base, positions: o.positions, groups, ...(native.length ? { native } : {}) };
+}
+
+/** The primitive: explicit (sk8_shape, placed by the node's matrix) or fitted to the mesh in the node's frame. */
+function primitiveOf(o: ImportedObject, req: ShapeRequest, family: PrimitiveFamily, tris: Uint32Array, where: string): Primitive {
+  if (req.spec !== undefined) {
+    const local = parseShapeSpec(req.spec, where);
+    if (local.family !== family) throw new Error(`shapes: ${where}: sk8_collision_mode "${family}" but sk8_shape is a ${local.family}`);
+    return placePrimitive(local, req.world, where);
+  }
+  const { linear, translation } = splitAffine(req.world);
+  const { rotation } = rigidScale(linear, where); // refuses shear: the fit would be of a sheared mesh
+  return fitPrimitive(family, o.positions, tris, { rotation, translation }, where);
+}
+
+/** The vertices the triangles use, in first-use order (f32), and their ids in the input. */
+function usedPoints(positions: Float32Array, tris: Uint32Array): { points: Float32Array; ids: Uint32Array } {
+  const map = new Map<number, number>();
+  for (let k = 0; k < tris.length; k++) if (!map.has(tris[k])) map.set(tris[k], map.size);
+  const ids = Uint32Array.from(map.keys());
+  const points = new Float32Array(ids.length * 3);
+  ids.forEach((v, i) => points.set(positions.subarray(3 * v, 3 * v + 3), 3 * i));
+  return { points, ids };
+}
+
+/** The area-weighted normal of the triangles: which side a flat hull faces. */
+function facing(p: Float32Array, tris: Uint32Array): Vec3 {
+  const n: Vec3 = [0, 0, 0];
+  for (let t = 0; t < tris.length; t += 3) {
+    const a = 3 * tris[t], b = 3 * tris[t + 1], c = 3 * tris[t + 2];
+    const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2], vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
+    n[0] += uy * vz - uz * vy;
+    n[1] += uz * vx - ux * vz;
+    n[2] += ux * vy - uy * vx;
+  }
+  return n;
+}
+
+const mm = (m: number): string => `${Number((m * 1000).toPrecision(4))} mm`;
+const fmtV = (v: readonly number[]): string => `(${v.map((x) => Number(x.toPrecision(7))).join(', ')})`;

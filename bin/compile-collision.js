@@ -16,7 +16,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'cli', 'main.ts');
 const cacheDir = join(root, 'node_modules', '.cache', 'skate-collision');
-const indexFile = join(cacheDir, 'cli.json');
+// One index per checkout: two checkouts sharing node_modules (a link) must not run each other's bundle.
+const indexFile = join(cacheDir, `cli-${createHash('sha256').update(entry).digest('hex').slice(0, 12)}.json`);
 
 /** sha256 over this launcher, Node's version and the inputs' exact contents. */
 function inputsKey(inputs) {

@@ -1,7 +1,7 @@
 // compile-collision [inputs..]: the default command. Thin: parse, expand globs, call compileLevel per level, print.
 // Exit codes: 0 every level built, 1 a level failed to build, 2 usage error (bad option, input not found).
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import type { CompileResult } from '../../src/compile.ts';
+import type { CompileOptions, CompileResult } from '../../src/compile.ts';
 import { CELL_SIZES, type CellSize } from '../../src/tiling/cells.ts';
 import { join } from 'node:path';
 
@@ -22,6 +22,8 @@ interface Args {
   hullParts: boolean;
   ybnDetail: boolean;
   ybnChordError: number;
+  cache?: string | boolean;
+  watch: boolean;
 }
 
 const usage = (msg: string): never => {
@@ -70,18 +72,28 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   if (unmatched.length) usage(`no such level: ${unmatched.join(', ')}`);
   for (const f of skipped) process.stderr.write(`compile-collision: note: ${f} skipped: a hi@/ma@ file is the vehicle/weapon detail copy of map collision (--ybn-detail compiles it)\n`);
   const several = files.length > 1;
+  // --cache DIR, --no-cache (false), or the default <out>/.cache (undefined).
+  const cache = argv.cache === false ? false : typeof argv.cache === 'string' && argv.cache !== '' ? argv.cache : undefined;
+  const levelOptions = (out: string | undefined): Partial<CompileOptions> => ({
+    out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail, chordError: argv.ybnChordError },
+    shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts }, cache,
+  });
+  if (argv.watch) {
+    if (several) usage(`--watch takes one level, got ${files.length}`);
+    const { watchLevel } = await import('../watch.ts');
+    const w = await watchLevel(files[0], levelOptions(argv.out), { line: (t) => process.stdout.write(`${t}\n`), compile: (f, o) => compileLevel(f, o, { logger: { warn: () => {} } }) });
+    process.stderr.write(`compile-collision: watching ${files[0]}; Ctrl-C stops\n`);
+    const stop = (): void => void w.stop().then(() => process.exit(0));
+    process.once('SIGINT', stop).once('SIGTERM', stop);
+    return;
+  }
   const results: CompileResult[] = [];
   let failed = 0;
   for (const file of files) {
     const out = argv.out === undefined ? undefined : several ? join(argv.out, `${levelStem(file)}.collision`) : argv.out;
     const progress = await progressBar(argv.json);
     try {
-      const r = await compileLevel(
-        file,
-        { out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail, chordError: argv.ybnChordError },
-          shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts } },
-        { logger: { warn: () => {} }, onProgress: progress },
-      );
+      const r = await compileLevel(file, levelOptions(out), { logger: { warn: () => {} }, onProgress: progress });
       results.push(r);
       if (!argv.json) process.stdout.write(`${formatSummary(r)}\n`);
     } catch (e) {
@@ -117,6 +129,8 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files outside the glTF's directory (refused by default)" })
       .option('ybn-detail', { type: 'boolean', default: false, describe: 'compile hi@/ma@ YBN files (vehicle/weapon detail copies; skipped by default)' })
       .option('ybn-chord-error', { type: 'number', default: 0.005, describe: 'YBN spheres, capsules, cylinders, discs: largest distance of the tessellation from the true surface, metres (0.0001..0.5)' })
+      .option('cache', { type: 'string', describe: 'incremental cache directory (default <out>/.cache; --no-cache: none); never changes the output' })
+      .option('watch', { type: 'boolean', default: false, describe: 'rebuild whenever the level (or a .gltf\'s buffers) changes, one line per rebuild; Ctrl-C stops' })
       .option('json', { type: 'boolean', default: false, describe: 'print the manifest and timings as JSON' }) as unknown as Argv<Args>,
   handler,
 };

@@ -59,8 +59,8 @@ export interface CompileOptions {
   allowOutsideUris: boolean;
   /** Shape modes: chord error, --native-shapes (experimental), --hull-parts (src/shapes/build.ts SHAPE_DEFAULTS). */
   shapes?: Partial<ShapeOptions>;
-  /** GTA V inputs (.ybn, .ybn.xml): detail copies, primitive tessellation (src/import/ybn/index.ts). */
-  ybn: YbnOptions;
+  /** GTA V inputs (.ybn, .ybn.xml): whether hi@/ma@ detail copies compile (src/import/ybn/index.ts). Their primitives use `shapes.chordError`. */
+  ybn: Pick<YbnOptions, 'detail'>;
 }
 
 export const COMPILE_DEFAULTS: CompileOptions = {
@@ -71,7 +71,7 @@ export const COMPILE_DEFAULTS: CompileOptions = {
   tiling: 'auto',
   decoders: IMPORT_DEFAULTS.decoders,
   allowOutsideUris: false,
-  ybn: YBN_DEFAULTS,
+  ybn: { detail: YBN_DEFAULTS.detail },
 };
 
 export interface CompileHooks {
@@ -238,7 +238,7 @@ async function importStage(b: Build): Promise<ImportResult> {
   // By extension: GTA V collision (.ybn, .ybn.xml) has its own importer; everything else is glTF.
   const imported = await timed(b, 'import', () =>
     isYbnPath(input)
-      ? importYbn(input, options.ybn, b.logger, walkHooks)
+      ? importYbn(input, { ...options.ybn, chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError }, b.logger, walkHooks)
       : importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders, allowOutsideUris: options.allowOutsideUris }, b.logger, walkHooks),
   );
   b.validation.flush();

@@ -21,7 +21,6 @@ interface Args {
   nativeShapes: boolean;
   hullParts: boolean;
   ybnDetail: boolean;
-  ybnChordError: number;
   cache?: string | boolean;
   watch: boolean;
 }
@@ -62,7 +61,6 @@ async function progressBar(json: boolean): Promise<((stage: string, done: number
 async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const patterns = argv.inputs ?? [];
   if (patterns.length === 0) usage('give a level (.glb/.gltf/.ybn/.ybn.xml) to compile, or a command');
-  if (!(argv.ybnChordError >= 0.0001 && argv.ybnChordError <= 0.5)) usage(`--ybn-chord-error must be 0.0001..0.5 (metres), got ${argv.ybnChordError}`);
   if (!Number.isInteger(argv.budget) || argv.budget < 1) usage(`--budget must be a positive integer, got ${argv.budget}`);
   if (!(argv.chordError >= 0.0001 && argv.chordError <= 0.5)) usage(`--chord-error must be 0.0001..0.5 (metres), got ${argv.chordError}`);
   const workers = parseWorkers(argv.workers);
@@ -75,7 +73,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   // --cache DIR, --no-cache (false), or the default <out>/.cache (undefined).
   const cache = argv.cache === false ? false : typeof argv.cache === 'string' && argv.cache !== '' ? argv.cache : undefined;
   const levelOptions = (out: string | undefined): Partial<CompileOptions> => ({
-    out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail, chordError: argv.ybnChordError },
+    out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail },
     shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts }, cache,
   });
   if (argv.watch) {
@@ -128,7 +126,6 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('hull-parts', { type: 'boolean', default: false, describe: 'a convex_parts part that breaks the convex contract becomes its hull (a warning) instead of an error' })
       .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files outside the glTF's directory (refused by default)" })
       .option('ybn-detail', { type: 'boolean', default: false, describe: 'compile hi@/ma@ YBN files (vehicle/weapon detail copies; skipped by default)' })
-      .option('ybn-chord-error', { type: 'number', default: 0.005, describe: 'YBN spheres, capsules, cylinders, discs: largest distance of the tessellation from the true surface, metres (0.0001..0.5)' })
       .option('cache', { type: 'string', describe: 'incremental cache directory (default <out>/.cache; --no-cache: none); never changes the output' })
       .option('watch', { type: 'boolean', default: false, describe: 'rebuild whenever the level (or a .gltf\'s buffers) changes, one line per rebuild; Ctrl-C stops' })
       .option('json', { type: 'boolean', default: false, describe: 'print the manifest and timings as JSON' }) as unknown as Argv<Args>,

@@ -1,5 +1,5 @@
 // compile-collision on GTA V collision, as a user runs it: .ybn and .ybn.xml levels, globs, hi@/ma@ notes,
-// --ybn-detail, --ybn-chord-error, a broken file named in the message.
+// --ybn-detail, --chord-error, a broken file named in the message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -52,12 +52,20 @@ describe('compile-collision LEVEL.ybn', () => {
     expect(readdirSync(join(tmp.dir, 'detail'))).toContain('hi_vb_34_skate.physics');
   });
 
-  it('a broken .ybn exits 1 naming the file and the field; a bad --ybn-chord-error exits 2', () => {
+  it('--chord-error (the shape layer\'s) sets how finely YBN primitives are tessellated', () => {
+    const fine = run('port/vb_34_skate.ybn', '-o', 'fine', '--workers', '1', '--json');
+    const coarse = run('port/vb_34_skate.ybn', '-o', 'coarse', '--workers', '1', '--json', '--chord-error', '0.05');
+    expect([fine.status, coarse.status]).toEqual([0, 0]);
+    const tris = (r: typeof fine): number => JSON.parse(r.stdout).manifest.totals['collision-triangles'];
+    expect(tris(coarse)).toBeLessThan(tris(fine));
+  });
+
+  it('a broken .ybn exits 1 naming the file and the field; a bad --chord-error exits 2', () => {
     const r = run('broken.ybn');
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/compile-collision: ybn: broken\.ybn: at 0x[0-9a-f]+: .*(page flags|deflate body)/);
-    const bad = run('port/vb_34_skate.ybn', '--ybn-chord-error', '2');
+    const bad = run('port/vb_34_skate.ybn', '--chord-error', '2');
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/--ybn-chord-error must be 0\.0001\.\.0\.5/);
+    expect(bad.stderr).toMatch(/--chord-error must be 0\.0001\.\.0\.5/);
   });
 });

@@ -181,7 +181,8 @@ class XmlReader {
   }
 
   private geometry(e: El, h: BoundHeader, where: string): GeometryBound {
-    const centre = this.vec(e, 'GeometryCenter', where);
+    // CodeWalker writes <GeometryCenter>; it also reads the native <BoundingBoxCenter x y z w> in its place.
+    const centre = this.vec(e, this.child(e, 'GeometryCenter') || !this.child(e, 'BoundingBoxCenter') ? 'GeometryCenter' : 'BoundingBoxCenter', where);
     const types = (this.child(e, 'Materials')?.children ?? [])
       .filter((c) => c.name === 'Item')
       .map((m, i) =>

@@ -13,21 +13,23 @@ import { boxBound, compositeLevel, FIXTURES, twoTriangles, writeYbn, writeYbnXml
 
 const INTERESTING = [0, 1, 2, 3, 4, 8, 10, 15, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x10000, 0x50000000, 0x5000fff0, 0x60000000, 0x7fffffff, 0xffffffff];
 
-function mutate(base: Uint8Array, rand: () => number, pointerBase: number): Uint8Array {
+/** Mutations land in [0, limit) (a body's structures, not its page padding); truncation anywhere. */
+function mutate(base: Uint8Array, rand: () => number, pointerBase: number, limit = base.length): Uint8Array {
   let b = base.slice();
   const int = (n: number): number => Math.floor(rand() * n);
+  const at4 = (): number => 4 * int(Math.min(limit, b.length) / 4);
   const steps = 1 + int(3);
   for (let s = 0; s < steps && b.length > 0; s++) {
     const dv = new DataView(b.buffer);
     switch (int(8)) {
       case 0:
-        b[int(b.length)] ^= 1 << int(8);
+        b[at4() + int(4)] ^= 1 << int(8);
         break;
       case 1:
-        b[int(b.length)] = int(256);
+        b[at4() + int(4)] = int(256);
         break;
       case 2: {
-        const at = 4 * int(b.length / 4);
+        const at = at4();
         if (at + 4 <= b.length) dv.setUint32(at, INTERESTING[int(INTERESTING.length)], true);
         break;
       }
@@ -38,7 +40,7 @@ function mutate(base: Uint8Array, rand: () => number, pointerBase: number): Uint
         break;
       }
       case 4: {
-        const at = 2 * int(b.length / 2);
+        const at = at4() + 2 * int(2);
         if (at + 2 <= b.length) dv.setUint16(at, INTERESTING[int(INTERESTING.length)] & 0xffff, true);
         break;
       }
@@ -51,7 +53,7 @@ function mutate(base: Uint8Array, rand: () => number, pointerBase: number): Uint
         break;
       }
       default: {
-        const at = int(b.length);
+        const at = at4();
         b.fill(rand() < 0.5 ? 0 : 0xff, at, at + 1 + int(16));
       }
     }
@@ -82,6 +84,12 @@ function check(f: () => Bound, stats: Stats, i: number): void {
 
 const small: FxBound[] = [boxBound(), twoTriangles(), compositeLevel(), ...['sphere', 'capsule', 'disc', 'cylinder'].map((k) => FIXTURES[k]())];
 const layouts = small.map((b) => writeYbn(b));
+/** Where each body's written bytes end (the rest is page padding, which nothing reads). */
+const used = layouts.map((l) => {
+  let end = l.body.length;
+  while (end > 0 && l.body[end - 1] === 0) end--;
+  return end;
+});
 
 describe('seeded mutation fuzz', () => {
   it('3,000 mutated bodies: clean refusals or objects', () => {
@@ -89,8 +97,9 @@ describe('seeded mutation fuzz', () => {
     const t0 = performance.now();
     for (let i = 0; i < 3000; i++) {
       const rand = prng((20261201 * 0x9e3779b1) ^ i);
-      const l = layouts[Math.floor(rand() * layouts.length)];
-      const body = mutate(l.body, rand, 5);
+      const k = Math.floor(rand() * layouts.length);
+      const l = layouts[k];
+      const body = mutate(l.body, rand, 5, used[k]);
       check(() => readBoundTree(new ResourceReader({ body, systemSize: l.systemSize, graphicsSize: l.graphicsSize }, 'ybn: fuzz.ybn'), () => {}), stats, i);
     }
     expect(stats.failures).toEqual([]);

@@ -107,6 +107,29 @@ describe('fixtures: binary and XML twins', () => {
     });
   }
 
+  it('every fixture: both forms compile to identical .physics bytes', async () => {
+    const hooks = { logger: { warn: () => {} } };
+    for (const name of Object.keys(FIXTURES)) {
+      const [bin, xml] = writeBoth(`bytes_${name}`, FIXTURES[name]());
+      const a = await compileLevel(bin, { out: join(tmp.dir, `bytes_${name}-bin`), workers: 1 }, hooks);
+      const b = await compileLevel(xml, { out: join(tmp.dir, `bytes_${name}-xml`), workers: 1 }, hooks);
+      const files = readdirSync(a.outDir).filter((f) => f.endsWith('.physics')).sort();
+      expect(files.length, name).toBeGreaterThan(0);
+      expect(readdirSync(b.outDir).filter((f) => f.endsWith('.physics')).sort(), name).toEqual(files);
+      for (const f of files) expect(Buffer.compare(readFileSync(join(a.outDir, f)), readFileSync(join(b.outDir, f))), `${name}/${f}`).toBe(0);
+    }
+  });
+
+  it('XML: the geometry centre may be given as <BoundingBoxCenter x y z w> (CodeWalker reads both)', async () => {
+    const text = writeYbnXml(twoTriangles()).replace(/<GeometryCenter x="([^"]*)" y="([^"]*)" z="([^"]*)" \/>/, '<BoundingBoxCenter x="$1" y="$2" z="$3" w="0" />');
+    expect(text).toContain('<BoundingBoxCenter');
+    const dir = join(tmp.dir, 'bbc');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'bbc.ybn.xml'), text);
+    const [o] = (await load(join(dir, 'bbc.ybn.xml'))).objects;
+    expect(Array.from(o.positions.subarray(0, 3))).toEqual([8, 1, -19].map(Math.fround));
+  });
+
   it('both forms compile to identical bytes (every .physics file, and the manifest apart from the input)', async () => {
     const [bin, xml] = writeBoth('park', compositeLevel());
     const hooks = { logger: { warn: () => {} } };

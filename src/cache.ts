@@ -69,6 +69,9 @@ export function encoderFingerprint(): string {
   return (codeDigest = h.digest('hex'));
 }
 
+/** Arrays from this many bytes up are digested once per build and keyed by their digest (see KeyHasher.feed). */
+const DIGEST_FROM_BYTES = 1 << 16;
+
 /** Feeds any plain value into the hash: typed arrays by their bytes (digested once per array), others by structure. */
 class KeyHasher {
   private arrays = new Map<ArrayBufferView, string>();
@@ -84,7 +87,12 @@ class KeyHasher {
   }
 
   feed(h: ReturnType<typeof createHash>, v: unknown, skip: readonly string[] = []): void {
-    if (ArrayBuffer.isView(v)) h.update(`A${v.constructor.name}:${this.arrayDigest(v)};`);
+    if (ArrayBuffer.isView(v)) {
+      // Small arrays (a prop's) go into the key as they are; big ones (a terrain every cell reads) are digested
+      // once and their digest used: a digest per array cost more than the hashing on the 1M bench level.
+      if (v.byteLength < DIGEST_FROM_BYTES) h.update(`a${v.constructor.name}:${v.byteLength}:`).update(Buffer.from(v.buffer as ArrayBuffer, v.byteOffset, v.byteLength));
+      else h.update(`A${v.constructor.name}:${this.arrayDigest(v)};`);
+    }
     else if (Array.isArray(v)) {
       h.update(`[${v.length}:`);
       for (const x of v) this.feed(h, x);

@@ -28,7 +28,7 @@ describe('compile-collision LEVEL', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/collision-objects\s+2/);
     expect(r.stdout).toMatch(/collision-resources\s+2/);
-    expect(readdirSync(join(tmp.dir, 'levels/two.collision')).sort()).toEqual(['box1.physics', 'ground.physics', 'manifest.json']);
+    expect(readdirSync(join(tmp.dir, 'levels/two.collision')).filter((f) => f !== '.cache').sort()).toEqual(['box1.physics', 'ground.physics', 'manifest.json']);
   });
   it('--json prints the manifest', () => {
     const r = run('levels/a/one.glb', '-o', 'out-json', '--json');

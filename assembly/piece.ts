@@ -29,17 +29,20 @@ const H_CONCAVE = 56;
 const H_FLAT = 60;
 const H_NODES = 64;
 const H_BITSET_BYTES = 68;
-const HEADER_F64 = 72; // centre x, y, z, then the shape bounds min x, y, z, max x, y, z
+const H_JOINED = 72; // corners that took a level-wide code (edges.ts joinSeams); word 76 unused
+const HEADER_F64 = 80; // centre x, y, z, then the shape bounds min x, y, z, max x, y, z
 const HEADER_BYTES = HEADER_F64 + 72;
 
 /**
  * The shape of welded triangles subset[0 … n) (indices into tris: 3 u32 welded vertex ids each) over pos (f32 ×3
  * per welded vertex). local: one i32 per welded vertex, all −1 (left so). arena: where free memory starts.
- * Returns the header's address.
+ * seam: 0, or the level-wide code of every corner of tris (3 f32 per welded triangle, assembly/seams.ts), taken by
+ * the corners this shape leaves unpaired. Returns the header's address.
  */
-export function piece(pos: usize, tris: usize, local: usize, subset: usize, n: i32, arena: usize, flatCos: f64): usize {
+export function piece(pos: usize, tris: usize, local: usize, subset: usize, n: i32, arena: usize, flatCos: f64, seam: usize): usize {
   resetArena(arena);
   const h = alloc(HEADER_BYTES);
+  store<i32>(h + H_JOINED, 0);
   // First-use numbering over all the subset's corners.
   const used = alloc(<usize>(12 * n)), fv = alloc(<usize>(12 * n));
   let count = 0;
@@ -72,7 +75,9 @@ export function piece(pos: usize, tris: usize, local: usize, subset: usize, n: i
     store<f32>(o, <f32>(<f64>load<f32>(o, 4) - cy), 4);
     store<f32>(o, <f32>(<f64>load<f32>(o, 8) - cz), 8);
   }
-  const faces = keepAreas(v, fv, n);
+  // With seam codes: which subset entry each kept face is (keepAreas compacts fv).
+  const orig: usize = seam != 0 ? alloc(<usize>(4 * n)) : 0;
+  const faces = keepAreas(v, fv, n, orig);
   store<i32>(h + H_DROPPED, n - faces);
   store<i32>(h + H_FACES, faces);
   if (faces == 0) return h;
@@ -86,12 +91,15 @@ export function piece(pos: usize, tris: usize, local: usize, subset: usize, n: i
     store<i32>(h + H_FACES, -1);
     return h;
   }
-  shape(h, v, fv, faces, nv, flatCos);
+  shape(h, v, fv, faces, nv, flatCos, seam, subset, orig);
   return h;
 }
 
-/** Studio's area test on the recentred f32 values, in f64: faces keeping an area move to the front of fv. */
-function keepAreas(v: usize, fv: usize, faces: i32): i32 {
+/**
+ * Studio's area test on the recentred f32 values, in f64: faces keeping an area move to the front of fv (orig,
+ * when not 0: each kept face's index before).
+ */
+function keepAreas(v: usize, fv: usize, faces: i32, orig: usize): i32 {
   let kept = 0;
   for (let f = 0; f < faces; f++) {
     const t = fv + (<usize>(3 * f) << 2);
@@ -102,6 +110,7 @@ function keepAreas(v: usize, fv: usize, faces: i32): i32 {
     const wx = <f64>load<f32>(c) - ax, wy = <f64>load<f32>(c, 4) - ay, wz = <f64>load<f32>(c, 8) - az;
     const nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
     if (nx * nx + ny * ny + nz * nz == 0) continue;
+    if (orig != 0) store<i32>(orig + (<usize>kept << 2), f);
     if (kept != f) {
       const o = fv + (<usize>(3 * kept) << 2);
       store<u32>(o, ia); store<u32>(o, ib, 4); store<u32>(o, ic, 8);
@@ -135,8 +144,11 @@ function renumberKept(v: usize, fv: usize, faces: i32, count: i32): usize {
   return out;
 }
 
-/** Tree, leaf-ordered corners, CSR and edges of the recentred piece (v: nv vertices, fv: faces corners). */
-function shape(h: usize, v: usize, fv: usize, faces: i32, nv: i32, flatCos: f64): void {
+/**
+ * Tree, leaf-ordered corners, CSR and edges of the recentred piece (v: nv vertices, fv: faces corners); with seam
+ * codes (seam ≠ 0) each stored corner's code is looked up through orig and subset (piece's arguments).
+ */
+function shape(h: usize, v: usize, fv: usize, faces: i32, nv: i32, flatCos: f64, seam: usize, subset: usize, orig: usize): void {
   // Shape bounds over the recentred vertices: the tree's root box.
   const bounds = h + HEADER_F64 + 24;
   boundsOf(v, 0, 0, nv, bounds);
@@ -175,7 +187,17 @@ function shape(h: usize, v: usize, fv: usize, faces: i32, nv: i32, flatCos: f64)
   const bitsetBytes = 4 * ((nc + 31) >> 5);
   const twin = alloc(<usize>(4 * nc)), fd = alloc(<usize>(48 * faces)), out = alloc(<usize>(4 * nc)), inc = alloc(<usize>(4 * nc));
   const values = alloc(<usize>(4 * nc)), concave = alloc(<usize>bitsetBytes), flat = alloc(<usize>bitsetBytes);
-  edges(nv, nc, flatCos, v, corners, offsets, ids, nb, twin, fd, out, inc, values, concave, flat, bitsetBytes, h + H_COUNTS);
+  let sc: usize = 0;
+  if (seam != 0) {
+    // Corner k of stored face j is corner k of its welded triangle (the order is kept from the weld on).
+    sc = alloc(<usize>(4 * nc));
+    for (let j = 0; j < faces; j++) {
+      const f = load<i32>(orig + (<usize>load<u32>(leaf + (<usize>j << 2)) << 2));
+      const src = seam + <usize>(12 * load<u32>(subset + (<usize>f << 2))), d = sc + <usize>(12 * j);
+      store<u32>(d, load<u32>(src)); store<u32>(d, load<u32>(src, 4), 4); store<u32>(d, load<u32>(src, 8), 8);
+    }
+  }
+  edges(nv, nc, flatCos, v, corners, offsets, ids, nb, twin, fd, out, inc, values, concave, flat, bitsetBytes, h + H_COUNTS, sc, h + H_JOINED);
   store<u32>(h + H_V, <u32>v); store<u32>(h + H_OFFSETS, <u32>offsets); store<u32>(h + H_IDS, <u32>ids);
   store<u32>(h + H_CORNERS, <u32>corners); store<u32>(h + H_VALUES, <u32>values); store<u32>(h + H_CONCAVE, <u32>concave);
   store<u32>(h + H_FLAT, <u32>flat); store<u32>(h + H_NODES, <u32>nodes); store<i32>(h + H_BITSET_BYTES, bitsetBytes);

@@ -13,7 +13,10 @@ import { applyCrackCounts, classifyCracks, describeReport, validateMesh, type Cr
 import { importYbn, isDetailCopy, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from './import/ybn/index.ts';
 import { isShared, SharedArena } from './import/shared-arena.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
-import { isNative, isPlanned, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
+import { isNative, isPlanned, type BuiltResource, type EncodeOptions, type MeshGroup, type ResourceJob } from './tiling/build.ts';
+import { DEFAULT_SEAMS, seamReport, seamsOf, type SeamMode, type SeamReport } from './tiling/seams.ts';
+import type { LevelSeams } from './geometry/seams.ts';
+import { MAX_SHAPE_FACES } from './geometry/encode.ts';
 import { DEFAULT_CELL_SIZE, planCells, type CellSize, type KnownRuns } from './tiling/cells.ts';
 import { firstOfEach } from './tiling/unique.ts';
 import { nativeGroups, withNativeCells } from './tiling/native-jobs.ts';
@@ -55,6 +58,12 @@ export interface CompileOptions {
    * `<out>/.cache` (moved with the output on each publish). Never changes the output, only the time.
    */
   cache?: string | false;
+  /**
+   * Edge data where the compiler cuts the level (parts, u16 split, resources, cells): 'level' (default) gives a
+   * cut corner the edge data of its face across the cut (src/geometry/seams.ts); 'shape' keeps each shape's own
+   * (open at every cut: the reference encoder's bytes).
+   */
+  seams: SeamMode;
   /** Read buffer URIs that resolve outside the glTF's directory. Default false (refused, naming the buffer). */
   allowOutsideUris: boolean;
   /** Shape modes: chord error, --native-shapes (experimental), --hull-parts (src/shapes/build.ts SHAPE_DEFAULTS). */
@@ -70,6 +79,7 @@ export const COMPILE_DEFAULTS: CompileOptions = {
   budget: GEOMETRY_BUDGET,
   tiling: 'auto',
   decoders: IMPORT_DEFAULTS.decoders,
+  seams: DEFAULT_SEAMS,
   allowOutsideUris: false,
   ybn: { detail: YBN_DEFAULTS.detail },
 };
@@ -115,7 +125,7 @@ export interface Manifest {
   tool: { name: string; version: string };
   input: { file: string; sha256: string };
   options: {
-    scene: string | null; cellSize: number; budget: number; tiling: string; allowCustomSlots: boolean; header: 'game' | 'studio';
+    scene: string | null; cellSize: number; budget: number; tiling: string; allowCustomSlots: boolean; header: 'game' | 'studio'; seams: SeamMode;
     /** Shape modes' settings: chord error (m), hull parts, native kinds ('experimental' when on). */
     shapes: { chordError: number; hullParts: boolean; nativeShapes: false | 'experimental' };
   };
@@ -125,6 +135,8 @@ export interface Manifest {
   resources: ManifestResource[];
   validation: Record<string, Partial<MeshReport>>;
   streamingPlan: StreamingPlan | null;
+  /** Open-edge corners: the level as authored, joined across the compiler's cuts, written (src/tiling/seams.ts). */
+  seams: SeamReport;
   warnings: string[];
   /** Every file the build wrote besides this manifest: what the next build of this directory may remove. */
   files: string[];
@@ -136,7 +148,7 @@ export interface CompileResult {
   manifest: Manifest;
   importStats: ImportStats;
   /**
-   * Milliseconds per stage: import, plan, validate, encode, publish. The validation report is computed on a worker
+   * Milliseconds per stage: import, seams (the level's edge data, src/tiling/seams.ts), plan, validate, encode, publish. The validation report is computed on a worker
    * during the import when workers are up early (then `validate` is only the wait for it), else on the main thread
    * while the workers encode; `encode` is the encode stage's wall time without it.
    */
@@ -213,10 +225,10 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
     openCache(b);
     const sha256 = hashAll(imported.inputBytes);
     sha256.catch(() => undefined); // awaited at publish; a failed build before then must not leave it unhandled
-    const { built, layout, threads } = await encodeStage(b, imported.objects);
+    const { built, layout, threads, level } = await encodeStage(b, imported.objects);
     const reports = await timed(b, 'validate', () => b.validation.results(imported.objects));
     b.validation.report(imported.objects, reports, b.logger);
-    const result = await publishStage(b, imported, await sha256, built, layout, threads);
+    const result = await publishStage(b, imported, await sha256, built, layout, threads, level);
     if (b.cache) {
       b.cache.finish(b.cacheHome);
       result.cache = { dir: b.cacheHome!, ...b.cache.stats };
@@ -238,11 +250,11 @@ async function importStage(b: Build): Promise<ImportResult> {
   // By extension: GTA V collision (.ybn, .ybn.xml) has its own importer; everything else is glTF.
   const imported = await timed(b, 'import', () =>
     isYbnPath(input)
-      ? importYbn(input, { ...options.ybn, chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError }, b.logger, walkHooks)
+      ? importYbn(input, { ...options.ybn, chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, nativeShapes: options.shapes?.nativeShapes }, b.logger, walkHooks)
       : importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders, allowOutsideUris: options.allowOutsideUris }, b.logger, walkHooks),
   );
   b.validation.flush();
-  if (imported.objects.every((o) => o.groups.every((g) => g.indices.length === 0))) {
+  if (imported.objects.every((o) => o.groups.every((g) => g.indices.length === 0) && !o.native?.length)) {
     const st = imported.stats;
     const counts = isYbnPath(input)
       ? `${st.nodes} bounds, ${st.meshNodes} with collision, ${st.skippedNodes} skipped`
@@ -256,7 +268,7 @@ async function importStage(b: Build): Promise<ImportResult> {
  * Chooses the layout from the geometry estimate, then encodes every resource. If per-object encoding reaches the
  * budget after all (the encoder's split made extra shapes), it starts over with cells.
  */
-async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built: BuiltResource[]; layout: 'objects' | 'cells'; threads: number }> {
+async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built: BuiltResource[]; layout: 'objects' | 'cells'; threads: number; level: LevelSeams }> {
   const { options, timings } = b;
   const estimate = objects.reduce((s, o) => s + (o.native?.length ?? 0) + o.groups.reduce((t, g) => t + estimateShapes(g.indices.length / 3), 0), 0);
   let layout: 'objects' | 'cells' = options.tiling === 'auto' ? (estimate < options.budget ? 'objects' : 'cells') : options.tiling;
@@ -267,8 +279,12 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     timings.validate = (timings.validate ?? 0) + performance.now() - t0;
   };
   for (;;) {
+    // The level's edge data for this layout's cuts, before any cut (counted in 'shape' mode too, for the manifest).
+    const cuts = { cellSize: layout === 'cells' ? options.cellSize : 0, maxFaces: options.encode?.maxFaces ?? MAX_SHAPE_FACES };
+    const level = await timed(b, 'seams', () => seamsOf(objects, cuts));
+    const seams = options.seams === 'level' ? level.codes : undefined;
     if (layout === 'cells') await new Promise((r) => setImmediate(r)); // take in the worker's cell runs sent so far
-    const all = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize, b.validation.knownRuns)));
+    const all = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects, seams) : cellJobs(objects, options.cellSize, b.validation.knownRuns, seams)));
     // Resources whose key is in the cache are published from it; only the others are encoded.
     const staging = b.staging!;
     const { cached, jobs, keys, index } = await timed(b, 'cache', () => fromCache(b.cache, all, options.encode, staging.dir));
@@ -294,12 +310,12 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
       if (b.cache) openCache(b); // a cache inside the temporary directory went with it
       continue;
     }
-    return { built, layout, threads };
+    return { built, layout, threads, level };
   }
 }
 
 /** Drops empty resources, applies the pool warnings and streaming plan, writes the manifest, publishes. */
-async function publishStage(b: Build, imported: ImportResult, sha256: string, all: BuiltResource[], layout: 'objects' | 'cells', threads: number): Promise<CompileResult> {
+async function publishStage(b: Build, imported: ImportResult, sha256: string, all: BuiltResource[], layout: 'objects' | 'cells', threads: number, level: LevelSeams): Promise<CompileResult> {
   const { options, input, logger } = b;
   // An object (or cell) whose triangles all lack area encodes to no part: write no file for it.
   for (const r of all.filter((x) => x.parts === 0)) logger.warn(`encode: "${r.name}": no triangle with area; no resource written`);
@@ -315,7 +331,7 @@ async function publishStage(b: Build, imported: ImportResult, sha256: string, al
   const staging = b.staging!;
   if (plan) staging.write(STREAMING_PLAN_FILE, `${JSON.stringify(plan, null, 2)}\n`);
   const files = [...built.map((r) => r.file), ...staging.written];
-  const manifest = makeManifest(input, sha256, options, layout, built, imported.objects, b.validation.summary, plan, b.warnings, files);
+  const manifest = makeManifest(input, sha256, options, layout, built, imported.objects, b.validation.summary, plan, b.warnings, files, seamReport(options.seams, level, built));
   await timed(b, 'publish', () => staging.commit(manifest, logger));
   return { input, outDir: staging.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: threads };
 }
@@ -490,20 +506,26 @@ function fromCache(cache: ResourceCache | undefined, all: ResourceJob[], encode:
   return { cached, jobs, keys, index };
 }
 
-function objectJobs(objects: ImportedObject[]): ResourceJob[] {
-  return objects
-    .filter((o) => o.groups.some((g) => g.indices.length > 0) || o.native?.length)
-    .map((o) => ({ name: o.name, cell: null, sources: [o.name], groups: [...o.groups.map((g) => ({ material: g.material, positions: o.positions, indices: g.indices })), ...nativeGroups(o)] }));
+/** One job per object with triangles or native shapes; seams: the level's corner codes per object and group (--seams level). */
+function objectJobs(objects: ImportedObject[], seams?: Float32Array[][]): ResourceJob[] {
+  const jobs: ResourceJob[] = [];
+  objects.forEach((o, oi) => {
+    if (!o.groups.some((g) => g.indices.length > 0) && !o.native?.length) return;
+    const groups = o.groups.map((g, gi): MeshGroup => (seams ? { material: g.material, positions: o.positions, indices: g.indices, seams: seams[oi][gi] } : { material: g.material, positions: o.positions, indices: g.indices }));
+    jobs.push({ name: o.name, cell: null, sources: [o.name], groups: [...groups, ...nativeGroups(o)] });
+  });
+  return jobs;
 }
 
-function cellJobs(objects: ImportedObject[], cellSize: number, known: KnownRuns): ResourceJob[] {
-  return withNativeCells(planCells(objects, cellSize, known).map((c) => ({ name: c.name, cell: [c.x, c.z], sources: c.sources, groups: c.groups })), objects, cellSize);
+function cellJobs(objects: ImportedObject[], cellSize: number, known: KnownRuns, seams?: Float32Array[][]): ResourceJob[] {
+  return withNativeCells(planCells(objects, cellSize, known, seams).map((c) => ({ name: c.name, cell: [c.x, c.z], sources: c.sources, groups: c.groups })), objects, cellSize);
 }
 
 /** The jobs with every array they read in shared memory (the importer's already are: then nothing is copied). */
 function sharedJobs(jobs: ResourceJob[]): ResourceJob[] {
   const arena = new SharedArena();
   const copies = new Map<ArrayBufferView, Float32Array | Uint32Array>();
+  const shareSeams = (a: Float32Array | undefined): { seams?: Float32Array } => (a ? { seams: share(a) } : {});
   const share = <T extends Float32Array | Uint32Array>(a: T): T => {
     if (isShared(a)) return a;
     let c = copies.get(a);
@@ -514,10 +536,10 @@ function sharedJobs(jobs: ResourceJob[]): ResourceJob[] {
     ...j,
     groups: j.groups.map((g) =>
       isPlanned(g)
-        ? { ...g, sources: g.sources.map((s) => ({ positions: share(s.positions), indices: share(s.indices) })) }
+        ? { ...g, sources: g.sources.map((s) => ({ positions: share(s.positions), indices: share(s.indices), ...shareSeams(s.seams) })) }
         : isNative(g)
           ? g
-          : { material: g.material, positions: share(g.positions), indices: share(g.indices) },
+          : { material: g.material, positions: share(g.positions), indices: share(g.indices), ...shareSeams(g.seams) },
     ),
   }));
 }
@@ -533,6 +555,7 @@ async function hashAll(parts: Uint8Array[]): Promise<string> {
 function makeManifest(
   input: string, sha256: string, options: CompileOptions, layout: 'objects' | 'cells', built: BuiltResource[],
   objects: ImportedObject[], validation: Record<string, Partial<MeshReport>>, streamingPlan: StreamingPlan | null, warnings: string[], files: string[],
+  seams: SeamReport,
 ): Manifest {
   const first = firstOfEach(built.map((r) => r.bytes));
   const unique = built.filter((_, i) => first[i]);
@@ -549,7 +572,7 @@ function makeManifest(
     input: { file: basename(input), sha256 },
     options: {
       scene: options.scene ?? null, cellSize: options.cellSize, budget: options.budget, tiling: options.tiling,
-      allowCustomSlots: options.allowCustomSlots, header: options.studioTemplate ? 'studio' : 'game',
+      allowCustomSlots: options.allowCustomSlots, header: options.studioTemplate ? 'studio' : 'game', seams: options.seams,
       shapes: { chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, hullParts: options.shapes?.hullParts ?? false, nativeShapes: options.shapes?.nativeShapes ? 'experimental' : false },
     },
     layout,
@@ -561,6 +584,7 @@ function makeManifest(
     })),
     validation,
     streamingPlan,
+    seams,
     warnings,
     files,
   };
@@ -574,6 +598,7 @@ export function formatSummary(r: CompileResult, maxWarnings = 20): string {
     `${m.input.file} → ${r.outDir}`,
     `  layout: ${m.layout === 'cells' ? `collision_area cells of ${m.options.cellSize} m` : 'one resource per object'}; ${m.geometries} geometries (budget ${m.options.budget})`,
     ...Object.entries(t).map(([k, v]) => `  ${k.padEnd(28)} ${v}`),
+    `  open edges (corners, --seams ${m.seams.mode}): ${m.seams.authoredOpenEdges} as authored, ${m.seams.joinedAcrossCuts} joined across cuts, ${m.seams.openEdgesWritten} written`,
     `  time: ${Object.entries(r.timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}${r.workers > 1 ? ` (${r.workers} workers)` : ''}`,
   ];
   if (r.cache) lines.push(`  cache: ${r.cache.misses} resource(s) encoded, ${r.cache.hits} reused (${r.cache.dir})`);

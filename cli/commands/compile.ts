@@ -3,6 +3,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import type { CompileOptions, CompileResult } from '../../src/compile.ts';
 import { CELL_SIZES, type CellSize } from '../../src/tiling/cells.ts';
+import type { SeamMode } from '../../src/tiling/seams.ts';
 import { join } from 'node:path';
 
 interface Args {
@@ -16,6 +17,7 @@ interface Args {
   tiling: 'auto' | 'objects' | 'cells';
   json: boolean;
   studioTemplate?: string;
+  seams: SeamMode;
   allowOutsideUris: boolean;
   chordError: number;
   nativeShapes: boolean;
@@ -73,7 +75,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   // --cache DIR, --no-cache (false), or the default <out>/.cache (undefined).
   const cache = argv.cache === false ? false : typeof argv.cache === 'string' && argv.cache !== '' ? argv.cache : undefined;
   const levelOptions = (out: string | undefined): Partial<CompileOptions> => ({
-    out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail },
+    out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail },
     shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts }, cache,
   });
   if (argv.watch) {
@@ -120,6 +122,7 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('allow-custom-slots', { type: 'boolean', default: false, describe: 'accept material slots ≥ 116 (levels that add surfaces)' })
       .option('budget', { type: 'number', default: 4003, describe: 'geometry budget: at or above it, collision merges into cells' })
       .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: 'auto by budget, or force per-object resources / cells' })
+      .option('seams', { choices: ['level', 'shape'] as const, default: 'level' as const, describe: "edge data where the compiler cuts the level: 'level' (from the face across the cut) or 'shape' (open, as Studio writes)" })
       .option('studio-template', { type: 'string', describe: "a .physics written by ReSkate Studio: copy its header word and 0x4c-byte body (Studio's form)" })
       .option('chord-error', { type: 'number', default: 0.005, describe: 'largest distance of a tessellated sphere, capsule, cylinder or cone from its true surface, metres (0.0001–0.5)' })
       .option('native-shapes', { type: 'boolean', default: false, describe: 'experimental: boxes as kind-2 parts, hulls and convex parts as kind-3 polyhedra (default: all kind 5, as Studio)' })

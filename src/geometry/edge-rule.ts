@@ -43,3 +43,12 @@ export function convexValueFast(d: number): number {
   const f = Math.fround(s);
   return Math.fround(s - HALF_ANGLE_MARGIN) === f && Math.fround(s + HALF_ANGLE_MARGIN) === f ? f : convexValue(d);
 }
+
+/**
+ * Level-wide corner codes (seams.ts, assembly/seams.ts): what the shape rule gives a corner when its opposite corner
+ * is looked for over the whole level. A convex edge's code is its value (≥ 0); the others are negative.
+ */
+export const SEAM_NONE = -1;
+export const SEAM_FLAT = -2;
+export const SEAM_CONCAVE = -3;
+export const SEAM_SHARP = -4;

@@ -55,6 +55,11 @@ export interface EncodeStats {
   edges: { flat: number; concave: number; convex: number; open: number; concaveSharp: number };
   /** Corners whose edge has no single opposite corner (= edges.open). */
   openEdges: number;
+  /**
+   * Corners the shape left unpaired that took their level-wide edge data (seams.ts; 0 without seam codes): the
+   * edges joined across the compiler's cuts. Counted in their class in `edges`, not in `open`.
+   */
+  seamJoined: number;
   /** Deepest leaf over all shapes' trees (root = 0). */
   maxTreeDepth: number;
   shapes: number;
@@ -66,28 +71,34 @@ export interface EncodedPiece {
   centre: Vec3;
 }
 
-/** Encodes a triangle mesh into one or more kind-5 shapes (see the file header). */
+/**
+ * Encodes a triangle mesh into one or more kind-5 shapes (see the file header). `seams`: the level-wide code of
+ * every input corner (3 per triangle, seams.ts levelSeams), taken by the corners a shape leaves unpaired; without
+ * it, each shape's edge data are its own (the reference encoder's bytes).
+ */
 export function encodeMeshShapes(
   positions: Float32Array | Float64Array,
   indices: Uint32Array,
   options: Partial<EncodeOptions> = {},
+  seams?: Float32Array,
 ): { pieces: EncodedPiece[]; stats: EncodeStats } {
   const opt = { ...ENCODE_DEFAULTS, ...options };
   if (!Number.isInteger(opt.maxFaces) || opt.maxFaces < 1 || opt.maxFaces > MAX_SHAPE_FACES) {
     throw new Error(`encode: maxFaces ${opt.maxFaces} outside 1…${MAX_SHAPE_FACES}`);
   }
   if (opt.split !== 'spatial' && opt.split !== 'sequential') throw new Error(`encode: split "${opt.split}" is not 'spatial' or 'sequential'`);
-  return withEncoder(`encode: ${indices.length / 3} triangles`, () => encodeInWasm(positions, indices, opt));
+  if (seams && seams.length !== indices.length) throw new Error(`encode: ${seams.length} seam codes for ${indices.length} corners`);
+  return withEncoder(`encode: ${indices.length / 3} triangles`, () => encodeInWasm(positions, indices, opt, seams));
 }
 
 /** encodeMeshShapes's work: weld, split and every piece in wasm memory, the shapes copied out. */
-function encodeInWasm(positions: Float32Array | Float64Array, indices: Uint32Array, opt: EncodeOptions): { pieces: EncodedPiece[]; stats: EncodeStats } {
+function encodeInWasm(positions: Float32Array | Float64Array, indices: Uint32Array, opt: EncodeOptions, seams?: Float32Array): { pieces: EncodedPiece[]; stats: EncodeStats } {
   const m = new WasmLayout(encoderWasm());
   const nv = positions.length / 3, nt = indices.length / 3;
-  const wr = takeWeldRegions(m, nv, nt);
+  const wr = takeWeldRegions(m, nv, nt, seams !== undefined);
   const sr = takeSplitRegions(m, nt);
   const local = m.take(4 * Math.min(nv, 3 * nt)); // welded → shape vertex, all −1 between pieces
-  const c = runWeld(m, wr, positions, indices);
+  const c = runWeld(m, wr, positions, indices, seams);
   const stats: EncodeStats = {
     inputTriangles: nt,
     weldedVertices: c.count,
@@ -96,6 +107,7 @@ function encodeInWasm(positions: Float32Array | Float64Array, indices: Uint32Arr
     duplicatesDropped: c.repeated,
     edges: { flat: 0, concave: 0, convex: 0, open: 0, concaveSharp: 0 },
     openEdges: 0,
+    seamJoined: 0,
     maxTreeDepth: 0,
     shapes: 0,
   };
@@ -104,7 +116,7 @@ function encodeInWasm(positions: Float32Array | Float64Array, indices: Uint32Arr
   const ends = new Uint32Array(m.w.memory.buffer, sr.ends, count).slice();
   const pieces: EncodedPiece[] = [];
   for (let p = 0, lo = 0; p < count; lo = ends[p++]) {
-    const at = m.w.piece(wr.out, wr.tris, local, sr.ids + 4 * lo, ends[p] - lo, m.end(), FLAT_COS);
+    const at = m.w.piece(wr.out, wr.tris, local, sr.ids + 4 * lo, ends[p] - lo, m.end(), FLAT_COS, wr.seamOut);
     const piece = readPiece(m.w, at, ends[p] - lo, stats);
     if (piece) pieces.push(piece);
   }
@@ -134,6 +146,7 @@ function readPiece(w: EncoderWasm, at: number, n: number, stats: EncodeStats): E
   stats.edges.concave += h[H.counts + 2];
   stats.edges.convex += h[H.counts + 3];
   stats.edges.concaveSharp += h[H.counts + 4];
+  stats.seamJoined += h[H.joined];
   if (h[H.depth] > stats.maxTreeDepth) stats.maxTreeDepth = h[H.depth];
   const shape: ShapeRecord = {
     min: [hf[3], hf[4], hf[5]],
@@ -160,9 +173,9 @@ function readPiece(w: EncoderWasm, at: number, n: number, stats: EncodeStats): E
  */
 const H = {
   faces: 0, vertices: 1, depth: 2, dropped: 3, counts: 4, // counts: 5 edge classes (open, flat, concave, convex, sharp)
-  v: 9, offsets: 10, ids: 11, corners: 12, values: 13, concave: 14, flat: 15, nodes: 16, bitsetBytes: 17,
+  v: 9, offsets: 10, ids: 11, corners: 12, values: 13, concave: 14, flat: 15, nodes: 16, bitsetBytes: 17, joined: 18,
 } as const;
-const HEADER_I32 = 18;
+const HEADER_I32 = 20;
 
 /**
  * One shape from the welded triangles `subset` (indices into tris) of the welded mesh (pos, tris), or null when
@@ -182,6 +195,6 @@ function pieceInWasm(pos: Float32Array, tris: Uint32Array, subset: Uint32Array, 
   new Uint32Array(buf, pTris, tris.length).set(tris);
   new Int32Array(buf, pLocal, nv).fill(-1);
   new Uint32Array(buf, pSubset, subset.length).set(subset);
-  const at = m.w.piece(pPos, pTris, pLocal, pSubset, subset.length, m.end(), FLAT_COS);
+  const at = m.w.piece(pPos, pTris, pLocal, pSubset, subset.length, m.end(), FLAT_COS, 0);
   return readPiece(m.w, at, subset.length, stats);
 }

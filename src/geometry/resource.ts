@@ -16,6 +16,11 @@ export interface MeshObject {
   material: number;
   /** Part ids (part + 0x28); default PART_IDS_DEFAULT. */
   ids?: [number, number, number];
+  /**
+   * Level-wide corner codes (seams.ts levelSeams; 3 per triangle), taken by corners a shape leaves unpaired; none:
+   * each shape's own edge data (the reference encoder's bytes).
+   */
+  seams?: Float32Array;
 }
 
 /**
@@ -80,7 +85,7 @@ export function encodeResource(
     }
     let encoded: ReturnType<typeof encodeMeshShapes>;
     try {
-      encoded = encodeMeshShapes(o.positions, o.indices, opt);
+      encoded = encodeMeshShapes(o.positions, o.indices, opt, o.seams);
     } catch (e) {
       throw new Error(`encode: object ${i} "${o.name}": ${(e as Error).message}`);
     }

@@ -256,16 +256,12 @@ function solidHull(p: Float32Array, ids: number[], simplex: number[]): Hull {
 
 /** Merges exactly coplanar neighbouring triangles into polygons (boundary loops, outward), in face order. */
 function mergeCoplanar(p: Float32Array, F: Faces, alive: number[]): { offsets: Uint32Array; vertices: Uint32Array } {
-  const parent = new Map<number, number>(alive.map((f) => [f, f]));
+  // Union-find over face ids (typed arrays: a 100,000-point hull has 200,000 faces, nearly all alone).
+  const parent = new Int32Array(F.count);
+  for (const f of alive) parent[f] = f;
   const find = (f: number): number => {
-    let r = f;
-    while (parent.get(r) !== r) r = parent.get(r)!;
-    while (parent.get(f) !== r) {
-      const nx = parent.get(f)!;
-      parent.set(f, r);
-      f = nx;
-    }
-    return r;
+    while (parent[f] !== f) f = parent[f] = parent[parent[f]];
+    return f;
   };
   const opposite = (h: number, a: number, b: number): number => {
     for (let e = 0; e < 3; e++) {
@@ -274,34 +270,49 @@ function mergeCoplanar(p: Float32Array, F: Faces, alive: number[]): { offsets: U
     }
     return -1;
   };
-  const coplanarEdge = (f: number, e: number): boolean => {
-    const h = F.nb[3 * f + e];
-    const a = F.v[3 * f + e], b = F.v[3 * f + ((e + 1) % 3)];
-    return orient3d(p, F.v[3 * f], F.v[3 * f + 1], F.v[3 * f + 2], opposite(h, a, b)) === 0;
-  };
+  let merged = false;
   for (const f of alive) {
     for (let e = 0; e < 3; e++) {
-      if (!coplanarEdge(f, e)) continue;
-      const ra = find(f), rb = find(F.nb[3 * f + e]);
-      if (ra !== rb) parent.set(Math.max(ra, rb), Math.min(ra, rb));
+      const h = F.nb[3 * f + e];
+      if (h < f) continue; // each edge once
+      const a = F.v[3 * f + e], b = F.v[3 * f + ((e + 1) % 3)];
+      if (orient3d(p, F.v[3 * f], F.v[3 * f + 1], F.v[3 * f + 2], opposite(h, a, b)) !== 0) continue;
+      const ra = find(f), rb = find(h);
+      if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+      merged = true;
     }
-  }
-  const groups = new Map<number, number[]>();
-  for (const f of alive) {
-    const r = find(f);
-    const g = groups.get(r) ?? [];
-    g.push(f);
-    groups.set(r, g);
   }
   const offsets: number[] = [0];
   const vertices: number[] = [];
-  for (const g of [...groups.values()]) {
-    // Boundary edges of the group: those whose neighbour is in another group; chained a → b.
+  if (!merged) {
+    for (const f of alive) {
+      vertices.push(F.v[3 * f], F.v[3 * f + 1], F.v[3 * f + 2]);
+      offsets.push(vertices.length);
+    }
+    return { offsets: Uint32Array.from(offsets), vertices: Uint32Array.from(vertices) };
+  }
+  // Groups in order of their smallest face (the root).
+  const groups = new Map<number, number[]>();
+  for (const f of alive) {
+    const r = find(f);
+    const g = groups.get(r);
+    if (g) g.push(f);
+    else groups.set(r, [f]);
+  }
+  for (const g of groups.values()) {
+    if (g.length === 1) {
+      const f = g[0];
+      vertices.push(F.v[3 * f], F.v[3 * f + 1], F.v[3 * f + 2]);
+      offsets.push(vertices.length);
+      continue;
+    }
+    // Boundary edges of the group: those whose neighbour is in another group; chained a → b from the smallest vertex.
     const nextOf = new Map<number, number>();
     let first = -1;
+    const root = find(g[0]);
     for (const f of g) {
       for (let e = 0; e < 3; e++) {
-        if (find(F.nb[3 * f + e]) === find(f)) continue;
+        if (find(F.nb[3 * f + e]) === root) continue;
         const a = F.v[3 * f + e], b = F.v[3 * f + ((e + 1) % 3)];
         nextOf.set(a, b);
         if (first < 0 || a < first) first = a;

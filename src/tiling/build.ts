@@ -18,6 +18,8 @@ export interface MeshGroup {
   material: number;
   positions: Float32Array;
   indices: Uint32Array;
+  /** Level-wide corner codes (src/geometry/seams.ts; 3 per triangle), or none (`--seams shape`). */
+  seams?: Float32Array;
 }
 
 /** A native kind-2/3 shape (--native-shapes, src/shapes/native.ts): written as it is, after the job's meshes. */
@@ -63,6 +65,10 @@ export interface BuiltResource {
   /** Packed material words, one per part group, in part order (deduplicated). */
   materials: number[];
   sources: string[];
+  /** Corners written with no opposite corner in their shape (open edges, sharp concave folds not counted). */
+  openEdges: number;
+  /** Corners that took their level-wide edge data (joined across a cut; 0 without seam codes). */
+  seamJoined: number;
 }
 
 export const resourceFile = (name: string): string => `${name}.physics`;
@@ -110,8 +116,10 @@ export function buildResource(job: ResourceJob, options?: EncodeOptions): BuiltR
       natives.push(g);
       continue;
     }
-    const { positions, indices } = isPlanned(g) ? gatherGroup(g) : g;
-    objects.push({ name: job.name, positions, indices, material: g.material });
+    const { positions, indices, seams } = isPlanned(g) ? gatherGroup(g) : g;
+    const o: MeshObject = { name: job.name, positions, indices, material: g.material };
+    if (seams) o.seams = seams;
+    objects.push(o);
   }
   let encoded: ReturnType<typeof encodeResource>;
   try {
@@ -156,5 +164,7 @@ export function buildResource(job: ResourceJob, options?: EncodeOptions): BuiltR
     bounds: { min, max },
     materials: [...new Set(res.parts.map((p) => p.material))],
     sources: job.sources,
+    openEdges: encoded.stats.objects.reduce((n, o) => n + o.stats.openEdges, 0),
+    seamJoined: encoded.stats.objects.reduce((n, o) => n + o.stats.seamJoined, 0),
   };
 }

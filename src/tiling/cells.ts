@@ -38,6 +38,8 @@ export const cellName = (x: number, z: number): string => `collision_area_${x}_$
 export interface CellSource {
   positions: Float32Array;
   indices: Uint32Array;
+  /** The group's level-wide corner codes (src/geometry/seams.ts; 3 per triangle), or none (`--seams shape`). */
+  seams?: Float32Array;
 }
 
 /**
@@ -110,10 +112,10 @@ class Buckets {
   }
 
   /** Triangles [from, to) of object group `group` (a running number) go to bucket b. */
-  addRun(b: number, group: number, positions: Float32Array, indices: Uint32Array, from: number, to: number): void {
+  addRun(b: number, group: number, source: CellSource, from: number, to: number): void {
     const bucket = this.list[b];
     if (bucket.last !== group) {
-      bucket.sources.push({ positions, indices });
+      bucket.sources.push(source);
       bucket.last = group;
     }
     bucket.runs.push(bucket.sources.length - 1, from, to);
@@ -126,15 +128,18 @@ class Buckets {
  * (cell, material) bucket; nothing is copied here (gatherGroup does it where the cell is encoded). Cells come out
  * sorted by x then z; within a cell, groups by material in first-seen order, runs in object then triangle order.
  */
-export function planCells(objects: ImportedObject[], cellSize: number, known?: KnownRuns): Cell[] {
+export function planCells(objects: ImportedObject[], cellSize: number, known?: KnownRuns, seams?: Float32Array[][]): Cell[] {
   const buckets = new Buckets();
   let group = 0;
-  for (const o of objects) {
+  objects.forEach((o, oi) => {
     o.groups.forEach((g, gi) => {
       const runs = known?.(o, gi) ?? cellRuns(o.positions, g.indices, cellSize);
-      planRuns(o, g.indices, g.material, runs, group++, cellSize, buckets);
+      const source: CellSource = { positions: o.positions, indices: g.indices };
+      const codes = seams?.[oi][gi];
+      if (codes) source.seams = codes;
+      planRuns(o, source, g.material, runs, group++, cellSize, buckets);
     });
-  }
+  });
   const sorted = [...buckets.cells.values()].sort((a, b) => a.x - b.x || a.z - b.z);
   return sorted.map((c) => ({
     name: cellName(c.x, c.z),
@@ -175,11 +180,11 @@ function runList(p: Float32Array, idx: Uint32Array, cellSize: number): number[] 
 }
 
 /** A group's runs into their (cell, material) buckets. */
-function planRuns(o: ImportedObject, idx: Uint32Array, material: number, runs: Float64Array, group: number, cellSize: number, buckets: Buckets): void {
+function planRuns(o: ImportedObject, source: CellSource, material: number, runs: Float64Array, group: number, cellSize: number, buckets: Buckets): void {
   for (let r = 0; r < runs.length; r += 4) {
     const x = runs[r], z = runs[r + 1], from = runs[r + 2], to = runs[r + 3];
     const b = buckets.find(o.name, x, z, packKey(x, z), material, cellSize, from);
-    buckets.addRun(b, group, o.positions, idx, from, to);
+    buckets.addRun(b, group, source, from, to);
   }
 }
 
@@ -208,8 +213,9 @@ const scratch = { stamp: new Int32Array(0), local: new Int32Array(0), positions:
  * The encoder's input for one planned group: the runs' triangles with their vertices copied once per object (a
  * vertex shared by several of the group's triangles of one object is copied once, at its first corner), so the
  * cell keeps the objects' vertex sharing. The weld by position makes any further sharing invisible in the output.
+ * When the sources carry level-wide corner codes, the runs' codes come along (`seams`, corner for corner).
  */
-export function gatherGroup(g: CellGroupPlan): { positions: Float32Array; indices: Uint32Array } {
+export function gatherGroup(g: CellGroupPlan): { positions: Float32Array; indices: Uint32Array; seams?: Float32Array } {
   let maxVertices = 0;
   for (const s of g.sources) maxVertices = Math.max(maxVertices, s.positions.length / 3);
   if (scratch.stamp.length < maxVertices || scratch.token > 0x3fffffff) {
@@ -229,7 +235,20 @@ export function gatherGroup(g: CellGroupPlan): { positions: Float32Array; indice
     vertices = gatherRun(src.positions, src.indices, from, to, indices, w, vertices, scratch.token);
     w += 3 * (to - from);
   }
-  return { positions: scratch.positions.slice(0, 3 * vertices), indices };
+  const out: { positions: Float32Array; indices: Uint32Array; seams?: Float32Array } = { positions: scratch.positions.slice(0, 3 * vertices), indices };
+  if (g.sources.length > 0 && g.sources.every((s) => s.seams)) out.seams = gatherSeams(g);
+  return out;
+}
+
+/** The runs' level-wide corner codes, in the order gatherGroup puts their triangles. */
+function gatherSeams(g: CellGroupPlan): Float32Array {
+  const seams = new Float32Array(3 * g.triangles);
+  for (let r = 0, w = 0; r < g.runs.length; r += 3) {
+    const from = 3 * g.runs[r + 1], to = 3 * g.runs[r + 2];
+    seams.set(g.sources[g.runs[r]].seams!.subarray(from, to), w);
+    w += to - from;
+  }
+  return seams;
 }
 
 /** Triangles [from, to) of one source into `out` at w; returns the group's vertex count after them. */

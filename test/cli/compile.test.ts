@@ -20,6 +20,12 @@ beforeAll(async () => {
     await writeLevel(doc, join(tmp.dir, path));
   }
   writeFileSync(join(tmp.dir, 'levels/broken.glb'), 'glTF but not really');
+  // Two road segments meeting along x = 4 (each its own object and vertices).
+  mkdirSync(join(tmp.dir, 'seams'), { recursive: true });
+  const road = newLevel();
+  addNode(road, { name: 'road_a', ...gridMesh(4, 4, 1, [0, 0, 0]), material: 'asphalt' });
+  addNode(road, { name: 'road_b', ...gridMesh(4, 4, 1, [4, 0, 0]), material: 'asphalt' });
+  await writeLevel(road, join(tmp.dir, 'seams/road.glb'));
 });
 
 describe('compile-collision LEVEL', () => {
@@ -50,5 +56,16 @@ describe('compile-collision LEVEL', () => {
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/no such level: levels\/nope\.glb/);
     expect(run('levels/two.glb', '--cell-size', '75').status).toBe(2);
+    const seams = run('levels/two.glb', '--seams', 'cells');
+    expect(seams.status).toBe(2);
+    expect(seams.stderr).toMatch(/seams/);
+  });
+  it('--seams: level (default) joins the two segments, shape leaves the cut open; the summary and manifest count both', () => {
+    const level = run('seams/road.glb', '-o', 'road-level', '--json');
+    expect(level.status).toBe(0);
+    expect(JSON.parse(level.stdout).manifest.seams).toEqual({ mode: 'level', authoredOpenEdges: 24, joinedAcrossCuts: 8, openEdgesWritten: 24 });
+    const shape = run('seams/road.glb', '-o', 'road-shape', '--seams', 'shape');
+    expect(shape.status).toBe(0);
+    expect(shape.stdout).toMatch(/open edges \(corners, --seams shape\): 24 as authored, 0 joined across cuts, 32 written/);
   });
 });

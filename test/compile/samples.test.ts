@@ -38,5 +38,33 @@ describe('samples', () => {
     expect(r.manifest.layout).toBe('cells');
     expect(r.manifest.resources.every((x) => /^collision_area_-?\d+_-?\d+$/.test(x.name))).toBe(true);
     expect(r.manifest.totals['collision-objects']).toBe(4401);
+    // The level as authored has 480 open-edge corners (the terrain's border); the cells' cuts add none.
+    expect(r.manifest.seams).toEqual({ mode: 'level', authoredOpenEdges: 480, joinedAcrossCuts: 6698, openEdgesWritten: 480 });
   });
+  it('city-blocks writes only its authored open edges at 50 m cells and per object too; shape mode leaves the cuts open', async () => {
+    const city = join(SAMPLES, 'city-blocks.glb');
+    const at50 = await compileLevel(city, { out: join(tmp.dir, 'city50'), cellSize: 50 }, hooks);
+    expect(at50.manifest.seams).toMatchObject({ authoredOpenEdges: 480, openEdgesWritten: 480 });
+    const objects = await compileLevel(city, { out: join(tmp.dir, 'cityobj'), tiling: 'objects' }, hooks);
+    expect(objects.manifest.seams).toEqual({ mode: 'level', authoredOpenEdges: 480, joinedAcrossCuts: 240, openEdgesWritten: 480 });
+    // Shape by shape (the reference's rule): the counts the issue measured before level-wide seams.
+    const shape = await compileLevel(city, { out: join(tmp.dir, 'cityshape'), seams: 'shape' }, hooks);
+    expect(shape.manifest.seams).toEqual({ mode: 'shape', authoredOpenEdges: 480, joinedAcrossCuts: 0, openEdgesWritten: 7178 });
+  }, 180_000);
+  it('city-blocks in level mode: the same files and manifest for 1, 2 and 4 workers', async () => {
+    const city = join(SAMPLES, 'city-blocks.glb');
+    const outs: { manifest: string; files: Map<string, Buffer> }[] = [];
+    for (const workers of [1, 2, 4]) {
+      const out = join(tmp.dir, `cityw${workers}`);
+      const r = await compileLevel(city, { out, workers }, hooks);
+      expect(r.workers).toBe(workers);
+      const files = new Map(r.manifest.files.map((f) => [f, readFileSync(join(out, f))]));
+      outs.push({ manifest: readFileSync(join(out, 'manifest.json'), 'utf8'), files });
+    }
+    for (const o of outs.slice(1)) {
+      expect(o.manifest).toBe(outs[0].manifest);
+      expect([...o.files.keys()]).toEqual([...outs[0].files.keys()]);
+      for (const [f, bytes] of o.files) expect(bytes.equals(outs[0].files.get(f)!), f).toBe(true);
+    }
+  }, 180_000);
 });

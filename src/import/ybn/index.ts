@@ -20,6 +20,8 @@ export interface YbnOptions {
    * distance of the true surface, metres. Range CHORD_ERROR_RANGE (0.0001..0.5); default 0.005 (the layer's).
    */
   chordError: number;
+  /** --native-shapes (experimental): boxes as kind-2 parts instead of kind-5 meshes. Default false. */
+  nativeShapes?: boolean;
 }
 
 export const YBN_DEFAULTS: YbnOptions = { detail: false, chordError: TESSELLATE_DEFAULTS.chordError };
@@ -64,7 +66,7 @@ export async function importYbn(file: string, options: YbnOptions, logger: Logge
   const root = parseYbn(bytes, file, (m) => logger.warn(m));
   await hooks.beforeWalk?.();
   const { objects, stats } = boundObjects(root, {
-    stem: ybnStem(file), stage, tessellation: { chordError }, logger, arena: new SharedArena(), onObject: hooks.onObject,
+    stem: ybnStem(file), stage, tessellation: { chordError }, nativeShapes: options.nativeShapes ?? false, logger, arena: new SharedArena(), onObject: hooks.onObject,
   });
   return { objects, stats, inputBytes: [bytes] };
 }

@@ -11,7 +11,8 @@ import { SharedArena } from '../shared-arena.ts';
 import { boundLabel, polyName } from './bounds.ts';
 import { GtaMaterials } from './materials.ts';
 import { IDENTITY, isComposite, isGeometry, isSkipped, kindName, KIND, POLY, POLY_WORDS, type Bound, type GeometryBound, type Vec3 } from './model.ts';
-import { tessellate, type Primitive, type TessellateOptions } from '../../shapes/index.ts';
+import { placePrimitive, tessellate, type Primitive, type TessellateOptions } from '../../shapes/index.ts';
+import { nativeBox, type NativePart } from '../../shapes/native.ts';
 import { axialPolygon, boundPrimitive, boxPolygon, spherePolygon } from './shapes.ts';
 
 /** (x, y, z) Z-up → (x, z, −y) Y-up. */
@@ -54,6 +55,8 @@ export const MAX_YBN_TRIANGLES = 5_000_000;
 interface Piece {
   positions: ArrayLike<number>;
   groups: Map<number, number[]>;
+  /** Boxes kept as primitives for native kind-2 parts (--native-shapes), with their material words. */
+  boxes?: { box: Extract<Primitive, { family: 'box' }>; material: number; label: string }[];
 }
 
 export interface BuildContext {
@@ -61,6 +64,11 @@ export interface BuildContext {
   stage: string;
   /** The shape layer's tessellation (src/shapes/tessellate.ts). */
   tessellation: Partial<TessellateOptions>;
+  /**
+   * --native-shapes (experimental): box bounds and box polygons as kind-2 box parts (src/shapes/native.ts), placed
+   * in game space, instead of kind-5 meshes. A box under a transform that is not rigid (scale, shear) stays a mesh.
+   */
+  nativeShapes?: boolean;
   logger: Logger;
   arena: SharedArena;
   onObject?: (o: ImportedObject) => void;
@@ -118,8 +126,10 @@ class ObjectBuilder {
       this.warn(`${label} (${kindName(b.kind)}): no volume (radius ${b.sphereRadius}, margin ${b.margin}, box ${b.boxMin.join(' ')} .. ${b.boxMax.join(' ')}); skipped`);
       return undefined;
     }
+    const material = this.materials.word(b.material, label);
+    if (shape.family === 'box' && this.ctx.nativeShapes) return { positions: [], groups: new Map(), boxes: [{ box: shape, material, label }] };
     const mesh = this.tessellate(shape, label);
-    return { positions: mesh.positions, groups: new Map([[this.materials.word(b.material, label), Array.from(mesh.indices)]]) };
+    return { positions: mesh.positions, groups: new Map([[material, Array.from(mesh.indices)]]) };
   }
 
   /** The shape layer's closed, outward, welded mesh of one primitive, counted against MAX_YBN_TRIANGLES. */
@@ -161,10 +171,17 @@ class ObjectBuilder {
       return l;
     };
     const degenerate: string[] = [];
+    const boxes: NonNullable<Piece['boxes']> = [];
     for (let p = 0; p < n; p++) {
       const w = POLY_WORDS * p;
       const kind = g.polys[w];
       if (kind === 0xff) continue;
+      if (kind === POLY.box && this.ctx.nativeShapes) {
+        const shape = boxPolygon(vertex(g.polys[w + 1]), vertex(g.polys[w + 2]), vertex(g.polys[w + 3]), vertex(g.polys[w + 4]));
+        if (shape && shape.family === 'box') boxes.push({ box: shape, material: this.materials.word(g.polyMaterials[p], `${label} polygon ${p}`), label: `${label} polygon ${p}` });
+        else degenerate.push(`${p} (${polyName(kind)})`);
+        continue;
+      }
       const out = list(this.materials.word(g.polyMaterials[p], `${label} polygon ${p}`));
       if (kind === POLY.triangle) {
         out.push(remap[g.polys[w + 1]], remap[g.polys[w + 2]], remap[g.polys[w + 3]]);
@@ -181,6 +198,10 @@ class ObjectBuilder {
         degenerate.push(`${p} (${polyName(kind)})`);
         continue;
       }
+      if (shape.family === 'box' && this.ctx.nativeShapes) {
+        boxes.push({ box: shape, material: this.materials.word(g.polyMaterials[p], `${label} polygon ${p}`), label: `${label} polygon ${p}` });
+        continue;
+      }
       const mesh = this.tessellate(shape, `${label} polygon ${p}`);
       const offset = positions.length / 3;
       for (const v of mesh.positions) positions.push(v);
@@ -188,8 +209,25 @@ class ObjectBuilder {
     }
     for (const [k, l] of groups) if (l.length === 0) groups.delete(k);
     if (degenerate.length) this.warn(`${label} (${kindName(g.kind)}): polygon(s) ${degenerate.slice(0, 5).join(', ')}${degenerate.length > 5 ? ` and ${degenerate.length - 5} more` : ''} have no volume; skipped`);
-    if (groups.size === 0) return undefined;
-    return { positions, groups };
+    if (groups.size === 0 && boxes.length === 0) return undefined;
+    return { positions, groups, ...(boxes.length ? { boxes } : {}) };
+  }
+
+  /**
+   * A box as a kind-2 part in game space: the composite transform and the axis change applied to its frame by the
+   * shape layer (placePrimitive: positive scale and mirroring are taken, shear is refused naming the bound).
+   */
+  private nativeBox(b: NonNullable<Piece['boxes']>[number], m: Float64Array): NativePart | undefined {
+    // World 4×4, column-major: the axis change (x, y, z) → (x, z, −y) after the composite transform.
+    const g = (v: number[]): number[] => [v[0], v[2], 0 - v[1]];
+    const world = [...g([m[0], m[1], m[2]]), 0, ...g([m[3], m[4], m[5]]), 0, ...g([m[6], m[7], m[8]]), 0, ...g([m[9], m[10], m[11]]), 1];
+    try {
+      const placed = placePrimitive(b.box, world, `${this.ctx.stage}: ${b.label}`);
+      if (placed.family !== 'box') return undefined;
+      return { ...nativeBox(placed.centre, placed.rotation, placed.halfExtents), material: b.material };
+    } catch (e) {
+      throw new Error(`${(e as Error).message.replace(/^shapes: /, '')} (without --native-shapes it compiles as a mesh)`);
+    }
   }
 
   /** Counts a bound's triangles against MAX_YBN_TRIANGLES before they are built. */
@@ -220,6 +258,7 @@ class ObjectBuilder {
       if (flip) for (let t = 0; t < indices.length; t += 3) [indices[t + 1], indices[t + 2]] = [indices[t + 2], indices[t + 1]];
       return { material, indices };
     });
+    const native = (piece.boxes ?? []).map((b) => this.nativeBox(b, m));
     const name = this.uniqueName(path === '' ? this.ctx.stem : `${this.ctx.stem}_${path}`);
     const obj: ImportedObject = {
       name,
@@ -227,6 +266,7 @@ class ObjectBuilder {
       kind: 'mesh',
       positions,
       groups,
+      ...(native.some((x) => x) ? { native: native.filter((x): x is NativePart => x !== undefined) } : {}),
     };
     this.objects.push(obj);
     this.ctx.onObject?.(obj);

@@ -7,6 +7,8 @@ import { compileLevel, expandInputs } from '../../../src/compile.ts';
 import type { ImportedObject } from '../../../src/import/gltf.ts';
 import { buildSurfaceTable } from '../../../src/import/materials.ts';
 import { tessellate } from '../../../src/shapes/index.ts';
+import { readPhysicsResource } from '../../../src/format/resource.ts';
+import { KIND_BOX, KIND_MESH } from '../../../src/format/types.ts';
 import { importYbn, YBN_DEFAULTS, ybnStem } from '../../../src/import/ybn/index.ts';
 import { GTA_MATERIALS } from '../../../src/import/ybn/materials.ts';
 import { readBoundTree } from '../../../src/import/ybn/bounds.ts';
@@ -245,6 +247,39 @@ describe('primitive bounds: the shape layer\'s closed, welded, outward meshes, t
     expect(allIndices(coarse).length).toBeLessThan(allIndices(fine).length);
     expect(allIndices(coarse).length / 3).toBe(tessellate({ family: 'cylinder', centre: [0, 0, 0], rotation: [0, 0, 0, 1], radius: 0.3, length: 2 }, { chordError: 0.05 }).indices.length / 3);
     await expect(load(bin, { ...YBN_DEFAULTS, chordError: 0 })).rejects.toThrow(/chord error 0 m is outside 0\.0001 … 0\.5 m/);
+  });
+});
+
+describe('--native-shapes (experimental): YBN boxes as kind-2 parts', () => {
+  it('a box bound under a rotated child transform becomes one placed box part; both forms write the same bytes', async () => {
+    const [bin, xml] = writeBoth('native', compositeLevel());
+    const hooks = { logger: { warn: () => {} } };
+    const a = await compileLevel(bin, { out: join(tmp.dir, 'native-bin'), workers: 1, shapes: { nativeShapes: true } }, hooks);
+    const b = await compileLevel(xml, { out: join(tmp.dir, 'native-xml'), workers: 1, shapes: { nativeShapes: true } }, hooks);
+    const box = readPhysicsResource(new Uint8Array(readFileSync(join(a.outDir, 'native_1.physics'))));
+    expect(box.parts.map((p) => p.kind)).toEqual([KIND_BOX]);
+    // GTA centre (0, 0, 0.25) turned 30° about Z, + (0, 50, 2) → (0, 50, 2.25) → game (0, 2.25, −50).
+    expect(box.parts[0].position.map((v) => +v.toFixed(4) + 0)).toEqual([0, 2.25, -50]);
+    expect(box.shapes[0].max.map((v) => +v.toFixed(4))).toEqual([1, 2, 0.25]);
+    expect(box.parts[0].material).toBe(word('concrete'));
+    for (const f of readdirSync(a.outDir).filter((x) => x.endsWith('.physics'))) {
+      expect(Buffer.compare(readFileSync(join(a.outDir, f)), readFileSync(join(b.outDir, f))), f).toBe(0);
+    }
+    // The other primitives stay kind-5 meshes (the format has no kind for them).
+    const capsule = readPhysicsResource(new Uint8Array(readFileSync(join(a.outDir, 'native_2_0.physics'))));
+    expect(capsule.parts.map((p) => p.kind)).toEqual([KIND_MESH]);
+  });
+
+  it('a box polygon becomes a box part next to the geometry\'s mesh parts', async () => {
+    const [bin] = writeBoth('nativepoly', everyPolygon());
+    const r = await compileLevel(bin, { out: join(tmp.dir, 'nativepoly-out'), workers: 1, shapes: { nativeShapes: true } }, { logger: { warn: () => {} } });
+    const res = readPhysicsResource(new Uint8Array(readFileSync(join(r.outDir, 'nativepoly.physics'))));
+    expect(res.parts.filter((p) => p.kind === KIND_BOX)).toHaveLength(1);
+    expect(res.parts.filter((p) => p.kind === KIND_MESH).length).toBeGreaterThan(0);
+    const boxPart = res.parts.find((p) => p.kind === KIND_BOX)!;
+    // The box polygon spans GTA x 10..11, y 0..1, z 0..1 → centre game (10.5, 0.5, −0.5).
+    expect(boxPart.position.map((v) => +v.toFixed(4) + 0)).toEqual([10.5, 0.5, -0.5]);
+    expect(boxPart.material).toBe(word('wood_thick_rough'));
   });
 });
 

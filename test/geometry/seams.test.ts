@@ -1,0 +1,232 @@
+// Level-wide edge data (src/geometry/seams.ts): a mesh cut by the compiler — into cells, by the u16 split, by
+// material, into objects — must carry at every cut corner the edge value and bits the same mesh gets uncut, and
+// leave open only what is open in the level. Meshes here use small dyadic coordinates, so recentring is exact and
+// the shape's values (computed on recentred f32 vertices) and the level's (on world positions) agree bit for bit.
+import { describe, expect, it } from 'vitest';
+import { encodeMeshShapes, type EncodedPiece } from '../../src/geometry/encode.ts';
+import { levelSeams, type SeamMesh } from '../../src/geometry/seams.ts';
+import { classifyEdge, convexValue, EDGE_CONCAVE, EDGE_CONVEX, EDGE_FLAT, SEAM_NONE } from '../../src/geometry/edge-rule.ts';
+import { GOLDEN_CASES, objectMesh } from '../golden/cases.ts';
+import type { Mesh } from '../fixtures/meshes.ts';
+
+type Edge = { value: number; concave: boolean; flat: boolean };
+
+/** Every written corner of the pieces by its directed edge in world positions. */
+function edgeMap(pieces: EncodedPiece[]): Map<string, Edge> {
+  const out = new Map<string, Edge>();
+  for (const { shape, centre } of pieces) {
+    const v = (i: number): string => [0, 1, 2].map((k) => shape.vertices[3 * i + k] + centre[k]).join(',');
+    const nc = shape.cornerVertices.length;
+    for (let c = 0; c < nc; c++) {
+      const next = c % 3 === 2 ? c - 2 : c + 1;
+      const key = `${v(shape.cornerVertices[c])}>${v(shape.cornerVertices[next])}`;
+      if (out.has(key)) throw new Error(`edge ${key} written twice`);
+      out.set(key, {
+        value: shape.edgeValues[c],
+        concave: ((shape.concaveBits[c >> 3] >> (c & 7)) & 1) === 1,
+        flat: ((shape.flatBits[c >> 3] >> (c & 7)) & 1) === 1,
+      });
+    }
+  }
+  return out;
+}
+
+const openCount = (m: Map<string, Edge>): number => [...m.values()].filter((e) => e.value === 1 && !e.concave && !e.flat).length;
+
+/**
+ * The uncut rule written out plainly (independent of the wasm): faces welded by position, a directed edge paired
+ * when it and its reverse are each held once, Newell normals and the above test on world positions (f64).
+ */
+function oracle(m: Mesh): Map<string, Edge> {
+  const p = (i: number): [number, number, number] => [m.positions[3 * i], m.positions[3 * i + 1], m.positions[3 * i + 2]];
+  const key = (i: number): string => p(i).join(',');
+  const faces: [number, number, number][] = [];
+  for (let t = 0; t < m.indices.length / 3; t++) faces.push([m.indices[3 * t], m.indices[3 * t + 1], m.indices[3 * t + 2]]);
+  const held = new Map<string, number[]>();
+  faces.forEach((f, i) => [0, 1, 2].forEach((k) => {
+    const e = `${key(f[k])}>${key(f[(k + 1) % 3])}`;
+    held.set(e, [...(held.get(e) ?? []), i]);
+  }));
+  const normal = (f: [number, number, number]): number[] => {
+    const [a, b, c] = f.map(p);
+    let nx = 0, ny = 0, nz = 0;
+    for (const [u, w] of [[a, b], [b, c], [c, a]]) {
+      nx += (u[1] - w[1]) * (u[2] + w[2]); ny += (u[2] - w[2]) * (u[0] + w[0]); nz += (u[0] - w[0]) * (u[1] + w[1]);
+    }
+    const l = Math.hypot(nx, ny, nz);
+    return [nx / l, ny / l, nz / l];
+  };
+  const centroid = (f: [number, number, number]): number[] => [0, 1, 2].map((k) => (p(f[0])[k] + p(f[1])[k] + p(f[2])[k]) / 3);
+  const out = new Map<string, Edge>();
+  faces.forEach((f, i) => [0, 1, 2].forEach((k) => {
+    const e = `${key(f[k])}>${key(f[(k + 1) % 3])}`, r = `${key(f[(k + 1) % 3])}>${key(f[k])}`;
+    const mine = held.get(e)!, theirs = held.get(r);
+    if (mine.length !== 1 || theirs?.length !== 1) return void out.set(e, { value: 1, concave: false, flat: false });
+    const g = faces[theirs[0]];
+    const n1 = normal(f), n2 = normal(g), c2 = centroid(g), v = p(f[k]);
+    const d = Math.max(-1, n1[0] * n2[0] + n1[1] * n2[1] + n1[2] * n2[2]);
+    const above = (c2[0] - v[0]) * n1[0] + (c2[1] - v[1]) * n1[1] + (c2[2] - v[2]) * n1[2] >= 0;
+    const cls = classifyEdge(d, above);
+    out.set(e, { value: cls === EDGE_CONVEX ? convexValue(d) : 1, concave: cls === EDGE_CONCAVE, flat: cls === EDGE_FLAT });
+  }));
+  return out;
+}
+
+/** A height field of n × m quads of `cell` metres from `origin`, heights h(i, j) (dyadic in the tests). */
+function terrain(n: number, m: number, cell: number, origin: [number, number, number], h: (i: number, j: number) => number): Mesh {
+  const positions = new Float32Array((n + 1) * (m + 1) * 3);
+  for (let j = 0; j <= m; j++) for (let i = 0; i <= n; i++) positions.set([origin[0] + i * cell, origin[1] + h(i, j), origin[2] + j * cell], 3 * (j * (n + 1) + i));
+  const indices = new Uint32Array(n * m * 6);
+  for (let j = 0, w = 0; j < m; j++) {
+    for (let i = 0; i < n; i++, w += 6) {
+      const a = j * (n + 1) + i, b = a + 1, c = a + n + 1, d = c + 1;
+      indices.set((i + j) % 2 ? [a, c, b, b, c, d] : [a, c, d, a, d, b], w);
+    }
+  }
+  return { positions, indices };
+}
+
+/** Heights with valleys, ridges and a fold: multiples of 1/16 m. */
+const bent = (i: number, j: number): number => (Math.abs(i - 5) + ((i * 7 + j * 13) % 5)) / 16;
+
+/** Triangles of m whose centroid passes the test, as their own mesh (the whole vertex array kept). */
+function part(m: Mesh, keep: (cx: number, cz: number) => boolean): Mesh {
+  const out: number[] = [];
+  for (let t = 0; t < m.indices.length / 3; t++) {
+    const ids = [0, 1, 2].map((k) => m.indices[3 * t + k]);
+    const cx = ids.reduce((s, i) => s + m.positions[3 * i], 0) / 3, cz = ids.reduce((s, i) => s + m.positions[3 * i + 2], 0) / 3;
+    if (keep(cx, cz)) out.push(...ids);
+  }
+  return { positions: m.positions, indices: Uint32Array.from(out) };
+}
+
+/** Encodes each mesh with its level-wide codes (all meshes one level) and returns all pieces. */
+function encodeLevel(meshes: Mesh[][], cuts = {}): { pieces: EncodedPiece[]; joined: number; open: number; authored: number } {
+  const level: SeamMesh[] = meshes.map((groups, i) => ({ name: `o${i}`, positions: groups[0].positions, groups: groups.map((g) => g.indices) }));
+  const s = levelSeams(level, cuts);
+  const pieces: EncodedPiece[] = [];
+  let joined = 0, open = 0;
+  meshes.forEach((groups, i) => groups.forEach((g, k) => {
+    const e = encodeMeshShapes(g.positions, g.indices, {}, s.codes[i][k]);
+    pieces.push(...e.pieces);
+    joined += e.stats.seamJoined;
+    open += e.stats.openEdges;
+  }));
+  return { pieces, joined, open, authored: s.openCorners };
+}
+
+describe('level-wide edge data', () => {
+  it('a flat grid cut into 4 cells has no open corner at the cuts', () => {
+    const grid = terrain(8, 8, 1, [-4, 0, -4], () => 0);
+    const cells = [[-1, -1], [-1, 1], [1, -1], [1, 1]].map(([sx, sz]) => part(grid, (x, z) => Math.sign(x) === sx && Math.sign(z) === sz));
+    const r = encodeLevel(cells.map((c) => [c]), { cellSize: 4 });
+    expect(r.authored).toBe(32); // the grid's border: 8 quads a side
+    expect(r.open).toBe(32);
+    expect(r.joined).toBe(2 * (8 + 8));
+    expect(edgeMap(r.pieces)).toEqual(edgeMap(encodeMeshShapes(grid.positions, grid.indices).pieces));
+    // Without the codes the cuts are open.
+    const shapeWise = cells.reduce((n, c) => n + encodeMeshShapes(c.positions, c.indices).stats.openEdges, 0);
+    expect(shapeWise).toBe(32 + 32);
+  });
+
+  it('a bent terrain across a cell border: every corner equals the uncut encoding and the plain rule', () => {
+    const t = terrain(10, 6, 1, [-5, 1, 2], bent);
+    const uncut = edgeMap(encodeMeshShapes(t.positions, t.indices).pieces);
+    expect(uncut).toEqual(oracle(t));
+    const r = encodeLevel([[part(t, (x) => x < 0)], [part(t, (x) => x >= 0)]], { cellSize: 5 });
+    const cut = edgeMap(r.pieces);
+    expect(cut).toEqual(uncut);
+    expect(r.joined).toBe(12); // 6 quads along the border, both sides
+    // The border carries real classes, not only flat ones.
+    const classes = new Set([...cut.values()].map((e) => (e.flat ? 'flat' : e.concave ? 'concave' : e.value < 1 ? 'convex' : 'open')));
+    expect([...classes].sort()).toEqual(['concave', 'convex', 'flat', 'open']);
+  });
+
+  it('a 30,000-face mesh split in two by the u16 limit: every corner as the plain rule gives it', () => {
+    const t = terrain(150, 100, 1, [-75, 0, -50], bent);
+    const r = encodeLevel([[t]]);
+    expect(r.pieces.length).toBe(2);
+    expect(r.joined).toBeGreaterThan(100);
+    expect(r.open).toBe(r.authored);
+    expect(r.authored).toBe(2 * (150 + 100));
+    expect(edgeMap(r.pieces)).toEqual(oracle(t));
+    const shapeWise = encodeMeshShapes(t.positions, t.indices);
+    expect(shapeWise.stats.openEdges).toBe(r.authored + r.joined);
+  });
+
+  it('an object with two materials joins its parts', () => {
+    const t = terrain(6, 6, 1, [0, 0, 0], bent);
+    const a = part(t, (x, z) => x + z < 6), b = part(t, (x, z) => x + z >= 6);
+    const r = encodeLevel([[a, b]]);
+    expect(r.joined).toBeGreaterThan(0);
+    expect(r.open).toBe(r.authored);
+    expect(edgeMap(r.pieces)).toEqual(oracle(t));
+  });
+
+  it('two objects sharing an edge by position (their own vertex arrays) are joined', () => {
+    const left = terrain(4, 4, 1, [0, 0, 0], bent);
+    const right = terrain(4, 4, 1, [4, 0, 0], (i, j) => bent(i + 4, j));
+    const whole = terrain(8, 4, 1, [0, 0, 0], bent);
+    const r = encodeLevel([[left], [right]]);
+    expect(r.joined).toBe(8);
+    expect(r.open).toBe(r.authored);
+    expect(r.authored).toBe(2 * (8 + 4));
+    expect(edgeMap(r.pieces)).toEqual(oracle(whole));
+  });
+
+  it('objects that touch only at a vertex, or overlap face to face, are unchanged', () => {
+    const a = terrain(3, 3, 1, [0, 0, 0], bent);
+    const corner = terrain(3, 3, 1, [3, 0, 3], bent); // shares the point (3, y, 3) only
+    const copy = terrain(3, 3, 1, [0, 0, 0], bent); // the same faces again (same winding)
+    const flipped: Mesh = { positions: copy.positions, indices: copy.indices.map((_, i, x) => x[i - (i % 3) + [0, 2, 1][i % 3]]) }; // back to back
+    for (const other of [corner, copy, flipped]) {
+      const r = encodeLevel([[a], [other]]);
+      const alone = [a, other].flatMap((m) => encodeMeshShapes(m.positions, m.indices).pieces);
+      expect(r.pieces).toEqual(alone);
+      expect(r.open).toBe(r.authored);
+      expect(r.joined).toBe(0);
+    }
+    // Back to back, the two borders hold each other's reverse edges: not paired across objects (faces that are
+    // each other's reverse), so both borders stay open as authored.
+    expect(encodeLevel([[a], [flipped]]).authored).toBe(2 * 12);
+  });
+
+  it('mirrored winding across objects: same-direction edges are not paired', () => {
+    const left = terrain(4, 4, 1, [0, 0, 0], bent);
+    const r0 = terrain(4, 4, 1, [4, 0, 0], (i, j) => bent(i + 4, j));
+    const mirrored: Mesh = { positions: r0.positions, indices: r0.indices.map((_, i, x) => x[i - (i % 3) + [0, 2, 1][i % 3]]) };
+    const r = encodeLevel([[left], [mirrored]]);
+    expect(r.joined).toBe(0);
+    expect(r.pieces).toEqual([left, mirrored].flatMap((m) => encodeMeshShapes(m.positions, m.indices).pieces));
+    expect(r.authored).toBe(2 * 2 * (4 + 4));
+  });
+
+  it('a single unsplit single-material object encodes to the same shapes in both modes (the goldens\u2019 meshes)', () => {
+    const objects = GOLDEN_CASES.flatMap((c) => c.objects).filter((o) => o.fixture !== 'split-faces-30000');
+    expect(objects.length).toBeGreaterThan(30);
+    for (const o of objects) {
+      const m = objectMesh(o);
+      const s = levelSeams([{ name: o.fixture, positions: m.positions, groups: [m.indices] }]);
+      const level = encodeMeshShapes(m.positions, m.indices, {}, s.codes[0][0]);
+      const shape = encodeMeshShapes(m.positions, m.indices);
+      expect(level.pieces, o.fixture).toEqual(shape.pieces);
+      expect(level.stats.seamJoined, o.fixture).toBe(0);
+    }
+  });
+
+  it('codes pairs no cut separates as none (left to their shape), and classifies them all past maxFaces', () => {
+    const t = terrain(4, 4, 1, [0, 0, 0], bent);
+    const one = levelSeams([{ name: 't', positions: t.positions, groups: [t.indices] }]);
+    expect([...one.codes[0][0]].every((c) => c === SEAM_NONE)).toBe(true);
+    const split = levelSeams([{ name: 't', positions: t.positions, groups: [t.indices] }], { maxFaces: 8 });
+    expect([...split.codes[0][0]].filter((c) => c !== SEAM_NONE).length).toBe(3 * 32 - 16);
+    expect(split.openCorners).toBe(16);
+  });
+
+  it('refuses an index past its object\u2019s vertices, naming it', () => {
+    const t = terrain(1, 1, 1, [0, 0, 0], () => 0);
+    const bad = Uint32Array.from([0, 1, 9]);
+    expect(() => levelSeams([{ name: 'ok', positions: t.positions, groups: [t.indices] }, { name: 'rail_03', positions: t.positions, groups: [t.indices, bad] }]))
+      .toThrow('seams: rail_03 group 1 triangle 0: index 9 ≥ vertex count 4');
+  });
+});

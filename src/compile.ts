@@ -12,6 +12,7 @@ import { importGltf, IMPORT_DEFAULTS, type ImportedObject, type ImportResult, ty
 import { applyCrackCounts, classifyCracks, describeReport, validateMesh, type CrackCounts, type MeshReport } from './import/validate.ts';
 import { importYbn, isDetailCopy, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from './import/ybn/index.ts';
 import { isShared, SharedArena } from './import/shared-arena.ts';
+import { buildReport, REPORT_FILE } from './report/index.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
 import { isNative, isPlanned, type BuiltResource, type EncodeOptions, type MeshGroup, type ResourceJob } from './tiling/build.ts';
 import { DEFAULT_SEAMS, seamReport, seamsOf, type SeamMode, type SeamReport } from './tiling/seams.ts';
@@ -51,6 +52,8 @@ export interface CompileOptions {
    * output (Studio's form). Without it, outputs use the game's form (word 0, no body; docs/format-decisions.md).
    */
   studioTemplate?: string;
+  /** Write report.html (src/report/) into the output: the written collision in a browser. Default false. */
+  report: boolean;
   /** Decoders to register (tests switch them off). */
   decoders: { draco: boolean; meshopt: boolean };
   /**
@@ -78,6 +81,7 @@ export const COMPILE_DEFAULTS: CompileOptions = {
   allowCustomSlots: false,
   budget: GEOMETRY_BUDGET,
   tiling: 'auto',
+  report: false,
   decoders: IMPORT_DEFAULTS.decoders,
   seams: DEFAULT_SEAMS,
   allowOutsideUris: false,
@@ -254,7 +258,7 @@ async function importStage(b: Build): Promise<ImportResult> {
       : importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders, allowOutsideUris: options.allowOutsideUris }, b.logger, walkHooks),
   );
   b.validation.flush();
-  if (imported.objects.every((o) => o.groups.every((g) => g.indices.length === 0) && !o.native?.length)) {
+  if (imported.objects.every((o) => !o.shape && o.groups.every((g) => g.indices.length === 0) && !o.native?.length)) {
     const st = imported.stats;
     const counts = isYbnPath(input)
       ? `${st.nodes} bounds, ${st.meshNodes} with collision, ${st.skippedNodes} skipped`
@@ -330,8 +334,10 @@ async function publishStage(b: Build, imported: ImportResult, sha256: string, al
   }
   const staging = b.staging!;
   if (plan) staging.write(STREAMING_PLAN_FILE, `${JSON.stringify(plan, null, 2)}\n`);
-  const files = [...built.map((r) => r.file), ...staging.written];
+  const files = [...built.map((r) => r.file), ...staging.written, ...(options.report ? [REPORT_FILE] : [])];
   const manifest = makeManifest(input, sha256, options, layout, built, imported.objects, b.validation.summary, plan, b.warnings, files, seamReport(options.seams, level, built));
+  // The report reads the files just written (what the game gets) and shows the manifest as written.
+  if (options.report) await timed(b, 'report', async () => staging.write(REPORT_FILE, await buildReport({ dir: staging.dir, manifest, timings: { ...b.timings }, workers: threads })));
   await timed(b, 'publish', () => staging.commit(manifest, logger));
   return { input, outDir: staging.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: threads };
 }

@@ -16,6 +16,7 @@ interface Args {
   budget: number;
   tiling: 'auto' | 'objects' | 'cells';
   json: boolean;
+  report?: boolean;
   studioTemplate?: string;
   seams: SeamMode;
   allowOutsideUris: boolean;
@@ -75,7 +76,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   // --cache DIR, --no-cache (false), or the default <out>/.cache (undefined).
   const cache = argv.cache === false ? false : typeof argv.cache === 'string' && argv.cache !== '' ? argv.cache : undefined;
   const levelOptions = (out: string | undefined): Partial<CompileOptions> => ({
-    out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, allowOutsideUris: argv.allowOutsideUris, ybn: { detail: argv.ybnDetail },
+    out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, allowOutsideUris: argv.allowOutsideUris, report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail },
     shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts }, cache,
   });
   if (argv.watch) {
@@ -131,6 +132,7 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('ybn-detail', { type: 'boolean', default: false, describe: 'compile hi@/ma@ YBN files (vehicle/weapon detail copies; skipped by default)' })
       .option('cache', { type: 'string', describe: 'incremental cache directory (default <out>/.cache; --no-cache: none); never changes the output' })
       .option('watch', { type: 'boolean', default: false, describe: 'rebuild whenever the level (or a .gltf\'s buffers) changes, one line per rebuild; Ctrl-C stops' })
+      .option('report', { type: 'boolean', describe: 'write report.html (the written collision in a browser, no network); default: on for a terminal run, off when piped or with --json (--no-report: off)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the manifest and timings as JSON' }) as unknown as Argv<Args>,
   handler,
 };

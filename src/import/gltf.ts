@@ -333,7 +333,11 @@ class SceneWalker {
 
   private visit(node: Node, world: Float64Array): void {
     const mesh = node.getMesh();
-    if (!mesh) return;
+    if (!mesh) {
+      const spec = ((node.getExtras() ?? {}) as Extras).sk8_shape;
+      if (spec !== undefined) this.shapeNode(node, world, spec);
+      return;
+    }
     this.stats.meshNodes++;
     const nodeExtras = (node.getExtras() ?? {}) as Extras;
     const meshExtras = (mesh.getExtras() ?? {}) as Extras;
@@ -357,6 +361,21 @@ class SceneWalker {
       if (obj && isShapeMode(mode)) obj.shape = { mode, world: Array.from(matrix), spec: nodeExtras.sk8_shape ?? meshExtras.sk8_shape };
       if (obj) this.add(obj);
     }
+  }
+
+  /** A node without a mesh whose sk8_shape gives a primitive (a Blender empty): an object with no triangles of its own. */
+  private shapeNode(node: Node, world: Float64Array, spec: unknown): void {
+    const extras = (node.getExtras() ?? {}) as Extras;
+    const where = this.where(node);
+    const mode = this.materials.mode(extras, {}, where);
+    if (mode === 'none') {
+      this.stats.skippedNodes++;
+      return;
+    }
+    const material = this.materials.resolveExtras(extras, where);
+    const name = this.uniqueName(node.getName() || `node_${this.nodeIndex.get(node)}`);
+    const shape: ShapeRequest = { mode: mode as ShapeRequest['mode'], world: Array.from(world), spec };
+    this.add({ name, source: `node ${this.nodeIndex.get(node)} "${node.getName()}"`, kind: 'mesh', positions: new Float32Array(0), groups: [{ material, indices: new Uint32Array(0) }], shape });
   }
 
   /**

@@ -53,6 +53,18 @@ export class MaterialResolver {
     return mode;
   }
 
+  /** The material word of a node without a mesh (an sk8_shape empty): sk8_collision_material_packed, sk8_surface, 0x20. */
+  resolveExtras(extras: Extras, where: string): number {
+    const raw = extras.sk8_collision_material_packed;
+    if (raw !== undefined) {
+      const packed = parsePackedMaterial(raw);
+      if (packed === undefined) throw new Error(`materials: ${where}: sk8_collision_material_packed ${JSON.stringify(raw)} is not a u32`);
+      return finalMaterialWord(packed, this.allowCustomSlots, where);
+    }
+    if (typeof extras.sk8_surface === 'string') return this.surface(extras.sk8_surface, where);
+    return DEFAULT_MATERIAL;
+  }
+
   /**
    * Surface name → packed word; a name not in the table gets `fallback` with a warning that says what is written
    * (`fallbackName`: the default 0x20 for triangles, the grind default for grind curves).

@@ -9,9 +9,9 @@ import type { ImportedObject, Logger, ObjectGroup } from '../import/gltf.ts';
 import { convexParts } from './convex.ts';
 import { fitPrimitive } from './fit.ts';
 import { placePrimitive, rigidScale, splitAffine } from './frame.ts';
-import { convexHull } from './hull.ts';
+import { convexHull, type Hull } from './hull.ts';
 import { primitiveMesh } from './mesh.ts';
-import { nativeBox, nativeConvex, type NativePart } from './native.ts';
+import { nativeBox, nativeConvex, type NativePart, type NativeShape } from './native.ts';
 import { parseShapeSpec } from './spec.ts';
 import { CHORD_ERROR_RANGE, TESSELLATE_DEFAULTS } from './tessellate.ts';
 import { isPrimitiveFamily, type Primitive, type PrimitiveFamily, type Vec3 } from './types.ts';
@@ -97,9 +97,8 @@ function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, lo
   if (req.mode === 'hull') {
     const { points } = usedPoints(o.positions, tris);
     const h = convexHull(points, where, facing(o.positions, tris));
-    if (opt.nativeShapes && h.dimension === 3) {
-      return { ...base, positions: new Float32Array(0), groups: [], native: [{ ...nativeConvex(points, h.polygonOffsets, h.polygonVertices, where), material }] };
-    }
+    const n = opt.nativeShapes && h.dimension === 3 ? nativeOrWarn(points, h, where, logger) : undefined;
+    if (n) return { ...base, positions: new Float32Array(0), groups: [], native: [{ ...n, material }] };
     return { ...base, positions: points, groups: [{ material, indices: h.triangles }] };
   }
   // convex_parts
@@ -121,8 +120,9 @@ function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, lo
       const { points, ids } = usedPoints(o.positions, partTris);
       const h = convexHull(points, `${where} part ${k}`, facing(o.positions, partTris));
       if (part.failure) logger.warn(`convex_parts: ${where}: part ${k} (from triangle ${first}): ${part.failure}; compiled as its hull (--hull-parts)`);
-      if (opt.nativeShapes && h.dimension === 3) {
-        native.push({ ...nativeConvex(points, h.polygonOffsets, h.polygonVertices, `${where} part ${k}`), material: m });
+      const n = opt.nativeShapes && h.dimension === 3 ? nativeOrWarn(points, h, `${where} part ${k}`, logger) : undefined;
+      if (n) {
+        native.push({ ...n, material: m });
         return;
       }
       if (part.failure) {
@@ -133,6 +133,16 @@ function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, lo
     groups.push({ material: m, indices: partTris });
   });
   return { ...base, positions: o.positions, groups, ...(native.length ? { native } : {}) };
+}
+
+/** A kind-3 shape of the hull, or undefined (with a warning: it stays kind 5) when it does not fit the u16 counts. */
+function nativeOrWarn(points: Float32Array, h: Hull, where: string, logger: Logger): NativeShape | undefined {
+  try {
+    return nativeConvex(points, h.polygonOffsets, h.polygonVertices, where);
+  } catch (e) {
+    logger.warn(`${(e as Error).message.replace(/; compile without --native-shapes$/, '')}; written as a kind-5 mesh instead`);
+    return undefined;
+  }
 }
 
 /** The primitive: explicit (sk8_shape, placed by the node's matrix) or fitted to the mesh in the node's frame. */

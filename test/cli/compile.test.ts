@@ -1,7 +1,7 @@
 // The compile command as users run it: exit codes, summary, --json, globs over several levels, no partial output.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addNode, boxMesh, gridMesh, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
@@ -35,6 +35,17 @@ describe('compile-collision LEVEL', () => {
     expect(r.stdout).toMatch(/collision-objects\s+2/);
     expect(r.stdout).toMatch(/collision-resources\s+2/);
     expect(readdirSync(join(tmp.dir, 'levels/two.collision')).filter((f) => f !== '.cache').sort()).toEqual(['box1.physics', 'ground.physics', 'manifest.json']);
+  });
+  it('--report writes report.html and lists it in the manifest; piped (as above) or --no-report, none', () => {
+    const r = run('levels/two.glb', '-o', 'out-report', '--report');
+    expect(r.status).toBe(0);
+    const files = readdirSync(join(tmp.dir, 'out-report'));
+    expect(files).toContain('report.html');
+    expect(JSON.parse(readFileSync(join(tmp.dir, 'out-report/manifest.json'), 'utf8')).files).toContain('report.html');
+    expect(r.stdout).toMatch(/report \d+ ms/);
+    // A rebuild without it removes the earlier report (it is one of the files the build wrote).
+    expect(run('levels/two.glb', '-o', 'out-report', '--no-report').status).toBe(0);
+    expect(readdirSync(join(tmp.dir, 'out-report'))).not.toContain('report.html');
   });
   it('--json prints the manifest', () => {
     const r = run('levels/a/one.glb', '-o', 'out-json', '--json');

@@ -150,3 +150,42 @@ describe('shape modes refuse by name', () => {
     await expect(compileLevel(file2, { out: join(tmp.dir, 'odd') }, quiet)).rejects.toThrow(/sk8_shape is a sphere but sk8_collision_mode is "hull"/);
   });
 });
+
+describe('--native-shapes limits', () => {
+  it('a hull too big for one kind-3 shape stays kind 5 with a warning', async () => {
+    const doc = newLevel();
+    // 30,000 points on a sphere: ~60,000 hull faces, 180,000 corners: past the u16 corner count.
+    const pts: number[] = [];
+    const idx: number[] = [];
+    for (let i = 0; i < 30000; i++) {
+      const y = 1 - (2 * (i + 0.5)) / 30000, r = Math.sqrt(1 - y * y), a = i * 2.399963229728653;
+      pts.push(r * Math.cos(a), y, r * Math.sin(a));
+      if (i + 2 < 30000) idx.push(i, i + 1, i + 2);
+    }
+    addNode(doc, { name: 'ball', positions: pts, indices: idx, nodeExtras: { sk8_collision_mode: 'hull' } });
+    const file = await writeLevel(doc, join(tmp.dir, 'ball.glb'));
+    const warnings: string[] = [];
+    const out = join(tmp.dir, 'ball');
+    await compileLevel(file, { out, workers: 1, shapes: { nativeShapes: true } }, { logger: { warn: (m) => warnings.push(m) } });
+    expect(warnings.some((w) => /shapes: object "ball" .*does not fit one kind-3 shape \(u16 counts\); written as a kind-5 mesh instead/.test(w))).toBe(true);
+    expect(kinds(out, 'ball').every((k) => k === 5)).toBe(true);
+  });
+});
+
+describe('sk8_shape on a node without a mesh (a Blender empty)', () => {
+  it('becomes its primitive, placed by the node, with the node\'s surface', async () => {
+    const doc = newLevel();
+    addNode(doc, { name: 'ground', positions: [0, 0, 0, 0, 0, 1, 1, 0, 0], indices: [0, 1, 2] });
+    const empty = doc.createNode('bollard_empty').setTranslation([4, 0, 2]).setExtras({ sk8_shape: { type: 'capsule', radius: 0.2, length: 0.6, centre: [0, 0.5, 0] }, sk8_surface: 'metal' });
+    doc.getRoot().listScenes()[0].addChild(empty);
+    const file = await writeLevel(doc, join(tmp.dir, 'empty.glb'));
+    const out = join(tmp.dir, 'empty');
+    const r = await compileLevel(file, { out, workers: 1 }, quiet);
+    const res = r.manifest.resources.find((x) => x.name === 'bollard_empty')!;
+    expect(res.materials).toEqual([352]);
+    expect(res.bounds.min[1]).toBeCloseTo(0, 5);
+    expect(res.bounds.max[1]).toBeCloseTo(1, 5);
+    expect(res.bounds.max[0]).toBeCloseTo(4.2, 5);
+    expect(edgeClasses(read(out, 'bollard_empty').shapes[0]).open).toBe(0);
+  });
+});

@@ -63,7 +63,7 @@ describe('npm package', () => {
   it('packs without warnings, holding dist/, docs/, LICENSE and no TypeScript sources', () => {
     expect(packLog).not.toMatch(/npm warn/i);
     const list = run('tar', ['-tzf', tarball], {}).stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
-    for (const f of ['package.json', 'LICENSE', 'README.md', 'docs/api.md', 'docs/using-the-output.md', 'bin/compile-collision.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/cli/main.js', 'dist/src/tiling/worker.js', 'dist/src/geometry/wasm.generated.js', 'dist/src/format/material-catalog.json']) {
+    for (const f of ['package.json', 'LICENSE', 'README.md', 'docs/api.md', 'docs/using-the-output.md', 'bin/compile-collision.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/cli/main.js', 'dist/src/tiling/worker.js', 'dist/src/geometry/wasm.generated.js', 'dist/src/format/material-catalog.json', 'dist/src/report/page.bundle.js']) {
       expect(list, f).toContain(f);
     }
     expect(list.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
@@ -122,5 +122,10 @@ describe('npm package', () => {
     expect(j.workers).toBe(2); // the compiled worker (dist/src/tiling/worker.js) starts without a loader
     const files = readdirSync(join(consumer, 'cli-out')).filter((f) => f.endsWith('.physics')).map((f) => join('cli-out', f));
     expect(run(bin, ['verify', ...files], { cwd: consumer }).stdout.trim().split('\n')).toHaveLength(17);
+    // report.html with the page script the package ships bundled (no esbuild, no page sources installed).
+    run(bin, ['skatepark.glb', '--report', '-o', 'with-report'], { cwd: consumer });
+    const html = readFileSync(join(consumer, 'with-report', 'report.html'), 'utf8');
+    expect(html.length).toBeGreaterThan(100_000); // three.js is inside
+    expect(html).toContain('<script');
   });
 });

@@ -66,7 +66,7 @@ export interface BuildContext {
   tessellation: Partial<TessellateOptions>;
   /**
    * --native-shapes (experimental): box bounds and box polygons as kind-2 box parts (src/shapes/native.ts), placed
-   * in game space, instead of kind-5 meshes. A box under a transform that is not rigid (scale, shear) stays a mesh.
+   * in game space, instead of kind-5 meshes. A box under a shearing composite transform is refused, naming the bound.
    */
   nativeShapes?: boolean;
   logger: Logger;
@@ -127,7 +127,10 @@ class ObjectBuilder {
       return undefined;
     }
     const material = this.materials.word(b.material, label);
-    if (shape.family === 'box' && this.ctx.nativeShapes) return { positions: [], groups: new Map(), boxes: [{ box: shape, material, label }] };
+    if (shape.family === 'box' && this.ctx.nativeShapes) {
+      this.stats.primitives++;
+      return { positions: [], groups: new Map(), boxes: [{ box: shape, material, label }] };
+    }
     const mesh = this.tessellate(shape, label);
     return { positions: mesh.positions, groups: new Map([[material, Array.from(mesh.indices)]]) };
   }
@@ -178,8 +181,10 @@ class ObjectBuilder {
       if (kind === 0xff) continue;
       if (kind === POLY.box && this.ctx.nativeShapes) {
         const shape = boxPolygon(vertex(g.polys[w + 1]), vertex(g.polys[w + 2]), vertex(g.polys[w + 3]), vertex(g.polys[w + 4]));
-        if (shape && shape.family === 'box') boxes.push({ box: shape, material: this.materials.word(g.polyMaterials[p], `${label} polygon ${p}`), label: `${label} polygon ${p}` });
-        else degenerate.push(`${p} (${polyName(kind)})`);
+        if (shape && shape.family === 'box') {
+          this.stats.primitives++;
+          boxes.push({ box: shape, material: this.materials.word(g.polyMaterials[p], `${label} polygon ${p}`), label: `${label} polygon ${p}` });
+        } else degenerate.push(`${p} (${polyName(kind)})`);
         continue;
       }
       const out = list(this.materials.word(g.polyMaterials[p], `${label} polygon ${p}`));
@@ -196,10 +201,6 @@ class ObjectBuilder {
       else if (kind === POLY.box) shape = boxPolygon(a, vertex(g.polys[w + 2]), vertex(g.polys[w + 3]), vertex(g.polys[w + 4]));
       if (!shape) {
         degenerate.push(`${p} (${polyName(kind)})`);
-        continue;
-      }
-      if (shape.family === 'box' && this.ctx.nativeShapes) {
-        boxes.push({ box: shape, material: this.materials.word(g.polyMaterials[p], `${label} polygon ${p}`), label: `${label} polygon ${p}` });
         continue;
       }
       const mesh = this.tessellate(shape, `${label} polygon ${p}`);

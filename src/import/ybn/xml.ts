@@ -10,7 +10,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { quatToMat3, type Quat } from '../../shapes/index.ts';
 import { boundLabel } from './bounds.ts';
 import {
-  IDENTITY, KIND, kindName, materialKey, MAX_BOUNDS, MAX_COMPOSITE_DEPTH, MAX_GEOMETRY_ITEMS, POLY, POLY_WORDS,
+  KIND, kindName, materialKey, MAX_BOUNDS, MAX_COMPOSITE_DEPTH, MAX_GEOMETRY_ITEMS, POLY, POLY_WORDS,
   type Bound, type BoundHeader, type CompositeChild, type GeometryBound, type Vec3,
 } from './model.ts';
 

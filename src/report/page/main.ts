@@ -1,0 +1,415 @@
+/// <reference lib="dom" />
+// report.html's page script (bundled with three.js by src/report/index.ts; runs in the browser, from disk, with no
+// network). Reads the JSON and the gzip+base64 geometry blob from the page, then builds: the 3D view (one
+// non-indexed mesh of every drawn face; a shader colours each corner's edge band by its class, or the faces by
+// surface, resource or cell), orbit controls, the findings list (click: the camera frames the location and a
+// marker highlights it), the top-down map (cells with geometries against the budget and pools, resources outlined,
+// hover info), totals, timings, options. window.__report exposes state for the browser tests.
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+
+interface Loc { triangle: number; points: number[][]; with?: string }
+interface Resource { name: string; file: string; cell: [number, number] | null; bounds: { min: number[]; max: number[] }; parts: number; shapes: number; vertices?: number; faces: number; sourceObjects: string[]; materials?: number[] }
+interface Meta {
+  manifest: {
+    tool: { name: string; version: string };
+    input: { file: string; sha256: string };
+    options: Record<string, unknown>;
+    layout: string;
+    geometries: number;
+    totals: Record<string, number>;
+    resources: Resource[];
+    validation: Record<string, Record<string, unknown> & { locations?: Record<string, Loc[]> }>;
+    warnings: string[];
+    files?: string[];
+  };
+  timings: Record<string, number>;
+  workers: number;
+  generated: string;
+  geometry: { faces: number; drawnFaces: number; stride: number; classCounts: number[]; shapes: { resource: number; material: number; min: number[]; max: number[]; vertices: number; faces: number }[] };
+  edgeClasses: string[];
+  surfaces: Record<string, string>;
+  blobBytes: number;
+}
+
+/** Finding kinds in list order, with their labels; borderEdges is info. */
+const KINDS: [string, string][] = [
+  ['crackEdges', 'crack'], ['nonManifoldEdges', 'non-manifold edge'], ['inconsistentEdges', 'inconsistent winding'],
+  ['degenerate', 'degenerate triangle'], ['duplicate', 'duplicate triangle'], ['reversedDuplicate', 'back-to-back pair'],
+  ['borderEdges', 'border (info)'],
+];
+const EDGE_COLOURS = ['#4a7d52', '#3b8fe0', '#f09a3b', '#b9bec6', '#ff2d55'];
+const STOCK_POOL = 5000;
+const RESKATE_POOL = 40000;
+const MODES = ['edges', 'surface', 'resource', 'cell'] as const;
+type Mode = (typeof MODES)[number];
+
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+const fmt = (p: number[]): string => `(${p.map((v) => +v.toFixed(3)).join(', ')})`;
+const n = (v: number): string => v.toLocaleString('en-US');
+
+async function inflate(b64: string): Promise<ArrayBuffer> {
+  const bin = atob(b64.trim());
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Response(stream).arrayBuffer();
+}
+
+/** Stable distinct colour for an integer key. */
+function keyColour(k: number): THREE.Color {
+  const h = ((Math.imul(k + 1, 0x9e3779b1) >>> 0) % 360) / 360;
+  return new THREE.Color().setHSL(h, 0.55, 0.55);
+}
+
+async function main(): Promise<void> {
+  const meta: Meta = JSON.parse(document.getElementById('report-meta')!.textContent!);
+  const blob = await inflate(document.getElementById('report-geometry')!.textContent!);
+  const m = meta.manifest;
+  const app = document.getElementById('app')!;
+  app.textContent = '';
+
+  // Header: what was built, by which tool.
+  const header = el('header');
+  header.append(el('h1', {}, `${m.input.file}: compiled collision`));
+  header.append(el('div', { class: 'sub' }, `${m.tool.name} ${m.tool.version} · input sha256 ${m.input.sha256.slice(0, 16)}… · ${m.layout === 'cells' ? `collision_area cells of ${String(m.options.cellSize)} m` : 'one resource per object'} · ${n(m.geometries)} geometries (budget ${n(Number(m.options.budget))}) · report made ${meta.generated}`));
+  app.append(header);
+
+  const mainEl = el('main');
+  const left = el('div');
+  const view = el('div', { id: 'view' });
+  const canvas = el('canvas', { id: 'three' });
+  view.append(canvas);
+  const modes = el('div', { id: 'modes' });
+  view.append(modes);
+  const note = el('div', { id: 'note' });
+  view.append(note);
+  const legend = el('div', { id: 'legend' });
+  view.append(legend);
+  left.append(view);
+  const aside = el('aside');
+  mainEl.append(left, aside);
+  app.append(mainEl);
+
+  // ---- 3D view -------------------------------------------------------------------------------------------------
+  const g = meta.geometry;
+  const faceCount = g.shapes.reduce((s, x) => s + x.faces, 0);
+  const position = new Float32Array(9 * faceCount);
+  const cls = new Uint8Array(9 * faceCount);
+  const faceShape = new Uint32Array(faceCount);
+  let off = 0, f = 0;
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  g.shapes.forEach((s, si) => {
+    const verts = new Uint16Array(blob, off, 3 * s.vertices);
+    off += (verts.byteLength + 1) & ~1;
+    const faces = new Uint16Array(blob, off, 3 * s.faces);
+    off += (faces.byteLength + 1) & ~1;
+    const classes = new Uint8Array(blob, off, 3 * s.faces);
+    off += (classes.byteLength + 1) & ~1;
+    const span = [0, 1, 2].map((k) => (s.max[k] - s.min[k]) / 65535);
+    for (let k = 0; k < 3; k++) (lo[k] = Math.min(lo[k], s.min[k])), (hi[k] = Math.max(hi[k], s.max[k]));
+    for (let t = 0; t < s.faces; t++, f++) {
+      faceShape[f] = si;
+      for (let c = 0; c < 3; c++) {
+        const v = faces[3 * t + c];
+        for (let k = 0; k < 3; k++) position[9 * f + 3 * c + k] = s.min[k] + verts[3 * v + k] * span[k];
+        // Every vertex of the face carries the three corner classes (the shader picks the nearest edge's).
+        for (let k = 0; k < 3; k++) cls[9 * f + 3 * c + k] = classes[3 * t + k];
+      }
+    }
+  });
+  const colour = new Uint8Array(9 * faceCount);
+  const geo = new THREE.BufferGeometry();
+  geo.setAttribute('position', new THREE.BufferAttribute(position, 3));
+  geo.setAttribute('cls', new THREE.BufferAttribute(cls, 3));
+  geo.setAttribute('tint', new THREE.BufferAttribute(colour, 3, true));
+  geo.computeBoundingSphere();
+  const material = new THREE.ShaderMaterial({
+    glslVersion: THREE.GLSL3,
+    side: THREE.DoubleSide,
+    uniforms: { mode: { value: 0 }, palette: { value: EDGE_COLOURS.map((c) => new THREE.Color(c)) }, width: { value: 1.6 } },
+    vertexShader: `
+      in vec3 cls; in vec3 tint;
+      out vec3 vCls; out vec3 vTint; out vec3 vBary; out vec3 vView;
+      void main() {
+        int k = gl_VertexID % 3;
+        vBary = vec3(k == 0 ? 1.0 : 0.0, k == 1 ? 1.0 : 0.0, k == 2 ? 1.0 : 0.0);
+        vCls = cls; vTint = tint;
+        vec4 mv = modelViewMatrix * vec4(position, 1.0);
+        vView = mv.xyz;
+        gl_Position = projectionMatrix * mv;
+      }`,
+    fragmentShader: `
+      uniform int mode; uniform vec3 palette[5]; uniform float width;
+      in vec3 vCls; in vec3 vTint; in vec3 vBary; in vec3 vView;
+      out vec4 outColour;
+      void main() {
+        vec3 nrm = normalize(cross(dFdx(vView), dFdy(vView)));
+        float light = 0.35 + 0.65 * abs(nrm.z);
+        vec3 c = (mode == 0 ? vec3(0.62) : vTint) * light;
+        if (mode == 0) {
+          // Edge i runs from corner i to corner i + 1: opposite corner i + 2, whose barycentric is small near it.
+          vec3 w = max(fwidth(vBary), vec3(1e-6));
+          vec3 d = vec3(vBary.z / w.z, vBary.x / w.x, vBary.y / w.y);
+          float dmin = min(d.x, min(d.y, d.z));
+          float cl = d.x == dmin ? vCls.x : d.y == dmin ? vCls.y : vCls.z;
+          int ci = int(cl + 0.5);
+          float wd = ci >= 3 ? width * 2.0 : width;
+          if (dmin < wd && !(ci == 0 && dmin > width * 0.6)) c = palette[ci] * (ci == 0 ? light : 1.0);
+        }
+        outColour = vec4(c, 1.0);
+      }`,
+  });
+  const mesh = new THREE.Mesh(geo, material);
+  const scene = new THREE.Scene();
+  scene.background = new THREE.Color('#1b1e22');
+  scene.add(mesh);
+  const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+  renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
+  const centre = new THREE.Vector3((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2);
+  const size = Math.max(1, hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+  const camera = new THREE.PerspectiveCamera(50, 1, Math.max(0.01, size / 20000), size * 20);
+  camera.position.set(centre.x + size * 0.55, centre.y + size * 0.6, centre.z + size * 0.75);
+  const controls = new OrbitControls(camera, canvas);
+  controls.target.copy(centre);
+  controls.update();
+  let frames = 0;
+  const render = (): void => {
+    const w = view.clientWidth, h = view.clientHeight;
+    if (canvas.width !== Math.floor(w * renderer.getPixelRatio()) || canvas.height !== Math.floor(h * renderer.getPixelRatio())) {
+      renderer.setSize(w, h, false);
+      camera.aspect = w / Math.max(1, h);
+      camera.updateProjectionMatrix();
+    }
+    renderer.render(scene, camera);
+    frames++;
+  };
+  controls.addEventListener('change', render);
+  window.addEventListener('resize', render);
+
+  // Colour modes.
+  const cellOf = (r: Resource): string => (r.cell ? `${r.cell[0]},${r.cell[1]}` : r.name);
+  const cellIds = new Map<string, number>();
+  for (const r of m.resources) if (!cellIds.has(cellOf(r))) cellIds.set(cellOf(r), cellIds.size);
+  const materials = [...new Set(g.shapes.map((s) => s.material))].sort((a, b) => a - b);
+  let mode: Mode = 'edges';
+  const setMode = (next: Mode): void => {
+    mode = next;
+    material.uniforms.mode.value = MODES.indexOf(next) === 0 ? 0 : 1;
+    if (next !== 'edges') {
+      const shapeColour = g.shapes.map((s) => {
+        const c = next === 'surface' ? keyColour(materials.indexOf(s.material) * 7 + 3) : next === 'resource' ? keyColour(s.resource) : keyColour(cellIds.get(cellOf(m.resources[s.resource]))!);
+        return [Math.round(c.r * 255), Math.round(c.g * 255), Math.round(c.b * 255)];
+      });
+      for (let t = 0; t < faceCount; t++) {
+        const c = shapeColour[faceShape[t]];
+        for (let k = 0; k < 9; k++) colour[9 * t + k] = c[k % 3];
+      }
+      geo.getAttribute('tint').needsUpdate = true;
+    }
+    for (const b of modes.querySelectorAll('button')) b.classList.toggle('on', b.dataset.mode === next);
+    legend.textContent = '';
+    if (next === 'edges') {
+      meta.edgeClasses.forEach((name, i) => {
+        const sw = el('span', { class: 'sw', style: `background:${EDGE_COLOURS[i]}` });
+        legend.append(sw, document.createTextNode(`${name} ${n(g.classCounts[i])}`));
+      });
+      legend.append(el('div', { class: 'sub' }, 'corners, from the written files; crack: open in the file along another open edge or a face (shape and cell seams included)'));
+    } else if (next === 'surface') {
+      for (const mat of materials.slice(0, 24)) {
+        legend.append(el('span', { class: 'sw', style: `background:#${keyColour(materials.indexOf(mat) * 7 + 3).getHexString()}` }), document.createTextNode(meta.surfaces[String(mat)] ?? String(mat)));
+      }
+    } else legend.append(document.createTextNode(next === 'resource' ? `${n(m.resources.length)} resources, one colour each` : `${n(cellIds.size)} ${m.layout === 'cells' ? 'cells' : 'resources (no cells: per-object layout)'}, one colour each`));
+    render();
+  };
+  for (const md of MODES) {
+    const b = el('button', { 'data-mode': md }, md === 'edges' ? 'edge class' : md === 'surface' ? 'surface material' : md);
+    b.addEventListener('click', () => setMode(md));
+    modes.append(b);
+  }
+  if (g.stride > 1 || g.drawnFaces < g.faces) {
+    note.style.display = 'block';
+    note.textContent = `Showing ${n(g.drawnFaces)} of ${n(g.faces)} faces: 1 face in ${g.stride} of each shape, and every face with an open or crack edge (the level is too large to draw whole). Counts and findings cover all faces.`;
+  }
+
+  // Highlight and framing of a finding.
+  const marker = new THREE.Group();
+  marker.renderOrder = 10;
+  scene.add(marker);
+  const frame = (pts: number[][]): void => {
+    marker.clear();
+    const vs = pts.map((p) => new THREE.Vector3(p[0], p[1], p[2]));
+    const c = vs.reduce((a, v) => a.add(v), new THREE.Vector3()).multiplyScalar(1 / vs.length);
+    const r = Math.max(0.5, ...vs.map((v) => v.distanceTo(c)));
+    const lineMat = new THREE.LineBasicMaterial({ color: 0xff00ff, depthTest: false, transparent: true });
+    const loop = vs.length > 2 ? [...vs, vs[0]] : vs;
+    marker.add(new THREE.Line(new THREE.BufferGeometry().setFromPoints(loop), lineMat));
+    const dot = new THREE.SphereGeometry(r * 0.06, 12, 8);
+    const dotMat = new THREE.MeshBasicMaterial({ color: 0xff00ff, depthTest: false, transparent: true });
+    for (const v of vs) marker.add(new THREE.Mesh(dot, dotMat).translateX(v.x).translateY(v.y).translateZ(v.z));
+    const ring = new THREE.Mesh(new THREE.RingGeometry(r * 1.4, r * 1.55, 48), new THREE.MeshBasicMaterial({ color: 0xffff00, depthTest: false, transparent: true, side: THREE.DoubleSide }));
+    ring.position.copy(c);
+    ring.lookAt(c.clone().add(new THREE.Vector3(0, 1, 0)));
+    marker.add(ring);
+    for (const o of marker.children) o.renderOrder = 10;
+    const dir = camera.position.clone().sub(controls.target).normalize();
+    if (dir.lengthSq() === 0) dir.set(0.5, 0.7, 0.5).normalize();
+    controls.target.copy(c);
+    camera.position.copy(c).addScaledVector(dir, r * 5 + 2);
+    controls.update();
+    render();
+  };
+
+  // ---- Findings list -------------------------------------------------------------------------------------------
+  interface Entry { kind: string; label: string; object: string; loc: Loc; info: boolean }
+  const entries: Entry[] = [];
+  const counts = new Map<string, number>();
+  for (const [kind, label] of KINDS) {
+    for (const [object, v] of Object.entries(m.validation)) {
+      const count = Number(v[kind] ?? 0);
+      if (count) counts.set(kind, (counts.get(kind) ?? 0) + count);
+      for (const loc of v.locations?.[kind] ?? []) entries.push({ kind, label, object, loc, info: kind === 'borderEdges' });
+    }
+  }
+  const fi = el('div', { id: 'findings' });
+  fi.append(el('h2', {}, `Findings (${n(entries.length)} located)`));
+  const summary = el('div', { class: 'sub' });
+  summary.textContent = KINDS.filter(([k]) => counts.get(k)).map(([k, label]) => `${label}: ${n(counts.get(k)!)}`).join(' · ') || 'No findings: every object is clean.';
+  fi.append(summary);
+  const ol = el('ol');
+  entries.forEach((e, i) => {
+    const shape = e.loc.points.length === 2 ? `edge ${fmt(e.loc.points[0])}–${fmt(e.loc.points[1])}` : `triangle ${e.loc.points.map(fmt).join(' ')}`;
+    const li = el('li', { 'data-finding': String(i), class: e.info ? 'info' : '' });
+    li.append(el('span', { class: 'kind' }, e.label), document.createTextNode(` · "${e.object}" · ${shape} · source triangle ${e.loc.triangle}${e.loc.with ? ` · along "${e.loc.with}"` : ''}`));
+    li.addEventListener('click', () => {
+      for (const s of ol.querySelectorAll('li.sel')) s.classList.remove('sel');
+      li.classList.add('sel');
+      frame(e.loc.points);
+    });
+    ol.append(li);
+  });
+  fi.append(ol);
+  aside.append(fi);
+
+  // ---- Below: map, totals, timings, options, warnings ----------------------------------------------------------
+  const below = el('section');
+  app.append(below);
+  below.append(el('h2', {}, 'Top-down map'));
+  const geos = m.geometries;
+  for (const [label, limit] of [['budget', Number(m.options.budget)], ['stock physics pool', STOCK_POOL], ["ReSkate's pool", RESKATE_POOL]] as [string, number][]) {
+    below.append(el('div', { class: 'sub' }, `${n(geos)} geometries of ${label} ${n(limit)}${geos >= limit ? ' — reached' : ''}`));
+    const bar = el('div', { class: `bar${geos >= limit ? ' over' : ''}` });
+    bar.append(el('i', { style: `width:${Math.min(100, (100 * geos) / limit).toFixed(1)}%` }));
+    below.append(bar);
+  }
+  const wrap = el('div', { id: 'map-wrap' });
+  const map = el('canvas', { id: 'map', width: '760', height: '560' });
+  const tip = el('div', { id: 'tip' });
+  wrap.append(map, tip);
+  below.append(wrap);
+  drawMap(map, tip, m, entries);
+
+  below.append(el('h2', {}, 'Totals'));
+  below.append(table(Object.entries(m.totals).map(([k, v]) => [k, n(v)])));
+  below.append(el('h2', {}, 'Edge classes (corners, from the written files)'));
+  below.append(table(meta.edgeClasses.map((name, i) => [name, n(g.classCounts[i])])));
+  below.append(el('h2', {}, 'Timings'));
+  below.append(table([...Object.entries(meta.timings).map(([k, v]) => [k, `${v.toFixed(0)} ms`]), ['threads', String(meta.workers)]]));
+  below.append(el('h2', {}, 'Options'));
+  below.append(table(Object.entries(m.options).map(([k, v]) => [k, JSON.stringify(v)])));
+  below.append(el('h2', {}, `Warnings (${m.warnings.length})`));
+  const ul = el('ul', { class: 'warn' });
+  for (const w of m.warnings) ul.append(el('li', {}, w));
+  below.append(ul);
+  below.append(el('p', { class: 'sub' }, `${m.tool.name} ${m.tool.version}. Drawn from the written .physics files (${n(g.faces)} faces in ${n(m.resources.length)} resources, ${n(meta.blobBytes)} bytes of geometry before compression).`));
+
+  setMode('edges');
+  (window as unknown as { __report: unknown }).__report = {
+    ready: true, findings: entries.length, camera, controls, frames: () => frames, setMode, render,
+    target: () => controls.target.toArray(), position: () => camera.position.toArray(),
+  };
+}
+
+function table(rows: string[][]): HTMLTableElement {
+  const t = el('table');
+  for (const r of rows) {
+    const tr = el('tr');
+    r.forEach((c, i) => tr.append(el('td', i ? { class: 'n' } : {}, c)));
+    t.append(tr);
+  }
+  return t;
+}
+
+/** The level from above (X right, Z down): cells with their geometries, resources outlined, findings as dots. */
+function drawMap(map: HTMLCanvasElement, tip: HTMLElement, m: Meta['manifest'], entries: { info: boolean; loc: Loc; object: string; label: string }[]): void {
+  const ctx = map.getContext('2d')!;
+  const res = m.resources;
+  let x0 = Infinity, x1 = -Infinity, z0 = Infinity, z1 = -Infinity;
+  for (const r of res) (x0 = Math.min(x0, r.bounds.min[0])), (x1 = Math.max(x1, r.bounds.max[0])), (z0 = Math.min(z0, r.bounds.min[2])), (z1 = Math.max(z1, r.bounds.max[2]));
+  const cs = Number(m.options.cellSize) || 100;
+  if (m.layout === 'cells') {
+    x0 = Math.floor(x0 / cs) * cs; z0 = Math.floor(z0 / cs) * cs; x1 = Math.ceil(x1 / cs) * cs; z1 = Math.ceil(z1 / cs) * cs;
+  }
+  const pad = 14;
+  const scale = Math.min((map.width - 2 * pad) / Math.max(1e-6, x1 - x0), (map.height - 2 * pad) / Math.max(1e-6, z1 - z0));
+  const X = (x: number): number => pad + (x - x0) * scale, Z = (z: number): number => pad + (z - z0) * scale;
+  ctx.fillStyle = '#1b1e22';
+  ctx.fillRect(0, 0, map.width, map.height);
+  const maxShapes = Math.max(1, ...res.map((r) => r.shapes));
+  if (m.layout === 'cells') {
+    for (const r of res) {
+      if (!r.cell) continue;
+      const a = r.shapes / maxShapes;
+      ctx.fillStyle = `rgba(59, 111, 216, ${0.15 + 0.7 * a})`;
+      ctx.fillRect(X(r.cell[0] * cs), Z(r.cell[1] * cs), cs * scale, cs * scale);
+      if (cs * scale > 26) {
+        ctx.fillStyle = '#e4e6ea';
+        ctx.font = '10px system-ui';
+        ctx.fillText(String(r.shapes), X(r.cell[0] * cs) + 3, Z(r.cell[1] * cs) + 12);
+      }
+    }
+    ctx.strokeStyle = '#3a4048';
+    ctx.lineWidth = 1;
+    for (let x = x0; x <= x1 + 1e-9; x += cs) (ctx.beginPath(), ctx.moveTo(X(x), Z(z0)), ctx.lineTo(X(x), Z(z1)), ctx.stroke());
+    for (let z = z0; z <= z1 + 1e-9; z += cs) (ctx.beginPath(), ctx.moveTo(X(x0), Z(z)), ctx.lineTo(X(x1), Z(z)), ctx.stroke());
+  }
+  ctx.strokeStyle = '#b9bec6';
+  for (const r of res) ctx.strokeRect(X(r.bounds.min[0]), Z(r.bounds.min[2]), Math.max(1, (r.bounds.max[0] - r.bounds.min[0]) * scale), Math.max(1, (r.bounds.max[2] - r.bounds.min[2]) * scale));
+  for (const e of entries) {
+    const p = e.loc.points[0];
+    ctx.fillStyle = e.info ? '#9aa1ab' : '#ff2d55';
+    ctx.fillRect(X(p[0]) - 1.5, Z(p[2]) - 1.5, 3, 3);
+  }
+  ctx.fillStyle = '#9aa1ab';
+  ctx.font = '10px system-ui';
+  ctx.fillText(`x ${+x0.toFixed(1)} → ${+x1.toFixed(1)} m, z ${+z0.toFixed(1)} ↓ ${+z1.toFixed(1)} m${m.layout === 'cells' ? `; cells of ${cs} m, geometries per cell shaded (most: ${maxShapes})` : ''}`, pad, map.height - 3);
+  map.addEventListener('mousemove', (ev) => {
+    const rect = map.getBoundingClientRect();
+    const x = x0 + ((ev.clientX - rect.left) * (map.width / rect.width) - pad) / scale;
+    const z = z0 + ((ev.clientY - rect.top) * (map.height / rect.height) - pad) / scale;
+    const hits = res.filter((r) => x >= r.bounds.min[0] && x <= r.bounds.max[0] && z >= r.bounds.min[2] && z <= r.bounds.max[2])
+      .sort((a, b) => (a.bounds.max[0] - a.bounds.min[0]) * (a.bounds.max[2] - a.bounds.min[2]) - (b.bounds.max[0] - b.bounds.min[0]) * (b.bounds.max[2] - b.bounds.min[2]));
+    if (!hits.length) {
+      tip.style.display = 'none';
+      return;
+    }
+    const r = hits[0];
+    const objs = r.sourceObjects.length > 4 ? `${r.sourceObjects.slice(0, 4).join(', ')} … (${r.sourceObjects.length})` : r.sourceObjects.join(', ');
+    tip.textContent = `${r.name}${r.cell ? `  cell ${r.cell[0]}, ${r.cell[1]}` : ''}\ntriangles ${r.faces.toLocaleString('en-US')}  shapes ${r.shapes}  parts ${r.parts}\nobjects: ${objs}${hits.length > 1 ? `\n(+${hits.length - 1} more here)` : ''}`;
+    tip.style.display = 'block';
+    tip.style.left = `${ev.clientX - rect.left + 14}px`;
+    tip.style.top = `${ev.clientY - rect.top + 10}px`;
+  });
+  map.addEventListener('mouseleave', () => (tip.style.display = 'none'));
+}
+
+main().catch((e) => {
+  const p = document.getElementById('loading') ?? document.body.appendChild(document.createElement('p'));
+  p.textContent = `The report could not be shown: ${(e as Error).message}`;
+  console.error(e);
+});

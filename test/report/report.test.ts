@@ -1,0 +1,176 @@
+// report.html of both samples in a real headless Chromium (playwright-core driving Debian's chromium): loads from
+// disk with no network request and no console error, the canvas is drawn (pixels read back), the findings list has
+// one entry per location in the manifest, clicking a finding moves the camera onto it, every colour mode renders,
+// the map shows hover info. Screenshots go to test-output/report/ (gitignored). Without a browser the tests are
+// skipped with one line saying so, unless REQUIRE_BROWSER=1 (.ci/run), which makes that a failure.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { compileLevel, type CompileResult } from '../../src/compile.ts';
+import { tempDir } from '../fixtures/levels.ts';
+import { CHROMIUM_ARGS, findChromium } from './browser.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SHOTS = join(ROOT, 'test-output', 'report');
+const chromium = findChromium();
+const required = process.env.REQUIRE_BROWSER === '1';
+if (!chromium && !required) console.log('report browser tests skipped: no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)');
+
+describe('a browser for the report tests', () => {
+  it.runIf(required)('is installed when REQUIRE_BROWSER=1', () => {
+    expect(chromium, 'REQUIRE_BROWSER=1 but no Chromium at CHROMIUM_PATH or /usr/bin/chromium').toBeDefined();
+  });
+});
+
+const tmp = tempDir('sk8-report-');
+const hooks = { logger: { warn: () => {} } };
+
+describe.skipIf(!chromium).each(['skatepark', 'city-blocks'])('report.html of %s in Chromium', (sample) => {
+  let browser: Browser;
+  let page: Page;
+  let build: CompileResult;
+  const errors: string[] = [];
+  const requests: string[] = [];
+
+  beforeAll(async () => {
+    build = await compileLevel(join(ROOT, 'samples', `${sample}.glb`), { out: join(tmp.dir, sample), report: true }, hooks);
+    const { chromium: pw } = await import('playwright-core');
+    browser = await pw.launch({ executablePath: chromium, args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('request', (r) => !r.url().startsWith('file:') && !r.url().startsWith('data:') && !r.url().startsWith('blob:') && requests.push(r.url()));
+    await page.goto(pathToFileURL(join(build.outDir, 'report.html')).href);
+    await page.waitForFunction(() => (window as any).__report?.ready === true, null, { timeout: 60_000 });
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    if (sample === 'city-blocks') tmp.cleanup();
+  });
+
+  /** Fraction of canvas pixels unlike the background, and the number of distinct colours (coarse). */
+  const pixels = (): Promise<{ drawn: number; colours: number }> =>
+    page.evaluate(() => {
+      (window as any).__report.render();
+      const src = document.getElementById('three') as HTMLCanvasElement;
+      const c = document.createElement('canvas');
+      c.width = 300;
+      c.height = Math.round((300 * src.height) / src.width);
+      const ctx = c.getContext('2d')!;
+      ctx.drawImage(src, 0, 0, c.width, c.height);
+      const d = ctx.getImageData(0, 0, c.width, c.height).data;
+      let drawn = 0;
+      const seen = new Set<number>();
+      for (let i = 0; i < d.length; i += 4) {
+        if (Math.abs(d[i] - 0x1b) + Math.abs(d[i + 1] - 0x1e) + Math.abs(d[i + 2] - 0x22) > 24) drawn++;
+        seen.add(((d[i] >> 4) << 8) | ((d[i + 1] >> 4) << 4) | (d[i + 2] >> 4));
+      }
+      return { drawn: drawn / (d.length / 4), colours: seen.size };
+    });
+
+  it('is one file in the output, listed in the manifest, opened with no network and no console error', async () => {
+    expect(build.manifest.files).toContain('report.html');
+    const size = statSync(join(build.outDir, 'report.html')).size;
+    console.log(`report.html of ${sample}: ${(size / 2 ** 20).toFixed(2)} MB`);
+    expect(size).toBeLessThan(10 * 2 ** 20);
+    expect(readFileSync(join(build.outDir, 'report.html'), 'utf8')).not.toMatch(/(src|href)=["']https?:/);
+    expect(requests).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('draws the level (the canvas is not blank) and writes a screenshot', async () => {
+    const p = await pixels();
+    expect(p.drawn).toBeGreaterThan(0.05);
+    expect(p.colours).toBeGreaterThan(8);
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, `${sample}.png`) });
+  });
+
+  it('lists one finding per location in the manifest', async () => {
+    const locations = Object.values(build.manifest.validation).reduce((s, v) => s + Object.values(v.locations ?? {}).reduce((t, l) => t + l.length, 0), 0);
+    expect(locations).toBeGreaterThan(0);
+    expect(await page.locator('#findings li').count()).toBe(locations);
+    expect(await page.evaluate(() => (window as any).__report.findings)).toBe(locations);
+  });
+
+  it('frames a finding when it is clicked: the camera moves and its target is the location', async () => {
+    const before = await page.evaluate(() => (window as any).__report.position());
+    const item = page.locator('#findings li').first();
+    await item.click();
+    const after = await page.evaluate(() => ({ pos: (window as any).__report.position(), target: (window as any).__report.target() }));
+    expect(after.pos).not.toEqual(before);
+    const first = Object.values(build.manifest.validation).flatMap((v) => ['crackEdges', 'nonManifoldEdges', 'inconsistentEdges', 'degenerate', 'duplicate', 'reversedDuplicate', 'borderEdges'].flatMap((k) => (v.locations as any)?.[k] ?? []));
+    expect(first.length).toBeGreaterThan(0);
+    expect(await item.getAttribute('class')).toMatch(/sel/);
+    // The camera looks at the centre of one of the listed locations (list order: kind, then object).
+    const centres = first.map((l: { points: number[][] }) => [0, 1, 2].map((k) => l.points.reduce((s, p) => s + p[k], 0) / l.points.length));
+    expect(centres.some((c: number[]) => c.every((v, k) => Math.abs(v - after.target[k]) < 1e-3))).toBe(true);
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, `${sample}-finding.png`) });
+  });
+
+  it('renders each colour mode', async () => {
+    const seen: string[] = [];
+    for (const mode of ['edges', 'surface', 'resource', 'cell']) {
+      await page.click(`#modes button[data-mode="${mode}"]`);
+      expect(await page.locator(`#modes button[data-mode="${mode}"]`).getAttribute('class')).toBe('on');
+      const p = await pixels();
+      expect(p.drawn).toBeGreaterThan(0.02);
+      seen.push(await page.evaluate(() => (document.getElementById('three') as HTMLCanvasElement).toDataURL().length.toString()));
+    }
+    expect(new Set(seen).size).toBeGreaterThan(1); // the modes do not all draw the same picture
+    expect(errors).toEqual([]);
+  });
+
+  it('shows name, triangles and shapes of a resource when the map is hovered', async () => {
+    const r = build.manifest.resources.reduce((a, b) => (b.faces > a.faces ? b : a));
+    await page.locator('#map').scrollIntoViewIfNeeded();
+    const box = await page.locator('#map').boundingBox();
+    expect(box).not.toBeNull();
+    // Scan the map for a point over the largest resource (the page's own projection is internal: probe a grid).
+    let text = '';
+    for (let y = 0.1; y < 1 && !text.includes(r.name); y += 0.1) {
+      for (let x = 0.1; x < 1 && !text.includes(r.name); x += 0.1) {
+        await page.mouse.move(box!.x + x * box!.width, box!.y + y * box!.height);
+        text = (await page.locator('#tip').textContent()) ?? '';
+      }
+    }
+    expect(text).toContain(r.name);
+    expect(text).toContain(`triangles ${r.faces.toLocaleString('en-US')}`);
+    expect(text).toContain(`shapes ${r.shapes}`);
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, `${sample}-map.png`) });
+  });
+});
+
+describe.skipIf(!chromium)('a report past the face cap', () => {
+  it('draws a decimated level and says so on the page', async () => {
+    const { buildReport } = await import('../../src/report/index.ts');
+    const dir = tempDir('sk8-report-cap-');
+    try {
+      const r = await compileLevel(join(ROOT, 'samples', 'city-blocks.glb'), { out: join(dir.dir, 'city') }, hooks);
+      const page = await buildReport({ dir: r.outDir, manifest: r.manifest, timings: r.timings, workers: r.workers }, { maxTriangles: 20_000 });
+      const file = join(dir.dir, 'capped.html');
+      (await import('node:fs')).writeFileSync(file, page);
+      const { chromium: pw } = await import('playwright-core');
+      const browser = await pw.launch({ executablePath: chromium, args: CHROMIUM_ARGS });
+      try {
+        const p = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+        const errors: string[] = [];
+        p.on('pageerror', (e) => errors.push(e.message));
+        await p.goto(pathToFileURL(file).href);
+        await p.waitForFunction(() => (window as any).__report?.ready === true, null, { timeout: 60_000 });
+        const note = await p.locator('#note').textContent();
+        expect(note).toMatch(/^Showing [\d,]+ of 120,240 faces: 1 face in 7 of each shape, and every face with an open or crack edge/);
+        expect(await p.locator('#note').isVisible()).toBe(true);
+        expect(errors).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    } finally {
+      dir.cleanup();
+    }
+  }, 180_000);
+});

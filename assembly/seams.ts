@@ -75,45 +75,28 @@ export function seams(nv: i32, bits: usize, nt: i32, indices: usize, ng: i32, gr
   FLAT_COS = flatCos;
   R_OPEN = 0; R_PAIRS = 0; R_DEGENERATE = 0; R_BAD_CORNER = -1;
   const nc = 3 * nt;
-  for (let c = 0; c < nc; c++) store<f32>(codes + (<usize>c << 2), SEAM_NONE);
+  for (let c = 0; c < nc; c += CHUNK) fillCodes(codes, c, min(nc, c + CHUNK));
   // Global vertex numbers, checked against each group's object.
   let t0 = 0;
   for (let g = 0; g < ng; g++) {
     const rec = groups + <usize>(16 * g);
     const end = <i32>load<u32>(rec), base = load<u32>(rec, 4), count = load<u32>(rec, 8);
-    for (let c = 3 * t0; c < 3 * end; c++) {
-      const p = indices + (<usize>c << 2);
-      const v = load<u32>(p);
-      if (v >= count) { R_BAD_CORNER = c; return; }
-      store<u32>(p, v + base);
+    for (let c = 3 * t0; c < 3 * end; c += CHUNK) {
+      const bad = rebase(indices, c, min(3 * end, c + CHUNK), base, count);
+      if (bad >= 0) { R_BAD_CORNER = bad; return; }
     }
     t0 = end;
   }
   const cut = cuttable(nt, bits, indices, ng, groups, cellSize, maxFaces);
   const pos = alloc(<usize>(12 * nv)), remap = alloc(<usize>nv << 2);
   const nw = weldAll(nv, bits, pos, remap);
-  for (let c = 0; c < nc; c++) {
-    const p = indices + (<usize>c << 2);
-    store<u32>(p, load<u32>(remap + (<usize>load<u32>(p) << 2)));
-  }
-  // Corners to welded ids; degenerate triangles (a repeated welded vertex, no f64 cross product, a non-finite
-  // vertex) take no part.
+  for (let c = 0; c < nc; c += CHUNK) remapCorners(indices, remap, c, min(nc, c + CHUNK));
+  // Degenerate triangles (a repeated welded vertex, no f64 cross product, a non-finite vertex) take no part.
   const live = allocZeroed(<usize>nt);
-  for (let t = 0; t < nt; t++) {
-    const p = indices + <usize>(12 * t);
-    const a = load<u32>(p), b = load<u32>(p, 4), c = load<u32>(p, 8);
-    if (a == b || b == c || a == c || !hasArea(pos, a, b, c)) { R_DEGENERATE++; continue; }
-    store<u8>(live + <usize>t, LIVE);
-  }
+  for (let t = 0; t < nt; t += CHUNK) R_DEGENERATE += markLive(indices, pos, live, t, min(nt, t + CHUNK));
   // Vertex → corner CSR (edges.ts's pairing, u32 vertices; each slot's next and previous vertex read from indices).
   const start = allocZeroed(<usize>(nw + 1) << 2);
-  for (let t = 0; t < nt; t++) {
-    if (load<u8>(live + <usize>t) == 0) continue;
-    for (let k = 0; k < 3; k++) {
-      const sp = start + (<usize>(u32At(indices, 3 * t + k) + 1) << 2);
-      store<u32>(sp, load<u32>(sp) + 1);
-    }
-  }
+  for (let t = 0; t < nt; t += CHUNK) countCorners(indices, live, start, t, min(nt, t + CHUNK));
   for (let v = 0; v < nw; v++) {
     const sp = start + (<usize>v << 2);
     store<u32>(sp, load<u32>(sp, 4) + load<u32>(sp), 4);
@@ -122,13 +105,7 @@ export function seams(nv: i32, bits: usize, nt: i32, indices: usize, ng: i32, gr
   const fill = alloc(<usize>nw << 2);
   memory.copy(fill, start, <usize>nw << 2);
   const ids = alloc(<usize>total << 2);
-  for (let c = 0; c < nc; c++) {
-    if (load<u8>(live + <usize>(c / 3)) == 0) continue;
-    const fp = fill + (<usize>u32At(indices, c) << 2);
-    const k = load<u32>(fp);
-    store<u32>(fp, k + 1);
-    store<u32>(ids + (<usize>k << 2), <u32>c);
-  }
+  for (let c = 0; c < nc; c += CHUNK) fillCorners(indices, live, fill, ids, c, min(nc, c + CHUNK));
   const twin = allocZeroed(<usize>nc << 2);
   const group = alloc(<usize>nt << 2);
   t0 = 0;
@@ -140,7 +117,75 @@ export function seams(nv: i32, bits: usize, nt: i32, indices: usize, ng: i32, gr
   pairAll(nw, start, ids, indices, twin, group, live);
   // Codes for the pairs a cut may separate; a repeat's corner (twin not mutual) classified on its own.
   let open = 0;
-  for (let c = 0; c < nc; c++) {
+  for (let c = 0; c < nc; c += CHUNK) open += classifyRange(pos, indices, twin, live, cut, codes, c, min(nc, c + CHUNK));
+  R_OPEN = open;
+}
+
+/**
+ * Loops run in calls of this many items. The pass is one call from JavaScript, and V8 runs a wasm function's
+ * first calls in its baseline compiler (Liftoff) until the optimised code is ready, which a call in progress never
+ * switches to: one long loop ran entirely in baseline code (~100 ms more of CPU on the 1M bench level).
+ */
+const CHUNK: i32 = 16384;
+
+function fillCodes(codes: usize, from: i32, to: i32): void {
+  for (let c = from; c < to; c++) store<f32>(codes + (<usize>c << 2), SEAM_NONE);
+}
+
+/** Corner indices [from, to) rebased by `base`; the first one not below `count`, or −1. */
+function rebase(indices: usize, from: i32, to: i32, base: u32, count: u32): i32 {
+  for (let c = from; c < to; c++) {
+    const p = indices + (<usize>c << 2);
+    const v = load<u32>(p);
+    if (v >= count) return c;
+    store<u32>(p, v + base);
+  }
+  return -1;
+}
+
+function remapCorners(indices: usize, remap: usize, from: i32, to: i32): void {
+  for (let c = from; c < to; c++) {
+    const p = indices + (<usize>c << 2);
+    store<u32>(p, load<u32>(remap + (<usize>load<u32>(p) << 2)));
+  }
+}
+
+/** Flags triangles [from, to) that are level faces LIVE; returns how many are not. */
+function markLive(indices: usize, pos: usize, live: usize, from: i32, to: i32): i32 {
+  let degenerate = 0;
+  for (let t = from; t < to; t++) {
+    const p = indices + <usize>(12 * t);
+    const a = load<u32>(p), b = load<u32>(p, 4), c = load<u32>(p, 8);
+    if (a == b || b == c || a == c || !hasArea(pos, a, b, c)) { degenerate++; continue; }
+    store<u8>(live + <usize>t, LIVE);
+  }
+  return degenerate;
+}
+
+function countCorners(indices: usize, live: usize, start: usize, from: i32, to: i32): void {
+  for (let t = from; t < to; t++) {
+    if (load<u8>(live + <usize>t) == 0) continue;
+    for (let k = 0; k < 3; k++) {
+      const sp = start + (<usize>(u32At(indices, 3 * t + k) + 1) << 2);
+      store<u32>(sp, load<u32>(sp) + 1);
+    }
+  }
+}
+
+function fillCorners(indices: usize, live: usize, fill: usize, ids: usize, from: i32, to: i32): void {
+  for (let c = from; c < to; c++) {
+    if (load<u8>(live + <usize>(c / 3)) == 0) continue;
+    const fp = fill + (<usize>u32At(indices, c) << 2);
+    const k = load<u32>(fp);
+    store<u32>(fp, k + 1);
+    store<u32>(ids + (<usize>k << 2), <u32>c);
+  }
+}
+
+/** Codes of corners [from, to) whose pair a cut may separate; returns the open corners among them. */
+function classifyRange(pos: usize, indices: usize, twin: usize, live: usize, cut: usize, codes: usize, from: i32, to: i32): i32 {
+  let open = 0;
+  for (let c = from; c < to; c++) {
     const o = i32At(twin, c) - 1;
     if (o < 0) {
       if (load<u8>(live + <usize>(c / 3)) == LIVE) open++;
@@ -150,7 +195,7 @@ export function seams(nv: i32, bits: usize, nt: i32, indices: usize, ng: i32, gr
     R_PAIRS++;
     if (cutApart(cut, c / 3, o / 3)) classify(pos, indices, c, o, codes);
   }
-  R_OPEN = open;
+  return open;
 }
 
 /** Per-triangle flags (live): a level face; a level face that repeats an earlier one of its group. */
@@ -184,31 +229,13 @@ function cuttable(nt: i32, bits: usize, indices: usize, ng: i32, groups: usize, 
   const cap = nextPow2(2 * min(nt, KEYS_MAX)), mask = <u32>(cap - 1);
   const pieces = allocZeroed(<usize>cap << 4), parts = allocZeroed(<usize>cap << 4);
   const partOf = alloc(<usize>cap << 2), count = allocZeroed(<usize>cap << 2);
-  let nPieces = 0, nParts = 0, t0 = 0;
-  let lx = 0, lz = 0, lg = -1, lk: u32 = 0;
+  K_PIECES = 0; K_PARTS = 0; K_G = -1; K_X = 0; K_Z = 0; K_KEY = 0;
+  let t0 = 0;
   for (let g = 0; g < ng; g++) {
     const rec = groups + <usize>(16 * g);
     const end = <i32>load<u32>(rec), material = load<u32>(rec, 12);
-    for (let t = t0; t < end; t++) {
-      const ip = indices + <usize>(12 * t);
-      const a = bits + <usize>(12 * load<u32>(ip)), b = bits + <usize>(12 * load<u32>(ip, 4)), c = bits + <usize>(12 * load<u32>(ip, 8));
-      const x = cellOf(<f64>load<f32>(a) + <f64>load<f32>(b) + <f64>load<f32>(c), cellSize);
-      const z = cellOf(<f64>load<f32>(a, 8) + <f64>load<f32>(b, 8) + <f64>load<f32>(c, 8), cellSize);
-      if (g != lg || x != lx || z != lz) {
-        if (nPieces >= cap - 1 || nParts >= cap - 1) return everything(key, nt); // more than KEYS_MAX: no table
-        const before = nPieces;
-        lk = numbered(pieces, mask, <u32>g, x, z, nPieces);
-        if (<i32>lk == before) {
-          nPieces++;
-          const part = numbered(parts, mask, material, x, z, nParts);
-          if (<i32>part == nParts) nParts++;
-          store<u32>(partOf + (<usize>lk << 2), part);
-        }
-        lg = g; lx = x; lz = z;
-      }
-      store<u32>(key + (<usize>t << 2), lk);
-      const cp = count + (<usize>load<u32>(partOf + (<usize>lk << 2)) << 2);
-      store<u32>(cp, load<u32>(cp) + 1);
+    for (let t = t0; t < end; t += CHUNK) {
+      if (!keyRange(bits, indices, key, g, material, t, min(end, t + CHUNK), cellSize, pieces, parts, partOf, count, mask, cap)) return everything(key, nt);
     }
     t0 = end;
   }
@@ -218,6 +245,40 @@ function cuttable(nt: i32, bits: usize, indices: usize, ng: i32, groups: usize, 
     if (<i32>load<u32>(count + (<usize>load<u32>(partOf + (<usize>k << 2)) << 2)) > maxFaces) store<u32>(kp, k | SPLIT_BIT);
   }
   return key;
+}
+
+// cuttable's numbering so far (keyRange): pieces and parts numbered, the last triangle's group, cell and key.
+let K_PIECES: i32 = 0;
+let K_PARTS: i32 = 0;
+let K_G: i32 = -1;
+let K_X: i32 = 0;
+let K_Z: i32 = 0;
+let K_KEY: u32 = 0;
+
+/** cuttable's keys for triangles [from, to) of group g; false when the tables are full (more than KEYS_MAX). */
+function keyRange(bits: usize, indices: usize, key: usize, g: i32, material: u32, from: i32, to: i32, cellSize: f64, pieces: usize, parts: usize, partOf: usize, count: usize, mask: u32, cap: i32): bool {
+  for (let t = from; t < to; t++) {
+    const ip = indices + <usize>(12 * t);
+    const a = bits + <usize>(12 * load<u32>(ip)), b = bits + <usize>(12 * load<u32>(ip, 4)), c = bits + <usize>(12 * load<u32>(ip, 8));
+    const x = cellOf(<f64>load<f32>(a) + <f64>load<f32>(b) + <f64>load<f32>(c), cellSize);
+    const z = cellOf(<f64>load<f32>(a, 8) + <f64>load<f32>(b, 8) + <f64>load<f32>(c, 8), cellSize);
+    if (g != K_G || x != K_X || z != K_Z) {
+      if (K_PIECES >= cap - 1 || K_PARTS >= cap - 1) return false;
+      const before = K_PIECES;
+      K_KEY = numbered(pieces, mask, <u32>g, x, z, K_PIECES);
+      if (<i32>K_KEY == before) {
+        K_PIECES++;
+        const part = numbered(parts, mask, material, x, z, K_PARTS);
+        if (<i32>part == K_PARTS) K_PARTS++;
+        store<u32>(partOf + (<usize>K_KEY << 2), part);
+      }
+      K_G = g; K_X = x; K_Z = z;
+    }
+    store<u32>(key + (<usize>t << 2), K_KEY);
+    const cp = count + (<usize>load<u32>(partOf + (<usize>K_KEY << 2)) << 2);
+    store<u32>(cp, load<u32>(cp) + 1);
+  }
+  return true;
 }
 
 /** Keys (pieces, parts) numbered by cuttable at most; past it every pair is classified (never wrong, slower). */
@@ -262,7 +323,13 @@ function weldAll(nv: i32, bits: usize, pos: usize, remap: usize): i32 {
   const cap = nextPow2(2 * nv), mask = <u32>(cap - 1);
   const table = allocZeroed(<usize>cap << 2);
   let count = 0;
-  for (let i = 0; i < nv; i++) {
+  for (let i = 0; i < nv; i += CHUNK) count = weldRange(bits, pos, remap, table, mask, i, min(nv, i + CHUNK), count);
+  return count;
+}
+
+/** weldAll over vertices [from, to), `count` welded so far; returns the count after them. */
+function weldRange(bits: usize, pos: usize, remap: usize, table: usize, mask: u32, from: i32, to: i32, count: i32): i32 {
+  for (let i = from; i < to; i++) {
     const vp = bits + <usize>(12 * i);
     const bx = load<u32>(vp), by = load<u32>(vp, 4), bz = load<u32>(vp, 8);
     const kx = keyOf(bx), ky = keyOf(by), kz = keyOf(bz);
@@ -362,14 +429,25 @@ function onceIn(list: usize, s: i32, e: i32, b: u32): i32 {
  * HUB_VALENCE (a fan's hub) is read from sorted lists, so a hub costs O(v log v), not O(v²).
  */
 function pairAll(nw: i32, start: usize, ids: usize, tri: usize, twin: usize, group: usize, flags: usize): void {
-  let outs: usize = 0, ins: usize = 0, room = 0;
+  HUB_ROOM = 0;
   let most = 0;
   for (let a = 0; a < nw; a++) most = max(most, i32At(start, a + 1) - i32At(start, a));
   const lo = alloc(<usize>(4 * min(most, EDGE_FACES_MAX + 1))), li = alloc(<usize>(4 * min(most, EDGE_FACES_MAX + 1)));
-  for (let a: u32 = 0; a < <u32>nw; a++) {
+  for (let a = 0; a < nw; a += CHUNK) pairRange(<u32>a, <u32>min(nw, a + CHUNK), start, ids, tri, twin, group, flags, lo, li);
+}
+
+/** Hub lists (pairRange): their room in entries, and where they are. */
+let HUB_ROOM: i32 = 0;
+let HUB_OUTS: usize = 0;
+let HUB_INS: usize = 0;
+
+/** pairAll for vertices [from, to). */
+function pairRange(from: u32, to: u32, start: usize, ids: usize, tri: usize, twin: usize, group: usize, flags: usize, lo: usize, li: usize): void {
+  for (let a: u32 = from; a < to; a++) {
     const s = i32At(start, a), e = i32At(start, a + 1);
     if (e - s > HUB_VALENCE) {
-      if (e - s > room) { room = 2 * (e - s); outs = alloc(<usize>room << 3); ins = alloc(<usize>room << 3); }
+      if (e - s > HUB_ROOM) { HUB_ROOM = 2 * (e - s); HUB_OUTS = alloc(<usize>HUB_ROOM << 3); HUB_INS = alloc(<usize>HUB_ROOM << 3); }
+      const outs = HUB_OUTS, ins = HUB_INS;
       for (let k = s; k < e; k++) {
         const c = <i32>u32At(ids, k);
         store<u64>(outs + (<usize>(k - s) << 3), (<u64>u32At(tri, nextCorner(c)) << 32) | <u64>c);

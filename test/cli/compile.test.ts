@@ -47,6 +47,12 @@ describe('compile-collision LEVEL', () => {
     expect(run('levels/two.glb', '-o', 'out-report', '--no-report').status).toBe(0);
     expect(readdirSync(join(tmp.dir, 'out-report'))).not.toContain('report.html');
   });
+  it.runIf(existsSync('/usr/bin/script'))('a terminal run writes report.html by default (util-linux script gives it a terminal)', () => {
+    const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} levels/two.glb -o out-tty`;
+    const r = spawnSync('/usr/bin/script', ['-qec', cmd, '/dev/null'], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+    expect(r.status).toBe(0);
+    expect(readdirSync(join(tmp.dir, 'out-tty'))).toContain('report.html');
+  });
   it('--json prints the manifest', () => {
     const r = run('levels/a/one.glb', '-o', 'out-json', '--json');
     expect(r.status).toBe(0);

@@ -119,5 +119,13 @@ describe('cache entries and options', () => {
     const cClean = await compileLevel(join(SAMPLES, 'skatepark.glb'), { out: join(dir, 'c-clean'), cache: false, encode: { maxFaces: 50 } }, hooks);
     expectSameOutput(join(dir, 'c'), join(dir, 'c-clean'));
     expect(cClean.manifest.geometries).toBeGreaterThan(a.manifest.geometries);
+    // The level-wide seam data is an input of each job: --seams shape (each shape's own edges) through the same
+    // cache gives the shape build's bytes, not the level build's.
+    const s = await compileLevel(join(SAMPLES, 'city-blocks.glb'), { out: join(dir, 's-level'), cache }, hooks);
+    const t = await compileLevel(join(SAMPLES, 'city-blocks.glb'), { out: join(dir, 's-shape'), cache, seams: 'shape' }, hooks);
+    await compileLevel(join(SAMPLES, 'city-blocks.glb'), { out: join(dir, 's-shape-clean'), cache: false, seams: 'shape' }, hooks);
+    expectSameOutput(join(dir, 's-shape'), join(dir, 's-shape-clean'));
+    expect(s.cache!.misses).toBeGreaterThan(0);
+    expect(t.cache!.misses).toBeGreaterThan(0); // cells whose seams differ between the modes were encoded again
   });
 });

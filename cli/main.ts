@@ -3,9 +3,19 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { compileCommand } from './commands/compile.ts';
+import { diffCommand } from './commands/diff.ts';
 import { inspectCommand } from './commands/inspect.ts';
 import { verifyCommand } from './commands/verify.ts';
 import { TOOL_VERSION } from '../src/version.ts';
+
+// A closed stdout (`compile-collision inspect x.physics --json | head`) ends any command quietly: nobody is left
+// to read the rest, which is not an error of the command's.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+}
 
 export const EXIT_OK = 0;
 export const EXIT_FAIL = 1;
@@ -15,6 +25,7 @@ await yargs(hideBin(process.argv))
   .scriptName('compile-collision')
   .command(inspectCommand)
   .command(verifyCommand)
+  .command(diffCommand)
   .command(compileCommand)
   .strict()
   .demandCommand(1, 'give a level (.glb/.gltf) to compile, or a command')
@@ -23,6 +34,13 @@ await yargs(hideBin(process.argv))
     process.stderr.write(`compile-collision: ${msg}\nRun compile-collision --help for usage.\n`);
     process.exit(EXIT_USAGE);
   })
+  // The README's exit-code paragraph says the same (test/cli/readme.test.ts).
+  .epilogue(
+    'Exit codes: 0 every level built (or every file held, or the two inputs of diff are identical), 1 a level failed ' +
+      '(bad input: the message names file, node, mesh, primitive and the numbers; an output directory it may not replace; ' +
+      "a warning under --strict; geometries over ReSkate's pool), a file failed verify, or diff found differences, 2 usage " +
+      'error (unknown option, a number option given something else, no such file, a glob that matches nothing).',
+  )
   .help()
   // Our own version: yargs' guess looks for package.json above its install dir and loses its way when a parent
   // directory's name has a dot ("/tmp/tmp.X/…" printed "unknown").

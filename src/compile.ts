@@ -13,8 +13,9 @@ import { applyCrackCounts, classifyCracks, describeReport, validateMesh, type Cr
 import { importYbn, isDetailCopy, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from './import/ybn/index.ts';
 import { isShared, SharedArena } from './import/shared-arena.ts';
 import { buildReport, REPORT_FILE } from './report/index.ts';
-import { estimateShapes, GEOMETRY_BUDGET, poolWarnings } from './tiling/budget.ts';
-import { isNative, isPlanned, type BuiltResource, type EncodeOptions, type MeshGroup, type ResourceJob } from './tiling/build.ts';
+import { estimateShapes, GEOMETRY_BUDGET, poolWarnings, RESKATE_POOL } from './tiling/budget.ts';
+import { groupTriangles, isNative, isPlanned, jobTriangles, type BuiltResource, type EncodeOptions, type MeshGroup, type ResourceJob } from './tiling/build.ts';
+import { buildSurfaceTable } from './import/materials.ts';
 import { DEFAULT_SEAMS, seamReport, seamsOf, type SeamMode, type SeamReport } from './tiling/seams.ts';
 import type { LevelSeams } from './geometry/seams.ts';
 import { MAX_SHAPE_FACES } from './geometry/encode.ts';
@@ -73,6 +74,15 @@ export interface CompileOptions {
   shapes?: Partial<ShapeOptions>;
   /** GTA V inputs (.ybn, .ybn.xml): whether hi@/ma@ detail copies compile (src/import/ybn/index.ts). Their primitives use `shapes.chordError`. */
   ybn: Pick<YbnOptions, 'detail'>;
+  /**
+   * Publish even when the geometries exceed ReSkate's pool (RESKATE_POOL, 40,000), which faults the game. Default
+   * false: such a build is an error and nothing is written.
+   */
+  allowPoolOverflow: boolean;
+  /** Any warning fails the build before anything is written. Default false. */
+  strict: boolean;
+  /** Import, validate and plan only: nothing is encoded and the output is not touched; `dryRun` in the result says what would be written. */
+  dryRun: boolean;
 }
 
 export const COMPILE_DEFAULTS: CompileOptions = {
@@ -86,14 +96,25 @@ export const COMPILE_DEFAULTS: CompileOptions = {
   seams: DEFAULT_SEAMS,
   allowOutsideUris: false,
   ybn: { detail: YBN_DEFAULTS.detail },
+  allowPoolOverflow: false,
+  strict: false,
+  dryRun: false,
 };
 
 export interface CompileHooks {
   logger: Logger;
-  onProgress?: (stage: string, done: number, total: number) => void;
+  /**
+   * Progress of every stage that can take long: import, shapes (when the level has shape modes), validate, plan,
+   * encode, publish. A stage reports
+   * (stage, 0, total) when it starts and (stage, total, total) when it ends; `total` counts the stage's own steps
+   * (resources for encode, each reported as done; 1 for a stage without finer steps).
+   */
+  onProgress?: (stage: ProgressStage, done: number, total: number) => void;
   /** Called at each point of the output swap (src/publish.ts); tests kill the process there. */
   onPublishStep?: (step: PublishStep) => void;
 }
+
+export type ProgressStage = 'import' | 'shapes' | 'seams' | 'validate' | 'plan' | 'cache' | 'encode' | 'report' | 'publish';
 
 /** reskate_cli's statistic names (authoring-notes.md "Where our compiler sits"). */
 export interface Totals {
@@ -161,6 +182,38 @@ export interface CompileResult {
   workers: number;
   /** The cache used (src/cache.ts), with this build's hits (resources reused) and misses (encoded); none: off. */
   cache?: { dir: string; hits: number; misses: number };
+  /** Per collision object, the decision taken (the CLI's --verbose). */
+  objects: ObjectDecision[];
+  /** Set by a dry run: what would be written (nothing was; `outDir` is where it would go). */
+  dryRun?: DryRun;
+}
+
+/** What the build decided for one collision object. */
+export interface ObjectDecision {
+  name: string;
+  /** Node (and instance) it came from. */
+  source: string;
+  /**
+   * 'triangle_mesh'; 'water' when every part has the water word; 'grind_curve' for a prism built from loose edges;
+   * or the object's shape mode (box, sphere, hull, convex_parts, …: src/shapes/).
+   */
+  mode: string;
+  triangles: number;
+  /** Its geometries as its own resource, estimated before encoding (estimateShapes per part): what the budget compares. */
+  geometries: number;
+  /** Material words of its parts, in part order. */
+  materials: number[];
+  /** The resource (the object's own, or its collision_area cell) holding its triangles; null when none has area. */
+  resource: string | null;
+}
+
+export interface DryRun {
+  layout: 'objects' | 'cells';
+  /** Estimated geometries: one shape per 21,845 faces of each part (estimateShapes; the encoder's split may add some). */
+  geometries: number;
+  resources: { name: string; file: string; cell: [number, number] | null; triangles: number; parts: number; geometries: number; sourceObjects: string[] }[];
+  /** Written besides the resources. */
+  files: string[];
 }
 
 /** Inputs at least this big (bytes; ~100,000 triangles) start worker threads before the import when workers are 'auto'. */
@@ -190,14 +243,18 @@ interface Build {
   cacheHome?: string;
   /** CPU sample at the start: the import is the window that tells how many cores are free for encoding. */
   start: CpuMark;
+  /** Objects with a shape mode (box, hull, …), by name, as imported: the decision --verbose reports. */
+  modes: Map<string, string>;
 }
 
-async function timed<T>(b: Build, stage: string, f: () => T | Promise<T>): Promise<T> {
+async function timed<T>(b: Build, stage: ProgressStage, f: () => T | Promise<T>): Promise<T> {
   const t0 = performance.now();
+  b.hooks.onProgress?.(stage, 0, 1);
   try {
     return await f();
   } finally {
     b.timings[stage] = (b.timings[stage] ?? 0) + performance.now() - t0;
+    b.hooks.onProgress?.(stage, 1, 1);
   }
 }
 
@@ -209,10 +266,12 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
   // Before any work: where the output really goes, no input inside it, an interrupted earlier publish repaired,
   // and a directory holding anything a rebuild may not remove refused (src/publish.ts).
   const outDir = resolveOutDir(options.out ?? defaultOutDir(input));
-  refuseInputsInside(outDir, [input]);
-  recoverOutput(outDir, logger);
-  inspectOutput(outDir);
-  const b: Build = { input, hooks, warnings, options, outDir, timings: {}, validation: new Validation(), start: cpuMark(), logger };
+  if (!options.dryRun) {
+    refuseInputsInside(outDir, [input]);
+    recoverOutput(outDir, logger);
+    inspectOutput(outDir);
+  }
+  const b: Build = { input, hooks, warnings, options, outDir, timings: {}, validation: new Validation(), start: cpuMark(), logger, modes: new Map() };
   // Large inputs: start the workers now, so they are up when the import starts walking the scene. With 'auto' this
   // is a guess by size (the encode stage uses only as many as the cores measured free during the import); a worker
   // left unused has still done the validation report, work that is needed anyway.
@@ -223,7 +282,9 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
     if (options.studioTemplate) options.encode = { ...options.encode, header: await readStudioTemplate(options.studioTemplate) };
     const imported = await importStage(b);
     // Shape modes (src/shapes/): primitives, hulls and convex parts become what the plan and encoder take.
+    for (const o of imported.objects) if (o.shape) b.modes.set(o.name, o.shape.mode);
     if (imported.objects.some((o) => o.shape)) imported.objects = await timed(b, 'shapes', () => shapeObjects(imported.objects, options.shapes ?? {}, b.logger).objects);
+    if (options.dryRun) return await dryRunStage(b, imported);
     // The temporary sibling is created once the input has been read.
     b.staging = Staging.open(b.outDir, hooks.onPublishStep);
     openCache(b);
@@ -289,6 +350,7 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     const seams = options.seams === 'level' ? level.codes : undefined;
     if (layout === 'cells') await new Promise((r) => setImmediate(r)); // take in the worker's cell runs sent so far
     const all = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects, seams) : cellJobs(objects, options.cellSize, b.validation.knownRuns, seams)));
+    checkPool(jobsGeometries(all), options, 'at least '); // before encoding: the estimate is a lower bound
     // Resources whose key is in the cache are published from it; only the others are encoded.
     const staging = b.staging!;
     const { cached, jobs, keys, index } = await timed(b, 'cache', () => fromCache(b.cache, all, options.encode, staging.dir));
@@ -326,12 +388,14 @@ async function publishStage(b: Build, imported: ImportResult, sha256: string, al
   const built = all.filter((x) => x.parts > 0);
   if (built.length === 0) throw new Error(`compile: ${input}: every collision triangle is degenerate (no area); nothing to write`);
   const geometries = built.reduce((s, r) => s + r.shapes, 0);
+  checkPool(geometries, options);
   for (const w of poolWarnings(geometries)) logger.warn(w);
   let plan: StreamingPlan | null = null;
   if (layout === 'cells' && geometries >= options.budget) {
     plan = { cellSize: options.cellSize, budget: options.budget, geometries, cells: built.map((r) => ({ name: r.name, cell: r.cell!, geometries: r.shapes })) };
     logger.warn(`budget: merged collision still has ${geometries} geometries (budget ${options.budget}): stream it by cell; plan written to ${STREAMING_PLAN_FILE}`);
   }
+  checkStrict(b);
   const staging = b.staging!;
   if (plan) staging.write(STREAMING_PLAN_FILE, `${JSON.stringify(plan, null, 2)}\n`);
   const files = [...built.map((r) => r.file), ...staging.written, ...(options.report ? [REPORT_FILE] : [])];
@@ -339,7 +403,90 @@ async function publishStage(b: Build, imported: ImportResult, sha256: string, al
   // The report reads the files just written (what the game gets) and shows the manifest as written.
   if (options.report) await timed(b, 'report', async () => staging.write(REPORT_FILE, await buildReport({ dir: staging.dir, manifest, timings: { ...b.timings }, workers: threads })));
   await timed(b, 'publish', () => staging.commit(manifest, logger));
-  return { input, outDir: staging.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: threads };
+  const objects = decisions(imported.objects, built, b.modes);
+  return { input, outDir: staging.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: threads, objects };
+}
+
+/** Geometries over ReSkate's pool fault the game: an error (nothing is written) unless allowPoolOverflow. */
+function checkPool(geometries: number, options: CompileOptions, what = ''): void {
+  if (geometries <= RESKATE_POOL || options.allowPoolOverflow) return;
+  throw new Error(
+    `budget: ${what}${geometries} geometries exceed ReSkate's geometry pool (${RESKATE_POOL}): the game faults when it ` +
+      'overflows; split the level or stream it by cell (allowPoolOverflow, --allow-pool-overflow, builds it anyway)',
+  );
+}
+
+/** strict: any warning fails the build before anything is written. */
+function checkStrict(b: Build): void {
+  const n = b.warnings.length;
+  if (!b.options.strict || n === 0) return;
+  const shown = b.warnings.slice(0, 3).join('; ');
+  throw new Error(`strict: ${n} warning${n === 1 ? '' : 's'}, and strict mode fails on any: ${shown}${n > 3 ? `; … ${n - 3} more` : ''}`);
+}
+
+/** Estimated geometries of planned jobs (a lower bound: the encoder's split may add shapes). */
+const jobsGeometries = (jobs: ResourceJob[]): number => jobs.reduce((s, j) => s + jobGeometries(j), 0);
+const jobGeometries = (j: ResourceJob): number => j.groups.reduce((t, g) => t + (isNative(g) ? 1 : estimateShapes(groupTriangles(g))), 0);
+
+/** An object's geometries as the layout choice counts them (encodeStage's estimate): native parts one each. */
+const objectGeometries = (o: ImportedObject): number => (o.native?.length ?? 0) + o.groups.reduce((t, g) => t + estimateShapes(g.indices.length / 3), 0);
+
+let waterWord: number | undefined;
+function objectMode(o: ImportedObject, modes: Map<string, string>): string {
+  const shaped = modes.get(o.name);
+  if (shaped) return shaped;
+  if (o.kind === 'grind') return 'grind_curve';
+  waterWord ??= buildSurfaceTable().get('water');
+  return o.groups.length > 0 && o.groups.every((g) => g.material === waterWord) ? 'water' : 'triangle_mesh';
+}
+
+/** Each object's decision; a resource's sources name the objects it holds. */
+function decisions(objects: ImportedObject[], resources: { name: string; sources?: string[]; sourceObjects?: string[] }[], modes: Map<string, string>): ObjectDecision[] {
+  const holder = new Map<string, string>();
+  for (const r of resources) for (const s of r.sourceObjects ?? r.sources ?? []) if (!holder.has(s)) holder.set(s, r.name);
+  return objects.map((o) => ({
+    name: o.name,
+    source: o.source,
+    mode: objectMode(o, modes),
+    triangles: o.groups.reduce((t, g) => t + g.indices.length / 3, 0),
+    geometries: objectGeometries(o),
+    materials: [...o.groups.map((g) => g.material), ...(o.native ?? []).map((p) => p.material)],
+    resource: holder.get(o.name) ?? null,
+  }));
+}
+
+/**
+ * Dry run: the layout and the jobs the build would encode, from the same plan, with the validation report, the
+ * pool check and strict mode; nothing is encoded and the output location is not touched (not even checked).
+ */
+async function dryRunStage(b: Build, imported: ImportResult): Promise<CompileResult> {
+  const { options, input } = b;
+  const objects = imported.objects;
+  const estimate = objects.reduce((s, o) => s + objectGeometries(o), 0);
+  const layout: 'objects' | 'cells' = options.tiling === 'auto' ? (estimate < options.budget ? 'objects' : 'cells') : options.tiling;
+  // The level's edge data, as the build would take it (the plan needs it for --seams level; the manifest counts it).
+  const cuts = { cellSize: layout === 'cells' ? options.cellSize : 0, maxFaces: options.encode?.maxFaces ?? MAX_SHAPE_FACES };
+  const level = await timed(b, 'seams', () => seamsOf(objects, cuts));
+  const seams = options.seams === 'level' ? level.codes : undefined;
+  if (layout === 'cells') await new Promise((r) => setImmediate(r)); // take in the worker's cell runs sent so far
+  const jobs = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects, seams) : cellJobs(objects, options.cellSize, b.validation.knownRuns, seams)));
+  const geometries = jobsGeometries(jobs);
+  checkPool(geometries, options, 'at least ');
+  for (const w of poolWarnings(geometries)) b.logger.warn(w);
+  const reports = await timed(b, 'validate', () => b.validation.results(objects));
+  b.validation.report(objects, reports, b.logger);
+  const resources = jobs.map((j) => ({
+    name: j.name, file: `${j.name}.physics`, cell: j.cell, triangles: jobTriangles(j), parts: j.groups.length,
+    geometries: jobGeometries(j), sourceObjects: j.sources,
+  }));
+  const files = [...(layout === 'cells' && geometries >= options.budget ? [STREAMING_PLAN_FILE] : []), MANIFEST_FILE];
+  checkStrict(b);
+  const manifest = makeManifest(input, '', options, layout, [], objects, b.validation.summary, null, b.warnings, [], seamReport(options.seams, level, []));
+  manifest.geometries = geometries;
+  return {
+    input, outDir: b.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: 1,
+    objects: decisions(objects, resources, b.modes), dryRun: { layout, geometries, resources, files },
+  };
 }
 
 /** Header word 0x08 and body of a Studio-written resource (the only source of Studio's template bytes). */
@@ -596,13 +743,35 @@ function makeManifest(
   };
 }
 
+const n = (v: number): string => v.toLocaleString('en-US');
+
+/**
+ * Why the layout is what it is: "4,401 objects ≥ budget 4,003 → merged into 144 cells (432 geometries)". The
+ * budget compares the objects' estimated geometries (one per part, more for parts over 21,845 faces).
+ */
+export function layoutLine(r: CompileResult): string {
+  const m = r.manifest;
+  const objects = r.objects.length;
+  const estimate = r.objects.reduce((s, o) => s + o.geometries, 0);
+  const budget = n(m.options.budget);
+  const what = estimate === objects ? `${n(objects)} objects` : `${n(objects)} objects (${n(estimate)} geometries)`;
+  const resources = r.dryRun ? r.dryRun.resources.length : m.resources.length;
+  const geometries = `${r.dryRun ? '≥ ' : ''}${n(m.geometries)} geometries`;
+  const cells = `merged into ${n(resources)} cells of ${m.options.cellSize} m (${geometries})`;
+  const own = `one resource per object (${geometries})`;
+  if (m.options.tiling !== 'auto') return `${m.layout === 'cells' ? cells : own}: --tiling ${m.options.tiling}`;
+  if (m.layout === 'objects') return `${what} < budget ${budget} → ${own}`;
+  if (estimate >= m.options.budget) return `${what} ≥ budget ${budget} → ${cells}`;
+  return `${what} reach the budget ${budget} once split at the u16 limits → ${cells}`;
+}
+
 /** Human summary of one build (the CLI prints it; --json prints the manifest and timings instead). */
 export function formatSummary(r: CompileResult, maxWarnings = 20): string {
   const m = r.manifest;
   const t = m.totals;
   const lines = [
     `${m.input.file} → ${r.outDir}`,
-    `  layout: ${m.layout === 'cells' ? `collision_area cells of ${m.options.cellSize} m` : 'one resource per object'}; ${m.geometries} geometries (budget ${m.options.budget})`,
+    `  layout: ${layoutLine(r)}`,
     ...Object.entries(t).map(([k, v]) => `  ${k.padEnd(28)} ${v}`),
     `  open edges (corners, --seams ${m.seams.mode}): ${m.seams.authoredOpenEdges} as authored, ${m.seams.joinedAcrossCuts} joined across cuts, ${m.seams.openEdgesWritten} written`,
     `  time: ${Object.entries(r.timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}${r.workers > 1 ? ` (${r.workers} workers)` : ''}`,

@@ -1,6 +1,6 @@
 // Golden regression (issue 5): the reference encoder's bytes (test/golden/, made by scripts/golden-update.ts from
 // the cases in test/golden/cases.ts) against our codec and our encoder. A mismatch prints a per-record diff
-// (test/helpers/hexdiff.ts) so the failure says which header word, part word, shape array element or tree node.
+// (src/format/diff.ts, also `compile-collision diff`) so the failure says which header word, part word, shape array element or tree node.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readPhysicsResource, writePhysicsResource } from '../src/format/resource.ts';
@@ -8,7 +8,7 @@ import { MAX_SHAPE_FACES } from '../src/geometry/encode.ts';
 import { encodeResource, type MeshObject } from '../src/geometry/resource.ts';
 import { GOLDEN_CASES, HEADER_FORMS, type GoldenCase, objectMesh } from './golden/cases.ts';
 import { meshDigest } from './golden/digest.ts';
-import { diffResources } from './helpers/hexdiff.ts';
+import { diffResources } from '../src/format/diff.ts';
 
 const goldenBytes = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(`./golden/${name}.physics`, import.meta.url)));
 const goldenSummary = (name: string): any => JSON.parse(readFileSync(new URL(`./golden/${name}.json`, import.meta.url), 'utf8'));

@@ -5,6 +5,9 @@ import type { CompileOptions, CompileResult } from '../../src/compile.ts';
 import { CELL_SIZES, type CellSize } from '../../src/tiling/cells.ts';
 import type { SeamMode } from '../../src/tiling/seams.ts';
 import { join } from 'node:path';
+import { checkNumber, usage } from '../options.ts';
+import { progressDisplay } from '../progress.ts';
+import { summary } from '../summary.ts';
 
 interface Args {
   inputs?: string[];
@@ -26,58 +29,54 @@ interface Args {
   ybnDetail: boolean;
   cache?: string | boolean;
   watch: boolean;
+  strict: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  dryRun: boolean;
+  allowPoolOverflow: boolean;
 }
-
-const usage = (msg: string): never => {
-  process.stderr.write(`compile-collision: ${msg}\nRun compile-collision --help for usage.\n`);
-  process.exit(2);
-};
 
 function parseWorkers(v: string | undefined): number | 'auto' {
   if (v === undefined || v === 'auto') return 'auto';
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 256) return usage(`--workers must be 'auto' or 1..256, got ${v}`);
+  if (!Number.isInteger(n) || n < 1 || n > 256) return usage(`--workers expects 'auto' or a whole number of threads from 1 to 256; got "${v}"`);
   return n;
 }
 
-async function progressBar(json: boolean): Promise<((stage: string, done: number, total: number) => void) & { stop?: () => void }> {
-  if (json || !process.stderr.isTTY) return () => {};
-  const { SingleBar, Presets } = await import('cli-progress');
-  const bar = new SingleBar({ stream: process.stderr, format: '  {stage} [{bar}] {value}/{total}', hideCursor: true }, Presets.shades_classic);
-  let started = false;
-  const f = ((stage: string, done: number, total: number) => {
-    if (total < 8) return; // not worth a bar
-    if (!started) {
-      bar.start(total, 0, { stage });
-      started = true;
-    }
-    bar.update(done, { stage });
-    if (done === total) {
-      bar.stop();
-      started = false;
-    }
-  }) as ((stage: string, done: number, total: number) => void) & { stop?: () => void };
-  f.stop = () => started && bar.stop();
-  return f;
+/** One level's --json entry: the build, or what failed (the stage is the message's prefix: gltf, budget, publish, …). */
+type JsonEntry =
+  | ({ input: string; ok: true } & Record<string, unknown>)
+  | { input: string; ok: false; error: { stage: string; message: string } };
+
+export function errorStage(message: string): string {
+  const m = /^([a-z][a-z0-9-]*): /.exec(message);
+  return m ? m[1] : 'compile';
 }
 
 async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const patterns = argv.inputs ?? [];
   if (patterns.length === 0) usage('give a level (.glb/.gltf/.ybn/.ybn.xml) to compile, or a command');
-  if (!Number.isInteger(argv.budget) || argv.budget < 1) usage(`--budget must be a positive integer, got ${argv.budget}`);
-  if (!(argv.chordError >= 0.0001 && argv.chordError <= 0.5)) usage(`--chord-error must be 0.0001..0.5 (metres), got ${argv.chordError}`);
+  if (argv.quiet && argv.verbose) usage('--quiet and --verbose contradict each other; give one');
+  checkNumber('cell-size', argv.cellSize, { min: 50, integer: true, unit: 'metres', choices: CELL_SIZES });
+  checkNumber('budget', argv.budget, { min: 1, integer: true, unit: 'geometries' });
+  checkNumber('chord-error', argv.chordError, { min: 0.0001, max: 0.5, integer: false, unit: 'metres' });
   const workers = parseWorkers(argv.workers);
   // Loaded here, not at the top: `inspect`, `verify` and usage errors need none of the glTF stack.
-  const { compileLevel, expandInputs, formatSummary, levelStem } = await import('../../src/compile.ts');
+  const { compileLevel, expandInputs, levelStem } = await import('../../src/compile.ts');
   const { files, unmatched, skipped } = await expandInputs(patterns, { ybnDetail: argv.ybnDetail });
   if (unmatched.length) usage(`no such level: ${unmatched.join(', ')}`);
-  for (const f of skipped) process.stderr.write(`compile-collision: note: ${f} skipped: a hi@/ma@ file is the vehicle/weapon detail copy of map collision (--ybn-detail compiles it)\n`);
+  if (!argv.quiet) {
+    for (const f of skipped) process.stderr.write(`compile-collision: note: ${f} skipped: a hi@/ma@ file is the vehicle/weapon detail copy of map collision (--ybn-detail compiles it)\n`);
+  }
   const several = files.length > 1;
   // --cache DIR, --no-cache (false), or the default <out>/.cache (undefined).
   const cache = argv.cache === false ? false : typeof argv.cache === 'string' && argv.cache !== '' ? argv.cache : undefined;
   const levelOptions = (out: string | undefined): Partial<CompileOptions> => ({
-    out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget, tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, allowOutsideUris: argv.allowOutsideUris, report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail },
-    shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts }, cache,
+    out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget,
+    tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, allowOutsideUris: argv.allowOutsideUris,
+    report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail },
+    shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts },
+    strict: argv.strict, dryRun: argv.dryRun, allowPoolOverflow: argv.allowPoolOverflow, cache,
   });
   if (argv.watch) {
     if (several) usage(`--watch takes one level, got ${files.length}`);
@@ -88,26 +87,33 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     process.once('SIGINT', stop).once('SIGTERM', stop);
     return;
   }
-  const results: CompileResult[] = [];
+  const entries: JsonEntry[] = [];
   let failed = 0;
   for (const file of files) {
     const out = argv.out === undefined ? undefined : several ? join(argv.out, `${levelStem(file)}.collision`) : argv.out;
-    const progress = await progressBar(argv.json);
+    const progress = await progressDisplay(!argv.json && !argv.quiet);
     try {
-      const r = await compileLevel(file, levelOptions(out), { logger: { warn: () => {} }, onProgress: progress });
-      results.push(r);
-      if (!argv.json) process.stdout.write(`${formatSummary(r)}\n`);
+      const r = await compileLevel(file, levelOptions(out), { logger: { warn: () => {} }, onProgress: progress.update });
+      progress.stop();
+      entries.push(jsonEntry(r, argv.verbose));
+      if (!argv.json && !argv.quiet) process.stdout.write(`${summary(r, argv.verbose)}\n`);
     } catch (e) {
-      progress.stop?.();
+      progress.stop();
       failed++;
-      process.stderr.write(`compile-collision: ${(e as Error).message}\n`);
+      const message = (e as Error).message;
+      entries.push({ input: file, ok: false, error: { stage: errorStage(message), message } });
+      process.stderr.write(`compile-collision: ${message}\n`);
     }
   }
-  if (argv.json) {
-    const out = results.map((r) => ({ input: r.input, outDir: r.outDir, workers: r.workers, timings: r.timings, manifest: r.manifest }));
-    process.stdout.write(`${JSON.stringify(several ? out : out[0] ?? null, null, 2)}\n`);
-  }
+  if (argv.json) process.stdout.write(`${JSON.stringify(several ? entries : entries[0], null, 2)}\n`);
   process.exitCode = failed ? 1 : 0;
+}
+
+function jsonEntry(r: CompileResult, verbose: boolean): JsonEntry {
+  const base = { input: r.input, ok: true as const, outDir: r.outDir, workers: r.workers, timings: r.timings };
+  const objects = verbose ? { objects: r.objects } : {};
+  if (r.dryRun) return { ...base, dryRun: true, wouldWrite: r.dryRun, warnings: r.manifest.warnings, ...objects };
+  return { ...base, manifest: r.manifest, ...objects };
 }
 
 export const compileCommand: CommandModule<object, Args> = {
@@ -116,23 +122,28 @@ export const compileCommand: CommandModule<object, Args> = {
   builder: (y: Argv) =>
     y
       .positional('inputs', { type: 'string', array: true, describe: "level files or globs ('levels/**/*.glb')" })
-      .option('out', { alias: 'o', type: 'string', describe: 'output directory (default <input-stem>.collision; with several levels, the parent of one such directory each)' })
-      .option('scene', { type: 'string', describe: 'scene name or index (default: the default scene)' })
-      .option('cell-size', { type: 'number', choices: [...CELL_SIZES], default: 100, describe: 'collision_area cell edge, metres' })
-      .option('workers', { type: 'string', describe: "encoding threads, the main thread included: 'auto' or 1..256 (output is identical for any count)" })
-      .option('allow-custom-slots', { type: 'boolean', default: false, describe: 'accept material slots ≥ 116 (levels that add surfaces)' })
-      .option('budget', { type: 'number', default: 4003, describe: 'geometry budget: at or above it, collision merges into cells' })
-      .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: 'auto by budget, or force per-object resources / cells' })
-      .option('seams', { choices: ['level', 'shape'] as const, default: 'level' as const, describe: "edge data where the compiler cuts the level: 'level' (from the face across the cut) or 'shape' (open, as Studio writes)" })
-      .option('studio-template', { type: 'string', describe: "a .physics written by ReSkate Studio: copy its header word and 0x4c-byte body (Studio's form)" })
-      .option('chord-error', { type: 'number', default: 0.005, describe: 'largest distance of a tessellated sphere, capsule, cylinder or cone from its true surface, metres (0.0001–0.5)' })
-      .option('native-shapes', { type: 'boolean', default: false, describe: 'experimental: boxes as kind-2 parts, hulls and convex parts as kind-3 polyhedra (default: all kind 5, as Studio)' })
-      .option('hull-parts', { type: 'boolean', default: false, describe: 'a convex_parts part that breaks the convex contract becomes its hull (a warning) instead of an error' })
-      .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files outside the glTF's directory (refused by default)" })
-      .option('ybn-detail', { type: 'boolean', default: false, describe: 'compile hi@/ma@ YBN files (vehicle/weapon detail copies; skipped by default)' })
-      .option('cache', { type: 'string', describe: 'incremental cache directory (default <out>/.cache; --no-cache: none); never changes the output' })
-      .option('watch', { type: 'boolean', default: false, describe: 'rebuild whenever the level (or a .gltf\'s buffers) changes, one line per rebuild; Ctrl-C stops' })
-      .option('report', { type: 'boolean', describe: 'write report.html (the written collision in a browser, no network); default: on for a terminal run, off when piped or with --json (--no-report: off)' })
-      .option('json', { type: 'boolean', default: false, describe: 'print the manifest and timings as JSON' }) as unknown as Argv<Args>,
+      .option('out', { alias: 'o', type: 'string', describe: "output directory (with several inputs: the parent of one <stem>.collision each)" })
+      .option('scene', { type: 'string', describe: "which glTF scene to compile" })
+      .option('cell-size', { type: 'number', default: 100, describe: "edge of a collision_area cell, metres (50, 100 or 200)" })
+      .option('workers', { type: 'string', describe: "encoding threads, the main thread included (auto: by size, at most one per idle core); the output is identical for any count" })
+      .option('allow-custom-slots', { type: 'boolean', default: false, describe: "accept material slots ≥ 116 (only for levels whose MaterialIndexMap adds them: an unknown slot crashes the game on contact)" })
+      .option('budget', { type: 'number', default: 4003, describe: "geometry budget (one geometry = one shape); at or above it collision is merged into cells" })
+      .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: "by budget, or force one resource per object / cells" })
+      .option('seams', { choices: ['level', 'shape'] as const, default: 'level' as const, describe: "edge data where the compiler cuts the level (material parts, u16 split, resources, cells): level gives each cut corner the edge data of the face across the cut, so no open edges are made; shape leaves them open, byte for byte as Studio writes" })
+      .option('studio-template', { type: 'string', describe: "copy header word 0x08 and the 0x4c-byte body of a resource ReSkate Studio wrote (Studio's form); without it the game's form is written" })
+      .option('chord-error', { type: 'number', default: 0.005, describe: "largest distance, metres (0.0001–0.5), between a tessellated sphere/capsule/cylinder/cone and its true surface (vertices lie on it; boxes are exact)" })
+      .option('native-shapes', { type: 'boolean', default: false, describe: "experimental: box objects as kind-2 box parts, hull and convex_parts as kind-3 convex polyhedra (polygon faces with planes); ReSkate Studio writes only kind 5, so whether the game handles these is not established (the manifest says \"nativeShapes\": \"experimental\")" })
+      .option('hull-parts', { type: 'boolean', default: false, describe: "a convex_parts part that breaks the convex contract is compiled as its hull, with a warning, instead of failing the build" })
+      .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files a .gltf names outside its own directory (../shared.bin, absolute paths, links out); without it they are refused, naming the buffer" })
+      .option('ybn-detail', { type: 'boolean', default: false, describe: "compile hi@/ma@ YBN files (GTA V's finer collision copies for vehicles and weapons); without it they are skipped with a note" })
+      .option('report', { type: 'boolean', describe: "write report.html into the output: the written collision in a browser (3D view, edge classes, cells and budget, findings); opens from disk, no network" })
+      .option('allow-pool-overflow', { type: 'boolean', default: false, describe: "build even when the geometries exceed ReSkate's geometry pool (40,000), which faults the game; without it such a build fails and writes nothing" })
+      .option('strict', { type: 'boolean', default: false, describe: "any warning fails the build and nothing is written (for CI)" })
+      .option('dry-run', { type: 'boolean', default: false, describe: "import, validate and plan, then print (or with --json give) what would be written: resources, cells, estimated geometries; nothing is written" })
+      .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: "print errors only" })
+      .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: "also print each stage's time, every warning, and per object the decision taken: mode, material words, triangles, the resource or cell holding it" })
+      .option('cache', { type: 'string', describe: "incremental cache directory, default <out>/.cache (--no-cache: none): a resource whose inputs are unchanged is reused; the output is byte for byte a clean build's" })
+      .option('watch', { type: 'boolean', default: false, describe: "stay running and rebuild whenever the level (or a .gltf's buffer files) changes, one line per rebuild; a failed rebuild keeps the last output and prints why; Ctrl-C stops" })
+      .option('json', { type: 'boolean', default: false, describe: "print JSON instead of the summary: for each level its outDir, timings and manifest, or for a failed one { input, ok: false, error: { stage, message } } (an array when there are several levels)" }) as unknown as Argv<Args>,
   handler,
 };

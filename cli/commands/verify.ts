@@ -1,32 +1,73 @@
-// compile-collision verify FILE.physics...: read, write back and compare bytes, check the invariants
-// (src/format/verify.ts). Prints every finding; exit 0 only when every file has none.
-import { readPhysicsFile } from '../../src/files.ts';
+// compile-collision verify INPUT...: read, write back and compare bytes, check the invariants (src/format/verify.ts)
+// of every .physics named (files, folders, compile outputs, globs). For a compile output, also that the manifest's
+// resources and the .physics files present are the same. Prints every finding; exit 0 only when there is none.
+import { basename } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { type Finding, verifyPhysics } from '../../src/format/verify.ts';
+import { expandPhysicsInputs, readPhysicsFile, type InputGroup } from '../physics-inputs.ts';
+import { usage } from '../options.ts';
 
 interface VerifyArgs {
-  files: string[];
+  inputs: string[];
+}
+
+function verifyFile(file: string): Finding[] {
+  const read = readPhysicsFile(file);
+  if ('error' in read) return [{ file, check: 'open', message: read.error }];
+  try {
+    return verifyPhysics(read.bytes, file);
+  } catch (e) {
+    return [{ file, check: 'read', message: (e as Error).message }];
+  }
+}
+
+/** A compile output's manifest against its folder: each listed resource present, each .physics present listed. */
+function outputFindings(g: InputGroup): Finding[] {
+  if (g.kind !== 'output') return [];
+  if (!g.manifest) return [{ file: g.arg, check: 'manifest', message: g.manifestError ?? 'manifest.json unreadable' }];
+  const listed = new Set((g.manifest.resources ?? []).map((r) => r.file));
+  const present = new Set(g.files.map((f) => basename(f)));
+  const out: Finding[] = [];
+  for (const f of listed) if (!present.has(f)) out.push({ file: g.arg, check: 'manifest', message: `manifest.json lists ${f}, which is missing` });
+  for (const f of present) if (!listed.has(f)) out.push({ file: g.arg, check: 'manifest', message: `${f} is not in manifest.json (not written by this build)` });
+  return out;
 }
 
 export const verifyCommand: CommandModule<object, VerifyArgs> = {
-  command: 'verify <files..>',
-  describe: 'check .physics files: byte-exact round trip, counts, indices, face offsets, corner index, tree boxes, planes',
-  builder: (y) => y.positional('files', { type: 'string', array: true, demandOption: true, describe: '.physics files' }),
-  handler: (args) => {
+  command: 'verify <inputs..>',
+  describe: 'check PhysicsResources (files, folders, compile outputs, globs): byte-exact round trip, length, counts, indices, face offsets, corner index, tree boxes, planes',
+  builder: (y) => y.positional('inputs', { type: 'string', array: true, demandOption: true, describe: ".physics files, folders or globs ('out/*.physics')" }) as never,
+  handler: async (args) => {
+    const { groups, unmatched } = await expandPhysicsInputs(args.inputs);
+    if (unmatched.length) usage(`verify: no such file or folder: ${unmatched.join(', ')}`);
     let failed = 0;
-    for (const file of args.files) {
-      let findings: Finding[];
-      try {
-        findings = verifyPhysics(readPhysicsFile(file), file);
-      } catch (e) {
-        findings = [{ file, check: 'open', message: (e as Error).message }];
+    let total = 0;
+    for (const g of groups) {
+      let groupFailed = 0;
+      const whole = outputFindings(g);
+      for (const f of whole) process.stderr.write(`${f.file}: ${f.check}: ${f.message}\n`);
+      for (const file of g.files) {
+        const findings = verifyFile(file);
+        total++;
+        for (const f of findings) process.stderr.write(`${f.file}: ${f.check}: ${f.message}\n`);
+        if (findings.length) groupFailed++;
+        else process.stdout.write(`${file}: ok\n`);
       }
-      for (const f of findings) process.stderr.write(`${f.file}: ${f.check}: ${f.message}\n`);
-      if (findings.length) failed++;
-      else process.stdout.write(`${file}: ok\n`);
+      failed += groupFailed;
+      if (g.kind === 'folder' || g.kind === 'output') {
+        const what = g.kind === 'output' ? 'compile output' : 'folder';
+        const line = `${g.arg}: ${what}: ${g.files.length} files, ${groupFailed ? `${groupFailed} failed` : 'all ok'}${whole.length ? `; ${whole.length} manifest finding(s)` : ''}`;
+        if (groupFailed || whole.length) process.stderr.write(`${line}\n`);
+        else process.stdout.write(`${line}\n`);
+        if (g.files.length === 0 && g.kind === 'folder') {
+          process.stderr.write(`${g.arg}: no .physics files in this folder\n`);
+          failed++;
+        }
+      }
+      if (whole.length && !groupFailed) failed++;
     }
     if (failed) {
-      process.stderr.write(`compile-collision verify: ${failed} of ${args.files.length} files failed\n`);
+      process.stderr.write(`compile-collision verify: ${failed} of ${total} files failed\n`);
       process.exitCode = 1;
     }
   },

@@ -184,21 +184,36 @@ export function summarize(res: PhysicsResource, bytes: number): ResourceSummary 
 const num = (v: number): string => (Number.isInteger(v) ? String(v) : v.toPrecision(7).replace(/\.?0+$/, ''));
 const vec = (v: readonly number[]): string => `(${v.map(num).join(', ')})`;
 
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** Header word 0x08 in words: 0 in the game's own files, 1 in what ReSkate Studio writes (docs/format-decisions.md). */
+export function headerForm(word08: number, bodyBytes: number): string {
+  if (word08 === 0 && bodyBytes === 0) return "the game's own form (header word 0x08 = 0, no body)";
+  if (word08 === 1) return `ReSkate Studio's form (header word 0x08 = 1, ${bodyBytes}-byte body)`;
+  return `an unknown form (header word 0x08 = ${word08}, ${bodyBytes}-byte body)`;
+}
+
+/** "40 bytes longer than Studio's layout" / "40 bytes short of Studio's layout" / "the same size as Studio's layout". */
+export const sizeDelta = (extra: number): string =>
+  extra === 0 ? "the same size as Studio's layout" : extra > 0 ? `${plural(extra, 'byte')} longer than Studio's layout` : `${plural(-extra, 'byte')} short of Studio's layout`;
+
 /** The summary as text, one line per part and per shape. */
 export function formatSummary(s: ResourceSummary): string {
   const lines = [
-    `PhysicsResource: ${s.bytes} bytes, version ${s.version}, word08 ${s.word08}` +
-      `${s.word08 === 1 ? ' (Studio)' : s.word08 === 0 ? ' (game)' : ''}, word14 ${s.word14}, word20 ${s.word20}, ` +
-      `body ${s.bodyBytes} bytes, ${s.parts.length} parts, ${s.shapes.length} shapes`,
+    `PhysicsResource (format version ${s.version}), ${plural(s.bytes, 'byte')}: ${plural(s.parts.length, 'part')}, ${plural(s.shapes.length, 'shape')}`,
+    `header: ${headerForm(s.word08, s.bodyBytes)}`,
   ];
+  // The spec documents words 0x14 and 0x20 only as zero: say so when they are not.
+  if (s.word14 !== 0 || s.word20 !== 0) lines.push(`header words 0x14 = ${s.word14} and 0x20 = ${s.word20} (meaning unknown; zero in every known file)`);
   const l = s.layout;
   if (l) {
+    // "The reference encoder" is frostbite-formats, which reproduces ReSkate Studio's writer byte for byte.
     const same = l.movedArrays === 0 && l.fillBytes === 0 && l.extraBytes === 0;
     lines.push(
       same
-        ? 'layout: the reference encoder’s'
-        : `layout: differs from the reference encoder’s (${l.movedArrays} arrays or tables placed elsewhere, ` +
-            `${l.fillBytes} bytes of non-zero padding, ${l.extraBytes} bytes longer); kept exactly on write`,
+        ? 'layout: records placed exactly where ReSkate Studio (and our compiler) put them'
+        : `layout: not where ReSkate Studio puts them (${plural(l.movedArrays, 'array or table', 'arrays or tables')} elsewhere, ` +
+            `${plural(l.fillBytes, 'non-zero padding byte')}, ${sizeDelta(l.extraBytes)}); a rewrite keeps it as found`,
     );
   }
   for (const p of s.parts) {

@@ -5,7 +5,8 @@
 import { FormatError } from './cursor.ts';
 import { decodeNormal } from './plane.ts';
 import { readPhysicsResource, writePhysicsResource } from './resource.ts';
-import { checkShapeRecord } from './shape.ts';
+import { PLANE_TAIL, TREE_TAIL } from './layout.ts';
+import { checkShapeRecord, recordArrayBytes, SLOT } from './shape.ts';
 import { type Box6, nodeBoxes } from './tree.ts';
 import { KIND_MESH, NO_SHAPE, type PhysicsResource, type ShapeRecord, faceCount } from './types.ts';
 
@@ -60,7 +61,42 @@ export function verifyPhysics(bytes: Uint8Array, file: string): Finding[] {
       });
     }
   }
+  const short = checkLength(res, bytes.length, file);
+  if (short) findings.push(short);
   return findings.concat(verifyResource(res, file));
+}
+
+/**
+ * Where the file must extend to: 56 bytes past the last face plane (PLANE_TAIL) and 8 past the last tree
+ * (TREE_TAIL), whichever is further (**decision**, docs/format-decisions.md "Codec": the trailing zero padding is
+ * part of the file; a file that ends inside it is short, whatever tool cut it). Undefined for a record without a
+ * layout (not read from bytes) or without planes and trees.
+ */
+export function requiredLength(res: PhysicsResource): number | undefined {
+  const l = res.layout;
+  if (!l) return undefined;
+  let need: number | undefined;
+  res.shapes.forEach((s, i) => {
+    const sizes = recordArrayBytes(s);
+    const planes = l.arrays[i]?.[SLOT.planes] ?? 0;
+    const tree = l.arrays[i]?.[SLOT.tree] ?? 0;
+    if (planes && sizes[SLOT.planes]) need = Math.max(need ?? 0, planes + sizes[SLOT.planes] + PLANE_TAIL);
+    if (tree && sizes[SLOT.tree]) need = Math.max(need ?? 0, tree + sizes[SLOT.tree] + TREE_TAIL);
+  });
+  return need;
+}
+
+function checkLength(res: PhysicsResource, length: number, file: string): Finding | undefined {
+  const need = requiredLength(res);
+  if (need === undefined || length >= need) return undefined;
+  return {
+    file,
+    check: 'length',
+    offset: length,
+    message:
+      `the file is ${need - length} bytes short: it ends at 0x${length.toString(16)}, but its trailing zero padding ` +
+      `(${PLANE_TAIL} bytes after the last face plane, ${TREE_TAIL} after the last tree) runs to 0x${need.toString(16)}; it was probably cut off`,
+  };
 }
 
 /** Index of the first differing byte, or −1 when equal. */

@@ -32,7 +32,7 @@ describe('compile-collision shape options', () => {
   it('--chord-error out of range is a usage error', () => {
     const r = run(SAMPLE, '-o', 'bad', '--chord-error', '0');
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/--chord-error must be 0\.0001\.\.0\.5 \(metres\), got 0/);
+    expect(r.stderr).toMatch(/--chord-error expects a number of metres from 0\.0001 to 0\.5; got "0"/);
   });
 
   it('a convex part that is not convex fails the build (exit 1) naming object and part; --hull-parts builds it', async () => {

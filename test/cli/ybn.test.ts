@@ -66,6 +66,6 @@ describe('compile-collision LEVEL.ybn', () => {
     expect(r.stderr).toMatch(/compile-collision: ybn: broken\.ybn: at 0x[0-9a-f]+: .*(page flags|deflate body)/);
     const bad = run('port/vb_34_skate.ybn', '--chord-error', '2');
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/--chord-error must be 0\.0001\.\.0\.5/);
+    expect(bad.stderr).toMatch(/--chord-error expects a number of metres from 0\.0001 to 0\.5; got "2"/);
   });
 });

@@ -17,7 +17,7 @@ describe('compile-collision inspect / verify', () => {
   it('inspect prints the summary with decoded kinds, materials and edge classes (exit 0)', () => {
     const r = run('inspect', sample);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/1308 bytes, version 2, word08 1 \(Studio\).*4 parts, 3 shapes\nlayout: the reference encoder’s\n/);
+    expect(r.stdout).toMatch(/^PhysicsResource \(format version 2\), 1308 bytes: 4 parts, 3 shapes\nheader: ReSkate Studio's form \(header word 0x08 = 1, 76-byte body\)\nlayout: records placed exactly where ReSkate Studio \(and our compiler\) put them\n/);
     expect(r.stdout).toMatch(/part 1: convex \(kind 3\), shape 1, position \(1, 2, 3\).*slot 46 Metal_Rail/);
     expect(r.stdout).toMatch(/part 2: box \(kind 2\).*property 90 \[Stair\]/);
     expect(r.stdout).toMatch(/shape 2: .*6 planes[^]*planes vs faces: normal along winding 6, against 0, other 0; n·v = offset 0, n·v = −offset 6/);

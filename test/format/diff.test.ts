@@ -1,7 +1,7 @@
 // The golden diff helper: its layout covers every byte exactly once and its report names the record that differs.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { describeLayout, describeNode, diffResources } from './hexdiff.ts';
+import { describeLayout, describeNode, diffResources } from '../../src/format/diff.ts';
 
 const golden = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(`../golden/${name}.physics`, import.meta.url)));
 

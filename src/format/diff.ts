@@ -1,8 +1,9 @@
 // Where two PhysicsResources differ, record by record: a layout parser of our own (header fields, body, shape
 // records, parts, every shape array, each tree node, the fill bytes between them) and a diff over named regions that
-// prints hex and decoded values for the first differing elements. Used by test/golden.test.ts so that a byte mismatch
-// says "shape 0 tree node 17: min y q 511 vs 512", not just "differs". Independent of src/format's reader on purpose:
-// it must still explain bytes our codec would refuse. Layout: ../shared/spec/physics-resource.md.
+// prints byte offsets, hex and decoded values for the first differing elements. The one implementation behind
+// `compile-collision diff` and test/golden.test.ts, so a byte mismatch says "shape 0 tree node 17: min y q 511 vs
+// 512", not just "differs". Independent of src/format's reader on purpose: it must still explain bytes our codec
+// would refuse. Layout: ../shared/spec/physics-resource.md. Returns lines; never prints.
 import { Reader } from '../../src/format/cursor.ts';
 
 export type ElementKind = 'u8' | 'u16' | 'u32' | 'f32' | 'u64';
@@ -135,6 +136,8 @@ export interface DiffOptions {
   maxRegions?: number;
   /** Differing elements shown per region. */
   maxElements?: number;
+  /** What to call the two sides (default "expected" and "actual"; the CLI names the files). */
+  names?: [string, string];
 }
 
 /**
@@ -144,15 +147,16 @@ export interface DiffOptions {
 export function diffResources(expected: Uint8Array, actual: Uint8Array, opts: DiffOptions = {}): string[] {
   const maxRegions = opts.maxRegions ?? 12;
   const maxElements = opts.maxElements ?? 4;
+  const [en, an] = opts.names ?? ['expected', 'actual'];
   if (expected.length === actual.length && expected.every((b, i) => b === actual[i])) return [];
-  const lines: string[] = [`size: expected ${expected.length} bytes, actual ${actual.length} bytes`];
+  const lines: string[] = [`size: ${en} ${expected.length} bytes, ${an} ${actual.length} bytes`];
   const first = firstDifference(expected, actual);
   const e = describeLayout(expected);
   const a = describeLayout(actual);
-  if (e.problem) lines.push(`expected: layout parse stopped: ${e.problem}`);
-  if (a.problem) lines.push(`actual: layout parse stopped: ${a.problem}`);
+  if (e.problem) lines.push(`${en}: layout parse stopped: ${e.problem}`);
+  if (a.problem) lines.push(`${an}: layout parse stopped: ${a.problem}`);
   const where = e.regions.find((r) => first >= r.at && first < r.at + r.size);
-  lines.push(`first differing byte: 0x${first.toString(16)} (expected's ${where?.name ?? 'past end'})`);
+  lines.push(`first differing byte: 0x${first.toString(16)} (${en}'s ${where?.name ?? 'past end'})`);
   const byName = new Map(a.regions.map((r) => [r.name, r]));
   const names = [...e.regions.map((r) => r.name), ...a.regions.filter((r) => !e.regions.some((x) => x.name === r.name)).map((r) => r.name)];
   const eByName = new Map(e.regions.map((r) => [r.name, r]));
@@ -161,10 +165,10 @@ export function diffResources(expected: Uint8Array, actual: Uint8Array, opts: Di
   for (const name of names) {
     const er = eByName.get(name);
     const ar = byName.get(name);
-    const report = compareRegion(name, expected, er, actual, ar, maxElements);
+    const report = compareRegion(name, expected, er, actual, ar, maxElements, en, an);
     if (!report.length) continue;
     differing++;
-    if (shown++ < maxRegions) lines.push(...report);
+    if (shown++ < maxRegions) for (const l of report) lines.push(l); // no spread: --all can make millions
   }
   if (differing > shown) lines.push(`... and ${differing - shown} more differing regions`);
   return lines;
@@ -176,14 +180,14 @@ function firstDifference(x: Uint8Array, y: Uint8Array): number {
   return n;
 }
 
-function compareRegion(name: string, eb: Uint8Array, er: Region | undefined, ab: Uint8Array, ar: Region | undefined, maxElements: number): string[] {
+function compareRegion(name: string, eb: Uint8Array, er: Region | undefined, ab: Uint8Array, ar: Region | undefined, maxElements: number, en: string, an: string): string[] {
   if (!er || !ar) {
     const r = (er ?? ar)!;
-    return [`${name}: only in ${er ? 'expected' : 'actual'} (at 0x${r.at.toString(16)}, ${r.size} bytes: ${hexBytes(er ? eb : ab, r.at, 16)}${r.size > 16 ? ' ...' : ''})`];
+    return [`${name}: only in ${er ? en : an} (at 0x${r.at.toString(16)}, ${r.size} bytes: ${hexBytes(er ? eb : ab, r.at, 16)}${r.size > 16 ? ' ...' : ''})`];
   }
   const same = er.size === ar.size && eb.subarray(er.at, er.at + er.size).every((b, i) => b === ab[ar.at + i]);
   if (same) return [];
-  const head = `${name}: expected at 0x${er.at.toString(16)} (${er.size} B), actual at 0x${ar.at.toString(16)} (${ar.size} B)`;
+  const head = `${name}: ${en} at 0x${er.at.toString(16)} (${er.size} B), ${an} at 0x${ar.at.toString(16)} (${ar.size} B)`;
   const lines = [head];
   const step = SIZE[er.kind];
   const n = Math.max(er.size, ar.size) / step;
@@ -198,11 +202,91 @@ function compareRegion(name: string, eb: Uint8Array, er: Region | undefined, ab:
     if (equal) continue;
     count++;
     if (shown++ >= maxElements) continue;
-    const ev = eIn ? `${element(eb, eo, er.kind)} [${hexBytes(eb, eo, step)}]` : '(none)';
-    const av = aIn ? `${element(ab, ao, ar.kind)} [${hexBytes(ab, ao, step)}]` : '(none)';
-    lines.push(`  [${i}] expected ${ev}`);
-    lines.push(`  ${' '.repeat(String(i).length + 2)} actual   ${av}`);
+    const ev = eIn ? `${element(eb, eo, er.kind)} [${hexBytes(eb, eo, step)}] at 0x${eo.toString(16)}` : '(none)';
+    const av = aIn ? `${element(ab, ao, ar.kind)} [${hexBytes(ab, ao, step)}] at 0x${ao.toString(16)}` : '(none)';
+    const w = Math.max(en.length, an.length);
+    lines.push(`  [${i}] ${en.padEnd(w)} ${ev}`);
+    lines.push(`  ${' '.repeat(String(i).length + 2)} ${an.padEnd(w)} ${av}`);
   }
   if (count > shown) lines.push(`  ... ${count - shown} more differing elements of ${n}`);
   return lines;
+}
+
+/** What diffOutputs needs of a compile output: its manifest and a way to read the files it lists. */
+export interface OutputSide {
+  name: string;
+  manifest: {
+    input?: { file?: string; sha256?: string };
+    options?: Record<string, unknown>;
+    layout?: string;
+    geometries?: number;
+    totals?: object;
+    resources?: { name: string; file: string }[];
+  };
+  /** The bytes of a file of the output, or undefined when it is missing. */
+  read: (file: string) => Uint8Array | undefined;
+}
+
+export interface OutputDiff {
+  lines: string[];
+  added: string[];
+  removed: string[];
+  changed: string[];
+  same: number;
+}
+
+/**
+ * Two compile outputs compared through their manifests: option, layout and total changes, resources added (only in
+ * b), removed (only in a) and changed (bytes differ; each with its record-level diff, `perResource` lines at most).
+ */
+export function diffOutputs(a: OutputSide, b: OutputSide, opts: DiffOptions & { perResource?: number } = {}): OutputDiff {
+  const lines: string[] = [];
+  const names: [string, string] = [a.name, b.name];
+  const ma = a.manifest;
+  const mb = b.manifest;
+  const value = (v: unknown): string => (v === undefined ? '(none)' : JSON.stringify(v));
+  const field = (label: string, x: unknown, y: unknown): void => {
+    if (value(x) !== value(y)) lines.push(`${label}: ${value(x)} → ${value(y)}`);
+  };
+  field('input file', ma.input?.file, mb.input?.file);
+  if (ma.input?.sha256 !== mb.input?.sha256) lines.push('input: built from different bytes (sha256 differs)');
+  for (const k of new Set([...Object.keys(ma.options ?? {}), ...Object.keys(mb.options ?? {})])) field(`option ${k}`, ma.options?.[k], mb.options?.[k]);
+  field('layout', ma.layout, mb.layout);
+  field('geometries', ma.geometries, mb.geometries);
+  const ta = (ma.totals ?? {}) as Record<string, unknown>;
+  const tb = (mb.totals ?? {}) as Record<string, unknown>;
+  for (const k of new Set([...Object.keys(ta), ...Object.keys(tb)])) field(k, ta[k], tb[k]);
+  const ra = new Map((ma.resources ?? []).map((r) => [r.name, r]));
+  const rb = new Map((mb.resources ?? []).map((r) => [r.name, r]));
+  const removed = [...ra.keys()].filter((k) => !rb.has(k)).sort();
+  const added = [...rb.keys()].filter((k) => !ra.has(k)).sort();
+  const changed: string[] = [];
+  let same = 0;
+  const detail: string[] = [];
+  for (const [name, r] of [...ra].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
+    const other = rb.get(name);
+    if (!other) continue;
+    const x = a.read(r.file);
+    const y = b.read(other.file);
+    if (!x || !y) {
+      changed.push(name);
+      detail.push(`changed ${name}: ${!x ? `${r.file} missing in ${a.name}` : ''}${!x && !y ? ', ' : ''}${!y ? `${other.file} missing in ${b.name}` : ''}`);
+      continue;
+    }
+    const d = diffResources(x, y, { ...opts, names });
+    if (d.length === 0) {
+      same++;
+      continue;
+    }
+    changed.push(name);
+    const cap = opts.perResource ?? 24;
+    detail.push(`changed ${name} (${r.file}):`);
+    for (const l of d.slice(0, cap)) detail.push(`  ${l}`);
+    if (d.length > cap) detail.push(`  … ${d.length - cap} more lines`);
+  }
+  for (const r of removed) lines.push(`removed ${r} (only in ${a.name})`);
+  for (const r of added) lines.push(`added ${r} (only in ${b.name})`);
+  for (const l of detail) lines.push(l);
+  if (lines.length) lines.push(`${added.length} added, ${removed.length} removed, ${changed.length} changed, ${same} identical resources`);
+  return { lines, added, removed, changed, same };
 }

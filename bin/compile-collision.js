@@ -16,7 +16,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'cli', 'main.ts');
 const cacheDir = join(root, 'node_modules', '.cache', 'skate-collision');
-const indexFile = join(cacheDir, 'cli.json');
+// One index per checkout: two checkouts sharing node_modules (a link) must not run each other's bundle.
+const indexFile = join(cacheDir, `cli-${createHash('sha256').update(entry).digest('hex').slice(0, 12)}.json`);
 
 /** sha256 over this launcher, Node's version and the inputs' exact contents. */
 function inputsKey(inputs) {
@@ -69,26 +70,36 @@ async function build() {
   return file;
 }
 
-// The encoder's WebAssembly module is generated at install (`prepare`); `npm ci --ignore-scripts` skips it, and
-// without this check the first import fails with a bare "Cannot find module …/wasm.generated.ts".
-if (!existsSync(join(root, 'src', 'geometry', 'wasm.generated.ts'))) {
-  process.stderr.write(
-    'compile-collision: the encoder\'s WebAssembly module is not built (src/geometry/wasm.generated.ts is missing): ' +
-      'run `npm run build:wasm` (npm install runs it; --ignore-scripts skips it)\n',
-  );
-  process.exit(1);
+// The published package ships no TypeScript: it runs the compiled dist/ (built at `npm pack`, scripts/build.mjs).
+const compiled = join(root, 'dist', 'cli', 'main.js');
+if (!existsSync(entry) && existsSync(compiled)) {
+  await import(pathToFileURL(compiled).href);
+} else {
+  await fromSources();
 }
 
-let bundle;
-try {
-  bundle = cached() ?? (await build());
-} catch {
-  bundle = undefined; // no esbuild, or the cache directory is not writable: run the sources through tsx
-}
-if (bundle) {
-  await import(pathToFileURL(bundle).href);
-} else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import('../cli/main.ts');
+async function fromSources() {
+  // The encoder's WebAssembly module is generated at install (`prepare`); `npm ci --ignore-scripts` skips it, and
+  // without this check the first import fails with a bare "Cannot find module …/wasm.generated.ts".
+  if (!existsSync(join(root, 'src', 'geometry', 'wasm.generated.ts'))) {
+    process.stderr.write(
+      'compile-collision: the encoder\'s WebAssembly module is not built (src/geometry/wasm.generated.ts is missing): ' +
+        'run `npm run build:wasm` (npm install runs it; --ignore-scripts skips it)\n',
+    );
+    process.exit(1);
+  }
+
+  let bundle;
+  try {
+    bundle = cached() ?? (await build());
+  } catch {
+    bundle = undefined; // no esbuild, or the cache directory is not writable: run the sources through tsx
+  }
+  if (bundle) {
+    await import(pathToFileURL(bundle).href);
+  } else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    await import('../cli/main.ts');
+  }
 }

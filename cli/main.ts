@@ -6,7 +6,7 @@ import { compileCommand } from './commands/compile.ts';
 import { diffCommand } from './commands/diff.ts';
 import { inspectCommand } from './commands/inspect.ts';
 import { verifyCommand } from './commands/verify.ts';
-import pkg from '../package.json' with { type: 'json' };
+import { TOOL_VERSION } from '../src/version.ts';
 
 // A closed stdout (`compile-collision inspect x.physics --json | head`) ends any command quietly: nobody is left
 // to read the rest, which is not an error of the command's.
@@ -45,5 +45,5 @@ await yargs(hideBin(process.argv))
   .help()
   // Our own version: yargs' guess looks for package.json above its install dir and loses its way when a parent
   // directory's name has a dot ("/tmp/tmp.X/…" printed "unknown").
-  .version(pkg.version)
+  .version(TOOL_VERSION)
   .parseAsync();

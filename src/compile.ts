@@ -4,8 +4,8 @@
 // `process`: warnings go to the logger, progress to a callback, and the caller gets the manifest and timings.
 import { webcrypto } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
-import pkg from '../package.json' with { type: 'json' };
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { TOOL_VERSION } from './version.ts';
 import { readPhysicsResource } from './format/resource.ts';
 import { STUDIO_BODY_SIZE } from './format/types.ts';
 import { importGltf, IMPORT_DEFAULTS, type ImportedObject, type ImportResult, type ImportStats, type Logger } from './import/gltf.ts';
@@ -26,6 +26,7 @@ import { SHAPE_DEFAULTS, shapeObjects, type ShapeOptions } from './shapes/build.
 import { availableParallelism } from 'node:os';
 import { autoThreads, cpuMark, freeCores, runJobs, ThreadPool, UNIT_TRIANGLES, type CpuMark } from './tiling/pool.ts';
 import { MAX_RESOURCE_BYTES, readRegularFile } from './files.ts';
+import { CACHE_ENTRY, ResourceCache } from './cache.ts';
 import { inspectOutput, MANIFEST_FILE, recoverOutput, refuseInputsInside, resolveOutDir, Staging, type PublishStep } from './publish.ts';
 
 export { MANIFEST_FILE, OWNED_ENTRIES } from './publish.ts';
@@ -56,6 +57,11 @@ export interface CompileOptions {
   report: boolean;
   /** Decoders to register (tests switch them off). */
   decoders: { draco: boolean; meshopt: boolean };
+  /**
+   * Incremental cache of built resources (src/cache.ts): a directory, false for none, or undefined for the default
+   * `<out>/.cache` (moved with the output on each publish). Never changes the output, only the time.
+   */
+  cache?: string | false;
   /**
    * Edge data where the compiler cuts the level (parts, u16 split, resources, cells): 'level' (default) gives a
    * cut corner the edge data of its face across the cut (src/geometry/seams.ts); 'shape' keeps each shape's own
@@ -108,7 +114,7 @@ export interface CompileHooks {
   onPublishStep?: (step: PublishStep) => void;
 }
 
-export type ProgressStage = 'import' | 'shapes' | 'seams' | 'validate' | 'plan' | 'encode' | 'report' | 'publish';
+export type ProgressStage = 'import' | 'shapes' | 'seams' | 'validate' | 'plan' | 'cache' | 'encode' | 'report' | 'publish';
 
 /** reskate_cli's statistic names (authoring-notes.md "Where our compiler sits"). */
 export interface Totals {
@@ -174,6 +180,8 @@ export interface CompileResult {
   timings: Record<string, number>;
   /** Encoding threads used, the main thread included. */
   workers: number;
+  /** The cache used (src/cache.ts), with this build's hits (resources reused) and misses (encoded); none: off. */
+  cache?: { dir: string; hits: number; misses: number };
   /** Per collision object, the decision taken (the CLI's --verbose). */
   objects: ObjectDecision[];
   /** Set by a dry run: what would be written (nothing was; `outDir` is where it would go). */
@@ -230,6 +238,9 @@ interface Build {
   outDir: string;
   /** The temporary output directory, opened once the input has been read; resources go into it as they are built. */
   staging?: Staging;
+  /** The resource cache, when on; its directory once published (for the index). */
+  cache?: ResourceCache;
+  cacheHome?: string;
   /** CPU sample at the start: the import is the window that tells how many cores are free for encoding. */
   start: CpuMark;
   /** Objects with a shape mode (box, hull, …), by name, as imported: the decision --verbose reports. */
@@ -248,7 +259,7 @@ async function timed<T>(b: Build, stage: ProgressStage, f: () => T | Promise<T>)
 }
 
 /** Compiles one level. Throws (leaving any previous output untouched) on bad input or a failed build. */
-export async function compileLevel(input: string, opts: Partial<CompileOptions> = {}, hooks: CompileHooks): Promise<CompileResult> {
+export async function compileLevel(input: string, opts: Partial<CompileOptions> = {}, hooks: CompileHooks = { logger: { warn: () => {} } }): Promise<CompileResult> {
   const warnings: string[] = [];
   const options = { ...COMPILE_DEFAULTS, ...opts };
   const logger: Logger = { warn: (m) => (warnings.push(m), hooks.logger.warn(m)) };
@@ -276,12 +287,18 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
     if (options.dryRun) return await dryRunStage(b, imported);
     // The temporary sibling is created once the input has been read.
     b.staging = Staging.open(b.outDir, hooks.onPublishStep);
+    openCache(b);
     const sha256 = hashAll(imported.inputBytes);
     sha256.catch(() => undefined); // awaited at publish; a failed build before then must not leave it unhandled
     const { built, layout, threads, level } = await encodeStage(b, imported.objects);
     const reports = await timed(b, 'validate', () => b.validation.results(imported.objects));
     b.validation.report(imported.objects, reports, b.logger);
-    return await publishStage(b, imported, await sha256, built, layout, threads, level);
+    const result = await publishStage(b, imported, await sha256, built, layout, threads, level);
+    if (b.cache) {
+      b.cache.finish(b.cacheHome);
+      result.cache = { dir: b.cacheHome!, ...b.cache.stats };
+    }
+    return result;
   } finally {
     await b.pool?.close();
     b.staging?.discard();
@@ -332,8 +349,11 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     const level = await timed(b, 'seams', () => seamsOf(objects, cuts));
     const seams = options.seams === 'level' ? level.codes : undefined;
     if (layout === 'cells') await new Promise((r) => setImmediate(r)); // take in the worker's cell runs sent so far
-    const jobs = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects, seams) : cellJobs(objects, options.cellSize, b.validation.knownRuns, seams)));
-    checkPool(jobsGeometries(jobs), options, 'at least '); // before encoding: the estimate is a lower bound
+    const all = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects, seams) : cellJobs(objects, options.cellSize, b.validation.knownRuns, seams)));
+    checkPool(jobsGeometries(all), options, 'at least '); // before encoding: the estimate is a lower bound
+    // Resources whose key is in the cache are published from it; only the others are encoded.
+    const staging = b.staging!;
+    const { cached, jobs, keys, index } = await timed(b, 'cache', () => fromCache(b.cache, all, options.encode, staging.dir));
     let threads = options.workers === 'auto' ? autoThreads(jobs, freeCores(b.start)) : Math.max(1, Math.floor(options.workers));
     if (b.pool) threads = Math.min(threads, b.pool.workers.length + 1);
     const onDone = (d: number, t: number): void => b.hooks.onProgress?.('encode', d, t);
@@ -341,16 +361,19 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     // copied into it first (transferring them would empty the objects, cloning would copy per message).
     const toRun = threads > 1 ? sharedJobs(jobs) : jobs;
     // Each thread writes the files of the resources it builds into the staging directory as it goes.
-    const staging = b.staging!;
     const t0 = performance.now();
     const before = timings.validate ?? 0;
-    const built = await runJobs(toRun, { threads, pool: b.pool, sideWork, encode: options.encode, onDone, writeDir: staging.dir });
+    const onResult = b.cache ? (i: number, r: BuiltResource): void => b.cache!.put(keys[i], r, staging.dir) : undefined;
+    const encoded = await runJobs(toRun, { threads, pool: b.pool, sideWork, encode: options.encode, onDone, writeDir: staging.dir, onResult });
+    const built = cached.slice();
+    encoded.forEach((r, i) => (built[index[i]] = r));
     timings.encode = (timings.encode ?? 0) + performance.now() - t0 - ((timings.validate ?? 0) - before);
     const shapes = built.reduce((s, r) => s + r.shapes, 0);
     if (layout === 'objects' && options.tiling === 'auto' && shapes >= options.budget) {
       b.logger.warn(`budget: ${shapes} geometries after splitting at the u16 limits reach the budget (${options.budget}); merging into cells`);
       layout = 'cells';
       staging.clear();
+      if (b.cache) openCache(b); // a cache inside the temporary directory went with it
       continue;
     }
     return { built, layout, threads, level };
@@ -601,6 +624,41 @@ class Validation {
   }
 }
 
+/**
+ * The cache for this build: --cache DIR; else the previous output's `.cache` (an output of ours: src/publish.ts
+ * carries it into the new one); else, with no previous output, one inside the temporary directory, which becomes
+ * the output. Options that change the bytes are in every key, so one cache serves any of them.
+ */
+function openCache(b: Build): void {
+  const { options, outDir } = b;
+  if (options.cache === false) return;
+  const prev = options.cache === undefined ? inspectOutput(outDir) : undefined;
+  const home = options.cache !== undefined ? resolve(options.cache) : join(outDir, CACHE_ENTRY);
+  const dir = options.cache !== undefined || (prev!.exists && (prev!.files.length > 0 || prev!.owned.length > 0)) ? home : join(b.staging!.dir, CACHE_ENTRY);
+  b.cache = ResourceCache.open(dir);
+  b.cacheHome = home;
+}
+
+/** Splits the jobs into those the cache has (published from it, at their index) and those to encode. */
+function fromCache(cache: ResourceCache | undefined, all: ResourceJob[], encode: EncodeOptions | undefined, dir: string) {
+  const cached: BuiltResource[] = new Array(all.length);
+  if (!cache) return { cached, jobs: all, keys: [] as string[], index: all.map((_, i) => i) };
+  const jobs: ResourceJob[] = [];
+  const keys: string[] = [];
+  const index: number[] = [];
+  all.forEach((job, i) => {
+    const key = cache.key(job, encode);
+    const hit = cache.take(key, job, dir);
+    if (hit) cached[i] = hit;
+    else {
+      jobs.push(job);
+      keys.push(key);
+      index.push(i);
+    }
+  });
+  return { cached, jobs, keys, index };
+}
+
 /** One job per object with triangles or native shapes; seams: the level's corner codes per object and group (--seams level). */
 function objectJobs(objects: ImportedObject[], seams?: Float32Array[][]): ResourceJob[] {
   const jobs: ResourceJob[] = [];
@@ -663,7 +721,7 @@ function makeManifest(
     'unique-collision-triangles': unique.reduce((s, r) => s + r.faces, 0),
   };
   return {
-    tool: { name: 'compile-collision', version: pkg.version },
+    tool: { name: 'compile-collision', version: TOOL_VERSION },
     input: { file: basename(input), sha256 },
     options: {
       scene: options.scene ?? null, cellSize: options.cellSize, budget: options.budget, tiling: options.tiling,
@@ -718,6 +776,7 @@ export function formatSummary(r: CompileResult, maxWarnings = 20): string {
     `  open edges (corners, --seams ${m.seams.mode}): ${m.seams.authoredOpenEdges} as authored, ${m.seams.joinedAcrossCuts} joined across cuts, ${m.seams.openEdgesWritten} written`,
     `  time: ${Object.entries(r.timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}${r.workers > 1 ? ` (${r.workers} workers)` : ''}`,
   ];
+  if (r.cache) lines.push(`  cache: ${r.cache.misses} resource(s) encoded, ${r.cache.hits} reused (${r.cache.dir})`);
   if (m.streamingPlan) {
     const heavy = [...m.streamingPlan.cells].sort((a, b) => b.geometries - a.geometries || a.name.localeCompare(b.name));
     lines.push(`  streaming plan (${STREAMING_PLAN_FILE}): ${m.streamingPlan.geometries} geometries in ${heavy.length} cells; heaviest:`);

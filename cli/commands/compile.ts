@@ -1,7 +1,7 @@
 // compile-collision [inputs..]: the default command. Thin: parse, expand globs, call compileLevel per level, print.
 // Exit codes: 0 every level built, 1 a level failed to build, 2 usage error (bad option, input not found).
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import type { CompileResult } from '../../src/compile.ts';
+import type { CompileOptions, CompileResult } from '../../src/compile.ts';
 import { CELL_SIZES, type CellSize } from '../../src/tiling/cells.ts';
 import type { SeamMode } from '../../src/tiling/seams.ts';
 import { join, resolve } from 'node:path';
@@ -27,6 +27,8 @@ interface Args {
   nativeShapes: boolean;
   hullParts: boolean;
   ybnDetail: boolean;
+  cache?: string | boolean;
+  watch: boolean;
   strict: boolean;
   quiet: boolean;
   verbose: boolean;
@@ -78,23 +80,31 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   for (const [dir, same] of byDir) {
     if (same.length > 1) usage(`${same.join(' and ')} would all be written to ${dir}; compile them separately, each with its own -o`);
   }
+  // --cache DIR, --no-cache (false), or the default <out>/.cache (undefined).
+  const cache = argv.cache === false ? false : typeof argv.cache === 'string' && argv.cache !== '' ? argv.cache : undefined;
+  const levelOptions = (out: string | undefined): Partial<CompileOptions> => ({
+    out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget,
+    tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, allowOutsideUris: argv.allowOutsideUris,
+    report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail },
+    shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts },
+    strict: argv.strict, dryRun: argv.dryRun, allowPoolOverflow: argv.allowPoolOverflow, cache,
+  });
+  if (argv.watch) {
+    if (several) usage(`--watch takes one level, got ${files.length}`);
+    const { watchLevel } = await import('../watch.ts');
+    const w = await watchLevel(files[0], levelOptions(argv.out), { line: (t) => process.stdout.write(`${t}\n`), compile: (f, o) => compileLevel(f, o, { logger: { warn: () => {} } }) });
+    process.stderr.write(`compile-collision: watching ${files[0]}; Ctrl-C stops\n`);
+    const stop = (): void => void w.stop().then(() => process.exit(0));
+    process.once('SIGINT', stop).once('SIGTERM', stop);
+    return;
+  }
   const entries: JsonEntry[] = [];
   let failed = 0;
   for (const file of files) {
     const out = outOf(file);
     const progress = await progressDisplay(!argv.json && !argv.quiet);
     try {
-      const r = await compileLevel(
-        file,
-        {
-          out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget,
-          tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, allowOutsideUris: argv.allowOutsideUris,
-          report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail },
-          shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts },
-          strict: argv.strict, dryRun: argv.dryRun, allowPoolOverflow: argv.allowPoolOverflow,
-        },
-        { logger: { warn: () => {} }, onProgress: progress.update },
-      );
+      const r = await compileLevel(file, levelOptions(out), { logger: { warn: () => {} }, onProgress: progress.update });
       progress.stop();
       entries.push(jsonEntry(r, argv.verbose));
       if (!argv.json && !argv.quiet) process.stdout.write(`${summary(r, argv.verbose)}\n`);
@@ -143,6 +153,8 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('dry-run', { type: 'boolean', default: false, describe: "import, validate and plan, then print (or with --json give) what would be written: resources, cells, estimated geometries; nothing is written" })
       .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: "print errors only" })
       .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: "also print each stage's time, every warning, and per object the decision taken: mode, material words, triangles, the resource or cell holding it" })
+      .option('cache', { type: 'string', describe: "incremental cache directory, default <out>/.cache (--no-cache: none): a resource whose inputs are unchanged is reused; the output is byte for byte a clean build's" })
+      .option('watch', { type: 'boolean', default: false, describe: "stay running and rebuild whenever the level (or a .gltf's buffer files) changes, one line per rebuild; a failed rebuild keeps the last output and prints why; Ctrl-C stops" })
       .option('json', { type: 'boolean', default: false, describe: "print JSON instead of the summary: for each level its outDir, timings and manifest, or for a failed one { input, ok: false, error: { stage, message } } (an array when there are several levels)" }) as unknown as Argv<Args>,
   handler,
 };

@@ -154,6 +154,9 @@ ul.warn { margin: 0; padding-left: 18px; color: #f0c674; }
 
 let bundled: Promise<string> | undefined;
 
+/** The page script as the published package ships it, beside the compiled report module (scripts/build.mjs). */
+export const PAGE_BUNDLE = 'page.bundle.js';
+
 /** The page script (page/main.ts with three.js), minified; bundled once per process, cached on disk by content. */
 export function pageScript(): Promise<string> {
   bundled ??= bundlePage();
@@ -163,6 +166,8 @@ export function pageScript(): Promise<string> {
 
 async function bundlePage(): Promise<string> {
   const here = dirname(fileURLToPath(import.meta.url));
+  // The published package ships the page already bundled (scripts/build.mjs, PAGE_BUNDLE): no esbuild at run time.
+  if (existsSync(join(here, PAGE_BUNDLE))) return readFileSync(join(here, PAGE_BUNDLE), 'utf8');
   // The report module may run from the launcher's bundle (bin/compile-collision.js): the sources stay in src/.
   const pageDir = existsSync(join(here, 'page', 'main.ts')) ? join(here, 'page') : join(here, '..', '..', 'src', 'report', 'page');
   const root = join(pageDir, '..', '..', '..');

@@ -34,7 +34,7 @@ describe('compile-collision LEVEL', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/collision-objects\s+2/);
     expect(r.stdout).toMatch(/collision-resources\s+2/);
-    expect(readdirSync(join(tmp.dir, 'levels/two.collision')).sort()).toEqual(['box1.physics', 'ground.physics', 'manifest.json']);
+    expect(readdirSync(join(tmp.dir, 'levels/two.collision')).filter((f) => f !== '.cache').sort()).toEqual(['box1.physics', 'ground.physics', 'manifest.json']);
   });
   it('--report writes report.html and lists it in the manifest; piped (as above) or --no-report, none', () => {
     const r = run('levels/two.glb', '-o', 'out-report', '--report');

@@ -2,6 +2,7 @@
 // while its inputs' contents match its key; a stale or foreign entry is rebuilt, never run.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
 const CACHE = fileURLToPath(new URL('../../node_modules/.cache/skate-collision/', import.meta.url));
+// The launcher's index for this checkout (named by its entry's path: checkouts sharing node_modules keep apart).
+const INDEX = `cli-${createHash('sha256').update(fileURLToPath(new URL('../../cli/main.ts', import.meta.url))).digest('hex').slice(0, 12)}.json`;
 const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, CI: '1' } });
 
 describe('launcher', () => {
@@ -16,12 +19,12 @@ describe('launcher', () => {
     mkdirSync(CACHE, { recursive: true });
     // A foreign entry: a bundle that would print BOGUS, under a key no input set hashes to.
     writeFileSync(join(CACHE, 'cli-bogus.mjs'), "console.log('BOGUS');\n");
-    writeFileSync(join(CACHE, 'cli.json'), JSON.stringify({ inputs: [BIN], key: '0', bundle: 'cli-bogus.mjs' }));
+    writeFileSync(join(CACHE, INDEX), JSON.stringify({ inputs: [BIN], key: '0', bundle: 'cli-bogus.mjs' }));
     const first = run('--version');
     expect(first.status).toBe(0);
     expect(first.stdout).not.toMatch(/BOGUS/);
     expect(first.stdout.trim()).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
-    const index = JSON.parse(readFileSync(join(CACHE, 'cli.json'), 'utf8'));
+    const index = JSON.parse(readFileSync(join(CACHE, INDEX), 'utf8'));
     expect(index.key).toMatch(/^[0-9a-f]{64}$/);
     expect(index.inputs).toContain(fileURLToPath(new URL('../../cli/main.ts', import.meta.url)));
     expect(index.inputs).toContain(fileURLToPath(new URL('../../src/tiling/pool.ts', import.meta.url)));

@@ -30,7 +30,7 @@ describe('per-object resources below the budget', () => {
   it('compiles one resource per object, named after it', async () => {
     r = await compileLevel(await park(), {}, hooks);
     expect(r.outDir).toBe(join(tmp.dir, 'park.collision'));
-    expect(readdirSync(r.outDir).sort()).toEqual(['funbox.physics', 'grind_handrail.physics', 'ground.physics', 'manifest.json']);
+    expect(readdirSync(r.outDir).filter((f) => f !== '.cache').sort()).toEqual(['funbox.physics', 'grind_handrail.physics', 'ground.physics', 'manifest.json']);
     expect(r.manifest.layout).toBe('objects');
   });
   it('writes parts per (object, material) with the packed words', () => {
@@ -69,7 +69,7 @@ describe('per-object resources below the budget', () => {
   });
   it('compiles twice to identical bytes', async () => {
     const again = await compileLevel(r.input, { out: join(tmp.dir, 'again') }, hooks);
-    for (const f of readdirSync(r.outDir)) expect(readFileSync(join(again.outDir, f)).equals(readFileSync(join(r.outDir, f)))).toBe(true);
+    for (const f of readdirSync(r.outDir).filter((f) => f !== '.cache')) expect(readFileSync(join(again.outDir, f)).equals(readFileSync(join(r.outDir, f)))).toBe(true);
   });
 });
 
@@ -132,7 +132,7 @@ describe('collision_area cells at or above the budget', () => {
   it('is byte-identical for 1 and 3 workers', async () => {
     const w3 = await compileLevel(level, { budget: 100, workers: 3, out: join(tmp.dir, 'w3') }, hooks);
     expect(w3.workers).toBe(3);
-    for (const f of readdirSync(r.outDir)) expect(readFileSync(join(w3.outDir, f)).equals(readFileSync(join(r.outDir, f)))).toBe(true);
+    for (const f of readdirSync(r.outDir).filter((f) => f !== '.cache')) expect(readFileSync(join(w3.outDir, f)).equals(readFileSync(join(r.outDir, f)))).toBe(true);
   });
   it('honours --cell-size and writes a streaming plan when merged geometry still exceeds the budget', async () => {
     const s = await compileLevel(level, { budget: 10, cellSize: 200, out: join(tmp.dir, 'plan') }, hooks);
@@ -215,7 +215,7 @@ describe('objects without usable triangles', () => {
     addNode(doc, { name: 'ok', ...boxMesh([0, 0, 0], [1, 1, 1]) });
     addNode(doc, { name: 'sliver', positions: [0, 0, 0, 1, 0, 0, 2, 0, 0], indices: [0, 1, 2] });
     const r = await compileLevel(await writeLevel(doc, join(tmp.dir, 'sliver.glb')), {}, hooks);
-    expect(readdirSync(r.outDir).sort()).toEqual(['manifest.json', 'ok.physics']);
+    expect(readdirSync(r.outDir).filter((f) => f !== '.cache').sort()).toEqual(['manifest.json', 'ok.physics']);
     expect(r.manifest.warnings).toContain('encode: "sliver": no triangle with area; no resource written');
     expect(r.manifest.validation.sliver).toMatchObject({ degenerate: 1 });
   });

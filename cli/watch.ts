@@ -1,0 +1,103 @@
+// compile-collision LEVEL --watch: rebuild on every change of the level (and, for a .gltf, the buffers it names),
+// one line per rebuild. Exporters write a file in several steps (Blender's glTF exporter writes the .bin, then the
+// .gltf; others truncate and write in chunks), so changes are debounced: a rebuild starts DEBOUNCE_MS after the last
+// change seen, and changes during a rebuild start one more once it ends. Each rebuild publishes atomically as every
+// build does; a failed one leaves the last good output as it was and says why. Runs until interrupted (Ctrl-C).
+import { readFileSync } from 'node:fs';
+import { basename, dirname, extname, resolve } from 'node:path';
+import type { CompileOptions, CompileResult } from '../src/compile.ts';
+
+/** Quiet time (ms) after the last change before a rebuild starts. */
+export const DEBOUNCE_MS = 250;
+
+/** The files a level is read from: itself and, for a .gltf, the relative buffer URIs it names (data: URIs aside). */
+export function levelFiles(level: string): string[] {
+  const files = [resolve(level)];
+  if (extname(level).toLowerCase() !== '.gltf') return files;
+  try {
+    const j = JSON.parse(readFileSync(level, 'utf8'));
+    for (const b of Array.isArray(j?.buffers) ? j.buffers : []) {
+      const uri = typeof b?.uri === 'string' ? b.uri : undefined;
+      if (uri && !/^[a-z][a-z0-9+.-]*:/i.test(uri)) files.push(resolve(dirname(level), decodeURIComponent(uri)));
+    }
+  } catch {
+    // unreadable right now (being written): the build reports it; the level file itself is still watched
+  }
+  return [...new Set(files)];
+}
+
+export interface WatchIO {
+  line(text: string): void;
+  compile(level: string, opts: Partial<CompileOptions>): Promise<CompileResult>;
+}
+
+/** One line for a finished build: what changed, what was rebuilt, the time. */
+export function describeBuild(changed: string[], r: CompileResult, ms: number): string {
+  const n = r.manifest.resources.length;
+  const c = r.cache;
+  const reuse = c ? `${c.misses} rebuilt, ${c.hits} from the cache` : 'no cache';
+  const what = changed.length ? `${changed.map((f) => basename(f)).join(', ')} changed` : 'first build';
+  return `${new Date().toISOString().slice(11, 19)} ${what}: ${n} resource${n === 1 ? '' : 's'} (${reuse}), ${r.manifest.warnings.length} warning(s) → ${r.outDir} in ${ms.toFixed(0)} ms`;
+}
+
+/** Watches until the returned stop() is called; resolves once the watcher is up (the first build then starts). */
+export async function watchLevel(level: string, opts: Partial<CompileOptions>, io: WatchIO): Promise<{ stop: () => Promise<void> }> {
+  const { watch } = await import('chokidar');
+  let watched = levelFiles(level);
+  const watcher = watch(watched, { ignoreInitial: true, persistent: true });
+  let timer: NodeJS.Timeout | undefined;
+  let building: Promise<void> | undefined;
+  const changed = new Set<string>();
+  let again = false;
+
+  const build = async (): Promise<void> => {
+    const files = [...changed];
+    changed.clear();
+    const t0 = performance.now();
+    try {
+      const r = await io.compile(level, opts);
+      io.line(describeBuild(files, r, performance.now() - t0));
+    } catch (e) {
+      const what = files.length ? `${files.map((f) => basename(f)).join(', ')} changed` : 'first build';
+      io.line(`${new Date().toISOString().slice(11, 19)} ${what}: build failed, the last output is kept: ${(e as Error).message}`);
+    }
+    // A .gltf may name other buffers now.
+    const now = levelFiles(level);
+    const added = now.filter((f) => !watched.includes(f));
+    if (added.length) watcher.add(added);
+    watched = [...new Set([...watched, ...now])];
+  };
+  const run = (): void => {
+    if (building) {
+      again = true;
+      return;
+    }
+    building = build().finally(() => {
+      building = undefined;
+      if (again) {
+        again = false;
+        schedule();
+      }
+    });
+  };
+  const schedule = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(run, DEBOUNCE_MS);
+  };
+  const onEvent = (path: string): void => {
+    changed.add(path);
+    schedule();
+  };
+  watcher.on('add', onEvent).on('change', onEvent).on('unlink', onEvent);
+  await new Promise<void>((r) => watcher.once('ready', () => r()));
+  run();
+  return {
+    stop: async () => {
+      clearTimeout(timer);
+      await building;
+      await watcher.close();
+    },
+  };
+}
+
+

@@ -1,0 +1,253 @@
+// Incremental rebuilds: a content-addressed cache of built resources (issue #17). A resource job's key is a sha256
+// over everything that determines its bytes — every array it reads (positions after the node transforms, indices,
+// a cell's runs over its source objects), each group's material word, any other field a job or group carries (so
+// data added to jobs later, such as level-wide seam edges, is part of the key without a change here), the encoder
+// options (header word and body, split rule) and the encoder's code (tool version, the WebAssembly module's source
+// hash, and the contents of the modules that build a resource). Not in it: the job's name, cell and source names,
+// which only the manifest reports. Equal keys mean equal bytes, so a rebuild after an edit re-encodes only the jobs
+// whose inputs changed and is byte for byte a clean build (test/compile/cache.test.ts).
+//
+// Layout of a cache directory (default `<out>/.cache`, which src/publish.ts treats as the tool's own and moves into
+// each new output): `r/<key>.physics` (the resource's bytes exactly; hard-linked with the published file where the
+// file system allows, else a copy) and `index.json` (per key the manifest numbers, the entry's size and mtime, and
+// the build that last used it). An entry whose size or mtime no longer matches (a published file edited in place
+// shares the entry's inode) is a miss. Entries not used by the last KEEP_BUILDS builds are removed.
+import { createHash } from 'node:crypto';
+import { copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
+import { resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
+import { TOOL_VERSION } from './version.ts';
+
+/** The cache directory's name inside an output directory (one of src/publish.ts's OWNED_ENTRIES). */
+export const CACHE_ENTRY = '.cache';
+/** Bumped when the key's recipe or the index's form changes: older entries are then never hit. */
+export const CACHE_FORMAT = 1;
+/** Entries are kept while one of the last this many builds used them (an edit undone still hits). */
+export const KEEP_BUILDS = 2;
+
+const INDEX = 'index.json';
+const ENTRIES = 'r';
+
+/** What the manifest needs of a resource besides its bytes. */
+type Meta = Omit<BuiltResource, 'name' | 'file' | 'cell' | 'bytes' | 'sources'>;
+
+interface IndexEntry {
+  meta: Meta;
+  size: number;
+  mtimeMs: number;
+  used: number;
+}
+
+interface IndexFile {
+  format: number;
+  builds: number;
+  entries: Record<string, IndexEntry>;
+}
+
+let codeDigest: string | undefined;
+
+/**
+ * sha256 over the tool version, the wasm module's source hash and the code that turns a job into bytes (this
+ * file's siblings format/, geometry/ and tiling/, as sources or as the compiled package), read once per process:
+ * a development change to the encoder without a version bump still misses.
+ */
+export function encoderFingerprint(): string {
+  if (codeDigest) return codeDigest;
+  const h = createHash('sha256').update(`${CACHE_FORMAT}\0${TOOL_VERSION}\0${WASM_SOURCE_SHA256}\0`);
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const sub of ['format', 'geometry', 'tiling']) {
+    let names: string[];
+    try {
+      names = readdirSync(join(here, sub)).filter((n) => /\.(ts|js|mjs|json)$/.test(n) && !n.endsWith('.d.ts')).sort();
+    } catch {
+      continue; // a bundle without its source tree: the version and wasm hash still key it
+    }
+    for (const n of names) h.update(`${sub}/${n}\0`).update(readFileSync(join(here, sub, n)));
+  }
+  return (codeDigest = h.digest('hex'));
+}
+
+/** Arrays from this many bytes up are digested once per build and keyed by their digest (see KeyHasher.feed). */
+const DIGEST_FROM_BYTES = 1 << 16;
+
+/** Feeds any plain value into the hash: typed arrays by their bytes (digested once per array), others by structure. */
+class KeyHasher {
+  private arrays = new Map<ArrayBufferView, string>();
+
+  private arrayDigest(a: ArrayBufferView): string {
+    let d = this.arrays.get(a);
+    if (!d) {
+      // A Buffer over the same memory: update() with other views measured ~6× slower per call (Node 20).
+      d = createHash('sha256').update(Buffer.from(a.buffer as ArrayBuffer, a.byteOffset, a.byteLength)).digest('hex');
+      this.arrays.set(a, d);
+    }
+    return d;
+  }
+
+  feed(h: ReturnType<typeof createHash>, v: unknown, skip: readonly string[] = []): void {
+    if (ArrayBuffer.isView(v)) {
+      // Small arrays (a prop's) go into the key as they are; big ones (a terrain every cell reads) are digested
+      // once and their digest used: a digest per array cost more than the hashing on the 1M bench level.
+      if (v.byteLength < DIGEST_FROM_BYTES) h.update(`a${v.constructor.name}:${v.byteLength}:`).update(Buffer.from(v.buffer as ArrayBuffer, v.byteOffset, v.byteLength));
+      else h.update(`A${v.constructor.name}:${this.arrayDigest(v)};`);
+    }
+    else if (Array.isArray(v)) {
+      h.update(`[${v.length}:`);
+      for (const x of v) this.feed(h, x);
+      h.update(']');
+    } else if (v !== null && typeof v === 'object') {
+      const keys = Object.keys(v).filter((k) => !skip.includes(k) && (v as Record<string, unknown>)[k] !== undefined).sort();
+      h.update(`{${keys.length}:`);
+      for (const k of keys) {
+        h.update(`${JSON.stringify(k)}=`);
+        this.feed(h, (v as Record<string, unknown>)[k]);
+      }
+      h.update('}');
+    } else h.update(`${typeof v}:${JSON.stringify(v)};`);
+  }
+}
+
+/** Job fields that only the manifest reports (they do not reach the encoder). */
+const NOT_IN_KEY = ['name', 'cell', 'sources'] as const;
+
+export class ResourceCache {
+  private index: IndexFile;
+  private hasher = new KeyHasher();
+  private used = new Map<string, IndexEntry>();
+  private linksWork = true;
+  /** Hits and misses of this build (for the summary and tests). */
+  readonly stats = { hits: 0, misses: 0 };
+
+  private constructor(readonly dir: string) {
+    this.index = ResourceCache.readIndex(dir);
+  }
+
+  /** Opens (creating) a cache directory; an unreadable or foreign index starts empty. */
+  static open(dir: string): ResourceCache {
+    mkdirSync(join(dir, ENTRIES), { recursive: true });
+    return new ResourceCache(dir);
+  }
+
+  private static readIndex(dir: string): IndexFile {
+    try {
+      const j = JSON.parse(readFileSync(join(dir, INDEX), 'utf8'));
+      if (j?.format === CACHE_FORMAT && typeof j.builds === 'number' && j.entries && typeof j.entries === 'object') return j;
+    } catch {
+      // none yet, or damaged: start empty (entries on disk without an index line are removed at finish)
+    }
+    return { format: CACHE_FORMAT, builds: 0, entries: {} };
+  }
+
+  /** The job's key (see the file header). */
+  key(job: ResourceJob, encode: EncodeOptions | undefined): string {
+    const h = createHash('sha256').update(`${encoderFingerprint()}\0`);
+    this.hasher.feed(h, encode ?? null);
+    this.hasher.feed(h, job, NOT_IN_KEY);
+    return h.digest('hex');
+  }
+
+  private entryPath(key: string): string {
+    return join(this.dir, ENTRIES, `${key}.physics`);
+  }
+
+  /**
+   * The resource for key, published into dir as the job's file (linked, else copied), or undefined on a miss.
+   * The bytes are read back (the manifest compares them to find unique files).
+   */
+  take(key: string, job: ResourceJob, dir: string): BuiltResource | undefined {
+    const e = this.index.entries[key];
+    if (!e) return this.miss();
+    const path = this.entryPath(key);
+    let bytes: Uint8Array;
+    try {
+      const st = statSync(path);
+      if (st.size !== e.size || st.mtimeMs !== e.mtimeMs) return this.miss();
+      bytes = new Uint8Array(readFileSync(path));
+      if (bytes.length !== e.size) return this.miss();
+    } catch {
+      return this.miss();
+    }
+    const file = resourceFile(job.name);
+    this.place(path, join(dir, file), bytes);
+    this.used.set(key, e);
+    this.stats.hits++;
+    return { ...e.meta, name: job.name, file, cell: job.cell, bytes, sources: job.sources };
+  }
+
+  private miss(): undefined {
+    this.stats.misses++;
+    return undefined;
+  }
+
+  private place(from: string, to: string, bytes: Uint8Array): void {
+    if (this.linksWork) {
+      try {
+        linkSync(from, to);
+        return;
+      } catch {
+        this.linksWork = false; // another file system (--cache elsewhere) or no hard links: copy from now on
+      }
+    }
+    writeFileSync(to, bytes);
+  }
+
+  /** Records a resource built in this build (its file already written into dir) under key. */
+  put(key: string, r: BuiltResource, dir: string): void {
+    if (r.parts === 0) return; // no file was written for it
+    const path = this.entryPath(key);
+    try {
+      unlinkSync(path);
+    } catch {
+      // not there
+    }
+    try {
+      if (this.linksWork) {
+        try {
+          linkSync(join(dir, r.file), path);
+        } catch {
+          this.linksWork = false;
+          copyFileSync(join(dir, r.file), path);
+        }
+      } else copyFileSync(join(dir, r.file), path);
+      const st = statSync(path);
+      const { name: _n, file: _f, cell: _c, bytes: _b, sources: _s, ...meta } = r;
+      this.used.set(key, { meta, size: st.size, mtimeMs: st.mtimeMs, used: 0 });
+    } catch {
+      // a cache that cannot be written only costs the next build its hits
+    }
+  }
+
+  /**
+   * After the build is published: the index with this build's entries (and those the last KEEP_BUILDS builds
+   * used), written atomically; every other entry file removed. `dir` is where the cache is now (an output's cache
+   * moved with the swap).
+   */
+  finish(dir: string = this.dir): void {
+    const builds = this.index.builds + 1;
+    const entries: Record<string, IndexEntry> = {};
+    for (const [k, e] of Object.entries(this.index.entries)) if (builds - e.used < KEEP_BUILDS) entries[k] = e;
+    for (const [k, e] of this.used) {
+      // The mtime may have moved since put (a link shares the published file's inode): record it as it is now.
+      let st;
+      try {
+        st = statSync(join(dir, ENTRIES, `${k}.physics`));
+      } catch {
+        continue;
+      }
+      entries[k] = { ...e, size: st.size, mtimeMs: st.mtimeMs, used: builds };
+    }
+    try {
+      const tmp = join(dir, `${INDEX}.${process.pid}.tmp`);
+      writeFileSync(tmp, JSON.stringify({ format: CACHE_FORMAT, builds, entries } satisfies IndexFile));
+      renameSync(tmp, join(dir, INDEX));
+      for (const n of readdirSync(join(dir, ENTRIES))) {
+        const key = n.endsWith('.physics') ? n.slice(0, -'.physics'.length) : '';
+        if (!entries[key]) unlinkSync(join(dir, ENTRIES, n));
+      }
+    } catch {
+      // as in put: a cache that cannot be kept costs hits, never the build
+    }
+  }
+}

@@ -1,0 +1,43 @@
+// The library's public surface: `import { compileLevel, … } from 'skate-collision'` (package.json `exports`; the
+// published package runs the compiled dist/src/index.js, typed by its .d.ts). docs/api.md documents every name
+// here; what is not exported here is internal and may change without notice.
+export {
+  compileLevel,
+  COMPILE_DEFAULTS,
+  defaultOutDir,
+  formatSummary,
+  MANIFEST_FILE,
+  STREAMING_PLAN_FILE,
+  type CompileHooks,
+  type CompileOptions,
+  type CompileResult,
+  type Manifest,
+  type ManifestResource,
+  type StreamingPlan,
+  type Totals,
+} from './compile.ts';
+export type { Logger } from './import/gltf.ts';
+export { FormatError } from './format/cursor.ts';
+export { readPhysicsResource, writePhysicsResource } from './format/resource.ts';
+export { verifyPhysics, verifyResource, type Finding } from './format/verify.ts';
+export { inspectPhysics } from './format/inspect.ts';
+export {
+  encodeMeshShapes,
+  ENCODE_DEFAULTS,
+  MAX_SHAPE_FACES,
+  MAX_SHAPE_VERTICES,
+  type EncodedPiece,
+  type EncodeOptions,
+  type EncodeStats,
+} from './geometry/encode.ts';
+export {
+  RESOURCE_TYPE,
+  KIND_MESH,
+  type LayoutFill,
+  type PartRecord,
+  type PhysicsResource,
+  type ResourceLayout,
+  type ShapeRecord,
+  type Vec3,
+} from './format/types.ts';
+export { TOOL_VERSION } from './version.ts';

@@ -1,0 +1,131 @@
+// The incremental cache (src/cache.ts): after seeded random edits of both samples — move one object, change one
+// material, delete one, add one — a rebuild through the cache writes exactly the files and bytes of a clean build
+// (manifest included), reusing what did not change; entries edited in place, --no-cache and --cache DIR.
+import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Document } from '@gltf-transform/core';
+import { compileLevel, type CompileResult } from '../../src/compile.ts';
+import { io, tempDir } from '../fixtures/levels.ts';
+
+const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
+const tmp = tempDir('sk8-cache-');
+afterAll(tmp.cleanup);
+const hooks = { logger: { warn: () => {} } };
+
+/** Every file of an output directory but the cache, name → bytes. */
+function files(dir: string): Map<string, Buffer> {
+  return new Map(readdirSync(dir).filter((n) => n !== '.cache').sort().map((n) => [n, readFileSync(join(dir, n))]));
+}
+
+function expectSameOutput(a: string, b: string): void {
+  const fa = files(a), fb = files(b);
+  expect([...fa.keys()]).toEqual([...fb.keys()]);
+  for (const [n, bytes] of fa) expect(bytes.equals(fb.get(n)!), n).toBe(true);
+}
+
+type Edit = 'move' | 'material' | 'delete' | 'add';
+
+/** One seeded edit of a level's scene (nodes with meshes only; grind curves and the like stay). */
+function edit(doc: Document, kind: Edit, rnd: () => number): string {
+  const nodes = doc.getRoot().listNodes().filter((n) => n.getMesh() && n.getMesh()!.listPrimitives().some((p) => p.getMode() === 4));
+  const node = nodes[Math.floor(rnd() * nodes.length)];
+  if (kind === 'move') {
+    const t = node.getTranslation();
+    node.setTranslation([t[0] + 1 + 3 * rnd(), t[1], t[2] - 2 * rnd()]);
+  } else if (kind === 'material') {
+    // A mesh and primitives of its own (Mesh.clone shares the primitives), so other nodes keep their material.
+    const mesh = doc.createMesh(`${node.getMesh()!.getName()}_edited`);
+    const word = [160, 352, 416][Math.floor(rnd() * 3)];
+    for (const p of node.getMesh()!.listPrimitives()) mesh.addPrimitive(p.clone().setMaterial(doc.createMaterial(`edited_${word}`).setExtras({ sk8_collision_material_packed: word })));
+    node.setMesh(mesh);
+  } else if (kind === 'delete') node.dispose();
+  else {
+    const copy = doc.createNode(`${node.getName()}_added`).setMesh(node.getMesh()).setTranslation(node.getTranslation().map((v, i) => v + (i === 1 ? 0 : 7 + 5 * rnd())) as [number, number, number]);
+    doc.getRoot().listScenes()[0].addChild(copy);
+  }
+  return `${kind} ${node.getName()}`;
+}
+
+describe.each([
+  ['skatepark.glb', 'objects'],
+  ['city-blocks.glb', 'cells'],
+])('cache on %s', (sample, layout) => {
+  it('rebuilds byte for byte as a clean build after random edits (move, material, delete, add), reusing the rest', { timeout: 240_000 }, async () => {
+    const dir = join(tmp.dir, sample);
+    const level = join(dir, 'level.glb');
+    const doc = await io().read(join(SAMPLES, sample));
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(dir, { recursive: true });
+    await io().write(level, doc);
+    const inc = join(dir, 'inc');
+    const first = await compileLevel(level, { out: inc, workers: 2 }, hooks);
+    expect(first.manifest.layout).toBe(layout);
+    expect(first.cache).toMatchObject({ dir: join(inc, '.cache'), hits: 0 });
+    let seed = sample.length * 7919;
+    const rnd = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    const done: string[] = [];
+    const edits: Edit[] = ['move', 'material', 'delete', 'add', 'move'];
+    for (const [k, kind] of edits.entries()) {
+      done.push(edit(doc, kind, rnd));
+      await io().write(level, doc);
+      const r: CompileResult = await compileLevel(level, { out: inc, workers: k % 2 ? 1 : 2 }, hooks);
+      const clean = await compileLevel(level, { out: join(dir, `clean-${k}`), cache: false }, hooks);
+      expect(clean.cache).toBeUndefined();
+      expect(existsSync(join(dir, `clean-${k}`, '.cache'))).toBe(false);
+      expectSameOutput(inc, join(dir, `clean-${k}`));
+      // Most was reused, and what an edit touched rebuilt (one object's resource or a few cells; deleting an
+      // object per-object only drops its file).
+      expect(r.cache!.hits, done.join(', ')).toBeGreaterThan(0);
+      if (kind !== 'delete' || layout === 'cells') expect(r.cache!.misses, done.join(', ')).toBeGreaterThan(0);
+      expect(r.cache!.misses, done.join(', ')).toBeLessThanOrEqual(layout === 'cells' ? 4 : 1);
+    }
+    // Nothing changed: every resource from the cache, still the same output.
+    const again = await compileLevel(level, { out: inc }, hooks);
+    expect(again.cache!.misses).toBe(0);
+    expectSameOutput(inc, join(dir, `clean-${edits.length - 1}`));
+  });
+});
+
+describe('cache entries and options', () => {
+  it('a published file edited in place (it shares the entry\'s inode) is not reused', async () => {
+    const dir = join(tmp.dir, 'inplace');
+    const out = join(dir, 'out');
+    await compileLevel(join(SAMPLES, 'skatepark.glb'), { out }, hooks);
+    const clean = files(out);
+    const f = join(out, 'ground.physics');
+    const bytes = readFileSync(f);
+    bytes[bytes.length - 1] ^= 0xff;
+    writeFileSync(f, bytes); // same size, in place
+    const r = await compileLevel(join(SAMPLES, 'skatepark.glb'), { out }, hooks);
+    expect(r.cache!.misses).toBeGreaterThanOrEqual(1);
+    const now = files(out);
+    for (const [n, b] of clean) expect(b.equals(now.get(n)!), n).toBe(true);
+  });
+  it('--cache DIR keeps the cache elsewhere and the output holds none; option changes miss', async () => {
+    const dir = join(tmp.dir, 'elsewhere');
+    const cache = join(dir, 'cache');
+    const a = await compileLevel(join(SAMPLES, 'skatepark.glb'), { out: join(dir, 'a'), cache }, hooks);
+    expect(a.cache).toMatchObject({ dir: cache, hits: 0 });
+    expect(existsSync(join(dir, 'a', '.cache'))).toBe(false);
+    expect(existsSync(join(cache, 'index.json'))).toBe(true);
+    const b = await compileLevel(join(SAMPLES, 'skatepark.glb'), { out: join(dir, 'b'), cache }, hooks);
+    expect(b.cache!.misses).toBe(0);
+    expectSameOutput(join(dir, 'a'), join(dir, 'b'));
+    // Another split rule changes the bytes of anything past maxFaces: every key differs.
+    const c = await compileLevel(join(SAMPLES, 'skatepark.glb'), { out: join(dir, 'c'), cache, encode: { maxFaces: 50 } }, hooks);
+    expect(c.cache!.hits).toBe(0);
+    const cClean = await compileLevel(join(SAMPLES, 'skatepark.glb'), { out: join(dir, 'c-clean'), cache: false, encode: { maxFaces: 50 } }, hooks);
+    expectSameOutput(join(dir, 'c'), join(dir, 'c-clean'));
+    expect(cClean.manifest.geometries).toBeGreaterThan(a.manifest.geometries);
+    // The level-wide seam data is an input of each job: --seams shape (each shape's own edges) through the same
+    // cache gives the shape build's bytes, not the level build's.
+    const s = await compileLevel(join(SAMPLES, 'city-blocks.glb'), { out: join(dir, 's-level'), cache }, hooks);
+    const t = await compileLevel(join(SAMPLES, 'city-blocks.glb'), { out: join(dir, 's-shape'), cache, seams: 'shape' }, hooks);
+    await compileLevel(join(SAMPLES, 'city-blocks.glb'), { out: join(dir, 's-shape-clean'), cache: false, seams: 'shape' }, hooks);
+    expectSameOutput(join(dir, 's-shape'), join(dir, 's-shape-clean'));
+    expect(s.cache!.misses).toBeGreaterThan(0);
+    expect(t.cache!.misses).toBeGreaterThan(0); // cells whose seams differ between the modes were encoded again
+  });
+});

@@ -7,6 +7,8 @@
 
 import { alloc, allocZeroed, resetArena } from './arena';
 import { convexValueFast, SEAM_CONCAVE, SEAM_FLAT, SEAM_NONE, SEAM_SHARP } from './edges';
+import { keyOf, mix3, nextPow2, notFinite, u32At } from './weld';
+// (the weld's own key, hash and finiteness rules: the level-wide weld must weld exactly as each shape's does)
 
 /** Vertices with more corners than this pair on sorted lists (as edges.ts HUB_VALENCE). */
 const HUB_VALENCE: i32 = 32;
@@ -22,33 +24,6 @@ export function seamsResult(k: i32): i32 {
   return k == 0 ? R_OPEN : k == 1 ? R_PAIRS : k == 2 ? R_DEGENERATE : R_BAD_CORNER;
 }
 
-@inline function nextPow2(n: i32): i32 {
-  const m = n < 2 ? 2 : n;
-  return <i32>(1 << (32 - clz<u32>(<u32>(m - 1))));
-}
-
-@inline function keyOf(bits: u32): u32 {
-  return bits == 0x80000000 ? 0 : bits;
-}
-
-@inline function notFinite(bits: u32): bool {
-  return (bits & 0x7f800000) == 0x7f800000;
-}
-
-@inline function mix3(a: u32, b: u32, c: u32): u32 {
-  let h = (a ^ 0x9e3779b9) * 0x85ebca6b;
-  h = (h ^ (h >> 13) ^ b) * 0xc2b2ae35;
-  h = (h ^ (h >> 16) ^ c) * 0x27d4eb2f;
-  h ^= h >> 16;
-  h *= 0x85ebca6b;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35;
-  return h ^ (h >> 16);
-}
-
-@inline function u32At(p: usize, i: i32): u32 {
-  return load<u32>(p + (<usize>i << 2));
-}
 
 @inline function i32At(p: usize, i: i32): i32 {
   return load<i32>(p + (<usize>i << 2));

@@ -7,23 +7,23 @@
 
 import { alloc, allocZeroed, resetArena } from './arena';
 
-@inline function nextPow2(n: i32): i32 {
+@inline export function nextPow2(n: i32): i32 {
   const m = n < 2 ? 2 : n;
   return <i32>(1 << (32 - clz<u32>(<u32>(m - 1))));
 }
 
 /** f32 bits → weld key: −0.0 taken as 0.0. */
-@inline function keyOf(bits: u32): u32 {
+@inline export function keyOf(bits: u32): u32 {
   return bits == 0x80000000 ? 0 : bits;
 }
 
 /** Whether f32 bits are an infinity or a NaN. */
-@inline function notFinite(bits: u32): bool {
+@inline export function notFinite(bits: u32): bool {
   return (bits & 0x7f800000) == 0x7f800000;
 }
 
 /** Bucket hash of three words (weld.ts mix3): picks the slot only, equality is exact. */
-@inline function mix3(a: u32, b: u32, c: u32): u32 {
+@inline export function mix3(a: u32, b: u32, c: u32): u32 {
   let h = (a ^ 0x9e3779b9) * 0x85ebca6b;
   h = (h ^ (h >> 13) ^ b) * 0xc2b2ae35;
   h = (h ^ (h >> 16) ^ c) * 0x27d4eb2f;
@@ -34,7 +34,7 @@ import { alloc, allocZeroed, resetArena } from './arena';
   return h ^ (h >> 16);
 }
 
-@inline function u32At(p: usize, i: i32): u32 {
+@inline export function u32At(p: usize, i: i32): u32 {
   return load<u32>(p + (<usize>i << 2));
 }
 

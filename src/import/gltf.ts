@@ -467,14 +467,21 @@ class SceneWalker {
     this.onObject?.(o);
   }
 
-  /** Names are file-name safe and unique ignoring case (Windows and macOS file systems); repeats get _2, _3… */
   private uniqueName(raw: string): string {
-    const clean = sanitizeName(raw);
-    let name = clean;
-    for (let k = 2; this.names.has(name.toLowerCase()); k++) name = `${clean}_${k}`;
-    this.names.add(name.toLowerCase());
-    return name;
+    return uniqueName(this.names, raw);
   }
+}
+
+/**
+ * Object name → file-name safe and unique ignoring case (Windows and macOS file systems) among `taken` (lower-cased
+ * names so far, updated): repeats get _2, _3… One rule for every importer.
+ */
+export function uniqueName(taken: Set<string>, raw: string): string {
+  const clean = sanitizeName(raw);
+  let name = clean;
+  for (let k = 2; taken.has(name.toLowerCase()); k++) name = `${clean}_${k}`;
+  taken.add(name.toLowerCase());
+  return name;
 }
 
 /**

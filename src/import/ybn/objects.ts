@@ -6,7 +6,7 @@
 // composite child transforms (ybn-bounds.md: four columns, translation in the fourth) are applied first, in
 // float64, and each world position is rounded to f32 once.
 import type { ImportedObject, ImportStats, Logger } from '../gltf.ts';
-import { sanitizeName } from '../gltf.ts';
+import { uniqueName } from '../gltf.ts';
 import { SharedArena } from '../shared-arena.ts';
 import { boundLabel, polyName } from './bounds.ts';
 import { GtaMaterials } from './materials.ts';
@@ -274,10 +274,6 @@ class ObjectBuilder {
   }
 
   private uniqueName(raw: string): string {
-    const clean = sanitizeName(raw);
-    let name = clean;
-    for (let k = 2; this.names.has(name.toLowerCase()); k++) name = `${clean}_${k}`;
-    this.names.add(name.toLowerCase());
-    return name;
+    return uniqueName(this.names, raw);
   }
 }

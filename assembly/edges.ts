@@ -213,15 +213,13 @@ function classifyAll(v: usize, corners: usize, nc: i32, fd: usize, twin: usize, 
 
 /**
  * The corner edge data of one shape. In: v (f32 ×3 per vertex), corners (nc u16), the vertex→corner CSR offsets
- * (nv + 1 u16) and ids (nc u16), nb (nc i32: next << 16 | previous vertex per CSR slot), seam (0, or nc f32: each
- * corner's level-wide code, assembly/seams.ts). Scratch: twin (nc i32), fd (6 f64 per face), out and inc (nc u32
- * each). Out: values (nc f32, filled with 1.0 here), concave and flat (bitset bytes, zeroed here), counts (5 i32),
- * joinedAt (1 i32: the corners that took a level-wide code).
+ * (nv + 1 u16) and ids (nc u16), nb (nc i32: next << 16 | previous vertex per CSR slot). Scratch: twin (nc i32:
+ * the opposite corner + 1, 0 for none; piece.ts reads it after), fd (6 f64 per face), out and inc (nc u32 each).
+ * Out: values (nc f32, filled with 1.0 here), concave and flat (bitset bytes, zeroed here), counts (5 i32).
  */
 export function edges(
   nv: i32, nc: i32, flatCos: f64, v: usize, corners: usize, offsets: usize, ids: usize, nb: usize,
   twin: usize, fd: usize, out: usize, inc: usize, values: usize, concave: usize, flat: usize, bitsetBytes: i32, counts: usize,
-  seam: usize, joinedAt: usize,
 ): void {
   for (let c = 0; c < nc; c++) store<f32>(values + (<usize>c << 2), 1.0);
   memory.fill(concave, 0, <usize>bitsetBytes);
@@ -229,36 +227,6 @@ export function edges(
   pairCorners(nv, nc, offsets, ids, nb, twin, out, inc);
   faceData(v, corners, nc / 3, fd);
   classifyAll(v, corners, nc, fd, twin, flatCos, values, concave, flat, counts);
-  store<i32>(joinedAt, seam != 0 ? joinSeams(nc, twin, seam, values, concave, flat, counts) : 0);
 }
 
-/**
- * Corners the shape left unpaired (no single opposite corner in the shape) take their level-wide code: the edge
- * data the level's own pairing gives them (seams.ts SEAM_*, or a convex value); SEAM_NONE stays open. Counts move
- * from open to the code's class. Returns the corners joined.
- */
-function joinSeams(nc: i32, twin: usize, seam: usize, values: usize, concave: usize, flat: usize, counts: usize): i32 {
-  let joined = 0, nFlat = 0, nConcave = 0, nConvex = 0, nSharp = 0;
-  for (let c = 0; c < nc; c++) {
-    if (i32At(twin, c) != 0) continue;
-    const code = load<f32>(seam + (<usize>c << 2));
-    if (code == SEAM_NONE) continue;
-    joined++;
-    if (code >= 0) { store<f32>(values + (<usize>c << 2), code); nConvex++; }
-    else if (code == SEAM_FLAT) { setBit(flat, c); nFlat++; }
-    else if (code == SEAM_CONCAVE) { setBit(concave, c); nConcave++; }
-    else nSharp++;
-  }
-  store<i32>(counts, load<i32>(counts) - joined);
-  store<i32>(counts, load<i32>(counts, 4) + nFlat, 4);
-  store<i32>(counts, load<i32>(counts, 8) + nConcave, 8);
-  store<i32>(counts, load<i32>(counts, 12) + nConvex, 12);
-  store<i32>(counts, load<i32>(counts, 16) + nSharp, 16);
-  return joined;
-}
 
-/** Level-wide codes (assembly/seams.ts writes them; src/geometry/edge-rule.ts SEAM_*): convex values are ≥ 0. */
-export const SEAM_NONE: f32 = -1;
-export const SEAM_FLAT: f32 = -2;
-export const SEAM_CONCAVE: f32 = -3;
-export const SEAM_SHARP: f32 = -4;

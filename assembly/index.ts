@@ -5,5 +5,4 @@ export { heapBase, build } from './tree';
 export { piece } from './piece';
 export { weld, weldResult } from './weld';
 export { split } from './split';
-export { seams, seamsResult } from './seams';
 export { extentResult, groupExtent, topology, topologyOut, topologyResult } from './topology';

@@ -29,20 +29,21 @@ const H_CONCAVE = 56;
 const H_FLAT = 60;
 const H_NODES = 64;
 const H_BITSET_BYTES = 68;
-const H_JOINED = 72; // corners that took a level-wide code (edges.ts joinSeams); word 76 unused
+const H_OPEN = 72; // corners the shape leaves unpaired (exportOpen): their count, then (word 76) where their list is
 const HEADER_F64 = 80; // centre x, y, z, then the shape bounds min x, y, z, max x, y, z
 const HEADER_BYTES = HEADER_F64 + 72;
 
 /**
  * The shape of welded triangles subset[0 … n) (indices into tris: 3 u32 welded vertex ids each) over pos (f32 ×3
  * per welded vertex). local: one i32 per welded vertex, all −1 (left so). arena: where free memory starts.
- * seam: 0, or the level-wide code of every corner of tris (3 f32 per welded triangle, assembly/seams.ts), taken by
- * the corners this shape leaves unpaired. Returns the header's address.
+ * exportOpen ≠ 0: the corners this shape leaves unpaired are listed (H_OPEN: per corner its stored index and its
+ * welded corner, 3 × triangle + k), for the level-wide seams (src/geometry/seams.ts). Returns the header's address.
  */
-export function piece(pos: usize, tris: usize, local: usize, subset: usize, n: i32, arena: usize, flatCos: f64, seam: usize): usize {
+export function piece(pos: usize, tris: usize, local: usize, subset: usize, n: i32, arena: usize, flatCos: f64, exportOpen: i32): usize {
   resetArena(arena);
   const h = alloc(HEADER_BYTES);
-  store<i32>(h + H_JOINED, 0);
+  store<i32>(h + H_OPEN, 0);
+  store<u32>(h + H_OPEN + 4, 0);
   // First-use numbering over all the subset's corners.
   const used = alloc(<usize>(12 * n)), fv = alloc(<usize>(12 * n));
   let count = 0;
@@ -75,8 +76,8 @@ export function piece(pos: usize, tris: usize, local: usize, subset: usize, n: i
     store<f32>(o, <f32>(<f64>load<f32>(o, 4) - cy), 4);
     store<f32>(o, <f32>(<f64>load<f32>(o, 8) - cz), 8);
   }
-  // With seam codes: which subset entry each kept face is (keepAreas compacts fv).
-  const orig: usize = seam != 0 ? alloc(<usize>(4 * n)) : 0;
+  // With the open corners listed: which subset entry each kept face is (keepAreas compacts fv).
+  const orig: usize = exportOpen != 0 ? alloc(<usize>(4 * n)) : 0;
   const faces = keepAreas(v, fv, n, orig);
   store<i32>(h + H_DROPPED, n - faces);
   store<i32>(h + H_FACES, faces);
@@ -91,7 +92,7 @@ export function piece(pos: usize, tris: usize, local: usize, subset: usize, n: i
     store<i32>(h + H_FACES, -1);
     return h;
   }
-  shape(h, v, fv, faces, nv, flatCos, seam, subset, orig);
+  shape(h, v, fv, faces, nv, flatCos, exportOpen, subset, orig);
   return h;
 }
 
@@ -145,10 +146,11 @@ function renumberKept(v: usize, fv: usize, faces: i32, count: i32): usize {
 }
 
 /**
- * Tree, leaf-ordered corners, CSR and edges of the recentred piece (v: nv vertices, fv: faces corners); with seam
- * codes (seam ≠ 0) each stored corner's code is looked up through orig and subset (piece's arguments).
+ * Tree, leaf-ordered corners, CSR and edges of the recentred piece (v: nv vertices, fv: faces corners); with
+ * exportOpen ≠ 0 the unpaired corners are listed, each traced to its welded triangle through orig and subset
+ * (piece's arguments).
  */
-function shape(h: usize, v: usize, fv: usize, faces: i32, nv: i32, flatCos: f64, seam: usize, subset: usize, orig: usize): void {
+function shape(h: usize, v: usize, fv: usize, faces: i32, nv: i32, flatCos: f64, exportOpen: i32, subset: usize, orig: usize): void {
   // Shape bounds over the recentred vertices: the tree's root box.
   const bounds = h + HEADER_F64 + 24;
   boundsOf(v, 0, 0, nv, bounds);
@@ -187,17 +189,8 @@ function shape(h: usize, v: usize, fv: usize, faces: i32, nv: i32, flatCos: f64,
   const bitsetBytes = 4 * ((nc + 31) >> 5);
   const twin = alloc(<usize>(4 * nc)), fd = alloc(<usize>(48 * faces)), out = alloc(<usize>(4 * nc)), inc = alloc(<usize>(4 * nc));
   const values = alloc(<usize>(4 * nc)), concave = alloc(<usize>bitsetBytes), flat = alloc(<usize>bitsetBytes);
-  let sc: usize = 0;
-  if (seam != 0) {
-    // Corner k of stored face j is corner k of its welded triangle (the order is kept from the weld on).
-    sc = alloc(<usize>(4 * nc));
-    for (let j = 0; j < faces; j++) {
-      const f = load<i32>(orig + (<usize>load<u32>(leaf + (<usize>j << 2)) << 2));
-      const src = seam + <usize>(12 * load<u32>(subset + (<usize>f << 2))), d = sc + <usize>(12 * j);
-      store<u32>(d, load<u32>(src)); store<u32>(d, load<u32>(src, 4), 4); store<u32>(d, load<u32>(src, 8), 8);
-    }
-  }
-  edges(nv, nc, flatCos, v, corners, offsets, ids, nb, twin, fd, out, inc, values, concave, flat, bitsetBytes, h + H_COUNTS, sc, h + H_JOINED);
+  edges(nv, nc, flatCos, v, corners, offsets, ids, nb, twin, fd, out, inc, values, concave, flat, bitsetBytes, h + H_COUNTS);
+  if (exportOpen != 0) listOpen(h, nc, twin, leaf, subset, orig);
   store<u32>(h + H_V, <u32>v); store<u32>(h + H_OFFSETS, <u32>offsets); store<u32>(h + H_IDS, <u32>ids);
   store<u32>(h + H_CORNERS, <u32>corners); store<u32>(h + H_VALUES, <u32>values); store<u32>(h + H_CONCAVE, <u32>concave);
   store<u32>(h + H_FLAT, <u32>flat); store<u32>(h + H_NODES, <u32>nodes); store<i32>(h + H_BITSET_BYTES, bitsetBytes);
@@ -209,4 +202,27 @@ function shape(h: usize, v: usize, fv: usize, faces: i32, nv: i32, flatCos: f64,
   store<u32>(sp, k + 1);
   store<u16>(ids + (<usize>k << 1), <u16>c);
   store<u32>(nb + (<usize>k << 2), neighbours);
+}
+
+/**
+ * The corners edges() left unpaired (twin 0), as (stored corner, 3 × welded triangle + k) u32 pairs: corner k of
+ * stored face j is corner k of its welded triangle (the order is kept from the weld on), which is
+ * subset[orig[leaf[j]]].
+ */
+function listOpen(h: usize, nc: i32, twin: usize, leaf: usize, subset: usize, orig: usize): void {
+  let n = 0;
+  for (let c = 0; c < nc; c++) if (load<i32>(twin + (<usize>c << 2)) == 0) n++;
+  const list = alloc(<usize>(8 * max(n, 1)));
+  let w = 0;
+  for (let c = 0; c < nc; c++) {
+    if (load<i32>(twin + (<usize>c << 2)) != 0) continue;
+    const j = c / 3;
+    const f = load<i32>(orig + (<usize>load<u32>(leaf + (<usize>j << 2)) << 2));
+    const t = load<u32>(subset + (<usize>f << 2));
+    store<u32>(list + (<usize>w << 3), <u32>c);
+    store<u32>(list + (<usize>w << 3), 3 * t + <u32>(c - 3 * j), 4);
+    w++;
+  }
+  store<i32>(h + H_OPEN, n);
+  store<u32>(h + H_OPEN + 4, <u32>list);
 }

@@ -59,11 +59,9 @@ export function weldResult(k: i32): i32 {
  * Welds nt triangles (indices: 3 u32 each; stops first if one is not below nv) over nv input vertices (bits: their
  * f32 bit patterns, 3 per vertex). Out: outBits (3 u32 per welded vertex, room for min(nv, 3 nt)), remap (nv i32:
  * welded id, −1 unused), tris (3 u32 per kept triangle, room for nt), source (u32 input index per kept triangle).
- * arena: free memory for the tables. seamIn: 0, or a code per input corner (3 f32 per triangle, assembly/seams.ts),
- * then written to seamOut per kept triangle in its rotated corner order. Results through weldResult; stops at a
- * non-finite vertex's first use.
+ * arena: free memory for the tables. Results through weldResult; stops at a non-finite vertex's first use.
  */
-export function weld(nv: i32, nt: i32, bits: usize, indices: usize, outBits: usize, remap: usize, tris: usize, source: usize, arena: usize, seamIn: usize, seamOut: usize): void {
+export function weld(nv: i32, nt: i32, bits: usize, indices: usize, outBits: usize, remap: usize, tris: usize, source: usize, arena: usize): void {
   resetArena(arena);
   R_BAD_CORNER = -1;
   R_BAD_INDEX = firstBadIndex(nv, 3 * nt, indices);
@@ -71,7 +69,7 @@ export function weld(nv: i32, nt: i32, bits: usize, indices: usize, outBits: usi
   const count = weldVertices(nv, nt, bits, indices, outBits, remap);
   R_COUNT = count;
   if (R_BAD_CORNER >= 0) return;
-  keep(nt, indices, remap, outBits, count, tris, source, seamIn, seamOut);
+  keep(nt, indices, remap, outBits, count, tris, source);
 }
 
 /** The first of n u32 indices that is ≥ nv, or −1. */
@@ -128,7 +126,7 @@ function weldVertices(nv: i32, nt: i32, bits: usize, indices: usize, outBits: us
 }
 
 /** The kept triangles, rotated to start at the smallest welded vertex, and their input index. */
-function keep(nt: i32, indices: usize, remap: usize, pos: usize, count: i32, tris: usize, source: usize, seamIn: usize, seamOut: usize): void {
+function keep(nt: i32, indices: usize, remap: usize, pos: usize, count: i32, tris: usize, source: usize): void {
   // Repeats: a chain per smallest vertex (head: latest kept triangle + 1; next per kept triangle), past HUB_LOCAL
   // triangles a hashed table of (a + 1, b, c, −) slots made on first need.
   const head = allocZeroed(<usize>count << 2), length = allocZeroed(<usize>count << 2), next = alloc(<usize>nt << 2);
@@ -143,9 +141,9 @@ function keep(nt: i32, indices: usize, remap: usize, pos: usize, count: i32, tri
       degenerate++;
       continue;
     }
-    let a = i0, b = i1, c = i2, r = 0;
-    if (i1 < i0 && i1 < i2) { a = i1; b = i2; c = i0; r = 1; }
-    else if (i2 < i0 && i2 < i1) { a = i2; b = i0; c = i1; r = 2; }
+    let a = i0, b = i1, c = i2;
+    if (i1 < i0 && i1 < i2) { a = i1; b = i2; c = i0; }
+    else if (i2 < i0 && i2 < i1) { a = i2; b = i0; c = i1; }
     // Repeat test: the chain of a, then (a hub) the hashed table.
     let seen = false;
     const hp = head + (<usize>a << 2);
@@ -182,13 +180,6 @@ function keep(nt: i32, indices: usize, remap: usize, pos: usize, count: i32, tri
     const o = tris + <usize>(12 * kept);
     store<i32>(o, a); store<i32>(o, b, 4); store<i32>(o, c, 8);
     store<u32>(source + (<usize>kept << 2), <u32>t);
-    if (seamIn != 0) {
-      // Kept corner m is input corner (m + r) mod 3: the same edge, as the winding is kept.
-      const si = seamIn + <usize>(12 * t), so = seamOut + <usize>(12 * kept);
-      store<u32>(so, load<u32>(si + <usize>(4 * r)));
-      store<u32>(so, load<u32>(si + <usize>(4 * ((r + 1) % 3))), 4);
-      store<u32>(so, load<u32>(si + <usize>(4 * ((r + 2) % 3))), 8);
-    }
     kept++;
   }
   R_KEPT = kept;

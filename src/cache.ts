@@ -1,40 +1,44 @@
 // Incremental rebuilds: a content-addressed cache of built resources (issue #17). A resource job's key is a sha256
 // over everything that determines its bytes — every array it reads (positions after the node transforms, indices,
 // a cell's runs over its source objects), each group's material word, any other field a job or group carries (so
-// data added to jobs later, such as level-wide seam edges, is part of the key without a change here), the encoder
-// options (header word and body, split rule) and the encoder's code (tool version, the WebAssembly module's source
-// hash, and the contents of the modules that build a resource). Not in it: the job's name, cell and source names,
-// which only the manifest reports. Equal keys mean equal bytes, so a rebuild after an edit re-encodes only the jobs
-// whose inputs changed and is byte for byte a clean build (test/compile/cache.test.ts).
+// data added to jobs later is part of the key without a change here), the encoder options (header word and body,
+// split rule) and the encoder's code (tool version, the WebAssembly module's source hash, and the contents of the
+// modules that build a resource). Not in it: the job's name, cell and source names, which only the manifest
+// reports. Equal keys mean equal bytes as encoded, so a rebuild after an edit re-encodes only the jobs whose inputs
+// changed and is byte for byte a clean build (test/compile/cache.test.ts). The level-wide seams (src/tiling/seams.ts)
+// are stored into the bytes after the cache, every build: an entry keeps the resource's open corners, and its bytes
+// may hold the joins of the build that wrote them (the seams step rewrites every listed corner, so that is harmless).
 //
 // Layout of a cache directory (default `<out>/.cache`, which src/publish.ts treats as the tool's own and moves into
-// each new output): `r/<key>.physics` (the resource's bytes exactly; hard-linked with the published file where the
-// file system allows, else a copy) and `index.json` (per key the manifest numbers, the entry's size and mtime, and
-// the build that last used it). An entry whose size or mtime no longer matches (a published file edited in place
-// shares the entry's inode) is a miss. Entries not used by the last KEEP_BUILDS builds are removed.
+// each new output): `r/<key>.physics` (the resource's bytes; hard-linked with the published file where the file
+// system allows, else a copy) and `index.json` (per key the manifest numbers, the open corners, the entry's size
+// and mtime, and the build that last used it). An entry whose size or mtime no longer matches (a published file
+// edited in place shares the entry's inode) is a miss. Entries not used by the last KEEP_BUILDS builds are removed.
 import { createHash } from 'node:crypto';
 import { copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
-import { resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob } from './tiling/build.ts';
+import { resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob, type ResourceOpen } from './tiling/build.ts';
 import { TOOL_VERSION } from './version.ts';
 
 /** The cache directory's name inside an output directory (one of src/publish.ts's OWNED_ENTRIES). */
 export const CACHE_ENTRY = '.cache';
 /** Bumped when the key's recipe or the index's form changes: older entries are then never hit. */
-export const CACHE_FORMAT = 1;
+export const CACHE_FORMAT = 2;
 /** Entries are kept while one of the last this many builds used them (an edit undone still hits). */
 export const KEEP_BUILDS = 2;
 
 const INDEX = 'index.json';
 const ENTRIES = 'r';
 
-/** What the manifest needs of a resource besides its bytes. */
-type Meta = Omit<BuiltResource, 'name' | 'file' | 'cell' | 'bytes' | 'sources'>;
+/** What the manifest needs of a resource besides its bytes (and its open corners, kept apart). */
+type Meta = Omit<BuiltResource, 'name' | 'file' | 'cell' | 'bytes' | 'sources' | 'open'>;
 
 interface IndexEntry {
   meta: Meta;
+  /** The resource's open corners (BuiltResource.open), packed (packOpen). */
+  open: string;
   size: number;
   mtimeMs: number;
   used: number;
@@ -112,6 +116,29 @@ class KeyHasher {
 /** Job fields that only the manifest reports (they do not reach the encoder). */
 const NOT_IN_KEY = ['name', 'cell', 'sources'] as const;
 
+/** A resource's open corners as base64: n, then shape and corner (u32 each) and 9 f32 points per corner. */
+function packOpen(o: ResourceOpen): string {
+  const n = o.corner.length;
+  const words = new Uint32Array(1 + 11 * n);
+  words[0] = n;
+  words.set(o.shape, 1);
+  words.set(o.corner, 1 + n);
+  words.set(new Uint32Array(o.points.buffer, o.points.byteOffset, 9 * n), 1 + 2 * n);
+  return Buffer.from(words.buffer).toString('base64');
+}
+
+/** packOpen's list back, or undefined for a damaged one (a miss). */
+function unpackOpen(text: unknown): ResourceOpen | undefined {
+  if (typeof text !== 'string') return undefined;
+  const b = Buffer.from(text, 'base64');
+  if (b.length < 4 || b.length % 4 !== 0) return undefined;
+  const words = new Uint32Array(b.length / 4);
+  new Uint8Array(words.buffer).set(b);
+  const n = words[0];
+  if (words.length !== 1 + 11 * n) return undefined;
+  return { shape: words.slice(1, 1 + n), corner: words.slice(1 + n, 1 + 2 * n), points: new Float32Array(words.slice(1 + 2 * n).buffer) };
+}
+
 export class ResourceCache {
   private index: IndexFile;
   private hasher = new KeyHasher();
@@ -173,7 +200,9 @@ export class ResourceCache {
     this.place(path, join(dir, file), bytes);
     this.used.set(key, e);
     this.stats.hits++;
-    return { ...e.meta, name: job.name, file, cell: job.cell, bytes, sources: job.sources };
+    const open = unpackOpen(e.open);
+    if (!open) return this.miss();
+    return { ...e.meta, name: job.name, file, cell: job.cell, bytes, sources: job.sources, open };
   }
 
   private miss(): undefined {
@@ -212,8 +241,8 @@ export class ResourceCache {
         }
       } else copyFileSync(join(dir, r.file), path);
       const st = statSync(path);
-      const { name: _n, file: _f, cell: _c, bytes: _b, sources: _s, ...meta } = r;
-      this.used.set(key, { meta, size: st.size, mtimeMs: st.mtimeMs, used: 0 });
+      const { name: _n, file: _f, cell: _c, bytes: _b, sources: _s, open, ...meta } = r;
+      this.used.set(key, { meta, open: packOpen(open), size: st.size, mtimeMs: st.mtimeMs, used: 0 });
     } catch {
       // a cache that cannot be written only costs the next build its hits
     }

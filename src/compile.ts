@@ -16,8 +16,8 @@ import { buildReport, REPORT_FILE } from './report/index.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings, RESKATE_POOL } from './tiling/budget.ts';
 import { groupTriangles, isNative, isPlanned, jobTriangles, type BuiltResource, type EncodeOptions, type MeshGroup, type ResourceJob } from './tiling/build.ts';
 import { buildSurfaceTable } from './import/materials.ts';
-import { DEFAULT_SEAMS, seamReport, seamsOf, type SeamMode, type SeamReport } from './tiling/seams.ts';
-import type { LevelSeams } from './geometry/seams.ts';
+import { applySeams, DEFAULT_SEAMS, levelMatch, seamReport, type SeamMode, type SeamReport } from './tiling/seams.ts';
+import type { SeamMatch } from './geometry/seams.ts';
 import { MAX_SHAPE_FACES } from './geometry/encode.ts';
 import { DEFAULT_CELL_SIZE, planCells, type CellSize, type KnownRuns } from './tiling/cells.ts';
 import { firstOfEach } from './tiling/unique.ts';
@@ -333,7 +333,7 @@ async function importStage(b: Build): Promise<ImportResult> {
  * Chooses the layout from the geometry estimate, then encodes every resource. If per-object encoding reaches the
  * budget after all (the encoder's split made extra shapes), it starts over with cells.
  */
-async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built: BuiltResource[]; layout: 'objects' | 'cells'; threads: number; level: LevelSeams }> {
+async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built: BuiltResource[]; layout: 'objects' | 'cells'; threads: number; level: SeamMatch }> {
   const { options, timings } = b;
   const estimate = objects.reduce((s, o) => s + (o.native?.length ?? 0) + o.groups.reduce((t, g) => t + estimateShapes(g.indices.length / 3), 0), 0);
   let layout: 'objects' | 'cells' = options.tiling === 'auto' ? (estimate < options.budget ? 'objects' : 'cells') : options.tiling;
@@ -344,12 +344,8 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     timings.validate = (timings.validate ?? 0) + performance.now() - t0;
   };
   for (;;) {
-    // The level's edge data for this layout's cuts, before any cut (counted in 'shape' mode too, for the manifest).
-    const cuts = { cellSize: layout === 'cells' ? options.cellSize : 0, maxFaces: options.encode?.maxFaces ?? MAX_SHAPE_FACES };
-    const level = await timed(b, 'seams', () => seamsOf(objects, cuts));
-    const seams = options.seams === 'level' ? level.codes : undefined;
     if (layout === 'cells') await new Promise((r) => setImmediate(r)); // take in the worker's cell runs sent so far
-    const all = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects, seams) : cellJobs(objects, options.cellSize, b.validation.knownRuns, seams)));
+    const all = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize, b.validation.knownRuns)));
     checkPool(jobsGeometries(all), options, 'at least '); // before encoding: the estimate is a lower bound
     // Resources whose key is in the cache are published from it; only the others are encoded.
     const staging = b.staging!;
@@ -376,12 +372,34 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
       if (b.cache) openCache(b); // a cache inside the temporary directory went with it
       continue;
     }
+    // The level's edge data: the corners each shape left unpaired, matched over the level, stored into the files
+    // (counted in 'shape' mode too, for the manifest, where every listed corner is written open).
+    const level = await timed(b, 'seams', () => joinSeams(built, options.seams, new Set(cachedIndices(cached)), staging));
     return { built, layout, threads, level };
   }
 }
 
+/** Indices of the resources taken from the cache. */
+const cachedIndices = (cached: BuiltResource[]): number[] => cached.flatMap((r, i) => (r ? [i] : []));
+
+/**
+ * Matches the open corners over the level and stores each resource's codes ('level') or open corners ('shape')
+ * into its bytes and its staged file: the changed span in place for a file this build wrote, the whole file anew
+ * for one taken from the cache (linked with the cache entry and the previous output, which must not change).
+ */
+function joinSeams(built: BuiltResource[], mode: SeamMode, fromCache: Set<number>, staging: Staging): SeamMatch {
+  const match = levelMatch(built);
+  built.forEach((r, i) => {
+    const [lo, hi] = applySeams(r, mode === 'level' ? match.codes[i] : null);
+    if (lo >= hi || r.parts === 0) return;
+    if (fromCache.has(i)) staging.replace(r.file, r.bytes);
+    else staging.patch(r.file, r.bytes, lo, hi);
+  });
+  return match;
+}
+
 /** Drops empty resources, applies the pool warnings and streaming plan, writes the manifest, publishes. */
-async function publishStage(b: Build, imported: ImportResult, sha256: string, all: BuiltResource[], layout: 'objects' | 'cells', threads: number, level: LevelSeams): Promise<CompileResult> {
+async function publishStage(b: Build, imported: ImportResult, sha256: string, all: BuiltResource[], layout: 'objects' | 'cells', threads: number, level: SeamMatch): Promise<CompileResult> {
   const { options, input, logger } = b;
   // An object (or cell) whose triangles all lack area encodes to no part: write no file for it.
   for (const r of all.filter((x) => x.parts === 0)) logger.warn(`encode: "${r.name}": no triangle with area; no resource written`);
@@ -464,12 +482,8 @@ async function dryRunStage(b: Build, imported: ImportResult): Promise<CompileRes
   const objects = imported.objects;
   const estimate = objects.reduce((s, o) => s + objectGeometries(o), 0);
   const layout: 'objects' | 'cells' = options.tiling === 'auto' ? (estimate < options.budget ? 'objects' : 'cells') : options.tiling;
-  // The level's edge data, as the build would take it (the plan needs it for --seams level; the manifest counts it).
-  const cuts = { cellSize: layout === 'cells' ? options.cellSize : 0, maxFaces: options.encode?.maxFaces ?? MAX_SHAPE_FACES };
-  const level = await timed(b, 'seams', () => seamsOf(objects, cuts));
-  const seams = options.seams === 'level' ? level.codes : undefined;
   if (layout === 'cells') await new Promise((r) => setImmediate(r)); // take in the worker's cell runs sent so far
-  const jobs = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects, seams) : cellJobs(objects, options.cellSize, b.validation.knownRuns, seams)));
+  const jobs = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize, b.validation.knownRuns)));
   const geometries = jobsGeometries(jobs);
   checkPool(geometries, options, 'at least ');
   for (const w of poolWarnings(geometries)) b.logger.warn(w);
@@ -481,7 +495,7 @@ async function dryRunStage(b: Build, imported: ImportResult): Promise<CompileRes
   }));
   const files = [...(layout === 'cells' && geometries >= options.budget ? [STREAMING_PLAN_FILE] : []), MANIFEST_FILE];
   checkStrict(b);
-  const manifest = makeManifest(input, '', options, layout, [], objects, b.validation.summary, null, b.warnings, [], seamReport(options.seams, level, []));
+  const manifest = makeManifest(input, '', options, layout, [], objects, b.validation.summary, null, b.warnings, [], { mode: options.seams, authoredOpenEdges: null, joinedAcrossCuts: null, openEdgesWritten: null });
   manifest.geometries = geometries;
   return {
     input, outDir: b.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: 1,
@@ -659,26 +673,25 @@ function fromCache(cache: ResourceCache | undefined, all: ResourceJob[], encode:
   return { cached, jobs, keys, index };
 }
 
-/** One job per object with triangles or native shapes; seams: the level's corner codes per object and group (--seams level). */
-function objectJobs(objects: ImportedObject[], seams?: Float32Array[][]): ResourceJob[] {
+/** One job per object with triangles or native shapes. */
+function objectJobs(objects: ImportedObject[]): ResourceJob[] {
   const jobs: ResourceJob[] = [];
-  objects.forEach((o, oi) => {
+  objects.forEach((o) => {
     if (!o.groups.some((g) => g.indices.length > 0) && !o.native?.length) return;
-    const groups = o.groups.map((g, gi): MeshGroup => (seams ? { material: g.material, positions: o.positions, indices: g.indices, seams: seams[oi][gi] } : { material: g.material, positions: o.positions, indices: g.indices }));
+    const groups = o.groups.map((g): MeshGroup => ({ material: g.material, positions: o.positions, indices: g.indices }));
     jobs.push({ name: o.name, cell: null, sources: [o.name], groups: [...groups, ...nativeGroups(o)] });
   });
   return jobs;
 }
 
-function cellJobs(objects: ImportedObject[], cellSize: number, known: KnownRuns, seams?: Float32Array[][]): ResourceJob[] {
-  return withNativeCells(planCells(objects, cellSize, known, seams).map((c) => ({ name: c.name, cell: [c.x, c.z], sources: c.sources, groups: c.groups })), objects, cellSize);
+function cellJobs(objects: ImportedObject[], cellSize: number, known: KnownRuns): ResourceJob[] {
+  return withNativeCells(planCells(objects, cellSize, known).map((c) => ({ name: c.name, cell: [c.x, c.z], sources: c.sources, groups: c.groups })), objects, cellSize);
 }
 
 /** The jobs with every array they read in shared memory (the importer's already are: then nothing is copied). */
 function sharedJobs(jobs: ResourceJob[]): ResourceJob[] {
   const arena = new SharedArena();
   const copies = new Map<ArrayBufferView, Float32Array | Uint32Array>();
-  const shareSeams = (a: Float32Array | undefined): { seams?: Float32Array } => (a ? { seams: share(a) } : {});
   const share = <T extends Float32Array | Uint32Array>(a: T): T => {
     if (isShared(a)) return a;
     let c = copies.get(a);
@@ -689,10 +702,10 @@ function sharedJobs(jobs: ResourceJob[]): ResourceJob[] {
     ...j,
     groups: j.groups.map((g) =>
       isPlanned(g)
-        ? { ...g, sources: g.sources.map((s) => ({ positions: share(s.positions), indices: share(s.indices), ...shareSeams(s.seams) })) }
+        ? { ...g, sources: g.sources.map((s) => ({ positions: share(s.positions), indices: share(s.indices) })) }
         : isNative(g)
           ? g
-          : { material: g.material, positions: share(g.positions), indices: share(g.indices), ...shareSeams(g.seams) },
+          : { material: g.material, positions: share(g.positions), indices: share(g.indices) },
     ),
   }));
 }
@@ -773,7 +786,7 @@ export function formatSummary(r: CompileResult, maxWarnings = 20): string {
     `${m.input.file} → ${r.outDir}`,
     `  layout: ${layoutLine(r)}`,
     ...Object.entries(t).map(([k, v]) => `  ${k.padEnd(28)} ${v}`),
-    `  open edges (corners, --seams ${m.seams.mode}): ${m.seams.authoredOpenEdges} as authored, ${m.seams.joinedAcrossCuts} joined across cuts, ${m.seams.openEdgesWritten} written`,
+    ...(m.seams.authoredOpenEdges === null ? [] : [`  open edges (corners, --seams ${m.seams.mode}): ${m.seams.authoredOpenEdges} as authored, ${m.seams.joinedAcrossCuts} joined across cuts, ${m.seams.openEdgesWritten} written`]),
     `  time: ${Object.entries(r.timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}${r.workers > 1 ? ` (${r.workers} workers)` : ''}`,
   ];
   if (r.cache) lines.push(`  cache: ${r.cache.misses} resource(s) encoded, ${r.cache.hits} reused (${r.cache.dir})`);

@@ -13,7 +13,7 @@
 //   missing it finishes the swap from a complete temp directory or restores the old one; then it removes the stale
 //   temp/old siblings that are ours (the pid in the name is not alive), file by file, and warns about what is left.
 // - -o may be a symbolic link to a directory: the output is published into the link's target (the link stays).
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, writeSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isInside } from './files.ts';
@@ -365,6 +365,38 @@ export class Staging {
   write(name: string, data: string | Uint8Array): void {
     writeFileSync(join(this.tempDir, name), data);
     if (!this.written.includes(name)) this.written.push(name);
+  }
+
+  /**
+   * Rewrites bytes [lo, hi) of a resource file the build wrote itself, in place (the level-wide seams store their
+   * codes so). Only for a file no other directory shares: one taken from the cache goes through replace().
+   */
+  patch(name: string, bytes: Uint8Array, lo: number, hi: number): void {
+    const path = join(this.tempDir, name);
+    try {
+      const fd = openSync(path, 'r+');
+      try {
+        writeSync(fd, bytes, lo, hi - lo, lo);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (e) {
+      throw new Error(`publish: ${path}: ${(e as Error).message}`);
+    }
+  }
+
+  /**
+   * Writes a resource file anew under its name (a new file renamed over the old one): a file linked with a cache
+   * entry, and so with the previous output, keeps its bytes there.
+   */
+  replace(name: string, bytes: Uint8Array): void {
+    const path = join(this.tempDir, name), tmp = `${path}.${process.pid}.tmp`;
+    try {
+      writeFileSync(tmp, bytes);
+      renameSync(tmp, path);
+    } catch (e) {
+      throw new Error(`publish: ${path}: ${(e as Error).message}`);
+    }
   }
 
   /** Drops everything written so far (the build starts over with another layout). */

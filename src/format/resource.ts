@@ -10,6 +10,7 @@ import { readPart, writePart } from './part.ts';
 import {
   ARRAY_SPECS,
   SHAPE_FIELD,
+  bitsetBytes,
   SLOT,
   type ShapeHeader,
   checkShapeRecord,
@@ -115,6 +116,76 @@ function checkCornerVertices(cv: Uint16Array, sh: ShapeHeader, i: number): void 
       throw new FormatError(`shape ${i}`, at, `corner vertices[${c}]: vertex ${cv[c]} ≥ vertex count ${n}`);
     }
   }
+}
+
+/** Where one shape's corner edge data are in a resource's bytes (byte offsets; 0 when the shape has none). */
+export interface EdgeArrays {
+  corners: number;
+  values: number;
+  concave: number;
+  flat: number;
+}
+
+/**
+ * Each shape's edge value and bit arrays, read from the header and shape table alone, for rewriting corners in
+ * place (src/tiling/seams.ts). The arrays are checked to lie inside the bytes, aligned; a shape without edge data
+ * (kinds 2 and 3) has 0 for each. Throws FormatError naming the shape and field.
+ */
+export function locateEdgeArrays(bytes: Uint8Array): EdgeArrays[] {
+  const h = readHeader(new Reader(bytes, 'header'));
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (h.shapeTable + SHAPE_SIZE * h.shapeCount > bytes.byteLength) {
+    throw new FormatError('header', HEADER_FIELD.shapeTable, `shape table of ${h.shapeCount} records at ${hex(h.shapeTable)} runs past the end (input ${bytes.byteLength} bytes)`);
+  }
+  const out: EdgeArrays[] = [];
+  for (let i = 0; i < h.shapeCount; i++) {
+    const at = h.shapeTable + SHAPE_SIZE * i;
+    const corners = view.getUint16(at + SHAPE_FIELD.cornerCount, true);
+    const slot = (k: number, size: number, align: number): number => {
+      const field = at + SHAPE_FIELD.offsets + 4 * k, v = view.getUint32(field, true);
+      if (v === 0) return 0; // no edge data (kinds 2 and 3)
+      const pos = field + v;
+      if (pos + size > bytes.byteLength || pos % align !== 0) {
+        throw new FormatError(`shape ${i}`, field, `offset [${k}] ${ARRAY_SPECS[k].name}: ${size} bytes at ${hex(pos)} are past the end (input ${bytes.byteLength} bytes) or not ${align}-aligned`);
+      }
+      return pos;
+    };
+    const bits = bitsetBytes(corners);
+    out.push({ corners, values: slot(SLOT.edgeValues, 4 * corners, 4), concave: slot(SLOT.concaveBits, bits, 1), flat: slot(SLOT.flatBits, bits, 1) });
+  }
+  return out;
+}
+
+/**
+ * Stores corner c's edge data (value f32, concave and flat bits) into a shape's arrays in the resource's bytes, and
+ * widens span ([lo, hi) byte offsets) over the bytes that changed (for a partial rewrite of the file).
+ */
+export function writeCornerEdge(view: DataView, a: EdgeArrays, c: number, value: number, concave: boolean, flat: boolean, span: [number, number]): void {
+  if (!(c >= 0 && c < a.corners) || a.values === 0 || a.concave === 0 || a.flat === 0) {
+    throw new FormatError('edges', a.values, `corner ${c} outside the shape's ${a.corners} corners with edge data`);
+  }
+  const v = a.values + 4 * c, bit = 1 << (c & 7);
+  F32[0] = value;
+  if (view.getUint32(v, true) !== U32[0]) {
+    view.setUint32(v, U32[0], true);
+    widen(span, v, v + 4);
+  }
+  setBit(view, a.concave + (c >> 3), bit, concave, span);
+  setBit(view, a.flat + (c >> 3), bit, flat, span);
+}
+
+function setBit(view: DataView, at: number, bit: number, on: boolean, span: [number, number]): void {
+  const old = view.getUint8(at), now = on ? old | bit : old & ~bit;
+  if (now === old) return;
+  view.setUint8(at, now);
+  widen(span, at, at + 1);
+}
+
+const F32 = new Float32Array(1), U32 = new Uint32Array(F32.buffer);
+
+function widen(span: [number, number], lo: number, hi: number): void {
+  if (lo < span[0]) span[0] = lo;
+  if (hi > span[1]) span[1] = hi;
 }
 
 /** Lays out `res` (following res.layout when it still fits), allocating the output once. */

@@ -45,7 +45,7 @@ export function convexValueFast(d: number): number {
 }
 
 /**
- * Level-wide corner codes (seams.ts, assembly/seams.ts): what the shape rule gives a corner when its opposite corner
+ * Level-wide corner codes (seams.ts matchSeams): what the shape rule gives a corner when its opposite corner
  * is looked for over the whole level. A convex edge's code is its value (≥ 0); the others are negative.
  */
 export const SEAM_NONE = -1;

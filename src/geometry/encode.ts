@@ -55,11 +55,6 @@ export interface EncodeStats {
   edges: { flat: number; concave: number; convex: number; open: number; concaveSharp: number };
   /** Corners whose edge has no single opposite corner (= edges.open). */
   openEdges: number;
-  /**
-   * Corners the shape left unpaired that took their level-wide edge data (seams.ts; 0 without seam codes): the
-   * edges joined across the compiler's cuts. Counted in their class in `edges`, not in `open`.
-   */
-  seamJoined: number;
   /** Deepest leaf over all shapes' trees (root = 0). */
   maxTreeDepth: number;
   shapes: number;
@@ -69,36 +64,46 @@ export interface EncodedPiece {
   shape: ShapeRecord;
   /** Bounds' middle in input space: the part's position. */
   centre: Vec3;
+  /** The corners the shape leaves unpaired, for the level-wide seams (src/geometry/seams.ts). */
+  open: OpenCorners;
 }
 
 /**
- * Encodes a triangle mesh into one or more kind-5 shapes (see the file header). `seams`: the level-wide code of
- * every input corner (3 per triangle, seams.ts levelSeams), taken by the corners a shape leaves unpaired; without
- * it, each shape's edge data are its own (the reference encoder's bytes).
+ * A shape's unpaired corners (no single opposite corner in the shape): what the level-wide seams pair across the
+ * compiler's cuts (src/geometry/seams.ts). Positions are in input (world) space, as the weld kept them.
+ */
+export interface OpenCorners {
+  /** The stored corner's index in its shape. */
+  corner: Uint32Array;
+  /** 9 per corner: its vertex a, the next corner's vertex b (the edge a → b), then the face's third vertex. */
+  points: Float32Array;
+}
+
+/**
+ * Encodes a triangle mesh into one or more kind-5 shapes (see the file header): the reference encoder's bytes. Each
+ * piece lists the corners its shape leaves unpaired (`open`), which the level-wide seams may join later.
  */
 export function encodeMeshShapes(
   positions: Float32Array | Float64Array,
   indices: Uint32Array,
   options: Partial<EncodeOptions> = {},
-  seams?: Float32Array,
 ): { pieces: EncodedPiece[]; stats: EncodeStats } {
   const opt = { ...ENCODE_DEFAULTS, ...options };
   if (!Number.isInteger(opt.maxFaces) || opt.maxFaces < 1 || opt.maxFaces > MAX_SHAPE_FACES) {
     throw new Error(`encode: maxFaces ${opt.maxFaces} outside 1…${MAX_SHAPE_FACES}`);
   }
   if (opt.split !== 'spatial' && opt.split !== 'sequential') throw new Error(`encode: split "${opt.split}" is not 'spatial' or 'sequential'`);
-  if (seams && seams.length !== indices.length) throw new Error(`encode: ${seams.length} seam codes for ${indices.length} corners`);
-  return withEncoder(`encode: ${indices.length / 3} triangles`, () => encodeInWasm(positions, indices, opt, seams));
+  return withEncoder(`encode: ${indices.length / 3} triangles`, () => encodeInWasm(positions, indices, opt));
 }
 
 /** encodeMeshShapes's work: weld, split and every piece in wasm memory, the shapes copied out. */
-function encodeInWasm(positions: Float32Array | Float64Array, indices: Uint32Array, opt: EncodeOptions, seams?: Float32Array): { pieces: EncodedPiece[]; stats: EncodeStats } {
+function encodeInWasm(positions: Float32Array | Float64Array, indices: Uint32Array, opt: EncodeOptions): { pieces: EncodedPiece[]; stats: EncodeStats } {
   const m = new WasmLayout(encoderWasm());
   const nv = positions.length / 3, nt = indices.length / 3;
-  const wr = takeWeldRegions(m, nv, nt, seams !== undefined);
+  const wr = takeWeldRegions(m, nv, nt);
   const sr = takeSplitRegions(m, nt);
   const local = m.take(4 * Math.min(nv, 3 * nt)); // welded → shape vertex, all −1 between pieces
-  const c = runWeld(m, wr, positions, indices, seams);
+  const c = runWeld(m, wr, positions, indices);
   const stats: EncodeStats = {
     inputTriangles: nt,
     weldedVertices: c.count,
@@ -107,7 +112,6 @@ function encodeInWasm(positions: Float32Array | Float64Array, indices: Uint32Arr
     duplicatesDropped: c.repeated,
     edges: { flat: 0, concave: 0, convex: 0, open: 0, concaveSharp: 0 },
     openEdges: 0,
-    seamJoined: 0,
     maxTreeDepth: 0,
     shapes: 0,
   };
@@ -116,8 +120,8 @@ function encodeInWasm(positions: Float32Array | Float64Array, indices: Uint32Arr
   const ends = new Uint32Array(m.w.memory.buffer, sr.ends, count).slice();
   const pieces: EncodedPiece[] = [];
   for (let p = 0, lo = 0; p < count; lo = ends[p++]) {
-    const at = m.w.piece(wr.out, wr.tris, local, sr.ids + 4 * lo, ends[p] - lo, m.end(), FLAT_COS, wr.seamOut);
-    const piece = readPiece(m.w, at, ends[p] - lo, stats);
+    const at = m.w.piece(wr.out, wr.tris, local, sr.ids + 4 * lo, ends[p] - lo, m.end(), FLAT_COS, 1);
+    const piece = readPiece(m.w, at, ends[p] - lo, stats, wr.out, wr.tris);
     if (piece) pieces.push(piece);
   }
   stats.shapes = pieces.length;
@@ -127,9 +131,10 @@ function encodeInWasm(positions: Float32Array | Float64Array, indices: Uint32Arr
 
 /**
  * The shape whose result header assembly/piece.ts left at `at` (for a subset of n triangles), copied out of wasm
- * memory, or null when no face kept an area. Adds to `stats`; throws past the u16 limits.
+ * memory, or null when no face kept an area. pPos, pTris: the welded mesh piece() read (for the open corners'
+ * positions). Adds to `stats`; throws past the u16 limits.
  */
-function readPiece(w: EncoderWasm, at: number, n: number, stats: EncodeStats): EncodedPiece | null {
+function readPiece(w: EncoderWasm, at: number, n: number, stats: EncodeStats, pPos: number, pTris: number): EncodedPiece | null {
   const buf = w.memory.buffer; // after the call: the memory may have grown
   const h = new Int32Array(buf, at, HEADER_I32);
   const hf = new Float64Array(buf, at + 4 * HEADER_I32, 9);
@@ -146,7 +151,6 @@ function readPiece(w: EncoderWasm, at: number, n: number, stats: EncodeStats): E
   stats.edges.concave += h[H.counts + 2];
   stats.edges.convex += h[H.counts + 3];
   stats.edges.concaveSharp += h[H.counts + 4];
-  stats.seamJoined += h[H.joined];
   if (h[H.depth] > stats.maxTreeDepth) stats.maxTreeDepth = h[H.depth];
   const shape: ShapeRecord = {
     min: [hf[3], hf[4], hf[5]],
@@ -164,7 +168,25 @@ function readPiece(w: EncoderWasm, at: number, n: number, stats: EncodeStats): E
     planeOffsets: new Float32Array(0),
     tree: new Uint32Array(buf, h[H.nodes], 2 * (faces - 1)).slice(),
   };
-  return { shape, centre: [hf[0], hf[1], hf[2]] };
+  return { shape, centre: [hf[0], hf[1], hf[2]], open: readOpen(buf, h[H.open], h[H.openAt], pPos, pTris) };
+}
+
+/** The n open corners listed at `list` (piece.ts listOpen: stored corner, 3 × welded triangle + k) with their positions. */
+function readOpen(buf: ArrayBuffer, n: number, list: number, pPos: number, pTris: number): OpenCorners {
+  const corner = new Uint32Array(n), points = new Float32Array(9 * n);
+  if (n === 0) return { corner, points };
+  const l = new Uint32Array(buf, list, 2 * n), tris = new Uint32Array(buf, pTris), pos = new Float32Array(buf, pPos);
+  for (let i = 0; i < n; i++) {
+    corner[i] = l[2 * i];
+    const wc = l[2 * i + 1], k = wc % 3, t = wc - k;
+    for (let j = 0; j < 3; j++) {
+      const v = 3 * tris[t + ((k + j) % 3)];
+      points[9 * i + 3 * j] = pos[v];
+      points[9 * i + 3 * j + 1] = pos[v + 1];
+      points[9 * i + 3 * j + 2] = pos[v + 2];
+    }
+  }
+  return { corner, points };
 }
 
 /**
@@ -173,7 +195,7 @@ function readPiece(w: EncoderWasm, at: number, n: number, stats: EncodeStats): E
  */
 const H = {
   faces: 0, vertices: 1, depth: 2, dropped: 3, counts: 4, // counts: 5 edge classes (open, flat, concave, convex, sharp)
-  v: 9, offsets: 10, ids: 11, corners: 12, values: 13, concave: 14, flat: 15, nodes: 16, bitsetBytes: 17, joined: 18,
+  v: 9, offsets: 10, ids: 11, corners: 12, values: 13, concave: 14, flat: 15, nodes: 16, bitsetBytes: 17, open: 18, openAt: 19,
 } as const;
 const HEADER_I32 = 20;
 
@@ -195,6 +217,6 @@ function pieceInWasm(pos: Float32Array, tris: Uint32Array, subset: Uint32Array, 
   new Uint32Array(buf, pTris, tris.length).set(tris);
   new Int32Array(buf, pLocal, nv).fill(-1);
   new Uint32Array(buf, pSubset, subset.length).set(subset);
-  const at = m.w.piece(pPos, pTris, pLocal, pSubset, subset.length, m.end(), FLAT_COS, 0);
-  return readPiece(m.w, at, subset.length, stats);
+  const at = m.w.piece(pPos, pTris, pLocal, pSubset, subset.length, m.end(), FLAT_COS, 1);
+  return readPiece(m.w, at, subset.length, stats, pPos, pTris);
 }

@@ -38,7 +38,6 @@ export function emptyStats(): EncodeStats {
     duplicatesDropped: 0,
     edges: { flat: 0, concave: 0, convex: 0, open: 0, concaveSharp: 0 },
     openEdges: 0,
-    seamJoined: 0,
     maxTreeDepth: 0,
     shapes: 0,
   };
@@ -108,7 +107,6 @@ export function mergePieces(plan: MeshPlan, results: PieceResult[]): { pieces: E
     stats.edges.convex += e.convex;
     stats.edges.open += e.open;
     stats.edges.concaveSharp += e.concaveSharp;
-    stats.seamJoined += r.stats.seamJoined;
     if (r.stats.maxTreeDepth > stats.maxTreeDepth) stats.maxTreeDepth = r.stats.maxTreeDepth;
   }
   stats.shapes = pieces.length;

@@ -4,7 +4,7 @@
 // The codec (src/format/resource.ts, writePhysicsResource) lays the record out as bytes.
 
 import { KIND_MESH, PART_FLAGS, VERSION, type PartRecord, type PhysicsResource, type ShapeRecord } from '../format/types.ts';
-import { encodeMeshShapes, ENCODE_DEFAULTS, type EncodeOptions, type EncodeStats } from './encode.ts';
+import { encodeMeshShapes, ENCODE_DEFAULTS, type EncodeOptions, type EncodeStats, type OpenCorners } from './encode.ts';
 
 export interface MeshObject {
   name: string;
@@ -16,11 +16,6 @@ export interface MeshObject {
   material: number;
   /** Part ids (part + 0x28); default PART_IDS_DEFAULT. */
   ids?: [number, number, number];
-  /**
-   * Level-wide corner codes (seams.ts levelSeams; 3 per triangle), taken by corners a shape leaves unpaired; none:
-   * each shape's own edge data (the reference encoder's bytes).
-   */
-  seams?: Float32Array;
 }
 
 /**
@@ -74,9 +69,10 @@ export function meshPart(shape: number, centre: [number, number, number], ids: [
 export function encodeResource(
   objects: MeshObject[],
   options: Partial<ResourceOptions> = {},
-): { resource: PhysicsResource; stats: ResourceStats } {
+): { resource: PhysicsResource; stats: ResourceStats; open: OpenCorners[] } {
   const opt = { ...RESOURCE_DEFAULTS, ...options };
   const shapes: ShapeRecord[] = [];
+  const open: OpenCorners[] = []; // per shape: the corners it leaves unpaired (encode.ts)
   const parts: PartRecord[] = [];
   const stats: ResourceStats = { objects: [], shapes: 0, parts: 0, vertices: 0, faces: 0 };
   objects.forEach((o, i) => {
@@ -85,13 +81,14 @@ export function encodeResource(
     }
     let encoded: ReturnType<typeof encodeMeshShapes>;
     try {
-      encoded = encodeMeshShapes(o.positions, o.indices, opt, o.seams);
+      encoded = encodeMeshShapes(o.positions, o.indices, opt);
     } catch (e) {
       throw new Error(`encode: object ${i} "${o.name}": ${(e as Error).message}`);
     }
     for (const p of encoded.pieces) {
       parts.push(meshPart(shapes.length, p.centre, o.ids ?? PART_IDS_DEFAULT, o.material));
       shapes.push(p.shape);
+      open.push(p.open);
       stats.vertices += p.shape.vertices.length / 3;
       stats.faces += p.shape.faceOffsets.length - 1;
     }
@@ -100,5 +97,5 @@ export function encodeResource(
   stats.shapes = shapes.length;
   stats.parts = parts.length;
   const resource: PhysicsResource = { version: VERSION, word08: opt.header.word08, word14: 0, word20: 0, body: opt.header.body, shapes, parts };
-  return { resource, stats };
+  return { resource, stats, open };
 }

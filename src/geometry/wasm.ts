@@ -13,12 +13,10 @@ export interface EncoderWasm {
   memory: WebAssembly.Memory;
   heapBase(): number;
   build(n: number, v: number, fv: number, box: number, ord: number, tb: number, bx: number, leaves: number, stack: number, nodes: number, leaf: number): number;
-  weld(nv: number, nt: number, bits: number, indices: number, outBits: number, remap: number, tris: number, source: number, arena: number, seamIn: number, seamOut: number): void;
+  weld(nv: number, nt: number, bits: number, indices: number, outBits: number, remap: number, tris: number, source: number, arena: number): void;
   weldResult(k: number): number;
   split(n: number, pos: number, tris: number, maxFaces: number, spatial: number, ids: number, ends: number, arena: number): number;
-  piece(pos: number, tris: number, local: number, subset: number, n: number, arena: number, flatCos: number, seam: number): number;
-  seams(nv: number, bits: number, nt: number, indices: number, ng: number, groups: number, codes: number, arena: number, flatCos: number, cellSize: number, maxFaces: number): void;
-  seamsResult(k: number): number;
+  piece(pos: number, tris: number, local: number, subset: number, n: number, arena: number, flatCos: number, exportOpen: number): number;
   topology(nt: number, tris: number, nv: number, arena: number, cap: number): void;
   topologyOut(k: number): number;
   topologyResult(k: number): number;

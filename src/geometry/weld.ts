@@ -106,19 +106,15 @@ export interface WeldRegions {
   /** Kept triangles: 3 u32 each (room for nt). */
   tris: number;
   source: number;
-  /** Level-wide corner codes (seams.ts): in per input corner, out per kept triangle's corner; 0 when none. */
-  seamIn: number;
-  seamOut: number;
 }
 
-/** Takes the regions of a weld of nv vertices and nt triangles from the layout (with room for seam codes or not). */
-export function takeWeldRegions(m: WasmLayout, nv: number, nt: number, seams = false): WeldRegions {
+/** Takes the regions of a weld of nv vertices and nt triangles from the layout. */
+export function takeWeldRegions(m: WasmLayout, nv: number, nt: number): WeldRegions {
   const most = Math.min(nv, 3 * nt);
   return {
     nv, nt,
     bits: m.take(12 * nv), indices: m.take(12 * nt), out: m.take(12 * most), remap: m.take(4 * nv),
     tris: m.take(12 * nt), source: m.take(4 * nt),
-    seamIn: seams ? m.take(12 * nt) : 0, seamOut: seams ? m.take(12 * nt) : 0,
   };
 }
 
@@ -135,15 +131,14 @@ export interface WeldCounts {
  * Checks the input, copies it into the regions (the layout committed first: regions taken after the weld's are
  * grown too) and welds in wasm, its tables after everything taken. Throws for bad indices or non-finite positions.
  */
-export function runWeld(m: WasmLayout, r: WeldRegions, positions: Float32Array | Float64Array, indices: Uint32Array, seams?: Float32Array): WeldCounts {
+export function runWeld(m: WasmLayout, r: WeldRegions, positions: Float32Array | Float64Array, indices: Uint32Array): WeldCounts {
   validate(positions, indices);
   const bits = positionBits(positions);
   const buf = m.commit();
   new Uint32Array(buf, r.bits, bits.length).set(bits);
   new Uint32Array(buf, r.indices, indices.length).set(indices);
-  if (seams && r.seamIn) new Float32Array(buf, r.seamIn, indices.length).set(seams);
   const w = m.w;
-  w.weld(r.nv, r.nt, r.bits, r.indices, r.out, r.remap, r.tris, r.source, m.end(), seams ? r.seamIn : 0, seams ? r.seamOut : 0);
+  w.weld(r.nv, r.nt, r.bits, r.indices, r.out, r.remap, r.tris, r.source, m.end());
   const badIndex = w.weldResult(5);
   if (badIndex >= 0) throw indexError(positions, indices, badIndex);
   const bad = w.weldResult(4);

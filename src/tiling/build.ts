@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeResource, type MeshObject } from '../geometry/resource.ts';
+import type { OpenCorners } from '../geometry/encode.ts';
 import { writePhysicsResource } from '../format/resource.ts';
 import { gatherGroup, type CellGroupPlan } from './cells.ts';
 import { PART_FLAGS, type PartRecord } from '../format/types.ts';
@@ -18,8 +19,6 @@ export interface MeshGroup {
   material: number;
   positions: Float32Array;
   indices: Uint32Array;
-  /** Level-wide corner codes (src/geometry/seams.ts; 3 per triangle), or none (`--seams shape`). */
-  seams?: Float32Array;
 }
 
 /** A native kind-2/3 shape (--native-shapes, src/shapes/native.ts): written as it is, after the job's meshes. */
@@ -67,9 +66,23 @@ export interface BuiltResource {
   sources: string[];
   /** Corners written with no opposite corner in their shape (open edges, sharp concave folds not counted). */
   openEdges: number;
-  /** Corners that took their level-wide edge data (joined across a cut; 0 without seam codes). */
+  /** Corners that took their level-wide edge data (joined across a cut, src/tiling/seams.ts; 0 as encoded). */
   seamJoined: number;
+  /** The corners the resource's shapes leave unpaired, as encoded (src/geometry/seams.ts joins them level-wide). */
+  open: ResourceOpen;
 }
+
+/** OpenCorners (src/geometry/encode.ts) of all a resource's shapes, with each corner's shape index. */
+export interface ResourceOpen {
+  shape: Uint32Array;
+  corner: Uint32Array;
+  /** 9 f32 per corner (OpenCorners.points). */
+  points: Float32Array;
+}
+
+/** The buffers of a built resource that a worker transfers back. */
+export const resourceBuffers = (r: BuiltResource): ArrayBuffer[] =>
+  [r.bytes.buffer, r.open.shape.buffer, r.open.corner.buffer, r.open.points.buffer] as ArrayBuffer[];
 
 export const resourceFile = (name: string): string => `${name}.physics`;
 
@@ -116,9 +129,8 @@ export function buildResource(job: ResourceJob, options?: EncodeOptions): BuiltR
       natives.push(g);
       continue;
     }
-    const { positions, indices, seams } = isPlanned(g) ? gatherGroup(g) : g;
+    const { positions, indices } = isPlanned(g) ? gatherGroup(g) : g;
     const o: MeshObject = { name: job.name, positions, indices, material: g.material };
-    if (seams) o.seams = seams;
     objects.push(o);
   }
   let encoded: ReturnType<typeof encodeResource>;
@@ -165,6 +177,21 @@ export function buildResource(job: ResourceJob, options?: EncodeOptions): BuiltR
     materials: [...new Set(res.parts.map((p) => p.material))],
     sources: job.sources,
     openEdges: encoded.stats.objects.reduce((n, o) => n + o.stats.openEdges, 0),
-    seamJoined: encoded.stats.objects.reduce((n, o) => n + o.stats.seamJoined, 0),
+    seamJoined: 0,
+    open: packOpen(encoded.open),
   };
+}
+
+/** Per-shape open corners as one list (shape index alongside; native shapes have none). */
+function packOpen(perShape: OpenCorners[]): ResourceOpen {
+  const n = perShape.reduce((s, o) => s + o.corner.length, 0);
+  const out: ResourceOpen = { shape: new Uint32Array(n), corner: new Uint32Array(n), points: new Float32Array(9 * n) };
+  let at = 0;
+  perShape.forEach((o, s) => {
+    out.shape.fill(s, at, at + o.corner.length);
+    out.corner.set(o.corner, at);
+    out.points.set(o.points, 9 * at);
+    at += o.corner.length;
+  });
+  return out;
 }

@@ -38,8 +38,6 @@ export const cellName = (x: number, z: number): string => `collision_area_${x}_$
 export interface CellSource {
   positions: Float32Array;
   indices: Uint32Array;
-  /** The group's level-wide corner codes (src/geometry/seams.ts; 3 per triangle), or none (`--seams shape`). */
-  seams?: Float32Array;
 }
 
 /**
@@ -128,15 +126,13 @@ class Buckets {
  * (cell, material) bucket; nothing is copied here (gatherGroup does it where the cell is encoded). Cells come out
  * sorted by x then z; within a cell, groups by material in first-seen order, runs in object then triangle order.
  */
-export function planCells(objects: ImportedObject[], cellSize: number, known?: KnownRuns, seams?: Float32Array[][]): Cell[] {
+export function planCells(objects: ImportedObject[], cellSize: number, known?: KnownRuns): Cell[] {
   const buckets = new Buckets();
   let group = 0;
-  objects.forEach((o, oi) => {
+  objects.forEach((o) => {
     o.groups.forEach((g, gi) => {
       const runs = known?.(o, gi) ?? cellRuns(o.positions, g.indices, cellSize);
       const source: CellSource = { positions: o.positions, indices: g.indices };
-      const codes = seams?.[oi][gi];
-      if (codes) source.seams = codes;
       planRuns(o, source, g.material, runs, group++, cellSize, buckets);
     });
   });
@@ -213,9 +209,8 @@ const scratch = { stamp: new Int32Array(0), local: new Int32Array(0), positions:
  * The encoder's input for one planned group: the runs' triangles with their vertices copied once per object (a
  * vertex shared by several of the group's triangles of one object is copied once, at its first corner), so the
  * cell keeps the objects' vertex sharing. The weld by position makes any further sharing invisible in the output.
- * When the sources carry level-wide corner codes, the runs' codes come along (`seams`, corner for corner).
  */
-export function gatherGroup(g: CellGroupPlan): { positions: Float32Array; indices: Uint32Array; seams?: Float32Array } {
+export function gatherGroup(g: CellGroupPlan): { positions: Float32Array; indices: Uint32Array } {
   let maxVertices = 0;
   for (const s of g.sources) maxVertices = Math.max(maxVertices, s.positions.length / 3);
   if (scratch.stamp.length < maxVertices || scratch.token > 0x3fffffff) {
@@ -235,20 +230,7 @@ export function gatherGroup(g: CellGroupPlan): { positions: Float32Array; indice
     vertices = gatherRun(src.positions, src.indices, from, to, indices, w, vertices, scratch.token);
     w += 3 * (to - from);
   }
-  const out: { positions: Float32Array; indices: Uint32Array; seams?: Float32Array } = { positions: scratch.positions.slice(0, 3 * vertices), indices };
-  if (g.sources.length > 0 && g.sources.every((s) => s.seams)) out.seams = gatherSeams(g);
-  return out;
-}
-
-/** The runs' level-wide corner codes, in the order gatherGroup puts their triangles. */
-function gatherSeams(g: CellGroupPlan): Float32Array {
-  const seams = new Float32Array(3 * g.triangles);
-  for (let r = 0, w = 0; r < g.runs.length; r += 3) {
-    const from = 3 * g.runs[r + 1], to = 3 * g.runs[r + 2];
-    seams.set(g.sources[g.runs[r]].seams!.subarray(from, to), w);
-    w += to - from;
-  }
-  return seams;
+  return { positions: scratch.positions.slice(0, 3 * vertices), indices };
 }
 
 /** Triangles [from, to) of one source into `out` at w; returns the group's vertex count after them. */

@@ -34,6 +34,7 @@ export function pieceReply(input: PieceInput): { result: PieceResult; transfer: 
     for (const v of Object.values(result.piece.shape)) {
       if (ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer) buffers.add(v.buffer);
     }
+    for (const v of Object.values(result.piece.open)) buffers.add(v.buffer as ArrayBuffer);
   }
   return { result, transfer: [...buffers] };
 }

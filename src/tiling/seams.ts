@@ -1,41 +1,65 @@
 // The level-wide edge data in the build (issue 12; rule in src/geometry/seams.ts, decision in
-// docs/format-decisions.md "Seams"): computed once after the import over every collision object, before the layout
-// cuts the level into resources and cells; each job then carries its groups' corner codes (an input of the job,
-// like its triangles), and the manifest reports what the cuts did to the level's open edges.
-import type { ImportedObject } from '../import/gltf.ts';
-import { SharedArena } from '../import/shared-arena.ts';
-import { levelSeams, type LevelSeams, type SeamCuts } from '../geometry/seams.ts';
+// docs/format-decisions.md "Seams"): every resource is encoded by the shape rule alone and lists the corners its
+// shapes leave unpaired; after the last resource is built, those corners are matched over the whole level and each
+// joined corner's edge value and bits are stored into its resource's bytes. The manifest reports what the cuts did
+// to the level's open edges.
+import { matchSeams, seamEdge, type SeamMatch } from '../geometry/seams.ts';
+import { SEAM_NONE } from '../geometry/edge-rule.ts';
+import { locateEdgeArrays, writeCornerEdge } from '../format/resource.ts';
 import type { BuiltResource } from './build.ts';
 
 /** 'level': corners cut apart by the compiler take the level's edge data; 'shape': each shape's own (Studio's bytes). */
 export type SeamMode = 'level' | 'shape';
 export const DEFAULT_SEAMS: SeamMode = 'level';
 
-/** Corner counts over the level (manifest `seams`). */
+/** Corner counts over the level (manifest `seams`); null in a dry run, which encodes nothing. */
 export interface SeamReport {
   mode: SeamMode;
   /** Corners with no single opposite corner in the whole level (its open edges as authored). */
-  authoredOpenEdges: number;
+  authoredOpenEdges: number | null;
   /** Corners their shape left unpaired that were written with their level-wide edge data. */
-  joinedAcrossCuts: number;
+  joinedAcrossCuts: number | null;
   /** Corners written with no opposite corner in their shape, over all resources. */
-  openEdgesWritten: number;
+  openEdgesWritten: number | null;
+}
+
+/** The level's match over every built resource's open corners, in resource order. */
+export function levelMatch(built: BuiltResource[]): SeamMatch {
+  return matchSeams(built.map((r) => ({ corner: r.open.corner, points: r.open.points })));
 }
 
 /**
- * The level's corner codes, in shared memory (workers read them in place); codes[object][group]. cuts: the build's
- * cell size (0 when it never tiles) and the encoder's maxFaces.
+ * Stores each listed corner's edge data into r.bytes: its level-wide code (codes, 'level'), or open (null:
+ * 'shape', which also undoes a join in bytes taken from the cache). Sets r.seamJoined and r.openEdges (as encoded,
+ * less the joined). Returns the byte span that changed, [lo, hi) (lo ≥ hi: nothing; bytes from the cache may
+ * already hold these codes), so the caller rewrites only that part of the file.
  */
-export function seamsOf(objects: ImportedObject[], cuts: SeamCuts): LevelSeams {
-  const arena = new SharedArena();
-  const meshes = objects.map((o) => ({ name: o.name, positions: o.positions, groups: o.groups.map((g) => g.indices), materials: o.groups.map((g) => g.material) }));
-  return levelSeams(meshes, cuts, (n) => arena.f32(n));
+export function applySeams(r: BuiltResource, codes: Float32Array | null): [number, number] {
+  const span: [number, number] = [Infinity, -Infinity];
+  const encodedOpen = r.openEdges + r.seamJoined;
+  const n = r.open.corner.length;
+  let joined = 0;
+  if (n > 0) {
+    const arrays = locateEdgeArrays(r.bytes);
+    const view = new DataView(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
+    for (let i = 0; i < n; i++) {
+      const code = codes ? codes[i] : SEAM_NONE;
+      if (code !== SEAM_NONE) joined++;
+      const a = arrays[r.open.shape[i]];
+      if (!a) throw new Error(`seams: "${r.name}": open corner ${i} names shape ${r.open.shape[i]} of ${arrays.length}`);
+      const e = seamEdge(code);
+      writeCornerEdge(view, a, r.open.corner[i], e.value, e.concave, e.flat, span);
+    }
+  }
+  r.seamJoined = joined;
+  r.openEdges = encodedOpen - joined;
+  return span;
 }
 
-export function seamReport(mode: SeamMode, level: LevelSeams, built: BuiltResource[]): SeamReport {
+export function seamReport(mode: SeamMode, match: SeamMatch, built: BuiltResource[]): SeamReport {
   return {
     mode,
-    authoredOpenEdges: level.openCorners,
+    authoredOpenEdges: match.openCorners,
     joinedAcrossCuts: built.reduce((n, r) => n + r.seamJoined, 0),
     openEdgesWritten: built.reduce((n, r) => n + r.openEdges, 0),
   };

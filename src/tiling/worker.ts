@@ -5,7 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import { classifyCracks, validateMesh, type MeshReport } from '../import/validate.ts';
 import { cellRuns } from './cells.ts';
-import { buildResource, writeResource, type EncodeOptions, type ResourceJob } from './build.ts';
+import { buildResource, resourceBuffers, writeResource, type EncodeOptions, type ResourceJob } from './build.ts';
 import type { ValidateItem } from './pool.ts';
 import { pieceReply } from './mesh-threads.ts';
 import type { PieceInput } from '../geometry/pieces.ts';
@@ -52,7 +52,7 @@ parentPort!.on('message', (msg: Request) => {
       if (msg.writeDir !== undefined) writeResource(msg.writeDir, r);
       return { index, result: r };
     });
-    parentPort!.postMessage({ id: msg.id, result }, result.map((r) => r.result.bytes.buffer as ArrayBuffer));
+    parentPort!.postMessage({ id: msg.id, result }, result.flatMap((r) => resourceBuffers(r.result)));
   } catch (e) {
     parentPort!.postMessage({ id: msg.id, error: (e as Error).message });
   }

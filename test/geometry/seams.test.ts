@@ -2,9 +2,11 @@
 // material, into objects — must carry at every cut corner the edge value and bits the same mesh gets uncut, and
 // leave open only what is open in the level. Meshes here use small dyadic coordinates, so recentring is exact and
 // the shape's values (computed on recentred f32 vertices) and the level's (on world positions) agree bit for bit.
+// Each cut piece is encoded on its own (the shape rule), its open corners matched over all pieces (matchSeams), and
+// the codes stored into the pieces' shapes as the build stores them into the files.
 import { describe, expect, it } from 'vitest';
 import { encodeMeshShapes, type EncodedPiece } from '../../src/geometry/encode.ts';
-import { levelSeams, type SeamMesh } from '../../src/geometry/seams.ts';
+import { matchSeams, seamEdge } from '../../src/geometry/seams.ts';
 import { classifyEdge, convexValue, EDGE_CONCAVE, EDGE_CONVEX, EDGE_FLAT, SEAM_NONE } from '../../src/geometry/edge-rule.ts';
 import { GOLDEN_CASES, objectMesh } from '../golden/cases.ts';
 import type { Mesh } from '../fixtures/meshes.ts';
@@ -100,26 +102,36 @@ function part(m: Mesh, keep: (cx: number, cz: number) => boolean): Mesh {
   return { positions: m.positions, indices: Uint32Array.from(out) };
 }
 
-/** Encodes each mesh with its level-wide codes (all meshes one level) and returns all pieces. */
-function encodeLevel(meshes: Mesh[][], cuts = {}): { pieces: EncodedPiece[]; joined: number; open: number; authored: number } {
-  const level: SeamMesh[] = meshes.map((groups, i) => ({ name: `o${i}`, positions: groups[0].positions, groups: groups.map((g) => g.indices) }));
-  const s = levelSeams(level, cuts);
-  const pieces: EncodedPiece[] = [];
-  let joined = 0, open = 0;
-  meshes.forEach((groups, i) => groups.forEach((g, k) => {
-    const e = encodeMeshShapes(g.positions, g.indices, {}, s.codes[i][k]);
-    pieces.push(...e.pieces);
-    joined += e.stats.seamJoined;
-    open += e.stats.openEdges;
-  }));
-  return { pieces, joined, open, authored: s.openCorners };
+/** Stores codes into a piece's shape arrays (as src/tiling/seams.ts applySeams does into a file's bytes). */
+function applyCodes(p: EncodedPiece, codes: Float32Array): void {
+  p.open.corner.forEach((c, i) => {
+    const e = seamEdge(codes[i]), bit = 1 << (c & 7);
+    p.shape.edgeValues[c] = e.value;
+    p.shape.concaveBits[c >> 3] = e.concave ? p.shape.concaveBits[c >> 3] | bit : p.shape.concaveBits[c >> 3] & ~bit;
+    p.shape.flatBits[c >> 3] = e.flat ? p.shape.flatBits[c >> 3] | bit : p.shape.flatBits[c >> 3] & ~bit;
+  });
+}
+
+/**
+ * Encodes every group of every mesh on its own (objects[i] = its material groups), matches the pieces' open corners
+ * over all of them and stores the codes. open: corners left open after (counted on the shapes); authored: the
+ * match's count.
+ */
+function encodeLevel(meshes: Mesh[][], options: { maxFaces?: number } = {}): { pieces: EncodedPiece[]; joined: number; open: number; authored: number } {
+  const encoded = meshes.flatMap((groups) => groups.map((g) => encodeMeshShapes(g.positions, g.indices, options)));
+  const pieces = encoded.flatMap((e) => e.pieces);
+  const m = matchSeams(pieces.map((p) => p.open));
+  pieces.forEach((p, i) => applyCodes(p, m.codes[i]));
+  const joined = m.codes.reduce((n, c) => n + c.filter((x) => x !== SEAM_NONE).length, 0);
+  expect(joined).toBe(m.joined);
+  return { pieces, joined, open: encoded.reduce((n, e) => n + e.stats.openEdges, 0) - joined, authored: m.openCorners };
 }
 
 describe('level-wide edge data', () => {
   it('a flat grid cut into 4 cells has no open corner at the cuts', () => {
     const grid = terrain(8, 8, 1, [-4, 0, -4], () => 0);
     const cells = [[-1, -1], [-1, 1], [1, -1], [1, 1]].map(([sx, sz]) => part(grid, (x, z) => Math.sign(x) === sx && Math.sign(z) === sz));
-    const r = encodeLevel(cells.map((c) => [c]), { cellSize: 4 });
+    const r = encodeLevel(cells.map((c) => [c]));
     expect(r.authored).toBe(32); // the grid's border: 8 quads a side
     expect(r.open).toBe(32);
     expect(r.joined).toBe(2 * (8 + 8));
@@ -133,7 +145,7 @@ describe('level-wide edge data', () => {
     const t = terrain(10, 6, 1, [-5, 1, 2], bent);
     const uncut = edgeMap(encodeMeshShapes(t.positions, t.indices).pieces);
     expect(uncut).toEqual(oracle(t));
-    const r = encodeLevel([[part(t, (x) => x < 0)], [part(t, (x) => x >= 0)]], { cellSize: 5 });
+    const r = encodeLevel([[part(t, (x) => x < 0)], [part(t, (x) => x >= 0)]]);
     const cut = edgeMap(r.pieces);
     expect(cut).toEqual(uncut);
     expect(r.joined).toBe(12); // 6 quads along the border, both sides
@@ -206,27 +218,37 @@ describe('level-wide edge data', () => {
     expect(objects.length).toBeGreaterThan(30);
     for (const o of objects) {
       const m = objectMesh(o);
-      const s = levelSeams([{ name: o.fixture, positions: m.positions, groups: [m.indices] }]);
-      const level = encodeMeshShapes(m.positions, m.indices, {}, s.codes[0][0]);
+      const level = encodeLevel([[m]]);
       const shape = encodeMeshShapes(m.positions, m.indices);
       expect(level.pieces, o.fixture).toEqual(shape.pieces);
-      expect(level.stats.seamJoined, o.fixture).toBe(0);
+      expect(level.joined, o.fixture).toBe(0);
     }
   });
 
-  it('codes pairs no cut separates as none (left to their shape), and classifies them all past maxFaces', () => {
+  it('a shape lists exactly its unpaired corners; past maxFaces the split pieces join all but the level\u2019s border', () => {
     const t = terrain(4, 4, 1, [0, 0, 0], bent);
-    const one = levelSeams([{ name: 't', positions: t.positions, groups: [t.indices] }]);
-    expect([...one.codes[0][0]].every((c) => c === SEAM_NONE)).toBe(true);
-    const split = levelSeams([{ name: 't', positions: t.positions, groups: [t.indices] }], { maxFaces: 8 });
-    expect([...split.codes[0][0]].filter((c) => c !== SEAM_NONE).length).toBe(3 * 32 - 16);
-    expect(split.openCorners).toBe(16);
+    const one = encodeMeshShapes(t.positions, t.indices);
+    expect(one.pieces.length).toBe(1);
+    expect(one.pieces[0].open.corner.length).toBe(one.stats.openEdges);
+    expect(matchSeams(one.pieces.map((p) => p.open))).toMatchObject({ openCorners: 16, joined: 0 });
+    const split = encodeLevel([[t]], { maxFaces: 8 });
+    expect(split.pieces.length).toBe(4);
+    expect(split.authored).toBe(16);
+    expect(split.open).toBe(16);
+    expect(split.joined).toBe(encodeMeshShapes(t.positions, t.indices, { maxFaces: 8 }).stats.openEdges - 16);
+    expect(edgeMap(split.pieces)).toEqual(oracle(t));
   });
 
-  it('refuses an index past its object\u2019s vertices, naming it', () => {
-    const t = terrain(1, 1, 1, [0, 0, 0], () => 0);
-    const bad = Uint32Array.from([0, 1, 9]);
-    expect(() => levelSeams([{ name: 'ok', positions: t.positions, groups: [t.indices] }, { name: 'rail_03', positions: t.positions, groups: [t.indices, bad] }]))
-      .toThrow('seams: rail_03 group 1 triangle 0: index 9 ≥ vertex count 4');
+  it('an open corner\u2019s points are its edge and third vertex in world space; a malformed list is refused', () => {
+    const t = terrain(1, 1, 1, [2, 3, 4], () => 0);
+    const p = encodeMeshShapes(t.positions, t.indices).pieces[0];
+    expect(p.open.corner.length).toBe(4);
+    for (let i = 0; i < 4; i++) {
+      const c = p.open.corner[i], next = c % 3 === 2 ? c - 2 : c + 1;
+      const world = (v: number): number[] => [0, 1, 2].map((k) => p.shape.vertices[3 * v + k] + p.centre[k]);
+      expect([...p.open.points.subarray(9 * i, 9 * i + 3)]).toEqual(world(p.shape.cornerVertices[c]));
+      expect([...p.open.points.subarray(9 * i + 3, 9 * i + 6)]).toEqual(world(p.shape.cornerVertices[next]));
+    }
+    expect(() => matchSeams([{ corner: new Uint32Array(2), points: new Float32Array(9) }])).toThrow('seams: 9 point values for 2 corners');
   });
 });

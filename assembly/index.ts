@@ -5,4 +5,5 @@ export { heapBase, build } from './tree';
 export { piece } from './piece';
 export { weld, weldResult } from './weld';
 export { split } from './split';
+export { matchBegin, matchInsert, matchPair, matchResult } from './seams';
 export { extentResult, groupExtent, topology, topologyOut, topologyResult } from './topology';

@@ -116,14 +116,19 @@ class KeyHasher {
 /** Job fields that only the manifest reports (they do not reach the encoder). */
 const NOT_IN_KEY = ['name', 'cell', 'sources'] as const;
 
-/** A resource's open corners as base64: n, then shape and corner (u32 each) and 9 f32 points per corner. */
+/**
+ * A resource's open corners as base64 u32 words: n and the arrays' length m, then shape and corner (n each), the
+ * points (9n, f32 bits) and the edge arrays' places (m).
+ */
 function packOpen(o: ResourceOpen): string {
-  const n = o.corner.length;
-  const words = new Uint32Array(1 + 11 * n);
+  const n = o.corner.length, m = o.arrays.length;
+  const words = new Uint32Array(2 + 11 * n + m);
   words[0] = n;
-  words.set(o.shape, 1);
-  words.set(o.corner, 1 + n);
-  words.set(new Uint32Array(o.points.buffer, o.points.byteOffset, 9 * n), 1 + 2 * n);
+  words[1] = m;
+  words.set(o.shape, 2);
+  words.set(o.corner, 2 + n);
+  words.set(new Uint32Array(o.points.buffer, o.points.byteOffset, 9 * n), 2 + 2 * n);
+  words.set(o.arrays, 2 + 11 * n);
   return Buffer.from(words.buffer).toString('base64');
 }
 
@@ -131,12 +136,17 @@ function packOpen(o: ResourceOpen): string {
 function unpackOpen(text: unknown): ResourceOpen | undefined {
   if (typeof text !== 'string') return undefined;
   const b = Buffer.from(text, 'base64');
-  if (b.length < 4 || b.length % 4 !== 0) return undefined;
+  if (b.length < 8 || b.length % 4 !== 0) return undefined;
   const words = new Uint32Array(b.length / 4);
   new Uint8Array(words.buffer).set(b);
-  const n = words[0];
-  if (words.length !== 1 + 11 * n) return undefined;
-  return { shape: words.slice(1, 1 + n), corner: words.slice(1 + n, 1 + 2 * n), points: new Float32Array(words.slice(1 + 2 * n).buffer) };
+  const n = words[0], m = words[1];
+  if (m % 4 !== 0 || words.length !== 2 + 11 * n + m) return undefined;
+  return {
+    shape: words.slice(2, 2 + n),
+    corner: words.slice(2 + n, 2 + 2 * n),
+    points: new Float32Array(words.slice(2 + 2 * n, 2 + 11 * n).buffer),
+    arrays: words.slice(2 + 11 * n),
+  };
 }
 
 export class ResourceCache {

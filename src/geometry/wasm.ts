@@ -16,6 +16,10 @@ export interface EncoderWasm {
   weld(nv: number, nt: number, bits: number, indices: number, outBits: number, remap: number, tris: number, source: number, arena: number): void;
   weldResult(k: number): number;
   split(n: number, pos: number, tris: number, maxFaces: number, spatial: number, ids: number, ends: number, arena: number): number;
+  matchBegin(n: number, points: number, codes: number, arena: number, flatCos: number): void;
+  matchInsert(from: number, to: number): void;
+  matchPair(from: number, to: number, points: number, codes: number): void;
+  matchResult(k: number): number;
   piece(pos: number, tris: number, local: number, subset: number, n: number, arena: number, flatCos: number, exportOpen: number): number;
   topology(nt: number, tris: number, nv: number, arena: number, cap: number): void;
   topologyOut(k: number): number;

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeResource, type MeshObject } from '../geometry/resource.ts';
 import type { OpenCorners } from '../geometry/encode.ts';
-import { writePhysicsResource } from '../format/resource.ts';
+import { locateEdgeArrays, writePhysicsResource } from '../format/resource.ts';
 import { gatherGroup, type CellGroupPlan } from './cells.ts';
 import { PART_FLAGS, type PartRecord } from '../format/types.ts';
 import type { NativePart } from '../shapes/native.ts';
@@ -78,11 +78,16 @@ export interface ResourceOpen {
   corner: Uint32Array;
   /** 9 f32 per corner (OpenCorners.points). */
   points: Float32Array;
+  /**
+   * Where each shape's edge data are in the bytes (src/format/resource.ts locateEdgeArrays), 4 per shape: corners,
+   * values, concave bits, flat bits; read where the bytes were written, so the seams step need not parse them.
+   */
+  arrays: Uint32Array;
 }
 
 /** The buffers of a built resource that a worker transfers back. */
 export const resourceBuffers = (r: BuiltResource): ArrayBuffer[] =>
-  [r.bytes.buffer, r.open.shape.buffer, r.open.corner.buffer, r.open.points.buffer] as ArrayBuffer[];
+  [r.bytes.buffer, r.open.shape.buffer, r.open.corner.buffer, r.open.points.buffer, r.open.arrays.buffer] as ArrayBuffer[];
 
 export const resourceFile = (name: string): string => `${name}.physics`;
 
@@ -178,14 +183,15 @@ export function buildResource(job: ResourceJob, options?: EncodeOptions): BuiltR
     sources: job.sources,
     openEdges: encoded.stats.objects.reduce((n, o) => n + o.stats.openEdges, 0),
     seamJoined: 0,
-    open: packOpen(encoded.open),
+    open: packOpen(encoded.open, bytes),
   };
 }
 
-/** Per-shape open corners as one list (shape index alongside; native shapes have none). */
-function packOpen(perShape: OpenCorners[]): ResourceOpen {
+/** Per-shape open corners as one list (shape index alongside; native shapes have none), and the edge arrays' places. */
+function packOpen(perShape: OpenCorners[], bytes: Uint8Array): ResourceOpen {
   const n = perShape.reduce((s, o) => s + o.corner.length, 0);
-  const out: ResourceOpen = { shape: new Uint32Array(n), corner: new Uint32Array(n), points: new Float32Array(9 * n) };
+  const arrays = new Uint32Array(n > 0 ? locateEdgeArrays(bytes).flatMap((a) => [a.corners, a.values, a.concave, a.flat]) : []);
+  const out: ResourceOpen = { shape: new Uint32Array(n), corner: new Uint32Array(n), points: new Float32Array(9 * n), arrays };
   let at = 0;
   perShape.forEach((o, s) => {
     out.shape.fill(s, at, at + o.corner.length);

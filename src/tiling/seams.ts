@@ -5,7 +5,7 @@
 // to the level's open edges.
 import { matchSeams, seamEdge, type SeamMatch } from '../geometry/seams.ts';
 import { SEAM_NONE } from '../geometry/edge-rule.ts';
-import { locateEdgeArrays, writeCornerEdge } from '../format/resource.ts';
+import { writeCornerEdge, type EdgeArrays } from '../format/resource.ts';
 import type { BuiltResource } from './build.ts';
 
 /** 'level': corners cut apart by the compiler take the level's edge data; 'shape': each shape's own (Studio's bytes). */
@@ -40,7 +40,7 @@ export function applySeams(r: BuiltResource, codes: Float32Array | null): [numbe
   const n = r.open.corner.length;
   let joined = 0;
   if (n > 0) {
-    const arrays = locateEdgeArrays(r.bytes);
+    const arrays = edgeArraysOf(r);
     const view = new DataView(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
     for (let i = 0; i < n; i++) {
       const code = codes ? codes[i] : SEAM_NONE;
@@ -54,6 +54,19 @@ export function applySeams(r: BuiltResource, codes: Float32Array | null): [numbe
   r.seamJoined = joined;
   r.openEdges = encodedOpen - joined;
   return span;
+}
+
+/** The resource's edge arrays as its builder located them (ResourceOpen.arrays), checked against its bytes. */
+function edgeArraysOf(r: BuiltResource): EdgeArrays[] {
+  const a = r.open.arrays, out: EdgeArrays[] = [];
+  for (let s = 0; s + 3 < a.length; s += 4) {
+    const e = { corners: a[s], values: a[s + 1], concave: a[s + 2], flat: a[s + 3] };
+    if (e.values + 4 * e.corners > r.bytes.length || e.concave + (e.corners >> 3) >= r.bytes.length || e.flat + (e.corners >> 3) >= r.bytes.length) {
+      throw new Error(`seams: "${r.name}": shape ${s / 4}'s edge data lie past its ${r.bytes.length} bytes`);
+    }
+    out.push(e);
+  }
+  return out;
 }
 
 export function seamReport(mode: SeamMode, match: SeamMatch, built: BuiltResource[]): SeamReport {

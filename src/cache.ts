@@ -21,11 +21,14 @@ import { fileURLToPath } from 'node:url';
 import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
 import { resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob, type ResourceOpen } from './tiling/build.ts';
 import { TOOL_VERSION } from './version.ts';
+import { fingerprint } from './tiling/unique.ts';
+import { sameCodes } from './tiling/seams.ts';
+import { SEAM_NONE } from './geometry/edge-rule.ts';
 
 /** The cache directory's name inside an output directory (one of src/publish.ts's OWNED_ENTRIES). */
 export const CACHE_ENTRY = '.cache';
 /** Bumped when the key's recipe or the index's form changes: older entries are then never hit. */
-export const CACHE_FORMAT = 2;
+export const CACHE_FORMAT = 3;
 /** Entries are kept while one of the last this many builds used them (an edit undone still hits). */
 export const KEEP_BUILDS = 2;
 
@@ -39,6 +42,9 @@ interface IndexEntry {
   meta: Meta;
   /** The resource's open corners (BuiltResource.open), packed (packOpen). */
   open: string;
+  /** The seams codes the entry's bytes hold for those corners (f32, base64; '' for none joined), and the bytes' fingerprint. */
+  codes: string;
+  fp: number;
   size: number;
   mtimeMs: number;
   used: number;
@@ -132,6 +138,23 @@ function packOpen(o: ResourceOpen): string {
   return Buffer.from(words.buffer).toString('base64');
 }
 
+/** Seams codes as base64 f32 ('' when none is joined: every corner SEAM_NONE). */
+function packCodes(codes: Float32Array | null): string {
+  if (!codes || codes.every((c) => c === SEAM_NONE)) return '';
+  return Buffer.from(codes.buffer, codes.byteOffset, codes.byteLength).toString('base64');
+}
+
+/** packCodes's codes for n corners back (null: none joined), or undefined for a damaged entry (a miss). */
+function unpackCodes(text: unknown, n: number): Float32Array | null | undefined {
+  if (text === '') return null;
+  if (typeof text !== 'string') return undefined;
+  const b = Buffer.from(text, 'base64');
+  if (b.length !== 4 * n) return undefined;
+  const out = new Float32Array(n);
+  new Uint8Array(out.buffer).set(b);
+  return out;
+}
+
 /** packOpen's list back, or undefined for a damaged one (a miss). */
 function unpackOpen(text: unknown): ResourceOpen | undefined {
   if (typeof text !== 'string') return undefined;
@@ -153,6 +176,8 @@ export class ResourceCache {
   private index: IndexFile;
   private hasher = new KeyHasher();
   private used = new Map<string, IndexEntry>();
+  /** The codes each entry taken this build holds (null: none joined). */
+  private held = new Map<string, Float32Array | null>();
   private linksWork = true;
   /** Hits and misses of this build (for the summary and tests). */
   readonly stats = { hits: 0, misses: 0 };
@@ -191,28 +216,64 @@ export class ResourceCache {
 
   /**
    * The resource for key, published into dir as the job's file (linked, else copied), or undefined on a miss.
-   * The bytes are read back (the manifest compares them to find unique files).
    */
   take(key: string, job: ResourceJob, dir: string): BuiltResource | undefined {
     const e = this.index.entries[key];
     if (!e) return this.miss();
     const path = this.entryPath(key);
-    let bytes: Uint8Array;
+    const open = unpackOpen(e.open);
+    const codes = unpackCodes(e.codes, open?.corner.length ?? 0);
+    if (!open || codes === undefined || typeof e.fp !== 'number') return this.miss();
+    const file = resourceFile(job.name);
     try {
       const st = statSync(path);
       if (st.size !== e.size || st.mtimeMs !== e.mtimeMs) return this.miss();
-      bytes = new Uint8Array(readFileSync(path));
-      if (bytes.length !== e.size) return this.miss();
+      this.copyOrLink(path, join(dir, file));
     } catch {
       return this.miss();
     }
-    const file = resourceFile(job.name);
-    this.place(path, join(dir, file), bytes);
     this.used.set(key, e);
+    this.held.set(key, codes);
     this.stats.hits++;
-    const open = unpackOpen(e.open);
-    if (!open) return this.miss();
-    return { ...e.meta, name: job.name, file, cell: job.cell, bytes, sources: job.sources, open };
+    // The bytes are read from the published file only when asked (the seams step changes them, or another file has
+    // the same size and fingerprint): a rebuild that changes nothing here reads nothing.
+    const r = { ...e.meta, name: job.name, file, cell: job.cell, sources: job.sources, open, size: e.size, fingerprint: e.fp } as BuiltResource;
+    let bytes: Uint8Array | undefined;
+    const at = join(dir, file);
+    Object.defineProperty(r, 'bytes', {
+      enumerable: true,
+      configurable: true,
+      get: () => (bytes ??= new Uint8Array(readFileSync(at))),
+      set: (v: Uint8Array) => void (bytes = v),
+    });
+    return r;
+  }
+
+  /** Whether the entry taken for key holds these seams codes (null: none joined), so its bytes need no change. */
+  holds(key: string, codes: Float32Array | null, n: number): boolean {
+    const have = this.held.get(key);
+    return have !== undefined && sameCodes(have, codes, n);
+  }
+
+  /**
+   * After the seams step: the entry for key (put or taken this build) becomes the resource's final file in dir
+   * (linked, or copied), holding these codes.
+   */
+  settle(key: string, r: BuiltResource, dir: string, codes: Float32Array | null): void {
+    const e = this.used.get(key);
+    if (!e || r.parts === 0) return;
+    const path = this.entryPath(key), staged = join(dir, r.file);
+    try {
+      const shared = this.linksWork && statSync(path).ino === statSync(staged).ino;
+      if (!shared) {
+        unlinkSync(path);
+        this.copyOrLink(staged, path);
+      }
+      const st = statSync(path);
+      this.used.set(key, { ...e, codes: packCodes(codes), fp: fingerprint(r.bytes), size: st.size, mtimeMs: st.mtimeMs });
+    } catch {
+      this.used.delete(key); // an entry that cannot be settled is not kept
+    }
   }
 
   private miss(): undefined {
@@ -220,16 +281,17 @@ export class ResourceCache {
     return undefined;
   }
 
-  private place(from: string, to: string, bytes: Uint8Array): void {
+  /** A hard link from → to, else (another file system, or no hard links: copies from then on) a copy. */
+  private copyOrLink(from: string, to: string): void {
     if (this.linksWork) {
       try {
         linkSync(from, to);
         return;
       } catch {
-        this.linksWork = false; // another file system (--cache elsewhere) or no hard links: copy from now on
+        this.linksWork = false;
       }
     }
-    writeFileSync(to, bytes);
+    copyFileSync(from, to);
   }
 
   /** Records a resource built in this build (its file already written into dir) under key. */
@@ -242,17 +304,10 @@ export class ResourceCache {
       // not there
     }
     try {
-      if (this.linksWork) {
-        try {
-          linkSync(join(dir, r.file), path);
-        } catch {
-          this.linksWork = false;
-          copyFileSync(join(dir, r.file), path);
-        }
-      } else copyFileSync(join(dir, r.file), path);
+      this.copyOrLink(join(dir, r.file), path);
       const st = statSync(path);
-      const { name: _n, file: _f, cell: _c, bytes: _b, sources: _s, open, ...meta } = r;
-      this.used.set(key, { meta, open: packOpen(open), size: st.size, mtimeMs: st.mtimeMs, used: 0 });
+      const { name: _n, file: _f, cell: _c, bytes, sources: _s, open, size: _z, fingerprint: _p, ...meta } = r;
+      this.used.set(key, { meta, open: packOpen(open), codes: '', fp: fingerprint(bytes), size: st.size, mtimeMs: st.mtimeMs, used: 0 });
     } catch {
       // a cache that cannot be written only costs the next build its hits
     }

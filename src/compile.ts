@@ -16,11 +16,11 @@ import { buildReport, REPORT_FILE } from './report/index.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings, RESKATE_POOL } from './tiling/budget.ts';
 import { groupTriangles, isNative, isPlanned, jobTriangles, type BuiltResource, type EncodeOptions, type MeshGroup, type ResourceJob } from './tiling/build.ts';
 import { buildSurfaceTable } from './import/materials.ts';
-import { applySeams, DEFAULT_SEAMS, levelMatch, seamReport, type SeamMode, type SeamReport } from './tiling/seams.ts';
+import { applySeams, countSeams, DEFAULT_SEAMS, levelMatch, seamReport, type SeamMode, type SeamReport } from './tiling/seams.ts';
 import type { SeamMatch } from './geometry/seams.ts';
 import { MAX_SHAPE_FACES } from './geometry/encode.ts';
 import { DEFAULT_CELL_SIZE, planCells, type CellSize, type KnownRuns } from './tiling/cells.ts';
-import { firstOfEach } from './tiling/unique.ts';
+import { firstOfEachFile } from './tiling/unique.ts';
 import { nativeGroups, withNativeCells } from './tiling/native-jobs.ts';
 import { SHAPE_DEFAULTS, shapeObjects, type ShapeOptions } from './shapes/build.ts';
 import { availableParallelism } from 'node:os';
@@ -349,7 +349,7 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     checkPool(jobsGeometries(all), options, 'at least '); // before encoding: the estimate is a lower bound
     // Resources whose key is in the cache are published from it; only the others are encoded.
     const staging = b.staging!;
-    const { cached, jobs, keys, index } = await timed(b, 'cache', () => fromCache(b.cache, all, options.encode, staging.dir));
+    const { cached, jobs, keys, index, allKeys } = await timed(b, 'cache', () => fromCache(b.cache, all, options.encode, staging.dir));
     let threads = options.workers === 'auto' ? autoThreads(jobs, freeCores(b.start)) : Math.max(1, Math.floor(options.workers));
     if (b.pool) threads = Math.min(threads, b.pool.workers.length + 1);
     const onDone = (d: number, t: number): void => b.hooks.onProgress?.('encode', d, t);
@@ -374,26 +374,32 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     }
     // The level's edge data: the corners each shape left unpaired, matched over the level, stored into the files
     // (counted in 'shape' mode too, for the manifest, where every listed corner is written open).
-    const level = await timed(b, 'seams', () => joinSeams(built, options.seams, new Set(cachedIndices(cached)), staging));
+    const level = await timed(b, 'seams', () => joinSeams(built, options.seams, cached, allKeys, b.cache, staging));
     return { built, layout, threads, level };
   }
 }
 
-/** Indices of the resources taken from the cache. */
-const cachedIndices = (cached: BuiltResource[]): number[] => cached.flatMap((r, i) => (r ? [i] : []));
-
 /**
  * Matches the open corners over the level and stores each resource's codes ('level') or open corners ('shape')
  * into its bytes and its staged file: the changed span in place for a file this build wrote, the whole file anew
- * for one taken from the cache (linked with the cache entry and the previous output, which must not change).
+ * for one taken from the cache (linked with the cache entry and the previous output, which must not change) —
+ * and nothing, not even a read, for one from the cache that already holds these codes. Each cache entry then holds
+ * the final file.
  */
-function joinSeams(built: BuiltResource[], mode: SeamMode, fromCache: Set<number>, staging: Staging): SeamMatch {
+function joinSeams(built: BuiltResource[], mode: SeamMode, cached: BuiltResource[], keys: string[], cache: ResourceCache | undefined, staging: Staging): SeamMatch {
   const match = levelMatch(built);
   built.forEach((r, i) => {
-    const [lo, hi] = applySeams(r, mode === 'level' ? match.codes[i] : null);
-    if (lo >= hi || r.parts === 0) return;
-    if (fromCache.has(i)) staging.replace(r.file, r.bytes);
-    else staging.patch(r.file, r.bytes, lo, hi);
+    const codes = mode === 'level' ? match.codes[i] : null;
+    const fromCache = cached[i] !== undefined;
+    if (fromCache && cache!.holds(keys[i], codes, r.open.corner.length)) return countSeams(r, codes);
+    const [lo, hi] = applySeams(r, codes);
+    if (lo < hi && r.parts > 0) {
+      if (fromCache) staging.replace(r.file, r.bytes);
+      else staging.patch(r.file, r.bytes, lo, hi);
+    }
+    delete r.size; // the bytes are in memory now
+    delete r.fingerprint;
+    cache?.settle(keys[i], r, staging.dir, codes);
   });
   return match;
 }
@@ -656,12 +662,14 @@ function openCache(b: Build): void {
 /** Splits the jobs into those the cache has (published from it, at their index) and those to encode. */
 function fromCache(cache: ResourceCache | undefined, all: ResourceJob[], encode: EncodeOptions | undefined, dir: string) {
   const cached: BuiltResource[] = new Array(all.length);
-  if (!cache) return { cached, jobs: all, keys: [] as string[], index: all.map((_, i) => i) };
+  if (!cache) return { cached, jobs: all, keys: [] as string[], index: all.map((_, i) => i), allKeys: [] as string[] };
   const jobs: ResourceJob[] = [];
   const keys: string[] = [];
   const index: number[] = [];
+  const allKeys: string[] = [];
   all.forEach((job, i) => {
     const key = cache.key(job, encode);
+    allKeys.push(key);
     const hit = cache.take(key, job, dir);
     if (hit) cached[i] = hit;
     else {
@@ -670,7 +678,7 @@ function fromCache(cache: ResourceCache | undefined, all: ResourceJob[], encode:
       index.push(i);
     }
   });
-  return { cached, jobs, keys, index };
+  return { cached, jobs, keys, index, allKeys };
 }
 
 /** One job per object with triangles or native shapes. */
@@ -723,7 +731,7 @@ function makeManifest(
   objects: ImportedObject[], validation: Record<string, Partial<MeshReport>>, streamingPlan: StreamingPlan | null, warnings: string[], files: string[],
   seams: SeamReport,
 ): Manifest {
-  const first = firstOfEach(built.map((r) => r.bytes));
+  const first = firstOfEachFile(built);
   const unique = built.filter((_, i) => first[i]);
   const totals: Totals = {
     'collision-objects': objects.length,

@@ -70,6 +70,12 @@ export interface BuiltResource {
   seamJoined: number;
   /** The corners the resource's shapes leave unpaired, as encoded (src/geometry/seams.ts joins them level-wide). */
   open: ResourceOpen;
+  /**
+   * A resource from the cache: its bytes' length and fingerprint (src/tiling/unique.ts) as the cache holds them, so
+   * that `bytes` (read from the file when first asked) need not be read when nothing changes them.
+   */
+  size?: number;
+  fingerprint?: number;
 }
 
 /** OpenCorners (src/geometry/encode.ts) of all a resource's shapes, with each corner's shape index. */

@@ -36,24 +36,39 @@ export function levelMatch(built: BuiltResource[]): SeamMatch {
  */
 export function applySeams(r: BuiltResource, codes: Float32Array | null): [number, number] {
   const span: [number, number] = [Infinity, -Infinity];
-  const encodedOpen = r.openEdges + r.seamJoined;
   const n = r.open.corner.length;
-  let joined = 0;
+  countSeams(r, codes);
   if (n > 0) {
     const arrays = edgeArraysOf(r);
     const view = new DataView(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
     for (let i = 0; i < n; i++) {
       const code = codes ? codes[i] : SEAM_NONE;
-      if (code !== SEAM_NONE) joined++;
       const a = arrays[r.open.shape[i]];
       if (!a) throw new Error(`seams: "${r.name}": open corner ${i} names shape ${r.open.shape[i]} of ${arrays.length}`);
       const e = seamEdge(code);
       writeCornerEdge(view, a, r.open.corner[i], e.value, e.concave, e.flat, span);
     }
   }
+  return span;
+}
+
+/** Sets r.seamJoined (the codes that are not SEAM_NONE) and r.openEdges (as encoded, less those) for these codes. */
+export function countSeams(r: BuiltResource, codes: Float32Array | null): void {
+  const encodedOpen = r.openEdges + r.seamJoined;
+  let joined = 0;
+  if (codes) for (let i = 0; i < codes.length; i++) if (codes[i] !== SEAM_NONE) joined++;
   r.seamJoined = joined;
   r.openEdges = encodedOpen - joined;
-  return span;
+}
+
+/** Whether two code lists of n corners are the same f32 values bit for bit (null: every corner SEAM_NONE). */
+export function sameCodes(a: Float32Array | null, b: Float32Array | null, n: number): boolean {
+  const none = new Uint32Array(Float32Array.of(SEAM_NONE).buffer)[0];
+  const bits = (c: Float32Array | null): Uint32Array | null => (c ? new Uint32Array(c.buffer, c.byteOffset, c.length) : null);
+  const x = bits(a), y = bits(b);
+  if ((x && x.length < n) || (y && y.length < n)) return false;
+  for (let i = 0; i < n; i++) if ((x ? x[i] : none) !== (y ? y[i] : none)) return false;
+  return true;
 }
 
 /** The resource's edge arrays as its builder located them (ResourceOpen.arrays), checked against its bytes. */

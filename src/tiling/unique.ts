@@ -23,12 +23,20 @@ export function fingerprint(b: Uint8Array): number {
 
 /** For each file, whether it is the first with its bytes (so the true ones count the unique files). */
 export function firstOfEach(files: Uint8Array[]): boolean[] {
-  const buckets = new Map<string, Uint8Array[]>();
+  return firstOfEachFile(files.map((bytes) => ({ bytes })));
+}
+
+/**
+ * firstOfEach over files whose size and fingerprint may be known without their bytes (a resource taken from the
+ * cache: its bytes are read only when another file has the same size and fingerprint).
+ */
+export function firstOfEachFile(files: { readonly bytes: Uint8Array; size?: number; fingerprint?: number }[]): boolean[] {
+  const buckets = new Map<string, { readonly bytes: Uint8Array }[]>();
   return files.map((f) => {
-    const key = `${f.length}:${fingerprint(f)}`;
+    const key = `${f.size ?? f.bytes.length}:${f.fingerprint ?? fingerprint(f.bytes)}`;
     const seen = buckets.get(key);
     if (!seen) return buckets.set(key, [f]), true;
-    if (seen.some((s) => Buffer.compare(s, f) === 0)) return false;
+    if (seen.some((s) => Buffer.compare(s.bytes, f.bytes) === 0)) return false;
     seen.push(f);
     return true;
   });

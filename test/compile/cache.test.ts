@@ -2,7 +2,7 @@
 // material, delete one, add one — a rebuild through the cache writes exactly the files and bytes of a clean build
 // (manifest included), reusing what did not change; entries edited in place, --no-cache and --cache DIR.
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Document } from '@gltf-transform/core';
@@ -135,5 +135,42 @@ describe('cache entries and options', () => {
     expect(u.cache).toMatchObject({ misses: 0 });
     expectSameOutput(join(dir, 's-level-again'), join(dir, 's-level'));
     expect(readFileSync(join(dir, 's-shape', 'collision_area_0_0.physics')).equals(readFileSync(join(dir, 's-shape-clean', 'collision_area_0_0.physics')))).toBe(true);
+  });
+});
+
+describe('the seams step through the cache', () => {
+  it('an unchanged rebuild links every file from the cache and rewrites none; a moved object rewrites only cells whose joins changed', { timeout: 120_000 }, async () => {
+    const dir = join(tmp.dir, 'seamcache');
+    mkdirSync(dir, { recursive: true });
+    const city = join(SAMPLES, 'city-blocks.glb');
+    const out = join(dir, 'out');
+    await compileLevel(city, { out }, hooks);
+    const inodes = (d: string): Map<string, number> => new Map(readdirSync(d).filter((f) => f.endsWith('.physics')).map((f) => [f, statSync(join(d, f)).ino]));
+    const entryInodes = (): Set<number> => new Set([...inodes(join(out, '.cache', 'r')).values()]);
+    const first = inodes(out);
+    const again = await compileLevel(city, { out }, hooks);
+    expect(again.cache).toMatchObject({ misses: 0 });
+    const second = inodes(out);
+    const entries = entryInodes();
+    // Every published file is its cache entry (a hard link), and the same file as the build before.
+    for (const [f, ino] of second) {
+      expect(entries.has(ino), f).toBe(true);
+      expect(ino, f).toBe(first.get(f));
+    }
+    // Move one prop: its cells are encoded again; the others keep their files unless a join of theirs changed.
+    const doc = await io().read(city);
+    const node = doc.getRoot().listNodes().find((n) => n.getName().startsWith('planter'))!;
+    const t = node.getTranslation();
+    node.setTranslation([t[0] + 3, t[1], t[2]]);
+    const moved = join(dir, 'moved.glb');
+    await io().write(moved, doc);
+    const r = await compileLevel(moved, { out }, hooks);
+    const clean = await compileLevel(moved, { out: join(dir, 'clean'), cache: false }, hooks);
+    expectSameOutput(out, join(dir, 'clean'));
+    expect(r.cache!.hits).toBeGreaterThan(r.cache!.misses);
+    const third = inodes(out);
+    const kept = [...third].filter(([f, ino]) => ino === second.get(f)).length;
+    expect(kept).toBeGreaterThan(third.size / 2);
+    expect(clean.manifest.seams).toEqual(r.manifest.seams);
   });
 });

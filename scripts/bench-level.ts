@@ -89,6 +89,20 @@
 //       (src/import/gltf.ts reads the JSON through NodeIO); skatepark compile 0.38–0.45 s CPU. So a warm small compile
 //       is mostly yargs and @gltf-transform's module loading; < 0.25 s needs both off the path (a lighter argument
 //       parser, GLB container parsing in gltf-lite.ts) — not done in this issue.
+//   2026-12-02, third session (quiet machine, no other agents; its speed swings ~1.4× between phases, so each
+//   figure says which): the level-wide seams pass replaced by a match of the shapes' open corners after encoding
+//   (seams stage 275–346 → 25–41 ms), cached resources no longer read unless their joins change (rebuild's cache
+//   stage 176 → 85 ms), and the yargs/@gltf-transform/gl-matrix/fast-xml-parser modules bundled into the cached CLI
+//   bundle (bin/compile-collision.js).
+//     default, fast phase: --runs 5 902 ms median [836–946], CPU 1,648 ms; slow phase 1,311 ms [1,240–1,417].
+//     --incremental: fast phase, --runs 3: clean 1,136 ms, rebuild 505–558 ms (40–49 %), warm 487 ms (43 %); slow
+//       phase, --runs 5: clean 1,308, rebuild 703 (54 %), warm 565 (43 %). Goal ≤ 20 % not met. A rebuild pays the
+//       import (~140–200 ms), the plan (~50), the cache's keys (~60: walking 448 jobs' structure and hashing), the
+//       worker's validation and level-wide crack pass after the import (~220 ms: the main thread waits for it),
+//       the seams stage (~30) and publish.
+//     --process: fast phase --version 132–150 ms, skatepark 184–266 ms (median 195), 1M level from outside
+//       1,070–1,350 (median 1,242; 1.02–1.08 s with /usr/bin/time in a quieter minute); slow phase --version 157,
+//       skatepark 232, 1M 1,604 ms against 1,288 in-process.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -5,7 +5,9 @@
 // build does; a failed one leaves the last good output as it was and says why. Runs until interrupted (Ctrl-C).
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 import type { CompileOptions, CompileResult } from '../src/compile.ts';
+import type { ThreadPool } from '../src/tiling/pool.ts';
 
 /** Quiet time (ms) after the last change before a rebuild starts. */
 export const DEBOUNCE_MS = 250;
@@ -38,6 +40,34 @@ export function describeBuild(changed: string[], r: CompileResult, ms: number): 
   const reuse = c ? `${c.misses} rebuilt, ${c.hits} from the cache` : 'no cache';
   const what = changed.length ? `${changed.map((f) => basename(f)).join(', ')} changed` : 'first build';
   return `${new Date().toISOString().slice(11, 19)} ${what}: ${n} resource${n === 1 ? '' : 's'} (${reuse}), ${r.manifest.warnings.length} warning(s) → ${r.outDir} in ${ms.toFixed(0)} ms`;
+}
+
+/**
+ * Worker threads kept from one rebuild to the next (src/compile.ts CompileHooks.pool): a rebuild starts on warm
+ * workers instead of starting its own (~60–80 ms to come up, and their code runs cold). After a failed build they
+ * are closed and the next build starts new ones, so a worker that died takes no later build with it.
+ */
+export async function keptWorkers(workers: number | 'auto'): Promise<{ run<T>(build: (pool: ThreadPool | undefined) => Promise<T>): Promise<T>; close(): Promise<void> }> {
+  const { ThreadPool } = await import('../src/tiling/pool.ts');
+  const n = workers === 'auto' ? availableParallelism() - 1 : Math.floor(workers) - 1;
+  let pool: ThreadPool | undefined;
+  return {
+    async run(build) {
+      if (n > 0) pool ??= ThreadPool.spawn(n);
+      try {
+        return await build(pool);
+      } catch (e) {
+        const dead = pool;
+        pool = undefined;
+        await dead?.close();
+        throw e;
+      }
+    },
+    async close() {
+      await pool?.close();
+      pool = undefined;
+    },
+  };
 }
 
 /** Watches until the returned stop() is called; resolves once the watcher is up (the first build then starts). */

@@ -185,18 +185,24 @@ async function makeLevel(): Promise<void> {
 
 /**
  * Child mode for --incremental: one compile of `level` into `out` (cache on or off), timed like runOnce; with
- * `--warm`, a build of the unmoved level first in the same process (what --watch does), the second one timed.
+ * `--warm`, a build of the unmoved level first in the same process and on the same kept workers (what --watch
+ * does, cli/watch.ts keptWorkers), the second one timed.
  */
 async function runIncremental(args: string[]): Promise<void> {
   const { compileLevel } = await import('../src/compile.ts');
   const opt = (name: string): string => args[args.indexOf(name) + 1];
   const out = opt('--out');
   const cache = args.includes('--no-cache') ? false : undefined;
-  if (args.includes('--warm')) await compileLevel(LEVEL, { out, cache }, { logger: { warn: () => {} } });
+  const warm = args.includes('--warm');
+  const kept = warm ? await (await import('../cli/watch.ts')).keptWorkers('auto') : undefined;
+  const build = (level: string) =>
+    kept ? kept.run((pool) => compileLevel(level, { out, cache }, { logger: { warn: () => {} }, pool })) : compileLevel(level, { out, cache }, { logger: { warn: () => {} } });
+  if (warm) await build(LEVEL);
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const r = await compileLevel(opt('--level'), { out, cache }, { logger: { warn: () => {} } });
+  const r = await build(opt('--level'));
   const cpu = process.cpuUsage(c0);
+  await kept?.close();
   process.stdout.write(`${JSON.stringify({ wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, timings: r.timings, cache: r.cache ?? null, resources: r.manifest.resources.length })}\n`);
 }
 

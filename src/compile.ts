@@ -112,6 +112,13 @@ export interface CompileHooks {
   onProgress?: (stage: ProgressStage, done: number, total: number) => void;
   /** Called at each point of the output swap (src/publish.ts); tests kill the process there. */
   onPublishStep?: (step: PublishStep) => void;
+  /**
+   * Worker threads kept across builds by the caller (--watch: a rebuild then starts on warm workers instead of
+   * starting its own). Used instead of the build's own, left running at the end; `workers` still bounds how many
+   * threads encode. Close it when done; after a failed build, a pool whose worker died fails the next build too,
+   * so start a new one then.
+   */
+  pool?: ThreadPool;
 }
 
 export type ProgressStage = 'import' | 'shapes' | 'seams' | 'validate' | 'plan' | 'cache' | 'encode' | 'report' | 'publish';
@@ -278,7 +285,10 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
   const size = await stat(input).then((st) => st.size, () => 0);
   const early = b.options.workers === 'auto' ? (size >= PRESPAWN_BYTES ? Math.min(availableParallelism(), Math.ceil(size / PRESPAWN_BYTES)) - 1 : 0) : Math.floor(b.options.workers) - 1;
   try {
-    if (early > 0) b.pool = ThreadPool.spawn(early);
+    if (hooks.pool) {
+      b.pool = hooks.pool;
+      void b.pool.reset(0).catch(() => undefined); // a dead worker is reported where its work is awaited
+    } else if (early > 0) b.pool = ThreadPool.spawn(early);
     if (options.studioTemplate) options.encode = { ...options.encode, header: await readStudioTemplate(options.studioTemplate) };
     const imported = await importStage(b);
     // Shape modes (src/shapes/): primitives, hulls and convex parts become what the plan and encoder take.
@@ -300,7 +310,7 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
     }
     return result;
   } finally {
-    await b.pool?.close();
+    if (b.pool !== hooks.pool) await b.pool?.close();
     b.staging?.discard();
   }
 }

@@ -91,10 +91,11 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   });
   if (argv.watch) {
     if (several) usage(`--watch takes one level, got ${files.length}`);
-    const { watchLevel } = await import('../watch.ts');
-    const w = await watchLevel(files[0], levelOptions(argv.out), { line: (t) => process.stdout.write(`${t}\n`), compile: (f, o) => compileLevel(f, o, { logger: { warn: () => {} } }) });
+    const { watchLevel, keptWorkers } = await import('../watch.ts');
+    const workersKept = await keptWorkers(workers);
+    const w = await watchLevel(files[0], levelOptions(argv.out), { line: (t) => process.stdout.write(`${t}\n`), compile: (f, o) => workersKept.run((pool) => compileLevel(f, o, { logger: { warn: () => {} }, pool })) });
     process.stderr.write(`compile-collision: watching ${files[0]}; Ctrl-C stops\n`);
-    const stop = (): void => void w.stop().then(() => process.exit(0));
+    const stop = (): void => void w.stop().then(() => workersKept.close()).then(() => process.exit(0));
     process.once('SIGINT', stop).once('SIGTERM', stop);
     return;
   }

@@ -209,6 +209,11 @@ export class ThreadPool {
     return this.call(worker, { kind: 'cracks' });
   }
 
+  /** Forgets what the worker validated before (a new build on workers kept across builds). */
+  reset(worker: number): Promise<null> {
+    return this.call(worker, { kind: 'reset' });
+  }
+
   /** Cell runs (src/tiling/cells.ts cellRuns) of every group of each item, at cellSize, on a worker. */
   cellRuns(worker: number, items: ValidateItem[], cellSize: number): Promise<Float64Array[][]> {
     return this.call(worker, { kind: 'cellRuns', items, cellSize });

@@ -14,6 +14,7 @@ type Request =
   | { id: number; kind: 'encode'; batch: { index: number; job: ResourceJob }[]; encode?: EncodeOptions; writeDir?: string }
   | { id: number; kind: 'validate'; items: ValidateItem[] }
   | { id: number; kind: 'cracks' }
+  | { id: number; kind: 'reset' }
   | { id: number; kind: 'cellRuns'; items: ValidateItem[]; cellSize: number }
   | { id: number; kind: 'piece'; input: PieceInput };
 
@@ -39,6 +40,13 @@ parentPort!.on('message', (msg: Request) => {
       const reports = msg.items.map((it) => validateMesh(it.positions, it.groups));
       msg.items.forEach((item, i) => validated.push({ item, report: reports[i] }));
       parentPort!.postMessage({ id: msg.id, result: reports.map(({ open: _, ...r }) => r) });
+      return;
+    }
+    if (msg.kind === 'reset') {
+      // A new build on a worker kept across builds (--watch): what an earlier, perhaps failed, build validated here
+      // must not reach this build's crack pass.
+      validated = [];
+      parentPort!.postMessage({ id: msg.id, result: null });
       return;
     }
     if (msg.kind === 'cracks') {

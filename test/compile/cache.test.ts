@@ -103,6 +103,27 @@ describe('cache entries and options', () => {
     const now = files(out);
     for (const [n, b] of clean) expect(b.equals(now.get(n)!), n).toBe(true);
   });
+  it('an entry whose open corners or seams codes are damaged in the index is a miss, not a wrong file', async () => {
+    const dir = join(tmp.dir, 'damaged');
+    const out = join(dir, 'out');
+    const city = join(SAMPLES, 'city-blocks.glb');
+    await compileLevel(city, { out }, hooks);
+    const clean = files(out);
+    const indexFile = join(out, '.cache', 'index.json');
+    const index = JSON.parse(readFileSync(indexFile, 'utf8'));
+    const keys = Object.keys(index.entries);
+    keys.forEach((k, i) => {
+      if (i % 3 === 0) index.entries[k].codes = 'AAAA'; // one f32 for a list of another length
+      else if (i % 3 === 1) index.entries[k].open = 'AQAAAA=='; // n = 1 and nothing after it
+    });
+    writeFileSync(indexFile, JSON.stringify(index));
+    const r = await compileLevel(city, { out }, hooks);
+    const damaged = keys.filter((k, i) => i % 3 === 0 ? index.entries[k].meta.openEdges > 0 : i % 3 === 1).length;
+    expect(r.cache!.misses).toBeGreaterThanOrEqual(damaged);
+    const now = files(out);
+    for (const [n, b] of clean) expect(b.equals(now.get(n)!), n).toBe(true);
+  });
+
   it('--cache DIR keeps the cache elsewhere and the output holds none; option changes miss', async () => {
     const dir = join(tmp.dir, 'elsewhere');
     const cache = join(dir, 'cache');

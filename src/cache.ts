@@ -11,9 +11,11 @@
 //
 // Layout of a cache directory (default `<out>/.cache`, which src/publish.ts treats as the tool's own and moves into
 // each new output): `r/<key>.physics` (the resource's bytes; hard-linked with the published file where the file
-// system allows, else a copy) and `index.json` (per key the manifest numbers, the open corners, the entry's size
-// and mtime, and the build that last used it). An entry whose size or mtime no longer matches (a published file
-// edited in place shares the entry's inode) is a miss. Entries not used by the last KEEP_BUILDS builds are removed.
+// system allows, else a copy), `index.json` (per key the manifest numbers, the entry's size, mtime and fingerprint,
+// where its record is, and the build that last used it) and `lists-<build>.bin` (each entry's record: its open
+// corners and the codes its bytes hold, binary). An entry whose size or mtime no longer matches (a published file
+// edited in place shares the entry's inode) or whose record is unreadable is a miss. Entries not used by the last
+// KEEP_BUILDS builds are removed.
 import { createHash } from 'node:crypto';
 import { copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -28,7 +30,7 @@ import { SEAM_NONE } from './geometry/edge-rule.ts';
 /** The cache directory's name inside an output directory (one of src/publish.ts's OWNED_ENTRIES). */
 export const CACHE_ENTRY = '.cache';
 /** Bumped when the key's recipe or the index's form changes: older entries are then never hit. */
-export const CACHE_FORMAT = 3;
+export const CACHE_FORMAT = 4;
 /** Entries are kept while one of the last this many builds used them (an edit undone still hits). */
 export const KEEP_BUILDS = 2;
 
@@ -40,10 +42,14 @@ type Meta = Omit<BuiltResource, 'name' | 'file' | 'cell' | 'bytes' | 'sources' |
 
 interface IndexEntry {
   meta: Meta;
-  /** The resource's open corners (BuiltResource.open), packed (packOpen). */
-  open: string;
-  /** The seams codes the entry's bytes hold for those corners (f32, base64; '' for none joined), and the bytes' fingerprint. */
-  codes: string;
+  /**
+   * Where the entry's record is in the lists file (byte offset, length): the resource's open corners
+   * (BuiltResource.open) and the seams codes its bytes hold for them (packRecord). `record`: this build's, in memory
+   * until finish writes it.
+   */
+  list: [number, number];
+  record?: Uint8Array;
+  /** The entry's bytes' fingerprint (src/tiling/unique.ts). */
   fp: number;
   size: number;
   mtimeMs: number;
@@ -54,6 +60,8 @@ interface IndexFile {
   format: number;
   builds: number;
   entries: Record<string, IndexEntry>;
+  /** The lists file (`lists-<builds>.bin`, beside the index): every entry's record, one after another. */
+  lists: string;
 }
 
 let codeDigest: string | undefined;
@@ -123,52 +131,42 @@ class KeyHasher {
 const NOT_IN_KEY = ['name', 'cell', 'sources'] as const;
 
 /**
- * A resource's open corners as base64 u32 words: n and the arrays' length m, then shape and corner (n each), the
- * points (9n, f32 bits) and the edge arrays' places (m).
+ * An entry's record: u32 words n, m, joined (0/1), then shape and corner (n each), the points (9n, f32 bits), the
+ * edge arrays' places (m) and, when joined, the codes the entry's bytes hold (n f32; else every corner is open).
+ * Binary in a file of its own, not in index.json: 44+ bytes a corner (the 1M bench level's 47,456 corners, a triangle
+ * soup's millions) made the JSON index 3 MB to 50 MB, parsed and written every build.
  */
-function packOpen(o: ResourceOpen): string {
+function packRecord(o: ResourceOpen, codes: Float32Array | null): Uint8Array {
   const n = o.corner.length, m = o.arrays.length;
-  const words = new Uint32Array(2 + 11 * n + m);
+  const joined = codes !== null && codes.some((c) => c !== SEAM_NONE);
+  const words = new Uint32Array(3 + 11 * n + m + (joined ? n : 0));
   words[0] = n;
   words[1] = m;
-  words.set(o.shape, 2);
-  words.set(o.corner, 2 + n);
-  words.set(new Uint32Array(o.points.buffer, o.points.byteOffset, 9 * n), 2 + 2 * n);
-  words.set(o.arrays, 2 + 11 * n);
-  return Buffer.from(words.buffer).toString('base64');
+  words[2] = joined ? 1 : 0;
+  words.set(o.shape, 3);
+  words.set(o.corner, 3 + n);
+  words.set(new Uint32Array(o.points.buffer, o.points.byteOffset, 9 * n), 3 + 2 * n);
+  words.set(o.arrays, 3 + 11 * n);
+  if (joined) words.set(new Uint32Array(codes!.buffer, codes!.byteOffset, n), 3 + 11 * n + m);
+  return new Uint8Array(words.buffer);
 }
 
-/** Seams codes as base64 f32 ('' when none is joined: every corner SEAM_NONE). */
-function packCodes(codes: Float32Array | null): string {
-  if (!codes || codes.every((c) => c === SEAM_NONE)) return '';
-  return Buffer.from(codes.buffer, codes.byteOffset, codes.byteLength).toString('base64');
-}
-
-/** packCodes's codes for n corners back (null: none joined), or undefined for a damaged entry (a miss). */
-function unpackCodes(text: unknown, n: number): Float32Array | null | undefined {
-  if (text === '') return null;
-  if (typeof text !== 'string') return undefined;
-  const b = Buffer.from(text, 'base64');
-  if (b.length !== 4 * n) return undefined;
-  const out = new Float32Array(n);
-  new Uint8Array(out.buffer).set(b);
-  return out;
-}
-
-/** packOpen's list back, or undefined for a damaged one (a miss). */
-function unpackOpen(text: unknown): ResourceOpen | undefined {
-  if (typeof text !== 'string') return undefined;
-  const b = Buffer.from(text, 'base64');
-  if (b.length < 8 || b.length % 4 !== 0) return undefined;
+/** packRecord's open corners and codes (null: none joined) back, or undefined for a damaged record (a miss). */
+function unpackRecord(b: Uint8Array | undefined): { open: ResourceOpen; codes: Float32Array | null } | undefined {
+  if (!b || b.length < 12 || b.length % 4 !== 0) return undefined;
   const words = new Uint32Array(b.length / 4);
   new Uint8Array(words.buffer).set(b);
-  const n = words[0], m = words[1];
-  if (m % 4 !== 0 || words.length !== 2 + 11 * n + m) return undefined;
+  const n = words[0], m = words[1], joined = words[2];
+  if (m % 4 !== 0 || joined > 1 || words.length !== 3 + 11 * n + m + joined * n) return undefined;
+  const end = 3 + 11 * n + m;
   return {
-    shape: words.slice(2, 2 + n),
-    corner: words.slice(2 + n, 2 + 2 * n),
-    points: new Float32Array(words.slice(2 + 2 * n, 2 + 11 * n).buffer),
-    arrays: words.slice(2 + 11 * n),
+    open: {
+      shape: words.slice(3, 3 + n),
+      corner: words.slice(3 + n, 3 + 2 * n),
+      points: new Float32Array(words.slice(3 + 2 * n, 3 + 11 * n).buffer),
+      arrays: words.slice(3 + 11 * n, end),
+    },
+    codes: joined ? new Float32Array(words.slice(end, end + n).buffer) : null,
   };
 }
 
@@ -182,8 +180,16 @@ export class ResourceCache {
   /** Hits and misses of this build (for the summary and tests). */
   readonly stats = { hits: 0, misses: 0 };
 
+  /** The lists file the index names, as read (records of entries from earlier builds). */
+  private lists: Uint8Array;
+
   private constructor(readonly dir: string) {
     this.index = ResourceCache.readIndex(dir);
+    try {
+      this.lists = this.index.lists ? new Uint8Array(readFileSync(join(dir, this.index.lists))) : new Uint8Array(0);
+    } catch {
+      this.lists = new Uint8Array(0); // gone: every entry's record is unreadable, so every entry misses
+    }
   }
 
   /** Opens (creating) a cache directory; an unreadable or foreign index starts empty. */
@@ -195,11 +201,11 @@ export class ResourceCache {
   private static readIndex(dir: string): IndexFile {
     try {
       const j = JSON.parse(readFileSync(join(dir, INDEX), 'utf8'));
-      if (j?.format === CACHE_FORMAT && typeof j.builds === 'number' && j.entries && typeof j.entries === 'object') return j;
+      if (j?.format === CACHE_FORMAT && typeof j.builds === 'number' && j.entries && typeof j.entries === 'object' && typeof j.lists === 'string' && /^lists-\d+\.bin$/.test(j.lists)) return j;
     } catch {
       // none yet, or damaged: start empty (entries on disk without an index line are removed at finish)
     }
-    return { format: CACHE_FORMAT, builds: 0, entries: {} };
+    return { format: CACHE_FORMAT, builds: 0, entries: {}, lists: '' };
   }
 
   /** The job's key (see the file header). */
@@ -221,9 +227,9 @@ export class ResourceCache {
     const e = this.index.entries[key];
     if (!e) return this.miss();
     const path = this.entryPath(key);
-    const open = unpackOpen(e.open);
-    const codes = unpackCodes(e.codes, open?.corner.length ?? 0);
-    if (!open || codes === undefined || typeof e.fp !== 'number') return this.miss();
+    const rec = unpackRecord(this.recordOf(e));
+    if (!rec || typeof e.fp !== 'number') return this.miss();
+    const { open, codes } = rec;
     const file = resourceFile(job.name);
     try {
       const st = statSync(path);
@@ -249,6 +255,14 @@ export class ResourceCache {
     return r;
   }
 
+  /** An entry's record: this build's, or its place in the lists file read at open. */
+  private recordOf(e: IndexEntry): Uint8Array | undefined {
+    if (e.record) return e.record;
+    const [at, length] = Array.isArray(e.list) ? e.list : [-1, 0];
+    if (!(Number.isSafeInteger(at) && Number.isSafeInteger(length) && at >= 0 && length >= 0 && at + length <= this.lists.length)) return undefined;
+    return this.lists.subarray(at, at + length);
+  }
+
   /** Whether the entry taken for key holds these seams codes (null: none joined), so its bytes need no change. */
   holds(key: string, codes: Float32Array | null, n: number): boolean {
     const have = this.held.get(key);
@@ -270,7 +284,7 @@ export class ResourceCache {
         this.copyOrLink(staged, path);
       }
       const st = statSync(path);
-      this.used.set(key, { ...e, codes: packCodes(codes), fp: fingerprint(r.bytes), size: st.size, mtimeMs: st.mtimeMs });
+      this.used.set(key, { ...e, record: packRecord(r.open, codes), fp: fingerprint(r.bytes), size: st.size, mtimeMs: st.mtimeMs });
     } catch {
       this.used.delete(key); // an entry that cannot be settled is not kept
     }
@@ -307,7 +321,7 @@ export class ResourceCache {
       this.copyOrLink(join(dir, r.file), path);
       const st = statSync(path);
       const { name: _n, file: _f, cell: _c, bytes, sources: _s, open, size: _z, fingerprint: _p, ...meta } = r;
-      this.used.set(key, { meta, open: packOpen(open), codes: '', fp: fingerprint(bytes), size: st.size, mtimeMs: st.mtimeMs, used: 0 });
+      this.used.set(key, { meta, list: [0, 0], record: packRecord(open, null), fp: fingerprint(bytes), size: st.size, mtimeMs: st.mtimeMs, used: 0 });
     } catch {
       // a cache that cannot be written only costs the next build its hits
     }
@@ -332,10 +346,30 @@ export class ResourceCache {
       }
       entries[k] = { ...e, size: st.size, mtimeMs: st.mtimeMs, used: builds };
     }
+    // Every kept entry's record into a new lists file; the index names it, so a reader always finds the records
+    // the index it read describes (the old file is removed only after the new index is in place).
+    const records: Uint8Array[] = [];
+    let at = 0;
+    for (const [k, e] of Object.entries(entries)) {
+      const rec = this.recordOf(e);
+      if (!rec) {
+        delete entries[k];
+        continue;
+      }
+      records.push(rec);
+      const { record: _r, ...kept } = e;
+      entries[k] = { ...kept, list: [at, rec.length] };
+      at += rec.length;
+    }
+    const lists = `lists-${builds}.bin`;
     try {
+      const tmpLists = join(dir, `${lists}.${process.pid}.tmp`);
+      writeFileSync(tmpLists, Buffer.concat(records));
+      renameSync(tmpLists, join(dir, lists));
       const tmp = join(dir, `${INDEX}.${process.pid}.tmp`);
-      writeFileSync(tmp, JSON.stringify({ format: CACHE_FORMAT, builds, entries } satisfies IndexFile));
+      writeFileSync(tmp, JSON.stringify({ format: CACHE_FORMAT, builds, entries, lists } satisfies IndexFile));
       renameSync(tmp, join(dir, INDEX));
+      for (const n of readdirSync(dir)) if (/^lists-\d+\.bin$/.test(n) && n !== lists) unlinkSync(join(dir, n));
       for (const n of readdirSync(join(dir, ENTRIES))) {
         const key = n.endsWith('.physics') ? n.slice(0, -'.physics'.length) : '';
         if (!entries[key]) unlinkSync(join(dir, ENTRIES, n));

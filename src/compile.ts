@@ -402,7 +402,7 @@ function joinSeams(built: BuiltResource[], mode: SeamMode, cached: BuiltResource
     const codes = mode === 'level' ? match.codes[i] : null;
     const fromCache = cached[i] !== undefined;
     if (fromCache && cache!.holds(keys[i], codes, r.open.corner.length)) return countSeams(r, codes);
-    const [lo, hi] = applySeams(r, codes);
+    const [lo, hi] = applySeams(r, codes, !fromCache);
     if (lo < hi && r.parts > 0) {
       if (fromCache) staging.replace(r.file, r.bytes);
       else staging.patch(r.file, r.bytes, lo, hi);

@@ -32,17 +32,19 @@ export function levelMatch(built: BuiltResource[]): SeamMatch {
  * Stores each listed corner's edge data into r.bytes: its level-wide code (codes, 'level'), or open (null:
  * 'shape', which also undoes a join in bytes taken from the cache). Sets r.seamJoined and r.openEdges (as encoded,
  * less the joined). Returns the byte span that changed, [lo, hi) (lo ≥ hi: nothing; bytes from the cache may
- * already hold these codes), so the caller rewrites only that part of the file.
+ * already hold these codes), so the caller rewrites only that part of the file. asEncoded: the bytes are the
+ * encoder's own (every listed corner open), so only joined corners need writing.
  */
-export function applySeams(r: BuiltResource, codes: Float32Array | null): [number, number] {
+export function applySeams(r: BuiltResource, codes: Float32Array | null, asEncoded = false): [number, number] {
   const span: [number, number] = [Infinity, -Infinity];
   const n = r.open.corner.length;
   countSeams(r, codes);
-  if (n > 0) {
+  if (n > 0 && !(asEncoded && r.seamJoined === 0)) {
     const arrays = edgeArraysOf(r);
     const view = new DataView(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
     for (let i = 0; i < n; i++) {
       const code = codes ? codes[i] : SEAM_NONE;
+      if (asEncoded && code === SEAM_NONE) continue;
       const a = arrays[r.open.shape[i]];
       if (!a) throw new Error(`seams: "${r.name}": open corner ${i} names shape ${r.open.shape[i]} of ${arrays.length}`);
       const e = seamEdge(code);

@@ -2,7 +2,7 @@
 // material, delete one, add one — a rebuild through the cache writes exactly the files and bytes of a clean build
 // (manifest included), reusing what did not change; entries edited in place, --no-cache and --cache DIR.
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Document } from '@gltf-transform/core';
@@ -113,15 +113,22 @@ describe('cache entries and options', () => {
     const index = JSON.parse(readFileSync(indexFile, 'utf8'));
     const keys = Object.keys(index.entries);
     keys.forEach((k, i) => {
-      if (i % 3 === 0) index.entries[k].codes = 'AAAA'; // one f32 for a list of another length
-      else if (i % 3 === 1) index.entries[k].open = 'AQAAAA=='; // n = 1 and nothing after it
+      const [at, length] = index.entries[k].list;
+      if (i % 3 === 0) index.entries[k].list = [at, length - 4]; // a word short
+      else if (i % 3 === 1) index.entries[k].list = [at + 1e9, length]; // past the lists file
     });
     writeFileSync(indexFile, JSON.stringify(index));
     const r = await compileLevel(city, { out }, hooks);
-    const damaged = keys.filter((k, i) => i % 3 === 0 ? index.entries[k].meta.openEdges > 0 : i % 3 === 1).length;
-    expect(r.cache!.misses).toBeGreaterThanOrEqual(damaged);
+    expect(r.cache!.misses).toBe(keys.filter((_, i) => i % 3 !== 2).length);
     const now = files(out);
     for (const [n, b] of clean) expect(b.equals(now.get(n)!), n).toBe(true);
+    // The lists file itself gone: every entry misses, the output is still a clean build's.
+    const again = JSON.parse(readFileSync(indexFile, 'utf8'));
+    rmSync(join(out, '.cache', again.lists));
+    const s = await compileLevel(city, { out }, hooks);
+    expect(s.cache).toMatchObject({ hits: 0 });
+    const after = files(out);
+    for (const [n, b] of clean) expect(b.equals(after.get(n)!), n).toBe(true);
   });
 
   it('--cache DIR keeps the cache elsewhere and the output holds none; option changes miss', async () => {

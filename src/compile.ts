@@ -18,7 +18,6 @@ import { groupTriangles, isNative, isPlanned, jobTriangles, type BuiltResource, 
 import { buildSurfaceTable } from './import/materials.ts';
 import { applySeams, countSeams, DEFAULT_SEAMS, levelMatch, seamReport, type SeamMode, type SeamReport } from './tiling/seams.ts';
 import type { SeamMatch } from './geometry/seams.ts';
-import { MAX_SHAPE_FACES } from './geometry/encode.ts';
 import { DEFAULT_CELL_SIZE, planCells, type CellSize, type KnownRuns } from './tiling/cells.ts';
 import { firstOfEachFile } from './tiling/unique.ts';
 import { nativeGroups, withNativeCells } from './tiling/native-jobs.ts';

@@ -284,7 +284,7 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
   const size = await stat(input).then((st) => st.size, () => 0);
   const early = b.options.workers === 'auto' ? (size >= PRESPAWN_BYTES ? Math.min(availableParallelism(), Math.ceil(size / PRESPAWN_BYTES)) - 1 : 0) : Math.floor(b.options.workers) - 1;
   try {
-    if (hooks.pool) {
+    if (hooks.pool?.workers.length) {
       b.pool = hooks.pool;
       void b.pool.reset(0).catch(() => undefined); // a dead worker is reported where its work is awaited
     } else if (early > 0) b.pool = ThreadPool.spawn(early);

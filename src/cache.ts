@@ -12,11 +12,11 @@
 // Layout of a cache directory (default `<out>/.cache`, which src/publish.ts treats as the tool's own and moves into
 // each new output): `r/<key>.physics` (the resource's bytes; hard-linked with the published file where the file
 // system allows, else a copy), `index.json` (per key the manifest numbers, the entry's size, mtime and fingerprint,
-// where its record is, and the build that last used it) and `lists-<build>.bin` (each entry's record: its open
+// where its record is, and the build that last used it) and `lists-<build>-….bin` (each entry's record: its open
 // corners and the codes its bytes hold, binary). An entry whose size or mtime no longer matches (a published file
 // edited in place shares the entry's inode) or whose record is unreadable is a miss. Entries not used by the last
 // KEEP_BUILDS builds are removed.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,8 @@ export const CACHE_FORMAT = 4;
 export const KEEP_BUILDS = 2;
 
 const INDEX = 'index.json';
+/** Names of lists files (IndexFile.lists). */
+const LISTS_NAME = /^lists-\d+-\d+-[0-9a-f]{8}\.bin$/;
 const ENTRIES = 'r';
 
 /** What the manifest needs of a resource besides its bytes (and its open corners, kept apart). */
@@ -60,7 +62,11 @@ interface IndexFile {
   format: number;
   builds: number;
   entries: Record<string, IndexEntry>;
-  /** The lists file (`lists-<builds>.bin`, beside the index): every entry's record, one after another. */
+  /**
+   * The lists file beside the index (`lists-<build>-<writer>.bin`: a name of its own for each build that writes
+   * one, so two builds sharing a --cache directory never leave an index naming the other's records): every entry's
+   * record, one after another.
+   */
   lists: string;
 }
 
@@ -201,7 +207,7 @@ export class ResourceCache {
   private static readIndex(dir: string): IndexFile {
     try {
       const j = JSON.parse(readFileSync(join(dir, INDEX), 'utf8'));
-      if (j?.format === CACHE_FORMAT && typeof j.builds === 'number' && j.entries && typeof j.entries === 'object' && typeof j.lists === 'string' && /^lists-\d+\.bin$/.test(j.lists)) return j;
+      if (j?.format === CACHE_FORMAT && typeof j.builds === 'number' && j.entries && typeof j.entries === 'object' && typeof j.lists === 'string' && LISTS_NAME.test(j.lists)) return j;
     } catch {
       // none yet, or damaged: start empty (entries on disk without an index line are removed at finish)
     }
@@ -361,7 +367,7 @@ export class ResourceCache {
       entries[k] = { ...kept, list: [at, rec.length] };
       at += rec.length;
     }
-    const lists = `lists-${builds}.bin`;
+    const lists = `lists-${builds}-${process.pid}-${randomBytes(4).toString('hex')}.bin`;
     try {
       const tmpLists = join(dir, `${lists}.${process.pid}.tmp`);
       writeFileSync(tmpLists, Buffer.concat(records));
@@ -369,7 +375,7 @@ export class ResourceCache {
       const tmp = join(dir, `${INDEX}.${process.pid}.tmp`);
       writeFileSync(tmp, JSON.stringify({ format: CACHE_FORMAT, builds, entries, lists } satisfies IndexFile));
       renameSync(tmp, join(dir, INDEX));
-      for (const n of readdirSync(dir)) if (/^lists-\d+\.bin$/.test(n) && n !== lists) unlinkSync(join(dir, n));
+      for (const n of readdirSync(dir)) if (LISTS_NAME.test(n) && n !== lists) unlinkSync(join(dir, n));
       for (const n of readdirSync(join(dir, ENTRIES))) {
         const key = n.endsWith('.physics') ? n.slice(0, -'.physics'.length) : '';
         if (!entries[key]) unlinkSync(join(dir, ENTRIES, n));

@@ -10,6 +10,7 @@ import { KHRDracoMeshCompression } from '@gltf-transform/extensions';
 import { compileLevel } from '../../src/compile.ts';
 import { addNode, boxMesh, gridMesh, io, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
 import { buildSurfaceTable, DEFAULT_MATERIAL } from '../../src/import/materials.ts';
+import { glbBytes, triangleBin, triangleJson as triangleGltf } from '../fixtures/gltf-raw.ts';
 
 const tmp = tempDir('sk8-hostile-');
 afterAll(tmp.cleanup);
@@ -17,23 +18,7 @@ const quiet = { logger: { warn: () => {} } };
 
 /** One triangle: 3 f32x3 positions then 3 u32 indices (48 bytes), in a .gltf with a data-URI buffer. */
 function triangleJson(): { json: any; bin: Uint8Array } {
-  const bin = new Uint8Array(48);
-  new Float32Array(bin.buffer, 0, 9).set([0, 0, 0, 0, 0, 1, 1, 0, 0]);
-  new Uint32Array(bin.buffer, 36, 3).set([0, 1, 2]);
-  const json = {
-    asset: { version: '2.0' },
-    scene: 0,
-    scenes: [{ nodes: [0] }],
-    nodes: [{ name: 'tri', mesh: 0 }],
-    meshes: [{ name: 'tri', primitives: [{ attributes: { POSITION: 0 }, indices: 1 }] }],
-    accessors: [
-      { bufferView: 0, componentType: 5126, count: 3, type: 'VEC3', min: [0, 0, 0], max: [1, 0, 1] },
-      { bufferView: 1, componentType: 5125, count: 3, type: 'SCALAR' },
-    ],
-    bufferViews: [{ buffer: 0, byteOffset: 0, byteLength: 36 }, { buffer: 0, byteOffset: 36, byteLength: 12 }],
-    buffers: [{ byteLength: 48 }],
-  };
-  return { json, bin };
+  return { json: triangleGltf(), bin: triangleBin() };
 }
 
 /** `text` edits the JSON text after serialising (JSON.stringify cannot write 1e999, which parses to Infinity). */
@@ -55,19 +40,7 @@ function patchGlb(bytes: Uint8Array, path: string, edit: (json: any, bin: Uint8A
   const json = JSON.parse(view.subarray(20, 20 + jsonLength).toString());
   const bin = new Uint8Array(view.subarray(20 + jsonLength + 8));
   edit(json, bin);
-  let text = Buffer.from(JSON.stringify(json));
-  text = Buffer.concat([text, Buffer.alloc((4 - (text.length % 4)) % 4, 0x20)]);
-  const out = Buffer.alloc(12 + 8 + text.length + 8 + bin.length);
-  out.writeUInt32LE(0x46546c67, 0);
-  out.writeUInt32LE(2, 4);
-  out.writeUInt32LE(out.length, 8);
-  out.writeUInt32LE(text.length, 12);
-  out.writeUInt32LE(0x4e4f534a, 16);
-  text.copy(out, 20);
-  out.writeUInt32LE(bin.length, 20 + text.length);
-  out.writeUInt32LE(0x004e4942, 24 + text.length);
-  Buffer.from(bin).copy(out, 28 + text.length);
-  writeFileSync(path, out);
+  writeFileSync(path, glbBytes(JSON.stringify(json), bin));
   return path;
 }
 
@@ -132,14 +105,7 @@ const cases: Case[] = [
   ['null as the whole JSON', () => (writeFileSync(join(tmp.dir, 'null.gltf'), 'null'), join(tmp.dir, 'null.gltf')), /^gltf: .*null\.gltf: the JSON is null, not a glTF object$/],
   ['an array as the whole JSON', () => (writeFileSync(join(tmp.dir, 'array.gltf'), '[1]'), join(tmp.dir, 'array.gltf')), /array\.gltf: the JSON is an array, not a glTF object/],
   ['null as a GLB JSON chunk', () => {
-    const out = Buffer.alloc(24);
-    out.writeUInt32LE(0x46546c67, 0);
-    out.writeUInt32LE(2, 4);
-    out.writeUInt32LE(24, 8);
-    out.writeUInt32LE(4, 12);
-    out.writeUInt32LE(0x4e4f534a, 16);
-    out.write('null', 20);
-    writeFileSync(join(tmp.dir, 'null-chunk.glb'), out);
+    writeFileSync(join(tmp.dir, 'null-chunk.glb'), glbBytes('null'));
     return join(tmp.dir, 'null-chunk.glb');
   }, /^gltf: .*null-chunk\.glb: the JSON chunk is null, not a glTF object$/],
   ['Draco data that is not Draco', async () => patchGlb(await compressedGlb('draco'), join(tmp.dir, 'draco-junk.glb'), (_, bin) => bin.fill(0)),

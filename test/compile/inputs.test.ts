@@ -9,6 +9,7 @@ import { compileLevel } from '../../src/compile.ts';
 import { MAX_RESOURCE_BYTES, readRegularFile, resolveUri } from '../../src/files.ts';
 import { importGltf, IMPORT_DEFAULTS } from '../../src/import/gltf.ts';
 import { tempDir } from '../fixtures/levels.ts';
+import { glbBytes, triangleBin, triangleJson } from '../fixtures/gltf-raw.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
 const tmp = tempDir('sk8-inputs-');
@@ -16,30 +17,13 @@ afterAll(tmp.cleanup);
 const quiet = { logger: { warn: () => {} } };
 const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, CI: '1' } });
 
-/** One triangle's 48 bytes: positions (0,0,0) (0,0,1) (1,0,0), indices 0 1 2. */
-function triangleBin(): Uint8Array {
-  const bin = new Uint8Array(48);
-  new Float32Array(bin.buffer, 0, 9).set([0, 0, 0, 0, 0, 1, 1, 0, 0]);
-  new Uint32Array(bin.buffer, 36, 3).set([0, 1, 2]);
-  return bin;
-}
-
-/** A .gltf in dir whose one buffer has the given uri. */
+/** A .gltf in dir whose one buffer has the given uri (and an image pointing outside, never read). */
 function gltfWithUri(dir: string, name: string, uri: string): string {
   mkdirSync(dir, { recursive: true });
-  const json = {
-    asset: { version: '2.0' },
-    scenes: [{ nodes: [0] }],
-    nodes: [{ name: 'tri', mesh: 0 }],
-    meshes: [{ name: 'tri', primitives: [{ attributes: { POSITION: 0 }, indices: 1 }] }],
-    accessors: [
-      { bufferView: 0, componentType: 5126, count: 3, type: 'VEC3', min: [0, 0, 0], max: [1, 0, 1] },
-      { bufferView: 1, componentType: 5125, count: 3, type: 'SCALAR' },
-    ],
-    bufferViews: [{ buffer: 0, byteOffset: 0, byteLength: 36 }, { buffer: 0, byteOffset: 36, byteLength: 12 }],
-    buffers: [{ byteLength: 48, uri }],
-    images: [{ uri: '../../../../etc/shadow.png' }],
-  };
+  const json = triangleJson();
+  delete json.scene;
+  json.buffers[0].uri = uri;
+  json.images = [{ uri: '../../../../etc/shadow.png' }];
   const path = join(dir, name);
   writeFileSync(path, JSON.stringify(json));
   return path;
@@ -98,15 +82,8 @@ describe('buffer URIs are confined to the glTF directory', () => {
 
 describe('a .glb naming other files', () => {
   it('is refused naming the buffer, and the file is not read', async () => {
-    const json = Buffer.from(JSON.stringify({ asset: { version: '2.0' }, buffers: [{ byteLength: 48, uri: '../../../../etc/passwd' }] }).padEnd(96, ' '));
-    const glb = Buffer.alloc(20 + json.length);
-    glb.writeUInt32LE(0x46546c67, 0);
-    glb.writeUInt32LE(2, 4);
-    glb.writeUInt32LE(glb.length, 8);
-    glb.writeUInt32LE(json.length, 12);
-    glb.writeUInt32LE(0x4e4f534a, 16);
-    json.copy(glb, 20);
-    writeFileSync(join(level, 'external.glb'), glb);
+    const json = JSON.stringify({ asset: { version: '2.0' }, buffers: [{ byteLength: 48, uri: '../../../../etc/passwd' }] }).padEnd(96, ' ');
+    writeFileSync(join(level, 'external.glb'), glbBytes(json));
     await expect(compileLevel(join(level, 'external.glb'), { out: join(tmp.dir, 'never') }, quiet)).rejects.toThrow(
       /^gltf: .*external\.glb: buffer 0 "\.\.\/\.\.\/\.\.\/\.\.\/etc\/passwd": a \.glb's buffers are read from the file itself, not from other files/,
     );

@@ -46,11 +46,11 @@ interface IndexEntry {
   meta: Meta;
   /**
    * Where the entry's record is in the lists file (byte offset, length): the resource's open corners
-   * (BuiltResource.open) and the seams codes its bytes hold for them (packRecord). `record`: this build's, in memory
-   * until finish writes it.
+   * (BuiltResource.open) and the seams codes its bytes hold for them (packRecord). `pending`: this build's, packed
+   * only when finish writes it (put and settle may both give one).
    */
   list: [number, number];
-  record?: Uint8Array;
+  pending?: { open: ResourceOpen; codes: Float32Array | null };
   /** The entry's bytes' fingerprint (src/tiling/unique.ts). */
   fp: number;
   size: number;
@@ -263,7 +263,7 @@ export class ResourceCache {
 
   /** An entry's record: this build's, or its place in the lists file read at open. */
   private recordOf(e: IndexEntry): Uint8Array | undefined {
-    if (e.record) return e.record;
+    if (e.pending) return packRecord(e.pending.open, e.pending.codes);
     const [at, length] = Array.isArray(e.list) ? e.list : [-1, 0];
     if (!(Number.isSafeInteger(at) && Number.isSafeInteger(length) && at >= 0 && length >= 0 && at + length <= this.lists.length)) return undefined;
     return this.lists.subarray(at, at + length);
@@ -290,7 +290,7 @@ export class ResourceCache {
         this.copyOrLink(staged, path);
       }
       const st = statSync(path);
-      this.used.set(key, { ...e, record: packRecord(r.open, codes), fp: fingerprint(r.bytes), size: st.size, mtimeMs: st.mtimeMs });
+      this.used.set(key, { ...e, pending: { open: r.open, codes }, fp: fingerprint(r.bytes), size: st.size, mtimeMs: st.mtimeMs });
     } catch {
       this.used.delete(key); // an entry that cannot be settled is not kept
     }
@@ -327,7 +327,7 @@ export class ResourceCache {
       this.copyOrLink(join(dir, r.file), path);
       const st = statSync(path);
       const { name: _n, file: _f, cell: _c, bytes, sources: _s, open, size: _z, fingerprint: _p, ...meta } = r;
-      this.used.set(key, { meta, list: [0, 0], record: packRecord(open, null), fp: fingerprint(bytes), size: st.size, mtimeMs: st.mtimeMs, used: 0 });
+      this.used.set(key, { meta, list: [0, 0], pending: { open, codes: null }, fp: fingerprint(bytes), size: st.size, mtimeMs: st.mtimeMs, used: 0 });
     } catch {
       // a cache that cannot be written only costs the next build its hits
     }
@@ -363,7 +363,7 @@ export class ResourceCache {
         continue;
       }
       records.push(rec);
-      const { record: _r, ...kept } = e;
+      const { pending: _p, ...kept } = e;
       entries[k] = { ...kept, list: [at, rec.length] };
       at += rec.length;
     }

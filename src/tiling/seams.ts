@@ -63,9 +63,11 @@ export function countSeams(r: BuiltResource, codes: Float32Array | null): void {
   r.openEdges = encodedOpen - joined;
 }
 
+const SEAM_NONE_BITS = new Uint32Array(Float32Array.of(SEAM_NONE).buffer)[0];
+
 /** Whether two code lists of n corners are the same f32 values bit for bit (null: every corner SEAM_NONE). */
 export function sameCodes(a: Float32Array | null, b: Float32Array | null, n: number): boolean {
-  const none = new Uint32Array(Float32Array.of(SEAM_NONE).buffer)[0];
+  const none = SEAM_NONE_BITS;
   const bits = (c: Float32Array | null): Uint32Array | null => (c ? new Uint32Array(c.buffer, c.byteOffset, c.length) : null);
   const x = bits(a), y = bits(b);
   if ((x && x.length < n) || (y && y.length < n)) return false;

@@ -47,14 +47,35 @@ const ours = (j: unknown): boolean => (j as { tool?: { name?: unknown } } | null
 /** A file name directly inside a directory: no separators, not `.`/`..`, no NUL. */
 const isPlainName = (n: unknown): n is string => typeof n === 'string' && n !== '' && n !== '.' && n !== '..' && !/[/\\\0]/.test(n);
 
+/**
+ * The last manifest read, by path and stat (inode, size, change and modification times): a build inspects its
+ * output up to four times (src/compile.ts, Staging, commit), and the 1M bench level's manifest is ~380 KB of JSON.
+ * Any write to the file changes its ctime, so a changed manifest is always read again.
+ */
+let lastManifest: { path: string; stamp: string; result: { files: string[] } | undefined } | undefined;
+
 function readManifest(dir: string): { files: string[] } | undefined {
   let text: string;
+  const path = join(dir, MANIFEST_FILE);
   try {
-    if (!lstatSync(join(dir, MANIFEST_FILE)).isFile()) return undefined;
-    text = readFileSync(join(dir, MANIFEST_FILE), 'utf8');
+    const st = lstatSync(path, { bigint: true });
+    if (!st.isFile()) return undefined;
+    const stamp = `${st.dev}:${st.ino}:${st.size}:${st.ctimeNs}:${st.mtimeNs}`;
+    if (lastManifest?.path === path && lastManifest.stamp === stamp) return lastManifest.result && { files: [...lastManifest.result.files] };
+    text = readFileSync(path, 'utf8');
+    const result = parseManifest(text);
+    // Stamped as before the read: a write during it changes the ctime, so the next call reads again. On a file
+    // system with coarse times (whole milliseconds or seconds), a write in the same tick would keep the stamp:
+    // a manifest changed that recently is not kept (git's "racy" entries).
+    const coarse = st.ctimeNs % 1_000_000n === 0n;
+    if (!coarse || Date.now() - Number(st.ctimeNs / 1_000_000n) > 3000) lastManifest = { path, stamp, result };
+    return result && { files: [...result.files] };
   } catch {
     return undefined;
   }
+}
+
+function parseManifest(text: string): { files: string[] } | undefined {
   let j: any;
   try {
     j = JSON.parse(text);

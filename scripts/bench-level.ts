@@ -195,8 +195,9 @@ async function runIncremental(args: string[]): Promise<void> {
   const cache = args.includes('--no-cache') ? false : undefined;
   const warm = args.includes('--warm');
   const kept = warm ? await (await import('../cli/watch.ts')).keptWorkers('auto') : undefined;
+  const session = warm ? new (await import('../src/session.ts')).CompileSession() : undefined;
   const build = (level: string) =>
-    kept ? kept.run((pool) => compileLevel(level, { out, cache }, { logger: { warn: () => {} }, pool })) : compileLevel(level, { out, cache }, { logger: { warn: () => {} } });
+    kept ? kept.run((pool) => compileLevel(level, { out, cache }, { logger: { warn: () => {} }, pool, session })) : compileLevel(level, { out, cache }, { logger: { warn: () => {} } });
   if (warm) await build(LEVEL);
   const t0 = performance.now();
   const c0 = process.cpuUsage();

@@ -21,8 +21,9 @@ import { copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSyn
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
-import { resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob, type ResourceOpen } from './tiling/build.ts';
+import { isNative, isPlanned, resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob, type ResourceOpen } from './tiling/build.ts';
 import { TOOL_VERSION } from './version.ts';
+import { arrayId } from './import/memo.ts';
 import { fingerprint } from './tiling/unique.ts';
 import { sameCodes } from './tiling/seams.ts';
 import { SEAM_NONE } from './geometry/edge-rule.ts';
@@ -135,6 +136,101 @@ class KeyHasher {
 
 /** Job fields that only the manifest reports (they do not reach the encoder). */
 const NOT_IN_KEY = ['name', 'cell', 'sources'] as const;
+
+/** Arrays up to this many bytes are spelled out in a job's signature; bigger ones must be imported (shared) ones. */
+const SIGNATURE_BYTES = 1 << 16;
+
+/**
+ * A job's make-up as a string, for a session's key memo (src/session.ts): what key() hashes, with the arrays in
+ * shared memory — the import's, never written once made (src/import/memo.ts) — named by identity, and any other
+ * array by its bytes. Equal signatures in one process mean equal keys. Undefined when the job holds a big array
+ * of another kind (then its key is computed).
+ */
+export function jobSignature(job: ResourceJob, encode: EncodeOptions | undefined, encodeSignature = valueSignature(encode ?? null)): string | undefined {
+  if (encodeSignature === undefined) return undefined;
+  // The usual groups spelled out directly (a cell's planned runs, an object's arrays); any other by valueSignature.
+  let s = encodeSignature;
+  const own = Object.keys(job).filter((k) => !(NOT_IN_KEY as readonly string[]).includes(k) && (job as unknown as Record<string, unknown>)[k] !== undefined);
+  if (own.length !== 1 || own[0] !== 'groups') {
+    const v = valueSignature(job, NOT_IN_KEY);
+    return v === undefined ? undefined : `${s} J${v}`;
+  }
+  for (const g of job.groups) {
+    const keys = Object.keys(g);
+    if (isPlanned(g) && keys.length === 4 && g.sources.every((x) => Object.keys(x).length === 2 && shared(x.positions) && shared(x.indices)) && g.runs.byteLength <= SIGNATURE_BYTES) {
+      s += ` P${g.material},${g.triangles},${g.sources.map((x) => `${arrayId(x.positions)}/${arrayId(x.indices)}`).join(',')},${Buffer.from(g.runs.buffer, g.runs.byteOffset, g.runs.byteLength).toString('base64')}`;
+    } else if (!isPlanned(g) && !isNative(g) && keys.length === 3 && shared(g.positions) && shared(g.indices)) {
+      s += ` M${g.material},${arrayId(g.positions)}/${arrayId(g.indices)}`;
+    } else {
+      const v = valueSignature(g);
+      if (v === undefined) return undefined;
+      s += ` G${v}`;
+    }
+  }
+  return s;
+}
+
+const shared = (a: ArrayBufferView): boolean => a.buffer instanceof SharedArrayBuffer;
+
+/** Any plain value as a string (see jobSignature), or undefined for a big array not in shared memory. */
+export function valueSignature(value: unknown, skipTop: readonly string[] = []): string | undefined {
+  const out: string[] = [];
+  const walk = (v: unknown, skip: readonly string[] = []): boolean => {
+    if (ArrayBuffer.isView(v)) {
+      const type = v.constructor.name;
+      if (v.buffer instanceof SharedArrayBuffer) out.push(`#${type}${arrayId(v)}`);
+      else if (v.byteLength > SIGNATURE_BYTES) return false;
+      else out.push(`a${type}:${Buffer.from(v.buffer as ArrayBuffer, v.byteOffset, v.byteLength).toString('base64')}`);
+      return true;
+    }
+    if (Array.isArray(v)) {
+      out.push(`[${v.length}`);
+      for (const x of v) if (!walk(x)) return false;
+      out.push(']');
+      return true;
+    }
+    if (v !== null && typeof v === 'object') {
+      const keys = Object.keys(v).filter((k) => !skip.includes(k) && (v as Record<string, unknown>)[k] !== undefined).sort();
+      out.push(`{${keys.length}`);
+      for (const k of keys) {
+        out.push(JSON.stringify(k));
+        if (!walk((v as Record<string, unknown>)[k])) return false;
+      }
+      out.push('}');
+      return true;
+    }
+    out.push(`${typeof v}:${JSON.stringify(v)}`);
+    return true;
+  };
+  return walk(value, skipTop) ? out.join(' ') : undefined;
+}
+
+/** Keys by job signature, kept from one build of a session to the next (those a build used). */
+export class KeyMemo {
+  private prev = new Map<string, string>();
+  private next = new Map<string, string>();
+
+  private encode: { options: EncodeOptions | undefined; signature: string | undefined } | undefined;
+
+  /** The job's key: the previous build's for the same signature, else cache.key's. */
+  key(cache: ResourceCache, job: ResourceJob, encode: EncodeOptions | undefined): string {
+    if (!this.encode || this.encode.options !== encode) this.encode = { options: encode, signature: valueSignature(encode ?? null) };
+    const sig = jobSignature(job, encode, this.encode.signature);
+    if (sig === undefined) return cache.key(job, encode);
+    const key = this.next.get(sig) ?? this.prev.get(sig) ?? cache.key(job, encode);
+    this.next.set(sig, key);
+    return key;
+  }
+
+  begin(): void {
+    this.next = new Map();
+  }
+
+  commit(): void {
+    this.prev = this.next;
+    this.next = new Map();
+  }
+}
 
 /**
  * An entry's record: u32 words n, m, joined (0/1), then shape and corner (n each), the points (9n, f32 bits), the

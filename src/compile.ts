@@ -26,7 +26,8 @@ import { SHAPE_DEFAULTS, shapeObjects, type ShapeOptions } from './shapes/build.
 import { availableParallelism } from 'node:os';
 import { autoThreads, cpuMark, freeCores, runJobs, ThreadPool, type CpuMark } from './tiling/pool.ts';
 import { MAX_RESOURCE_BYTES, readRegularFile } from './files.ts';
-import { CACHE_ENTRY, ResourceCache } from './cache.ts';
+import { CACHE_ENTRY, ResourceCache, type KeyMemo } from './cache.ts';
+import type { CompileSession } from './session.ts';
 import { inspectOutput, MANIFEST_FILE, recoverOutput, refuseInputsInside, resolveOutDir, Staging, type PublishStep } from './publish.ts';
 
 export { MANIFEST_FILE, OWNED_ENTRIES } from './publish.ts';
@@ -119,6 +120,11 @@ export interface CompileHooks {
    * so start a new one then.
    */
   pool?: ThreadPool;
+  /**
+   * State kept from the previous build of this level in this process (src/session.ts; --watch keeps one): what
+   * the edit left unchanged is taken from it instead of computed again. Never changes the output.
+   */
+  session?: CompileSession;
 }
 
 export type ProgressStage = 'import' | 'shapes' | 'seams' | 'validate' | 'plan' | 'cache' | 'encode' | 'report' | 'publish';
@@ -278,23 +284,32 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
     recoverOutput(outDir, logger);
     inspectOutput(outDir);
   }
-  const b: Build = { input, hooks, warnings, options, outDir, timings: {}, validation: new Validation(), start: cpuMark(), logger, modes: new Map() };
+  const session = hooks.session;
+  if (session?.building) throw new Error('compile: this CompileSession is already building; a session builds one level at a time');
+  const validation = new Validation(session && { keep: session.validation, runs: session.runs });
+  const b: Build = { input, hooks, warnings, options, outDir, timings: {}, validation, start: cpuMark(), logger, modes: new Map() };
+  session?.keys.begin();
   // Large inputs: start the workers now, so they are up when the import starts walking the scene. With 'auto' this
   // is a guess by size (the encode stage uses only as many as the cores measured free during the import); a worker
   // left unused has still done the validation report, work that is needed anyway.
   const size = await stat(input).then((st) => st.size, () => 0);
   const early = b.options.workers === 'auto' ? (size >= PRESPAWN_BYTES ? Math.min(availableParallelism(), Math.ceil(size / PRESPAWN_BYTES)) - 1 : 0) : Math.floor(b.options.workers) - 1;
+  if (session) session.building = true;
   try {
-    if (hooks.pool?.workers.length) {
-      b.pool = hooks.pool;
-      void b.pool.reset(0).catch(() => undefined); // a dead worker is reported where its work is awaited
-    } else if (early > 0) b.pool = ThreadPool.spawn(early);
+    if (hooks.pool?.workers.length) b.pool = hooks.pool;
+    else if (early > 0) b.pool = ThreadPool.spawn(early);
+    // Kept workers forget the last build; a session's worker keeps its memo (src/validation.ts).
+    if (b.pool && (b.pool === hooks.pool || session)) void b.pool.reset(0, session?.validation.token).catch(() => undefined); // a dead worker is reported where its work is awaited
     if (options.studioTemplate) options.encode = { ...options.encode, header: await readStudioTemplate(options.studioTemplate) };
     const imported = await importStage(b);
     // Shape modes (src/shapes/): primitives, hulls and convex parts become what the plan and encoder take.
     for (const o of imported.objects) if (o.shape) b.modes.set(o.name, o.shape.mode);
     if (imported.objects.some((o) => o.shape)) imported.objects = await timed(b, 'shapes', () => shapeObjects(imported.objects, options.shapes ?? {}, b.logger).objects);
-    if (options.dryRun) return await dryRunStage(b, imported);
+    if (options.dryRun) {
+      const r = await dryRunStage(b, imported);
+      settle(b, session);
+      return r;
+    }
     // The temporary sibling is created once the input has been read.
     b.staging = Staging.open(b.outDir, hooks.onPublishStep);
     openCache(b);
@@ -308,11 +323,23 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
       b.cache.finish(b.cacheHome);
       result.cache = { dir: b.cacheHome!, ...b.cache.stats };
     }
+    settle(b, session);
     return result;
+  } catch (e) {
+    session?.validation.forget(); // the worker's memo and this thread's copy may disagree now
+    throw e;
   } finally {
+    if (session) session.building = false;
     if (b.pool !== hooks.pool) await b.pool?.close();
     b.staging?.discard();
   }
+}
+
+/** A successful build's session memos become what the next build looks in. */
+function settle(b: Build, session: CompileSession | undefined): void {
+  if (!session) return;
+  b.validation.commit();
+  session.keys.commit();
 }
 
 async function importStage(b: Build): Promise<ImportResult> {
@@ -321,7 +348,7 @@ async function importStage(b: Build): Promise<ImportResult> {
   // starting queues them).
   // With tiling possible, the worker also computes the small objects' cell runs (the plan's per-triangle pass).
   if (b.pool) b.validation.onWorker(b.pool, options.tiling === 'objects' ? undefined : options.cellSize);
-  const walkHooks = { onObject: (o: ImportedObject) => b.validation.add(o) };
+  const walkHooks = { onObject: (o: ImportedObject) => b.validation.add(o), memo: b.hooks.session?.import };
   // By extension: GTA V collision (.ybn, .ybn.xml) has its own importer; everything else is glTF.
   const imported = await timed(b, 'import', () =>
     isYbnPath(input)
@@ -355,11 +382,11 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
   };
   for (;;) {
     if (layout === 'cells') await new Promise((r) => setImmediate(r)); // take in the worker's cell runs sent so far
-    const all = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize, b.validation.knownRuns)));
+    const all = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize, b.validation.knownRuns(options.cellSize))));
     checkPool(jobsGeometries(all), options, 'at least '); // before encoding: the estimate is a lower bound
     // Resources whose key is in the cache are published from it; only the others are encoded.
     const staging = b.staging!;
-    const { cached, jobs, keys, index, allKeys } = await timed(b, 'cache', () => fromCache(b.cache, all, options.encode, staging.dir));
+    const { cached, jobs, keys, index, allKeys } = await timed(b, 'cache', () => fromCache(b.cache, all, options.encode, staging.dir, b.hooks.session?.keys));
     let threads = options.workers === 'auto' ? autoThreads(jobs, freeCores(b.start)) : Math.max(1, Math.floor(options.workers));
     if (b.pool) threads = Math.min(threads, b.pool.workers.length + 1);
     const onDone = (d: number, t: number): void => b.hooks.onProgress?.('encode', d, t);
@@ -499,7 +526,7 @@ async function dryRunStage(b: Build, imported: ImportResult): Promise<CompileRes
   const estimate = objects.reduce((s, o) => s + objectGeometries(o), 0);
   const layout: 'objects' | 'cells' = options.tiling === 'auto' ? (estimate < options.budget ? 'objects' : 'cells') : options.tiling;
   if (layout === 'cells') await new Promise((r) => setImmediate(r)); // take in the worker's cell runs sent so far
-  const jobs = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize, b.validation.knownRuns)));
+  const jobs = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize, b.validation.knownRuns(options.cellSize))));
   const geometries = jobsGeometries(jobs);
   checkPool(geometries, options, 'at least ');
   for (const w of poolWarnings(geometries)) b.logger.warn(w);
@@ -555,7 +582,7 @@ function openCache(b: Build): void {
 }
 
 /** Splits the jobs into those the cache has (published from it, at their index) and those to encode. */
-function fromCache(cache: ResourceCache | undefined, all: ResourceJob[], encode: EncodeOptions | undefined, dir: string) {
+function fromCache(cache: ResourceCache | undefined, all: ResourceJob[], encode: EncodeOptions | undefined, dir: string, memo?: KeyMemo) {
   const cached: BuiltResource[] = new Array(all.length);
   if (!cache) return { cached, jobs: all, keys: [] as string[], index: all.map((_, i) => i), allKeys: [] as string[] };
   const jobs: ResourceJob[] = [];
@@ -563,7 +590,7 @@ function fromCache(cache: ResourceCache | undefined, all: ResourceJob[], encode:
   const index: number[] = [];
   const allKeys: string[] = [];
   all.forEach((job, i) => {
-    const key = cache.key(job, encode);
+    const key = memo ? memo.key(cache, job, encode) : cache.key(job, encode);
     allKeys.push(key);
     const hit = cache.take(key, job, dir);
     if (hit) cached[i] = hit;

@@ -17,6 +17,7 @@ export {
   type Totals,
 } from './compile.ts';
 export type { Logger } from './import/gltf.ts';
+export { CompileSession } from './session.ts';
 export { FormatError } from './format/cursor.ts';
 export { readPhysicsResource, writePhysicsResource } from './format/resource.ts';
 export { verifyPhysics, verifyResource, type Finding } from './format/verify.ts';

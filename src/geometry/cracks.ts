@@ -53,16 +53,29 @@ export interface CrackResult {
 }
 
 /** Points tested on each open edge, as fractions of its length. */
-const SAMPLES = [0.25, 0.5, 0.75];
+export const SAMPLES = [0.25, 0.5, 0.75];
 
-/** Classifies every open edge of every mesh (see the file header). */
-export function classifyOpenEdges(meshes: CrackMesh[], options: Partial<CrackOptions> = {}): CrackResult {
+/** In a `known` classification: an edge to classify (every other value is kept as it is). */
+export const UNKNOWN = -2;
+
+/**
+ * Classifies every open edge of every mesh (see the file header). With `known` (per mesh, per open edge, a value
+ * or UNKNOWN), only the UNKNOWN edges are classified and the others keep their value: a rebuild's edges far from
+ * every changed mesh (src/import/validate-memo.ts). An edge's value depends only on the meshes within tolerance
+ * of its points — the first in mesh order whose open edge it lies along, else the first whose face — so a kept
+ * value is the value a full pass would give when those meshes and their order are the same.
+ */
+export function classifyOpenEdges(meshes: CrackMesh[], options: Partial<CrackOptions> = {}, known?: Int32Array[]): CrackResult {
   const opt = { ...CRACK_DEFAULTS, ...options };
   const tol = opt.tolerance;
   const cosMax = Math.cos((opt.maxAngle * Math.PI) / 180);
   const join = opt.joinExactAcrossMeshes;
-  const result: CrackResult = { with: meshes.map((m) => new Int32Array(m.open.length / 6).fill(-1)) };
-  const totalEdges = meshes.reduce((s, m) => s + m.open.length / 6, 0);
+  const result: CrackResult = { with: meshes.map((m, mi) => (known ? Int32Array.from(known[mi], (v) => (v === UNKNOWN ? -1 : v)) : new Int32Array(m.open.length / 6).fill(-1))) };
+  const todo = (mi: number, i: number): boolean => !known || known[mi][i] === UNKNOWN;
+  let totalEdges = 0;
+  meshes.forEach((m, mi) => {
+    for (let i = 0; i < m.open.length / 6; i++) if (todo(mi, i)) totalEdges++;
+  });
   if (totalEdges === 0) return result;
 
   // Points: xyz, and the (mesh, edge) they belong to.
@@ -73,6 +86,7 @@ export function classifyOpenEdges(meshes: CrackMesh[], options: Partial<CrackOpt
   meshes.forEach((m, mi) => {
     const e = m.open;
     for (let i = 0; i < e.length / 6; i++) {
+      if (!todo(mi, i)) continue;
       for (const f of SAMPLES) {
         px[k] = e[6 * i] + f * (e[6 * i + 3] - e[6 * i]);
         py[k] = e[6 * i + 1] + f * (e[6 * i + 4] - e[6 * i + 1]);

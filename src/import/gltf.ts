@@ -13,7 +13,9 @@ import { checkGlbContainer, checkGltfStructure } from './gltf-check.ts';
 import { liteRoot, type WalkAccessor as Accessor, type WalkNode as Node, type WalkPrimitive as Primitive, type WalkRoot } from './gltf-lite.ts';
 import { chainRuns, clampGrindRadius, grindPrisms, GRIND_DEFAULTS, halfEdgesPerMetre, DENSITY_WARN_HALF_EDGES_PER_METRE } from './grind.ts';
 import { MaterialResolver, type Extras } from './objects.ts';
-import { concatU32, SharedArena } from './shared-arena.ts';
+import { placeText, type Place } from './materials.ts';
+import { SharedArena } from './shared-arena.ts';
+import { arrayId, type AccessorData, type ImportMemo } from './memo.ts';
 import { isShapeMode, type ShapeRequest } from '../shapes/build.ts';
 import type { NativePart } from '../shapes/native.ts';
 import { readRegularFile, resolveUri } from '../files.ts';
@@ -116,6 +118,8 @@ const TRIANGLES = 4, TRIANGLE_STRIP = 5, TRIANGLE_FAN = 6, LINES = 1, LINE_LOOP 
 export interface WalkHooks {
   beforeWalk?: () => Promise<void>;
   onObject?: (o: ImportedObject) => void;
+  /** Arrays kept from the previous build of this level (src/session.ts): taken again where their inputs are the same. */
+  memo?: ImportMemo;
 }
 
 /** Reads, checks and walks a .glb/.gltf into collision objects. Throws `gltf: <file>: ...` on bad input. */
@@ -131,8 +135,10 @@ export async function importGltf(file: string, options: ImportOptions = IMPORT_D
   }
   const roots = selectScene(doc, file, options.scene);
   await hooks.beforeWalk?.();
-  const walker = new SceneWalker(doc, file, options, logger, hooks.onObject);
+  hooks.memo?.begin();
+  const walker = new SceneWalker(doc, file, options, logger, hooks.onObject, hooks.memo);
   walker.walk(roots);
+  hooks.memo?.commit();
   return { objects: walker.objects, stats: walker.stats, inputBytes };
 }
 
@@ -301,7 +307,10 @@ class SceneWalker {
   /** Where the objects' arrays are allocated: shared memory, read by worker threads without a copy. */
   private arena = new SharedArena();
 
-  constructor(root: WalkRoot, private file: string, private options: ImportOptions, private logger: Logger, private onObject?: (o: ImportedObject) => void) {
+  /** This build's accessor tokens (ImportMemo.token), once per accessor. */
+  private tokens = new Map<Accessor, number>();
+
+  constructor(root: WalkRoot, private file: string, private options: ImportOptions, private logger: Logger, private onObject?: (o: ImportedObject) => void, private memo?: ImportMemo) {
     this.nodeIndex = new Map(root.listNodes().map((n, i) => [n, i]));
     this.meshIndex = new Map(root.listMeshes().map((m, i) => [m, i]));
     this.materials = new MaterialResolver(options.allowCustomSlots, (m) => logger.warn(m));
@@ -347,7 +356,7 @@ class SceneWalker {
       checkWorld(world, this.where(node));
       this.grind(node, world, grind, base);
     }
-    const mode = this.materials.mode(nodeExtras, meshExtras, this.where(node));
+    const mode = this.materials.mode(nodeExtras, meshExtras, () => this.where(node));
     if (mode === 'none') {
       this.stats.skippedNodes++;
       return;
@@ -355,7 +364,7 @@ class SceneWalker {
     this.budget(node, mesh.listPrimitives(), instanceCount(node));
     const matrices = this.instanceMatrices(node, world);
     for (const [k, matrix] of matrices.entries()) {
-      checkWorld(matrix, matrix === world ? this.where(node) : `${this.where(node)} instance ${k}`);
+      checkWorld(matrix, () => (matrix === world ? this.where(node) : `${this.where(node)} instance ${k}`));
       const name = this.uniqueName(matrix === world ? base : `${base}_${k}`);
       const obj = this.meshObject(node, matrix, name, mode === 'water');
       if (obj && isShapeMode(mode)) obj.shape = { mode, world: Array.from(matrix), spec: nodeExtras.sk8_shape ?? meshExtras.sk8_shape };
@@ -428,14 +437,38 @@ class SceneWalker {
       const mode = prim.getMode();
       if (mode !== TRIANGLES && mode !== TRIANGLE_STRIP && mode !== TRIANGLE_FAN) return;
       this.stats.primitives++;
-      const where = this.where(node, pi);
-      const positions = readPositions(prim, world, where, this.arena);
-      const tris = readTriangles(prim, positions.length / 3, mode, flip, where, this.arena);
-      const material = this.materials.resolve(node, mesh, prim, water, where);
+      // The message text only when one is made (most primitives have none: a string per primitive showed in profiles).
+      const place = () => this.where(node, pi);
+      const pos = prim.getAttribute('POSITION'), idx = prim.getIndices();
+      const posToken = pos && this.token(pos);
+      const idxToken = idx ? this.token(idx) : -1;
+      const memo = posToken !== undefined && idxToken !== undefined ? this.memo : undefined;
+      const read = (): Float32Array => readPositions(prim, world, place(), this.arena);
+      const positions = memo ? memo.worldPositions(posToken!, world, read) : read();
+      const make = (): Uint32Array => readTriangles(prim, positions.length / 3, mode, flip, place(), this.arena);
+      const tris = memo ? memo.triangleList(idxToken!, positions, mode, flip, make) : make();
+      const material = this.materials.resolve(node, mesh, prim, water, place);
       chunks.push({ positions, tris, material });
     });
     if (!chunks.length) return undefined;
-    return assembleObject(name, `node ${this.nodeIndex.get(node)} "${node.getName()}"`, 'mesh', chunks, this.arena);
+    const source = `node ${this.nodeIndex.get(node)} "${node.getName()}"`;
+    if (chunks.length === 1 || !this.memo) return assembleObject(name, source, 'mesh', chunks, this.arena);
+    // Several primitives: the concatenation is kept too, by its chunks' arrays and materials.
+    const key = chunks.map((c) => `${arrayId(c.positions)},${arrayId(c.tris)},${c.material}`).join(';');
+    const body = this.memo.assembled(key, () => assembleObject(name, source, 'mesh', chunks, this.arena));
+    return { name, source, kind: 'mesh', positions: body.positions, groups: body.groups.map((g) => ({ ...g })) };
+  }
+
+  /** The accessor's memo token (ImportMemo.token), or undefined without a memo or data. */
+  private token(acc: Accessor): number | undefined {
+    if (!this.memo) return undefined;
+    let t = this.tokens.get(acc);
+    if (t === undefined) {
+      const d = accessorData(acc);
+      if (!d) return undefined;
+      this.tokens.set(acc, (t = this.memo.token(d)));
+    }
+    return t;
   }
 
   /** sk8_grind_curve: the node's line primitives → chained runs → one prism object per run. */
@@ -512,20 +545,33 @@ function trs(t: ArrayLike<number>, r: ArrayLike<number>, s: ArrayLike<number>): 
 }
 
 /** An object's world transform: finite, not singular, no axis shrunk below MIN_WORLD_SCALE. */
-function checkWorld(m: Float64Array, where: string): void {
+function checkWorld(m: Float64Array, place: Place): void {
   const show = (v: ArrayLike<number>): string => `[${Array.from(v, (x) => +x.toPrecision(6)).join(', ')}]`;
-  if (!m.every(Number.isFinite)) throw new Error(`gltf: ${where}: world transform ${show(m)} is not finite`);
+  let finite = true;
+  for (let i = 0; i < 16; i++) if (!Number.isFinite(m[i])) finite = false;
+  if (!finite) throw new Error(`gltf: ${placeText(place)}: world transform ${show(m)} is not finite`);
   const det = determinant3(m);
-  if (det === 0) throw new Error(`gltf: ${where}: world transform ${show(m.subarray(0, 12))} is a singular matrix (determinant 0): it flattens the mesh`);
-  const scale = [Math.hypot(m[0], m[1], m[2]), Math.hypot(m[4], m[5], m[6]), Math.hypot(m[8], m[9], m[10])];
-  if (Math.min(...scale) < MIN_WORLD_SCALE) {
-    throw new Error(`gltf: ${where}: world transform scales the axes by ${show(scale)}; below ${MIN_WORLD_SCALE} (MIN_WORLD_SCALE) the triangles have no area in f32`);
+  if (det === 0) throw new Error(`gltf: ${placeText(place)}: world transform ${show(m.subarray(0, 12))} is a singular matrix (determinant 0): it flattens the mesh`);
+  const s0 = Math.hypot(m[0], m[1], m[2]), s1 = Math.hypot(m[4], m[5], m[6]), s2 = Math.hypot(m[8], m[9], m[10]);
+  if (Math.min(s0, s1, s2) < MIN_WORLD_SCALE) {
+    throw new Error(`gltf: ${placeText(place)}: world transform scales the axes by ${show([s0, s1, s2])}; below ${MIN_WORLD_SCALE} (MIN_WORLD_SCALE) the triangles have no area in f32`);
   }
-  if (Math.abs(det) < MIN_WORLD_SCALE ** 3) throw new Error(`gltf: ${where}: world transform is a nearly singular matrix (determinant ${det.toPrecision(3)})`);
+  if (Math.abs(det) < MIN_WORLD_SCALE ** 3) throw new Error(`gltf: ${placeText(place)}: world transform is a nearly singular matrix (determinant ${det.toPrecision(3)})`);
 }
 
 function determinant3(m: Float64Array): number {
   return m[0] * (m[5] * m[10] - m[6] * m[9]) - m[4] * (m[1] * m[10] - m[2] * m[9]) + m[8] * (m[1] * m[6] - m[2] * m[5]);
+}
+
+/**
+ * What the memo compares of an accessor: the light reader's kind and bytes, or (@gltf-transform's, decoded) the
+ * array the walk reads with its element type, count and normalisation.
+ */
+function accessorData(acc: Accessor): AccessorData | undefined {
+  if (acc.data) return acc.data();
+  const a = acc.getArray();
+  if (!a) return undefined;
+  return { kind: `${a.constructor.name}:${acc.getType()}:${acc.getCount()}:${acc.getNormalized() ? 'n' : ''}`, bytes: new Uint8Array(a.buffer, a.byteOffset, a.byteLength) };
 }
 
 /** Accessor values as plain numbers, un-normalised (getElement does it for normalised integer data). */
@@ -647,17 +693,28 @@ function assembleObject(name: string, source: string, kind: 'mesh' | 'grind', ch
   }
   const total = chunks.reduce((s, c) => s + c.positions.length, 0);
   const positions = arena.f32(total);
-  const byMaterial = new Map<number, Uint32Array[]>();
+  const byMaterial = new Map<number, { tris: Uint32Array; base: number }[]>();
   let base = 0;
   for (const c of chunks) {
     positions.set(c.positions, base * 3);
-    if (base > 0) for (let i = 0; i < c.tris.length; i++) c.tris[i] += base; // readTriangles' own copy: shifted in place
     const list = byMaterial.get(c.material) ?? [];
-    list.push(c.tris);
+    list.push({ tris: c.tris, base });
     byMaterial.set(c.material, list);
     base += c.positions.length / 3;
   }
-  const groups = [...byMaterial].map(([material, lists]) => ({ material, indices: concatU32(lists, (n) => arena.u32(n)) }));
+  // Each chunk's triangles shifted by its first vertex while copied: the chunks' own arrays are not written (a
+  // session's memo may hand them to the next build: src/import/memo.ts).
+  const groups = [...byMaterial].map(([material, lists]) => {
+    if (lists.length === 1 && lists[0].base === 0) return { material, indices: lists[0].tris };
+    const indices = arena.u32(lists.reduce((s, l) => s + l.tris.length, 0));
+    let o = 0;
+    for (const { tris, base: b } of lists) {
+      if (b === 0) indices.set(tris, o);
+      else for (let i = 0; i < tris.length; i++) indices[o + i] = tris[i] + b;
+      o += tris.length;
+    }
+    return { material, indices };
+  });
   return { name, source, kind, positions, groups };
 }
 

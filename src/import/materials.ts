@@ -97,12 +97,16 @@ export function parsePackedMaterial(value: unknown): number | undefined {
 }
 
 /** Adds the physics-literal flag and refuses slots outside the base grid unless custom slots are allowed. */
-export function finalMaterialWord(packed: number, allowCustomSlots: boolean, where: string): number {
+/** Where something is, for a message: a string, or a function making it (only called when there is a message). */
+export type Place = string | (() => string);
+export const placeText = (where: Place): string => (typeof where === 'string' ? where : where());
+
+export function finalMaterialWord(packed: number, allowCustomSlots: boolean, where: Place): number {
   const word = (packed | PHYSICS_LITERAL_FLAG) >>> 0;
   const slot = materialSlot(word);
   if (slot >= BASE_GRID_SLOTS && !allowCustomSlots) {
     throw new Error(
-      `materials: ${where}: material 0x${word.toString(16)} uses material slot ${slot} ≥ ${BASE_GRID_SLOTS} ` +
+      `materials: ${placeText(where)}: material 0x${word.toString(16)} uses material slot ${slot} ≥ ${BASE_GRID_SLOTS} ` +
         `(outside the base grid; crashes the game on contact unless the level adds it) — pass --allow-custom-slots ` +
         `if your level's MaterialIndexMap has it`,
     );

@@ -4,7 +4,7 @@ import type { WalkMaterial as Material, WalkMesh as Mesh, WalkNode as Node, Walk
 import { isShapeMode, type ShapeMode } from '../shapes/build.ts';
 import { parseShapeSpec } from '../shapes/spec.ts';
 import { clampGrindRadius, GRIND_RADIUS_MAX, GRIND_RADIUS_MIN } from './grind.ts';
-import { buildSurfaceTable, DEFAULT_MATERIAL, finalMaterialWord, normaliseSurfaceName, parsePackedMaterial } from './materials.ts';
+import { buildSurfaceTable, DEFAULT_MATERIAL, finalMaterialWord, normaliseSurfaceName, parsePackedMaterial, placeText, type Place } from './materials.ts';
 
 export type Extras = Record<string, unknown>;
 
@@ -37,9 +37,11 @@ export class MaterialResolver {
    * sk8_collision_mode from the node, else the mesh; default triangle_mesh, or the primitive sk8_shape names when
    * only sk8_shape is set. sk8_shape with a mode that is not that primitive is an error.
    */
-  mode(node: Extras, mesh: Extras, where: string): CollisionMode {
+  mode(node: Extras, mesh: Extras, place: Place): CollisionMode {
     const raw = node.sk8_collision_mode ?? mesh.sk8_collision_mode;
     const spec = node.sk8_shape ?? mesh.sk8_shape;
+    if (raw === undefined && spec === undefined) return 'triangle_mesh';
+    const where = placeText(place);
     const family = spec === undefined ? undefined : parseShapeSpec(spec, where).family;
     if (raw === undefined) return family ?? 'triangle_mesh';
     const name = typeof raw === 'number' ? ENUM_ORDER[raw] : typeof raw === 'string' ? raw.trim().toLowerCase() : undefined;
@@ -69,11 +71,11 @@ export class MaterialResolver {
    * Surface name → packed word; a name not in the table gets `fallback` with a warning that says what is written
    * (`fallbackName`: the default 0x20 for triangles, the grind default for grind curves).
    */
-  surface(name: string, where: string, fallback = DEFAULT_MATERIAL, fallbackName = 'the default'): number {
-    const key = normaliseSurfaceName(name);
+  surface(name: string, where: Place, fallback = DEFAULT_MATERIAL, fallbackName = 'the default'): number {
+    const key = this.normalised(name);
     const v = this.table.get(key);
     if (v !== undefined) return v;
-    this.warnOnce(`surface:${key}:${fallback}`, `materials: ${where}: surface "${name}" is not in the material grid; using ${fallbackName} 0x${fallback.toString(16).padStart(8, '0')}`);
+    this.warnOnce(`surface:${key}:${fallback}`, `materials: ${placeText(where)}: surface "${name}" is not in the material grid; using ${fallbackName} 0x${fallback.toString(16).padStart(8, '0')}`);
     return fallback;
   }
 
@@ -81,14 +83,14 @@ export class MaterialResolver {
    * A primitive's material word. Order: sk8_collision_material_packed on node, mesh, glTF material; water mode →
    * water; sk8_surface on node, mesh, material; the glTF material's name; default 0x20.
    */
-  resolve(node: Node, mesh: Mesh, prim: Primitive, water: boolean, where: string): number {
+  resolve(node: Node, mesh: Mesh, prim: Primitive, water: boolean, where: Place): number {
     const mat: Material | null = prim.getMaterial();
     const layers: Extras[] = [node.getExtras() as Extras, mesh.getExtras() as Extras, (mat?.getExtras() ?? {}) as Extras];
     for (const extras of layers) {
       const raw = extras?.sk8_collision_material_packed;
       if (raw === undefined) continue;
       const packed = parsePackedMaterial(raw);
-      if (packed === undefined) throw new Error(`materials: ${where}: sk8_collision_material_packed ${JSON.stringify(raw)} is not a u32`);
+      if (packed === undefined) throw new Error(`materials: ${placeText(where)}: sk8_collision_material_packed ${JSON.stringify(raw)} is not a u32`);
       return finalMaterialWord(packed, this.allowCustomSlots, where);
     }
     if (water) return finalMaterialWord(this.table.get('water')!, this.allowCustomSlots, where);
@@ -97,12 +99,20 @@ export class MaterialResolver {
       if (typeof s === 'string') return this.surface(s, where);
     }
     const name = mat?.getName();
-    if (name) return this.table.get(normaliseSurfaceName(name)) ?? this.unknownMaterialName(name, where);
+    if (name) return this.table.get(this.normalised(name)) ?? this.unknownMaterialName(name, where);
     return DEFAULT_MATERIAL;
   }
 
-  private unknownMaterialName(name: string, where: string): number {
-    this.warnOnce(`matname:${name}`, `materials: ${where}: material "${name}" names no surface (and no sk8_surface/sk8_collision_material_packed is set); using default 0x20`);
+  /** normaliseSurfaceName, once per name (every primitive of a level asks for its material's). */
+  private normalisedNames = new Map<string, string>();
+  private normalised(name: string): string {
+    let n = this.normalisedNames.get(name);
+    if (n === undefined) this.normalisedNames.set(name, (n = normaliseSurfaceName(name)));
+    return n;
+  }
+
+  private unknownMaterialName(name: string, where: Place): number {
+    this.warnOnce(`matname:${name}`, `materials: ${placeText(where)}: material "${name}" names no surface (and no sk8_surface/sk8_collision_material_packed is set); using default 0x20`);
     return DEFAULT_MATERIAL;
   }
 

@@ -191,32 +191,41 @@ export interface CrackObject {
  * `cap` locations of each, and drops the open-edge lists. Reports without their lists are left as they are.
  */
 export function classifyCracks(objects: CrackObject[], options: Partial<CrackOptions> = {}, cap = LOCATIONS_CAP): CrackCounts[] {
-  const meshes: CrackMesh[] = objects.map((o) => ({
-    positions: o.positions, groups: o.groups,
-    open: o.report.open?.ends ?? new Float32Array(0), openTriangle: o.report.open?.triangle ?? new Uint32Array(0),
-  }));
+  const meshes: CrackMesh[] = objects.map((o) => crackMesh(o.positions, o.groups, o.report));
   const { with: hits } = classifyOpenEdges(meshes, options);
+  const names = objects.map((o) => o.name);
   return objects.map((o, i) => {
-    const open = o.report.open;
-    if (!open) return crackCounts(o.report);
-    const border: FindingLocation[] = [], crack: FindingLocation[] = [];
-    let cracks = 0;
-    hits[i].forEach((w, e) => {
-      if (w >= 0) cracks++;
-      const list = w >= 0 ? crack : border;
-      if (list.length >= cap) return;
-      const p = open.ends;
-      const l: FindingLocation = { triangle: open.triangle[e], points: [[p[6 * e], p[6 * e + 1], p[6 * e + 2]], [p[6 * e + 3], p[6 * e + 4], p[6 * e + 5]]] };
-      if (w >= 0 && w !== i) l.with = objects[w].name;
-      list.push(l);
-    });
-    o.report.crackEdges = cracks;
-    o.report.borderEdges = o.report.openEdges - cracks;
-    if (crack.length) o.report.locations.crackEdges = crack;
-    if (border.length) o.report.locations.borderEdges = border;
-    delete o.report.open;
+    if (!o.report.open) return crackCounts(o.report);
+    applyCrackCounts(o.report, countCracks(o.report.open, hits[i], i, names, cap));
     return crackCounts(o.report);
   });
+}
+
+/** An object as classifyOpenEdges sees it: its faces and its report's open edges (none when the list is gone). */
+export function crackMesh(positions: Float32Array, groups: Uint32Array[], report: MeshReport): CrackMesh {
+  return { positions, groups, open: report.open?.ends ?? new Float32Array(0), openTriangle: report.open?.triangle ?? new Uint32Array(0) };
+}
+
+/**
+ * Object i's borders and cracks from its open edges and their classification (hits: per edge, −1 or the object it
+ * lies along; names: every object's, for a crack along another), with the first `cap` locations of each.
+ */
+export function countCracks(open: OpenEdgeList, hits: Int32Array, i: number, names: string[], cap = LOCATIONS_CAP): CrackCounts {
+  const border: FindingLocation[] = [], crack: FindingLocation[] = [];
+  let cracks = 0;
+  const p = open.ends;
+  hits.forEach((w, e) => {
+    if (w >= 0) cracks++;
+    const list = w >= 0 ? crack : border;
+    if (list.length >= cap) return;
+    const l: FindingLocation = { triangle: open.triangle[e], points: [[p[6 * e], p[6 * e + 1], p[6 * e + 2]], [p[6 * e + 3], p[6 * e + 4], p[6 * e + 5]]] };
+    if (w >= 0 && w !== i) l.with = names[w];
+    list.push(l);
+  });
+  const locations: CrackCounts['locations'] = {};
+  if (crack.length) locations.crackEdges = crack;
+  if (border.length) locations.borderEdges = border;
+  return { crackEdges: cracks, borderEdges: hits.length - cracks, locations };
 }
 
 /** What classifyCracks sets in a report (a worker that ran it sends these back: src/tiling/worker.ts). */

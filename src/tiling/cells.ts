@@ -153,6 +153,27 @@ export function planCells(objects: ImportedObject[], cellSize: number, known?: K
 export type KnownRuns = (o: ImportedObject, gi: number) => Float64Array | undefined;
 
 /**
+ * Cell runs kept from one build to the next (src/session.ts), with the arrays they were computed from (never
+ * written after the import: src/import/memo.ts) and the cell size: as long as the arrays live.
+ */
+export class RunsMemo {
+  private byIndices = new WeakMap<Uint32Array, { positions: Float32Array; cellSize: number; runs: Float64Array }[]>();
+
+  /** The runs of these arrays at cellSize, if computed before. */
+  get(positions: Float32Array, indices: Uint32Array, cellSize: number): Float64Array | undefined {
+    return this.byIndices.get(indices)?.find((e) => e.positions === positions && e.cellSize === cellSize)?.runs;
+  }
+
+  set(positions: Float32Array, indices: Uint32Array, cellSize: number, runs: Float64Array): void {
+    if (this.get(positions, indices, cellSize)) return;
+    const list = this.byIndices.get(indices);
+    if (list) list.push({ positions, cellSize, runs });
+    else this.byIndices.set(indices, [{ positions, cellSize, runs }]);
+  }
+}
+
+
+/**
  * One material group's runs of consecutive triangles whose centroids share a cell: (x, z, first, end) per run,
  * f64 so that any cell index is kept exactly (the range check is planCells'). Pure, so a worker computes them for
  * the small objects while the main thread is still importing (compile.ts), with the same result.

@@ -16,6 +16,7 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { cpuUsage, execArgv } from 'node:process';
 import { Worker } from 'node:worker_threads';
 import type { CrackCounts, MeshReport } from '../import/validate.ts';
+import type { MemoItem } from '../import/validate-memo.ts';
 import { buildResource, isNative, isPlanned, jobTriangles, writeResource, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
 
 export interface PoolOptions {
@@ -197,7 +198,7 @@ export class ThreadPool {
   }
 
   /** Mesh validation reports on a worker (shared-memory arrays are read in place, others copied; none transferred). */
-  validate(worker: number, items: ValidateItem[]): Promise<MeshReport[]> {
+  validate(worker: number, items: ValidateItem[] | MemoItem[]): Promise<MeshReport[]> {
     return this.call(worker, { kind: 'validate', items });
   }
 
@@ -205,13 +206,20 @@ export class ThreadPool {
    * Borders and cracks over every object validated on that worker since the last call (validateMesh keeps their
    * open edges there), in the order validated.
    */
-  cracks(worker: number): Promise<CrackCounts[]> {
-    return this.call(worker, { kind: 'cracks' });
+  cracks(worker: number): Promise<CrackCounts[]>;
+  /** In a session (after reset with its token): the objects of this build's pass, by key, in order; null: unchanged. */
+  cracks(worker: number, keys: number[], names: string[]): Promise<(CrackCounts | null)[]>;
+  cracks(worker: number, keys?: number[], names?: string[]): Promise<(CrackCounts | null)[]> {
+    return this.call(worker, { kind: 'cracks', keys, names });
   }
 
-  /** Forgets what the worker validated before (a new build on workers kept across builds). */
-  reset(worker: number): Promise<null> {
-    return this.call(worker, { kind: 'reset' });
+  /**
+   * Forgets what the worker validated before (a new build on workers kept across builds). With a session token,
+   * the worker keeps that session's memo (src/import/validate-memo.ts) and starts a build in it; any other token
+   * (or none) drops the memo it had.
+   */
+  reset(worker: number, session?: string): Promise<null> {
+    return this.call(worker, { kind: 'reset', session });
   }
 
   /** Cell runs (src/tiling/cells.ts cellRuns) of every group of each item, at cellSize, on a worker. */

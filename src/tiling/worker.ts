@@ -7,14 +7,15 @@ import { classifyCracks, validateMesh, type MeshReport } from '../import/validat
 import { cellRuns } from './cells.ts';
 import { buildResource, resourceBuffers, writeResource, type EncodeOptions, type ResourceJob } from './build.ts';
 import type { ValidateItem } from './pool.ts';
+import { ValidationMemo, type MemoItem } from '../import/validate-memo.ts';
 import { pieceReply } from './mesh-threads.ts';
 import type { PieceInput } from '../geometry/pieces.ts';
 
 type Request =
   | { id: number; kind: 'encode'; batch: { index: number; job: ResourceJob }[]; encode?: EncodeOptions; writeDir?: string }
-  | { id: number; kind: 'validate'; items: ValidateItem[] }
-  | { id: number; kind: 'cracks' }
-  | { id: number; kind: 'reset' }
+  | { id: number; kind: 'validate'; items: ValidateItem[] | MemoItem[] }
+  | { id: number; kind: 'cracks'; keys?: number[]; names?: string[] }
+  | { id: number; kind: 'reset'; session?: string }
   | { id: number; kind: 'cellRuns'; items: ValidateItem[]; cellSize: number }
   | { id: number; kind: 'piece'; input: PieceInput };
 
@@ -23,6 +24,10 @@ type Request =
  * 'cracks' splits their open edges into borders and cracks over all of them and answers with the counts.
  */
 let validated: { item: ValidateItem; report: MeshReport }[] = [];
+
+/** A session's memo (src/import/validate-memo.ts), named by the token of the 'reset' that started its build. */
+let memo: ValidationMemo | undefined;
+let memoToken: string | undefined;
 
 parentPort!.on('message', (msg: Request) => {
   try {
@@ -36,9 +41,14 @@ parentPort!.on('message', (msg: Request) => {
       parentPort!.postMessage({ id: msg.id, result }, result.flat().map((r) => r.buffer as ArrayBuffer));
       return;
     }
+    if (msg.kind === 'validate' && memo) {
+      parentPort!.postMessage({ id: msg.id, result: (msg.items as MemoItem[]).map((it) => memo!.validate(it)) });
+      return;
+    }
     if (msg.kind === 'validate') {
-      const reports = msg.items.map((it) => validateMesh(it.positions, it.groups));
-      msg.items.forEach((item, i) => validated.push({ item, report: reports[i] }));
+      const items = msg.items as ValidateItem[];
+      const reports = items.map((it) => validateMesh(it.positions, it.groups));
+      items.forEach((item, i) => validated.push({ item, report: reports[i] }));
       parentPort!.postMessage({ id: msg.id, result: reports.map(({ open: _, ...r }) => r) });
       return;
     }
@@ -46,7 +56,15 @@ parentPort!.on('message', (msg: Request) => {
       // A new build on a worker kept across builds (--watch): what an earlier, perhaps failed, build validated here
       // must not reach this build's crack pass.
       validated = [];
+      if (msg.session !== memoToken) {
+        memoToken = msg.session;
+        memo = msg.session === undefined ? undefined : new ValidationMemo();
+      }
       parentPort!.postMessage({ id: msg.id, result: null });
+      return;
+    }
+    if (msg.kind === 'cracks' && memo) {
+      parentPort!.postMessage({ id: msg.id, result: memo.cracks(msg.keys ?? [], msg.names ?? []) });
       return;
     }
     if (msg.kind === 'cracks') {

@@ -1,0 +1,206 @@
+// What the glTF import keeps from one build of a level to the next in one process (src/session.ts): the world-space
+// arrays it made, found again by what they were made from. An author's edit (a moved ramp, a changed material)
+// leaves most accessors' bytes and most nodes' world matrices as they were, so most objects' arrays are the
+// previous build's, not computed again, and everything after the import that is kept per array (cell runs,
+// validation, cache keys) is found again too.
+//
+// Exactness: an array is taken again only for the same inputs, compared exactly — the accessor's bytes (a memcmp
+// against the previous file's, never a hash), its component type, type and count, the 16 float64 words of the
+// world matrix, the primitive mode and the winding flip (a triangle list is kept with the positions it indexes).
+// The arrays are never written after the import (assembleObject copies, it does not shift in place), so a kept
+// array still holds what a fresh import makes. One array is handed to one object per build; a second use computes
+// it anew.
+
+const ids = new WeakMap<object, number>();
+let lastId = 0;
+
+/** A number for this array (or any object), the same for the process's lifetime: what the session's memos key by. */
+export function arrayId(a: object): number {
+  let id = ids.get(a);
+  if (id === undefined) ids.set(a, (id = ++lastId));
+  return id;
+}
+
+/** Most bytes of an accessor sampled for its lookup key (the match itself compares every byte). */
+const SAMPLE_BYTES = 64;
+
+/** An accessor's data as the memo compares it: what the values are, and their bytes in the file. */
+export interface AccessorData {
+  /** Component type, element type and count: `5126:VEC3:24`. */
+  kind: string;
+  bytes: Uint8Array;
+}
+
+/** A lookup key: the kind, the length, and a sample of the bytes (start, middle, end). */
+function sampleKey(d: AccessorData): string {
+  const b = d.bytes;
+  let h = 0x811c9dc5;
+  const mix = (from: number): void => {
+    const to = Math.min(b.length, from + SAMPLE_BYTES);
+    for (let i = Math.max(0, from); i < to; i++) h = Math.imul(h ^ b[i], 0x01000193);
+  };
+  mix(0);
+  mix((b.length >> 1) - (SAMPLE_BYTES >> 1));
+  mix(b.length - SAMPLE_BYTES);
+  return `${d.kind}:${b.length}:${(h >>> 0).toString(36)}`;
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
+const scratch = new Float64Array(16);
+const scratchWords = new Int32Array(scratch.buffer);
+
+/** A number from a float64 matrix's bits (to find candidates; the match compares every word). */
+function matrixHash(m: Float64Array): number {
+  scratch.set(m);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < 32; i++) h = Math.imul(h ^ scratchWords[i], 0x01000193);
+  return h >>> 0;
+}
+
+/** Bit for bit the same matrix (−0 and 0 differ, as they may in the products; NaN never passes checkWorld). */
+function sameMatrix(a: Float64Array, b: Float64Array): boolean {
+  for (let i = 0; i < 16; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
+}
+
+/** World positions kept by (accessor token, world matrix), with the triangle lists made for them. */
+interface Placed {
+  token: number;
+  matrix: Float64Array;
+  positions: Float32Array;
+  lists: { token: number; mode: number; flip: boolean; list: Uint32Array }[];
+}
+
+/** Placed arrays by a hash of token and matrix, compared exactly; kept for one build, found by the next. */
+class PlacedGeneration {
+  private prev = new Map<number, Placed[]>();
+  private next = new Map<number, Placed[]>();
+
+  /** The entry of positions handed out by get (this build's or a kept one). */
+  readonly of = new WeakMap<Float32Array, Placed>();
+
+  get(token: number, m: Float64Array, make: () => Float32Array): { positions: Float32Array; made: boolean } {
+    const h = (matrixHash(m) ^ Math.imul(token, 0x9e3779b1)) >>> 0;
+    const find = (list: Placed[] | undefined): Placed | undefined => list?.find((p) => p.token === token && sameMatrix(p.matrix, m));
+    const here = this.next.get(h);
+    if (find(here)) return { positions: make(), made: true }; // a second use this build: its own array
+    const seen = find(this.prev.get(h));
+    const placed = seen ?? { token, matrix: Float64Array.from(m), positions: make(), lists: [] };
+    this.of.set(placed.positions, placed);
+    if (here) here.push(placed);
+    else this.next.set(h, [placed]);
+    return { positions: placed.positions, made: !seen };
+  }
+
+  commit(): void {
+    this.prev = this.next;
+    this.next = new Map();
+  }
+
+  abandon(): void {
+    this.next = new Map();
+  }
+}
+
+/** Arrays kept by key for one build, found by the next (then those not used again are dropped). */
+class Generation<T> {
+  prev = new Map<string, T>();
+  next = new Map<string, T>();
+  /** Whether the value for key was found again (or made) this build. */
+  get(key: string, make: () => T): T {
+    let v = this.next.get(key);
+    if (v !== undefined) return make(); // a second use this build: its own array
+    v = this.prev.get(key) ?? make();
+    this.next.set(key, v);
+    return v;
+  }
+  commit(): void {
+    this.prev = this.next;
+    this.next = new Map();
+  }
+  abandon(): void {
+    this.next = new Map();
+  }
+}
+
+export class ImportMemo {
+  /** Accessors of the previous build by sample key: their bytes and token. */
+  private accessors = new Map<string, { bytes: Uint8Array; token: number }[]>();
+  private nextAccessors = new Map<string, { bytes: Uint8Array; token: number }[]>();
+  private tokens = 0;
+  private positions = new PlacedGeneration();
+  private objects = new Generation<{ positions: Float32Array; groups: { material: number; indices: Uint32Array }[] }>();
+  /** Arrays found again / made, over the last build (tests and --verbose). */
+  readonly stats = { reused: 0, made: 0 };
+
+  /** Starts a build's import. */
+  begin(): void {
+    this.nextAccessors = new Map();
+    this.positions.abandon();
+    this.objects.abandon();
+    this.stats.reused = this.stats.made = 0;
+  }
+
+  /** The import finished: what it used is what the next build looks in. */
+  commit(): void {
+    this.accessors = this.nextAccessors;
+    this.nextAccessors = new Map();
+    this.positions.commit();
+    this.objects.commit();
+  }
+
+  /** A number naming the accessor's data: the same as the previous build's for the same kind and bytes. */
+  token(d: AccessorData): number {
+    const key = sampleKey(d);
+    const here = this.nextAccessors.get(key);
+    const seen = here?.find((c) => sameBytes(c.bytes, d.bytes)) ?? this.accessors.get(key)?.find((c) => sameBytes(c.bytes, d.bytes));
+    const token = seen?.token ?? ++this.tokens;
+    if (!here?.some((c) => c.token === token)) {
+      if (here) here.push({ bytes: d.bytes, token });
+      else this.nextAccessors.set(key, [{ bytes: d.bytes, token }]);
+    }
+    return token;
+  }
+
+  /** World positions of accessor `token` under matrix `m`: the previous build's array, or make(). */
+  worldPositions(token: number, m: Float64Array, make: () => Float32Array): Float32Array {
+    const { positions, made } = this.positions.get(token, m, make);
+    if (made) this.stats.made++;
+    else this.stats.reused++;
+    return positions;
+  }
+
+  /**
+   * A primitive's triangle list (indices `token`, or none: -1) for the positions it indexes (this build's array:
+   * the vertex count, and one list per object even where nodes share a mesh), by mode and flip.
+   */
+  triangleList(token: number, positions: Float32Array, mode: number, flip: boolean, make: () => Uint32Array): Uint32Array {
+    const placed = this.positions.of.get(positions);
+    const kept = placed?.lists.find((l) => l.token === token && l.mode === mode && l.flip === flip);
+    if (kept) {
+      this.stats.reused++;
+      return kept.list;
+    }
+    this.stats.made++;
+    const list = make();
+    if (placed) {
+      placed.lists.push({ token, mode, flip, list });
+      if (placed.lists.length > 4) placed.lists.shift(); // indices edited again and again under the same positions
+    }
+    return list;
+  }
+
+  /** An object of several primitives, concatenated: by its chunks' arrays and materials. */
+  assembled<T extends { positions: Float32Array; groups: { material: number; indices: Uint32Array }[] }>(key: string, make: () => T): T {
+    return this.count(this.objects, key, make) as T;
+  }
+
+  private count<T>(g: Generation<T>, key: string, make: () => T): T {
+    let made = false;
+    const v = g.get(key, () => ((made = true), make()));
+    if (made) this.stats.made++;
+    else this.stats.reused++;
+    return v;
+  }
+}

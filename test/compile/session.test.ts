@@ -1,0 +1,160 @@
+// Compile sessions (src/session.ts, what --watch keeps): after seeded random edits — move, material, delete, add,
+// one vertex moved, undo — each build in one session writes exactly the files and bytes of a clean build without a
+// session (manifest, validation report and warnings included), with kept workers and without, and after a build
+// that failed half way.
+import { afterAll, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Document, Node } from '@gltf-transform/core';
+import { compileLevel, type CompileResult } from '../../src/compile.ts';
+import { CompileSession } from '../../src/session.ts';
+import { ThreadPool } from '../../src/tiling/pool.ts';
+import { addNode, boxMesh, gridMesh, io, newLevel, tempDir } from '../fixtures/levels.ts';
+
+const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
+const tmp = tempDir('sk8-session-');
+afterAll(tmp.cleanup);
+
+/** Every file of an output directory but the cache, name → bytes. */
+function files(dir: string): Map<string, Buffer> {
+  return new Map(readdirSync(dir).filter((n) => n !== '.cache').sort().map((n) => [n, readFileSync(join(dir, n))]));
+}
+
+function expectSameOutput(a: string, b: string, what: string): void {
+  const fa = files(a), fb = files(b);
+  expect([...fa.keys()], what).toEqual([...fb.keys()]);
+  for (const [n, bytes] of fa) expect(bytes.equals(fb.get(n)!), `${what}: ${n}`).toBe(true);
+}
+
+type Edit = 'move' | 'material' | 'delete' | 'add' | 'vertex' | 'none';
+
+const meshNodes = (doc: Document): Node[] => doc.getRoot().listNodes().filter((n) => n.getMesh() && n.getMesh()!.listPrimitives().some((p) => p.getMode() === 4));
+
+/** One seeded edit of the level (returns what it did, for messages). */
+function edit(doc: Document, kind: Edit, rnd: () => number): string {
+  const nodes = meshNodes(doc);
+  const node = nodes[Math.floor(rnd() * nodes.length)];
+  if (kind === 'none') return 'no change';
+  if (kind === 'move') {
+    const t = node.getTranslation();
+    node.setTranslation([t[0] + 0.5 + 3 * rnd(), t[1], t[2] - 2 * rnd()]);
+  } else if (kind === 'material') {
+    const mesh = doc.createMesh(`${node.getMesh()!.getName()}_edited`);
+    const word = [160, 352, 416][Math.floor(rnd() * 3)];
+    for (const p of node.getMesh()!.listPrimitives()) mesh.addPrimitive(p.clone().setMaterial(doc.createMaterial(`edited_${word}`).setExtras({ sk8_collision_material_packed: word })));
+    node.setMesh(mesh);
+  } else if (kind === 'delete') node.dispose();
+  else if (kind === 'add') {
+    const copy = doc.createNode(`${node.getName()}_added`).setMesh(node.getMesh()).setTranslation(node.getTranslation().map((v, i) => v + (i === 1 ? 0 : 7 + 5 * rnd())) as [number, number, number]);
+    doc.getRoot().listScenes()[0].addChild(copy);
+  } else {
+    // One vertex moved, somewhere inside the accessor (not where the memo samples its lookup key).
+    const mesh = doc.createMesh(`${node.getMesh()!.getName()}_vertex`);
+    for (const p of node.getMesh()!.listPrimitives()) {
+      const q = p.clone();
+      const pos = p.getAttribute('POSITION')!.clone();
+      const a = pos.getArray()!.slice() as Float32Array;
+      const v = Math.floor(a.length / 3 / 3) + Math.floor(rnd() * Math.max(1, a.length / 9));
+      a[3 * Math.min(v, a.length / 3 - 1) + 1] += 0.25;
+      q.setAttribute('POSITION', pos.setArray(a));
+      mesh.addPrimitive(q);
+    }
+    node.setMesh(mesh);
+  }
+  return `${kind} ${node.getName()}`;
+}
+
+/** A level with multi-primitive meshes shared by nodes, and near misses between objects (cracks to classify). */
+function crackLevel(): Document {
+  const doc = newLevel();
+  for (let k = 0; k < 6; k++) {
+    // Tiles that meet 0.5 mm apart: their open edges lie along each other (cracks).
+    addNode(doc, { name: `tile_${k}`, ...gridMesh(4, 4, 1, [4 * k + 0.0005 * k, 0, 0]) });
+  }
+  const mesh = addNode(doc, { name: 'ramp_a', ...boxMesh([2, 1, 8], [1, 1, 1]), material: 'concrete', more: [{ ...boxMesh([2, 3, 8], [1, 1, 1]), material: 'metal' }] }).getMesh()!;
+  for (let k = 0; k < 3; k++) doc.getRoot().listScenes()[0].addChild(doc.createNode(`ramp_copy_${k}`).setMesh(mesh).setTranslation([6 * k, 0, 14]));
+  return doc;
+}
+
+const levels: [string, () => Promise<Document>][] = [
+  ['skatepark', () => io().read(join(SAMPLES, 'skatepark.glb'))],
+  ['city-blocks', () => io().read(join(SAMPLES, 'city-blocks.glb'))],
+  ['cracks', async () => crackLevel()],
+];
+
+describe.each(levels)('a session on %s', (name, load) => {
+  it.each([
+    ['kept workers', true],
+    ['no workers', false],
+  ])('each build equals a clean build after random edits (%s)', { timeout: 240_000 }, async (_, kept) => {
+    const dir = join(tmp.dir, `${name}-${kept ? 'pool' : 'main'}`);
+    const level = join(dir, 'level.glb');
+    const doc = await load();
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(dir, { recursive: true });
+    await io().write(level, doc);
+    const original = readFileSync(level);
+    const session = new CompileSession();
+    const pool = kept ? ThreadPool.spawn(1) : undefined;
+    const warned: string[] = [];
+    const build = (out: string, withSession: boolean): Promise<CompileResult> =>
+      compileLevel(level, { out, workers: kept ? 2 : 1, ...(withSession ? {} : { cache: false }) }, { logger: { warn: (m) => warned.push(m) }, ...(withSession ? { session, pool } : {}) });
+    try {
+      const out = join(dir, 'session');
+      await build(out, true);
+      let seed = name.length * 7919 + (kept ? 1 : 0);
+      const rnd = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+      const edits: Edit[] = ['move', 'vertex', 'material', 'none', 'delete', 'add', 'move', 'vertex'];
+      const done: string[] = [];
+      for (const [k, kind] of edits.entries()) {
+        done.push(edit(doc, kind, rnd));
+        await io().write(level, doc);
+        const r = await build(out, true);
+        const clean = await build(join(dir, `clean-${k}`), false);
+        const what = done.join(', ');
+        expectSameOutput(out, join(dir, `clean-${k}`), what);
+        expect(r.manifest.validation, what).toEqual(clean.manifest.validation);
+        expect(r.manifest.warnings, what).toEqual(clean.manifest.warnings);
+        // The session took most arrays from the build before (an edit changes one object's).
+        expect(session.import.stats.reused, what).toBeGreaterThan(0);
+      }
+      // Undone: the original file again gives the first build's output.
+      writeFileSync(level, original);
+      await build(out, true);
+      await build(join(dir, 'clean-undo'), false);
+      expectSameOutput(out, join(dir, 'clean-undo'), 'undo');
+    } finally {
+      await pool?.close();
+    }
+  });
+});
+
+describe('a session across a failed build', () => {
+  it('a build that fails half way (strict, after validation) leaves the next one exact', { timeout: 120_000 }, async () => {
+    const dir = join(tmp.dir, 'failed');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(dir, { recursive: true });
+    const level = join(dir, 'level.glb');
+    const doc = crackLevel();
+    await io().write(level, doc);
+    const session = new CompileSession();
+    const pool = ThreadPool.spawn(1);
+    const hooks = { logger: { warn: () => {} }, session, pool };
+    try {
+      await compileLevel(level, { out: join(dir, 'a'), workers: 2 }, hooks);
+      doc.getRoot().listNodes().find((n) => n.getName() === 'tile_2')!.setTranslation([0.3, 0, 0]);
+      await io().write(level, doc);
+      // The cracks make warnings: strict fails after the worker's crack pass ran on its memo.
+      await expect(compileLevel(level, { out: join(dir, 'a'), workers: 2, strict: true }, hooks)).rejects.toThrow(/strict/);
+      doc.getRoot().listNodes().find((n) => n.getName() === 'tile_4')!.setTranslation([0, 0.0002, 0]);
+      await io().write(level, doc);
+      const r = await compileLevel(level, { out: join(dir, 'a'), workers: 2 }, hooks);
+      const clean = await compileLevel(level, { out: join(dir, 'clean'), workers: 2, cache: false }, { logger: { warn: () => {} } });
+      expectSameOutput(join(dir, 'a'), join(dir, 'clean'), 'after a failure');
+      expect(r.manifest.validation).toEqual(clean.manifest.validation);
+    } finally {
+      await pool.close();
+    }
+  });
+});

@@ -34,6 +34,12 @@ export const CACHE_ENTRY = '.cache';
 export const CACHE_FORMAT = 4;
 /** Entries are kept while one of the last this many builds used them (an edit undone still hits). */
 export const KEEP_BUILDS = 2;
+/**
+ * Every this many builds (and after an index that could not be read) finish lists the entries directory to remove
+ * files no index names (left by a build that died before its index was written); in between it removes only the
+ * entries it drops, which it knows (a listing of the 1M bench level's ~900 entries was ~5–10 ms a build).
+ */
+export const SWEEP_EVERY = 16;
 
 const INDEX = 'index.json';
 /** Names of lists files (IndexFile.lists). */
@@ -69,6 +75,8 @@ interface IndexFile {
    * record, one after another.
    */
   lists: string;
+  /** Set (never written) when the index on disk could not be read: finish then sweeps the entries directory. */
+  unread?: boolean;
 }
 
 let codeDigest: string | undefined;
@@ -279,6 +287,8 @@ export class ResourceCache {
   /** The codes each entry taken this build holds (null: none joined). */
   private held = new Map<string, Float32Array | null>();
   private linksWork = true;
+  /** Keys whose entry file this build wrote (put, settle): removed at finish unless the new index names them. */
+  private written = new Set<string>();
   /** Hits and misses of this build (for the summary and tests). */
   readonly stats = { hits: 0, misses: 0 };
 
@@ -307,7 +317,7 @@ export class ResourceCache {
     } catch {
       // none yet, or damaged: start empty (entries on disk without an index line are removed at finish)
     }
-    return { format: CACHE_FORMAT, builds: 0, entries: {}, lists: '' };
+    return { format: CACHE_FORMAT, builds: 0, entries: {}, lists: '', unread: true } as IndexFile;
   }
 
   /** The job's key (see the file header). */
@@ -382,6 +392,7 @@ export class ResourceCache {
     try {
       const shared = this.linksWork && statSync(path).ino === statSync(staged).ino;
       if (!shared) {
+        this.written.add(key);
         unlinkSync(path);
         this.copyOrLink(staged, path);
       }
@@ -414,6 +425,7 @@ export class ResourceCache {
   put(key: string, r: BuiltResource, dir: string): void {
     if (r.parts === 0) return; // no file was written for it
     const path = this.entryPath(key);
+    this.written.add(key);
     try {
       unlinkSync(path);
     } catch {
@@ -472,9 +484,21 @@ export class ResourceCache {
       writeFileSync(tmp, JSON.stringify({ format: CACHE_FORMAT, builds, entries, lists } satisfies IndexFile));
       renameSync(tmp, join(dir, INDEX));
       for (const n of readdirSync(dir)) if (LISTS_NAME.test(n) && n !== lists) unlinkSync(join(dir, n));
-      for (const n of readdirSync(join(dir, ENTRIES))) {
-        const key = n.endsWith('.physics') ? n.slice(0, -'.physics'.length) : '';
-        if (!entries[key]) unlinkSync(join(dir, ENTRIES, n));
+      if (this.index.unread || builds % SWEEP_EVERY === 0) {
+        for (const n of readdirSync(join(dir, ENTRIES))) {
+          const key = n.endsWith('.physics') ? n.slice(0, -'.physics'.length) : '';
+          if (!entries[key]) unlinkSync(join(dir, ENTRIES, n));
+        }
+      } else {
+        // The entries the old index named and this one does not (a put this build that did not settle included).
+        for (const key of new Set([...Object.keys(this.index.entries), ...this.written])) {
+          if (entries[key]) continue;
+          try {
+            unlinkSync(join(dir, ENTRIES, `${key}.physics`));
+          } catch {
+            // already gone
+          }
+        }
       }
     } catch {
       // as in put: a cache that cannot be kept costs hits, never the build

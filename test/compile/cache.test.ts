@@ -166,6 +166,40 @@ describe('cache entries and options', () => {
   });
 });
 
+describe('cache pruning', () => {
+  it('an entry no build of the last KEEP_BUILDS used is removed, and files no index names are swept', { timeout: 120_000 }, async () => {
+    const dir = join(tmp.dir, 'prune');
+    mkdirSync(dir, { recursive: true });
+    const out = join(dir, 'out');
+    const level = join(dir, 'level.glb');
+    const doc = await io().read(join(SAMPLES, 'skatepark.glb'));
+    const node = doc.getRoot().listNodes().find((n) => n.getMesh() && n.getName() === 'ground')!;
+    const entries = (): string[] => readdirSync(join(out, '.cache', 'r')).sort();
+    const index = (): Record<string, unknown> => JSON.parse(readFileSync(join(out, '.cache', 'index.json'), 'utf8')).entries;
+    await io().write(level, doc);
+    await compileLevel(level, { out }, hooks);
+    const first = entries();
+    expect(first.length).toBe(Object.keys(index()).length);
+    // Move the ground twice: its first entry is used by no build of the last KEEP_BUILDS (2) and goes.
+    for (const dx of [1, 2]) {
+      node.setTranslation([dx, 0, 0]);
+      await io().write(level, doc);
+      await compileLevel(level, { out }, hooks);
+    }
+    const now = entries();
+    expect(now.length).toBe(Object.keys(index()).length);
+    expect(first.filter((f) => !now.includes(f))).toHaveLength(1);
+    // A file no index names (a build that died before writing its index) is swept once the index is unreadable.
+    writeFileSync(join(out, '.cache', 'r', `${'0'.repeat(64)}.physics`), 'stray');
+    await compileLevel(level, { out }, hooks);
+    expect(entries()).toContain(`${'0'.repeat(64)}.physics`); // not listed on an ordinary build
+    writeFileSync(join(out, '.cache', 'index.json'), '{ damaged');
+    await compileLevel(level, { out }, hooks);
+    expect(entries()).not.toContain(`${'0'.repeat(64)}.physics`);
+    expect(entries().length).toBe(Object.keys(index()).length);
+  });
+});
+
 describe('the seams step through the cache', () => {
   it('an unchanged rebuild links every file from the cache and rewrites none; a moved object rewrites only cells whose joins changed', { timeout: 120_000 }, async () => {
     const dir = join(tmp.dir, 'seamcache');

@@ -30,7 +30,7 @@ function kind(st: Stats): string {
  * both sizes; 'truncate': read the first maxBytes, e.g. a buffer file longer than its declared byteLength). Opened
  * non-blocking, so a FIFO is refused instead of waiting for a writer. Errors carry no stage prefix (the caller's).
  */
-export function readRegularFile(path: string, maxBytes: number, over: 'error' | 'truncate' = 'error', limitName = `${maxBytes} bytes`): Uint8Array<ArrayBuffer> {
+export function readRegularFile(path: string, maxBytes: number, over: 'error' | 'truncate' = 'error', limitName = `${maxBytes} bytes`, into?: (size: number) => Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -42,7 +42,8 @@ export function readRegularFile(path: string, maxBytes: number, over: 'error' | 
     if (!st.isFile()) throw new Error(`${kind(st)}, not a regular file; refusing to read it`);
     if (st.size > maxBytes && over === 'error') throw new Error(`${st.size} bytes, more than ${limitName}; refusing to read it`);
     const size = Math.min(st.size, maxBytes);
-    const out = new Uint8Array(size);
+    // `into`: memory the caller reuses (a session's: src/import/memo.ts); only the bytes read are handed out.
+    const out = into ? into(size) : new Uint8Array(size);
     let at = 0;
     while (at < size) {
       const n = readSync(fd, out, at, size - at, at);

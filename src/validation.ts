@@ -18,8 +18,11 @@ let lastKey = 0;
 function objectKey(o: ImportedObject): number {
   let list = bodies.get(o.positions);
   if (!list) bodies.set(o.positions, (list = []));
-  const hit = list.find((b) => b.groups.length === o.groups.length && b.groups.every((g, i) => g === o.groups[i].indices));
-  if (hit) return hit.key;
+  for (const b of list) {
+    let same = b.groups.length === o.groups.length;
+    for (let i = 0; same && i < b.groups.length; i++) same = b.groups[i] === o.groups[i].indices;
+    if (same) return b.key;
+  }
   const key = ++lastKey;
   list.push({ groups: o.groups.map((g) => g.indices), key });
   if (list.length > 4) list.shift();
@@ -163,7 +166,8 @@ export class Validation {
 
   add(o: ImportedObject): void {
     if (!this.pool || o.kind === 'grind' || o.shape) return; // shape objects: validated as what they become
-    const triangles = o.groups.reduce((t, g) => t + g.indices.length / 3, 0);
+    let triangles = 0;
+    for (const g of o.groups) triangles += g.indices.length / 3;
     if (triangles >= UNIT_TRIANGLES) {
       this.big.push(o);
       return;

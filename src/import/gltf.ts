@@ -124,7 +124,8 @@ export interface WalkHooks {
 
 /** Reads, checks and walks a .glb/.gltf into collision objects. Throws `gltf: <file>: ...` on bad input. */
 export async function importGltf(file: string, options: ImportOptions = IMPORT_DEFAULTS, logger: Logger, hooks: WalkHooks = {}): Promise<ImportResult> {
-  const { io, jsonDoc, inputBytes, deps } = await readJson(file, options, logger);
+  hooks.memo?.begin();
+  const { io, jsonDoc, inputBytes, deps } = await readJson(file, options, logger, hooks.memo);
   // The common case (no extensions, plain accessors) without @gltf-transform's document build (gltf-lite.ts).
   let doc: WalkRoot | undefined = options.reader === 'gltf-transform' ? undefined : liteRoot(jsonDoc);
   try {
@@ -135,7 +136,6 @@ export async function importGltf(file: string, options: ImportOptions = IMPORT_D
   }
   const roots = selectScene(doc, file, options.scene);
   await hooks.beforeWalk?.();
-  hooks.memo?.begin();
   const walker = new SceneWalker(doc, file, options, logger, hooks.onObject, hooks.memo);
   walker.walk(roots);
   hooks.memo?.commit();
@@ -145,11 +145,11 @@ export async function importGltf(file: string, options: ImportOptions = IMPORT_D
 const EXT_DRACO = 'KHR_draco_mesh_compression';
 const EXT_MESHOPT = 'EXT_meshopt_compression';
 
-async function readJson(file: string, options: ImportOptions, logger: Logger): Promise<{ io: NodeIO; jsonDoc: JSONDocument; inputBytes: Uint8Array[]; deps: Record<string, unknown> }> {
+async function readJson(file: string, options: ImportOptions, logger: Logger, memo?: ImportMemo): Promise<{ io: NodeIO; jsonDoc: JSONDocument; inputBytes: Uint8Array[]; deps: Record<string, unknown> }> {
   const io = new NodeIO().setLogger(forwardLogger(file, logger)).registerExtensions(ALL_EXTENSIONS);
   let bytes: Uint8Array;
   try {
-    bytes = readRegularFile(file, MAX_LEVEL_BYTES);
+    bytes = readRegularFile(file, MAX_LEVEL_BYTES, 'error', undefined, memo?.fileBuffer);
   } catch (e) {
     throw new Error(`gltf: ${file}: ${(e as Error).message}`);
   }
@@ -294,6 +294,15 @@ function selectScene(root: WalkRoot, file: string, wanted: string | undefined): 
   return root.listNodes().filter((n) => !n.getParentNode());
 }
 
+/** Where a node, one of its primitives or one of its instances is, as text only when a message needs it. */
+class NodePlace {
+  constructor(private walker: SceneWalker, private node: Node, private prim?: number, private instance?: number) {}
+  toString(): string {
+    const w = this.walker.where(this.node, this.prim);
+    return this.instance === undefined ? w : `${w} instance ${this.instance}`;
+  }
+}
+
 /** Depth-first over the scene with float64 world matrices; collects objects in a deterministic order. */
 class SceneWalker {
   objects: ImportedObject[] = [];
@@ -304,8 +313,11 @@ class SceneWalker {
   private sceneTriangles = 0;
   private sceneObjects = 0;
   private materials: MaterialResolver;
-  /** Where the objects' arrays are allocated: shared memory, read by worker threads without a copy. */
-  private arena = new SharedArena();
+  /**
+   * Where the objects' arrays are allocated: shared memory, read by worker threads without a copy. A session's is
+   * kept from build to build (a rebuild's few new arrays then fill the last chunk instead of a fresh 4 MB one).
+   */
+  private arena: SharedArena;
 
   /** This build's accessor tokens (ImportMemo.token), once per accessor. */
   private tokens = new Map<Accessor, number>();
@@ -314,6 +326,7 @@ class SceneWalker {
     this.nodeIndex = new Map(root.listNodes().map((n, i) => [n, i]));
     this.meshIndex = new Map(root.listMeshes().map((m, i) => [m, i]));
     this.materials = new MaterialResolver(options.allowCustomSlots, (m) => logger.warn(m));
+    this.arena = memo?.arena ?? new SharedArena();
   }
 
   walk(roots: Node[]): void {
@@ -333,7 +346,8 @@ class SceneWalker {
     }
   }
 
-  private where(node: Node, prim?: number): string {
+  /** Where a node (or one of its primitives) is, for messages. */
+  where(node: Node, prim?: number): string {
     const mesh = node.getMesh();
     const n = `node ${this.nodeIndex.get(node)} "${node.getName()}"`;
     const m = mesh ? ` mesh ${this.meshIndex.get(mesh)}${mesh.getName() ? ` "${mesh.getName()}"` : ''}` : '';
@@ -356,7 +370,7 @@ class SceneWalker {
       checkWorld(world, this.where(node));
       this.grind(node, world, grind, base);
     }
-    const mode = this.materials.mode(nodeExtras, meshExtras, () => this.where(node));
+    const mode = this.materials.mode(nodeExtras, meshExtras, new NodePlace(this, node));
     if (mode === 'none') {
       this.stats.skippedNodes++;
       return;
@@ -364,7 +378,7 @@ class SceneWalker {
     this.budget(node, mesh.listPrimitives(), instanceCount(node));
     const matrices = this.instanceMatrices(node, world);
     for (const [k, matrix] of matrices.entries()) {
-      checkWorld(matrix, () => (matrix === world ? this.where(node) : `${this.where(node)} instance ${k}`));
+      checkWorld(matrix, new NodePlace(this, node, undefined, matrix === world ? undefined : k));
       const name = this.uniqueName(matrix === world ? base : `${base}_${k}`);
       const obj = this.meshObject(node, matrix, name, mode === 'water');
       if (obj && isShapeMode(mode)) obj.shape = { mode, world: Array.from(matrix), spec: nodeExtras.sk8_shape ?? meshExtras.sk8_shape };
@@ -433,23 +447,31 @@ class SceneWalker {
     const mesh = node.getMesh()!;
     const flip = determinant3(world) < 0; // mirrored: reverse winding so faces keep pointing out
     const chunks: { positions: Float32Array; tris: Uint32Array; material: number }[] = [];
-    mesh.listPrimitives().forEach((prim, pi) => {
+    const prims = mesh.listPrimitives();
+    for (let pi = 0; pi < prims.length; pi++) {
+      const prim = prims[pi];
       const mode = prim.getMode();
-      if (mode !== TRIANGLES && mode !== TRIANGLE_STRIP && mode !== TRIANGLE_FAN) return;
+      if (mode !== TRIANGLES && mode !== TRIANGLE_STRIP && mode !== TRIANGLE_FAN) continue;
       this.stats.primitives++;
       // The message text only when one is made (most primitives have none: a string per primitive showed in profiles).
-      const place = () => this.where(node, pi);
+      const place = new NodePlace(this, node, pi);
       const pos = prim.getAttribute('POSITION'), idx = prim.getIndices();
       const posToken = pos && this.token(pos);
       const idxToken = idx ? this.token(idx) : -1;
-      const memo = posToken !== undefined && idxToken !== undefined ? this.memo : undefined;
-      const read = (): Float32Array => readPositions(prim, world, place(), this.arena);
-      const positions = memo ? memo.worldPositions(posToken!, world, read) : read();
-      const make = (): Uint32Array => readTriangles(prim, positions.length / 3, mode, flip, place(), this.arena);
-      const tris = memo ? memo.triangleList(idxToken!, positions, mode, flip, make) : make();
+      const memo = posToken !== undefined && posToken !== null && idxToken !== undefined ? this.memo : undefined;
+      let positions = memo?.findPositions(posToken!, world);
+      if (!positions) {
+        positions = readPositions(prim, world, String(place), this.arena);
+        memo?.keepPositions(posToken!, world, positions);
+      }
+      let tris = memo?.findTriangles(idxToken!, positions, mode, flip);
+      if (!tris) {
+        tris = readTriangles(prim, positions.length / 3, mode, flip, String(place), this.arena);
+        memo?.keepTriangles(idxToken!, positions, mode, flip, tris);
+      }
       const material = this.materials.resolve(node, mesh, prim, water, place);
       chunks.push({ positions, tris, material });
-    });
+    }
     if (!chunks.length) return undefined;
     const source = `node ${this.nodeIndex.get(node)} "${node.getName()}"`;
     if (chunks.length === 1 || !this.memo) return assembleObject(name, source, 'mesh', chunks, this.arena);
@@ -528,8 +550,10 @@ export const WINDOWS_RESERVED_STEM = /^(CON|PRN|AUX|NUL|COM[0-9]|LPT[0-9])(?=\.|
  * Characters outside [A-Za-z0-9_.-] become "_"; at most 96 characters; never empty or dot-leading; trailing dots
  * become "_" and a Windows-reserved stem gets a "_" (`CON` → `CON_`, `aux.txt` → `aux_.txt`), like other unsafe names.
  */
+const underscores = (m: string): string => '_'.repeat(m.length);
+
 export function sanitizeName(raw: string): string {
-  const s = raw.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_').slice(0, 96).replace(/\.+$/, (m) => '_'.repeat(m.length));
+  const s = raw.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_').slice(0, 96).replace(/\.+$/, underscores);
   return s.replace(WINDOWS_RESERVED_STEM, '$1_') || '_';
 }
 

@@ -97,9 +97,12 @@ export function parsePackedMaterial(value: unknown): number | undefined {
 }
 
 /** Adds the physics-literal flag and refuses slots outside the base grid unless custom slots are allowed. */
-/** Where something is, for a message: a string, or a function making it (only called when there is a message). */
-export type Place = string | (() => string);
-export const placeText = (where: Place): string => (typeof where === 'string' ? where : where());
+/**
+ * Where something is, for a message: a string, or an object whose toString() makes it (only when a message is
+ * made: `${where}` in a template calls it).
+ */
+export type Place = string | { toString(): string };
+export const placeText = (where: Place): string => String(where);
 
 export function finalMaterialWord(packed: number, allowCustomSlots: boolean, where: Place): number {
   const word = (packed | PHYSICS_LITERAL_FLAG) >>> 0;

@@ -11,6 +11,8 @@
 // array still holds what a fresh import makes. One array is handed to one object per build; a second use computes
 // it anew.
 
+import { SharedArena } from './shared-arena.ts';
+
 const ids = new WeakMap<object, number>();
 let lastId = 0;
 
@@ -70,36 +72,68 @@ interface Placed {
   matrix: Float64Array;
   positions: Float32Array;
   lists: { token: number; mode: number; flip: boolean; list: Uint32Array }[];
+  /** The build that last handed it out, and its place in that build's order. */
+  used: number;
+  order: number;
 }
 
-/** Placed arrays by a hash of token and matrix, compared exactly; kept for one build, found by the next. */
+const placedHash = (token: number, m: Float64Array): number => (matrixHash(m) ^ Math.imul(token, 0x9e3779b1)) >>> 0;
+
+/**
+ * Placed arrays of the previous build by a hash of token and matrix (compared exactly), and in the order the walk
+ * asked for them: it asks in the same order build after build, so the entry after the last one found is tried
+ * first. An entry is handed out once a build (two nodes with the same mesh and matrix get one each).
+ */
 class PlacedGeneration {
   private prev = new Map<number, Placed[]>();
   private next = new Map<number, Placed[]>();
+  private prevOrder: Placed[] = [];
+  private nextOrder: Placed[] = [];
+  private cursor = 0;
+  private build = 0;
 
-  /** The entry of positions handed out by get (this build's or a kept one). */
+  /** The entry of positions handed out (this build's or a kept one). */
   readonly of = new WeakMap<Float32Array, Placed>();
 
-  get(token: number, m: Float64Array, make: () => Float32Array): { positions: Float32Array; made: boolean } {
-    const h = (matrixHash(m) ^ Math.imul(token, 0x9e3779b1)) >>> 0;
-    const find = (list: Placed[] | undefined): Placed | undefined => list?.find((p) => p.token === token && sameMatrix(p.matrix, m));
+  begin(): void {
+    this.build++;
+    this.cursor = 0;
+    this.next = new Map();
+    this.nextOrder = [];
+  }
+
+  find(token: number, m: Float64Array): Float32Array | undefined {
+    const h = placedHash(token, m);
+    const c = this.prevOrder[this.cursor];
+    let hit = c !== undefined && c.used !== this.build && c.token === token && sameMatrix(c.matrix, m) ? c : undefined;
+    if (!hit) {
+      const list = this.prev.get(h);
+      if (list) for (const p of list) if (p.used !== this.build && p.token === token && sameMatrix(p.matrix, m)) (hit ??= p);
+    }
+    if (!hit) return undefined;
+    this.cursor = hit.order + 1;
+    this.take(hit, h);
+    return hit.positions;
+  }
+
+  keep(token: number, m: Float64Array, positions: Float32Array): void {
+    this.take({ token, matrix: Float64Array.from(m), positions, lists: [], used: -1, order: -1 }, placedHash(token, m));
+  }
+
+  private take(p: Placed, h: number): void {
+    p.used = this.build;
+    p.order = this.nextOrder.length;
+    this.nextOrder.push(p);
     const here = this.next.get(h);
-    if (find(here)) return { positions: make(), made: true }; // a second use this build: its own array
-    const seen = find(this.prev.get(h));
-    const placed = seen ?? { token, matrix: Float64Array.from(m), positions: make(), lists: [] };
-    this.of.set(placed.positions, placed);
-    if (here) here.push(placed);
-    else this.next.set(h, [placed]);
-    return { positions: placed.positions, made: !seen };
+    if (here) here.push(p);
+    else this.next.set(h, [p]);
+    this.of.set(p.positions, p);
   }
 
   commit(): void {
     this.prev = this.next;
-    this.next = new Map();
-  }
-
-  abandon(): void {
-    this.next = new Map();
+    this.prevOrder = this.nextOrder;
+    this.begin();
   }
 }
 
@@ -131,19 +165,42 @@ export class ImportMemo {
   private tokens = 0;
   private positions = new PlacedGeneration();
   private objects = new Generation<{ positions: Float32Array; groups: { material: number; indices: Uint32Array }[] }>();
+  /** The import's shared memory, kept from build to build. */
+  readonly arena = new SharedArena();
   /** Arrays found again / made, over the last build (tests and --verbose). */
   readonly stats = { reused: 0, made: 0 };
 
-  /** Starts a build's import. */
+  /**
+   * Two buffers the level file is read into, in turn: the kept accessors view the file of the last finished
+   * import, so a build reads into the other one. A fresh 10 MB buffer a build cost 15–25 ms of page faults where
+   * the read itself is ~2 ms (the 1M bench level).
+   */
+  private files: (Uint8Array<ArrayBuffer> | undefined)[] = [undefined, undefined];
+  /** The buffer the kept accessors view (-1: none of the two), and the one this build read into. */
+  private keptFile = -1;
+  private thisFile = -1;
+
+  /** Memory for this build's level file, size bytes (not the buffer the kept accessors view). */
+  readonly fileBuffer = (size: number): Uint8Array<ArrayBuffer> => {
+    const k = this.keptFile === 0 ? 1 : 0;
+    let b = this.files[k];
+    if (!b || b.length < size) this.files[k] = b = new Uint8Array(Math.max(size, Math.ceil(1.25 * (b?.length ?? 0))));
+    this.thisFile = k;
+    return b.subarray(0, size);
+  };
+
+  /** Starts a build's import (before the file is read). */
   begin(): void {
+    this.thisFile = -1;
     this.nextAccessors = new Map();
-    this.positions.abandon();
+    this.positions.begin();
     this.objects.abandon();
     this.stats.reused = this.stats.made = 0;
   }
 
   /** The import finished: what it used is what the next build looks in. */
   commit(): void {
+    this.keptFile = this.thisFile;
     this.accessors = this.nextAccessors;
     this.nextAccessors = new Map();
     this.positions.commit();
@@ -163,32 +220,34 @@ export class ImportMemo {
     return token;
   }
 
-  /** World positions of accessor `token` under matrix `m`: the previous build's array, or make(). */
-  worldPositions(token: number, m: Float64Array, make: () => Float32Array): Float32Array {
-    const { positions, made } = this.positions.get(token, m, make);
-    if (made) this.stats.made++;
-    else this.stats.reused++;
-    return positions;
+  /** The kept world positions of accessor `token` under matrix `m` (exactly), or undefined: make them and keep(). */
+  findPositions(token: number, m: Float64Array): Float32Array | undefined {
+    const p = this.positions.find(token, m);
+    if (p) this.stats.reused++;
+    return p;
+  }
+
+  keepPositions(token: number, m: Float64Array, positions: Float32Array): void {
+    this.stats.made++;
+    this.positions.keep(token, m, positions);
   }
 
   /**
-   * A primitive's triangle list (indices `token`, or none: -1) for the positions it indexes (this build's array:
-   * the vertex count, and one list per object even where nodes share a mesh), by mode and flip.
+   * The kept triangle list (indices `token`, or none: -1) for positions this memo handed out or kept (that gives
+   * the vertex count, and one list per object even where nodes share a mesh), by mode and flip; or undefined.
    */
-  triangleList(token: number, positions: Float32Array, mode: number, flip: boolean, make: () => Uint32Array): Uint32Array {
+  findTriangles(token: number, positions: Float32Array, mode: number, flip: boolean): Uint32Array | undefined {
     const placed = this.positions.of.get(positions);
-    const kept = placed?.lists.find((l) => l.token === token && l.mode === mode && l.flip === flip);
-    if (kept) {
-      this.stats.reused++;
-      return kept.list;
-    }
+    if (placed) for (const l of placed.lists) if (l.token === token && l.mode === mode && l.flip === flip) return this.stats.reused++, l.list;
+    return undefined;
+  }
+
+  keepTriangles(token: number, positions: Float32Array, mode: number, flip: boolean, list: Uint32Array): void {
     this.stats.made++;
-    const list = make();
-    if (placed) {
-      placed.lists.push({ token, mode, flip, list });
-      if (placed.lists.length > 4) placed.lists.shift(); // indices edited again and again under the same positions
-    }
-    return list;
+    const placed = this.positions.of.get(positions);
+    if (!placed) return;
+    placed.lists.push({ token, mode, flip, list });
+    if (placed.lists.length > 4) placed.lists.shift(); // indices edited again and again under the same positions
   }
 
   /** An object of several primitives, concatenated: by its chunks' arrays and materials. */

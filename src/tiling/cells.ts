@@ -161,7 +161,9 @@ export class RunsMemo {
 
   /** The runs of these arrays at cellSize, if computed before. */
   get(positions: Float32Array, indices: Uint32Array, cellSize: number): Float64Array | undefined {
-    return this.byIndices.get(indices)?.find((e) => e.positions === positions && e.cellSize === cellSize)?.runs;
+    const list = this.byIndices.get(indices);
+    if (list) for (const e of list) if (e.positions === positions && e.cellSize === cellSize) return e.runs;
+    return undefined;
   }
 
   set(positions: Float32Array, indices: Uint32Array, cellSize: number, runs: Float64Array): void {

@@ -27,23 +27,28 @@ describe('ImportMemo tokens', () => {
     memo.commit();
   });
 
-  it('positions are handed to one object a build; the next build finds them again', () => {
+  it('positions are handed to one object a build; the next build finds them again, by the exact matrix', () => {
     const memo = new ImportMemo();
     const m = new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, -0, 1]);
-    let made = 0;
-    const make = (): Float32Array => (made++, new Float32Array(3));
+    const a = new Float32Array(3), b = new Float32Array(3);
     memo.begin();
-    const a = memo.worldPositions(1, m, make);
-    const b = memo.worldPositions(1, m, make);
-    expect(b).not.toBe(a);
+    expect(memo.findPositions(1, m)).toBeUndefined();
+    memo.keepPositions(1, m, a);
+    expect(memo.findPositions(1, m)).toBeUndefined(); // kept this build, not handed out twice
+    memo.keepPositions(1, m, b); // a second node with the same mesh and matrix
     memo.commit();
     memo.begin();
-    expect(memo.worldPositions(1, Float64Array.from(m), make)).toBe(a);
-    // −0 and 0 differ in the products: not the same matrix.
+    expect(memo.findPositions(1, Float64Array.from(m))).toBe(a);
+    expect(memo.findPositions(1, m)).toBe(b);
+    expect(memo.findPositions(1, m)).toBeUndefined();
+    // −0 and 0 differ in the products: not the same matrix; nor another accessor's token.
     const z = Float64Array.from(m);
     z[14] = 0;
-    expect(memo.worldPositions(1, z, make)).not.toBe(a);
-    expect(made).toBe(3);
+    memo.commit();
+    memo.begin();
+    expect(memo.findPositions(1, z)).toBeUndefined();
+    expect(memo.findPositions(2, m)).toBeUndefined();
+    expect(memo.findPositions(1, m)).toBe(a);
   });
 });
 

@@ -108,13 +108,17 @@ const DIGEST_FROM_BYTES = 1 << 16;
 /** Feeds any plain value into the hash: typed arrays by their bytes (digested once per array), others by structure. */
 class KeyHasher {
   private arrays = new Map<ArrayBufferView, string>();
+  /** A session's digests of shared (imported, never written) arrays, kept across builds (KeyMemo). */
+  kept: WeakMap<ArrayBufferView, string> | undefined;
 
   private arrayDigest(a: ArrayBufferView): string {
-    let d = this.arrays.get(a);
+    const shared = this.kept !== undefined && a.buffer instanceof SharedArrayBuffer;
+    let d = this.arrays.get(a) ?? (shared ? this.kept!.get(a) : undefined);
     if (!d) {
       // A Buffer over the same memory: update() with other views measured ~6× slower per call (Node 20).
       d = createHash('sha256').update(Buffer.from(a.buffer as ArrayBuffer, a.byteOffset, a.byteLength)).digest('hex');
       this.arrays.set(a, d);
+      if (shared) this.kept!.set(a, d);
     }
     return d;
   }
@@ -219,13 +223,15 @@ export class KeyMemo {
   private next = new Map<string, string>();
 
   private encode: { options: EncodeOptions | undefined; signature: string | undefined } | undefined;
+  /** Digests of shared arrays for the keys this memo computes (ResourceCache.key). */
+  private digests = new WeakMap<ArrayBufferView, string>();
 
   /** The job's key: the previous build's for the same signature, else cache.key's. */
   key(cache: ResourceCache, job: ResourceJob, encode: EncodeOptions | undefined): string {
     if (!this.encode || this.encode.options !== encode) this.encode = { options: encode, signature: valueSignature(encode ?? null) };
     const sig = jobSignature(job, encode, this.encode.signature);
-    if (sig === undefined) return cache.key(job, encode);
-    const key = this.next.get(sig) ?? this.prev.get(sig) ?? cache.key(job, encode);
+    if (sig === undefined) return cache.key(job, encode, this.digests);
+    const key = this.next.get(sig) ?? this.prev.get(sig) ?? cache.key(job, encode, this.digests);
     this.next.set(sig, key);
     return key;
   }
@@ -320,8 +326,12 @@ export class ResourceCache {
     return { format: CACHE_FORMAT, builds: 0, entries: {}, lists: '', unread: true } as IndexFile;
   }
 
-  /** The job's key (see the file header). */
-  key(job: ResourceJob, encode: EncodeOptions | undefined): string {
+  /**
+   * The job's key (see the file header). `digests`: a session's digests of shared arrays from earlier builds (the
+   * 1M bench level's terrain, ~13 MB that every cell reads, took ~15–30 ms to digest each build).
+   */
+  key(job: ResourceJob, encode: EncodeOptions | undefined, digests?: WeakMap<ArrayBufferView, string>): string {
+    this.hasher.kept = digests;
     const h = createHash('sha256').update(`${encoderFingerprint()}\0`);
     this.hasher.feed(h, encode ?? null);
     this.hasher.feed(h, job, NOT_IN_KEY);

@@ -48,11 +48,19 @@ const ours = (j: unknown): boolean => (j as { tool?: { name?: unknown } } | null
 const isPlainName = (n: unknown): n is string => typeof n === 'string' && n !== '' && n !== '.' && n !== '..' && !/[/\\\0]/.test(n);
 
 /**
- * The last manifest read, by path and stat (inode, size, change and modification times): a build inspects its
+ * The manifests last read, by path and stat (inode, size, change and modification times): a build inspects its
  * output up to four times (src/compile.ts, Staging, commit), and the 1M bench level's manifest is ~380 KB of JSON.
  * Any write to the file changes its ctime, so a changed manifest is always read again.
  */
-let lastManifest: { path: string; stamp: string; result: { files: string[] } | undefined } | undefined;
+const manifests = new Map<string, { stamp: string; result: { files: string[] } | undefined }>();
+/** Paths remembered at most (an output and its old copy while it is removed, for a few outputs). */
+const MANIFESTS_KEPT = 8;
+
+function remember(path: string, stamp: string, result: { files: string[] } | undefined): void {
+  manifests.delete(path);
+  manifests.set(path, { stamp, result });
+  if (manifests.size > MANIFESTS_KEPT) manifests.delete(manifests.keys().next().value!);
+}
 
 function readManifest(dir: string): { files: string[] } | undefined {
   let text: string;
@@ -61,14 +69,15 @@ function readManifest(dir: string): { files: string[] } | undefined {
     const st = lstatSync(path, { bigint: true });
     if (!st.isFile()) return undefined;
     const stamp = `${st.dev}:${st.ino}:${st.size}:${st.ctimeNs}:${st.mtimeNs}`;
-    if (lastManifest?.path === path && lastManifest.stamp === stamp) return lastManifest.result && { files: [...lastManifest.result.files] };
+    const known = manifests.get(path);
+    if (known?.stamp === stamp) return known.result && { files: [...known.result.files] };
     text = readFileSync(path, 'utf8');
     const result = parseManifest(text);
     // Stamped as before the read: a write during it changes the ctime, so the next call reads again. On a file
     // system with coarse times (whole milliseconds or seconds), a write in the same tick would keep the stamp:
     // a manifest changed that recently is not kept (git's "racy" entries).
     const coarse = st.ctimeNs % 1_000_000n === 0n;
-    if (!coarse || Date.now() - Number(st.ctimeNs / 1_000_000n) > 3000) lastManifest = { path, stamp, result };
+    if (!coarse || Date.now() - Number(st.ctimeNs / 1_000_000n) > 3000) remember(path, stamp, result);
     return result && { files: [...result.files] };
   } catch {
     return undefined;
@@ -82,6 +91,25 @@ function parseManifest(text: string): { files: string[] } | undefined {
   } catch {
     return undefined;
   }
+  return manifestFiles(j);
+}
+
+/**
+ * The manifest just written at path (its text is JSON.stringify(manifest)): what readManifest would parse, kept
+ * for the stat it has now, so the next build's first inspection does not parse it again.
+ */
+function rememberManifest(path: string, manifest: unknown): void {
+  try {
+    const st = lstatSync(path, { bigint: true });
+    const coarse = st.ctimeNs % 1_000_000n === 0n;
+    if (coarse) return;
+    remember(path, `${st.dev}:${st.ino}:${st.size}:${st.ctimeNs}:${st.mtimeNs}`, manifestFiles(manifest));
+  } catch {
+    // not kept: the next build reads it
+  }
+}
+
+function manifestFiles(j: any): { files: string[] } | undefined {
   if (!ours(j)) return undefined;
   // Manifests before `files` existed: the resources' files and the streaming plan.
   const listed: unknown[] = Array.isArray(j.files) ? j.files : [...(Array.isArray(j.resources) ? j.resources.map((r: any) => r?.file) : []), ...(j.streamingPlan ? ['streaming-plan.json'] : [])];
@@ -439,6 +467,7 @@ export class Staging {
         unlinkSync(join(dir, STAGING_MARKER));
         renameSync(dir, outDir);
         this.closed = true;
+        rememberManifest(join(outDir, MANIFEST_FILE), manifest);
         step('new-in-place');
         return;
       }
@@ -460,6 +489,7 @@ export class Staging {
         throw e;
       }
       this.closed = true;
+      rememberManifest(join(outDir, MANIFEST_FILE), manifest);
       step('new-in-place');
       // The new output is in place: failing to remove the old one leaves it for the next build, with a warning.
       try {

@@ -78,6 +78,23 @@ describe('a rebuild removes only what the previous build wrote', () => {
     expect(readFileSync(join(out, 'notes.txt'), 'utf8')).toBe('mine');
   });
 
+  it('a manifest edited in place between builds (same size, same inode) is read again, not taken as remembered', async () => {
+    const level = await park(join(tmp.dir, 'edited/level.glb'));
+    const out = join(tmp.dir, 'edited/out');
+    await compileLevel(level, { out }, hooks);
+    await compileLevel(level, { out }, hooks); // the manifest read (and remembered) once more
+    // The user's file takes the name of a listed resource's entry in `files`, padded to the same length.
+    const path = join(out, 'manifest.json');
+    const m = manifestOf(out);
+    const size = statSync(path).size;
+    const listed = m.files.find((f) => f.endsWith('.physics'))!;
+    m.files = m.files.map((f) => (f === listed ? `${'x'.repeat(listed.length - '.physics'.length)}.physics` : f));
+    writeFileSync(path, `${JSON.stringify(m, null, 2)}\n`); // in place: same inode, same size
+    expect(statSync(path).size).toBe(size);
+    await expect(compileLevel(level, { out }, hooks)).rejects.toThrow(new RegExp(`holds 1 entry the previous build did not write: ${listed.replace('.', '\\.')}`));
+    expect(existsSync(join(out, listed))).toBe(true);
+  });
+
   it('a hand-written manifest naming the tool does not make a directory an output', async () => {
     const dir = join(tmp.dir, 'fake');
     mkdirSync(dir);

@@ -114,6 +114,8 @@ const DIR = join(tmpdir(), 'skate-collision-bench');
 const LEVEL = join(DIR, 'level-1m.glb');
 /** The same level with one prop (prop_17, 108 triangles) moved 2 m along x: the --incremental edit. */
 const LEVEL_MOVED = join(DIR, 'level-1m-moved.glb');
+/** prop_17 moved 4 m: the warm run's first edit (untimed as a later rebuild; timed as the first one). */
+const LEVEL_MOVED_FIRST = join(DIR, 'level-1m-moved-4m.glb');
 const BIN = fileURLToPath(new URL('../bin/compile-collision.js', import.meta.url));
 
 /** A box whose six faces are each an s × s grid (12·s² triangles), wound outward. */
@@ -179,14 +181,17 @@ async function makeLevel(): Promise<void> {
   writeFileSync(LEVEL, await new NodeIO().writeBinary(doc));
   const moved = doc.getRoot().listNodes().find((n) => n.getName() === 'prop_17')!;
   const t = moved.getTranslation();
+  moved.setTranslation([t[0] + 4, t[1], t[2]]);
+  writeFileSync(LEVEL_MOVED_FIRST, await new NodeIO().writeBinary(doc));
   moved.setTranslation([t[0] + 2, t[1], t[2]]);
   writeFileSync(LEVEL_MOVED, await new NodeIO().writeBinary(doc));
 }
 
 /**
  * Child mode for --incremental: one compile of `level` into `out` (cache on or off), timed like runOnce; with
- * `--warm`, a build of the unmoved level first in the same process and on the same kept workers (what --watch
- * does, cli/watch.ts keptWorkers), the second one timed.
+ * `--warm`, what --watch does (one process, kept workers: cli/watch.ts keptWorkers, and one CompileSession): a
+ * build of the unmoved level, then prop_17 moved 4 m (the first rebuild, `firstMs`), then moved 2 m instead (a
+ * later rebuild: the figure), each an edit no build before it saw.
  */
 async function runIncremental(args: string[]): Promise<void> {
   const { compileLevel } = await import('../src/compile.ts');
@@ -198,13 +203,19 @@ async function runIncremental(args: string[]): Promise<void> {
   const session = warm ? new (await import('../src/session.ts')).CompileSession() : undefined;
   const build = (level: string) =>
     kept ? kept.run((pool) => compileLevel(level, { out, cache }, { logger: { warn: () => {} }, pool, session })) : compileLevel(level, { out, cache }, { logger: { warn: () => {} } });
-  if (warm) await build(LEVEL);
+  let firstMs: number | undefined;
+  if (warm) {
+    await build(LEVEL);
+    const t = performance.now();
+    await build(LEVEL_MOVED_FIRST);
+    firstMs = performance.now() - t;
+  }
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const r = await build(opt('--level'));
   const cpu = process.cpuUsage(c0);
   await kept?.close();
-  process.stdout.write(`${JSON.stringify({ wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, timings: r.timings, cache: r.cache ?? null, resources: r.manifest.resources.length })}\n`);
+  process.stdout.write(`${JSON.stringify({ wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, timings: r.timings, cache: r.cache ?? null, resources: r.manifest.resources.length, firstMs })}\n`);
 }
 
 interface IncResult {
@@ -213,6 +224,8 @@ interface IncResult {
   timings: Record<string, number>;
   cache: { hits: number; misses: number } | null;
   resources: number;
+  /** --warm: the first rebuild's wall time (prop_17 moved 4 m), before the timed one. */
+  firstMs?: number;
 }
 
 /** Every file of an output directory but the cache: equal names and bytes. */
@@ -247,14 +260,15 @@ function incremental(runs: number): void {
     for (const d of [a, b, w]) rmSync(d, { recursive: true, force: true });
   }
   const med = (xs: IncResult[], f: (r: IncResult) => number): number => median(xs.map(f));
-  const c = med(clean, (r) => r.wallMs), n = med(inc, (r) => r.wallMs), m = med(warm, (r) => r.wallMs);
+  const c = med(clean, (r) => r.wallMs), n = med(inc, (r) => r.wallMs), m = med(warm, (r) => r.wallMs), f = med(warm, (r) => r.firstMs!);
   const stages = (xs: IncResult[]): string => Object.keys(xs[0].timings).map((k) => `${k} ${med(xs, (r) => r.timings[k] ?? 0).toFixed(0)}`).join(', ');
   const lines = [
     `incremental: ${LEVEL_MOVED} (prop_17 moved 2 m), ${runs} round(s) of fresh processes`,
     `  clean build (no cache):        wall ${c.toFixed(0)} ms median [${clean.map((r) => r.wallMs.toFixed(0)).join(', ')}], cpu ${med(clean, (r) => r.cpuMs).toFixed(0)} ms; ${stages(clean)}`,
     `  rebuild through the cache:     wall ${n.toFixed(0)} ms median [${inc.map((r) => r.wallMs.toFixed(0)).join(', ')}], cpu ${med(inc, (r) => r.cpuMs).toFixed(0)} ms; ${stages(inc)}; ${inc[0].cache!.misses} of ${inc[0].resources} rebuilt`,
-    `  warm rebuild (one process):    wall ${m.toFixed(0)} ms median [${warm.map((r) => r.wallMs.toFixed(0)).join(', ')}], cpu ${med(warm, (r) => r.cpuMs).toFixed(0)} ms; ${stages(warm)}`,
-    `  ratio rebuild / clean: ${((100 * n) / c).toFixed(0)} % (fresh process), ${((100 * m) / c).toFixed(0)} % (warm); goal ≤ 20 %`,
+    `  --watch, first rebuild:        wall ${f.toFixed(0)} ms median [${warm.map((r) => r.firstMs!.toFixed(0)).join(', ')}] (prop_17 moved 4 m, right after the first build)`,
+    `  --watch, later rebuild:        wall ${m.toFixed(0)} ms median [${warm.map((r) => r.wallMs.toFixed(0)).join(', ')}], cpu ${med(warm, (r) => r.cpuMs).toFixed(0)} ms; ${stages(warm)}`,
+    `  ratio rebuild / clean: ${((100 * n) / c).toFixed(0)} % (fresh process), --watch ${((100 * f) / c).toFixed(0)} % (first rebuild), ${((100 * m) / c).toFixed(0)} % (later rebuilds); goal ≤ 20 %`,
     `  outputs byte-identical to the clean build: ${identical ? 'yes' : 'NO'}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -337,7 +351,7 @@ async function main(): Promise<void> {
   const opt = (name: string, def: string): string => (args.includes(name) ? args[args.indexOf(name) + 1] : def);
   if (args.includes('--child')) return runOnce(opt('--workers', 'auto'));
   if (args.includes('--child-incremental')) return runIncremental(args);
-  if (!existsSync(LEVEL) || !existsSync(LEVEL_MOVED) || args.includes('--regenerate')) await makeLevel();
+  if (!existsSync(LEVEL) || !existsSync(LEVEL_MOVED) || !existsSync(LEVEL_MOVED_FIRST) || args.includes('--regenerate')) await makeLevel();
   const runs = Number(opt('--runs', '3'));
   if (args.includes('--incremental')) return incremental(runs);
   if (args.includes('--process')) return wholeProcess(runs);

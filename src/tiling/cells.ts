@@ -129,13 +129,14 @@ class Buckets {
 export function planCells(objects: ImportedObject[], cellSize: number, known?: KnownRuns): Cell[] {
   const buckets = new Buckets();
   let group = 0;
-  objects.forEach((o) => {
-    o.groups.forEach((g, gi) => {
+  for (const o of objects) {
+    for (let gi = 0; gi < o.groups.length; gi++) {
+      const g = o.groups[gi];
       const runs = known?.(o, gi) ?? cellRuns(o.positions, g.indices, cellSize);
       const source: CellSource = { positions: o.positions, indices: g.indices };
       planRuns(o, source, g.material, runs, group++, cellSize, buckets);
-    });
-  });
+    }
+  }
   const sorted = [...buckets.cells.values()].sort((a, b) => a.x - b.x || a.z - b.z);
   return sorted.map((c) => ({
     name: cellName(c.x, c.z),

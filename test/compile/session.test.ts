@@ -98,8 +98,12 @@ describe.each(levels)('a session on %s', (name, load) => {
     const session = new CompileSession();
     const pool = kept ? ThreadPool.spawn(1) : undefined;
     const warned: string[] = [];
-    const build = (out: string, withSession: boolean): Promise<CompileResult> =>
-      compileLevel(level, { out, workers: kept ? 2 : 1, ...(withSession ? {} : { cache: false }) }, { logger: { warn: (m) => warned.push(m) }, ...(withSession ? { session, pool } : {}) });
+    // With kept workers, every third build runs on the main thread alone (the session's validation moves over).
+    let n = 0;
+    const build = (out: string, withSession: boolean): Promise<CompileResult> => {
+      const alone = !kept || (withSession && n++ % 3 === 2);
+      return compileLevel(level, { out, workers: alone ? 1 : 2, ...(withSession ? {} : { cache: false }) }, { logger: { warn: (m) => warned.push(m) }, ...(withSession ? { session, pool: alone ? undefined : pool } : {}) });
+    };
     try {
       const out = join(dir, 'session');
       await build(out, true);
@@ -126,6 +130,34 @@ describe.each(levels)('a session on %s', (name, load) => {
       expectSameOutput(out, join(dir, 'clean-undo'), 'undo');
     } finally {
       await pool?.close();
+    }
+  });
+});
+
+describe('a session moving between the main thread and a worker', () => {
+  it('an object added beside another on a worker build and removed on the next main-thread build leaves no stale cracks', { timeout: 120_000 }, async () => {
+    const dir = join(tmp.dir, 'sides');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(dir, { recursive: true });
+    const level = join(dir, 'level.glb');
+    const session = new CompileSession();
+    const pool = ThreadPool.spawn(1);
+    const quiet = { warn: () => {} };
+    try {
+      const doc = crackLevel();
+      const steps: [string, boolean][] = [['alone', false], ['with a neighbour', true], ['alone again', false]];
+      for (const [k, [what, onWorker]] of steps.entries()) {
+        const extra = doc.getRoot().listNodes().find((n) => n.getName() === 'neighbour');
+        if (what === 'with a neighbour') addNode(doc, { name: 'neighbour', ...gridMesh(4, 4, 1, [24.0003, 0, 0]) });
+        else extra?.dispose();
+        await io().write(level, doc);
+        const r = await compileLevel(level, { out: join(dir, 'out'), workers: onWorker ? 2 : 1 }, { logger: quiet, session, ...(onWorker ? { pool } : {}) });
+        const clean = await compileLevel(level, { out: join(dir, `clean-${k}`), workers: 1, cache: false }, { logger: quiet });
+        expect(r.manifest.validation, what).toEqual(clean.manifest.validation);
+        expectSameOutput(join(dir, 'out'), join(dir, `clean-${k}`), what);
+      }
+    } finally {
+      await pool.close();
     }
   });
 });

@@ -552,7 +552,11 @@ export const WINDOWS_RESERVED_STEM = /^(CON|PRN|AUX|NUL|COM[0-9]|LPT[0-9])(?=\.|
  */
 const underscores = (m: string): string => '_'.repeat(m.length);
 
+/** A name sanitizeName leaves as it is (one test instead of its four replacements: most names are plain). */
+const SAFE_NAME = /^[A-Za-z0-9_-](?:[A-Za-z0-9_.-]{0,94}[A-Za-z0-9_-])?$/;
+
 export function sanitizeName(raw: string): string {
+  if (SAFE_NAME.test(raw) && !WINDOWS_RESERVED_STEM.test(raw)) return raw;
   const s = raw.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_').slice(0, 96).replace(/\.+$/, underscores);
   return s.replace(WINDOWS_RESERVED_STEM, '$1_') || '_';
 }

@@ -63,6 +63,22 @@ describe('importGltf: objects, transforms, winding', () => {
     expect(r.objects.map((o) => o.name)).toEqual(['Rail_01', 'rail_01_2', 'RAIL_01_3', 'node_3']);
     expect(sanitizeName('../../etc/passwd')).toBe('__.._etc_passwd');
   });
+
+  it('sanitizeName (with its fast path for plain names) is its rule on 50,000 random names', () => {
+    const reserved = /^(CON|PRN|AUX|NUL|COM[0-9]|LPT[0-9])(?=\.|$)/i;
+    const rule = (raw: string): string => raw.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_').slice(0, 96).replace(/\.+$/, (m) => '_'.repeat(m.length)).replace(reserved, '$1_') || '_';
+    let seed = 7;
+    const rnd = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    const alphabet = 'aZ09_.-. /\\:éCONPRNAUXLPTcom1';
+    const special = ['CON', 'con.txt', 'COM1', 'aux', 'LPT9.x', 'nul.', '.', '..a', 'a'.repeat(96), 'a'.repeat(97), `${'b'.repeat(95)}.`, ''];
+    for (let i = 0; i < 50_000; i++) {
+      let raw = '';
+      const n = Math.floor(rnd() * (rnd() < 0.1 ? 120 : 12));
+      for (let k = 0; k < n; k++) raw += alphabet[Math.floor(rnd() * alphabet.length)];
+      if (rnd() < 0.05) raw = special[Math.floor(rnd() * special.length)];
+      if (sanitizeName(raw) !== rule(raw)) expect(sanitizeName(raw), JSON.stringify(raw)).toBe(rule(raw));
+    }
+  });
 });
 
 describe('importGltf: shared memory', () => {

@@ -148,8 +148,9 @@ export class Validation {
     if (!memo) return (o, gi) => (cellSize === this.runsCellSize ? this.runs.get(o)?.[gi] : undefined);
     return (o, gi) => {
       const idx = o.groups[gi].indices;
-      let r = memo.get(o.positions, idx, cellSize) ?? (cellSize === this.runsCellSize ? this.runs.get(o)?.[gi] : undefined);
-      r ??= cellRuns(o.positions, idx, cellSize);
+      const kept = memo.get(o.positions, idx, cellSize);
+      if (kept) return kept;
+      const r = (cellSize === this.runsCellSize ? this.runs.get(o)?.[gi] : undefined) ?? cellRuns(o.positions, idx, cellSize);
       memo.set(o.positions, idx, cellSize, r);
       return r;
     };
@@ -249,9 +250,10 @@ export class Validation {
       // The worker's reports this build and the keep's for the objects it held; kept as they came, for the next build.
       for (const o of this.order) {
         const key = this.keyOf(o);
+        // Kept as received (the worker's, or the keep's: never written), handed out as a copy the cracks complete.
         const r = out.get(o) ?? keep.reports.get(key);
         if (!r) throw new Error(`validate: no report for "${o.name}"`);
-        this.nextReports.set(key, copyReport(r));
+        this.nextReports.set(key, r);
         out.set(o, copyReport(r));
       }
     }

@@ -167,8 +167,8 @@ export class RunsMemo {
     return undefined;
   }
 
+  /** Keeps runs not kept yet (the caller asked get first). */
   set(positions: Float32Array, indices: Uint32Array, cellSize: number, runs: Float64Array): void {
-    if (this.get(positions, indices, cellSize)) return;
     const list = this.byIndices.get(indices);
     if (list) list.push({ positions, cellSize, runs });
     else this.byIndices.set(indices, [{ positions, cellSize, runs }]);

@@ -189,9 +189,9 @@ async function makeLevel(): Promise<void> {
 
 /**
  * Child mode for --incremental: one compile of `level` into `out` (cache on or off), timed like runOnce; with
- * `--warm`, what --watch does (one process, kept workers: cli/watch.ts keptWorkers, and one CompileSession): a
- * build of the unmoved level, then prop_17 moved 4 m (the first rebuild, `firstMs`), then moved 2 m instead (a
- * later rebuild: the figure), each an edit no build before it saw.
+ * `--warm`, what --watch does (cli/watch.ts watchSession: one process, kept workers, one CompileSession): a build
+ * of the unmoved level and the idle warm-up --watch runs after it, then prop_17 moved 4 m (the first rebuild,
+ * `firstMs`), then moved 2 m instead (a later rebuild: the figure), each an edit no build before it saw.
  */
 async function runIncremental(args: string[]): Promise<void> {
   const { compileLevel } = await import('../src/compile.ts');
@@ -199,13 +199,13 @@ async function runIncremental(args: string[]): Promise<void> {
   const out = opt('--out');
   const cache = args.includes('--no-cache') ? false : undefined;
   const warm = args.includes('--warm');
-  const kept = warm ? await (await import('../cli/watch.ts')).keptWorkers('auto') : undefined;
-  const session = warm ? new (await import('../src/session.ts')).CompileSession() : undefined;
-  const build = (level: string) =>
-    kept ? kept.run((pool) => compileLevel(level, { out, cache }, { logger: { warn: () => {} }, pool, session })) : compileLevel(level, { out, cache }, { logger: { warn: () => {} } });
+  // --watch's own (cli/watch.ts watchSession): kept workers, one CompileSession, the idle warm-up after the first build.
+  const kept = warm ? await (await import('../cli/watch.ts')).watchSession('auto') : undefined;
+  const build = (level: string) => (kept ? kept.compile(level, { out, cache }) : compileLevel(level, { out, cache }, { logger: { warn: () => {} } }));
   let firstMs: number | undefined;
   if (warm) {
     await build(LEVEL);
+    await kept!.warmUp(LEVEL, { out, cache });
     const t = performance.now();
     await build(LEVEL_MOVED_FIRST);
     firstMs = performance.now() - t;

@@ -307,7 +307,7 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
     if (imported.objects.some((o) => o.shape)) imported.objects = await timed(b, 'shapes', () => shapeObjects(imported.objects, options.shapes ?? {}, b.logger).objects);
     if (options.dryRun) {
       const r = await dryRunStage(b, imported);
-      settle(b, session);
+      settle(b, session, false);
       return r;
     }
     // The temporary sibling is created once the input has been read.
@@ -335,11 +335,11 @@ export async function compileLevel(input: string, opts: Partial<CompileOptions> 
   }
 }
 
-/** A successful build's session memos become what the next build looks in. */
-function settle(b: Build, session: CompileSession | undefined): void {
+/** A successful build's session memos become what the next build looks in (a dry run computes no keys). */
+function settle(b: Build, session: CompileSession | undefined, keys = true): void {
   if (!session) return;
   b.validation.commit();
-  session.keys.commit();
+  if (keys) session.keys.commit();
 }
 
 async function importStage(b: Build): Promise<ImportResult> {

@@ -91,14 +91,12 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   });
   if (argv.watch) {
     if (several) usage(`--watch takes one level, got ${files.length}`);
-    const { watchLevel, keptWorkers } = await import('../watch.ts');
-    const workersKept = await keptWorkers(workers);
-    // One session for the watched level: each rebuild takes from the last what the edit left unchanged.
-    const session = new (await import('../../src/session.ts')).CompileSession();
-    const compile = (f: string, o: Partial<CompileOptions>) => workersKept.run((pool) => compileLevel(f, o, { logger: { warn: () => {} }, pool, session }));
-    const w = await watchLevel(files[0], levelOptions(argv.out), { line: (t) => process.stdout.write(`${t}\n`), compile });
+    const { watchLevel, watchSession } = await import('../watch.ts');
+    // The watched level's workers and CompileSession: each rebuild takes from the last what the edit left unchanged.
+    const kept = await watchSession(workers);
+    const w = await watchLevel(files[0], levelOptions(argv.out), { line: (t) => process.stdout.write(`${t}\n`), compile: kept.compile, warmUp: kept.warmUp });
     process.stderr.write(`compile-collision: watching ${files[0]}; Ctrl-C stops\n`);
-    const stop = (): void => void w.stop().then(() => workersKept.close()).then(() => process.exit(0));
+    const stop = (): void => void w.stop().then(() => kept.close()).then(() => process.exit(0));
     process.once('SIGINT', stop).once('SIGTERM', stop);
     return;
   }

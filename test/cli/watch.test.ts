@@ -7,6 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { io, tempDir } from '../fixtures/levels.ts';
+import { watchLevel } from '../../cli/watch.ts';
+import type { CompileResult } from '../../src/compile.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
 const SAMPLE = fileURLToPath(new URL('../../samples/skatepark.glb', import.meta.url));
@@ -82,5 +84,46 @@ describe('--watch', () => {
       p.kill('SIGINT');
     }
     expect(await exited).toBe(0);
+  });
+
+  it('warms up once, after the first good build, and a failing warm-up changes nothing', { timeout: 30_000 }, async () => {
+    const level = join(tmp.dir, 'fake.glb');
+    writeFileSync(level, 'v1');
+    const calls: string[] = [];
+    const lines: string[] = [];
+    const result = { manifest: { resources: [], warnings: [] }, outDir: '/out', cache: undefined } as unknown as CompileResult;
+    const w = await watchLevel(level, {}, {
+      line: (t) => lines.push(t),
+      compile: async () => {
+        const text = readFileSync(level, 'utf8');
+        calls.push(`compile ${text}`);
+        if (text === 'bad') throw new Error('gltf: bad input');
+        return result;
+      },
+      warmUp: async () => {
+        calls.push('warm');
+        throw new Error('ignored');
+      },
+    });
+    const until = async (n: number): Promise<void> => {
+      for (let t = 0; lines.length < n; t += 20) {
+        if (t > 20_000) throw new Error(`lines: ${lines.join(' | ')}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    try {
+      await until(1);
+      writeFileSync(level, 'v2');
+      await until(2);
+      writeFileSync(level, 'bad');
+      await until(3);
+      writeFileSync(level, 'v3');
+      await until(4);
+      expect(calls).toEqual(['compile v1', 'warm', 'compile v2', 'compile bad', 'compile v3']);
+      expect(lines[2]).toMatch(/build failed, the last output is kept: gltf: bad input/);
+      expect(lines.some((l) => /ignored/.test(l))).toBe(false);
+    } finally {
+      await w.stop();
+    }
   });
 });

@@ -107,6 +107,9 @@ describe.each(levels)('a session on %s', (name, load) => {
     try {
       const out = join(dir, 'session');
       await build(out, true);
+      // --watch's warm-up (cli/watch.ts watchSession): a dry run in the session, which writes nothing.
+      const dry = await compileLevel(level, { out, dryRun: true, workers: kept ? 2 : 1 }, { logger: { warn: () => {} }, session, pool });
+      expect(dry.dryRun).toBeDefined();
       let seed = name.length * 7919 + (kept ? 1 : 0);
       const rnd = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
       const edits: Edit[] = ['move', 'vertex', 'material', 'none', 'delete', 'add', 'move', 'vertex'];

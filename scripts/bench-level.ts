@@ -103,6 +103,21 @@
 //     --process: fast phase --version 132–150 ms, skatepark 184–266 ms (median 195), 1M level from outside
 //       1,070–1,350 (median 1,242; 1.02–1.08 s with /usr/bin/time in a quieter minute); slow phase --version 157,
 //       skatepark 232, 1M 1,604 ms against 1,288 in-process.
+//   2026-12-02, fourth session: --watch's loop (cli/watch.ts watchSession: kept workers, one CompileSession,
+//   src/session.ts; an idle dry run after the first build). The warm run is now two edits: prop_17 moved 4 m right
+//   after the first build (the first rebuild) and then moved 2 m (a later one); its wall time stops before the kept
+//   workers close (it included their closing, ~20–60 ms).
+//     Before the session (d57cf86 + the bench's two edits), slow phase: clean 1,245–1,276 ms, first rebuild 287–325
+//       ms (22–26 %), later 238–253 (19–20 %); fresh process 535–554 ms (43 %).
+//     Session steps, one process, first rebuild / later: memos of the import, validation, runs and keys 425–472 →
+//       250–290 / 200–270 → 140–200 ms; file buffers reused (a fresh 10 MB buffer cost 15–25 ms of page faults)
+//       and no closures in the walk's lookups (tsx's keepNames wraps each) import 55 → 36 ms; the terrain's digest
+//       kept (~15 ms a rebuilt cell's key); the idle warm-up: first rebuild 286–363 → 242–327 ms (alternating runs).
+//     Final, --runs 5: fast phase clean 1,106 ms, --watch first rebuild 181 ms (16 %), later 159 ms (14 %); next
+//       set clean ~1,300, first 231 (18 %), later 158 (12 %); fresh-process rebuild 484–588 ms (44–45 %: a process
+//       start, the whole import and validation of 1M triangles, which no in-memory session survives).
+//     --process: 1M level from outside 1,482 ms median against 1,219 in-process (slow phase: goal ≤ 1,200 not met
+//       there), --version 146 ms, skatepark warm 205 ms (goal < 250 met).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -5,48 +5,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Document } from '@gltf-transform/core';
 import { compileLevel, type CompileResult } from '../../src/compile.ts';
 import { io, tempDir } from '../fixtures/levels.ts';
+import { editLevel, expectSameOutput, outputFiles as files, seeded, type Edit } from '../fixtures/edits.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
 const tmp = tempDir('sk8-cache-');
 afterAll(tmp.cleanup);
 const hooks = { logger: { warn: () => {} } };
-
-/** Every file of an output directory but the cache, name → bytes. */
-function files(dir: string): Map<string, Buffer> {
-  return new Map(readdirSync(dir).filter((n) => n !== '.cache').sort().map((n) => [n, readFileSync(join(dir, n))]));
-}
-
-function expectSameOutput(a: string, b: string): void {
-  const fa = files(a), fb = files(b);
-  expect([...fa.keys()]).toEqual([...fb.keys()]);
-  for (const [n, bytes] of fa) expect(bytes.equals(fb.get(n)!), n).toBe(true);
-}
-
-type Edit = 'move' | 'material' | 'delete' | 'add';
-
-/** One seeded edit of a level's scene (nodes with meshes only; grind curves and the like stay). */
-function edit(doc: Document, kind: Edit, rnd: () => number): string {
-  const nodes = doc.getRoot().listNodes().filter((n) => n.getMesh() && n.getMesh()!.listPrimitives().some((p) => p.getMode() === 4));
-  const node = nodes[Math.floor(rnd() * nodes.length)];
-  if (kind === 'move') {
-    const t = node.getTranslation();
-    node.setTranslation([t[0] + 1 + 3 * rnd(), t[1], t[2] - 2 * rnd()]);
-  } else if (kind === 'material') {
-    // A mesh and primitives of its own (Mesh.clone shares the primitives), so other nodes keep their material.
-    const mesh = doc.createMesh(`${node.getMesh()!.getName()}_edited`);
-    const word = [160, 352, 416][Math.floor(rnd() * 3)];
-    for (const p of node.getMesh()!.listPrimitives()) mesh.addPrimitive(p.clone().setMaterial(doc.createMaterial(`edited_${word}`).setExtras({ sk8_collision_material_packed: word })));
-    node.setMesh(mesh);
-  } else if (kind === 'delete') node.dispose();
-  else {
-    const copy = doc.createNode(`${node.getName()}_added`).setMesh(node.getMesh()).setTranslation(node.getTranslation().map((v, i) => v + (i === 1 ? 0 : 7 + 5 * rnd())) as [number, number, number]);
-    doc.getRoot().listScenes()[0].addChild(copy);
-  }
-  return `${kind} ${node.getName()}`;
-}
 
 describe.each([
   ['skatepark.glb', 'objects'],
@@ -63,12 +29,11 @@ describe.each([
     const first = await compileLevel(level, { out: inc, workers: 2 }, hooks);
     expect(first.manifest.layout).toBe(layout);
     expect(first.cache).toMatchObject({ dir: join(inc, '.cache'), hits: 0 });
-    let seed = sample.length * 7919;
-    const rnd = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    const rnd = seeded(sample.length * 7919);
     const done: string[] = [];
     const edits: Edit[] = ['move', 'material', 'delete', 'add', 'move'];
     for (const [k, kind] of edits.entries()) {
-      done.push(edit(doc, kind, rnd));
+      done.push(editLevel(doc, kind, rnd));
       await io().write(level, doc);
       const r: CompileResult = await compileLevel(level, { out: inc, workers: k % 2 ? 1 : 2 }, hooks);
       const clean = await compileLevel(level, { out: join(dir, `clean-${k}`), cache: false }, hooks);

@@ -3,67 +3,19 @@
 // session (manifest, validation report and warnings included), with kept workers and without, and after a build
 // that failed half way.
 import { afterAll, describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Document, Node } from '@gltf-transform/core';
+import type { Document } from '@gltf-transform/core';
 import { compileLevel, type CompileResult } from '../../src/compile.ts';
 import { CompileSession } from '../../src/session.ts';
 import { ThreadPool } from '../../src/tiling/pool.ts';
 import { addNode, boxMesh, gridMesh, io, newLevel, tempDir } from '../fixtures/levels.ts';
+import { editLevel, expectSameOutput, seeded, type Edit } from '../fixtures/edits.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
 const tmp = tempDir('sk8-session-');
 afterAll(tmp.cleanup);
-
-/** Every file of an output directory but the cache, name → bytes. */
-function files(dir: string): Map<string, Buffer> {
-  return new Map(readdirSync(dir).filter((n) => n !== '.cache').sort().map((n) => [n, readFileSync(join(dir, n))]));
-}
-
-function expectSameOutput(a: string, b: string, what: string): void {
-  const fa = files(a), fb = files(b);
-  expect([...fa.keys()], what).toEqual([...fb.keys()]);
-  for (const [n, bytes] of fa) expect(bytes.equals(fb.get(n)!), `${what}: ${n}`).toBe(true);
-}
-
-type Edit = 'move' | 'material' | 'delete' | 'add' | 'vertex' | 'none';
-
-const meshNodes = (doc: Document): Node[] => doc.getRoot().listNodes().filter((n) => n.getMesh() && n.getMesh()!.listPrimitives().some((p) => p.getMode() === 4));
-
-/** One seeded edit of the level (returns what it did, for messages). */
-function edit(doc: Document, kind: Edit, rnd: () => number): string {
-  const nodes = meshNodes(doc);
-  const node = nodes[Math.floor(rnd() * nodes.length)];
-  if (kind === 'none') return 'no change';
-  if (kind === 'move') {
-    const t = node.getTranslation();
-    node.setTranslation([t[0] + 0.5 + 3 * rnd(), t[1], t[2] - 2 * rnd()]);
-  } else if (kind === 'material') {
-    const mesh = doc.createMesh(`${node.getMesh()!.getName()}_edited`);
-    const word = [160, 352, 416][Math.floor(rnd() * 3)];
-    for (const p of node.getMesh()!.listPrimitives()) mesh.addPrimitive(p.clone().setMaterial(doc.createMaterial(`edited_${word}`).setExtras({ sk8_collision_material_packed: word })));
-    node.setMesh(mesh);
-  } else if (kind === 'delete') node.dispose();
-  else if (kind === 'add') {
-    const copy = doc.createNode(`${node.getName()}_added`).setMesh(node.getMesh()).setTranslation(node.getTranslation().map((v, i) => v + (i === 1 ? 0 : 7 + 5 * rnd())) as [number, number, number]);
-    doc.getRoot().listScenes()[0].addChild(copy);
-  } else {
-    // One vertex moved, somewhere inside the accessor (not where the memo samples its lookup key).
-    const mesh = doc.createMesh(`${node.getMesh()!.getName()}_vertex`);
-    for (const p of node.getMesh()!.listPrimitives()) {
-      const q = p.clone();
-      const pos = p.getAttribute('POSITION')!.clone();
-      const a = pos.getArray()!.slice() as Float32Array;
-      const v = Math.floor(a.length / 3 / 3) + Math.floor(rnd() * Math.max(1, a.length / 9));
-      a[3 * Math.min(v, a.length / 3 - 1) + 1] += 0.25;
-      q.setAttribute('POSITION', pos.setArray(a));
-      mesh.addPrimitive(q);
-    }
-    node.setMesh(mesh);
-  }
-  return `${kind} ${node.getName()}`;
-}
 
 /** A level with multi-primitive meshes shared by nodes, and near misses between objects (cracks to classify). */
 function crackLevel(): Document {
@@ -110,12 +62,11 @@ describe.each(levels)('a session on %s', (name, load) => {
       // --watch's warm-up (cli/watch.ts watchSession): a dry run in the session, which writes nothing.
       const dry = await compileLevel(level, { out, dryRun: true, workers: kept ? 2 : 1 }, { logger: { warn: () => {} }, session, pool });
       expect(dry.dryRun).toBeDefined();
-      let seed = name.length * 7919 + (kept ? 1 : 0);
-      const rnd = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+      const rnd = seeded(name.length * 7919 + (kept ? 1 : 0));
       const edits: Edit[] = ['move', 'vertex', 'material', 'none', 'delete', 'add', 'move', 'vertex'];
       const done: string[] = [];
       for (const [k, kind] of edits.entries()) {
-        done.push(edit(doc, kind, rnd));
+        done.push(editLevel(doc, kind, rnd));
         await io().write(level, doc);
         const r = await build(out, true);
         const clean = await build(join(dir, `clean-${k}`), false);

@@ -184,7 +184,7 @@ function nearAnyPoint(grid: ColumnHash, pos: Float32Array, tol: number): boolean
     if (z < z0) z0 = z;
     if (z > z1) z1 = z;
   }
-  return x0 <= x1 && grid.gather(x0 - tol, z0 - tol, x1 + tol, z1 + tol) > 0;
+  return x0 <= x1 && grid.any(x0 - tol, z0 - tol, x1 + tol, z1 + tol);
 }
 
 /**
@@ -285,6 +285,34 @@ class ColumnHash {
     let h = Math.imul(ix ^ 0x9e3779b9, 0x85ebca6b);
     h = Math.imul(h ^ (h >>> 13) ^ iz, 0xc2b2ae35);
     return (h ^ (h >>> 16)) & this.mask;
+  }
+
+  /**
+   * Whether any point lies inside [x0, x1] × [z0, z1]: gather's walk, stopping at the first. (nearAnyPoint asks it
+   * for every mesh's whole box: gathering every point under a mesh spread over the level, for each of 1,000 such
+   * meshes, made the crack pass quadratic: 2.1 s for 100 objects of 300 scattered triangles, minutes for 1,000.)
+   */
+  any(x0: number, z0: number, x1: number, z1: number): boolean {
+    const s = this.size, px = this.px, pz = this.pz;
+    const ix0 = Math.floor(x0 / s), ix1 = Math.floor(x1 / s), iz0 = Math.floor(z0 / s), iz1 = Math.floor(z1 / s);
+    const inside = (p: number): boolean => px[p] >= x0 && px[p] <= x1 && pz[p] >= z0 && pz[p] <= z1;
+    if ((ix1 - ix0 + 1) * (iz1 - iz0 + 1) > px.length) {
+      for (let p = 0; p < px.length; p++) if (inside(p)) return true;
+      return false;
+    }
+    for (let ix = ix0; ix <= ix1; ix++) {
+      for (let iz = iz0; iz <= iz1; iz++) {
+        let h = this.hash(ix, iz);
+        while (this.used[h]) {
+          if (this.keys[2 * h] === ix && this.keys[2 * h + 1] === iz) {
+            for (let k = this.start[h]; k < this.start[h + 1]; k++) if (inside(this.items[k])) return true;
+            break;
+          }
+          h = (h + 1) & this.mask;
+        }
+      }
+    }
+    return false;
   }
 
   /** The points found by the last gather (the first `gather()` entries). */

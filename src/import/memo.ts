@@ -8,8 +8,8 @@
 // against the previous file's, never a hash), its component type, type and count, the 16 float64 words of the
 // world matrix, the primitive mode and the winding flip (a triangle list is kept with the positions it indexes).
 // The arrays are never written after the import (assembleObject copies, it does not shift in place), so a kept
-// array still holds what a fresh import makes. One array is handed to one object per build; a second use computes
-// it anew.
+// array still holds what a fresh import makes. An array is handed to one object per build: two nodes with the same
+// mesh and matrix get one each.
 
 import { SharedArena } from './shared-arena.ts';
 

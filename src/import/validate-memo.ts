@@ -2,16 +2,16 @@
 // or the main thread without workers). An object's report depends on its own arrays only, so it is kept by their
 // identity (the session's key: the import hands the same arrays again only for the same inputs, and never writes
 // them). Borders and cracks depend on the neighbours too: a rebuild classifies again only the open edges near a
-// mesh that changed (its box, old or new, grown by more than the tolerance) and those of new meshes; every other
-// edge keeps its value, mapped to the same mesh's place in this build (src/geometry/cracks.ts `known`). When the
-// meshes kept are not in the same order as before, or too many changed, the whole pass runs again.
+// mesh that changed (its triangles, old or new, grown by more than the tolerance) and those of new meshes; every
+// other edge keeps its value, mapped to the same mesh's place in this build (src/geometry/cracks.ts `known`). When
+// the meshes kept are not in the same order as before, or too many changed, the whole pass runs again.
 import { classifyOpenEdges, CRACK_DEFAULTS, SAMPLES, UNKNOWN } from '../geometry/cracks.ts';
 import { countCracks, crackMesh, validateMesh, type CrackCounts, type MeshReport } from './validate.ts';
 
-/** Above this many meshes changed (added, removed or edited), the crack pass runs whole (the box test is per pair). */
+/** Above this many meshes changed (added, removed or edited), the crack pass runs whole. */
 export const MAX_CHANGED_MESHES = 64;
 
-/** Margin (m) beyond the crack tolerance around a changed mesh's box: rounding in the distance tests never crosses it. */
+/** Margin (m) beyond the crack tolerance around a changed triangle: rounding in the distance tests never crosses it. */
 const BOX_MARGIN = 1e-4;
 
 /** An object to validate: its session key and arrays. */
@@ -121,11 +121,8 @@ export class ValidationMemo {
     const changed = [...cur.filter((it) => !before.has(it.key)).map((it) => this.kept.get(it.key)!), ...this.order.filter((key) => !place.has(key)).map((key) => this.kept.get(key)!)];
     if (changed.length > MAX_CHANGED_MESHES) return undefined;
     const grow = 2 * CRACK_DEFAULTS.tolerance + BOX_MARGIN;
-    const boxes = changed.flatMap((k) => (k.box ? [k.box] : []));
-    const near = (x: number, y: number, z: number): boolean => {
-      for (const b of boxes) if (x >= b[0] - grow && x <= b[3] + grow && y >= b[1] - grow && y <= b[4] + grow && z >= b[2] - grow && z <= b[5] + grow) return true;
-      return false;
-    };
+    const area = new ChangedArea(changed, grow);
+    const near = (x: number, y: number, z: number): boolean => area.near(x, y, z);
     return cur.map((it, mi) => {
       const k = kept[mi];
       const e = k.report.open?.ends ?? new Float32Array(0);
@@ -147,6 +144,86 @@ export class ValidationMemo {
       }
       return out;
     });
+  }
+}
+
+/** Most X/Z cells one triangle marks; a bigger one is kept as a box (tested against every point). */
+const MAX_CELLS_PER_TRIANGLE = 4096;
+/** Most cells marked in all; past it the changed meshes' own boxes are the area (as coarse as that is). */
+const MAX_CELLS = 4_000_000;
+/** Cell keys: (ix + bias) · 2^26 + (iz + bias), exact below 2^52 (|ix|, |iz| < 2^25: 100 km at cells ≥ 8 mm). */
+const CELL_BIAS = 2 ** 25;
+const cellKey = (ix: number, iz: number): number => (ix + CELL_BIAS) * 2 ** 26 + (iz + CELL_BIAS);
+
+/**
+ * Where the changed meshes (old and new) are, for the dirty test: each triangle's box grown by `grow`, marked on
+ * an X/Z grid of about the triangles' size (a point in an unmarked cell is farther than the tolerance from every
+ * changed face and edge). A mesh's whole box made every edge dirty when the change was spread over the level (one
+ * of 1,000 objects of scattered triangles moved: the whole pass ran again, 1.7 s).
+ */
+class ChangedArea {
+  private cells = new Set<number>();
+  /** x0, y0, z0, x1, y1, z1 per box, grown: triangles too big for the grid, or every changed mesh when it is full. */
+  private boxes: number[] = [];
+  private size: number;
+
+  constructor(meshes: Kept[], private grow: number) {
+    const extents: number[] = [];
+    let total = 0;
+    for (const k of meshes) for (const g of k.groups) total += g.length / 3;
+    const step = Math.max(1, Math.floor(total / 1024));
+    let t = 0;
+    for (const k of meshes) {
+      const p = k.positions;
+      for (const g of k.groups) {
+        for (let c = 0; c < g.length; c += 3, t++) {
+          if (t % step !== 0) continue;
+          const a = 3 * g[c], b = 3 * g[c + 1], d = 3 * g[c + 2];
+          extents.push(Math.max(Math.max(p[a], p[b], p[d]) - Math.min(p[a], p[b], p[d]), Math.max(p[a + 2], p[b + 2], p[d + 2]) - Math.min(p[a + 2], p[b + 2], p[d + 2])));
+        }
+      }
+    }
+    extents.sort((x, y) => x - y);
+    const median = extents.length ? extents[extents.length >> 1] : 1;
+    this.size = Math.max(4 * grow, Number.isFinite(median) ? median : 1);
+    if (!this.mark(meshes)) {
+      this.cells.clear();
+      this.boxes = [];
+      const r = grow;
+      for (const k of meshes) if (k.box) this.boxes.push(k.box[0] - r, k.box[1] - r, k.box[2] - r, k.box[3] + r, k.box[4] + r, k.box[5] + r);
+    }
+  }
+
+  /** Marks every changed triangle; false when that would pass MAX_CELLS. */
+  private mark(meshes: Kept[]): boolean {
+    const s = this.size, r = this.grow;
+    for (const k of meshes) {
+      const p = k.positions;
+      for (const g of k.groups) {
+        for (let c = 0; c < g.length; c += 3) {
+          const a = 3 * g[c], b = 3 * g[c + 1], d = 3 * g[c + 2];
+          const x0 = Math.min(p[a], p[b], p[d]) - r, x1 = Math.max(p[a], p[b], p[d]) + r;
+          const z0 = Math.min(p[a + 2], p[b + 2], p[d + 2]) - r, z1 = Math.max(p[a + 2], p[b + 2], p[d + 2]) + r;
+          const ix0 = Math.floor(x0 / s), ix1 = Math.floor(x1 / s), iz0 = Math.floor(z0 / s), iz1 = Math.floor(z1 / s);
+          if ((ix1 - ix0 + 1) * (iz1 - iz0 + 1) > MAX_CELLS_PER_TRIANGLE) {
+            const y0 = Math.min(p[a + 1], p[b + 1], p[d + 1]) - r, y1 = Math.max(p[a + 1], p[b + 1], p[d + 1]) + r;
+            this.boxes.push(x0, y0, z0, x1, y1, z1);
+            continue;
+          }
+          for (let ix = ix0; ix <= ix1; ix++) for (let iz = iz0; iz <= iz1; iz++) this.cells.add(cellKey(ix, iz));
+          if (this.cells.size > MAX_CELLS) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  near(x: number, y: number, z: number): boolean {
+    const s = this.size;
+    if (this.cells.has(cellKey(Math.floor(x / s), Math.floor(z / s)))) return true;
+    const b = this.boxes;
+    for (let i = 0; i < b.length; i += 6) if (x >= b[i] && x <= b[i + 3] && y >= b[i + 1] && y <= b[i + 4] && z >= b[i + 2] && z <= b[i + 5]) return true;
+    return false;
   }
 }
 

@@ -12,6 +12,7 @@ import { CompileSession } from '../../src/session.ts';
 import { ThreadPool } from '../../src/tiling/pool.ts';
 import { addNode, boxMesh, gridMesh, io, newLevel, tempDir } from '../fixtures/levels.ts';
 import { editLevel, expectSameOutput, seeded, type Edit } from '../fixtures/edits.ts';
+import { compositeLevel, writeYbn } from '../fixtures/ybn.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
 const tmp = tempDir('sk8-session-');
@@ -84,6 +85,29 @@ describe.each(levels)('a session on %s', (name, load) => {
       expectSameOutput(out, join(dir, 'clean-undo'), 'undo');
     } finally {
       await pool?.close();
+    }
+  });
+});
+
+describe('a session across levels and importers', () => {
+  it('alternating a GTA V .ybn and shapes.glb (shape modes) in one session, each build equals a clean build', { timeout: 120_000 }, async () => {
+    const dir = join(tmp.dir, 'mixed');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(dir, { recursive: true });
+    const ybn = join(dir, 'level.ybn');
+    writeFileSync(ybn, writeYbn(compositeLevel()).file);
+    const session = new CompileSession();
+    const pool = ThreadPool.spawn(1);
+    const quiet = { warn: () => {} };
+    try {
+      for (const [k, level] of [ybn, join(SAMPLES, 'shapes.glb'), ybn, join(SAMPLES, 'shapes.glb')].entries()) {
+        const out = join(dir, level.endsWith('.ybn') ? 'ybn' : 'shapes');
+        await compileLevel(level, { out, workers: 2 }, { logger: quiet, session, pool });
+        await compileLevel(level, { out: join(dir, `clean-${k}`), cache: false }, { logger: quiet });
+        expectSameOutput(out, join(dir, `clean-${k}`), level);
+      }
+    } finally {
+      await pool.close();
     }
   });
 });

@@ -739,12 +739,14 @@ export function formatSummary(r: CompileResult, maxWarnings = 20): string {
  * what matched nothing, and (unless `ybnDetail`) the hi@/ma@ YBN detail copies it left out.
  */
 export async function expandInputs(patterns: string[], opts: { ybnDetail?: boolean } = {}): Promise<{ files: string[]; unmatched: string[]; skipped: string[] }> {
-  const { glob, hasMagic } = await import('glob');
+  // glob (~20 ms to load) only when a pattern may have magic: without any of these characters glob sees none.
+  const maybeMagic = patterns.some((p) => /[*?[\]{}()!+@]/.test(p));
+  const { glob, hasMagic } = maybeMagic ? await import('glob') : { glob: undefined, hasMagic: () => false };
   const files: string[] = [];
   const unmatched: string[] = [];
   for (const p of patterns) {
     if (hasMagic(p, { windowsPathsNoEscape: true })) {
-      const hits = (await glob(p, { nodir: true, windowsPathsNoEscape: true })).filter((f) => /\.(glb|gltf|ybn|ybn\.xml)$/i.test(f)).sort();
+      const hits = (await glob!(p, { nodir: true, windowsPathsNoEscape: true })).filter((f) => /\.(glb|gltf|ybn|ybn\.xml)$/i.test(f)).sort();
       if (hits.length === 0) unmatched.push(p);
       files.push(...hits);
     } else if (await stat(p).then((s) => s.isFile(), () => false)) files.push(p);

@@ -111,8 +111,12 @@ function pruneBundles() {
 }
 
 // The published package ships no TypeScript: it runs the compiled dist/ (built at `npm pack`, scripts/build.mjs).
+// The installed package: its CLI bundle (scripts/build.mjs), else the compiled modules.
 const compiled = join(root, 'dist', 'cli', 'main.js');
-if (!existsSync(entry) && existsSync(compiled)) {
+const compiledBundle = join(root, 'dist', 'cli', 'main.bundle.mjs');
+if (!existsSync(entry) && existsSync(compiledBundle)) {
+  await import(pathToFileURL(compiledBundle).href);
+} else if (!existsSync(entry) && existsSync(compiled)) {
   await import(pathToFileURL(compiled).href);
 } else {
   await fromSources();

@@ -63,7 +63,7 @@ describe('npm package', () => {
   it('packs without warnings, holding dist/, docs/, LICENSE and no TypeScript sources', () => {
     expect(packLog).not.toMatch(/npm warn/i);
     const list = run('tar', ['-tzf', tarball], {}).stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
-    for (const f of ['package.json', 'LICENSE', 'README.md', 'docs/api.md', 'docs/using-the-output.md', 'bin/compile-collision.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/cli/main.js', 'dist/src/tiling/worker.js', 'dist/src/geometry/wasm.generated.js', 'dist/src/format/material-catalog.json', 'dist/src/report/page.bundle.js']) {
+    for (const f of ['package.json', 'LICENSE', 'README.md', 'docs/api.md', 'docs/using-the-output.md', 'bin/compile-collision.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/cli/main.js', 'dist/cli/main.bundle.mjs', 'dist/src/tiling/worker.js', 'dist/src/geometry/wasm.generated.js', 'dist/src/format/material-catalog.json', 'dist/src/report/page.bundle.js']) {
       expect(list, f).toContain(f);
     }
     expect(list.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
@@ -127,5 +127,12 @@ describe('npm package', () => {
     const html = readFileSync(join(consumer, 'with-report', 'report.html'), 'utf8');
     expect(html.length).toBeGreaterThan(100_000); // three.js is inside
     expect(html).toContain('<script');
+    // The installed CLI is one bundle (dist/cli/main.bundle.mjs) with yargs inside: its help and usage errors are
+    // the repository CLI's, word for word (yargs finds its own strings where it is installed).
+    const repoBin = join(ROOT, 'bin', 'compile-collision.js');
+    expect(run(bin, ['--help'], { cwd: consumer }).stdout).toBe(run(repoBin, ['--help'], { cwd: consumer }).stdout);
+    const bad = spawnSync(bin, ['--no-such-option'], { cwd: consumer, encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe(spawnSync(process.execPath, [repoBin, '--no-such-option'], { cwd: consumer, encoding: 'utf8' }).stderr);
   });
 });

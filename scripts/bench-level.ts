@@ -116,8 +116,12 @@
 //     Final, --runs 5: fast phase clean 1,106 ms, --watch first rebuild 181 ms (16 %), later 159 ms (14 %); next
 //       set clean ~1,300, first 231 (18 %), later 158 (12 %); fresh-process rebuild 484–588 ms (44–45 %: a process
 //       start, the whole import and validation of 1M triangles, which no in-memory session survives).
-//     --process: 1M level from outside 1,482 ms median against 1,219 in-process (slow phase: goal ≤ 1,200 not met
-//       there), --version 146 ms, skatepark warm 205 ms (goal < 250 met).
+//     --process: 1M level from outside 1,359–1,482 ms median against 1,102–1,219 in-process (slow phase: goal
+//       ≤ 1,200 not met there; 1,016–1,022 ms by hand in a fast minute), --version 141–165 ms, skatepark warm
+//       205–214 ms (goal < 250 met). Of a whole run ~130 ms come before compileLevel (node ~40–70, the bundle
+//       ~60–70) and ~35 after it. glob is loaded only for patterns with magic (~20 ms). The installed package now
+//       runs a bundle too (scripts/build.mjs, dist/cli/main.bundle.mjs): --version 226 → 157 ms, skatepark
+//       270 → 205 ms.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -56,6 +56,8 @@ function boxOf(p: Float32Array): Float64Array | null {
 }
 
 export class ValidationMemo {
+  constructor(private limits: AreaLimits = AREA_LIMITS) {}
+
   private kept = new Map<number, Kept>();
   /** Keys of the last crack pass, in its order. */
   private order: number[] = [];
@@ -121,7 +123,7 @@ export class ValidationMemo {
     const changed = [...cur.filter((it) => !before.has(it.key)).map((it) => this.kept.get(it.key)!), ...this.order.filter((key) => !place.has(key)).map((key) => this.kept.get(key)!)];
     if (changed.length > MAX_CHANGED_MESHES) return undefined;
     const grow = 2 * CRACK_DEFAULTS.tolerance + BOX_MARGIN;
-    const area = new ChangedArea(changed, grow);
+    const area = new ChangedArea(changed, grow, this.limits);
     const near = (x: number, y: number, z: number): boolean => area.near(x, y, z);
     return cur.map((it, mi) => {
       const k = kept[mi];
@@ -147,10 +149,17 @@ export class ValidationMemo {
   }
 }
 
-/** Most X/Z cells one triangle marks; a bigger one is kept as a box (tested against every point). */
-const MAX_CELLS_PER_TRIANGLE = 4096;
-/** Most cells marked in all; past it the changed meshes' own boxes are the area (as coarse as that is). */
-const MAX_CELLS = 4_000_000;
+/** The dirty test's grid limits (ChangedArea); tests lower them to take the coarser paths. */
+export interface AreaLimits {
+  /** Most X/Z cells one triangle marks; a bigger one is kept as a box (tested against every point). */
+  cellsPerTriangle: number;
+  /** Most cells marked in all (a Set of numbers: ~50 MB at most). */
+  cells: number;
+  /** Most changed triangles marked. Past this or `cells`, the changed meshes' own boxes are the area. */
+  triangles: number;
+}
+
+export const AREA_LIMITS: AreaLimits = { cellsPerTriangle: 4096, cells: 1_000_000, triangles: 250_000 };
 /** Cell keys: (ix + bias) · 2^26 + (iz + bias), exact below 2^52 (|ix|, |iz| < 2^25: 100 km at cells ≥ 8 mm). */
 const CELL_BIAS = 2 ** 25;
 const cellKey = (ix: number, iz: number): number => (ix + CELL_BIAS) * 2 ** 26 + (iz + CELL_BIAS);
@@ -167,7 +176,7 @@ class ChangedArea {
   private boxes: number[] = [];
   private size: number;
 
-  constructor(meshes: Kept[], private grow: number) {
+  constructor(meshes: Kept[], private grow: number, private limits: AreaLimits) {
     const extents: number[] = [];
     let total = 0;
     for (const k of meshes) for (const g of k.groups) total += g.length / 3;
@@ -186,7 +195,8 @@ class ChangedArea {
     extents.sort((x, y) => x - y);
     const median = extents.length ? extents[extents.length >> 1] : 1;
     this.size = Math.max(4 * grow, Number.isFinite(median) ? median : 1);
-    if (!this.mark(meshes)) {
+    // A change that big dirties most of a level anyway: the meshes' boxes are as good.
+    if (total > limits.triangles || !this.mark(meshes)) {
       this.cells.clear();
       this.boxes = [];
       const r = grow;
@@ -194,7 +204,7 @@ class ChangedArea {
     }
   }
 
-  /** Marks every changed triangle; false when that would pass MAX_CELLS. */
+  /** Marks every changed triangle; false when that would pass the limit of cells. */
   private mark(meshes: Kept[]): boolean {
     const s = this.size, r = this.grow;
     for (const k of meshes) {
@@ -205,13 +215,13 @@ class ChangedArea {
           const x0 = Math.min(p[a], p[b], p[d]) - r, x1 = Math.max(p[a], p[b], p[d]) + r;
           const z0 = Math.min(p[a + 2], p[b + 2], p[d + 2]) - r, z1 = Math.max(p[a + 2], p[b + 2], p[d + 2]) + r;
           const ix0 = Math.floor(x0 / s), ix1 = Math.floor(x1 / s), iz0 = Math.floor(z0 / s), iz1 = Math.floor(z1 / s);
-          if ((ix1 - ix0 + 1) * (iz1 - iz0 + 1) > MAX_CELLS_PER_TRIANGLE) {
+          if ((ix1 - ix0 + 1) * (iz1 - iz0 + 1) > this.limits.cellsPerTriangle) {
             const y0 = Math.min(p[a + 1], p[b + 1], p[d + 1]) - r, y1 = Math.max(p[a + 1], p[b + 1], p[d + 1]) + r;
             this.boxes.push(x0, y0, z0, x1, y1, z1);
             continue;
           }
           for (let ix = ix0; ix <= ix1; ix++) for (let iz = iz0; iz <= iz1; iz++) this.cells.add(cellKey(ix, iz));
-          if (this.cells.size > MAX_CELLS) return false;
+          if (this.cells.size > this.limits.cells) return false;
         }
       }
     }

@@ -3,7 +3,7 @@
 // validateMesh + classifyCracks every time, classifying only the edges near a change when few meshes changed.
 import { describe, expect, it } from 'vitest';
 import { classifyOpenEdges, UNKNOWN } from '../../src/geometry/cracks.ts';
-import { ValidationMemo } from '../../src/import/validate-memo.ts';
+import { AREA_LIMITS, ValidationMemo } from '../../src/import/validate-memo.ts';
 import { classifyCracks, crackMesh, validateMesh, type CrackCounts } from '../../src/import/validate.ts';
 import { gridMesh } from '../fixtures/levels.ts';
 
@@ -41,12 +41,16 @@ describe('classifyOpenEdges with known values', () => {
 });
 
 describe('ValidationMemo', () => {
-  it('equals a fresh validation and crack pass over random edits, and classifies only near the change', () => {
+  it.each([
+    ['the grid of changed triangles', AREA_LIMITS],
+    ['every triangle kept as a box', { ...AREA_LIMITS, cellsPerTriangle: 0 }],
+    ["the changed meshes' boxes", { ...AREA_LIMITS, triangles: 0 }],
+  ])('equals a fresh validation and crack pass over random edits, and classifies only near the change (%s)', (_, limits) => {
     let seed = 4242;
     const rnd = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
     // A 6 × 6 layout of pieces 2.0005 m apart (their facing sides are cracks), some raised a little.
     let level: Piece[] = Array.from({ length: 36 }, (_, i) => piece(`p${i}`, (i % 6) * 2.0005, Math.floor(i / 6) * 2.0005, i % 5 === 0 ? 0.0004 : 0));
-    const memo = new ValidationMemo();
+    const memo = new ValidationMemo(limits);
     let previous = new Map<number, CrackCounts>();
     let incremental = 0;
     for (let step = 0; step < 40; step++) {

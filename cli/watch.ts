@@ -92,7 +92,8 @@ export async function watchSession(workers: number | 'auto'): Promise<{
   return {
     compile: (level, opts) => kept.run((pool) => compileLevel(level, opts, { logger: quiet, pool, session })),
     warmUp: async (level, opts) => {
-      await kept.run((pool) => compileLevel(level, { ...opts, dryRun: true }, { logger: quiet, pool, session }));
+      // Not strict: a level with warnings under --strict would fail it, and a failed build drops the session's state.
+      await kept.run((pool) => compileLevel(level, { ...opts, dryRun: true, strict: false }, { logger: quiet, pool, session }));
     },
     close: () => kept.close(),
   };

@@ -102,8 +102,12 @@ class PlacedGeneration {
     this.nextOrder = [];
   }
 
+  /** The hash find computed last, for keep() of the same (token, matrix) after a miss. */
+  private last: { token: number; m: Float64Array; h: number } | undefined;
+
   find(token: number, m: Float64Array): Float32Array | undefined {
     const h = placedHash(token, m);
+    this.last = { token, m, h };
     const c = this.prevOrder[this.cursor];
     let hit = c !== undefined && c.used !== this.build && c.token === token && sameMatrix(c.matrix, m) ? c : undefined;
     if (!hit) {
@@ -116,8 +120,11 @@ class PlacedGeneration {
     return hit.positions;
   }
 
+  /** Keeps positions made for (token, m); m is kept as it is (the walk makes a matrix per node and never writes it). */
   keep(token: number, m: Float64Array, positions: Float32Array): void {
-    this.take({ token, matrix: Float64Array.from(m), positions, lists: [], used: -1, order: -1 }, placedHash(token, m));
+    const l = this.last;
+    const h = l && l.token === token && l.m === m ? l.h : placedHash(token, m);
+    this.take({ token, matrix: m, positions, lists: [], used: -1, order: -1 }, h);
   }
 
   private take(p: Placed, h: number): void {

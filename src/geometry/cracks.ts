@@ -288,31 +288,12 @@ class ColumnHash {
   }
 
   /**
-   * Whether any point lies inside [x0, x1] × [z0, z1]: gather's walk, stopping at the first. (nearAnyPoint asks it
-   * for every mesh's whole box: gathering every point under a mesh spread over the level, for each of 1,000 such
-   * meshes, made the crack pass quadratic: 2.1 s for 100 objects of 300 scattered triangles, minutes for 1,000.)
+   * Whether any point lies inside [x0, x1] × [z0, z1]: gather stopping at the first. (nearAnyPoint asks it for every
+   * mesh's whole box: gathering every point under a mesh spread over the level, for each of 1,000 such meshes, made
+   * the crack pass quadratic: 2.1 s for 100 objects of 300 scattered triangles, minutes for 1,000.)
    */
   any(x0: number, z0: number, x1: number, z1: number): boolean {
-    const s = this.size, px = this.px, pz = this.pz;
-    const ix0 = Math.floor(x0 / s), ix1 = Math.floor(x1 / s), iz0 = Math.floor(z0 / s), iz1 = Math.floor(z1 / s);
-    const inside = (p: number): boolean => px[p] >= x0 && px[p] <= x1 && pz[p] >= z0 && pz[p] <= z1;
-    if ((ix1 - ix0 + 1) * (iz1 - iz0 + 1) > px.length) {
-      for (let p = 0; p < px.length; p++) if (inside(p)) return true;
-      return false;
-    }
-    for (let ix = ix0; ix <= ix1; ix++) {
-      for (let iz = iz0; iz <= iz1; iz++) {
-        let h = this.hash(ix, iz);
-        while (this.used[h]) {
-          if (this.keys[2 * h] === ix && this.keys[2 * h + 1] === iz) {
-            for (let k = this.start[h]; k < this.start[h + 1]; k++) if (inside(this.items[k])) return true;
-            break;
-          }
-          h = (h + 1) & this.mask;
-        }
-      }
-    }
-    return false;
+    return this.gather(x0, z0, x1, z1, 1) > 0;
   }
 
   /** The points found by the last gather (the first `gather()` entries). */
@@ -320,14 +301,14 @@ class ColumnHash {
 
   /**
    * Gathers into `found` the points inside [x0, x1] × [z0, z1] (through the columns under it, or through every
-   * point when those columns are more than the points) and returns how many.
+   * point when those columns are more than the points), at most `most` of them, and returns how many.
    */
-  gather(x0: number, z0: number, x1: number, z1: number): number {
+  gather(x0: number, z0: number, x1: number, z1: number, most = this.px.length): number {
     const s = this.size, px = this.px, pz = this.pz, found = this.found;
     const ix0 = Math.floor(x0 / s), ix1 = Math.floor(x1 / s), iz0 = Math.floor(z0 / s), iz1 = Math.floor(z1 / s);
     let n = 0;
     if ((ix1 - ix0 + 1) * (iz1 - iz0 + 1) > px.length) {
-      for (let p = 0; p < px.length; p++) if (px[p] >= x0 && px[p] <= x1 && pz[p] >= z0 && pz[p] <= z1) found[n++] = p;
+      for (let p = 0; p < px.length && n < most; p++) if (px[p] >= x0 && px[p] <= x1 && pz[p] >= z0 && pz[p] <= z1) found[n++] = p;
       return n;
     }
     for (let ix = ix0; ix <= ix1; ix++) {
@@ -337,7 +318,9 @@ class ColumnHash {
           if (this.keys[2 * h] === ix && this.keys[2 * h + 1] === iz) {
             for (let k = this.start[h]; k < this.start[h + 1]; k++) {
               const p = this.items[k];
-              if (px[p] >= x0 && px[p] <= x1 && pz[p] >= z0 && pz[p] <= z1) found[n++] = p;
+              if (!(px[p] >= x0 && px[p] <= x1 && pz[p] >= z0 && pz[p] <= z1)) continue;
+              found[n++] = p;
+              if (n === most) return n;
             }
             break;
           }

@@ -24,6 +24,7 @@ import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
 import { isNative, isPlanned, resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob, type ResourceOpen } from './tiling/build.ts';
 import { TOOL_VERSION } from './version.ts';
 import { arrayId } from './import/memo.ts';
+import { isShared } from './import/shared-arena.ts';
 import { fingerprint } from './tiling/unique.ts';
 import { sameCodes } from './tiling/seams.ts';
 import { SEAM_NONE } from './geometry/edge-rule.ts';
@@ -105,6 +106,33 @@ export function encoderFingerprint(): string {
 /** Arrays from this many bytes up are digested once per build and keyed by their digest (see KeyHasher.feed). */
 const DIGEST_FROM_BYTES = 1 << 16;
 
+/**
+ * Walks a plain value as text tokens (arrays `[n:` … `]`, objects by sorted key `{n:` `"k"=` … `}`, anything else
+ * `type:json;`), handing each typed array to `array`: the key's recipe (KeyHasher) and a job's signature
+ * (valueSignature) say the same structure. `array` returning false stops the walk (false).
+ */
+function walkPlain(v: unknown, skip: readonly string[], text: (s: string) => void, array: (a: ArrayBufferView) => boolean): boolean {
+  if (ArrayBuffer.isView(v)) return array(v);
+  if (Array.isArray(v)) {
+    text(`[${v.length}:`);
+    for (const x of v) if (!walkPlain(x, [], text, array)) return false;
+    text(']');
+    return true;
+  }
+  if (v !== null && typeof v === 'object') {
+    const keys = Object.keys(v).filter((k) => !skip.includes(k) && (v as Record<string, unknown>)[k] !== undefined).sort();
+    text(`{${keys.length}:`);
+    for (const k of keys) {
+      text(`${JSON.stringify(k)}=`);
+      if (!walkPlain((v as Record<string, unknown>)[k], [], text, array)) return false;
+    }
+    text('}');
+    return true;
+  }
+  text(`${typeof v}:${JSON.stringify(v)};`);
+  return true;
+}
+
 /** Feeds any plain value into the hash: typed arrays by their bytes (digested once per array), others by structure. */
 class KeyHasher {
   private arrays = new Map<ArrayBufferView, string>();
@@ -112,7 +140,7 @@ class KeyHasher {
   kept: WeakMap<ArrayBufferView, string> | undefined;
 
   private arrayDigest(a: ArrayBufferView): string {
-    const shared = this.kept !== undefined && a.buffer instanceof SharedArrayBuffer;
+    const shared = this.kept !== undefined && isShared(a);
     let d = this.arrays.get(a) ?? (shared ? this.kept!.get(a) : undefined);
     if (!d) {
       // A Buffer over the same memory: update() with other views measured ~6× slower per call (Node 20).
@@ -124,25 +152,13 @@ class KeyHasher {
   }
 
   feed(h: ReturnType<typeof createHash>, v: unknown, skip: readonly string[] = []): void {
-    if (ArrayBuffer.isView(v)) {
+    walkPlain(v, skip, (t) => h.update(t), (a) => {
       // Small arrays (a prop's) go into the key as they are; big ones (a terrain every cell reads) are digested
       // once and their digest used: a digest per array cost more than the hashing on the 1M bench level.
-      if (v.byteLength < DIGEST_FROM_BYTES) h.update(`a${v.constructor.name}:${v.byteLength}:`).update(Buffer.from(v.buffer as ArrayBuffer, v.byteOffset, v.byteLength));
-      else h.update(`A${v.constructor.name}:${this.arrayDigest(v)};`);
-    }
-    else if (Array.isArray(v)) {
-      h.update(`[${v.length}:`);
-      for (const x of v) this.feed(h, x);
-      h.update(']');
-    } else if (v !== null && typeof v === 'object') {
-      const keys = Object.keys(v).filter((k) => !skip.includes(k) && (v as Record<string, unknown>)[k] !== undefined).sort();
-      h.update(`{${keys.length}:`);
-      for (const k of keys) {
-        h.update(`${JSON.stringify(k)}=`);
-        this.feed(h, (v as Record<string, unknown>)[k]);
-      }
-      h.update('}');
-    } else h.update(`${typeof v}:${JSON.stringify(v)};`);
+      if (a.byteLength < DIGEST_FROM_BYTES) h.update(`a${a.constructor.name}:${a.byteLength}:`).update(Buffer.from(a.buffer as ArrayBuffer, a.byteOffset, a.byteLength));
+      else h.update(`A${a.constructor.name}:${this.arrayDigest(a)};`);
+      return true;
+    });
   }
 }
 
@@ -169,9 +185,9 @@ export function jobSignature(job: ResourceJob, encode: EncodeOptions | undefined
   }
   for (const g of job.groups) {
     const keys = Object.keys(g);
-    if (isPlanned(g) && keys.length === 4 && g.sources.every((x) => Object.keys(x).length === 2 && shared(x.positions) && shared(x.indices)) && g.runs.byteLength <= SIGNATURE_BYTES) {
+    if (isPlanned(g) && keys.length === 4 && g.sources.every((x) => Object.keys(x).length === 2 && isShared(x.positions) && isShared(x.indices)) && g.runs.byteLength <= SIGNATURE_BYTES) {
       s += ` P${g.material},${g.triangles},${g.sources.map((x) => `${arrayId(x.positions)}/${arrayId(x.indices)}`).join(',')},${Buffer.from(g.runs.buffer, g.runs.byteOffset, g.runs.byteLength).toString('base64')}`;
-    } else if (!isPlanned(g) && !isNative(g) && keys.length === 3 && shared(g.positions) && shared(g.indices)) {
+    } else if (!isPlanned(g) && !isNative(g) && keys.length === 3 && isShared(g.positions) && isShared(g.indices)) {
       s += ` M${g.material},${arrayId(g.positions)}/${arrayId(g.indices)}`;
     } else {
       const v = valueSignature(g);
@@ -182,39 +198,18 @@ export function jobSignature(job: ResourceJob, encode: EncodeOptions | undefined
   return s;
 }
 
-const shared = (a: ArrayBufferView): boolean => a.buffer instanceof SharedArrayBuffer;
 
 /** Any plain value as a string (see jobSignature), or undefined for a big array not in shared memory. */
 export function valueSignature(value: unknown, skipTop: readonly string[] = []): string | undefined {
   const out: string[] = [];
-  const walk = (v: unknown, skip: readonly string[] = []): boolean => {
-    if (ArrayBuffer.isView(v)) {
-      const type = v.constructor.name;
-      if (v.buffer instanceof SharedArrayBuffer) out.push(`#${type}${arrayId(v)}`);
-      else if (v.byteLength > SIGNATURE_BYTES) return false;
-      else out.push(`a${type}:${Buffer.from(v.buffer as ArrayBuffer, v.byteOffset, v.byteLength).toString('base64')}`);
-      return true;
-    }
-    if (Array.isArray(v)) {
-      out.push(`[${v.length}`);
-      for (const x of v) if (!walk(x)) return false;
-      out.push(']');
-      return true;
-    }
-    if (v !== null && typeof v === 'object') {
-      const keys = Object.keys(v).filter((k) => !skip.includes(k) && (v as Record<string, unknown>)[k] !== undefined).sort();
-      out.push(`{${keys.length}`);
-      for (const k of keys) {
-        out.push(JSON.stringify(k));
-        if (!walk((v as Record<string, unknown>)[k])) return false;
-      }
-      out.push('}');
-      return true;
-    }
-    out.push(`${typeof v}:${JSON.stringify(v)}`);
+  const whole = walkPlain(value, skipTop, (t) => out.push(t), (a) => {
+    const type = a.constructor.name;
+    if (isShared(a)) out.push(`#${type}${arrayId(a)}`);
+    else if (a.byteLength > SIGNATURE_BYTES) return false;
+    else out.push(`a${type}:${Buffer.from(a.buffer as ArrayBuffer, a.byteOffset, a.byteLength).toString('base64')}`);
     return true;
-  };
-  return walk(value, skipTop) ? out.join(' ') : undefined;
+  });
+  return whole ? out.join(' ') : undefined;
 }
 
 /** Keys by job signature, kept from one build of a session to the next (those a build used). */

@@ -13,7 +13,7 @@
 //   missing it finishes the swap from a complete temp directory or restores the old one; then it removes the stale
 //   temp/old siblings that are ours (the pid in the name is not alive), file by file, and warns about what is left.
 // - -o may be a symbolic link to a directory: the output is published into the link's target (the link stays).
-import { closeSync, lstatSync, mkdirSync, openSync, writeSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, type BigIntStats, mkdirSync, openSync, writeSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isInside } from './files.ts';
@@ -56,7 +56,17 @@ const manifests = new Map<string, { stamp: string; result: { files: string[] } |
 /** Paths remembered at most (an output and its old copy while it is removed, for a few outputs). */
 const MANIFESTS_KEPT = 8;
 
-function remember(path: string, stamp: string, result: { files: string[] } | undefined): void {
+/** A file's stamp: device, inode, size, change and modification times (ns). */
+const stampOf = (st: BigIntStats): string => `${st.dev}:${st.ino}:${st.size}:${st.ctimeNs}:${st.mtimeNs}`;
+
+/**
+ * Remembers what the manifest with this stat holds. On a file system with coarse times (whole milliseconds or
+ * seconds) a write in the same tick would keep the stamp: a manifest changed that recently is not kept (git's
+ * "racy" entries).
+ */
+function remember(path: string, st: BigIntStats, result: { files: string[] } | undefined): void {
+  if (st.ctimeNs % 1_000_000n === 0n && Date.now() - Number(st.ctimeNs / 1_000_000n) <= 3000) return;
+  const stamp = stampOf(st);
   manifests.delete(path);
   manifests.set(path, { stamp, result });
   if (manifests.size > MANIFESTS_KEPT) manifests.delete(manifests.keys().next().value!);
@@ -68,16 +78,11 @@ function readManifest(dir: string): { files: string[] } | undefined {
   try {
     const st = lstatSync(path, { bigint: true });
     if (!st.isFile()) return undefined;
-    const stamp = `${st.dev}:${st.ino}:${st.size}:${st.ctimeNs}:${st.mtimeNs}`;
     const known = manifests.get(path);
-    if (known?.stamp === stamp) return known.result && { files: [...known.result.files] };
+    if (known?.stamp === stampOf(st)) return known.result && { files: [...known.result.files] };
     text = readFileSync(path, 'utf8');
     const result = parseManifest(text);
-    // Stamped as before the read: a write during it changes the ctime, so the next call reads again. On a file
-    // system with coarse times (whole milliseconds or seconds), a write in the same tick would keep the stamp:
-    // a manifest changed that recently is not kept (git's "racy" entries).
-    const coarse = st.ctimeNs % 1_000_000n === 0n;
-    if (!coarse || Date.now() - Number(st.ctimeNs / 1_000_000n) > 3000) remember(path, stamp, result);
+    remember(path, st, result); // stamped as before the read: a write during it changes the ctime
     return result && { files: [...result.files] };
   } catch {
     return undefined;
@@ -100,10 +105,7 @@ function parseManifest(text: string): { files: string[] } | undefined {
  */
 function rememberManifest(path: string, manifest: unknown): void {
   try {
-    const st = lstatSync(path, { bigint: true });
-    const coarse = st.ctimeNs % 1_000_000n === 0n;
-    if (coarse) return;
-    remember(path, `${st.dev}:${st.ino}:${st.size}:${st.ctimeNs}:${st.mtimeNs}`, manifestFiles(manifest));
+    remember(path, lstatSync(path, { bigint: true }), manifestFiles(manifest));
   } catch {
     // not kept: the next build reads it
   }

@@ -3,7 +3,7 @@
 // session (manifest, validation report and warnings included), with kept workers and without, and after a build
 // that failed half way.
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Document } from '@gltf-transform/core';
@@ -30,6 +30,20 @@ function crackLevel(): Document {
   return doc;
 }
 
+const quiet = { warn: () => {} };
+
+/** A test directory, a session and a kept worker for body; the worker closed after it. */
+async function inSession(name: string, body: (dir: string, session: CompileSession, pool: ThreadPool) => Promise<void>): Promise<void> {
+  const dir = join(tmp.dir, name);
+  mkdirSync(dir, { recursive: true });
+  const pool = ThreadPool.spawn(1);
+  try {
+    await body(dir, new CompileSession(), pool);
+  } finally {
+    await pool.close();
+  }
+}
+
 const levels: [string, () => Promise<Document>][] = [
   ['skatepark', () => io().read(join(SAMPLES, 'skatepark.glb'))],
   ['city-blocks', () => io().read(join(SAMPLES, 'city-blocks.glb'))],
@@ -44,7 +58,6 @@ describe.each(levels)('a session on %s', (name, load) => {
     const dir = join(tmp.dir, `${name}-${kept ? 'pool' : 'main'}`);
     const level = join(dir, 'level.glb');
     const doc = await load();
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(dir, { recursive: true });
     await io().write(level, doc);
     const original = readFileSync(level);
@@ -91,37 +104,23 @@ describe.each(levels)('a session on %s', (name, load) => {
 
 describe('a session across levels and importers', () => {
   it('alternating a GTA V .ybn and shapes.glb (shape modes) in one session, each build equals a clean build', { timeout: 120_000 }, async () => {
-    const dir = join(tmp.dir, 'mixed');
-    const { mkdirSync } = await import('node:fs');
-    mkdirSync(dir, { recursive: true });
-    const ybn = join(dir, 'level.ybn');
-    writeFileSync(ybn, writeYbn(compositeLevel()).file);
-    const session = new CompileSession();
-    const pool = ThreadPool.spawn(1);
-    const quiet = { warn: () => {} };
-    try {
+    await inSession('mixed', async (dir, session, pool) => {
+      const ybn = join(dir, 'level.ybn');
+      writeFileSync(ybn, writeYbn(compositeLevel()).file);
       for (const [k, level] of [ybn, join(SAMPLES, 'shapes.glb'), ybn, join(SAMPLES, 'shapes.glb')].entries()) {
         const out = join(dir, level.endsWith('.ybn') ? 'ybn' : 'shapes');
         await compileLevel(level, { out, workers: 2 }, { logger: quiet, session, pool });
         await compileLevel(level, { out: join(dir, `clean-${k}`), cache: false }, { logger: quiet });
         expectSameOutput(out, join(dir, `clean-${k}`), level);
       }
-    } finally {
-      await pool.close();
-    }
+    });
   });
 });
 
 describe('a session moving between the main thread and a worker', () => {
   it('an object added beside another on a worker build and removed on the next main-thread build leaves no stale cracks', { timeout: 120_000 }, async () => {
-    const dir = join(tmp.dir, 'sides');
-    const { mkdirSync } = await import('node:fs');
-    mkdirSync(dir, { recursive: true });
-    const level = join(dir, 'level.glb');
-    const session = new CompileSession();
-    const pool = ThreadPool.spawn(1);
-    const quiet = { warn: () => {} };
-    try {
+    await inSession('sides', async (dir, session, pool) => {
+      const level = join(dir, 'level.glb');
       const doc = crackLevel();
       const steps: [string, boolean][] = [['alone', false], ['with a neighbour', true], ['alone again', false]];
       for (const [k, [what, onWorker]] of steps.entries()) {
@@ -134,24 +133,17 @@ describe('a session moving between the main thread and a worker', () => {
         expect(r.manifest.validation, what).toEqual(clean.manifest.validation);
         expectSameOutput(join(dir, 'out'), join(dir, `clean-${k}`), what);
       }
-    } finally {
-      await pool.close();
-    }
+    });
   });
 });
 
 describe('a session across a failed build', () => {
   it('a build that fails half way (strict, after validation) leaves the next one exact', { timeout: 120_000 }, async () => {
-    const dir = join(tmp.dir, 'failed');
-    const { mkdirSync } = await import('node:fs');
-    mkdirSync(dir, { recursive: true });
-    const level = join(dir, 'level.glb');
-    const doc = crackLevel();
-    await io().write(level, doc);
-    const session = new CompileSession();
-    const pool = ThreadPool.spawn(1);
-    const hooks = { logger: { warn: () => {} }, session, pool };
-    try {
+    await inSession('failed', async (dir, session, pool) => {
+      const level = join(dir, 'level.glb');
+      const doc = crackLevel();
+      await io().write(level, doc);
+      const hooks = { logger: quiet, session, pool };
       await compileLevel(level, { out: join(dir, 'a'), workers: 2 }, hooks);
       doc.getRoot().listNodes().find((n) => n.getName() === 'tile_2')!.setTranslation([0.3, 0, 0]);
       await io().write(level, doc);
@@ -163,8 +155,6 @@ describe('a session across a failed build', () => {
       const clean = await compileLevel(level, { out: join(dir, 'clean'), workers: 2, cache: false }, { logger: { warn: () => {} } });
       expectSameOutput(join(dir, 'a'), join(dir, 'clean'), 'after a failure');
       expect(r.manifest.validation).toEqual(clean.manifest.validation);
-    } finally {
-      await pool.close();
-    }
+    });
   });
 });

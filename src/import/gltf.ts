@@ -456,17 +456,17 @@ class SceneWalker {
       // The message text only when one is made (most primitives have none: a string per primitive showed in profiles).
       const place = new NodePlace(this, node, pi);
       const pos = prim.getAttribute('POSITION'), idx = prim.getIndices();
-      const posToken = pos && this.token(pos);
+      const posToken = pos ? this.token(pos) : undefined;
       const idxToken = idx ? this.token(idx) : -1;
-      const memo = posToken !== undefined && posToken !== null && idxToken !== undefined ? this.memo : undefined;
+      const memo = posToken !== undefined && idxToken !== undefined ? this.memo : undefined;
       let positions = memo?.findPositions(posToken!, world);
       if (!positions) {
-        positions = readPositions(prim, world, String(place), this.arena);
+        positions = readPositions(prim, world, place, this.arena);
         memo?.keepPositions(posToken!, world, positions);
       }
       let tris = memo?.findTriangles(idxToken!, positions, mode, flip);
       if (!tris) {
-        tris = readTriangles(prim, positions.length / 3, mode, flip, String(place), this.arena);
+        tris = readTriangles(prim, positions.length / 3, mode, flip, place, this.arena);
         memo?.keepTriangles(idxToken!, positions, mode, flip, tris);
       }
       const material = this.materials.resolve(node, mesh, prim, water, place);
@@ -612,7 +612,7 @@ function readValues(acc: Accessor): ArrayLike<number> {
   return out;
 }
 
-function readPositions(prim: Primitive, world: Float64Array, where: string, arena: SharedArena): Float32Array {
+function readPositions(prim: Primitive, world: Float64Array, where: Place, arena: SharedArena): Float32Array {
   const acc = prim.getAttribute('POSITION');
   if (!acc) throw new Error(`gltf: ${where}: triangle primitive without POSITION`);
   if (acc.getElementSize() !== 3) throw new Error(`gltf: ${where}: POSITION is ${acc.getType()}, not VEC3`);
@@ -623,7 +623,7 @@ function readPositions(prim: Primitive, world: Float64Array, where: string, aren
  * World positions rounded to f32, in one pass. A non-finite input is reported at the first such vertex; a result
  * beyond WORLD_EXTENT_M only after every input was checked (input errors first, as the messages promise).
  */
-function transformPositions(v: ArrayLike<number>, n: number, m: Float64Array, where: string, arena: SharedArena): Float32Array {
+function transformPositions(v: ArrayLike<number>, n: number, m: Float64Array, where: Place, arena: SharedArena): Float32Array {
   const out = arena.f32(n * 3);
   const m0 = m[0], m1 = m[1], m2 = m[2], m4 = m[4], m5 = m[5], m6 = m[6], m8 = m[8], m9 = m[9], m10 = m[10], m12 = m[12], m13 = m[13], m14 = m[14];
   let overflow = -1;
@@ -641,7 +641,7 @@ function transformPositions(v: ArrayLike<number>, n: number, m: Float64Array, wh
   return out;
 }
 
-function beyondExtent(where: string, i: number, v: ArrayLike<number>, m: Float64Array): Error {
+function beyondExtent(where: Place, i: number, v: ArrayLike<number>, m: Float64Array): Error {
   const x = v[3 * i], y = v[3 * i + 1], z = v[3 * i + 2];
   const w = [m[0] * x + m[4] * y + m[8] * z + m[12], m[1] * x + m[5] * y + m[9] * z + m[13], m[2] * x + m[6] * y + m[10] * z + m[14]];
   const scale = [Math.hypot(m[0], m[1], m[2]), Math.hypot(m[4], m[5], m[6]), Math.hypot(m[8], m[9], m[10])];
@@ -650,7 +650,7 @@ function beyondExtent(where: string, i: number, v: ArrayLike<number>, m: Float64
 }
 
 /** TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN → triangle list (glTF 2.0 §3.7.2.1), reversed when mirrored. */
-function readTriangles(prim: Primitive, vertexCount: number, mode: number, flip: boolean, where: string, arena: SharedArena): Uint32Array {
+function readTriangles(prim: Primitive, vertexCount: number, mode: number, flip: boolean, where: Place, arena: SharedArena): Uint32Array {
   const acc = prim.getIndices();
   let idx: ArrayLike<number>;
   if (acc) {
@@ -689,7 +689,7 @@ function readTriangles(prim: Primitive, vertexCount: number, mode: number, flip:
 }
 
 /** Every index below the vertex count; the first one that is not is named with its position. */
-function checkIndices(idx: ArrayLike<number>, vertexCount: number, where: string): void {
+function checkIndices(idx: ArrayLike<number>, vertexCount: number, where: Place): void {
   if (maxIndex(idx) < vertexCount) return;
   for (let i = 0; i < idx.length; i++) {
     if (idx[i] >= vertexCount) throw new Error(`gltf: ${where}: index ${idx[i]} (at ${i}) ≥ vertex count ${vertexCount}`);

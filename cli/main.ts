@@ -7,6 +7,10 @@ import { diffCommand } from './commands/diff.ts';
 import { inspectCommand } from './commands/inspect.ts';
 import { verifyCommand } from './commands/verify.ts';
 import { TOOL_VERSION } from '../src/version.ts';
+import { escapeTerminalOutput } from './terminal.ts';
+
+// Names in a level are someone else's text: shown with control characters escaped (cli/terminal.ts).
+escapeTerminalOutput();
 
 // A closed stdout (`compile-collision inspect x.physics --json | head`) ends any command quietly: nobody is left
 // to read the rest, which is not an error of the command's.

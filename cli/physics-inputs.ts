@@ -1,9 +1,9 @@
 // inspect/verify/diff arguments → .physics files: a file as given, a folder as its .physics files (a compile
 // output, one holding manifest.json, as a whole), a glob (quoted, so the shell left it) as what it matches.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Manifest } from '../src/compile.ts';
-import { readPhysicsFile as readCapped } from '../src/files.ts';
+import { readManifestText, readPhysicsFile as readCapped, whatIsNot } from '../src/files.ts';
 import { identify, notPhysics } from '../src/format/identify.ts';
 
 export interface InputGroup {
@@ -17,15 +17,17 @@ export interface InputGroup {
   manifestError?: string;
 }
 
-const isDir = (p: string): boolean => statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
-const exists = (p: string): boolean => statSync(p, { throwIfNoEntry: false }) !== undefined;
+// whatIsNot never throws: a link loop or a dangling link is told in words, not as a raw ELOOP stack trace.
+const isDir = (p: string): boolean => whatIsNot(p) === 'a directory';
+const exists = (p: string): boolean => whatIsNot(p) !== 'no such file';
 
 export function folderGroup(dir: string, arg = dir): InputGroup {
   const files = readdirSync(dir).filter((f) => /\.physics$/i.test(f)).sort().map((f) => join(dir, f));
   const manifestPath = join(dir, 'manifest.json');
   if (!exists(manifestPath)) return { arg, kind: 'folder', files };
   try {
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+    // A regular file of bounded size only: a FIFO there would hang the command, a link to /dev/zero eat memory.
+    const manifest = JSON.parse(readManifestText(manifestPath)) as Manifest;
     if (manifest?.tool?.name !== 'compile-collision') return { arg, kind: 'folder', files };
     return { arg, kind: 'output', files, manifest };
   } catch (e) {

@@ -2,6 +2,7 @@
 // where the stage counts steps (encode: resources), its elapsed seconds otherwise. Only on a terminal; the library
 // only reports (CompileHooks.onProgress), the CLI draws.
 import type { ProgressStage } from '../src/compile.ts';
+import { rawStderr } from './terminal.ts';
 
 export interface ProgressDisplay {
   update: (stage: ProgressStage, done: number, total: number) => void;
@@ -14,7 +15,7 @@ export async function progressDisplay(wanted: boolean): Promise<ProgressDisplay>
   if (!wanted || !process.stderr.isTTY) return NONE;
   const { SingleBar, Presets } = await import('cli-progress');
   const bar = new SingleBar(
-    { stream: process.stderr, format: '  {stage} [{bar}] {value}/{total} {duration}s', hideCursor: true, clearOnComplete: true, fps: 10 },
+    { stream: rawStderr(), format: '  {stage} [{bar}] {value}/{total} {duration}s', hideCursor: true, clearOnComplete: true, fps: 10 },
     Presets.shades_classic,
   );
   let current: string | undefined;

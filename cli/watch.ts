@@ -3,11 +3,11 @@
 // .gltf; others truncate and write in chunks), so changes are debounced: a rebuild starts DEBOUNCE_MS after the last
 // change seen, and changes during a rebuild start one more once it ends. Each rebuild publishes atomically as every
 // build does; a failed one leaves the last good output as it was and says why. Runs until interrupted (Ctrl-C).
-import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { CompileOptions, CompileResult } from '../src/compile.ts';
 import type { ThreadPool } from '../src/tiling/pool.ts';
+import { MAX_RESOURCE_BYTES, readRegularFile } from '../src/files.ts';
 
 /** Quiet time (ms) after the last change before a rebuild starts. */
 export const DEBOUNCE_MS = 250;
@@ -17,7 +17,7 @@ export function levelFiles(level: string): string[] {
   const files = [resolve(level)];
   if (extname(level).toLowerCase() !== '.gltf') return files;
   try {
-    const j = JSON.parse(readFileSync(level, 'utf8'));
+    const j = JSON.parse(Buffer.from(readRegularFile(level, MAX_RESOURCE_BYTES)).toString('utf8')); // a regular file only: never waits on a FIFO
     for (const b of Array.isArray(j?.buffers) ? j.buffers : []) {
       const uri = typeof b?.uri === 'string' ? b.uri : undefined;
       if (uri && !/^[a-z][a-z0-9+.-]*:/i.test(uri)) files.push(resolve(dirname(level), decodeURIComponent(uri)));

@@ -25,7 +25,7 @@ import { nativeGroups, withNativeCells } from './tiling/native-jobs.ts';
 import { SHAPE_DEFAULTS, shapeObjects, type ShapeOptions } from './shapes/build.ts';
 import { availableParallelism } from 'node:os';
 import { autoThreads, cpuMark, freeCores, runJobs, ThreadPool, type CpuMark } from './tiling/pool.ts';
-import { MAX_RESOURCE_BYTES, readRegularFile } from './files.ts';
+import { MAX_RESOURCE_BYTES, readRegularFile, whatIsNot } from './files.ts';
 import { CACHE_ENTRY, ResourceCache, type KeyMemo } from './cache.ts';
 import type { CompileSession } from './session.ts';
 import { inspectOutput, MANIFEST_FILE, recoverOutput, refuseInputsInside, resolveOutDir, Staging, type PublishStep } from './publish.ts';
@@ -738,21 +738,27 @@ export function formatSummary(r: CompileResult, maxWarnings = 20): string {
  * expands to the level files it matches (.glb, .gltf, .ybn, .ybn.xml); a plain path is taken as given. Returns
  * what matched nothing, and (unless `ybnDetail`) the hi@/ma@ YBN detail copies it left out.
  */
-export async function expandInputs(patterns: string[], opts: { ybnDetail?: boolean } = {}): Promise<{ files: string[]; unmatched: string[]; skipped: string[] }> {
+export async function expandInputs(patterns: string[], opts: { ybnDetail?: boolean } = {}): Promise<{ files: string[]; unmatched: string[]; skipped: string[]; refused: { path: string; why: string }[] }> {
   // glob (~20 ms to load) only when a pattern may have magic: without any of these characters glob sees none.
   const maybeMagic = patterns.some((p) => /[*?[\]{}()!+@]/.test(p));
   const { glob, hasMagic } = maybeMagic ? await import('glob') : { glob: undefined, hasMagic: () => false };
   const files: string[] = [];
   const unmatched: string[] = [];
+  const refused: { path: string; why: string }[] = [];
   for (const p of patterns) {
     if (hasMagic(p, { windowsPathsNoEscape: true })) {
       const hits = (await glob!(p, { nodir: true, windowsPathsNoEscape: true })).filter((f) => /\.(glb|gltf|ybn|ybn\.xml)$/i.test(f)).sort();
       if (hits.length === 0) unmatched.push(p);
       files.push(...hits);
-    } else if (await stat(p).then((s) => s.isFile(), () => false)) files.push(p);
-    else unmatched.push(p);
+    } else {
+      // A FIFO, a device, a directory or a link loop is not "no such level": say what it is (whatIsNot).
+      const not = whatIsNot(p);
+      if (not === undefined) files.push(p);
+      else if (not === 'no such file') unmatched.push(p);
+      else refused.push({ path: p, why: not });
+    }
   }
   const unique = [...new Set(files)];
   const detail = (f: string): boolean => !opts.ybnDetail && isYbnPath(f) && isDetailCopy(f);
-  return { files: unique.filter((f) => !detail(f)), unmatched, skipped: unique.filter(detail) };
+  return { files: unique.filter((f) => !detail(f)), unmatched, skipped: unique.filter(detail), refused };
 }

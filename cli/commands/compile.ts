@@ -63,7 +63,8 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const workers = parseWorkers(argv.workers);
   // Loaded here, not at the top: `inspect`, `verify` and usage errors need none of the glTF stack.
   const { compileLevel, defaultOutDir, expandInputs, levelStem } = await import('../../src/compile.ts');
-  const { files, unmatched, skipped } = await expandInputs(patterns, { ybnDetail: argv.ybnDetail });
+  const { files, unmatched, skipped, refused } = await expandInputs(patterns, { ybnDetail: argv.ybnDetail });
+  if (refused.length) usage(refused.map((r) => `${r.path} is ${r.why}, not a level file (.glb/.gltf/.ybn/.ybn.xml)`).join('; '));
   if (unmatched.length) usage(`no such level: ${unmatched.join(', ')}`);
   if (!argv.quiet) {
     for (const f of skipped) process.stderr.write(`compile-collision: note: ${f} skipped: a hi@/ma@ file is the vehicle/weapon detail copy of map collision (--ybn-detail compiles it)\n`);

@@ -111,6 +111,11 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
     for (const g of groups) {
       const entries = g.files.map(inspectFile);
       failed += entries.filter((e) => !e.ok).length;
+      if (g.manifestError) {
+        // The folder has a manifest.json that cannot be read (a FIFO, a device, a link loop, too large, not JSON).
+        process.stderr.write(`compile-collision inspect: ${g.arg}: ${g.manifestError}\n`);
+        failed++;
+      }
       for (const e of entries) if (!e.ok) process.stderr.write(`compile-collision inspect: ${e.file}: ${e.error}\n`);
       if (g.kind === 'folder' || g.kind === 'output') {
         if (args.json) json.push({ folder: g.arg, kind: g.kind, manifest: g.manifest ? { input: g.manifest.input, layout: g.manifest.layout, geometries: g.manifest.geometries, totals: g.manifest.totals } : null, totals: totalsOf(entries), files: entries });

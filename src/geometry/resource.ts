@@ -5,6 +5,7 @@
 
 import { KIND_MESH, PART_FLAGS, VERSION, type PartRecord, type PhysicsResource, type ShapeRecord } from '../format/types.ts';
 import { encodeMeshShapes, ENCODE_DEFAULTS, type EncodeOptions, type EncodeStats, type OpenCorners } from './encode.ts';
+import { stageError } from '../errors.ts';
 
 export interface MeshObject {
   name: string;
@@ -83,7 +84,7 @@ export function encodeResource(
     try {
       encoded = encodeMeshShapes(o.positions, o.indices, opt);
     } catch (e) {
-      throw new Error(`encode: object ${i} "${o.name}": ${(e as Error).message}`);
+      throw stageError('encode', `object ${i} "${o.name}"`, e);
     }
     for (const p of encoded.pieces) {
       parts.push(meshPart(shapes.length, p.centre, o.ids ?? PART_IDS_DEFAULT, o.material));

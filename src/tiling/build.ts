@@ -10,6 +10,7 @@ import { gatherGroup, type CellGroupPlan } from './cells.ts';
 import { PART_FLAGS, type PartRecord } from '../format/types.ts';
 import type { NativePart } from '../shapes/native.ts';
 import { quatToMat3 } from '../shapes/frame.ts';
+import { stageError } from '../errors.ts';
 
 /** Options handed to the encoder unchanged (header word 0x08, Studio body, part ids; see docs/format-decisions.md). */
 export type EncodeOptions = NonNullable<Parameters<typeof encodeResource>[1]>;
@@ -148,7 +149,7 @@ export function buildResource(job: ResourceJob, options?: EncodeOptions): BuiltR
   try {
     encoded = encodeResource(objects, options);
   } catch (e) {
-    throw new Error(`encode: resource "${job.name}": ${(e as Error).message}`);
+    throw stageError('encode', `resource "${job.name}"`, e);
   }
   const res = encoded.resource;
   const min: [number, number, number] = [Infinity, Infinity, Infinity];

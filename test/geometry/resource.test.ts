@@ -49,3 +49,17 @@ describe('encodeResource', () => {
     expect(Buffer.from(writePhysicsResource(encodeResource([obj(name, m, 96, [1, 2, 3])]).resource)).equals(bytes)).toBe(true);
   });
 });
+
+describe('error messages', () => {
+  it('one stage prefix per message: an object\'s encode error names the object once, "encode:" once', () => {
+    const o = { name: 't', positions: new Float32Array([0, 0, 0, 1, 0, 0, 0, 0, 1]), indices: new Uint32Array([0, 2, 1]), material: 0x20 };
+    let message = '';
+    try {
+      encodeResource([o], { maxFaces: 30000 } as never);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^encode: object 0 "t": maxFaces 30000 outside 1…21845$/);
+    expect(message.match(/encode:/g)).toHaveLength(1);
+  });
+});

@@ -16,32 +16,7 @@
 // drift then moves all engines alike). Memory: the process's peak RSS (a high-water mark) with the meshes built,
 // after one encode of each mesh by ours (before any other engine allocates: our peak), and at the end.
 //
-// Figures recorded 2026-12-01 (2-core Xeon VM whose speed swings ~2× within minutes, hence engines interleaved
-// round by round; node 20.20; encoder in WebAssembly: assembly/; `--runs 5 --sizes 80000,500000,1000000,4000000`;
-// medians in ms, ratio = other engine's time / ours).
-// Final code (the tree's scans in SIMD), one full run:
-//   mesh          ours   ours×2   Rapier+FIX_INTERNAL_EDGES           Jolt MeshShapeSettings→Create
-//   grid-80k        53       40     93: ours 1.75×, ours×2 2.31×        195: ours 3.66×, ours×2 4.84×
-//   grid-500k      446      315    956: ours 2.14×, ours×2 3.03×       1750: ours 3.92×, ours×2 5.55×
-//   terrain-1M     767      584   1621: ours 2.11×, ours×2 2.77×       OOM (prebuilt 128 MB heap)
-//   terrain-4M    3380     2679   7280: ours 2.15×, ours×2 2.72×       —
-//   ours 4M/1M = 4.41 (its 4M runs 3,175–3,618 ms). Peak RSS 177 MB with the meshes, 639 MB after one encode of each.
-// Three full runs before the SIMD scans (same day):
-//   mesh          ours (1 thread)   ours×2          Rapier+FIX_INTERNAL_EDGES          Jolt MeshShapeSettings→Create
-//   grid-80k      59 / 63 / 62      36 / 48 / 50    89 / 93 / 109: 1.51 / 1.48 / 1.75×     182 / 212 / 205: 3.07 / 3.36 / 3.29×
-//                                                     ours×2 2.50 / 1.96 / 2.20×            ours×2 5.08 / 4.46 / 4.14×
-//   grid-500k     413 / 418 / 481   262 / 283 / 342 694 / 746 / 1050: 1.68 / 1.78 / 2.18×  1381 / 1440 / 1725: 3.34 / 3.44 / 3.58×
-//                                                     ours×2 2.65 / 2.64 / 3.07×            ours×2 5.27 / 5.09 / 5.04×
-//   terrain-1M    831 / 905 / 1142  585 / 703 / 838 1567 / 1589 / 2044: 1.88 / 1.76 / 1.79× OOM (prebuilt 128 MB heap)
-//                                                     ours×2 2.68 / 2.26 / 2.44×
-//   terrain-4M    2826 / 3601 / 4178  1977 / 3036 / 3376  5791 / 7664 / 9781: 2.05 / 2.13 / 2.34×, ours×2 2.93 / 2.52 / 2.90×
-//   ours 4M/1M = 3.40 / 3.98 / 3.66 (target ≤ 4.5). Peak RSS: ~175 MB with the meshes built, ~640 MB after one encode
-//   of each (the 4M mesh's wasm memory; dropped after the call, RETAIN_BYTES), ~2.3 GB at the end (Rapier's worlds).
-// At the session's start (same machine, JavaScript encoder, engines one after another): ours 162 / 1,095 / 2,105 /
-// 8,952, ours×2 142 / 793 / 1,137 / 6,206; Rapier 1.31 / 1.41 / 1.09 / 1.22×, Jolt 1.96 / 2.17×.
-// Targets ≥ 2× Rapier and ≥ 4× Jolt from 80k up: met by ours×2 (2 threads, one process) in every final median
-// (one earlier 80k median 1.96×); on one thread met against Rapier from 500k up (2.11–2.15×), not at 80k (1.75×),
-// and not against Jolt (3.66× / 3.92×).
+// Figures and the design log (alternatives measured): docs/performance.md.
 
 import { availableParallelism } from 'node:os';
 import { encodeMeshShapes } from '../src/geometry/encode.ts';

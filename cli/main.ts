@@ -6,6 +6,7 @@ import { compileCommand } from './commands/compile.ts';
 import { diffCommand } from './commands/diff.ts';
 import { inspectCommand } from './commands/inspect.ts';
 import { verifyCommand } from './commands/verify.ts';
+import { toGltfCommand } from './commands/to-gltf.ts';
 import { TOOL_VERSION } from '../src/version.ts';
 import { escapeTerminalOutput } from './terminal.ts';
 
@@ -30,6 +31,7 @@ await yargs(hideBin(process.argv))
   .command(inspectCommand)
   .command(verifyCommand)
   .command(diffCommand)
+  .command(toGltfCommand)
   .command(compileCommand)
   .strict()
   .demandCommand(1, 'give a level (.glb/.gltf) to compile, or a command')

@@ -11,3 +11,22 @@ export function surfaceNames(): (word: number) => string {
     return `${name ? name : `slot ${slot}`} (0x${(word >>> 0).toString(16)})`;
   };
 }
+
+/**
+ * Linear RGB of the report page's colour for an integer key (src/report/page/main.ts keyColour: hue from the key,
+ * HSL saturation 0.55, lightness 0.55), for writers outside the page (src/export/gltf.ts baseColor).
+ */
+export function keyColourRgb(k: number): [number, number, number] {
+  const h = ((Math.imul(k + 1, 0x9e3779b1) >>> 0) % 360) / 360;
+  const s = 0.55, l = 0.55;
+  const q = l < 0.5 ? l * (1 + s) : l + s - l * s, p = 2 * l - q;
+  const hue = (t: number): number => {
+    t = (t + 1) % 1;
+    if (t < 1 / 6) return p + (q - p) * 6 * t;
+    if (t < 1 / 2) return q;
+    if (t < 2 / 3) return p + (q - p) * (2 / 3 - t) * 6;
+    return p;
+  };
+  const lin = (c: number): number => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  return [lin(hue(h + 1 / 3)), lin(hue(h)), lin(hue(h - 1 / 3))];
+}

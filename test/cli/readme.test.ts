@@ -89,6 +89,7 @@ describe('README vs --help', () => {
   it('the compile option table is the options of `compile-collision --help`', () => compare([], 'compile-collision LEVEL...'));
   it('the inspect option table is the options of `compile-collision inspect --help`', () => compare(['inspect'], 'compile-collision inspect'));
   it('the diff option table is the options of `compile-collision diff --help`', () => compare(['diff'], 'compile-collision diff'));
+  it('the to-gltf option table is the options of `compile-collision to-gltf --help`', () => compare(['to-gltf'], 'compile-collision to-gltf'));
   it('verify has no options of its own (so no table)', () => expect(parseHelpOptions(help('verify')).filter((o) => !GLOBAL.has(o.flags))).toEqual([]));
   it('the exit-code paragraph is the end of --help', () => {
     const m = /^Exit codes: [^]*?(?=\n\n)/m.exec(README.slice(README.indexOf('Options of `compile-collision LEVEL...`:')));

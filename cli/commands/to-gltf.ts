@@ -1,0 +1,81 @@
+// compile-collision to-gltf INPUT... -o OUT.glb: PhysicsResources (files, folders, compile outputs, globs) → one
+// editable GLB. Thin: src/export/gltf.ts converts; this expands the inputs like inspect, refuses what inspect
+// refuses (naming file and offset), and writes the GLB atomically (an exclusive temp file, then rename).
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import type { CommandModule } from 'yargs';
+import { resourcesToGltf, type ToGltfInput } from '../../src/export/gltf.ts';
+import { expandPhysicsInputs, readPhysicsFile } from '../physics-inputs.ts';
+import { usage } from '../options.ts';
+
+interface ToGltfArgs {
+  inputs: string[];
+  out: string;
+  force: boolean;
+  edgeColors: boolean;
+}
+
+export const toGltfCommand: CommandModule<object, ToGltfArgs> = {
+  command: 'to-gltf <inputs..>',
+  describe: 'write PhysicsResources (files, folders, compile outputs, globs) back as one editable glTF binary (.glb) that compiles again',
+  builder: (y) =>
+    y
+      .positional('inputs', { type: 'string', array: true, demandOption: true, describe: ".physics files, folders, compile outputs or globs ('out/*.physics')" })
+      .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'the .glb to write' })
+      .option('force', { type: 'boolean', default: false, describe: 'replace an existing output file' })
+      .option('edge-colors', { type: 'boolean', default: false, describe: "vertex colours (COLOR_0) by the corners' stored edge class" }) as never,
+  handler: async (args) => {
+    const { groups, unmatched } = await expandPhysicsInputs(args.inputs);
+    if (unmatched.length) usage(`to-gltf: no such file or folder: ${unmatched.join(', ')}`);
+    const out = args.out;
+    const existing = statSync(out, { throwIfNoEntry: false });
+    if (existing && !args.force) usage(`to-gltf: ${out} exists; pass --force to replace it`);
+    if (existing && !existing.isFile()) usage(`to-gltf: ${out} is not a regular file`);
+    const inputs: ToGltfInput[] = [];
+    let failed = false;
+    for (const g of groups) {
+      const byFile = new Map((g.manifest?.resources ?? []).map((r) => [r.file, r]));
+      for (const file of g.files) {
+        const read = readPhysicsFile(file);
+        if ('error' in read) {
+          process.stderr.write(`compile-collision to-gltf: ${file}: ${read.error}\n`);
+          failed = true;
+          continue;
+        }
+        const m = byFile.get(basename(file));
+        const stem = basename(file, extname(file));
+        inputs.push({ file, bytes: read.bytes, name: m?.name ?? stem, cell: m?.cell ?? null, sourceObjects: m?.sourceObjects, grind: g.kind === 'output' });
+      }
+    }
+    if (failed) {
+      process.exitCode = 1;
+      return;
+    }
+    let result;
+    try {
+      result = await resourcesToGltf(inputs, { edgeColors: args.edgeColors });
+    } catch (e) {
+      process.stderr.write(`compile-collision ${(e as Error).message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    const tmp = join(dirname(out), `.${basename(out)}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      const fd = openSync(tmp, 'wx', 0o644);
+      try {
+        writeSync(fd, result.glb);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, out);
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      process.stderr.write(`compile-collision to-gltf: ${out}: ${(e as Error).message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    for (const r of result.notes) for (const n of r.notes) process.stderr.write(`compile-collision to-gltf: note: ${r.file}: ${n}\n`);
+    process.stdout.write(`${out}: ${inputs.length} resource(s), ${result.glb.byteLength} bytes\n`);
+  },
+};

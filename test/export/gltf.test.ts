@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resourcesToGltf } from '../../src/export/gltf.ts';
 import { readPhysicsResource } from '../../src/format/resource.ts';
 import { faceCount } from '../../src/format/types.ts';
-import { importGltf } from '../../src/import/gltf.ts';
+import { importGltf, IMPORT_DEFAULTS } from '../../src/import/gltf.ts';
 import { quatToMat3 } from '../../src/shapes/frame.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'to-gltf-'));
@@ -37,7 +37,7 @@ describe('to-gltf', () => {
       const { glb, notes } = await resourcesToGltf([{ file: `${name}.physics`, bytes, name, cell: null }]);
       const path = join(dir, `${name}.glb`);
       writeFileSync(path, glb);
-      const imported = await importGltf(path, {}, { warn: () => {} });
+      const imported = await importGltf(path, IMPORT_DEFAULTS, { warn: () => {} });
       // One object per part, each with its part's material word.
       expect(imported.objects.length).toBe(res.parts.length);
       expect(imported.objects.map((o) => o.groups[0].material)).toEqual(res.parts.map((p) => p.material));

@@ -17,7 +17,7 @@
 // edited in place shares the entry's inode) or whose record is unreadable is a miss. Entries not used by the last
 // KEEP_BUILDS builds are removed.
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
@@ -32,7 +32,7 @@ import { SEAM_NONE } from './geometry/edge-rule.ts';
 /** The cache directory's name inside an output directory (one of src/publish.ts's OWNED_ENTRIES). */
 export const CACHE_ENTRY = '.cache';
 /** Bumped when the key's recipe or the index's form changes: older entries are then never hit. */
-export const CACHE_FORMAT = 4;
+export const CACHE_FORMAT = 5;
 /** Entries are kept while one of the last this many builds used them (an edit undone still hits). */
 export const KEEP_BUILDS = 2;
 /**
@@ -64,6 +64,22 @@ interface IndexEntry {
   size: number;
   mtimeMs: number;
   used: number;
+  /** sha256 (hex) of the entry file's bytes: an entry is taken only when its bytes hash to it (issue #22). */
+  sha: string;
+  /** sha256 (hex) over sha, meta, fp, size and the record (sealOf): metadata edited in the index is a miss too. */
+  seal?: string;
+}
+
+/** A cache key or a digest as the index may hold it: 64 lower-case hex digits, never a path. */
+const HEX64 = /^[0-9a-f]{64}$/;
+/** An entry file's name: its key and `.physics`; the sweep removes nothing else. */
+const ENTRY_NAME = /^[0-9a-f]{64}\.physics$/;
+
+const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
+
+/** What ties an entry's index line to its bytes: the bytes' digest, the reused metadata and the record. */
+function sealOf(e: IndexEntry, rec: Uint8Array): string {
+  return createHash('sha256').update(`${e.sha}\0${e.fp}\0${e.size}\0${JSON.stringify(e.meta)}\0`).update(rec).digest('hex');
 }
 
 interface IndexFile {
@@ -281,17 +297,37 @@ function unpackRecord(b: Uint8Array | undefined): { open: ResourceOpen; codes: F
   };
 }
 
+/** An entry file's bytes: a plain file (O_NOFOLLOW: a link is not followed) of exactly `size` bytes, else undefined. */
+function readEntry(path: string, size: number): Uint8Array | undefined {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size !== size) return undefined;
+    const out = new Uint8Array(size);
+    let at = 0;
+    while (at < size) {
+      const n = readSync(fd, out, at, size - at, at);
+      if (n === 0) return undefined;
+      at += n;
+    }
+    return out;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export class ResourceCache {
   private index: IndexFile;
   private hasher = new KeyHasher();
   private used = new Map<string, IndexEntry>();
   /** The codes each entry taken this build holds (null: none joined). */
   private held = new Map<string, Float32Array | null>();
-  private linksWork = true;
+  /** Keys whose entry failed its check this build (bytes, seal, not a plain file): dropped and removed at finish. */
+  private rejected = new Set<string>();
   /** Keys whose entry file this build wrote (put, settle): removed at finish unless the new index names them. */
   private written = new Set<string>();
   /** Hits and misses of this build (for the summary and tests). */
-  readonly stats = { hits: 0, misses: 0 };
+  readonly stats = { hits: 0, misses: 0, rejected: 0 };
 
   /** The lists file the index names, as read (records of entries from earlier builds). */
   private lists: Uint8Array;
@@ -307,14 +343,35 @@ export class ResourceCache {
 
   /** Opens (creating) a cache directory; an unreadable or foreign index starts empty. */
   static open(dir: string): ResourceCache {
+    // A folder that holds files and no index of ours is someone else's: refused, never swept (issue #22: `--cache`
+    // at a user's folder deleted its files). The entries folder must be a real folder, not a link to one.
+    const existing = (() => {
+      try {
+        return readdirSync(dir);
+      } catch {
+        return undefined;
+      }
+    })();
+    if (existing && existing.length > 0 && !existing.includes(INDEX) && !existing.includes(ENTRIES)) {
+      throw new Error(`cache: ${dir} is not empty and holds no cache of compile-collision (${existing.slice(0, 5).join(', ')}${existing.length > 5 ? ', …' : ''}); refusing to use it (give an empty or new folder)`);
+    }
     mkdirSync(join(dir, ENTRIES), { recursive: true });
+    const st = lstatSync(join(dir, ENTRIES));
+    if (!st.isDirectory()) throw new Error(`cache: ${join(dir, ENTRIES)} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}, not the cache's own entries folder; refusing to use it`);
     return new ResourceCache(dir);
   }
 
   private static readIndex(dir: string): IndexFile {
     try {
       const j = JSON.parse(readFileSync(join(dir, INDEX), 'utf8'));
-      if (j?.format === CACHE_FORMAT && typeof j.builds === 'number' && j.entries && typeof j.entries === 'object' && typeof j.lists === 'string' && LISTS_NAME.test(j.lists)) return j;
+      if (j?.format === CACHE_FORMAT && typeof j.builds === 'number' && j.entries && typeof j.entries === 'object' && typeof j.lists === 'string' && LISTS_NAME.test(j.lists)) {
+        // Keys become file names: only hex digests with a digest and a seal are entries; anything else is dropped.
+        const entries: Record<string, IndexEntry> = Object.create(null);
+        for (const [k, e] of Object.entries(j.entries as Record<string, IndexEntry>)) {
+          if (HEX64.test(k) && e && typeof e === 'object' && typeof e.sha === 'string' && HEX64.test(e.sha) && typeof e.seal === 'string' && HEX64.test(e.seal) && typeof e.size === 'number') entries[k] = e;
+        }
+        return { ...j, entries };
+      }
     } catch {
       // none yet, or damaged: start empty (entries on disk without an index line are removed at finish)
     }
@@ -348,28 +405,22 @@ export class ResourceCache {
     if (!rec || typeof e.fp !== 'number') return this.miss();
     const { open, codes } = rec;
     const file = resourceFile(job.name);
+    // Nothing on disk is trusted (issue #22): the entry is read as a plain file (no link followed), its bytes must
+    // hash to the index's digest and the index line to its seal; the output gets a copy of the checked bytes, never
+    // a link to the entry, so an edit of the cache cannot reach a published file.
+    let bytes: Uint8Array;
     try {
-      const st = statSync(path);
-      if (st.size !== e.size || st.mtimeMs !== e.mtimeMs) return this.miss();
-      this.copyOrLink(path, join(dir, file));
+      const read = readEntry(path, e.size);
+      if (!read || sha256(read) !== e.sha || sealOf(e, this.recordOf(e)!) !== e.seal) return this.reject(key);
+      bytes = read;
+      writeFileSync(join(dir, file), bytes, { flag: 'wx' });
     } catch {
       return this.miss();
     }
     this.used.set(key, e);
     this.held.set(key, codes);
     this.stats.hits++;
-    // The bytes are read from the published file only when asked (the seams step changes them, or another file has
-    // the same size and fingerprint): a rebuild that changes nothing here reads nothing.
-    const r = { ...e.meta, name: job.name, file, cell: job.cell, sources: job.sources, open, size: e.size, fingerprint: e.fp } as BuiltResource;
-    let bytes: Uint8Array | undefined;
-    const at = join(dir, file);
-    Object.defineProperty(r, 'bytes', {
-      enumerable: true,
-      configurable: true,
-      get: () => (bytes ??= new Uint8Array(readFileSync(at))),
-      set: (v: Uint8Array) => void (bytes = v),
-    });
-    return r;
+    return { ...e.meta, name: job.name, file, cell: job.cell, sources: job.sources, open, size: e.size, fingerprint: e.fp, bytes } as BuiltResource;
   }
 
   /** An entry's record: this build's, or its place in the lists file read at open. */
@@ -395,14 +446,10 @@ export class ResourceCache {
     if (!e || r.parts === 0) return;
     const path = this.entryPath(key), staged = join(dir, r.file);
     try {
-      const shared = this.linksWork && statSync(path).ino === statSync(staged).ino;
-      if (!shared) {
-        this.written.add(key);
-        unlinkSync(path);
-        this.copyOrLink(staged, path);
-      }
+      this.written.add(key);
+      this.copyIn(staged, path);
       const st = statSync(path);
-      this.used.set(key, { ...e, pending: { open: r.open, codes }, fp: fingerprint(r.bytes), size: st.size, mtimeMs: st.mtimeMs });
+      this.used.set(key, { ...e, pending: { open: r.open, codes }, fp: fingerprint(r.bytes), size: st.size, mtimeMs: st.mtimeMs, sha: sha256(r.bytes) });
     } catch {
       this.used.delete(key); // an entry that cannot be settled is not kept
     }
@@ -413,17 +460,22 @@ export class ResourceCache {
     return undefined;
   }
 
-  /** A hard link from → to, else (another file system, or no hard links: copies from then on) a copy. */
-  private copyOrLink(from: string, to: string): void {
-    if (this.linksWork) {
-      try {
-        linkSync(from, to);
-        return;
-      } catch {
-        this.linksWork = false;
-      }
+  /** An entry that failed its check: a miss, counted, and its file removed at finish. */
+  private reject(key: string): undefined {
+    this.stats.rejected++;
+    this.rejected.add(key);
+    delete this.index.entries[key];
+    return this.miss();
+  }
+
+  /** The entry file at `to` as a fresh copy of `from` (a link planted there is removed, not followed). */
+  private copyIn(from: string, to: string): void {
+    try {
+      unlinkSync(to);
+    } catch {
+      // not there
     }
-    copyFileSync(from, to);
+    copyFileSync(from, to, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
   }
 
   /** Records a resource built in this build (its file already written into dir) under key. */
@@ -432,15 +484,10 @@ export class ResourceCache {
     const path = this.entryPath(key);
     this.written.add(key);
     try {
-      unlinkSync(path);
-    } catch {
-      // not there
-    }
-    try {
-      this.copyOrLink(join(dir, r.file), path);
+      this.copyIn(join(dir, r.file), path);
       const st = statSync(path);
       const { name: _n, file: _f, cell: _c, bytes, sources: _s, open, size: _z, fingerprint: _p, ...meta } = r;
-      this.used.set(key, { meta, list: [0, 0], pending: { open, codes: null }, fp: fingerprint(bytes), size: st.size, mtimeMs: st.mtimeMs, used: 0 });
+      this.used.set(key, { meta, list: [0, 0], pending: { open, codes: null }, fp: fingerprint(bytes), size: st.size, mtimeMs: st.mtimeMs, used: 0, sha: sha256(bytes) });
     } catch {
       // a cache that cannot be written only costs the next build its hits
     }
@@ -477,27 +524,31 @@ export class ResourceCache {
       }
       records.push(rec);
       const { pending: _p, ...kept } = e;
-      entries[k] = { ...kept, list: [at, rec.length] };
+      // A line carried over untaken keeps its seal: sealing it anew would launder an edit made to it on disk.
+      entries[k] = { ...kept, list: [at, rec.length], seal: this.used.has(k) ? sealOf(e, rec) : e.seal };
       at += rec.length;
     }
     const lists = `lists-${builds}-${process.pid}-${randomBytes(4).toString('hex')}.bin`;
     try {
-      const tmpLists = join(dir, `${lists}.${process.pid}.tmp`);
-      writeFileSync(tmpLists, Buffer.concat(records));
+      // Temporary names are random and created exclusively: a link planted under a guessed name is never written
+      // through (issue #22).
+      const tmpLists = join(dir, `${lists}.${randomBytes(8).toString('hex')}.tmp`);
+      writeFileSync(tmpLists, Buffer.concat(records), { flag: 'wx' });
       renameSync(tmpLists, join(dir, lists));
-      const tmp = join(dir, `${INDEX}.${process.pid}.tmp`);
-      writeFileSync(tmp, JSON.stringify({ format: CACHE_FORMAT, builds, entries, lists } satisfies IndexFile));
+      const tmp = join(dir, `${INDEX}.${randomBytes(8).toString('hex')}.tmp`);
+      writeFileSync(tmp, JSON.stringify({ format: CACHE_FORMAT, builds, entries, lists } satisfies IndexFile), { flag: 'wx' });
       renameSync(tmp, join(dir, INDEX));
       for (const n of readdirSync(dir)) if (LISTS_NAME.test(n) && n !== lists) unlinkSync(join(dir, n));
       if (this.index.unread || builds % SWEEP_EVERY === 0) {
         for (const n of readdirSync(join(dir, ENTRIES))) {
-          const key = n.endsWith('.physics') ? n.slice(0, -'.physics'.length) : '';
-          if (!entries[key]) unlinkSync(join(dir, ENTRIES, n));
+          // Only entry files of ours: a name of another shape, or anything but a plain file, stays.
+          if (!ENTRY_NAME.test(n) || entries[n.slice(0, -'.physics'.length)]) continue;
+          if (lstatSync(join(dir, ENTRIES, n)).isFile()) unlinkSync(join(dir, ENTRIES, n));
         }
       } else {
         // The entries the old index named and this one does not (a put this build that did not settle included).
-        for (const key of new Set([...Object.keys(this.index.entries), ...this.written])) {
-          if (entries[key]) continue;
+        for (const key of new Set([...Object.keys(this.index.entries), ...this.written, ...this.rejected])) {
+          if (entries[key] || !HEX64.test(key)) continue;
           try {
             unlinkSync(join(dir, ENTRIES, `${key}.physics`));
           } catch {

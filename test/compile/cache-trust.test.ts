@@ -1,0 +1,142 @@
+// Issue 22, the incremental cache: nothing in it is trusted. A tampered, swapped, truncated or linked entry, edited
+// index metadata, a key that is a path, a --cache folder of the user's own files: each gives a clean build's bytes
+// and deletes nothing outside the cache. Each case fails on the cache before this issue.
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compileLevel } from '../../src/compile.ts';
+import { tempDir } from '../fixtures/levels.ts';
+import { outputFiles as files } from '../fixtures/edits.ts';
+
+const LEVEL = fileURLToPath(new URL('../../samples/skatepark.glb', import.meta.url));
+const tmp = tempDir('sk8-cache-trust-');
+afterAll(tmp.cleanup);
+const hooks = { logger: { warn: () => {} } };
+let n = 0;
+let dir = '';
+beforeEach(() => {
+  dir = join(tmp.dir, `case-${n++}`);
+  mkdirSync(dir, { recursive: true });
+});
+
+/** A first build into dir/out, its clean files, and the cache's entries folder and index. */
+async function built() {
+  const out = join(dir, 'out');
+  await compileLevel(LEVEL, { out }, hooks);
+  const cache = join(out, '.cache');
+  const entries = readdirSync(join(cache, 'r')).filter((f) => f.endsWith('.physics')).sort();
+  return { out, cache, r: join(cache, 'r'), entries, clean: files(out), indexFile: join(cache, 'index.json') };
+}
+
+function expectClean(out: string, clean: Map<string, Buffer>): void {
+  const now = files(out);
+  expect([...now.keys()].sort()).toEqual([...clean.keys()].sort());
+  for (const [name, b] of clean) expect(b.equals(now.get(name)!), name).toBe(true);
+}
+
+describe('cache entries are checked before reuse', () => {
+  it('a flipped byte in an entry is a miss, counted as rejected; the output is a clean build\'s', async () => {
+    const c = await built();
+    const e = join(c.r, c.entries[0]);
+    const b = readFileSync(e);
+    b[b.length >> 1] ^= 0x40;
+    writeFileSync(e, b);
+    const r = await compileLevel(LEVEL, { out: c.out }, hooks);
+    expect(r.cache!.misses).toBeGreaterThanOrEqual(1);
+    expect((r.cache as { rejected?: number }).rejected).toBeGreaterThanOrEqual(1);
+    expectClean(c.out, c.clean);
+  });
+
+  it('two entries swapped, and one truncated, are misses', async () => {
+    const c = await built();
+    const [a, b] = [readFileSync(join(c.r, c.entries[0])), readFileSync(join(c.r, c.entries[1]))];
+    writeFileSync(join(c.r, c.entries[0]), b);
+    writeFileSync(join(c.r, c.entries[1]), a);
+    writeFileSync(join(c.r, c.entries[2]), readFileSync(join(c.r, c.entries[2])).subarray(0, 100));
+    const r = await compileLevel(LEVEL, { out: c.out }, hooks);
+    expect(r.cache!.misses).toBeGreaterThanOrEqual(3);
+    expectClean(c.out, c.clean);
+  });
+
+  it('an entry replaced by a link to another file is not followed, not published as a link', async () => {
+    const c = await built();
+    const victim = join(dir, 'secret.txt');
+    writeFileSync(victim, 'not collision');
+    const e = join(c.r, c.entries[0]);
+    unlinkSync(e);
+    symlinkSync(victim, e);
+    await compileLevel(LEVEL, { out: c.out }, hooks);
+    expectClean(c.out, c.clean);
+    expect(readFileSync(victim, 'utf8')).toBe('not collision');
+  });
+
+  it('edited index metadata (faces, bounds) is a miss: the manifest is a clean build\'s', async () => {
+    const c = await built();
+    const cleanManifest = JSON.parse(readFileSync(join(c.out, 'manifest.json'), 'utf8'));
+    const index = JSON.parse(readFileSync(c.indexFile, 'utf8'));
+    for (const e of Object.values(index.entries) as { meta: Record<string, unknown> }[]) {
+      e.meta = JSON.parse(JSON.stringify(e.meta).replace(/\d+(\.\d+)?/g, (m) => String(Number(m) + 1)));
+    }
+    writeFileSync(c.indexFile, JSON.stringify(index));
+    const r = await compileLevel(LEVEL, { out: c.out }, hooks);
+    expect(r.cache!.hits).toBe(0);
+    expect(JSON.parse(readFileSync(join(c.out, 'manifest.json'), 'utf8')).resources).toEqual(cleanManifest.resources);
+    expectClean(c.out, c.clean);
+  });
+
+  it('an index key that is a path never reaches the file it names', async () => {
+    const c = await built();
+    const victims = join(dir, 'victims');
+    mkdirSync(victims);
+    writeFileSync(join(victims, 'victim.physics'), 'keep me');
+    const index = JSON.parse(readFileSync(c.indexFile, 'utf8'));
+    const [k] = Object.keys(index.entries);
+    index.entries['../../../victims/victim'] = { ...index.entries[k], used: -1000 };
+    writeFileSync(c.indexFile, JSON.stringify(index));
+    for (let i = 0; i < 3; i++) await compileLevel(LEVEL, { out: c.out }, hooks);
+    expect(readFileSync(join(victims, 'victim.physics'), 'utf8')).toBe('keep me');
+    expectClean(c.out, c.clean);
+  });
+
+  it('a planted link at a guessed temporary name is not written through', async () => {
+    const c = await built();
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'unchanged');
+    for (const pid of [process.pid]) {
+      symlinkSync(victim, join(c.cache, `index.json.${pid}.tmp`));
+    }
+    await compileLevel(LEVEL, { out: c.out }, hooks);
+    expect(readFileSync(victim, 'utf8')).toBe('unchanged');
+  });
+});
+
+describe('a cache folder that is not ours', () => {
+  it('--cache at a non-empty folder of the user\'s files is refused, naming it, and nothing there is deleted', async () => {
+    const user = join(dir, 'U');
+    mkdirSync(join(user, 'r'), { recursive: true });
+    writeFileSync(join(user, 'notes.txt'), 'mine');
+    writeFileSync(join(user, 'r', 'analysis.R'), 'mine too');
+    // A folder with an r/ but no index: its r/ is swept only of entry-shaped plain files.
+    const r = compileLevel(LEVEL, { out: join(dir, 'out'), cache: join(user) }, hooks);
+    await r.catch(() => undefined);
+    expect(readFileSync(join(user, 'notes.txt'), 'utf8')).toBe('mine');
+    expect(readFileSync(join(user, 'r', 'analysis.R'), 'utf8')).toBe('mine too');
+    const only = join(dir, 'V');
+    mkdirSync(only);
+    writeFileSync(join(only, 'thesis.docx'), 'mine');
+    await expect(compileLevel(LEVEL, { out: join(dir, 'out2'), cache: only }, hooks)).rejects.toThrow(/cache: .*V is not empty and holds no cache of compile-collision \(thesis\.docx\)/);
+    expect(existsSync(join(only, 'thesis.docx'))).toBe(true);
+  });
+
+  it('.cache/r as a link to a user folder is refused; the folder keeps its files', async () => {
+    const c = await built();
+    const user = join(dir, 'mine');
+    mkdirSync(user);
+    writeFileSync(join(user, 'analysis.R'), 'x');
+    rmSync(c.r, { recursive: true });
+    symlinkSync(user, c.r);
+    await compileLevel(LEVEL, { out: c.out }, hooks).catch((e: Error) => expect(e.message).toMatch(/cache: .*r is a symbolic link/));
+    expect(readdirSync(user)).toEqual(['analysis.R']);
+  });
+});

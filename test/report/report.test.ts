@@ -91,13 +91,21 @@ describe.skipIf(!chromium).each(['skatepark', 'city-blocks'])('report.html of %s
   it('lists one finding per location in the manifest', async () => {
     const locations = Object.values(build.manifest.validation).reduce((s, v) => s + Object.values(v.locations ?? {}).reduce((t, l) => t + l.length, 0), 0);
     expect(locations).toBeGreaterThan(0);
-    expect(await page.locator('#findings li').count()).toBe(locations);
+    expect(await page.locator('#findings li[data-finding]').count()).toBe(locations);
     expect(await page.evaluate(() => (window as any).__report.findings)).toBe(locations);
+  });
+
+  it('shows every warning of the build in the findings panel, and no clean message when the build warned', async () => {
+    const shown = await page.locator('#build-warnings li').allTextContents();
+    expect(shown.length).toBe(build.manifest.warnings.length);
+    for (const w of build.manifest.warnings) expect(shown.some((t) => t.includes(w))).toBe(true);
+    const text = await page.locator('#findings').textContent();
+    if (build.manifest.warnings.length > 0) expect(text).not.toContain('every object is clean');
   });
 
   it('frames a finding when it is clicked: the camera moves and its target is the location', async () => {
     const before = await page.evaluate(() => (window as any).__report.position());
-    const item = page.locator('#findings li').first();
+    const item = page.locator('#findings li[data-finding]').first();
     await item.click();
     const after = await page.evaluate(() => ({ pos: (window as any).__report.position(), target: (window as any).__report.target() }));
     expect(after.pos).not.toEqual(before);

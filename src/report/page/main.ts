@@ -277,14 +277,32 @@ async function main(): Promise<void> {
     }
   }
   const fi = el('div', { id: 'findings' });
-  fi.append(el('h2', {}, `Findings (${n(entries.length)} located)`));
-  const summary = el('div', { class: 'sub' });
-  summary.textContent = KINDS.filter(([k]) => counts.get(k)).map(([k, label]) => `${label}: ${n(counts.get(k)!)}`).join(' · ') || 'No findings: every object is clean.';
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  fi.append(el('h2', {}, `Findings (${n(total)} in the manifest's validation, ${n(entries.length)} listed with a location)`));
+  const summary = el('div', { class: 'sub', id: 'summary' });
+  // Never cleaner than the build: the clean message only when the build printed no warning and counted nothing.
+  summary.textContent = KINDS.filter(([k]) => counts.get(k)).map(([k, label]) => `${label}: ${n(counts.get(k)!)}`).join(' · ') ||
+    (m.warnings.length ? `No located findings, but the build warned ${m.warnings.length} time(s): see below.` : 'No findings: every object is clean.');
   fi.append(summary);
+  // Every warning of the build, in the panel: placed (click frames the resource of the object it names) or unplaced.
+  const wl = el('ol', { id: 'build-warnings' });
+  for (const w of m.warnings) {
+    const named = [...w.matchAll(/(?:object|node) "([^"]+)"/g)].map((x) => x[1]);
+    const res = m.resources.find((r) => named.some((o) => r.sourceObjects.includes(o) || r.name === o));
+    const li = el('li', { class: `warn ${res ? 'placed' : 'unplaced'}` });
+    li.append(el('span', { class: 'kind' }, res ? 'warning' : 'warning (unplaced)'), document.createTextNode(` · ${w}`));
+    if (res) {
+      li.tabIndex = 0;
+      li.addEventListener('click', () => frame([res.bounds.min, res.bounds.max]));
+    }
+    wl.append(li);
+  }
+  if (m.warnings.length) fi.append(el('h2', {}, `Build warnings (${m.warnings.length}, as the build printed them)`), wl);
   const ol = el('ol');
   entries.forEach((e, i) => {
     const shape = e.loc.points.length === 2 ? `edge ${fmt(e.loc.points[0])}–${fmt(e.loc.points[1])}` : `triangle ${e.loc.points.map(fmt).join(' ')}`;
     const li = el('li', { 'data-finding': String(i), class: e.info ? 'info' : '' });
+    li.tabIndex = 0;
     li.append(el('span', { class: 'kind' }, e.label), document.createTextNode(` · "${e.object}" · ${shape} · source triangle ${e.loc.triangle}${e.loc.with ? ` · along "${e.loc.with}"` : ''}`));
     li.addEventListener('click', () => {
       for (const s of ol.querySelectorAll('li.sel')) s.classList.remove('sel');
@@ -293,6 +311,13 @@ async function main(): Promise<void> {
     });
     ol.append(li);
   });
+  // Where the manifest's list stops short of its count (it keeps the first locations of each kind and object).
+  for (const [kind, label] of KINDS) {
+    for (const [object, v] of Object.entries(m.validation)) {
+      const count = Number(v[kind] ?? 0), listed = v.locations?.[kind]?.length ?? 0;
+      if (count > listed) ol.append(el('li', { class: 'cut' }, `${label} · "${object}": ${n(listed)} listed of ${n(count)} (the manifest keeps the first ${n(listed)})`));
+    }
+  }
   fi.append(ol);
   aside.append(fi);
 
@@ -330,7 +355,7 @@ async function main(): Promise<void> {
 
   setMode('edges');
   (window as unknown as { __report: unknown }).__report = {
-    ready: true, findings: entries.length, camera, controls, frames: () => frames, setMode, render,
+    ready: true, findings: entries.length, warnings: m.warnings.length, camera, controls, frames: () => frames, setMode, render,
     target: () => controls.target.toArray(), position: () => camera.position.toArray(),
   };
 }

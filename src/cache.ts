@@ -10,11 +10,12 @@
 // may hold the joins of the build that wrote them (the seams step rewrites every listed corner, so that is harmless).
 //
 // Layout of a cache directory (default `<out>/.cache`, which src/publish.ts treats as the tool's own and moves into
-// each new output): `r/<key>.physics` (the resource's bytes; hard-linked with the published file where the file
-// system allows, else a copy), `index.json` (per key the manifest numbers, the entry's size, mtime and fingerprint,
-// where its record is, and the build that last used it) and `lists-<build>-….bin` (each entry's record: its open
-// corners and the codes its bytes hold, binary). An entry whose size or mtime no longer matches (a published file
-// edited in place shares the entry's inode) or whose record is unreadable is a miss. Entries not used by the last
+// each new output): `r/<key>.physics` (the resource's bytes; a copy, never a hard link shared with a published
+// file), `index.json` (per key the manifest numbers, the entry's size, sha256 and fingerprint, where its record
+// is, a seal over all of these, and the build that last used it) and `lists-<build>-….bin` (each entry's record:
+// its open corners and the codes its bytes hold, binary). Nothing in it is trusted (issue #22): an entry is taken
+// only as a plain file whose bytes hash to its sha256 and whose index line matches its seal, else it is a miss,
+// counted as rejected and removed; keys are hex digests only; a foreign --cache folder is refused. Entries not used by the last
 // KEEP_BUILDS builds are removed.
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, copyFileSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -395,7 +396,7 @@ export class ResourceCache {
   }
 
   /**
-   * The resource for key, published into dir as the job's file (linked, else copied), or undefined on a miss.
+   * The resource for key, published into dir as the job's file (a copy of its checked bytes), or undefined on a miss.
    */
   take(key: string, job: ResourceJob, dir: string): BuiltResource | undefined {
     const e = this.index.entries[key];
@@ -439,7 +440,7 @@ export class ResourceCache {
 
   /**
    * After the seams step: the entry for key (put or taken this build) becomes the resource's final file in dir
-   * (linked, or copied), holding these codes.
+   * (copied), holding these codes.
    */
   settle(key: string, r: BuiltResource, dir: string, codes: Float32Array | null): void {
     const e = this.used.get(key);
@@ -503,7 +504,7 @@ export class ResourceCache {
     const entries: Record<string, IndexEntry> = {};
     for (const [k, e] of Object.entries(this.index.entries)) if (builds - e.used < KEEP_BUILDS) entries[k] = e;
     for (const [k, e] of this.used) {
-      // The mtime may have moved since put (a link shares the published file's inode): record it as it is now.
+      // Record the entry file's size and mtime as they are now.
       let st;
       try {
         st = statSync(join(dir, ENTRIES, `${k}.physics`));

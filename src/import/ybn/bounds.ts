@@ -158,7 +158,7 @@ class TreeReader {
       }
       if (bad) this.warn(`${rr.stage}: ${label}: ${bad} polygon(s) name a material ≥ the material count ${materialCount}; they get the default surface`);
     } else if (materialCount > 0) polyMaterials.fill(types[0]);
-    return { ...h, kind: h.kind as 4 | 8, vertices, centre, polys, radii, polyMaterials };
+    return { ...h, kind: h.kind as 4 | 8, vertices, centre, quantum, polys, radii, polyMaterials };
   }
 
   /** A pointer that must be set because its count is not zero. */

@@ -46,6 +46,11 @@ export interface GeometryBound extends BoundHeader {
   vertices: Float64Array;
   /** 0xA0 */
   centre: Vec3;
+  /**
+   * 0x90: the coordinate quantum (one int16 step per axis, metres). XML stores plain numbers: there it is what a
+   * binary of the same bound would use (xmlQuantum), since CodeWalker's XML of a binary carries its quantized values.
+   */
+  quantum: Vec3;
   /** POLY_WORDS per polygon: kind, vertex indices (triangle: flag bit already masked off). */
   polys: Uint32Array;
   /** Radius of sphere, capsule and cylinder polygons (0 for the others). */
@@ -98,3 +103,21 @@ export const MAX_COMPOSITE_DEPTH = 16;
 export const MAX_BOUNDS = 100_000;
 /** Most vertices and polygons in one geometry bound: their indices are 16-bit (CodeWalker refuses above 0xFFFE). */
 export const MAX_GEOMETRY_ITEMS = 0xffff;
+
+/**
+ * The quantum a binary geometry with this box would have: the game's files spread the box over the int16 range
+ * (measured on the four real samples: extent / quantum is 65,365 … 65,530), so extent / 65,534 per axis.
+ */
+export const xmlQuantum = (boxMin: Vec3, boxMax: Vec3): Vec3 => [0, 1, 2].map((k) => Math.abs(boxMax[k] - boxMin[k]) / 65534) as Vec3;
+
+/**
+ * How far (metres) a written box corner may lie from the stored corner it stands for before the four corners
+ * are called "not a box": BOX_FIT_QUANTA quantum steps (the length of the per-axis quantum vector; each stored
+ * corner is within half a step of the true one), plus BOX_FIT_ULPS f32 rounding steps of the largest coordinate.
+ * Seeded quantized boxes (test/import/ybn/box-fit.test.ts) fit within 1.5 steps; real files within 0.8.
+ */
+export const BOX_FIT_QUANTA = 2;
+export const BOX_FIT_ULPS = 4;
+export function boxTolerance(quantum: Vec3, largestCoordinate: number): number {
+  return BOX_FIT_QUANTA * Math.hypot(...quantum) + BOX_FIT_ULPS * 2 ** -23 * Math.abs(largestCoordinate);
+}

@@ -10,10 +10,10 @@ import { uniqueName } from '../gltf.ts';
 import { SharedArena } from '../shared-arena.ts';
 import { boundLabel, polyName } from './bounds.ts';
 import { GtaMaterials } from './materials.ts';
-import { IDENTITY, isComposite, isGeometry, isSkipped, kindName, KIND, POLY, POLY_WORDS, type Bound, type GeometryBound, type Vec3 } from './model.ts';
+import { boxTolerance, IDENTITY, isComposite, isGeometry, isSkipped, kindName, KIND, POLY, POLY_WORDS, type Bound, type GeometryBound, type Vec3 } from './model.ts';
 import { placePrimitive, tessellate, type Primitive, type TessellateOptions } from '../../shapes/index.ts';
 import { nativeBox, type NativePart } from '../../shapes/native.ts';
-import { axialPolygon, boundPrimitive, boxPolygon, spherePolygon } from './shapes.ts';
+import { axialPolygon, boundPrimitive, fitBox, spherePolygon } from './shapes.ts';
 
 /** (x, y, z) Z-up → (x, z, −y) Y-up. */
 export const toGameSpace = (x: number, y: number, z: number): Vec3 => [x, z, 0 - y]; // 0 − y: no −0
@@ -175,12 +175,22 @@ class ObjectBuilder {
     };
     const degenerate: string[] = [];
     const boxes: NonNullable<Piece['boxes']> = [];
+    // Box polygons: the nearest box to the four stored corners; a misfit beyond their precision is reported.
+    const misfits: { p: number; misfit: number; bound: number }[] = [];
+    const box = (p: number): Primitive | undefined => {
+      const w = POLY_WORDS * p;
+      const c = [1, 2, 3, 4].map((k) => vertex(g.polys[w + k])) as [Vec3, Vec3, Vec3, Vec3];
+      const fit = fitBox(...c);
+      const bound = boxTolerance(g.quantum, Math.max(...c.flat().map(Math.abs)));
+      if (fit.box && fit.misfit > bound) misfits.push({ p, misfit: fit.misfit, bound });
+      return fit.box;
+    };
     for (let p = 0; p < n; p++) {
       const w = POLY_WORDS * p;
       const kind = g.polys[w];
       if (kind === 0xff) continue;
       if (kind === POLY.box && this.ctx.nativeShapes) {
-        const shape = boxPolygon(vertex(g.polys[w + 1]), vertex(g.polys[w + 2]), vertex(g.polys[w + 3]), vertex(g.polys[w + 4]));
+        const shape = box(p);
         if (shape && shape.family === 'box') {
           this.stats.primitives++;
           boxes.push({ box: shape, material: this.materials.word(g.polyMaterials[p], `${label} polygon ${p}`), label: `${label} polygon ${p}` });
@@ -198,7 +208,7 @@ class ObjectBuilder {
       if (kind === POLY.sphere) shape = spherePolygon(a, r);
       else if (kind === POLY.capsule) shape = axialPolygon('capsule', a, vertex(g.polys[w + 2]), r);
       else if (kind === POLY.cylinder) shape = axialPolygon('cylinder', a, vertex(g.polys[w + 2]), r);
-      else if (kind === POLY.box) shape = boxPolygon(a, vertex(g.polys[w + 2]), vertex(g.polys[w + 3]), vertex(g.polys[w + 4]));
+      else if (kind === POLY.box) shape = box(p);
       if (!shape) {
         degenerate.push(`${p} (${polyName(kind)})`);
         continue;
@@ -207,6 +217,11 @@ class ObjectBuilder {
       const offset = positions.length / 3;
       for (const v of mesh.positions) positions.push(v);
       for (const i of mesh.indices) out.push(i + offset);
+    }
+    if (misfits.length) {
+      const worst = misfits.slice().sort((x, y) => y.misfit - x.misfit);
+      const list = worst.slice(0, 5).map((x) => `polygon ${x.p} misfit ${x.misfit.toFixed(4)} m (bound ${x.bound.toFixed(4)} m)`).join(', ');
+      this.warn(`${label} (${kindName(g.kind)}): ${misfits.length} box polygon(s) whose four corners are not a box within their precision, written as the nearest box: ${list}${misfits.length > 5 ? ` and ${misfits.length - 5} more` : ''}`);
     }
     for (const [k, l] of groups) if (l.length === 0) groups.delete(k);
     if (degenerate.length) this.warn(`${label} (${kindName(g.kind)}): polygon(s) ${degenerate.slice(0, 5).join(', ')}${degenerate.length > 5 ? ` and ${degenerate.length - 5} more` : ''} have no volume; skipped`);

@@ -61,22 +61,43 @@ export function spherePolygon(centre: Vec3, radius: number): Primitive | undefin
 
 /**
  * A box polygon from its four corners p1..p4 (pairwise apart: the other corners are p1 + e1, …): the edges from
- * p1 are e1 = ((p3 + p4) − (p1 + p2)) / 2, e2 = p3 − p1 − e1, e3 = p4 − p1 − e1 (CodeWalker's reading). Edges that
- * are not quite perpendicular (f32 corners) are made so, e1 first, as CodeWalker and Sollumz do.
+ * p1 are e1 = ((p3 + p4) − (p1 + p2)) / 2, e2 = p3 − p1 − e1, e3 = p4 − p1 − e1 (CodeWalker's reading). Four
+ * points fix a parallelepiped exactly; the stored corners are quantized (or f32), so its edges are not quite
+ * perpendicular and must be squared. They are squared longest first (Gram-Schmidt longest → middle → shortest):
+ * a long edge's direction is the best known (noise / length), so the frame taken from it moves no corner by more
+ * than about the noise itself. (Taking the frame from e1 whatever its length let a 2 cm kerb side's noise turn a
+ * 56 m box by 4°, moving its far corners 3.6 m.) `misfit`: the largest distance, metres, from a stored corner to
+ * the written box's corner that stands for it; the caller compares it with the corners' precision (boxTolerance).
  */
-export function boxPolygon(p1: Vec3, p2: Vec3, p3: Vec3, p4: Vec3): Primitive | undefined {
+export function fitBox(p1: Vec3, p2: Vec3, p3: Vec3, p4: Vec3): { box: Primitive | undefined; misfit: number } {
   const e1 = scale(sub(add(p3, p4), add(p1, p2)), 0.5);
-  const e2 = sub(sub(p3, p1), e1);
-  const e3 = sub(sub(p4, p1), e1);
-  const centre = add(p1, scale(add(add(e1, e2), e3), 0.5));
-  const l1 = len(e1);
-  if (!(l1 > 0)) return undefined;
-  const u1 = scale(e1, 1 / l1);
-  const r2 = sub(e2, scale(u1, dot(e2, u1)));
-  const l2 = len(r2);
-  if (!(l2 > 0)) return undefined;
-  const u2 = scale(r2, 1 / l2);
-  const u3 = cross(u1, u2); // right-handed frame; a box is symmetric, so e3's sign does not matter
-  const h: Vec3 = [l1 / 2, l2 / 2, Math.abs(dot(e3, u3)) / 2];
-  return valid({ family: 'box', centre, rotation: mat3ToQuat([...u1, ...u2, ...u3]), halfExtents: h });
+  const e = [e1, sub(sub(p3, p1), e1), sub(sub(p4, p1), e1)];
+  const centre = add(p1, scale(add(add(e[0], e[1]), e[2]), 0.5));
+  const order = [0, 1, 2].sort((a, b) => len(e[b]) - len(e[a]) || a - b);
+  const [a, b, c] = order.map((k) => e[k]);
+  const la = len(a);
+  if (!(la > 0)) return { box: undefined, misfit: Infinity };
+  const ua = scale(a, 1 / la);
+  const rb = sub(b, scale(ua, dot(b, ua)));
+  const lb = len(rb);
+  if (!(lb > 0)) return { box: undefined, misfit: Infinity };
+  const ub = scale(rb, 1 / lb);
+  const uc = cross(ua, ub);
+  const rc = scale(uc, dot(c, uc));
+  // Each stored corner is centre ± e_k/2 (p1: − − −, p2: − + +, p3: + + −, p4: + − +), so its written corner is
+  // off by ± the halves of what squaring removed from each edge.
+  const fitted: Vec3[] = [];
+  fitted[order[0]] = a;
+  fitted[order[1]] = rb;
+  fitted[order[2]] = rc;
+  const d = [0, 1, 2].map((k) => scale(sub(fitted[k], e[k]), 0.5));
+  let misfit = 0;
+  for (const s of [[-1, -1, -1], [-1, 1, 1], [1, 1, -1], [1, -1, 1]]) {
+    misfit = Math.max(misfit, len(add(add(scale(d[0], s[0]), scale(d[1], s[1])), scale(d[2], s[2]))));
+  }
+  const h: Vec3 = [la / 2, lb / 2, Math.abs(dot(c, uc)) / 2];
+  return { box: valid({ family: 'box', centre, rotation: mat3ToQuat([...ua, ...ub, ...uc]), halfExtents: h }), misfit };
 }
+
+/** fitBox's box alone (the caller does not check the fit). */
+export const boxPolygon = (p1: Vec3, p2: Vec3, p3: Vec3, p4: Vec3): Primitive | undefined => fitBox(p1, p2, p3, p4).box;

@@ -10,7 +10,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { quatToMat3, type Quat } from '../../shapes/index.ts';
 import { boundLabel } from './bounds.ts';
 import {
-  KIND, kindName, materialKey, MAX_BOUNDS, MAX_COMPOSITE_DEPTH, MAX_GEOMETRY_ITEMS, POLY, POLY_WORDS,
+  KIND, kindName, materialKey, xmlQuantum, MAX_BOUNDS, MAX_COMPOSITE_DEPTH, MAX_GEOMETRY_ITEMS, POLY, POLY_WORDS,
   type Bound, type BoundHeader, type CompositeChild, type GeometryBound, type Vec3,
 } from './model.ts';
 
@@ -244,6 +244,6 @@ class XmlReader {
     });
     if (unknown) this.warn(`${this.stage}: ${where}: ${unknown} <Polygons> element(s) of unknown kinds skipped`);
     if (badMaterial) this.warn(`${this.stage}: ${where}: ${badMaterial} polygon(s) name a material ≥ the material count ${types.length}; they get the default surface`);
-    return { ...h, kind: h.kind as 4 | 8, vertices, centre, polys, radii, polyMaterials };
+    return { ...h, kind: h.kind as 4 | 8, vertices, centre, quantum: xmlQuantum(h.boxMin, h.boxMax), polys, radii, polyMaterials };
   }
 }

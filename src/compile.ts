@@ -194,7 +194,8 @@ export interface CompileResult {
   /** Encoding threads used, the main thread included. */
   workers: number;
   /** The cache used (src/cache.ts), with this build's hits (resources reused) and misses (encoded); none: off. */
-  cache?: { dir: string; hits: number; misses: number };
+  /** rejected: entries that failed their check (bytes or index line not as written) and were rebuilt. */
+  cache?: { dir: string; hits: number; misses: number; rejected: number };
   /** Per collision object, the decision taken (the CLI's --verbose). */
   objects: ObjectDecision[];
   /** Set by a dry run: what would be written (nothing was; `outDir` is where it would go). */
@@ -719,7 +720,7 @@ export function formatSummary(r: CompileResult, maxWarnings = 20): string {
     ...(m.seams.authoredOpenEdges === null ? [] : [`  open edges (corners, --seams ${m.seams.mode}): ${m.seams.authoredOpenEdges} as authored, ${m.seams.joinedAcrossCuts} joined across cuts, ${m.seams.openEdgesWritten} written`]),
     `  time: ${Object.entries(r.timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}${r.workers > 1 ? ` (${r.workers} workers)` : ''}`,
   ];
-  if (r.cache) lines.push(`  cache: ${r.cache.misses} resource(s) encoded, ${r.cache.hits} reused (${r.cache.dir})`);
+  if (r.cache) lines.push(`  cache: ${r.cache.misses} resource(s) encoded, ${r.cache.hits} reused${r.cache.rejected ? `, ${r.cache.rejected} rejected (bytes or index not as written: rebuilt)` : ''} (${r.cache.dir})`);
   if (m.streamingPlan) {
     const heavy = [...m.streamingPlan.cells].sort((a, b) => b.geometries - a.geometries || a.name.localeCompare(b.name));
     lines.push(`  streaming plan (${STREAMING_PLAN_FILE}): ${m.streamingPlan.geometries} geometries in ${heavy.length} cells; heaviest:`);

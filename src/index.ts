@@ -16,7 +16,7 @@ export {
   type StreamingPlan,
   type Totals,
 } from './compile.ts';
-export type { Logger } from './import/gltf.ts';
+export type { Logger } from './model.ts';
 export { CompileSession } from './session.ts';
 export { FormatError } from './format/cursor.ts';
 export { readPhysicsResource, writePhysicsResource } from './format/resource.ts';

@@ -6,7 +6,7 @@
 // and counts it received (ValidationKeep), and each build sends the worker only the objects it does not hold.
 import { applyCrackCounts, classifyCracks, describeReport, validateMesh, type CrackCounts, type MeshReport } from './import/validate.ts';
 import { ValidationMemo } from './import/validate-memo.ts';
-import type { ImportedObject, Logger } from './import/gltf.ts';
+import type { ImportedObject, Logger } from './model.ts';
 import type { RunsMemo } from './tiling/cells.ts';
 import { cellRuns } from './tiling/cells.ts';
 import { UNIT_TRIANGLES, type ThreadPool } from './tiling/pool.ts';

@@ -19,6 +19,8 @@ import { arrayId, type AccessorData, type ImportMemo } from './memo.ts';
 import { isShapeMode, type ShapeRequest } from '../shapes/build.ts';
 import type { NativePart } from '../shapes/native.ts';
 import { readRegularFile, resolveUri } from '../files.ts';
+import { MAX_SCENE_OBJECTS, MAX_SCENE_TRIANGLES, MIN_WORLD_SCALE, uniqueName, WORLD_EXTENT_M, type ImportedObject, type ImportResult, type ImportStats, type Logger } from '../model.ts';
+import type { WalkHooks } from './hooks.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -40,70 +42,7 @@ export const IMPORT_DEFAULTS: ImportOptions = { allowCustomSlots: false, decoder
 /** Largest level file read (bytes): a GLB's length field is a u32. */
 export const MAX_LEVEL_BYTES = 0xffffffff;
 
-export interface Logger {
-  warn(message: string): void;
-}
 
-/** One material's triangles within an object (indices into the object's positions). */
-export interface ObjectGroup {
-  material: number;
-  indices: Uint32Array;
-}
-
-/** A collision object: a node with a mesh (one per GPU instance), or one grind-curve prism. */
-export interface ImportedObject {
-  /** Unique, deterministic, file-name safe. */
-  name: string;
-  /** Where it came from, for messages: node index and name. */
-  source: string;
-  /** 'shape': made by src/shapes/ from a shape mode (not validated: closed or convex by construction or by contract). */
-  kind: 'mesh' | 'grind' | 'shape';
-  /** World-space (game-space) positions, xyz, rounded to f32. */
-  positions: Float32Array;
-  groups: ObjectGroup[];
-  /** A shape mode (sphere, box, hull, convex_parts, …): what src/shapes/build.ts makes of it. */
-  shape?: ShapeRequest;
-  /** Native kind-2/3 shapes (--native-shapes), built by src/shapes/build.ts; positions and groups may be empty. */
-  native?: NativePart[];
-}
-
-export interface ImportStats {
-  nodes: number;
-  meshNodes: number;
-  primitives: number;
-  skippedNodes: number;
-  instances: number;
-  grindCurves: number;
-  grindPrisms: number;
-}
-
-export interface ImportResult {
-  objects: ImportedObject[];
-  stats: ImportStats;
-  /** sha256 input of the file and its external resources, for the manifest. */
-  inputBytes: Uint8Array[];
-}
-
-/**
- * Most triangles a scene may expand to (node reuse and instancing included). Far above what the geometry pools
- * can hold once encoded (40,000 shapes); it bounds memory, ~50 bytes a triangle through the pipeline.
- */
-export const MAX_SCENE_TRIANGLES = 50_000_000;
-
-/**
- * Collision farther from the world origin than this on any axis (metres) is refused: a skate. level spans a few
- * km, so a position out there is a unit or scale mistake (a node scale of 1e30 made 5e29 m collision).
- */
-export const WORLD_EXTENT_M = 100_000;
-
-/**
- * Smallest scale an object's world transform may apply along an axis (a micrometre per unit): below it the
- * triangles lose their area in f32 (a node scale of 1e-30 compiled to zero-area collision without a word).
- */
-export const MIN_WORLD_SCALE = 1e-6;
-
-/** Most mesh objects (nodes with meshes, GPU instances counted one by one); 6× the ReSkate pool. */
-export const MAX_SCENE_OBJECTS = 250_000;
 
 /** GPU instances of a node (1 without EXT_mesh_gpu_instancing): the largest count among its attributes. */
 function instanceCount(node: Node): number {
@@ -114,13 +53,6 @@ function instanceCount(node: Node): number {
 
 const TRIANGLES = 4, TRIANGLE_STRIP = 5, TRIANGLE_FAN = 6, LINES = 1, LINE_LOOP = 2, LINE_STRIP = 3;
 
-/** Optional callbacks: before the scene walk starts, and for each object as soon as it exists. */
-export interface WalkHooks {
-  beforeWalk?: () => Promise<void>;
-  onObject?: (o: ImportedObject) => void;
-  /** Arrays kept from the previous build of this level (src/session.ts): taken again where their inputs are the same. */
-  memo?: ImportMemo;
-}
 
 /** Reads, checks and walks a .glb/.gltf into collision objects. Throws `gltf: <file>: ...` on bad input. */
 export async function importGltf(file: string, options: ImportOptions = IMPORT_DEFAULTS, logger: Logger, hooks: WalkHooks = {}): Promise<ImportResult> {
@@ -527,39 +459,6 @@ class SceneWalker {
   }
 }
 
-/**
- * Object name → file-name safe and unique ignoring case (Windows and macOS file systems) among `taken` (lower-cased
- * names so far, updated): repeats get _2, _3… One rule for every importer.
- */
-export function uniqueName(taken: Set<string>, raw: string): string {
-  const clean = sanitizeName(raw);
-  let name = clean;
-  for (let k = 2; taken.has(name.toLowerCase()); k++) name = `${clean}_${k}`;
-  taken.add(name.toLowerCase());
-  return name;
-}
-
-/**
- * Names a Windows folder cannot hold as a file's stem, with any extension (`CON`, `aux.txt`, `COM1.physics`): a
- * mod folder is often on Windows. Microsoft's "Naming Files, Paths, and Namespaces" list (COM¹²³ and LPT¹²³ are
- * non-ASCII, so already mapped).
- */
-export const WINDOWS_RESERVED_STEM = /^(CON|PRN|AUX|NUL|COM[0-9]|LPT[0-9])(?=\.|$)/i;
-
-/**
- * Characters outside [A-Za-z0-9_.-] become "_"; at most 96 characters; never empty or dot-leading; trailing dots
- * become "_" and a Windows-reserved stem gets a "_" (`CON` → `CON_`, `aux.txt` → `aux_.txt`), like other unsafe names.
- */
-const underscores = (m: string): string => '_'.repeat(m.length);
-
-/** A name sanitizeName leaves as it is (one test instead of its four replacements: most names are plain). */
-const SAFE_NAME = /^[A-Za-z0-9_-](?:[A-Za-z0-9_.-]{0,94}[A-Za-z0-9_-])?$/;
-
-export function sanitizeName(raw: string): string {
-  if (SAFE_NAME.test(raw) && !WINDOWS_RESERVED_STEM.test(raw)) return raw;
-  const s = raw.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_').slice(0, 96).replace(/\.+$/, underscores);
-  return s.replace(WINDOWS_RESERVED_STEM, '$1_') || '_';
-}
 
 function localMatrix(node: Node): Float64Array {
   return trs(node.getTranslation(), node.getRotation(), node.getScale());

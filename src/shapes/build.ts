@@ -5,7 +5,7 @@
 // way (the format has no kind for them). Materials: the object's first group's (authoring-notes.md: "a
 // multi-material hull object gives its whole mesh to its first primitive"); a convex part takes its first
 // triangle's. Never prints: oddities go to the logger, with the object named.
-import type { ImportedObject, Logger, ObjectGroup } from '../import/gltf.ts';
+import type { ImportedObject, Logger, ObjectGroup, ShapeMode, ShapeRequest } from '../model.ts';
 import { convexParts } from './convex.ts';
 import { fitPrimitive } from './fit.ts';
 import { placePrimitive, rigidScale, splitAffine } from './frame.ts';
@@ -16,19 +16,7 @@ import { parseShapeSpec } from './spec.ts';
 import { CHORD_ERROR_RANGE, TESSELLATE_DEFAULTS } from './tessellate.ts';
 import { isPrimitiveFamily, type Primitive, type PrimitiveFamily, type Vec3 } from './types.ts';
 
-/** The modes this layer builds (sk8_collision_mode; spellings resolved in src/import/objects.ts). */
-export type ShapeMode = PrimitiveFamily | 'hull' | 'convex_parts';
-export const SHAPE_MODES: readonly ShapeMode[] = ['sphere', 'capsule', 'box', 'cylinder', 'cone', 'hull', 'convex_parts'];
-export const isShapeMode = (m: string): m is ShapeMode => (SHAPE_MODES as readonly string[]).includes(m);
-
-/** What the importer attaches to an object whose mode is a shape mode. */
-export interface ShapeRequest {
-  mode: ShapeMode;
-  /** The node's (and instance's) world matrix, 4×4 column-major. */
-  world: number[];
-  /** extras.sk8_shape, as found (object or JSON string), if any. */
-  spec?: unknown;
-}
+export { SHAPE_MODES, isShapeMode, type ShapeMode, type ShapeRequest } from '../model.ts';
 
 export interface ShapeOptions {
   /** Largest distance between a tessellated primitive and its analytic surface, metres: 0.0001 … 0.5; default 0.005. */

@@ -25,7 +25,7 @@
 //   the gathering costs ~40–50 ms a thread. One thread: wall 1,768 / 2,173 / 2,044 → 1,575 / 1,921 / 1,637 ms. Two
 //   threads: even (1,152–1,312 vs 1,169–1,419), because the worker's validation of the big terrain, which the old
 //   plan stage hid, now runs into the encode stage (the CPU, ~2.1 s for 1.1 s of wall, is what is left to cut).
-import type { ImportedObject } from '../import/gltf.ts';
+import type { ImportedObject } from '../model.ts';
 
 export const CELL_SIZES = [50, 100, 200] as const;
 export type CellSize = (typeof CELL_SIZES)[number];

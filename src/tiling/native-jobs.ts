@@ -1,7 +1,7 @@
 // Native kind-2/3 shapes (--native-shapes, src/shapes/native.ts) in the jobs: per object, after the object's meshes;
 // in cells, in the cell of the part's position (the centroid rule of cells.ts applied to the part's centre), cells
 // created where no triangle fell, and the cells kept sorted by x then z.
-import type { ImportedObject } from '../import/gltf.ts';
+import type { ImportedObject } from '../model.ts';
 import type { NativeGroup, ResourceJob } from './build.ts';
 import { cellName } from './cells.ts';
 

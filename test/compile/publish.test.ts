@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileLevel, type Manifest } from '../../src/compile.ts';
 import { inspectOutput, OWNED_ENTRIES, recoverOutput, resolveOutDir, STAGING_MARKER, type PublishStep } from '../../src/publish.ts';
-import { sanitizeName } from '../../src/import/gltf.ts';
+import { sanitizeName } from '../../src/model.ts';
 import { addNode, boxMesh, gridMesh, newLevel, tempDir, writeBigLevel, writeLevel } from '../fixtures/levels.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { EXTMeshGPUInstancing, KHRDracoMeshCompression, EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
-import { importGltf, IMPORT_DEFAULTS, sanitizeName } from '../../src/import/gltf.ts';
+import { importGltf, IMPORT_DEFAULTS } from '../../src/import/gltf.ts';
+import { sanitizeName } from '../../src/model.ts';
 import { liteRoot } from '../../src/import/gltf-lite.ts';
 import { addNode, boxMesh, gridMesh, io, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
 

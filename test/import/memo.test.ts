@@ -2,7 +2,8 @@
 // build and found again by the next, and an import through the memo equal to a fresh import, build after build.
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { importGltf, IMPORT_DEFAULTS, type ImportedObject } from '../../src/import/gltf.ts';
+import { importGltf, IMPORT_DEFAULTS } from '../../src/import/gltf.ts';
+import type { ImportedObject } from '../../src/model.ts';
 import { ImportMemo } from '../../src/import/memo.ts';
 import { addNode, boxMesh, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
 

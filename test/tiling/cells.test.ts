@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ImportedObject } from '../../src/import/gltf.ts';
+import type { ImportedObject } from '../../src/model.ts';
 import { estimateShapes, poolWarnings } from '../../src/tiling/budget.ts';
 import { cellIndex, cellName, cellRuns, gatherGroup, planCells } from '../../src/tiling/cells.ts';
 import { SharedArena } from '../../src/import/shared-arena.ts';

@@ -1,7 +1,7 @@
 // The level's edge data through the build (src/tiling/seams.ts): cells encoded on their own, their open corners
 // matched over the level, and the codes stored into the resources' bytes where a cell border cuts the level.
 import { describe, expect, it } from 'vitest';
-import type { ImportedObject } from '../../src/import/gltf.ts';
+import type { ImportedObject } from '../../src/model.ts';
 import { planCells } from '../../src/tiling/cells.ts';
 import { buildResource, type BuiltResource, type ResourceJob } from '../../src/tiling/build.ts';
 import { applySeams, levelMatch, seamReport } from '../../src/tiling/seams.ts';

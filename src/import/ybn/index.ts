@@ -3,7 +3,8 @@
 // Spec: ../shared/spec/ybn-bounds.md. README: "Level ports: GTA V collision".
 import { basename } from 'node:path';
 import { readRegularFile } from '../../files.ts';
-import type { ImportResult, Logger, WalkHooks } from '../gltf.ts';
+import type { ImportResult, Logger } from '../../model.ts';
+import type { WalkHooks } from '../hooks.ts';
 import { SharedArena } from '../shared-arena.ts';
 import { readBoundTree } from './bounds.ts';
 import type { Bound } from './model.ts';

@@ -5,8 +5,8 @@
 // winding is kept (authoring-notes.md "Space, units, winding"). Static map YBN vertices are already world space;
 // composite child transforms (ybn-bounds.md: four columns, translation in the fourth) are applied first, in
 // float64, and each world position is rounded to f32 once.
-import type { ImportedObject, ImportStats, Logger } from '../gltf.ts';
-import { uniqueName } from '../gltf.ts';
+import type { ImportedObject, ImportStats, Logger } from '../../model.ts';
+import { uniqueName } from '../../model.ts';
 import { SharedArena } from '../shared-arena.ts';
 import { boundLabel, polyName } from './bounds.ts';
 import { GtaMaterials } from './materials.ts';

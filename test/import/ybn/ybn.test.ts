@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileLevel, expandInputs } from '../../../src/compile.ts';
-import type { ImportedObject } from '../../../src/import/gltf.ts';
+import type { ImportedObject } from '../../../src/model.ts';
 import { buildSurfaceTable } from '../../../src/import/materials.ts';
 import { tessellate } from '../../../src/shapes/index.ts';
 import { readPhysicsResource } from '../../../src/format/resource.ts';

@@ -1,0 +1,11 @@
+// Callbacks an importer's walk takes (the glTF and YBN importers; src/compile.ts and src/session.ts give them).
+import type { ImportedObject } from '../model.ts';
+import type { ImportMemo } from './memo.ts';
+
+/** Optional callbacks: before the scene walk starts, and for each object as soon as it exists. */
+export interface WalkHooks {
+  beforeWalk?: () => Promise<void>;
+  onObject?: (o: ImportedObject) => void;
+  /** Arrays kept from the previous build of this level (src/session.ts): taken again where their inputs are the same. */
+  memo?: ImportMemo;
+}

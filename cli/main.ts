@@ -40,7 +40,7 @@ await yargs(hideBin(process.argv))
     process.stderr.write(`compile-collision: ${msg}\nRun compile-collision --help for usage.\n`);
     process.exit(EXIT_USAGE);
   })
-  // The README's exit-code paragraph says the same (test/cli/readme.test.ts).
+  // docs/cli.md's exit-code paragraph says the same (test/cli/readme.test.ts).
   .epilogue(
     'Exit codes: 0 every level built (or every file held, or the two inputs of diff are identical), 1 a level failed ' +
       '(bad input: the message names file, node, mesh, primitive and the numbers; an output directory it may not replace; ' +

@@ -2,7 +2,7 @@
 // where -o really points. House rules (CONTEXT "Errors"): outputs published atomically and recoverably; nothing
 // outside what we wrote is ever deleted. The library never prints: findings go to the logger.
 //
-// Rules (README "Output directory"):
+// Rules (docs/cli.md "The output directory"):
 // - K's manifest.json lists every file the build wrote (`files`). A rebuild removes only those (each checked to be
 //   a plain file directly inside K) and the manifest; any other entry makes the build refuse, naming the entries.
 //   A directory without our manifest is replaced only when it is empty. OWNED_ENTRIES (issue #17's `.cache/`) are

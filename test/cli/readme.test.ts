@@ -1,13 +1,13 @@
-// The README's option tables and exit-code paragraph are what --help says, exactly: every option of each command
+// The command reference's (docs/cli.md) option tables and exit-code paragraph are what --help says, exactly: every option of each command
 // has one row (flags, default, description) and no row names an option the command lacks. A helper adding an
-// option adds its README row with the same description as its yargs `describe`.
+// option adds its docs/cli.md row with the same description as its yargs `describe`.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const README = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
 const help = (...cmd: string[]): string => {
   const r = spawnSync(process.execPath, [BIN, ...cmd, '--help'], { encoding: 'utf8', env: { ...process.env, CI: '1' } });
   expect(r.status).toBe(0);

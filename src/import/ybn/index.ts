@@ -1,6 +1,6 @@
 // GTA V collision → collision objects: compiled .ybn resources (RSC7) and the .ybn.xml that CodeWalker and
 // Sollumz export, both read into one bound model (model.ts) and built into the same ImportedObjects as a glTF.
-// Spec: ../shared/spec/ybn-bounds.md. README: "Level ports: GTA V collision".
+// Spec: ../shared/spec/ybn-bounds.md. docs/ybn-ports.md.
 import { basename } from 'node:path';
 import { readRegularFile } from '../../files.ts';
 import type { ImportResult, Logger } from '../../model.ts';

@@ -1,6 +1,6 @@
 // GTA V collision material types → skate. surfaces. A bound's material byte (a primitive's header byte 0x4C, a
 // geometry material record's low byte) indexes the ordered entries of the game's materials.dat; this is the one
-// table that maps them (README "Level ports: GTA V collision" lists it). Names are the game's; the surface is a
+// table that maps them (docs/ybn-ports.md lists it). Names are the game's; the surface is a
 // name of src/import/materials.ts buildSurfaceTable, or null: no counterpart, compiled with the default surface
 // and one warning per type. Spec: ../shared/spec/ybn-bounds.md ("Geometry materials ...").
 import { buildSurfaceTable, DEFAULT_MATERIAL } from '../materials.ts';

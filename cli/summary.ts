@@ -1,10 +1,57 @@
-// What the compile command prints for one level: the library's summary (src/compile.ts formatSummary, with the
-// layout line that says why), and with --verbose each stage's time, every warning and each object's decision; a
+// What the compile command prints for one level: the summary (formatSummary, with the layout line that says why;
+// the library re-exports formatSummary), and with --verbose each stage's time, every warning and each object's decision; a
 // dry run lists what would be written instead.
-import { formatSummary, layoutLine, type CompileResult } from '../src/compile.ts';
+import { MANIFEST_FILE, type CompileResult } from '../src/compile.ts';
+import { STREAMING_PLAN_FILE } from '../src/manifest.ts';
 import { decodeMaterial } from '../src/format/material.ts';
 
 const n = (v: number): string => v.toLocaleString('en-US');
+
+/**
+ * Why the layout is what it is: "4,401 objects ≥ budget 4,003 → merged into 144 cells (432 geometries)". The
+ * budget compares the objects' estimated geometries (one per part, more for parts over 21,845 faces).
+ */
+export function layoutLine(r: CompileResult): string {
+  const m = r.manifest;
+  const objects = r.objects.length;
+  const estimate = r.objects.reduce((s, o) => s + o.geometries, 0);
+  const budget = n(m.options.budget);
+  const what = estimate === objects ? `${n(objects)} objects` : `${n(objects)} objects (${n(estimate)} geometries)`;
+  const resources = r.dryRun ? r.dryRun.resources.length : m.resources.length;
+  const geometries = `${r.dryRun ? '≥ ' : ''}${n(m.geometries)} geometries`;
+  const cells = `merged into ${n(resources)} cells of ${m.options.cellSize} m (${geometries})`;
+  const own = `one resource per object (${geometries})`;
+  if (m.options.tiling !== 'auto') return `${m.layout === 'cells' ? cells : own}: --tiling ${m.options.tiling}`;
+  if (m.layout === 'objects') return `${what} < budget ${budget} → ${own}`;
+  if (estimate >= m.options.budget) return `${what} ≥ budget ${budget} → ${cells}`;
+  return `${what} reach the budget ${budget} once split at the u16 limits → ${cells}`;
+}
+
+/** Human summary of one build (the CLI prints it; --json prints the manifest and timings instead). */
+export function formatSummary(r: CompileResult, maxWarnings = 20): string {
+  const m = r.manifest;
+  const t = m.totals;
+  const lines = [
+    `${m.input.file} → ${r.outDir}`,
+    `  layout: ${layoutLine(r)}`,
+    ...Object.entries(t).map(([k, v]) => `  ${k.padEnd(28)} ${v}`),
+    ...(m.seams.authoredOpenEdges === null ? [] : [`  open edges (corners, --seams ${m.seams.mode}): ${m.seams.authoredOpenEdges} as authored, ${m.seams.joinedAcrossCuts} joined across cuts, ${m.seams.openEdgesWritten} written`]),
+    `  time: ${Object.entries(r.timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}${r.workers > 1 ? ` (${r.workers} workers)` : ''}`,
+  ];
+  if (r.cache) lines.push(`  cache: ${r.cache.misses} resource(s) encoded, ${r.cache.hits} reused${r.cache.rejected ? `, ${r.cache.rejected} rejected (bytes or index not as written: rebuilt)` : ''} (${r.cache.dir})`);
+  if (m.streamingPlan) {
+    const heavy = [...m.streamingPlan.cells].sort((a, b) => b.geometries - a.geometries || a.name.localeCompare(b.name));
+    lines.push(`  streaming plan (${STREAMING_PLAN_FILE}): ${m.streamingPlan.geometries} geometries in ${heavy.length} cells; heaviest:`);
+    for (const c of heavy.slice(0, 8)) lines.push(`    ${c.name.padEnd(28)} ${c.geometries}`);
+  }
+  if (m.warnings.length) {
+    lines.push(`  ${m.warnings.length} warning(s):`);
+    for (const w of m.warnings.slice(0, maxWarnings)) lines.push(`    ${w}`);
+    if (m.warnings.length > maxWarnings) lines.push(`    … ${m.warnings.length - maxWarnings} more in ${MANIFEST_FILE}`);
+  }
+  return lines.join('\n');
+}
+
 
 /** A material word for people: "concrete (0x00000a60)". */
 export function materialWord(packed: number): string {

@@ -5,33 +5,32 @@
 import { webcrypto } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { TOOL_VERSION } from './version.ts';
 import { readPhysicsResource } from './format/resource.ts';
 import { STUDIO_BODY_SIZE } from './format/types.ts';
 import { importGltf, IMPORT_DEFAULTS } from './import/gltf.ts';
 import type { ImportedObject, ImportResult, ImportStats, Logger } from './model.ts';
-import type { MeshReport } from './import/validate.ts';
 import { Validation } from './validation.ts';
-import { importYbn, isDetailCopy, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from './import/ybn/index.ts';
+import { importYbn, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from './import/ybn/index.ts';
 import { isShared, SharedArena } from './import/shared-arena.ts';
 import { buildReport, REPORT_FILE } from './report/index.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings, RESKATE_POOL } from './tiling/budget.ts';
 import { groupTriangles, isNative, isPlanned, jobTriangles, type BuiltResource, type EncodeOptions, type MeshGroup, type ResourceJob } from './tiling/build.ts';
 import { buildSurfaceTable } from './import/materials.ts';
-import { applySeams, countSeams, DEFAULT_SEAMS, levelMatch, seamReport, type SeamMode, type SeamReport } from './tiling/seams.ts';
+import { applySeams, countSeams, DEFAULT_SEAMS, levelMatch, seamReport, type SeamMode } from './tiling/seams.ts';
 import type { SeamMatch } from './geometry/seams.ts';
 import { DEFAULT_CELL_SIZE, planCells, type CellSize, type KnownRuns } from './tiling/cells.ts';
-import { firstOfEachFile } from './tiling/unique.ts';
 import { nativeGroups, withNativeCells } from './tiling/native-jobs.ts';
 import { SHAPE_DEFAULTS, shapeObjects, type ShapeOptions } from './shapes/build.ts';
 import { availableParallelism } from 'node:os';
 import { autoThreads, cpuMark, freeCores, runJobs, ThreadPool, type CpuMark } from './tiling/pool.ts';
-import { MAX_RESOURCE_BYTES, readRegularFile, whatIsNot } from './files.ts';
+import { MAX_RESOURCE_BYTES, readRegularFile } from './files.ts';
 import { CACHE_ENTRY, ResourceCache, type KeyMemo } from './cache.ts';
 import type { CompileSession } from './session.ts';
 import { inspectOutput, MANIFEST_FILE, recoverOutput, refuseInputsInside, resolveOutDir, Staging, type PublishStep } from './publish.ts';
 
 export { MANIFEST_FILE, OWNED_ENTRIES } from './publish.ts';
+export { STREAMING_PLAN_FILE, type Manifest, type ManifestResource, type StreamingPlan, type Totals } from './manifest.ts';
+import { makeManifest, STREAMING_PLAN_FILE, type Manifest, type StreamingPlan } from './manifest.ts';
 
 export interface CompileOptions {
   /** Output directory; default `<input dir>/<input stem>.collision`. */
@@ -130,57 +129,6 @@ export interface CompileHooks {
 
 export type ProgressStage = 'import' | 'shapes' | 'seams' | 'validate' | 'plan' | 'cache' | 'encode' | 'report' | 'publish';
 
-/** reskate_cli's statistic names (authoring-notes.md "Where our compiler sits"). */
-export interface Totals {
-  'collision-objects': number;
-  'collision-triangles': number;
-  'collision-resources': number;
-  'collision-parts': number;
-  'unique-collision-files': number;
-  'unique-collision-triangles': number;
-}
-
-export interface ManifestResource {
-  name: string;
-  file: string;
-  cell: [number, number] | null;
-  bounds: { min: number[]; max: number[] };
-  parts: number;
-  shapes: number;
-  vertices: number;
-  faces: number;
-  sourceObjects: string[];
-  materials: number[];
-}
-
-export interface StreamingPlan {
-  cellSize: number;
-  budget: number;
-  geometries: number;
-  cells: { name: string; cell: [number, number]; geometries: number }[];
-}
-
-export interface Manifest {
-  tool: { name: string; version: string };
-  input: { file: string; sha256: string };
-  options: {
-    scene: string | null; cellSize: number; budget: number; tiling: string; allowCustomSlots: boolean; header: 'game' | 'studio'; seams: SeamMode;
-    /** Shape modes' settings: chord error (m), hull parts, native kinds ('experimental' when on). */
-    shapes: { chordError: number; hullParts: boolean; nativeShapes: false | 'experimental' };
-  };
-  layout: 'objects' | 'cells';
-  geometries: number;
-  totals: Totals;
-  resources: ManifestResource[];
-  validation: Record<string, Partial<MeshReport>>;
-  streamingPlan: StreamingPlan | null;
-  /** Open-edge corners: the level as authored, joined across the compiler's cuts, written (src/tiling/seams.ts). */
-  seams: SeamReport;
-  warnings: string[];
-  /** Every file the build wrote besides this manifest: what the next build of this directory may remove. */
-  files: string[];
-}
-
 export interface CompileResult {
   input: string;
   outDir: string;
@@ -233,7 +181,6 @@ export interface DryRun {
 
 /** Inputs at least this big (bytes; ~100,000 triangles) start worker threads before the import when workers are 'auto'. */
 export const PRESPAWN_BYTES = 3 << 20;
-export const STREAMING_PLAN_FILE = 'streaming-plan.json';
 
 /** A level file's name without its extension (`.glb`, `.gltf`, `.ybn`, `.ybn.xml`). */
 export const levelStem = (input: string): string => (isYbnPath(input) ? ybnStem(input) : basename(input, extname(input)));
@@ -462,7 +409,7 @@ async function publishStage(b: Build, imported: ImportResult, sha256: string, al
   const staging = b.staging!;
   if (plan) staging.write(STREAMING_PLAN_FILE, `${JSON.stringify(plan, null, 2)}\n`);
   const files = [...built.map((r) => r.file), ...staging.written, ...(options.report ? [REPORT_FILE] : [])];
-  const manifest = makeManifest(input, sha256, options, layout, built, imported.objects, b.validation.summary, plan, b.warnings, files, seamReport(options.seams, level, built));
+  const manifest = makeManifest(input, sha256, manifestOptions(options), layout, built, imported.objects, b.validation.summary, plan, b.warnings, files, seamReport(options.seams, level, built));
   // The report reads the files just written (what the game gets) and shows the manifest as written.
   if (options.report) await timed(b, 'report', async () => staging.write(REPORT_FILE, await buildReport({ dir: staging.dir, manifest, timings: { ...b.timings }, workers: threads })));
   await timed(b, 'publish', () => staging.commit(manifest, logger));
@@ -540,7 +487,7 @@ async function dryRunStage(b: Build, imported: ImportResult): Promise<CompileRes
   }));
   const files = [...(layout === 'cells' && geometries >= options.budget ? [STREAMING_PLAN_FILE] : []), MANIFEST_FILE];
   checkStrict(b);
-  const manifest = makeManifest(input, '', options, layout, [], objects, b.validation.summary, null, b.warnings, [], { mode: options.seams, authoredOpenEdges: null, joinedAcrossCuts: null, openEdgesWritten: null });
+  const manifest = makeManifest(input, '', manifestOptions(options), layout, [], objects, b.validation.summary, null, b.warnings, [], { mode: options.seams, authoredOpenEdges: null, joinedAcrossCuts: null, openEdgesWritten: null });
   manifest.geometries = geometries;
   return {
     input, outDir: b.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: 1,
@@ -642,6 +589,15 @@ function sharedJobs(jobs: ResourceJob[]): ResourceJob[] {
   }));
 }
 
+/** The options as the manifest records them. */
+function manifestOptions(options: CompileOptions): Manifest['options'] {
+  return {
+    scene: options.scene ?? null, cellSize: options.cellSize, budget: options.budget, tiling: options.tiling,
+    allowCustomSlots: options.allowCustomSlots, header: options.studioTemplate ? 'studio' : 'game', seams: options.seams,
+    shapes: { chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, hullParts: options.shapes?.hullParts ?? false, nativeShapes: options.shapes?.nativeShapes ? 'experimental' : false },
+    };
+}
+
 /** sha256 (hex) of the parts in order, on libuv's thread pool (WebCrypto), so it overlaps planning and encoding. */
 async function hashAll(parts: Uint8Array[]): Promise<string> {
   let all = parts.length === 1 ? parts[0] : new Uint8Array(parts.reduce((s, p) => s + p.byteLength, 0));
@@ -650,117 +606,3 @@ async function hashAll(parts: Uint8Array[]): Promise<string> {
   return Buffer.from(digest).toString('hex');
 }
 
-function makeManifest(
-  input: string, sha256: string, options: CompileOptions, layout: 'objects' | 'cells', built: BuiltResource[],
-  objects: ImportedObject[], validation: Record<string, Partial<MeshReport>>, streamingPlan: StreamingPlan | null, warnings: string[], files: string[],
-  seams: SeamReport,
-): Manifest {
-  const first = firstOfEachFile(built);
-  const unique = built.filter((_, i) => first[i]);
-  const totals: Totals = {
-    'collision-objects': objects.length,
-    'collision-triangles': built.reduce((s, r) => s + r.faces, 0),
-    'collision-resources': built.length,
-    'collision-parts': built.reduce((s, r) => s + r.parts, 0),
-    'unique-collision-files': unique.length,
-    'unique-collision-triangles': unique.reduce((s, r) => s + r.faces, 0),
-  };
-  return {
-    tool: { name: 'compile-collision', version: TOOL_VERSION },
-    input: { file: basename(input), sha256 },
-    options: {
-      scene: options.scene ?? null, cellSize: options.cellSize, budget: options.budget, tiling: options.tiling,
-      allowCustomSlots: options.allowCustomSlots, header: options.studioTemplate ? 'studio' : 'game', seams: options.seams,
-      shapes: { chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, hullParts: options.shapes?.hullParts ?? false, nativeShapes: options.shapes?.nativeShapes ? 'experimental' : false },
-    },
-    layout,
-    geometries: built.reduce((s, r) => s + r.shapes, 0),
-    totals,
-    resources: built.map((r) => ({
-      name: r.name, file: r.file, cell: r.cell, bounds: r.bounds, parts: r.parts, shapes: r.shapes,
-      vertices: r.vertices, faces: r.faces, sourceObjects: r.sources, materials: r.materials,
-    })),
-    validation,
-    streamingPlan,
-    seams,
-    warnings,
-    files,
-  };
-}
-
-const n = (v: number): string => v.toLocaleString('en-US');
-
-/**
- * Why the layout is what it is: "4,401 objects ≥ budget 4,003 → merged into 144 cells (432 geometries)". The
- * budget compares the objects' estimated geometries (one per part, more for parts over 21,845 faces).
- */
-export function layoutLine(r: CompileResult): string {
-  const m = r.manifest;
-  const objects = r.objects.length;
-  const estimate = r.objects.reduce((s, o) => s + o.geometries, 0);
-  const budget = n(m.options.budget);
-  const what = estimate === objects ? `${n(objects)} objects` : `${n(objects)} objects (${n(estimate)} geometries)`;
-  const resources = r.dryRun ? r.dryRun.resources.length : m.resources.length;
-  const geometries = `${r.dryRun ? '≥ ' : ''}${n(m.geometries)} geometries`;
-  const cells = `merged into ${n(resources)} cells of ${m.options.cellSize} m (${geometries})`;
-  const own = `one resource per object (${geometries})`;
-  if (m.options.tiling !== 'auto') return `${m.layout === 'cells' ? cells : own}: --tiling ${m.options.tiling}`;
-  if (m.layout === 'objects') return `${what} < budget ${budget} → ${own}`;
-  if (estimate >= m.options.budget) return `${what} ≥ budget ${budget} → ${cells}`;
-  return `${what} reach the budget ${budget} once split at the u16 limits → ${cells}`;
-}
-
-/** Human summary of one build (the CLI prints it; --json prints the manifest and timings instead). */
-export function formatSummary(r: CompileResult, maxWarnings = 20): string {
-  const m = r.manifest;
-  const t = m.totals;
-  const lines = [
-    `${m.input.file} → ${r.outDir}`,
-    `  layout: ${layoutLine(r)}`,
-    ...Object.entries(t).map(([k, v]) => `  ${k.padEnd(28)} ${v}`),
-    ...(m.seams.authoredOpenEdges === null ? [] : [`  open edges (corners, --seams ${m.seams.mode}): ${m.seams.authoredOpenEdges} as authored, ${m.seams.joinedAcrossCuts} joined across cuts, ${m.seams.openEdgesWritten} written`]),
-    `  time: ${Object.entries(r.timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}${r.workers > 1 ? ` (${r.workers} workers)` : ''}`,
-  ];
-  if (r.cache) lines.push(`  cache: ${r.cache.misses} resource(s) encoded, ${r.cache.hits} reused${r.cache.rejected ? `, ${r.cache.rejected} rejected (bytes or index not as written: rebuilt)` : ''} (${r.cache.dir})`);
-  if (m.streamingPlan) {
-    const heavy = [...m.streamingPlan.cells].sort((a, b) => b.geometries - a.geometries || a.name.localeCompare(b.name));
-    lines.push(`  streaming plan (${STREAMING_PLAN_FILE}): ${m.streamingPlan.geometries} geometries in ${heavy.length} cells; heaviest:`);
-    for (const c of heavy.slice(0, 8)) lines.push(`    ${c.name.padEnd(28)} ${c.geometries}`);
-  }
-  if (m.warnings.length) {
-    lines.push(`  ${m.warnings.length} warning(s):`);
-    for (const w of m.warnings.slice(0, maxWarnings)) lines.push(`    ${w}`);
-    if (m.warnings.length > maxWarnings) lines.push(`    … ${m.warnings.length - maxWarnings} more in ${MANIFEST_FILE}`);
-  }
-  return lines.join('\n');
-}
-
-/**
- * Input arguments → level files, sorted per pattern, each once. A pattern with glob magic ('levels/**\/*.glb')
- * expands to the level files it matches (.glb, .gltf, .ybn, .ybn.xml); a plain path is taken as given. Returns
- * what matched nothing, and (unless `ybnDetail`) the hi@/ma@ YBN detail copies it left out.
- */
-export async function expandInputs(patterns: string[], opts: { ybnDetail?: boolean } = {}): Promise<{ files: string[]; unmatched: string[]; skipped: string[]; refused: { path: string; why: string }[] }> {
-  // glob (~20 ms to load) only when a pattern may have magic: without any of these characters glob sees none.
-  const maybeMagic = patterns.some((p) => /[*?[\]{}()!+@]/.test(p));
-  const { glob, hasMagic } = maybeMagic ? await import('glob') : { glob: undefined, hasMagic: () => false };
-  const files: string[] = [];
-  const unmatched: string[] = [];
-  const refused: { path: string; why: string }[] = [];
-  for (const p of patterns) {
-    if (hasMagic(p, { windowsPathsNoEscape: true })) {
-      const hits = (await glob!(p, { nodir: true, windowsPathsNoEscape: true })).filter((f) => /\.(glb|gltf|ybn|ybn\.xml)$/i.test(f)).sort();
-      if (hits.length === 0) unmatched.push(p);
-      files.push(...hits);
-    } else {
-      // A FIFO, a device, a directory or a link loop is not "no such level": say what it is (whatIsNot).
-      const not = whatIsNot(p);
-      if (not === undefined) files.push(p);
-      else if (not === 'no such file') unmatched.push(p);
-      else refused.push({ path: p, why: not });
-    }
-  }
-  const unique = [...new Set(files)];
-  const detail = (f: string): boolean => !opts.ybnDetail && isYbnPath(f) && isDetailCopy(f);
-  return { files: unique.filter((f) => !detail(f)), unmatched, skipped: unique.filter(detail), refused };
-}

@@ -5,7 +5,6 @@ export {
   compileLevel,
   COMPILE_DEFAULTS,
   defaultOutDir,
-  formatSummary,
   MANIFEST_FILE,
   STREAMING_PLAN_FILE,
   type CompileHooks,
@@ -16,6 +15,8 @@ export {
   type StreamingPlan,
   type Totals,
 } from './compile.ts';
+// The build's text summary is the CLI's (cli/summary.ts); re-exported so the library's surface stays as it was.
+export { formatSummary } from '../cli/summary.ts';
 export type { Logger } from './model.ts';
 export { CompileSession } from './session.ts';
 export { FormatError } from './format/cursor.ts';

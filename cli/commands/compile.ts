@@ -62,7 +62,8 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   checkNumber('chord-error', argv.chordError, { min: 0.0001, max: 0.5, integer: false, unit: 'metres' });
   const workers = parseWorkers(argv.workers);
   // Loaded here, not at the top: `inspect`, `verify` and usage errors need none of the glTF stack.
-  const { compileLevel, defaultOutDir, expandInputs, levelStem } = await import('../../src/compile.ts');
+  const { compileLevel, defaultOutDir, levelStem } = await import('../../src/compile.ts');
+  const { expandInputs } = await import('../inputs.ts');
   const { files, unmatched, skipped, refused } = await expandInputs(patterns, { ybnDetail: argv.ybnDetail });
   if (refused.length) usage(refused.map((r) => `${r.path} is ${r.why}, not a level file (.glb/.gltf/.ybn/.ybn.xml)`).join('; '));
   if (unmatched.length) usage(`no such level: ${unmatched.join(', ')}`);

@@ -3,7 +3,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileLevel, expandInputs } from '../../../src/compile.ts';
+import { compileLevel } from '../../../src/compile.ts';
+import { expandInputs } from '../../../cli/inputs.ts';
 import type { ImportedObject } from '../../../src/model.ts';
 import { buildSurfaceTable } from '../../../src/import/materials.ts';
 import { tessellate } from '../../../src/shapes/index.ts';

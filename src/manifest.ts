@@ -1,0 +1,99 @@
+// manifest.json: what one build wrote and why (docs/cli.md "Compiling a level"): tool version, input digest, the
+// options, per resource its file, cell, bounds and counts, the validation report, seams, warnings, and the files
+// the next build of the directory may remove (src/publish.ts). Built here from the stages' results; compile.ts
+// only calls makeManifest.
+import { basename } from 'node:path';
+import type { ImportedObject } from './model.ts';
+import type { MeshReport } from './import/validate.ts';
+import type { SeamMode, SeamReport } from './tiling/seams.ts';
+import type { BuiltResource } from './tiling/build.ts';
+import { firstOfEachFile } from './tiling/unique.ts';
+import { TOOL_VERSION } from './version.ts';
+
+export const STREAMING_PLAN_FILE = 'streaming-plan.json';
+
+/** reskate_cli's statistic names (authoring-notes.md "Where our compiler sits"). */
+export interface Totals {
+  'collision-objects': number;
+  'collision-triangles': number;
+  'collision-resources': number;
+  'collision-parts': number;
+  'unique-collision-files': number;
+  'unique-collision-triangles': number;
+}
+
+export interface ManifestResource {
+  name: string;
+  file: string;
+  cell: [number, number] | null;
+  bounds: { min: number[]; max: number[] };
+  parts: number;
+  shapes: number;
+  vertices: number;
+  faces: number;
+  sourceObjects: string[];
+  materials: number[];
+}
+
+export interface StreamingPlan {
+  cellSize: number;
+  budget: number;
+  geometries: number;
+  cells: { name: string; cell: [number, number]; geometries: number }[];
+}
+
+export interface Manifest {
+  tool: { name: string; version: string };
+  input: { file: string; sha256: string };
+  options: {
+    scene: string | null; cellSize: number; budget: number; tiling: string; allowCustomSlots: boolean; header: 'game' | 'studio'; seams: SeamMode;
+    /** Shape modes' settings: chord error (m), hull parts, native kinds ('experimental' when on). */
+    shapes: { chordError: number; hullParts: boolean; nativeShapes: false | 'experimental' };
+  };
+  layout: 'objects' | 'cells';
+  geometries: number;
+  totals: Totals;
+  resources: ManifestResource[];
+  validation: Record<string, Partial<MeshReport>>;
+  streamingPlan: StreamingPlan | null;
+  /** Open-edge corners: the level as authored, joined across the compiler's cuts, written (src/tiling/seams.ts). */
+  seams: SeamReport;
+  warnings: string[];
+  /** Every file the build wrote besides this manifest: what the next build of this directory may remove. */
+  files: string[];
+}
+
+export function makeManifest(
+  input: string, sha256: string, options: Manifest['options'], layout: 'objects' | 'cells', built: BuiltResource[],
+  objects: ImportedObject[], validation: Record<string, Partial<MeshReport>>, streamingPlan: StreamingPlan | null, warnings: string[], files: string[],
+  seams: SeamReport,
+): Manifest {
+  const first = firstOfEachFile(built);
+  const unique = built.filter((_, i) => first[i]);
+  const totals: Totals = {
+    'collision-objects': objects.length,
+    'collision-triangles': built.reduce((s, r) => s + r.faces, 0),
+    'collision-resources': built.length,
+    'collision-parts': built.reduce((s, r) => s + r.parts, 0),
+    'unique-collision-files': unique.length,
+    'unique-collision-triangles': unique.reduce((s, r) => s + r.faces, 0),
+  };
+  return {
+    tool: { name: 'compile-collision', version: TOOL_VERSION },
+    input: { file: basename(input), sha256 },
+    options,
+    layout,
+    geometries: built.reduce((s, r) => s + r.shapes, 0),
+    totals,
+    resources: built.map((r) => ({
+      name: r.name, file: r.file, cell: r.cell, bounds: r.bounds, parts: r.parts, shapes: r.shapes,
+      vertices: r.vertices, faces: r.faces, sourceObjects: r.sources, materials: r.materials,
+    })),
+    validation,
+    streamingPlan,
+    seams,
+    warnings,
+    files,
+  };
+}
+

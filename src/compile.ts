@@ -26,7 +26,7 @@ import { autoThreads, cpuMark, freeCores, runJobs, ThreadPool, type CpuMark } fr
 import { MAX_RESOURCE_BYTES, readRegularFile } from './files.ts';
 import { CACHE_ENTRY, ResourceCache, type KeyMemo } from './cache.ts';
 import type { CompileSession } from './session.ts';
-import { inspectOutput, MANIFEST_FILE, recoverOutput, refuseInputsInside, resolveOutDir, Staging, type PublishStep } from './publish.ts';
+import { inspectOutput, LOCK_WAIT_MS, lockOutput, MANIFEST_FILE, recoverOutput, refuseInputsInside, resolveOutDir, Staging, type PublishStep } from './publish.ts';
 
 export { MANIFEST_FILE, OWNED_ENTRIES } from './publish.ts';
 export { STREAMING_PLAN_FILE, type Manifest, type ManifestResource, type StreamingPlan, type Totals } from './manifest.ts';
@@ -84,6 +84,11 @@ export interface CompileOptions {
   strict: boolean;
   /** Import, validate and plan only: nothing is encoded and the output is not touched; `dryRun` in the result says what would be written. */
   dryRun: boolean;
+  /**
+   * How long a build waits for another build of the same output directory to finish (the `.K.lock` beside it,
+   * src/publish.ts lockOutput), ms: 0 … 86,400,000; default LOCK_WAIT_MS (120,000). Then it is refused, naming the holder.
+   */
+  lockWaitMs?: number;
 }
 
 export const COMPILE_DEFAULTS: CompileOptions = {
@@ -220,14 +225,29 @@ async function timed<T>(b: Build, stage: ProgressStage, f: () => T | Promise<T>)
   }
 }
 
-/** Compiles one level. Throws (leaving any previous output untouched) on bad input or a failed build. */
+/**
+ * Compiles one level. Throws (leaving any previous output untouched) on bad input or a failed build. One build of
+ * an output directory at a time: a second waits for the first (lockOutput).
+ */
 export async function compileLevel(input: string, opts: Partial<CompileOptions> = {}, hooks: CompileHooks = { logger: { warn: () => {} } }): Promise<CompileResult> {
-  const warnings: string[] = [];
   const options = { ...COMPILE_DEFAULTS, ...opts };
-  const logger: Logger = { warn: (m) => (warnings.push(m), hooks.logger.warn(m)) };
-  // Before any work: where the output really goes, no input inside it, an interrupted earlier publish repaired,
-  // and a directory holding anything a rebuild may not remove refused (src/publish.ts).
+  const wait = options.lockWaitMs ?? LOCK_WAIT_MS;
+  if (!(Number.isFinite(wait) && wait >= 0 && wait <= 86_400_000)) throw new Error(`compile: lockWaitMs ${wait} outside 0…86,400,000 ms`);
   const outDir = resolveOutDir(options.out ?? defaultOutDir(input));
+  if (options.dryRun) return build(input, options, outDir, hooks);
+  const release = await lockOutput(outDir, wait);
+  try {
+    return await build(input, options, outDir, hooks);
+  } finally {
+    release();
+  }
+}
+
+async function build(input: string, options: CompileOptions, outDir: string, hooks: CompileHooks): Promise<CompileResult> {
+  const warnings: string[] = [];
+  const logger: Logger = { warn: (m) => (warnings.push(m), hooks.logger.warn(m)) };
+  // Before any work (the output locked): no input inside it, an interrupted earlier publish repaired, and a
+  // directory holding anything a rebuild may not remove refused (src/publish.ts).
   if (!options.dryRun) {
     refuseInputsInside(outDir, [input]);
     recoverOutput(outDir, logger);

@@ -9,6 +9,7 @@ import type { SeamMode, SeamReport } from './tiling/seams.ts';
 import type { BuiltResource } from './tiling/build.ts';
 import { firstOfEachFile } from './tiling/unique.ts';
 import { TOOL_VERSION } from './version.ts';
+import type { FileCheck } from './publish.ts';
 
 export const STREAMING_PLAN_FILE = 'streaming-plan.json';
 
@@ -61,6 +62,8 @@ export interface Manifest {
   warnings: string[];
   /** Every file the build wrote besides this manifest: what the next build of this directory may remove. */
   files: string[];
+  /** Each listed file's size and CRC-32 as published (src/publish.ts): a rebuild removes a listed file only if it still matches. */
+  checks?: Record<string, FileCheck>;
 }
 
 export function makeManifest(

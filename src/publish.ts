@@ -3,8 +3,12 @@
 // outside what we wrote is ever deleted. The library never prints: findings go to the logger.
 //
 // Rules (docs/cli.md "The output directory"):
-// - K's manifest.json lists every file the build wrote (`files`). A rebuild removes only those (each checked to be
-//   a plain file directly inside K) and the manifest; any other entry makes the build refuse, naming the entries.
+// - K's manifest.json lists every file the build wrote (`files`) with its size and CRC-32 (`checks`). A rebuild
+//   removes a listed file only when it is provably ours (ownedFile: a plain file directly inside K, named as a build
+//   names its files, its first bytes of the kind that name says, its size and CRC-32 as recorded) and the manifest;
+//   any other entry makes the build refuse, naming the entries. A forged manifest cannot widen that.
+// - One build of K at a time: lockOutput's `.K.lock` sibling (O_EXCL, holder's pid); a dead holder's lock is
+//   taken over, a live one waited for, then refused naming the pid.
 //   A directory without our manifest is replaced only when it is empty. OWNED_ENTRIES (issue #17's `.cache/`) are
 //   the tool's own: never foreign, moved (not copied) into the new output on swap.
 // - The build writes into a sibling `.K.tmp-<pid>-<random>` holding STAGING_MARKER until it is complete. The swap:
@@ -13,10 +17,13 @@
 //   missing it finishes the swap from a complete temp directory or restores the old one; then it removes the stale
 //   temp/old siblings that are ours (the pid in the name is not alive), file by file, and warns about what is left.
 // - -o may be a symbolic link to a directory: the output is published into the link's target (the link stays).
-import { closeSync, lstatSync, type BigIntStats, mkdirSync, openSync, writeSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, linkSync, lstatSync, type BigIntStats, mkdirSync, openSync, writeSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { isInside } from './files.ts';
+import { identify } from './format/identify.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -33,7 +40,7 @@ export const STAGING_MARKER = '.compile-collision-staging';
  * Names a build writes (besides those its manifest lists): what a stale temporary or old directory of ours may
  * hold. Removing one deletes only plain files named so (or listed in its manifest); anything else stays.
  */
-const WRITTEN_NAME = /^(?:[A-Za-z0-9_][A-Za-z0-9_.-]*\.physics|manifest\.json|streaming-plan\.json|report\.html|\.compile-collision-staging)$/;
+const WRITTEN_NAME = /^(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*\.physics|manifest\.json|streaming-plan\.json|report\.html|\.compile-collision-staging)$/;
 
 /** Points of the swap, for tests that kill the process there (CompileHooks.onPublishStep). */
 export type PublishStep = 'staged' | 'old-moved' | 'owned-carried' | 'new-in-place' | 'old-removed';
@@ -52,7 +59,7 @@ const isPlainName = (n: unknown): n is string => typeof n === 'string' && n !== 
  * output up to four times (src/compile.ts, Staging, commit), and the 1M bench level's manifest is ~380 KB of JSON.
  * Any write to the file changes its ctime, so a changed manifest is always read again.
  */
-const manifests = new Map<string, { stamp: string; result: { files: string[] } | undefined }>();
+const manifests = new Map<string, { stamp: string; result: ListedFiles | undefined }>();
 /** Paths remembered at most (an output and its old copy while it is removed, for a few outputs). */
 const MANIFESTS_KEPT = 8;
 
@@ -64,7 +71,7 @@ const stampOf = (st: BigIntStats): string => `${st.dev}:${st.ino}:${st.size}:${s
  * seconds) a write in the same tick would keep the stamp: a manifest changed that recently is not kept (git's
  * "racy" entries).
  */
-function remember(path: string, st: BigIntStats, result: { files: string[] } | undefined): void {
+function remember(path: string, st: BigIntStats, result: ListedFiles | undefined): void {
   if (st.ctimeNs % 1_000_000n === 0n && Date.now() - Number(st.ctimeNs / 1_000_000n) <= 3000) return;
   const stamp = stampOf(st);
   manifests.delete(path);
@@ -72,24 +79,24 @@ function remember(path: string, st: BigIntStats, result: { files: string[] } | u
   if (manifests.size > MANIFESTS_KEPT) manifests.delete(manifests.keys().next().value!);
 }
 
-function readManifest(dir: string): { files: string[] } | undefined {
+function readManifest(dir: string): ListedFiles | undefined {
   let text: string;
   const path = join(dir, MANIFEST_FILE);
   try {
     const st = lstatSync(path, { bigint: true });
     if (!st.isFile()) return undefined;
     const known = manifests.get(path);
-    if (known?.stamp === stampOf(st)) return known.result && { files: [...known.result.files] };
+    if (known?.stamp === stampOf(st)) return known.result && { ...known.result, files: [...known.result.files] };
     text = readFileSync(path, 'utf8');
     const result = parseManifest(text);
     remember(path, st, result); // stamped as before the read: a write during it changes the ctime
-    return result && { files: [...result.files] };
+    return result && { ...result, files: [...result.files] };
   } catch {
     return undefined;
   }
 }
 
-function parseManifest(text: string): { files: string[] } | undefined {
+function parseManifest(text: string): ListedFiles | undefined {
   let j: any;
   try {
     j = JSON.parse(text);
@@ -111,11 +118,83 @@ function rememberManifest(path: string, manifest: unknown): void {
   }
 }
 
-function manifestFiles(j: any): { files: string[] } | undefined {
+/** What a manifest records of a file it lists (`checks`): its size in bytes and zlib's CRC-32 of them, 8 hex digits. */
+export interface FileCheck {
+  bytes: number;
+  crc32: string;
+}
+
+interface ListedFiles {
+  files: string[];
+  /** Absent in manifests written before checks existed (then name and kind alone decide). */
+  checks?: Map<string, FileCheck>;
+}
+
+function manifestFiles(j: any): ListedFiles | undefined {
   if (!ours(j)) return undefined;
   // Manifests before `files` existed: the resources' files and the streaming plan.
   const listed: unknown[] = Array.isArray(j.files) ? j.files : [...(Array.isArray(j.resources) ? j.resources.map((r: any) => r?.file) : []), ...(j.streamingPlan ? ['streaming-plan.json'] : [])];
-  return { files: listed.filter(isPlainName).filter((n) => n !== MANIFEST_FILE) };
+  const files = listed.filter(isPlainName).filter((n) => n !== MANIFEST_FILE);
+  if (j.checks === undefined) return { files };
+  const checks = new Map<string, FileCheck>();
+  if (j.checks && typeof j.checks === 'object') {
+    for (const [name, c] of Object.entries(j.checks as Record<string, any>)) {
+      if (isPlainName(name) && Number.isSafeInteger(c?.bytes) && c.bytes >= 0 && typeof c?.crc32 === 'string' && /^[0-9a-f]{8}$/.test(c.crc32)) checks.set(name, { bytes: c.bytes, crc32: c.crc32 });
+    }
+  }
+  return { files, checks };
+}
+
+/** The names a build gives the files it writes (a resource, the streaming plan, the report) and what each starts with. */
+const WRITTEN_KIND: [RegExp, (head: Uint8Array) => boolean][] = [
+  [/^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.physics$/, (h) => identify(h) === 'physics'],
+  [/^streaming-plan\.json$/, (h) => Buffer.from(h.subarray(0, 16)).toString('latin1').trimStart().startsWith('{')],
+  [/^report\.html$/, (h) => Buffer.from(h.subarray(0, 15)).toString('latin1').toLowerCase() === '<!doctype html>'],
+];
+
+const hex8 = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
+
+/** The check a manifest records for these bytes. */
+export const checkOf = (bytes: Uint8Array): FileCheck => ({ bytes: bytes.byteLength, crc32: hex8(crc32(bytes)) });
+
+/** Verdicts of ownedFile by path and stat stamp: a build inspects its output up to four times. */
+const verdicts = new Map<string, { stamp: string; why: string | undefined }>();
+const VERDICTS_KEPT = 100_000;
+
+/**
+ * Why the listed file `name` in `dir` may not be removed, or undefined when it is provably one this tool wrote:
+ * a plain file (not followed), named as a build names its files, whose first bytes are of that kind, and whose size
+ * and CRC-32 are what the manifest recorded (a manifest without checks: name and kind alone).
+ */
+function ownedFile(dir: string, name: string, listed: ListedFiles): string | undefined {
+  const kind = WRITTEN_KIND.find(([re]) => re.test(name));
+  if (!kind) return 'listed, but not a name compile-collision writes';
+  const path = join(dir, name);
+  let st: BigIntStats;
+  try {
+    st = lstatSync(path, { bigint: true });
+  } catch {
+    return 'listed, but gone';
+  }
+  if (!st.isFile()) return 'listed, but not a plain file';
+  const check = listed.checks?.get(name);
+  if (listed.checks && !check) return 'listed without a size and checksum';
+  if (check && BigInt(check.bytes) !== st.size) return `listed as ${check.bytes} bytes, but ${st.size} bytes: changed since the build wrote it`;
+  const stamp = `${stampOf(st)}:${check?.crc32 ?? ''}`;
+  const known = verdicts.get(path);
+  if (known?.stamp === stamp) return known.why;
+  let why: string | undefined;
+  try {
+    const bytes = readFileSync(path);
+    if (!kind[1](bytes)) why = 'listed, but not the kind of file its name says';
+    else if (check && hex8(crc32(bytes)) !== check.crc32) why = 'listed, but its bytes are not what the build wrote (edited or replaced since)';
+  } catch (e) {
+    why = `listed, but unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+  }
+  verdicts.delete(path);
+  verdicts.set(path, { stamp, why });
+  if (verdicts.size > VERDICTS_KEPT) verdicts.delete(verdicts.keys().next().value!);
+  return why;
 }
 
 const list = (names: string[], max = 12): string => names.slice(0, max).join(', ') + (names.length > max ? `, … ${names.length - max} more` : '');
@@ -153,13 +232,17 @@ export function inspectOutput(outDir: string): PreviousOutput {
   for (const e of entries) {
     if (e.name === MANIFEST_FILE) continue;
     if (OWNED_ENTRIES.includes(e.name) && e.isDirectory()) owned.push(e.name);
-    else if (listed.has(e.name) && e.isFile()) files.push(e.name);
-    else foreign.push(listed.has(e.name) ? `${e.name} (listed, but not a plain file)` : e.name);
+    else if (!listed.has(e.name)) foreign.push(e.name);
+    else {
+      const why = ownedFile(outDir, e.name, manifest);
+      if (why === undefined) files.push(e.name);
+      else foreign.push(`${e.name} (${why})`);
+    }
   }
   if (foreign.length) {
     throw new Error(
       `publish: ${outDir} holds ${foreign.length} entr${foreign.length === 1 ? 'y' : 'ies'} the previous build did not write: ${list(foreign.sort())}; ` +
-        `refusing to replace it (a rebuild removes only the files its ${MANIFEST_FILE} lists: move them out or choose another -o)`,
+        `refusing to replace it (a rebuild removes only files its ${MANIFEST_FILE} lists that are still as it wrote them: move the others out or choose another -o)`,
     );
   }
   return { exists: true, files: [...files.sort(), MANIFEST_FILE], owned };
@@ -279,7 +362,8 @@ function complete(dir: string): boolean {
  * output, owned entries, then the directory. Whatever else is there stays, with a warning naming it.
  */
 function removeStale(dir: string, logger: PublishLogger): void {
-  const listed = new Set(readManifest(dir)?.files ?? []);
+  // A listing never widens what is removed beyond the names a build writes (a forged manifest names anything).
+  const listed = new Set((readManifest(dir)?.files ?? []).filter((n) => WRITTEN_KIND.some(([re]) => re.test(n))));
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -369,6 +453,13 @@ function recover(outDir: string, logger: PublishLogger): string[] {
     for (const e of OWNED_ENTRIES) if (exists(join(d, e)) && isDir(outDir) && !exists(join(outDir, e))) renameSync(join(d, e), join(outDir, e));
     removeStale(d, logger);
     if (!exists(d)) done.push(`removed stale ${basename(d)}`);
+  }
+  // A lock left by a dead build (a live one, the caller's own included, stays).
+  const lock = lockPath(outDir);
+  const holder = readLock(lock);
+  if (holder && holder !== 'torn' && (holder.pid === -1 || (holder.host === hostname() && !alive(holder.pid)))) {
+    takeOver(lock, holder);
+    if (!exists(lock)) done.push(`removed the lock of a build that is gone (${holder.pid === -1 ? 'torn' : `pid ${holder.pid}`})`);
   }
   for (const m of done) logger.warn(`publish: ${outDir}: ${m}`);
   return done;
@@ -462,6 +553,7 @@ export class Staging {
     const { outDir, dir } = this;
     const step = (s: PublishStep): void => this.onStep?.(s);
     try {
+      recordChecks(dir, outDir, manifest);
       writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
       const prev = inspectOutput(outDir); // again: something may have appeared there during the build
       step('staged');
@@ -512,5 +604,134 @@ export class Staging {
     if (this.closed) return;
     this.closed = true;
     rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Adds `checks` to the manifest about to be written: each listed file's size and CRC-32 as it is in the temporary
+ * directory now (after every patch), what the next build's ownedFile compares before removing it. Read back rather
+ * than taken from the writers: resources are written by worker threads, copied from the cache and patched by the
+ * seams pass; 42 MB (the 1M bench level) reads and checksums in tens of ms.
+ */
+function recordChecks(dir: string, outDir: string, manifest: unknown): void {
+  const m = manifest as { files?: unknown; checks?: Record<string, FileCheck> };
+  if (!Array.isArray(m.files)) return;
+  const checks: Record<string, FileCheck> = {};
+  for (const f of m.files) {
+    if (!isPlainName(f) || f === MANIFEST_FILE) continue;
+    const path = join(dir, f);
+    const bytes = readFileSync(path);
+    const check = checkOf(bytes);
+    checks[f] = check;
+    // Known good once in K (a directory rename keeps each file's inode and times): the next build of this
+    // process (--watch, a CompileSession) checks it by its stamp alone.
+    const kind = WRITTEN_KIND.find(([re]) => re.test(f));
+    if (kind?.[1](bytes)) {
+      const st = lstatSync(path, { bigint: true });
+      if (st.size === BigInt(bytes.byteLength)) verdicts.set(join(outDir, f), { stamp: `${stampOf(st)}:${check.crc32}`, why: undefined });
+    }
+  }
+  m.checks = checks;
+}
+
+/** How long a build waits for another build of the same output to finish (ms) unless told otherwise: 2 minutes. */
+export const LOCK_WAIT_MS = 120_000;
+/** A lock file still empty or unreadable after this long (ms) was left by a holder killed while writing it. */
+const LOCK_TORN_MS = 5_000;
+
+interface LockHolder {
+  pid: number;
+  host: string;
+  started: string;
+  token: string;
+}
+
+export const lockPath = (outDir: string): string => join(dirname(outDir), `.${basename(outDir)}.lock`);
+
+/** The holder a lock file names, 'torn' (empty or not ours yet: being written, or its writer died), or undefined (gone). */
+function readLock(path: string): LockHolder | 'torn' | undefined {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return undefined;
+  }
+  if (!st.isFile()) throw new Error(`publish: ${path} is in the way of the build's lock and is not a lock file of ours (${st.isDirectory() ? 'a folder' : st.isSymbolicLink() ? 'a symbolic link' : 'not a plain file'}); remove it`);
+  try {
+    const j = JSON.parse(readFileSync(path, 'utf8'));
+    if (Number.isSafeInteger(j?.pid) && typeof j.host === 'string' && typeof j.token === 'string') return { pid: j.pid, host: j.host, started: String(j.started ?? ''), token: j.token };
+  } catch {
+    // torn
+  }
+  return Date.now() - st.mtimeMs > LOCK_TORN_MS ? { pid: -1, host: hostname(), started: '', token: '' } : 'torn';
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Serializes builds of one output directory: creates `.K.lock` beside K exclusively (O_EXCL) with this process's
+ * pid, host and a random token, and returns its release. A lock whose holder is dead (same host, pid not alive) or
+ * torn is taken over: renamed aside (atomic: of two takers one wins), checked to be the one seen, removed. A live
+ * holder is waited for up to `waitMs`, then the build is refused naming it. Released only by its own token.
+ */
+export async function lockOutput(outDir: string, waitMs = LOCK_WAIT_MS): Promise<() => void> {
+  const path = lockPath(outDir);
+  mkdirSync(dirname(outDir), { recursive: true });
+  const me: LockHolder = { pid: process.pid, host: hostname(), started: new Date().toISOString(), token: randomBytes(12).toString('hex') };
+  const deadline = Date.now() + waitMs;
+  for (let delay = 20; ; delay = Math.min(250, delay * 2)) {
+    try {
+      writeFileSync(path, `${JSON.stringify(me)}\n`, { flag: 'wx' });
+      return () => {
+        try {
+          const h = readLock(path);
+          if (h && h !== 'torn' && h.token === me.token) unlinkSync(path);
+        } catch {
+          // not ours any more, or gone: nothing to release
+        }
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`publish: ${path}: cannot create the build's lock (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    const h = readLock(path);
+    if (h === undefined) continue; // released meanwhile
+    if (h !== 'torn' && (h.pid === -1 || (h.host === me.host && !alive(h.pid)))) {
+      takeOver(path, h);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      const who = h === 'torn' ? 'another build (its lock is being written)' : `another compile-collision (pid ${h.pid}${h.host === me.host ? '' : ` on ${h.host}`}, since ${h.started})`;
+      throw new Error(`publish: ${outDir} is being built by ${who}; waited ${Math.round(waitMs / 1000)} s for it to finish. Try again when it has (if no such build runs, remove ${path})`);
+    }
+    await sleep(delay);
+  }
+}
+
+/** Moves a dead holder's lock aside and removes it, unless what was moved is not the lock seen (then puts it back). */
+function takeOver(path: string, seen: LockHolder): void {
+  const aside = `${path}.stale-${randomBytes(6).toString('hex')}`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return; // another taker was first
+  }
+  let moved: LockHolder | 'torn' | undefined;
+  try {
+    moved = readLock(aside);
+  } catch {
+    moved = undefined;
+  }
+  const same = moved !== undefined && moved !== 'torn' && (seen.pid === -1 ? moved.pid === -1 : moved.token === seen.token);
+  if (!same) {
+    try {
+      linkSync(aside, path); // a live holder's fresh lock: back in place (fails if a new one is there already)
+    } catch {
+      // a newer lock is in place: theirs stands
+    }
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    // gone
   }
 }

@@ -1,9 +1,10 @@
 // compile-collision verify INPUT...: read, write back and compare bytes, check the invariants (src/format/verify.ts)
 // of every .physics named (files, folders, compile outputs, globs). For a compile output, also that the manifest's
-// resources and the .physics files present are the same. Prints every finding; exit 0 only when there is none.
+// resources and the .physics files present are the same, and each file's bytes are the size and CRC-32 it records. Prints every finding; exit 0 only when there is none.
 import { basename } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { type Finding, verifyPhysics } from '../../src/format/verify.ts';
+import { checkOf, type FileCheck } from '../../src/publish.ts';
 import { expandPhysicsInputs, readPhysicsFile, type InputGroup } from '../physics-inputs.ts';
 import { usage } from '../options.ts';
 
@@ -11,11 +12,16 @@ interface VerifyArgs {
   inputs: string[];
 }
 
-function verifyFile(file: string): Finding[] {
+/** Reads and verifies one file; `recorded`: the size and CRC-32 its compile output's manifest holds for it. */
+function verifyFile(file: string, recorded?: FileCheck): Finding[] {
   const read = readPhysicsFile(file);
   if ('error' in read) return [{ file, check: 'open', message: read.error }];
+  const now = recorded && checkOf(read.bytes);
+  const changed: Finding[] = now && (now.bytes !== recorded.bytes || now.crc32 !== recorded.crc32)
+    ? [{ file, check: 'manifest', message: `not the bytes the build wrote: manifest.json records ${recorded.bytes} bytes, CRC-32 ${recorded.crc32}; the file has ${now.bytes} bytes, CRC-32 ${now.crc32}` }]
+    : [];
   try {
-    return verifyPhysics(read.bytes, file);
+    return [...changed, ...verifyPhysics(read.bytes, file)];
   } catch (e) {
     return [{ file, check: 'read', message: (e as Error).message }];
   }
@@ -47,7 +53,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
       const whole = outputFindings(g);
       for (const f of whole) process.stderr.write(`${f.file}: ${f.check}: ${f.message}\n`);
       for (const file of g.files) {
-        const findings = verifyFile(file);
+        const findings = verifyFile(file, g.kind === 'output' ? g.manifest?.checks?.[basename(file)] : undefined);
         total++;
         for (const f of findings) process.stderr.write(`${f.file}: ${f.check}: ${f.message}\n`);
         if (findings.length) groupFailed++;

@@ -271,6 +271,9 @@ describe('inspect and verify over files, folders and globs', () => {
     expect(odd.status).toBe(1);
     expect(odd.stderr).toMatch(/out2: manifest: manifest\.json lists box\.physics, which is missing/);
     expect(odd.stderr).toMatch(/out2: manifest: stray\.physics is not in manifest\.json/);
+    // A resource replaced by another valid one (the user's edit, or a tampered file): not the bytes recorded.
+    copyFileSync(at('out/box.physics'), at('out2/ground.physics'));
+    expect(run('verify', 'out2').stderr).toMatch(/out2\/ground\.physics: manifest: not the bytes the build wrote: manifest\.json records \d+ bytes, CRC-32 [0-9a-f]{8}; the file has \d+ bytes, CRC-32 [0-9a-f]{8}/);
   });
   it('verify reports a short file (the last 40 bytes cut off)', () => {
     const bytes = readFileSync(join(ROOT, 'samples/kinds.physics'));

@@ -2,7 +2,7 @@
 // material, delete one, add one — a rebuild through the cache writes exactly the files and bytes of a clean build
 // (manifest included), reusing what did not change; entries edited in place, --no-cache and --cache DIR.
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileLevel, type CompileResult } from '../../src/compile.ts';
@@ -57,13 +57,18 @@ describe('cache entries and options', () => {
   it('a published file edited in place does not reach its cache entry (no shared inode): the next build restores the clean bytes', async () => {
     const dir = join(tmp.dir, 'inplace');
     const out = join(dir, 'out');
-    await compileLevel(join(SAMPLES, 'skatepark.glb'), { out }, hooks);
+    const first = await compileLevel(join(SAMPLES, 'skatepark.glb'), { out }, hooks);
     const clean = files(out);
     const f = join(out, 'ground.physics');
     const bytes = readFileSync(f);
     bytes[bytes.length - 1] ^= 0xff;
     writeFileSync(f, bytes); // same size, in place
-    await compileLevel(join(SAMPLES, 'skatepark.glb'), { out }, hooks);
+    // The edited file is no longer what the build wrote: the rebuild keeps it and says so (src/publish.ts ownedFile).
+    await expect(compileLevel(join(SAMPLES, 'skatepark.glb'), { out }, hooks)).rejects.toThrow(/ground\.physics \(listed, but its bytes are not what the build wrote/);
+    expect(readFileSync(f).equals(bytes)).toBe(true);
+    unlinkSync(f);
+    const r = await compileLevel(join(SAMPLES, 'skatepark.glb'), { out }, hooks);
+    expect(r.cache!.hits).toBe(first.manifest.resources.length); // the entry kept its bytes
     const now = files(out);
     for (const [n, b] of clean) expect(b.equals(now.get(n)!), n).toBe(true);
   });

@@ -31,6 +31,7 @@ import { inspectOutput, LOCK_WAIT_MS, lockOutput, MANIFEST_FILE, recoverOutput, 
 export { MANIFEST_FILE, OWNED_ENTRIES } from './publish.ts';
 export { STREAMING_PLAN_FILE, type Manifest, type ManifestResource, type StreamingPlan, type Totals } from './manifest.ts';
 import { makeManifest, STREAMING_PLAN_FILE, type Manifest, type StreamingPlan } from './manifest.ts';
+import { buildKey, unchangedSince, writeRecord, type RecordedResult } from './unchanged.ts';
 
 export interface CompileOptions {
   /** Output directory; default `<input dir>/<input stem>.collision`. */
@@ -154,6 +155,12 @@ export interface CompileResult {
   objects: ObjectDecision[];
   /** Set by a dry run: what would be written (nothing was; `outDir` is where it would go). */
   dryRun?: DryRun;
+  /**
+   * True when nothing changed since the last build of this output (src/unchanged.ts: the level file, the options
+   * that reach the output and the tool's code as then, every file as that build wrote it): nothing was rebuilt,
+   * and the result is that build's, its warnings given again.
+   */
+  unchanged?: boolean;
 }
 
 /** What the build decided for one collision object. */
@@ -253,6 +260,21 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
     recoverOutput(outDir, logger);
     inspectOutput(outDir);
   }
+  // Nothing changed since the last build of this output (src/unchanged.ts): prove it, redo nothing.
+  const cacheHome = options.dryRun || options.cache === false ? undefined : options.cache !== undefined ? resolve(options.cache) : join(outDir, CACHE_ENTRY);
+  const t0 = performance.now();
+  const key = cacheHome ? await recordKey(options) : undefined;
+  if (key && cacheHome && !hooks.session) {
+    const same = unchangedSince<RecordedResult>(cacheHome, outDir, input, key);
+    if (same) {
+      for (const w of same.manifest.warnings) logger.warn(w);
+      const r = same.result;
+      return {
+        input, outDir, manifest: same.manifest, importStats: r.importStats, timings: { unchanged: performance.now() - t0 }, workers: 1,
+        cache: { dir: cacheHome, hits: same.manifest.resources.length, misses: 0, rejected: 0 }, objects: r.objects as ObjectDecision[], unchanged: true,
+      };
+    }
+  }
   const session = hooks.session;
   if (session?.building) throw new Error('compile: this CompileSession is already building; a session builds one level at a time');
   const validation = new Validation(session && { keep: session.validation, runs: session.runs });
@@ -291,6 +313,7 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
     if (b.cache) {
       b.cache.finish(b.cacheHome);
       result.cache = { dir: b.cacheHome!, ...b.cache.stats };
+      if (key) writeRecord<RecordedResult>(b.cacheHome!, outDir, key, { importStats: result.importStats, objects: result.objects, workers: result.workers });
     }
     settle(b, session);
     return result;
@@ -607,6 +630,16 @@ function sharedJobs(jobs: ResourceJob[]): ResourceJob[] {
           : { material: g.material, positions: share(g.positions), indices: share(g.indices) },
     ),
   }));
+}
+
+/** The build key of src/unchanged.ts; undefined (no shortcut, no record) when the Studio template cannot be read (the build says why). */
+async function recordKey(options: CompileOptions): Promise<string | undefined> {
+  try {
+    const template = options.studioTemplate ? readRegularFile(options.studioTemplate, MAX_RESOURCE_BYTES) : undefined;
+    return buildKey(options, template);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The options as the manifest records them. */

@@ -5,9 +5,15 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileLevel } from '../../src/compile.ts';
+import { compileLevel as compile } from '../../src/compile.ts';
 import { tempDir } from '../fixtures/levels.ts';
-import { outputFiles as files } from '../fixtures/edits.ts';
+import { outputFiles as files, forgetLastBuild } from '../fixtures/edits.ts';
+
+/** Every rebuild here goes through the cache: the record that lets an unchanged rebuild skip it is dropped first. */
+const compileLevel: typeof compile = (input, opts = {}, h) => {
+  if (typeof opts.out === 'string') forgetLastBuild(opts.out, typeof opts.cache === 'string' ? opts.cache : undefined);
+  return compile(input, opts, h);
+};
 
 const LEVEL = fileURLToPath(new URL('../../samples/skatepark.glb', import.meta.url));
 const tmp = tempDir('sk8-cache-trust-');

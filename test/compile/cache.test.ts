@@ -5,9 +5,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileLevel, type CompileResult } from '../../src/compile.ts';
+import { compileLevel as compile, type CompileResult } from '../../src/compile.ts';
 import { io, tempDir } from '../fixtures/levels.ts';
-import { editLevel, expectSameOutput, outputFiles as files, seeded, type Edit } from '../fixtures/edits.ts';
+import { editLevel, expectSameOutput, outputFiles as files, seeded, type Edit, forgetLastBuild } from '../fixtures/edits.ts';
+
+/** Every rebuild here goes through the cache: the record that lets an unchanged rebuild skip it is dropped first. */
+const compileLevel: typeof compile = (input, opts = {}, h) => {
+  if (typeof opts.out === 'string') forgetLastBuild(opts.out, typeof opts.cache === 'string' ? opts.cache : undefined);
+  return compile(input, opts, h);
+};
 
 const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
 const tmp = tempDir('sk8-cache-');

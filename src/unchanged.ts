@@ -1,0 +1,156 @@
+// A rebuild with nothing changed (issue #28 goal 3): when the level file, every option that can change a byte, and
+// the tool's code are what the last build of this output used, and the output is still exactly what that build
+// wrote, nothing is redone: the build only proves it and returns the last build's result, its warnings given again.
+//
+// The proof, each part checked from disk (nothing there is trusted, issue #22):
+// - the level file's sha256 equals the manifest's input digest (computed over the file and its external buffers:
+//   a .gltf with separate .bin files never matches, so it always builds — correct, only slower);
+// - the build key (options that reach the output, the Studio template's bytes, the code fingerprint) equals the one
+//   recorded beside the cache in `build-<out>.json` after the last successful publish;
+// - manifest.json is the one that build wrote (its size and CRC-32 recorded), and every file it lists is present
+//   and passes src/publish.ts's ownership check (name, kind, size and CRC-32 as recorded).
+// Any miss, or an unreadable or odd record, is an ordinary build. With the cache off (`--no-cache`) nothing is
+// recorded or skipped.
+import { createHash, randomBytes } from 'node:crypto';
+import { lstatSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readRegularFile } from './files.ts';
+import { MAX_LEVEL_BYTES } from './import/gltf.ts';
+import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
+import type { Manifest } from './manifest.ts';
+import type { ImportStats } from './model.ts';
+import { checkOf, inspectOutput, MANIFEST_FILE, type FileCheck } from './publish.ts';
+import { TOOL_VERSION } from './version.ts';
+
+/** Bumped when the record's form or the key's recipe changes. */
+const RECORD_FORMAT = 1;
+/** Largest build record read (bytes): it holds one decision per object; 250,000 objects fit. */
+const MAX_RECORD_BYTES = 64 << 20;
+
+/** What the last build recorded, beside the cache, for the next one to prove nothing changed. */
+export interface BuildRecord<R> {
+  format: number;
+  key: string;
+  manifest: FileCheck;
+  /** The parts of the build's result the manifest does not hold. */
+  result: R;
+}
+
+/** Options that never change a byte of the output: left out of the key. */
+const NOT_IN_KEY = new Set(['out', 'workers', 'cache', 'lockWaitMs', 'dryRun', 'studioTemplate']);
+
+/** JSON with object keys sorted, so that equal options give equal text whatever order they were spread in. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
+    return `{${Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  if (v instanceof Uint8Array) return JSON.stringify(createHash('sha256').update(v).digest('hex'));
+  return JSON.stringify(v) ?? 'null';
+}
+
+let code: string | undefined;
+
+/**
+ * sha256 over the tool version, the wasm module's source hash and every module of the compiler (src/ as sources
+ * or as the compiled package, recursively; or the bundle this runs from): any change to the code is a new key.
+ */
+export function codeFingerprint(): string {
+  if (code) return code;
+  const h = createHash('sha256').update(`${RECORD_FORMAT}\0${TOOL_VERSION}\0${WASM_SOURCE_SHA256}\0`);
+  const self = fileURLToPath(import.meta.url);
+  const root = dirname(self);
+  let tree = false;
+  try {
+    tree = lstatSync(join(root, 'format')).isDirectory();
+  } catch {
+    // a bundle: its own bytes are the code
+  }
+  if (!tree) h.update(readFileSync(self));
+  else {
+    const walk = (dir: string, rel: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+        if (e.isDirectory()) walk(join(dir, e.name), `${rel}${e.name}/`);
+        else if (e.isFile() && /\.(ts|js|mjs|json|wasm)$/.test(e.name) && !e.name.endsWith('.d.ts')) h.update(`${rel}${e.name}\0`).update(readFileSync(join(dir, e.name)));
+      }
+    };
+    walk(root, '');
+  }
+  return (code = h.digest('hex'));
+}
+
+/** The build key: every option that reaches the output, the Studio template's bytes (by digest), the code. */
+export function buildKey(options: object, template: Uint8Array | undefined): string {
+  const kept = Object.fromEntries(Object.entries(options).filter(([k]) => !NOT_IN_KEY.has(k)));
+  const t = template ? createHash('sha256').update(template).digest('hex') : '';
+  return createHash('sha256').update(`${canonical(kept)}\0${t}\0${codeFingerprint()}`).digest('hex');
+}
+
+/** Where the record of the last build of `outDir` lives in a cache directory. */
+export const recordPath = (cacheDir: string, outDir: string): string => join(cacheDir, `build-${createHash('sha256').update(outDir).digest('hex').slice(0, 24)}.json`);
+
+/** Writes the record of a build just published (a random temporary, then a rename); a failure only costs the next build its shortcut. */
+export function writeRecord<R>(cacheDir: string, outDir: string, key: string, result: R): void {
+  const path = recordPath(cacheDir, outDir);
+  try {
+    const manifest = checkOf(readFileSync(join(outDir, MANIFEST_FILE)));
+    const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ format: RECORD_FORMAT, key, manifest, result } satisfies BuildRecord<R>), { flag: 'wx' });
+    renameSync(tmp, path);
+  } catch {
+    try {
+      unlinkSync(path); // no stale record survives a build it does not describe
+    } catch {
+      // none
+    }
+  }
+}
+
+/** Drops the record (a build that failed or changed the output without one). */
+export function dropRecord(cacheDir: string, outDir: string): void {
+  try {
+    unlinkSync(recordPath(cacheDir, outDir));
+  } catch {
+    // none
+  }
+}
+
+/**
+ * The last build's manifest and recorded result when nothing changed since it (see the file header), else
+ * undefined. Reads the level file once (its digest).
+ */
+export function unchangedSince<R>(cacheDir: string, outDir: string, input: string, key: string): { manifest: Manifest; result: R } | undefined {
+  let record: BuildRecord<R>;
+  let manifestBytes: Uint8Array;
+  try {
+    record = JSON.parse(Buffer.from(readRegularFile(recordPath(cacheDir, outDir), MAX_RECORD_BYTES)).toString('utf8'));
+    if (record?.format !== RECORD_FORMAT || record.key !== key || !record.manifest || !record.result) return undefined;
+    manifestBytes = readRegularFile(join(outDir, MANIFEST_FILE), MAX_RECORD_BYTES);
+  } catch {
+    return undefined;
+  }
+  const now = checkOf(manifestBytes);
+  if (now.bytes !== record.manifest.bytes || now.crc32 !== record.manifest.crc32) return undefined;
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(Buffer.from(manifestBytes).toString('utf8'));
+    if (!Array.isArray(manifest?.files) || !manifest.checks || typeof manifest.input?.sha256 !== 'string') return undefined;
+    // Every listed file present and as written (inspectOutput refuses any that is not; a missing one it cannot see).
+    const prev = inspectOutput(outDir);
+    const present = new Set(prev.files);
+    if (!manifest.files.every((f) => present.has(f))) return undefined;
+    const digest = createHash('sha256').update(readRegularFile(input, MAX_LEVEL_BYTES)).digest('hex');
+    if (digest !== manifest.input.sha256) return undefined;
+  } catch {
+    return undefined;
+  }
+  return { manifest, result: record.result };
+}
+
+/** What the record keeps of a build's result besides its manifest. */
+export interface RecordedResult {
+  importStats: ImportStats;
+  objects: unknown[];
+  workers: number;
+}

@@ -1,12 +1,14 @@
 // Writes blender/skate_collision/catalog.py: the lists the Blender add-on's enums are made of, taken from the
 // compiler's own source so there is no second hand-kept copy: the collision modes (src/import/objects.ts), the
 // primitive families and the sk8_shape keys each reads (src/shapes/), the surface names and the packed word each
-// gives (buildSurfaceTable over src/import/surface-catalog.json), the grind radius range (src/import/grind.ts).
+// gives (buildSurfaceTable over src/import/surface-catalog.json), the grind radius range (src/import/grind.ts), the
+// finding kinds of manifest.json (src/import/validate.ts).
 // test/blender/catalog.test.ts fails when the file is not what this script writes. Run: npm run blender:catalog
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { COLLISION_MODES, MODE_SPELLINGS } from '../src/import/objects.ts';
 import { GRIND_DEFAULTS, GRIND_RADIUS_MAX, GRIND_RADIUS_MIN } from '../src/import/grind.ts';
+import { FINDING_KINDS } from '../src/import/validate.ts';
 import { buildSurfaceTable, DEFAULT_MATERIAL, normaliseSurfaceName } from '../src/import/materials.ts';
 import { SHAPE_SPEC_KEYS } from '../src/shapes/spec.ts';
 import { PRIMITIVE_FAMILIES } from '../src/shapes/types.ts';
@@ -49,6 +51,9 @@ export function blenderCatalogText(): string {
     `GRIND_RADIUS_MAX = ${GRIND_RADIUS_MAX}`,
     `GRIND_RADIUS_DEFAULT = ${GRIND_DEFAULTS.radius}`,
     `GRIND_DEFAULT_SURFACE = ${j('round_rail')}`,
+    '# Finding kinds with locations in manifest.json validation (src/import/validate.ts); all warn but borderEdges.',
+    `FINDING_KINDS = ${j(FINDING_KINDS)}`,
+    `INFO_KINDS = ${j(['borderEdges'])}`,
     '# normaliseSurfaceName (src/import/materials.ts) on a few names, so the add-on\'s copy of that rule is tested.',
     `NORMALISE_EXAMPLES = ${j(Object.fromEntries(['Concrete.001', 'Metal Rail', 'metal-rail', '  Wood.0123 '].map((n) => [n, normaliseSurfaceName(n)])))}`,
     '',

@@ -73,5 +73,8 @@ GRIND_RADIUS_MIN = 0.005
 GRIND_RADIUS_MAX = 0.25
 GRIND_RADIUS_DEFAULT = 0.03
 GRIND_DEFAULT_SURFACE = "round_rail"
+# Finding kinds with locations in manifest.json validation (src/import/validate.ts); all warn but borderEdges.
+FINDING_KINDS = ["crackEdges","nonManifoldEdges","inconsistentEdges","degenerate","duplicate","reversedDuplicate","borderEdges"]
+INFO_KINDS = ["borderEdges"]
 # normaliseSurfaceName (src/import/materials.ts) on a few names, so the add-on's copy of that rule is tested.
 NORMALISE_EXAMPLES = {"Concrete.001":"concrete","Metal Rail":"metal_rail","metal-rail":"metal_rail","  Wood.0123 ":"wood"}

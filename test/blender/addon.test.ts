@@ -5,10 +5,12 @@
 // triangles (per resource) and material words. Without bpy the tests are skipped with one line, unless
 // REQUIRE_BLENDER=1 (.ci/run), which makes that a failure.
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../fixtures/levels.ts';
+import { addonEntries, zipBytes } from '../../scripts/blender-zip.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PYTHON = process.env.PYTHON ?? 'python3';
@@ -27,7 +29,10 @@ afterAll(() => tmp.cleanup());
 
 /** Runs one case of run.py; returns its RESULT json (the case asserts; a failed assertion fails here with its message). */
 function runCase(name: string, ...args: string[]): Record<string, any> {
-  const r = spawnSync(PYTHON, [join(ROOT, 'test/blender/run.py'), name, join(tmp.dir, name), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
+  const work = join(tmp.dir, [name, ...args.slice(1)].join('-'));
+  // HOME in the temporary folder: Blender's user folders (installed add-ons, preferences) are made there.
+  const env = { ...process.env, HOME: join(work, 'home') };
+  const r = spawnSync(PYTHON, [join(ROOT, 'test/blender/run.py'), name, work, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 240_000, env });
   const result = /^RESULT (.*)$/m.exec(r.stdout ?? '');
   expect(r.status, `run.py ${name} failed:\n${(r.stderr ?? '').split('\n').slice(-25).join('\n')}`).toBe(0);
   expect(result, 'run.py printed no RESULT line').not.toBeNull();
@@ -55,5 +60,14 @@ describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
     expect(r.triangles).toBe(1480);
     expect(r.resources).toBe(17);
     expect(r.materials).toContain(0x60);
+  }, 240_000);
+
+  it.each(['extension', 'legacy'])('the zip of npm run blender:zip installs as a %s add-on; a missing compiler is named', (how) => {
+    const zip = join(tmp.dir, `addon-${how}.zip`);
+    writeFileSync(zip, zipBytes(addonEntries()));
+    const r = runCase('install', zip, how);
+    expect(r.files).toEqual(expect.arrayContaining(['__init__.py', 'blender_manifest.toml', 'catalog.py', 'LICENSE']));
+    expect(r.files).not.toContain('__pycache__');
+    expect(r.missing).toMatch(/the path set in the add-on preferences .* is not a file/);
   }, 240_000);
 });

@@ -8,6 +8,7 @@
 #               object, puts the 3D cursor on the middle of the crack edge, and selects that edge in edit mode.
 #   import      a compiled sample imported through File → Import → skate. collision: the same triangle count and the
 #               same packed material words as the compile output's manifest.
+#   install     the add-on's zip installs as an extension (4.2+) or a legacy add-on; a missing compiler is named.
 import json
 import os
 import subprocess
@@ -15,7 +16,6 @@ import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BIN = os.path.join(ROOT, "bin", "compile-collision.js")
-sys.path.insert(0, os.path.join(ROOT, "blender"))
 
 import bpy  # noqa: E402  (first: it puts Blender's own modules on the path)
 import addon_utils  # noqa: E402
@@ -26,6 +26,9 @@ COMPILER_KEYS = {"sk8_collision_mode", "sk8_shape", "sk8_surface", "sk8_collisio
 
 
 def fresh():
+    """Factory settings, and the add-on from the checkout (blender/ on the module path)."""
+    if os.path.join(ROOT, "blender") not in sys.path:
+        sys.path.insert(0, os.path.join(ROOT, "blender"))
     bpy.ops.wm.read_factory_settings(use_empty=True)
     addon_utils.enable("io_scene_gltf2", default_set=True)
     mod = addon_utils.enable("skate_collision", default_set=True, handle_error=None)
@@ -231,6 +234,36 @@ def case_import(work, sample):
     print("RESULT " + json.dumps({"objects": len(meshes), "triangles": tris, "materials": sorted(words), "resources": len(per)}))
 
 
+def case_install(work, zip_path, how):
+    """The zip of npm run blender:zip installs as a 4.2 extension (blender_manifest.toml) and as a legacy add-on
+    (bl_info), registers its fields, and its preferences are where the compiler lookup reads them. HOME is a
+    temporary folder (addon.test.ts), so nothing is installed for the user."""
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    if how == "extension":
+        assert bpy.ops.extensions.package_install_files(filepath=zip_path, repo="user_default", enable_on_install=True) == {"FINISHED"}
+        module = "bl_ext.user_default.skate_collision"
+    else:
+        assert bpy.ops.preferences.addon_install(filepath=zip_path) == {"FINISHED"}
+        assert addon_utils.enable("skate_collision", default_set=True, handle_error=None) is not None
+        module = "skate_collision"
+    addon = bpy.context.preferences.addons.get(module)
+    assert addon is not None, [a.module for a in bpy.context.preferences.addons]
+    assert hasattr(bpy.types.Object, "sk8_ui_mode") and hasattr(bpy.types.Material, "sk8_ui_surface")
+    addon.preferences.compiler_path = os.path.join(work, "no-such-compiler")
+    bpy.ops.mesh.primitive_cube_add()
+    bpy.context.scene.sk8_build.out_dir = os.path.join(work, "out")
+    try:
+        bpy.ops.sk8.compile()
+        raise AssertionError("compile ran without a compiler")
+    except RuntimeError as e:  # an operator reporting an error raises it in a script
+        assert "is not a file" in str(e), e
+    status = bpy.context.window_manager.sk8_state.status
+    assert "no-such-compiler" in status and "is not a file" in status, status
+    installed = os.path.dirname(sys.modules[module].__file__)
+    assert installed.startswith(os.environ["HOME"]), installed
+    print("RESULT " + json.dumps({"module": module, "files": sorted(os.listdir(installed)), "missing": status}))
+
+
 def main():
     case, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
@@ -240,6 +273,8 @@ def main():
         case_finding(work)
     elif case == "import":
         case_import(work, sys.argv[3])
+    elif case == "install":
+        case_install(work, sys.argv[3], sys.argv[4])
     else:
         raise SystemExit("unknown case %s" % case)
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../fixtures/levels.ts';
-import { addonEntries, zipBytes } from '../../scripts/blender-zip.mjs';
+import { addonEntries, zipBytes } from '../../scripts/blender-zip.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PYTHON = process.env.PYTHON ?? 'python3';

@@ -11,16 +11,16 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PACKAGE = join(ROOT, 'blender', 'skate_collision');
 
 /** The add-on's version, from its blender_manifest.toml. */
-export function addonVersion() {
+export function addonVersion(): string {
   const m = /^version\s*=\s*"([^"]+)"/m.exec(readFileSync(join(PACKAGE, 'blender_manifest.toml'), 'utf8'));
   if (!m) throw new Error('blender-zip: blender/skate_collision/blender_manifest.toml: no version line');
   return m[1];
 }
 
 /** [name in the zip, bytes] for every file the zip holds, sorted by name. */
-export function addonEntries() {
-  const out = [];
-  const walk = (dir) => {
+export function addonEntries(): [string, Buffer][] {
+  const out: [string, Buffer][] = [];
+  const walk = (dir: string): void => {
     for (const name of readdirSync(dir).sort()) {
       const p = join(dir, name);
       if (name === '__pycache__' || name.endsWith('.pyc')) continue;
@@ -34,9 +34,9 @@ export function addonEntries() {
 }
 
 /** A zip (deflate) of the entries; every entry dated 1980-01-01 00:00. */
-export function zipBytes(entries) {
+export function zipBytes(entries: [string, Buffer][]): Buffer {
   const DOS_TIME = 0, DOS_DATE = (0 << 9) | (1 << 5) | 1;
-  const locals = [], centrals = [];
+  const locals: Buffer[] = [], centrals: Buffer[] = [];
   let offset = 0;
   for (const [name, data] of entries) {
     const nameBytes = Buffer.from(name, 'utf8');

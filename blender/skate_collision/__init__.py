@@ -16,7 +16,7 @@ bl_info = {
 import bpy
 from bpy.props import StringProperty
 
-from . import build, importer, operators, props, ui
+from . import build, importer, operators, preview, props, ui
 
 
 class SK8_Preferences(bpy.types.AddonPreferences):
@@ -45,9 +45,11 @@ def register():
     props.register()
     build.register()
     importer.register()
+    preview.register()
 
 
 def unregister():
+    preview.unregister()
     importer.unregister()
     build.unregister()
     props.unregister()

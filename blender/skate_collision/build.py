@@ -78,8 +78,9 @@ def _command_for(path):
 def export_level(context, glb, selection_only):
     """File → Export → glTF 2.0 with the README's settings: custom properties (extras) on, +Y up, modifiers
     applied, loose edges as lines; no textures, cameras, lights or animation (the compiler reads none)."""
-    import addon_utils
-    addon_utils.enable("io_scene_gltf2", default_set=False)
+    if not hasattr(bpy.types, "EXPORT_SCENE_OT_gltf"):
+        import addon_utils
+        addon_utils.enable("io_scene_gltf2", default_set=False)
     bpy.ops.export_scene.gltf(
         filepath=glb, export_format="GLB", export_extras=True, export_yup=True, export_apply=True,
         use_mesh_edges=True, use_mesh_vertices=False, use_selection=selection_only, export_materials="EXPORT",
@@ -190,8 +191,7 @@ def finish_compile(context, result):
         load_findings(context, m, entry["outDir"])
         return True, state.status
     if entry and entry.get("error"):
-        msg = "%s: %s" % (entry["error"].get("stage", "compile"), entry["error"].get("message", ""))
-        msg = entry["error"].get("message", msg)
+        msg = entry["error"].get("message") or "compile-collision failed (%s)" % entry["error"].get("stage", "compile")
     else:
         msg = (result["stderr"].strip() or "compile-collision exited with %d and no output" % result["code"]).splitlines()[-1]
     state.status = "failed: " + msg
@@ -340,6 +340,7 @@ class SK8_State(bpy.types.PropertyGroup):
     lines: CollectionProperty(type=SK8_Line)
     findings: CollectionProperty(type=SK8_Finding)
     finding_index: IntProperty()
+    preview: BoolProperty(name="Preview Shapes", default=True, description="Draw the primitive each selected object compiles as (explicit or fitted) in the 3D view")
 
 
 class SK8_BuildSettings(bpy.types.PropertyGroup):

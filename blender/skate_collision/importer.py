@@ -40,8 +40,9 @@ def import_collision(context, inputs, edge_colors=False):
         r = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL, env={**os.environ, "CI": "1"})
         if r.returncode != 0 or not os.path.isfile(glb):
             raise RuntimeError((r.stderr.strip() or "compile-collision to-gltf exited with %d" % r.returncode).splitlines()[-1])
-        import addon_utils
-        addon_utils.enable("io_scene_gltf2", default_set=False)
+        if not hasattr(bpy.types, "IMPORT_SCENE_OT_gltf"):
+            import addon_utils
+            addon_utils.enable("io_scene_gltf2", default_set=False)
         before = set(bpy.data.objects)
         bpy.ops.import_scene.gltf(filepath=glb, merge_vertices=False)
         objs = [o for o in bpy.data.objects if o not in before]

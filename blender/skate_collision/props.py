@@ -167,26 +167,34 @@ def write_shape(obj, shape):
     obj[SHAPE_KEY] = json.dumps({k: shape[k] for k in keys}, separators=(", ", ": "))
 
 
-def local_bounds(obj):
-    """Min and max of the object's mesh vertices in its local frame (Blender axes, unscaled)."""
-    data = getattr(obj, "data", None)
-    verts = getattr(data, "vertices", None)
+def local_bounds(obj, scale=(1.0, 1.0, 1.0)):
+    """Min and max of the object's mesh vertices in its local frame (Blender axes), modifiers applied (as the export
+    applies them), each axis times scale (1: unscaled)."""
+    verts = None
+    if getattr(obj, "type", None) == "MESH":
+        try:
+            verts = obj.evaluated_get(bpy.context.evaluated_depsgraph_get()).data.vertices
+        except (AttributeError, RuntimeError, ReferenceError):
+            verts = obj.data.vertices
     if not verts:
         return (-0.5, -0.5, -0.5), (0.5, 0.5, 0.5)
     lo = [math.inf] * 3
     hi = [-math.inf] * 3
     for v in verts:
         for a in range(3):
-            lo[a] = min(lo[a], v.co[a])
-            hi[a] = max(hi[a], v.co[a])
+            x = v.co[a] * scale[a]
+            lo[a] = min(lo[a], x)
+            hi[a] = max(hi[a], x)
     return tuple(lo), tuple(hi)
 
 
-def fit_shape(obj, family):
-    """The primitive the compiler fits when no sk8_shape is given (src/shapes/fit.ts), as explicit parameters:
+def fit_shape(obj, family, scale=(1.0, 1.0, 1.0)):
+    """The primitive the compiler fits when no sk8_shape is given (src/shapes/fit.ts), as explicit parameters
+    (to the unscaled mesh: the compiler scales an explicit shape by the object's scale; the preview passes the
+    scale to fit the scaled mesh, as the compiler fits):
     box the local bounds; sphere their centre and largest half-extent; capsule/cylinder along the longest axis
     (ties: glTF y, x, z = Blender z, x, y), radius the larger other half-extent; cone along +Z (glTF +Y)."""
-    lo, hi = local_bounds(obj)
+    lo, hi = local_bounds(obj, scale)
     c = [(lo[a] + hi[a]) / 2 for a in range(3)]
     h = [(hi[a] - lo[a]) / 2 for a in range(3)]
     shape = {"type": family, "centre": _to_gltf_vec(c)}
@@ -448,9 +456,6 @@ def write_grind(obj, enabled=None, radius=None, surface=None):
         if surface_canonical(surface) is None:
             raise ValueError("grind surface %r is not in the material grid" % surface)
         g["surface"] = surface_canonical(surface)
-    if not g["enabled"] and obj.get(GRIND_KEY) is None and enabled is None:
-        # Changing radius or surface of an object without a grind curve turns nothing on.
-        pass
     obj[GRIND_KEY] = json.dumps({"enabled": g["enabled"], "radius": g["radius"], "surface": g["surface"]}, separators=(", ", ": "))
 
 

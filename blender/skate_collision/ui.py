@@ -28,6 +28,7 @@ class SK8_PT_object(bpy.types.Panel):
             row = box.row()
             row.prop(obj, "sk8_ui_explicit_shape")
             row.operator("sk8.fit_shape", text="Fit", icon="MESH_CUBE")
+            row.prop(context.window_manager.sk8_state, "preview", text="", icon="HIDE_OFF")
             if obj.get(props.SHAPE_KEY) is not None:
                 box.prop(obj, "sk8_ui_shape_centre")
                 if mode == "box":

@@ -3,7 +3,8 @@
 # a case prints `RESULT <json>` and exits 0, or fails an assertion (exit 1, the message on stderr).
 #   properties  the same objects set up through the add-on's fields and operators, and by typing the custom
 #               properties by hand: compiled (the add-on's Compile operator / plain export + the CLI), the .physics
-#               files are byte for byte the same, and only the compiler's property names were written.
+#               files are byte for byte the same, and only the compiler's property names were written; the
+#               viewport preview of each primitive spans what the compiler built.
 #   finding     a level with a known crack between two objects: the build's crack finding's "go to" selects that
 #               object, puts the 3D cursor on the middle of the crack edge, and selects that edge in edit mode.
 #   import      a compiled sample imported through File → Import → skate. collision: the same triangle count and the
@@ -63,8 +64,8 @@ def level_geometry():
     ring = [(0.2 * math.cos(2 * math.pi * k / 8), 0.2 * math.sin(2 * math.pi * k / 8)) for k in range(8)]
     verts = [(x, y, z) for z in (0.0, 2.0) for x, y in ring]
     faces = [(k, (k + 1) % 8, 8 + (k + 1) % 8, 8 + k) for k in range(8)] + [tuple(range(7, -1, -1)), tuple(range(8, 16))]
-    objs["post"] = mesh_object("post", verts, faces, location=(-3, 2, 0), rotation_z=0.4)
-    objs["ball"] = mesh_object("ball", box_verts(1, 1, 1), BOX_FACES, location=(0, -4, 1))
+    objs["post"] = mesh_object("post", verts, faces, location=(-3, 2, 0), rotation_z=0.4, scale=(1.5, 1.5, 0.8))
+    objs["ball"] = mesh_object("ball", box_verts(1, 1, 1), BOX_FACES, location=(0, -4, 1.5), scale=(2, 2, 2))
     objs["tube"] = mesh_object("tube", box_verts(0.4, 3, 0.4), BOX_FACES, location=(5, -2, 0.5))
     objs["rail"] = mesh_object("rail", [(0, 0, 0.6), (2, 0, 0.6), (4, 0.5, 0.6)], edges=[(0, 1), (1, 2)], location=(-6, -6, 0))
     ramp = mesh_object("ramp", [(0, 0, 0), (3, 0, 0), (3, 2, 1), (0, 2, 1)], [(0, 1, 2, 3)], location=(-4, 5, 0))
@@ -133,6 +134,23 @@ def case_properties(work):
     assert any(t.startswith("collision-triangles") for t in lines), lines
     addon_files = physics_files(s.out_dir)
     manifest = json.load(open(os.path.join(s.out_dir, "manifest.json")))
+    # The viewport preview of each primitive (explicit: deck, ball, tube; fitted: post, rotated) spans what the
+    # compiler built: the resource's bounds (game space, tessellated vertices on the true surface) in Blender axes.
+    from skate_collision import preview
+    bounds = {r["name"]: r["bounds"] for r in manifest["resources"]}
+    spans = {}
+    for name in ("deck", "ball", "tube", "post"):
+        pts = [p for seg in preview.segments(o[name]) for p in seg]
+        assert pts, "no preview for %s" % name
+        lo = [min(p[a] for p in pts) for a in range(3)]
+        hi = [max(p[a] for p in pts) for a in range(3)]
+        g = bounds[name]
+        want_lo = [g["min"][0], -g["max"][2], g["min"][1]]
+        want_hi = [g["max"][0], -g["min"][2], g["max"][1]]
+        worst = max(abs(a - b) for a, b in zip(lo + hi, want_lo + want_hi))
+        assert worst < 0.01, "%s: preview spans %s … %s, the compiled shape %s … %s" % (name, lo, hi, want_lo, want_hi)
+        spans[name] = [round(x, 3) for x in lo + hi]
+    assert preview.segments(o["ramp"]) == [], "a triangle mesh has no preview"
 
     # 2. By hand, as docs/blender-export.md tells an author to type them (other spellings and key orders), and
     #    compiled the plain way: File → Export → glTF with the README's settings, then the CLI.
@@ -166,7 +184,7 @@ def case_properties(work):
     differ = [f for f in addon_files if addon_files[f] != hand_files[f]]
     assert not differ, "these files differ: %s" % differ
     words = {r["name"]: r["materials"] for r in manifest["resources"]}
-    print("RESULT " + json.dumps({"files": sorted(addon_files), "bytes": sum(len(b) for b in addon_files.values()), "written": written, "materials": words, "layout": lines[0]}))
+    print("RESULT " + json.dumps({"files": sorted(addon_files), "bytes": sum(len(b) for b in addon_files.values()), "written": written, "materials": words, "layout": lines[0], "preview": spans}))
 
 
 def case_finding(work):

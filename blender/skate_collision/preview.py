@@ -152,14 +152,17 @@ def _draw():
             coords += [a[:], b[:]]
     if not coords:
         return
-    shader = gpu.shader.from_builtin("UNIFORM_COLOR")
+    # POLYLINE_UNIFORM_COLOR: lines wider than one pixel on every GPU backend (UNIFORM_COLOR ignores the width on
+    # core profiles and Metal).
+    shader = gpu.shader.from_builtin("POLYLINE_UNIFORM_COLOR")
     batch = batch_for_shader(shader, "LINES", {"pos": coords})
-    gpu.state.line_width_set(2.0)
-    gpu.state.depth_test_set("LESS_EQUAL")
+    region = context.region
+    shader.uniform_float("viewportSize", (region.width, region.height))
+    shader.uniform_float("lineWidth", 2.0)
     shader.uniform_float("color", (1.0, 0.55, 0.1, 1.0))
+    gpu.state.depth_test_set("LESS_EQUAL")
     batch.draw(shader)
     gpu.state.depth_test_set("NONE")
-    gpu.state.line_width_set(1.0)
 
 
 def register():

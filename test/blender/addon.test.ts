@@ -62,12 +62,13 @@ describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
     expect(r.materials).toContain(0x60);
   }, 240_000);
 
-  it.each(['extension', 'legacy'])('the zip of npm run blender:zip installs as a %s add-on; a missing compiler is named', (how) => {
+  it.each(['extension', 'legacy'])('the zip of npm run blender:zip installs as a %s add-on; a missing compiler is named, one in node_modules/.bin above the .blend found', (how) => {
     const zip = join(tmp.dir, `addon-${how}.zip`);
     writeFileSync(zip, zipBytes(addonEntries()));
     const r = runCase('install', zip, how);
     expect(r.files).toEqual(expect.arrayContaining(['__init__.py', 'blender_manifest.toml', 'catalog.py', 'LICENSE']));
     expect(r.files).not.toContain('__pycache__');
     expect(r.missing).toMatch(/the path set in the add-on preferences .* is not a file/);
+    expect(r.none).toMatch(/^compile-collision not found: install the npm package/);
   }, 240_000);
 });

@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BIN = os.path.join(ROOT, "bin", "compile-collision.js")
@@ -198,8 +199,17 @@ def case_finding(work):
     s = bpy.context.scene.sk8_build
     s.out_dir = os.path.join(work, "crack.collision")
     s.report = True
-    assert bpy.ops.sk8.compile() == {"FINISHED"}, bpy.context.window_manager.sk8_state.status
+    # What the button's modal operator does on its timer: start (returns at once, the child running), poll, finish.
+    from skate_collision import build
     state = bpy.context.window_manager.sk8_state
+    job = build.start_compile(bpy.context)
+    assert job.poll() is None and state.running, "start_compile waited for the build"
+    polls = 1
+    while job.poll() is None:
+        polls += 1
+        time.sleep(0.02)
+    ok, msg = build.finish_compile(bpy.context, job.result)
+    assert ok and not state.running, msg
     found = [(i, f) for i, f in enumerate(state.findings) if f.kind == "crackEdges" and f.object == "right"]
     assert found, "no crack finding on right: %s" % [(f.kind, f.object, f.count) for f in state.findings]
     i, f = found[0]
@@ -217,7 +227,7 @@ def case_finding(work):
     edges = [tuple(sorted((tuple(round(c, 4) for c in mw @ v.co) for v in e.verts))) for e in bm.edges if e.select]
     assert edges == [((10.0, 3.0, 1.0), (10.0, 5.0, 1.0))], edges
     assert os.path.isfile(os.path.join(state.out_dir, "report.html"))
-    print("RESULT " + json.dumps({"finding": [f.kind, f.object, f.count], "cursor": cursor, "edge": edges[0], "findings": len(state.findings)}))
+    print("RESULT " + json.dumps({"finding": [f.kind, f.object, f.count], "cursor": cursor, "edge": edges[0], "findings": len(state.findings), "polls": polls}))
 
 
 def case_import(work, sample):
@@ -277,9 +287,27 @@ def case_install(work, zip_path, how):
         assert "is not a file" in str(e), e
     status = bpy.context.window_manager.sk8_state.status
     assert "no-such-compiler" in status and "is not a file" in status, status
+    # Nothing configured, none on PATH, none under the folders: the message says how to get one.
+    build = sys.modules[module + ".build"]
+    addon.preferences.compiler_path = ""
+    os.environ["PATH"] = os.path.join(work, "empty-bin")
+    os.chdir(work)
+    try:
+        build.find_compiler(bpy.context)
+        raise AssertionError("a compiler was found with none there")
+    except build.CompilerMissing as e:
+        none_found = str(e)
+    assert "compile-collision not found" in none_found and "Preferences" in none_found, none_found
+    # node_modules/.bin/compile-collision in a folder above the saved .blend is found.
+    os.makedirs(os.path.join(work, "proj", "levels"))
+    os.makedirs(os.path.join(work, "proj", "node_modules", ".bin"))
+    fake = os.path.join(work, "proj", "node_modules", ".bin", "compile-collision")
+    open(fake, "w").write("#!/bin/sh\n")
+    bpy.ops.wm.save_as_mainfile(filepath=os.path.join(work, "proj", "levels", "park.blend"))
+    assert build.find_compiler(bpy.context) == [fake], build.find_compiler(bpy.context)
     installed = os.path.dirname(sys.modules[module].__file__)
     assert installed.startswith(os.environ["HOME"]), installed
-    print("RESULT " + json.dumps({"module": module, "files": sorted(os.listdir(installed)), "missing": status}))
+    print("RESULT " + json.dumps({"module": module, "files": sorted(os.listdir(installed)), "missing": status, "none": none_found}))
 
 
 def main():

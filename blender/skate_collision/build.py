@@ -52,7 +52,8 @@ def find_compiler(context=None):
     start = os.path.dirname(bpy.data.filepath) if bpy.data.filepath else os.getcwd()
     d = os.path.abspath(start)
     while True:
-        for name in ("compile-collision", "compile-collision.cmd"):
+        # npm puts a shell script and (on Windows) a .cmd side by side: Windows runs the .cmd.
+        for name in (("compile-collision.cmd", "compile-collision") if sys.platform == "win32" else ("compile-collision",)):
             p = os.path.join(d, "node_modules", ".bin", name)
             if os.path.isfile(p):
                 return [p]
@@ -78,6 +79,9 @@ def _command_for(path):
 def export_level(context, glb, selection_only):
     """File → Export → glTF 2.0 with the README's settings: custom properties (extras) on, +Y up, modifiers
     applied, loose edges as lines; no textures, cameras, lights or animation (the compiler reads none)."""
+    if context.object is not None and context.object.mode != "OBJECT":
+        # Edit-mode changes reach the mesh data (and so the export) only when edit mode is left.
+        bpy.ops.object.mode_set(mode="OBJECT")
     if not hasattr(bpy.types, "EXPORT_SCENE_OT_gltf"):
         import addon_utils
         addon_utils.enable("io_scene_gltf2", default_set=False)

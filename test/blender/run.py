@@ -227,7 +227,17 @@ def case_finding(work):
     edges = [tuple(sorted((tuple(round(c, 4) for c in mw @ v.co) for v in e.verts))) for e in bm.edges if e.select]
     assert edges == [((10.0, 3.0, 1.0), (10.0, 5.0, 1.0))], edges
     assert os.path.isfile(os.path.join(state.out_dir, "report.html"))
-    print("RESULT " + json.dumps({"finding": [f.kind, f.object, f.count], "cursor": cursor, "edge": edges[0], "findings": len(state.findings), "polls": polls}))
+    # Strict, from edit mode: the warnings fail the build; the message is shown, the last output stays.
+    s.strict = True
+    try:
+        bpy.ops.sk8.compile()
+        raise AssertionError("a strict build with cracks succeeded")
+    except RuntimeError as e:
+        strict_error = str(e)
+    assert ctx.object.mode == "OBJECT", ctx.object.mode
+    assert state.status.startswith("failed: ") and "strict" in state.status, state.status
+    assert os.path.isfile(os.path.join(state.out_dir, "report.html"))
+    print("RESULT " + json.dumps({"finding": [f.kind, f.object, f.count], "cursor": cursor, "edge": edges[0], "findings": len(state.findings), "polls": polls, "strict": state.status}))
 
 
 def case_import(work, sample):

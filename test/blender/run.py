@@ -94,6 +94,60 @@ def physics_files(out):
     return {f: open(os.path.join(out, f), "rb").read() for f in sorted(os.listdir(out)) if f.endswith(".physics")}
 
 
+class FakeLayout:
+    """Stands in for a panel's layout (headless Blender draws no panels): checks that every prop, operator and
+    list a panel's draw names exists, and records the labels."""
+
+    def __init__(self, log):
+        self.log = log
+        self.use_property_split = False
+        self.enabled = True
+
+    def _sub(self, *a, **k):
+        return FakeLayout(self.log)
+
+    column = row = box = _sub
+
+    def separator(self, **k):
+        pass
+
+    def label(self, text="", **k):
+        self.log.append(("label", text))
+
+    def prop(self, data, name, **k):
+        assert name in data.bl_rna.properties, "panel draws %s.%s, which does not exist" % (type(data).__name__, name)
+        self.log.append(("prop", name))
+
+    def operator(self, idname, **k):
+        cat, name = idname.split(".")
+        op = getattr(getattr(bpy.ops, cat), name)
+        rna = op.get_rna_type()
+        self.log.append(("operator", idname))
+
+        class Props:
+            def __setattr__(self, key, value):
+                assert key in rna.properties, "panel sets %s.%s, which the operator lacks" % (idname, key)
+        return Props()
+
+    def template_list(self, list_type, list_id, data, prop, active_data, active_prop, **k):
+        assert hasattr(bpy.types, list_type), list_type
+        assert prop in data.bl_rna.properties and active_prop in active_data.bl_rna.properties
+        self.log.append(("list", prop))
+
+
+def draw_panels(objects, material):
+    """Every panel of the add-on drawn once per object (and the material panel) into FakeLayouts."""
+    from skate_collision import ui
+    from types import SimpleNamespace
+    log = []
+    wm = bpy.context.window_manager
+    for obj in objects:
+        ctx = SimpleNamespace(object=obj, active_object=obj, material=material, scene=bpy.context.scene, window_manager=wm)
+        for panel in ui.CLASSES:
+            panel.draw(SimpleNamespace(layout=FakeLayout(log)), ctx)
+    return log
+
+
 def case_properties(work):
     # 1. Through the add-on: its fields (what the panel draws) and its operators (what scripts call).
     fresh()
@@ -119,6 +173,9 @@ def case_properties(work):
     o["ramp"].data.materials[0].sk8_ui_surface = "wood_thin_rough"
     o["pool"].sk8_ui_mode = "water"
     o["plate"].sk8_ui_packed = "0x00f007a0"
+    log = draw_panels(list(o.values()), o["ramp"].data.materials[0])
+    drawn = {x[1] for x in log if x[0] == "prop"}
+    assert {"sk8_ui_mode", "sk8_ui_shape_size", "sk8_ui_shape_radius", "sk8_ui_shape_axis", "sk8_ui_grind_radius", "out_dir"} <= drawn, drawn
     written = {name: custom_props(obj) for name, obj in o.items()}
     written["RampMat"] = custom_props(o["ramp"].data.materials[0])
     for name, p in written.items():

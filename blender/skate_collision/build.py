@@ -257,7 +257,6 @@ def find_object(name):
 def go_to_finding(context, finding, location_index=0):
     """Selects the finding's object, puts the 3D cursor on its place and frames it in every 3D view; for an edge
     finding enters edit mode with that edge selected. Returns (object, place in Blender space)."""
-    import bmesh
     from mathutils import Vector
     locs = json.loads(finding.locations or "[]")
     obj = find_object(finding.object)

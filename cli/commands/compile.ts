@@ -7,7 +7,7 @@ import type { SeamMode } from '../../src/tiling/seams.ts';
 import { join, resolve } from 'node:path';
 import { checkNumber, usage } from '../options.ts';
 import { progressDisplay } from '../progress.ts';
-import { summary } from '../summary.ts';
+import { layoutLine, summary } from '../summary.ts';
 
 interface Args {
   inputs?: string[];
@@ -110,7 +110,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     try {
       const r = await compileLevel(file, levelOptions(out), { logger: { warn: () => {} }, onProgress: progress.update });
       progress.stop();
-      entries.push(jsonEntry(r, argv.verbose));
+      entries.push(jsonEntry(r, argv.verbose, layoutLine(r)));
       if (!argv.json && !argv.quiet) process.stdout.write(`${summary(r, argv.verbose)}\n`);
     } catch (e) {
       progress.stop();
@@ -124,8 +124,9 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   process.exitCode = failed ? 1 : 0;
 }
 
-function jsonEntry(r: CompileResult, verbose: boolean): JsonEntry {
-  const base = { input: r.input, ok: true as const, outDir: r.outDir, workers: r.workers, timings: r.timings };
+/** `layoutLine`: the summary's layout line (why one resource per object or cells), for front ends such as the Blender add-on. */
+function jsonEntry(r: CompileResult, verbose: boolean, layoutLine: string): JsonEntry {
+  const base = { input: r.input, ok: true as const, outDir: r.outDir, workers: r.workers, timings: r.timings, layoutLine };
   const objects = verbose ? { objects: r.objects } : {};
   if (r.dryRun) return { ...base, dryRun: true, wouldWrite: r.dryRun, warnings: r.manifest.warnings, ...objects };
   return { ...base, manifest: r.manifest, ...objects };
@@ -159,6 +160,6 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: "also print each stage's time, every warning, and per object the decision taken: mode, material words, triangles, the resource or cell holding it" })
       .option('cache', { type: 'string', describe: "incremental cache directory, default <out>/.cache (--no-cache: none): a resource whose inputs are unchanged is reused; the output is byte for byte a clean build's" })
       .option('watch', { type: 'boolean', default: false, describe: "stay running and rebuild whenever the level (or a .gltf's buffer files) changes, one line per rebuild; a failed rebuild keeps the last output and prints why; Ctrl-C stops" })
-      .option('json', { type: 'boolean', default: false, describe: "print JSON instead of the summary: for each level its outDir, timings and manifest, or for a failed one { input, ok: false, error: { stage, message } } (an array when there are several levels)" }) as unknown as Argv<Args>,
+      .option('json', { type: 'boolean', default: false, describe: "print JSON instead of the summary: for each level its outDir, timings, layoutLine (the summary's layout line) and manifest, or for a failed one { input, ok: false, error: { stage, message } } (an array when there are several levels)" }) as unknown as Argv<Args>,
   handler,
 };

@@ -1,7 +1,7 @@
 // Object properties from glTF extras (Blender custom properties; "Include → Custom Properties" on export).
 // Spec: ../shared/spec/authoring-notes.md "Objects and their properties", "Materials", "Grind curves".
 import type { WalkMaterial as Material, WalkMesh as Mesh, WalkNode as Node, WalkPrimitive as Primitive } from './gltf-lite.ts';
-import { isShapeMode, type ShapeMode } from '../shapes/build.ts';
+import { SHAPE_MODES, type ShapeMode } from '../shapes/build.ts';
 import { parseShapeSpec } from '../shapes/spec.ts';
 import { clampGrindRadius, GRIND_RADIUS_MAX, GRIND_RADIUS_MIN } from './grind.ts';
 import { buildSurfaceTable, DEFAULT_MATERIAL, finalMaterialWord, normaliseSurfaceName, parsePackedMaterial, placeText, type Place } from './materials.ts';
@@ -10,11 +10,13 @@ export type Extras = Record<string, unknown>;
 
 /** What an object compiles as: a triangle mesh, nothing, water, or one of the shape layer's modes (src/shapes/). */
 export type CollisionMode = 'triangle_mesh' | 'none' | 'water' | ShapeMode;
+/** Every sk8_collision_mode the compiler reads by its own name (the Blender add-on's enum is generated from it). */
+export const COLLISION_MODES: readonly CollisionMode[] = ['triangle_mesh', 'none', 'water', ...SHAPE_MODES];
 
 /** sk8_collision_mode values: the add-on's enum (stored order 0..4) and reskate_cli's extra spellings. */
 const ENUM_ORDER = ['triangle_mesh', 'convex_parts', 'hull', 'none', 'water'];
 /** Spellings: reskate_cli's `mesh`, `convex_hull`, `aggregate`; the issue's primitive names are modes of their own. */
-const SPELLINGS: Record<string, CollisionMode> = { mesh: 'triangle_mesh', convex_hull: 'hull', aggregate: 'convex_parts' };
+export const MODE_SPELLINGS: Record<string, CollisionMode> = { mesh: 'triangle_mesh', convex_hull: 'hull', aggregate: 'convex_parts' };
 
 export interface GrindConfig {
   material: number;
@@ -46,8 +48,8 @@ export class MaterialResolver {
     if (raw === undefined) return family ?? 'triangle_mesh';
     const name = typeof raw === 'number' ? ENUM_ORDER[raw] : typeof raw === 'string' ? raw.trim().toLowerCase() : undefined;
     let mode: CollisionMode = 'triangle_mesh';
-    if (name && (name === 'triangle_mesh' || name === 'none' || name === 'water' || isShapeMode(name))) mode = name as CollisionMode;
-    else if (name && SPELLINGS[name]) mode = SPELLINGS[name];
+    if (name && (COLLISION_MODES as readonly string[]).includes(name)) mode = name as CollisionMode;
+    else if (name && MODE_SPELLINGS[name]) mode = MODE_SPELLINGS[name];
     else this.warnOnce(`mode:${where}`, `objects: ${where}: unknown sk8_collision_mode ${JSON.stringify(raw)}; compiled as triangle_mesh`);
     if (family !== undefined && mode !== family && mode !== 'none') {
       throw new Error(`objects: ${where}: sk8_shape is a ${family} but sk8_collision_mode is ${JSON.stringify(raw)}; set the mode to "${family}" or remove sk8_shape`);

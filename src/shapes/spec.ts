@@ -10,14 +10,15 @@
 import { normalizeQuat, quatFromYTo } from './frame.ts';
 import { checkPrimitive, isPrimitiveFamily, PRIMITIVE_FAMILIES, type Primitive, type Quat, type Vec3 } from './types.ts';
 
-const KEYS: Record<string, readonly string[]> = {
+/** The keys sk8_shape reads per family (besides COMMON); the Blender add-on's shape fields are generated from them. */
+export const SHAPE_SPEC_KEYS: Record<string, readonly string[]> = {
   sphere: ['radius'],
   capsule: ['radius', 'length'],
   cylinder: ['radius', 'length', 'height'],
   cone: ['radius', 'height', 'length'],
   box: ['size', 'halfExtents'],
 };
-const COMMON = ['type', 'centre', 'center', 'rotation', 'axis'];
+export const SHAPE_SPEC_COMMON = ['type', 'centre', 'center', 'rotation', 'axis'];
 
 /** Parses an sk8_shape value into a local primitive. Throws `shapes: <where>: sk8_shape ...` naming what is wrong. */
 export function parseShapeSpec(raw: unknown, where: string): Primitive {
@@ -36,7 +37,7 @@ export function parseShapeSpec(raw: unknown, where: string): Primitive {
   const o = v as Record<string, unknown>;
   const type = typeof o.type === 'string' ? o.type.trim().toLowerCase() : undefined;
   if (!type || !isPrimitiveFamily(type)) return fail(`type ${JSON.stringify(o.type)} is not one of ${PRIMITIVE_FAMILIES.join(', ')}`);
-  for (const k of Object.keys(o)) if (!COMMON.includes(k) && !KEYS[type].includes(k)) fail(`key "${k}" is not read for a ${type} (keys: ${[...COMMON, ...KEYS[type]].join(', ')})`);
+  for (const k of Object.keys(o)) if (!SHAPE_SPEC_COMMON.includes(k) && !SHAPE_SPEC_KEYS[type].includes(k)) fail(`key "${k}" is not read for a ${type} (keys: ${[...SHAPE_SPEC_COMMON, ...SHAPE_SPEC_KEYS[type]].join(', ')})`);
   const num = (k: string, value: unknown = o[k]): number => {
     const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
     if (typeof n !== 'number' || !Number.isFinite(n)) return fail(`${k} ${JSON.stringify(value)} is not a finite number`);

@@ -53,11 +53,12 @@ describe('compile-collision LEVEL', () => {
     expect(r.status).toBe(0);
     expect(readdirSync(join(tmp.dir, 'out-tty'))).toContain('report.html');
   });
-  it('--json prints the manifest', () => {
+  it('--json prints the manifest and the summary\'s layout line', () => {
     const r = run('levels/a/one.glb', '-o', 'out-json', '--json');
     expect(r.status).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.manifest.totals['collision-parts']).toBe(2);
+    expect(j.layoutLine).toMatch(/^\d+ objects .*< budget 4,003 → one resource per object \(\d+ geometries\)$/);
     expect(j.outDir).toBe(join(tmp.dir, 'out-json'));
   });
   it('compiles every level a glob matches; a broken one exits 1 and leaves no output of its own', () => {

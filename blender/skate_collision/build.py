@@ -1,0 +1,521 @@
+# SPDX-License-Identifier: MIT
+# Compile from Blender: export the scene (or the selection) as a GLB with the settings docs/blender-export.md asks
+# for, run `compile-collision LEVEL.glb -o OUT --json …` as a child process, and show its result (the layout line,
+# the totals, the warnings) and the findings of OUT/manifest.json. The button runs a modal operator polling the
+# child on a timer, so the UI stays live; bpy.ops.sk8.compile() from a script (or headless) waits for it.
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import bpy
+from bpy.props import BoolProperty, CollectionProperty, EnumProperty, IntProperty, PointerProperty, StringProperty
+
+from . import catalog
+
+PACKAGE = __package__
+
+KIND_LABELS = {
+    "crackEdges": "crack", "nonManifoldEdges": "non-manifold edge", "inconsistentEdges": "inconsistent winding",
+    "degenerate": "degenerate triangle", "duplicate": "duplicate triangle", "reversedDuplicate": "back-to-back pair",
+    "borderEdges": "border (info)",
+}
+
+
+def preferences(context=None):
+    context = context or bpy.context
+    addon = context.preferences.addons.get(PACKAGE)
+    return addon.preferences if addon else None
+
+
+class CompilerMissing(Exception):
+    pass
+
+
+def find_compiler(context=None):
+    """The command that runs compile-collision, as a list: the path in the add-on's preferences (a .js file runs
+    through node), else SK8_COMPILE_COLLISION, else compile-collision on PATH, else node_modules/.bin under the
+    .blend's folder or one above it."""
+    prefs = preferences(context)
+    configured = (prefs.compiler_path if prefs else "") or os.environ.get("SK8_COMPILE_COLLISION", "")
+    if configured:
+        path = bpy.path.abspath(configured)
+        if not os.path.isfile(path):
+            raise CompilerMissing("compile-collision: the path set in the add-on preferences (%s) is not a file" % path)
+        return _command_for(path)
+    found = shutil.which("compile-collision")
+    if found:
+        return [found]
+    start = os.path.dirname(bpy.data.filepath) if bpy.data.filepath else os.getcwd()
+    d = os.path.abspath(start)
+    while True:
+        # npm puts a shell script and (on Windows) a .cmd side by side: Windows runs the .cmd.
+        for name in (("compile-collision.cmd", "compile-collision") if sys.platform == "win32" else ("compile-collision",)):
+            p = os.path.join(d, "node_modules", ".bin", name)
+            if os.path.isfile(p):
+                return [p]
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    raise CompilerMissing(
+        "compile-collision not found: install the npm package (npm install -g skate-collision, or npm install in "
+        "the level's folder), or set its path in Edit → Preferences → Add-ons → skate. collision"
+    )
+
+
+def _command_for(path):
+    if path.endswith((".js", ".mjs", ".cjs")):
+        node = shutil.which("node")
+        if not node:
+            raise CompilerMissing("compile-collision: %s is a JavaScript file but node is not on PATH" % path)
+        return [node, path]
+    return [path]
+
+
+def export_level(context, glb, selection_only):
+    """File → Export → glTF 2.0 with the README's settings: custom properties (extras) on, +Y up, modifiers
+    applied, loose edges as lines; no textures, cameras, lights or animation (the compiler reads none)."""
+    if context.object is not None and context.object.mode != "OBJECT":
+        # Edit-mode changes reach the mesh data (and so the export) only when edit mode is left.
+        bpy.ops.object.mode_set(mode="OBJECT")
+    if not hasattr(bpy.types, "EXPORT_SCENE_OT_gltf"):
+        import addon_utils
+        addon_utils.enable("io_scene_gltf2", default_set=False)
+    bpy.ops.export_scene.gltf(
+        filepath=glb, export_format="GLB", export_extras=True, export_yup=True, export_apply=True,
+        use_mesh_edges=True, use_mesh_vertices=False, use_selection=selection_only, export_materials="EXPORT",
+        export_image_format="NONE", export_animations=False, export_cameras=False, export_lights=False,
+        export_morph=False, export_skins=False,
+    )
+
+
+def build_command(base, glb, settings):
+    cmd = list(base) + [glb, "-o", settings["out"], "--cell-size", str(settings["cell_size"]), "--seams", settings["seams"], "--json"]
+    cmd.append("--report" if settings["report"] else "--no-report")
+    if settings["strict"]:
+        cmd.append("--strict")
+    return cmd
+
+
+class Job:
+    """One compile child: started, polled, its --json output parsed at the end (stdout to a file, so a large
+    output never blocks on a full pipe)."""
+
+    def __init__(self, cmd, workdir):
+        self.cmd = cmd
+        self.workdir = workdir
+        self.out_path = os.path.join(workdir, "stdout.json")
+        self.err_path = os.path.join(workdir, "stderr.txt")
+        self.started = time.monotonic()
+        with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env={**os.environ, "CI": "1"})
+        self.result = None
+
+    def poll(self):
+        """None while running, else the result dict (also kept as self.result)."""
+        if self.result is not None:
+            return self.result
+        code = self.proc.poll()
+        if code is None:
+            return None
+        with open(self.out_path, "r", encoding="utf-8") as f:
+            text = f.read()
+        with open(self.err_path, "r", encoding="utf-8", errors="replace") as f:
+            err = f.read()
+        try:
+            entry = json.loads(text) if text.strip() else None
+        except ValueError:
+            entry = None
+        self.result = {"code": code, "entry": entry, "stderr": err, "seconds": time.monotonic() - self.started}
+        shutil.rmtree(self.workdir, ignore_errors=True)
+        return self.result
+
+    def cancel(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def settings_of(context):
+    s = context.scene.sk8_build
+    out = s.out_dir.strip()
+    if not out:
+        stem = bpy.path.display_name_from_filepath(bpy.data.filepath) if bpy.data.filepath else ""
+        if not stem:
+            raise ValueError("set an output folder (the .blend is not saved, so there is no default next to it)")
+        out = "//%s.collision" % stem
+    if out.startswith("//") and not bpy.data.filepath:
+        raise ValueError("the output folder %s is relative to the .blend, which is not saved: save it or give an absolute folder" % out)
+    return {
+        "out": os.path.abspath(bpy.path.abspath(out)), "cell_size": int(s.cell_size), "seams": s.seams, "strict": s.strict,
+        "report": s.report, "selection_only": s.selection_only,
+    }
+
+
+def start_compile(context):
+    """Exports and starts the compiler; returns the Job. Raises CompilerMissing or ValueError with the message."""
+    base = find_compiler(context)
+    settings = settings_of(context)
+    workdir = tempfile.mkdtemp(prefix="sk8-compile-")
+    stem = bpy.path.display_name_from_filepath(bpy.data.filepath) if bpy.data.filepath else "level"
+    glb = os.path.join(workdir, "%s.glb" % bpy.path.clean_name(stem or "level"))
+    try:
+        export_level(context, glb, settings["selection_only"])
+    except Exception:
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise
+    state = context.window_manager.sk8_state
+    state.running = True
+    state.status = "compiling…"
+    return Job(build_command(base, glb, settings), workdir)
+
+
+def finish_compile(context, result):
+    """Shows a finished job's result in the sidebar state; loads the findings on success. Returns (ok, message)."""
+    state = context.window_manager.sk8_state
+    state.running = False
+    state.lines.clear()
+    entry = result["entry"]
+    if isinstance(entry, list):
+        entry = entry[0] if entry else None
+    if entry and entry.get("ok"):
+        m = entry["manifest"]
+        state.status = "built in %.1f s → %s" % (result["seconds"], entry["outDir"])
+        state.out_dir = entry["outDir"]
+        _line(state, "layout: " + entry.get("layoutLine", m.get("layout", "")), "INFO")
+        for k, v in m.get("totals", {}).items():
+            _line(state, "%s  %s" % (k, v), "NONE")
+        for w in m.get("warnings", []):
+            _line(state, w, "ERROR")
+        load_findings(context, m, entry["outDir"])
+        return True, state.status
+    if entry and entry.get("error"):
+        msg = entry["error"].get("message") or "compile-collision failed (%s)" % entry["error"].get("stage", "compile")
+    else:
+        msg = (result["stderr"].strip() or "compile-collision exited with %d and no output" % result["code"]).splitlines()[-1]
+    state.status = "failed: " + msg
+    _line(state, msg, "ERROR")
+    return False, msg
+
+
+def _line(state, text, icon):
+    it = state.lines.add()
+    it.text = text
+    it.icon = icon
+
+
+def load_findings(context, manifest, out_dir):
+    """One entry per object and finding kind with locations in manifest.json: warnings first, then info."""
+    state = context.window_manager.sk8_state
+    state.findings.clear()
+    state.out_dir = out_dir
+    rows = []
+    for obj, report in (manifest.get("validation") or {}).items():
+        for kind in catalog.FINDING_KINDS:
+            locs = (report.get("locations") or {}).get(kind) or []
+            count = report.get(kind, len(locs))
+            if count or locs:
+                rows.append((kind in catalog.INFO_KINDS, catalog.FINDING_KINDS.index(kind), obj, kind, count, locs))
+    rows.sort(key=lambda r: (r[0], r[1], r[2]))
+    for info, _, obj, kind, count, locs in rows:
+        f = state.findings.add()
+        f.object = obj
+        f.kind = kind
+        f.severity = "INFO" if info else "WARNING"
+        f.count = int(count)
+        f.locations = json.dumps(locs)
+    state.finding_index = 0
+
+
+def game_to_blender(p):
+    """Game space (glTF: Y up, forward −Z) → Blender world (Z up): Blender (x, y, z) = game (x, −z, y)."""
+    return (p[0], -p[2], p[1])
+
+
+def sanitize_name(name):
+    """The compiler's object names (src/model.ts sanitizeName, the part that matters for matching): characters
+    outside A-Z a-z 0-9 _ . - become _."""
+    import re
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+
+
+def find_object(name):
+    obj = bpy.data.objects.get(name)
+    if obj is not None:
+        return obj
+    for o in bpy.data.objects:
+        if sanitize_name(o.name) == name or sanitize_name(o.name).lower() == name.lower():
+            return o
+    return None
+
+
+def go_to_finding(context, finding, location_index=0):
+    """Selects the finding's object, puts the 3D cursor on its place and frames it in every 3D view; for an edge
+    finding enters edit mode with that edge selected. Returns (object, place in Blender space)."""
+    from mathutils import Vector
+    locs = json.loads(finding.locations or "[]")
+    obj = find_object(finding.object)
+    if obj is None:
+        raise LookupError("no object named %s in this file (the finding's object)" % finding.object)
+    if context.object is not None and context.object.mode != "OBJECT":
+        bpy.ops.object.mode_set(mode="OBJECT")
+    for o in context.view_layer.objects:
+        o.select_set(False)
+    obj.hide_set(False)
+    obj.select_set(True)
+    context.view_layer.objects.active = obj
+    if not locs:
+        return obj, None
+    loc = locs[location_index % len(locs)]
+    pts = [Vector(game_to_blender(p)) for p in loc["points"]]
+    centre = sum(pts, Vector()) / len(pts)
+    size = max([(a - b).length for a in pts for b in pts] + [0.5])
+    context.scene.cursor.location = centre
+    for window in context.window_manager.windows:
+        for area in window.screen.areas:
+            if area.type != "VIEW_3D":
+                continue
+            for space in area.spaces:
+                if space.type == "VIEW_3D" and space.region_3d is not None:
+                    space.region_3d.view_location = centre
+                    space.region_3d.view_distance = max(2.0, 3.0 * size)
+            area.tag_redraw()
+    if len(pts) == 2 and obj.type == "MESH":
+        _select_edge(context, obj, pts)
+    return obj, tuple(centre)
+
+
+def _select_edge(context, obj, pts):
+    """Edit mode, edge select, the mesh edge whose world end points are nearest the finding's (either way round)."""
+    import bmesh
+    mw = obj.matrix_world
+    me = obj.data
+    best, best_d = None, float("inf")
+    for e in me.edges:
+        a = mw @ me.vertices[e.vertices[0]].co
+        b = mw @ me.vertices[e.vertices[1]].co
+        d = min((a - pts[0]).length + (b - pts[1]).length, (a - pts[1]).length + (b - pts[0]).length)
+        if d < best_d:
+            best, best_d = e.index, d
+    bpy.ops.object.mode_set(mode="EDIT")
+    context.tool_settings.mesh_select_mode = (False, True, False)
+    bm = bmesh.from_edit_mesh(me)
+    for v in bm.verts:
+        v.select_set(False)
+    for f in bm.faces:
+        f.select_set(False)
+    for e in bm.edges:
+        e.select_set(False)
+    bm.edges.ensure_lookup_table()
+    if best is not None:
+        bm.edges[best].select_set(True)
+    bm.select_flush_mode()
+    bmesh.update_edit_mesh(me)
+    return best
+
+
+# --- state, settings and operators ----------------------------------------------------------------------------
+
+class SK8_Line(bpy.types.PropertyGroup):
+    text: StringProperty()
+    icon: StringProperty(default="NONE")
+
+
+class SK8_Finding(bpy.types.PropertyGroup):
+    object: StringProperty()
+    kind: StringProperty()
+    severity: StringProperty()
+    count: IntProperty()
+    locations: StringProperty(description="JSON: the manifest's locations of this kind for this object")
+    current: IntProperty(description="Which of the locations go to shows")
+
+
+class SK8_State(bpy.types.PropertyGroup):
+    """Kept on the window manager: not saved in the .blend, so never exported as extras."""
+    running: BoolProperty()
+    status: StringProperty()
+    out_dir: StringProperty()
+    lines: CollectionProperty(type=SK8_Line)
+    findings: CollectionProperty(type=SK8_Finding)
+    finding_index: IntProperty()
+    preview: BoolProperty(name="Preview Shapes", default=True, description="Draw the primitive each selected object compiles as (explicit or fitted) in the 3D view")
+
+
+class SK8_BuildSettings(bpy.types.PropertyGroup):
+    """Saved with the scene (exported as the scene's sk8_build extras, which the compiler does not read)."""
+    out_dir: StringProperty(name="Output Folder", subtype="DIR_PATH", description="compile-collision -o; empty: <blend name>.collision next to the .blend")
+    selection_only: BoolProperty(name="Selection Only", description="Export only the selected objects")
+    cell_size: EnumProperty(name="Cell Size", items=[("50", "50 m", ""), ("100", "100 m", ""), ("200", "200 m", "")], default="100", description="--cell-size: edge of a collision_area cell, metres")
+    seams: EnumProperty(name="Seams", items=[("level", "Level", "--seams level: no open edges at the compiler's cuts"), ("shape", "Shape", "--seams shape: cuts left open, byte for byte as Studio writes")], default="level")
+    strict: BoolProperty(name="Strict", description="--strict: any warning fails the build and nothing is written")
+    report: BoolProperty(name="Report", default=True, description="--report: write report.html into the output")
+
+
+class SK8_OT_compile(bpy.types.Operator):
+    """Export the scene (or the selection) and compile its collision with compile-collision"""
+    bl_idname = "sk8.compile"
+    bl_label = "Compile Collision"
+
+    _timer = None
+    _job = None
+
+    def execute(self, context):
+        # Scripting and headless use: wait for the child.
+        try:
+            job = start_compile(context)
+        except (CompilerMissing, ValueError, RuntimeError) as e:
+            return self._fail(context, str(e))
+        while job.poll() is None:
+            time.sleep(0.05)
+        ok, msg = finish_compile(context, job.result)
+        self.report({"INFO"} if ok else {"ERROR"}, msg)
+        return {"FINISHED"} if ok else {"CANCELLED"}
+
+    def invoke(self, context, event):
+        if context.window_manager.sk8_state.running:
+            self.report({"WARNING"}, "a compile is already running")
+            return {"CANCELLED"}
+        try:
+            self._job = start_compile(context)
+        except (CompilerMissing, ValueError, RuntimeError) as e:
+            return self._fail(context, str(e))
+        self._timer = context.window_manager.event_timer_add(0.2, window=context.window)
+        context.window_manager.modal_handler_add(self)
+        return {"RUNNING_MODAL"}
+
+    def modal(self, context, event):
+        state = context.window_manager.sk8_state
+        if event.type == "ESC":
+            self._job.cancel()
+            self._end(context)
+            state.running = False
+            state.status = "cancelled"
+            return {"CANCELLED"}
+        if event.type != "TIMER":
+            return {"PASS_THROUGH"}
+        if self._job.poll() is None:
+            state.status = "compiling… %.0f s (Esc cancels)" % (time.monotonic() - self._job.started)
+            _redraw(context)
+            return {"RUNNING_MODAL"}
+        self._end(context)
+        ok, msg = finish_compile(context, self._job.result)
+        self.report({"INFO"} if ok else {"ERROR"}, msg)
+        _redraw(context)
+        return {"FINISHED"}
+
+    def _end(self, context):
+        if self._timer is not None:
+            context.window_manager.event_timer_remove(self._timer)
+            self._timer = None
+
+    def _fail(self, context, msg):
+        state = context.window_manager.sk8_state
+        state.running = False
+        state.status = "failed: " + msg
+        state.lines.clear()
+        _line(state, msg, "ERROR")
+        self.report({"ERROR"}, msg)
+        return {"CANCELLED"}
+
+
+def _redraw(context):
+    for window in context.window_manager.windows:
+        for area in window.screen.areas:
+            area.tag_redraw()
+
+
+class SK8_OT_load_findings(bpy.types.Operator):
+    """Load the findings of a compile output's manifest.json"""
+    bl_idname = "sk8.load_findings"
+    bl_label = "Load Findings"
+
+    directory: StringProperty(subtype="DIR_PATH", description="The compile output; empty: the last one, else the output folder setting")
+
+    def execute(self, context):
+        d = self.directory or context.window_manager.sk8_state.out_dir
+        if not d:
+            try:
+                d = settings_of(context)["out"]
+            except ValueError as e:
+                self.report({"ERROR"}, str(e))
+                return {"CANCELLED"}
+        path = os.path.join(bpy.path.abspath(d), "manifest.json")
+        if not os.path.isfile(path):
+            self.report({"ERROR"}, "no manifest.json in %s" % d)
+            return {"CANCELLED"}
+        with open(path, "r", encoding="utf-8") as f:
+            load_findings(context, json.load(f), os.path.dirname(path))
+        return {"FINISHED"}
+
+
+class SK8_OT_go_to_finding(bpy.types.Operator):
+    """Select the finding's object, frame its place, and select the edge (edge findings)"""
+    bl_idname = "sk8.go_to_finding"
+    bl_label = "Go To Finding"
+
+    index: IntProperty(default=-1, description="Which finding (-1: the active one)")
+    step: IntProperty(default=0, description="Move to the next (1) or previous (-1) location of the finding first")
+
+    def execute(self, context):
+        state = context.window_manager.sk8_state
+        i = state.finding_index if self.index < 0 else self.index
+        if not 0 <= i < len(state.findings):
+            self.report({"ERROR"}, "no finding %d" % i)
+            return {"CANCELLED"}
+        f = state.findings[i]
+        state.finding_index = i
+        n = len(json.loads(f.locations or "[]")) or 1
+        f.current = (f.current + self.step) % n
+        try:
+            obj, place = go_to_finding(context, f, f.current)
+        except LookupError as e:
+            self.report({"ERROR"}, str(e))
+            return {"CANCELLED"}
+        where = "" if place is None else " at (%.3f, %.3f, %.3f)" % place
+        self.report({"INFO"}, "%s on %s%s (%d of %d)" % (KIND_LABELS.get(f.kind, f.kind), obj.name, where, f.current + 1, n))
+        return {"FINISHED"}
+
+
+class SK8_OT_open_report(bpy.types.Operator):
+    """Open the compile output's report.html in the browser"""
+    bl_idname = "sk8.open_report"
+    bl_label = "Open Report"
+
+    def execute(self, context):
+        d = context.window_manager.sk8_state.out_dir
+        path = os.path.join(d, "report.html") if d else ""
+        if not path or not os.path.isfile(path):
+            self.report({"ERROR"}, "no report.html in %s (compile with Report on)" % (d or "the output"))
+            return {"CANCELLED"}
+        import webbrowser
+        webbrowser.open("file://" + path.replace(os.sep, "/") if sys.platform != "win32" else path)
+        return {"FINISHED"}
+
+
+class SK8_UL_findings(bpy.types.UIList):
+    def draw_item(self, context, layout, data, item, icon, active_data, active_propname, index=0):
+        row = layout.row(align=True)
+        row.label(text=KIND_LABELS.get(item.kind, item.kind), icon="INFO" if item.severity == "INFO" else "ERROR")
+        row.label(text=item.object)
+        row.label(text=str(item.count))
+        op = row.operator("sk8.go_to_finding", text="", icon="VIEWZOOM")
+        op.index = index
+
+
+CLASSES = (SK8_Line, SK8_Finding, SK8_State, SK8_BuildSettings, SK8_OT_compile, SK8_OT_load_findings,
+           SK8_OT_go_to_finding, SK8_OT_open_report, SK8_UL_findings)
+
+
+def register():
+    bpy.types.WindowManager.sk8_state = PointerProperty(type=SK8_State)
+    bpy.types.Scene.sk8_build = PointerProperty(type=SK8_BuildSettings)
+
+
+def unregister():
+    del bpy.types.WindowManager.sk8_state
+    del bpy.types.Scene.sk8_build

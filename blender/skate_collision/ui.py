@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: MIT
+# The panels: Object and Material properties (the collision settings), and the 3D view's sidebar tab
+# "skate." (compile, its result, the findings).
+import bpy
+
+from . import catalog, props
+
+
+class SK8_PT_object(bpy.types.Panel):
+    bl_label = "skate. Collision"
+    bl_idname = "OBJECT_PT_sk8_collision"
+    bl_space_type = "PROPERTIES"
+    bl_region_type = "WINDOW"
+    bl_context = "object"
+
+    @classmethod
+    def poll(cls, context):
+        return context.object is not None
+
+    def draw(self, context):
+        obj = context.object
+        col = self.layout.column()
+        col.use_property_split = True
+        col.prop(obj, "sk8_ui_mode")
+        mode = props.read_mode(obj)
+        if mode in catalog.PRIMITIVE_FAMILIES:
+            box = col.box()
+            row = box.row()
+            row.prop(obj, "sk8_ui_explicit_shape")
+            row.operator("sk8.fit_shape", text="Fit", icon="MESH_CUBE")
+            row.prop(context.window_manager.sk8_state, "preview", text="", icon="HIDE_OFF")
+            if obj.get(props.SHAPE_KEY) is not None:
+                box.prop(obj, "sk8_ui_shape_centre")
+                if mode == "box":
+                    box.prop(obj, "sk8_ui_shape_size")
+                else:
+                    box.prop(obj, "sk8_ui_shape_radius")
+                if mode in ("capsule", "cylinder", "cone"):
+                    box.prop(obj, "sk8_ui_shape_length", text="Height" if mode == "cone" else "Length")
+                    box.prop(obj, "sk8_ui_shape_axis")
+            else:
+                box.label(text="fitted to the mesh's local bounds when compiled", icon="INFO")
+        elif mode is None:
+            col.label(text="sk8_collision_mode %r is not read; see Custom Properties" % obj.get(props.MODE_KEY), icon="ERROR")
+        col.separator()
+        col.prop(obj, "sk8_ui_surface")
+        col.prop(obj, "sk8_ui_packed")
+        col.separator()
+        col.prop(obj, "sk8_ui_grind")
+        if props.read_grind(obj)["enabled"]:
+            sub = col.column()
+            sub.prop(obj, "sk8_ui_grind_radius")
+            sub.prop(obj, "sk8_ui_grind_surface")
+
+
+class SK8_PT_material(bpy.types.Panel):
+    bl_label = "skate. Collision"
+    bl_idname = "MATERIAL_PT_sk8_collision"
+    bl_space_type = "PROPERTIES"
+    bl_region_type = "WINDOW"
+    bl_context = "material"
+
+    @classmethod
+    def poll(cls, context):
+        return context.material is not None
+
+    def draw(self, context):
+        col = self.layout.column()
+        col.use_property_split = True
+        col.prop(context.material, "sk8_ui_surface")
+        col.prop(context.material, "sk8_ui_packed")
+
+
+class SK8_PT_build(bpy.types.Panel):
+    bl_label = "Compile"
+    bl_idname = "VIEW3D_PT_sk8_build"
+    bl_space_type = "VIEW_3D"
+    bl_region_type = "UI"
+    bl_category = "skate."
+
+    def draw(self, context):
+        s = context.scene.sk8_build
+        state = context.window_manager.sk8_state
+        col = self.layout.column()
+        col.prop(s, "out_dir")
+        row = col.row()
+        row.prop(s, "cell_size")
+        row.prop(s, "seams")
+        row = col.row()
+        row.prop(s, "selection_only")
+        row.prop(s, "strict")
+        row.prop(s, "report")
+        row = col.row()
+        row.enabled = not state.running
+        row.operator("sk8.compile", icon="PLAY")
+        if state.status:
+            col.label(text=state.status, icon="TIME" if state.running else "NONE")
+        for line in state.lines:
+            col.label(text=line.text, icon=line.icon)
+
+
+class SK8_PT_findings(bpy.types.Panel):
+    bl_label = "Findings"
+    bl_idname = "VIEW3D_PT_sk8_findings"
+    bl_space_type = "VIEW_3D"
+    bl_region_type = "UI"
+    bl_category = "skate."
+
+    def draw(self, context):
+        state = context.window_manager.sk8_state
+        col = self.layout.column()
+        col.template_list("SK8_UL_findings", "", state, "findings", state, "finding_index", rows=6)
+        row = col.row(align=True)
+        row.operator("sk8.go_to_finding", text="Go To").index = -1
+        op = row.operator("sk8.go_to_finding", text="", icon="TRIA_LEFT")
+        op.step = -1
+        op = row.operator("sk8.go_to_finding", text="", icon="TRIA_RIGHT")
+        op.step = 1
+        row = col.row(align=True)
+        row.operator("sk8.load_findings", icon="FILE_REFRESH")
+        row.operator("sk8.open_report", icon="URL")
+
+
+CLASSES = (SK8_PT_object, SK8_PT_material, SK8_PT_build, SK8_PT_findings)

@@ -1,0 +1,74 @@
+// The Blender add-on in Blender: test/blender/run.py under bpy (Blender 4.2 as a Python module: pip install
+// bpy==4.2.0), one child per case. properties: set through the add-on's fields and operators vs typed by hand,
+// the compiled .physics files are byte for byte the same; finding: a known crack's "go to" selects the object, the
+// edge and puts the 3D cursor on it; import: File → Import → skate. collision gives back a compiled sample's
+// triangles (per resource) and material words. Without bpy the tests are skipped with one line, unless
+// REQUIRE_BLENDER=1 (.ci/run), which makes that a failure.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../fixtures/levels.ts';
+import { addonEntries, zipBytes } from '../../scripts/blender-zip.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PYTHON = process.env.PYTHON ?? 'python3';
+const hasBpy = spawnSync(PYTHON, ['-c', 'import bpy'], { encoding: 'utf8' }).status === 0;
+const required = process.env.REQUIRE_BLENDER === '1';
+if (!hasBpy && !required) console.log(`blender add-on tests skipped: ${PYTHON} cannot import bpy (pip install bpy==4.2.0)`);
+
+describe('Blender as a Python module for the add-on tests', () => {
+  it.runIf(required)('is installed when REQUIRE_BLENDER=1', () => {
+    expect(hasBpy, `REQUIRE_BLENDER=1 but ${PYTHON} cannot import bpy`).toBe(true);
+  });
+});
+
+const tmp = tempDir('sk8-blender-');
+afterAll(() => tmp.cleanup());
+
+/** Runs one case of run.py; returns its RESULT json (the case asserts; a failed assertion fails here with its message). */
+function runCase(name: string, ...args: string[]): Record<string, any> {
+  const work = join(tmp.dir, [name, ...args.slice(1)].join('-'));
+  // HOME in the temporary folder: Blender's user folders (installed add-ons, preferences) are made there.
+  const env = { ...process.env, HOME: join(work, 'home') };
+  const r = spawnSync(PYTHON, [join(ROOT, 'test/blender/run.py'), name, work, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 240_000, env });
+  const result = /^RESULT (.*)$/m.exec(r.stdout ?? '');
+  expect(r.status, `run.py ${name} failed:\n${(r.stderr ?? '').split('\n').slice(-25).join('\n')}`).toBe(0);
+  expect(result, 'run.py printed no RESULT line').not.toBeNull();
+  return JSON.parse(result![1]);
+}
+
+describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
+  it('properties set through the add-on compile to the same bytes as the same properties typed by hand', () => {
+    const r = runCase('properties');
+    expect(r.files).toEqual(['ball.physics', 'deck.physics', 'grind_rail.physics', 'plate.physics', 'pool.physics', 'post.physics', 'ramp.physics', 'tube.physics']);
+    // The words the properties chose: concrete, metal, default, metal rail (grind), wood (material), water, packed.
+    expect(r.materials).toEqual({ deck: [0x60], post: [0x160], ball: [0x20], tube: [0x20], grind_rail: [0xba0], ramp: [0x1a0], pool: [0xf007a0], plate: [0xf007a0] });
+    expect(r.written.deck).toEqual({ sk8_collision_mode: 'box', sk8_shape: '{"type": "box", "size": [3.0, 0.5, 1.0], "centre": [0.0, 0.25, 0.0]}', sk8_surface: 'concrete' });
+    expect(r.layout).toMatch(/^layout: 8 objects < budget 4,003 → one resource per object/);
+  }, 240_000);
+
+  it("a known crack: go to selects the object and the edge, and puts the cursor on the crack", () => {
+    const r = runCase('finding');
+    expect(r.finding).toEqual(['crackEdges', 'right', 1]);
+    expect(r.edge).toEqual([[10, 3, 1], [10, 5, 1]]);
+  }, 240_000);
+
+  it('importing a compiled sample brings back its triangles and material words', () => {
+    const r = runCase('import', join(ROOT, 'samples/skatepark.glb'));
+    expect(r.triangles).toBe(1480);
+    expect(r.resources).toBe(17);
+    expect(r.materials).toContain(0x60);
+  }, 240_000);
+
+  it.each(['extension', 'legacy'])('the zip of npm run blender:zip installs as a %s add-on; a missing compiler is named, one in node_modules/.bin above the .blend found', (how) => {
+    const zip = join(tmp.dir, `addon-${how}.zip`);
+    writeFileSync(zip, zipBytes(addonEntries()));
+    const r = runCase('install', zip, how);
+    expect(r.files).toEqual(expect.arrayContaining(['__init__.py', 'blender_manifest.toml', 'catalog.py', 'LICENSE']));
+    expect(r.files).not.toContain('__pycache__');
+    expect(r.missing).toMatch(/the path set in the add-on preferences .* is not a file/);
+    expect(r.none).toMatch(/^compile-collision not found: install the npm package/);
+  }, 240_000);
+});

@@ -9,10 +9,11 @@ import { TOOL_VERSION } from './version.ts';
 import { readPhysicsResource } from './format/resource.ts';
 import { STUDIO_BODY_SIZE } from './format/types.ts';
 import { importGltf, IMPORT_DEFAULTS } from './import/gltf.ts';
-import type { ImportedObject, ImportResult, ImportStats, Logger } from './model.ts';
+import type { ForgeImportReport, ImportedObject, ImportResult, ImportStats, Logger } from './model.ts';
 import type { MeshReport } from './import/validate.ts';
 import { Validation } from './validation.ts';
 import { importYbn, isDetailCopy, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from './import/ybn/index.ts';
+import { forgeStem, importForge, isDirectory, isForgePath } from './import/forge/index.ts';
 import { isShared, SharedArena } from './import/shared-arena.ts';
 import { buildReport, REPORT_FILE } from './report/index.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings, RESKATE_POOL } from './tiling/budget.ts';
@@ -76,6 +77,11 @@ export interface CompileOptions {
   shapes?: Partial<ShapeOptions>;
   /** GTA V inputs (.ybn, .ybn.xml): whether hi@/ma@ detail copies compile (src/import/ybn/index.ts). Their primitives use `shapes.chordError`. */
   ybn: Pick<YbnOptions, 'detail'>;
+  /**
+   * Forge inputs (.forge, or a folder of extracted records; src/import/forge/): `materials`, a JSON file of
+   * CollisionMaterial name or id → skate. surface (--forge-materials). Their primitives use `shapes.chordError`.
+   */
+  forge?: { materials?: string };
   /**
    * Publish even when the geometries exceed ReSkate's pool (RESKATE_POOL, 40,000), which faults the game. Default
    * false: such a build is an error and nothing is written.
@@ -174,6 +180,8 @@ export interface Manifest {
   resources: ManifestResource[];
   validation: Record<string, Partial<MeshReport>>;
   streamingPlan: StreamingPlan | null;
+  /** Forge inputs only: records read / refused / skipped by class, unplaced shapes, objects by entity name. */
+  forge?: ForgeImportReport;
   /** Open-edge corners: the level as authored, joined across the compiler's cuts, written (src/tiling/seams.ts). */
   seams: SeamReport;
   warnings: string[];
@@ -236,7 +244,11 @@ export const PRESPAWN_BYTES = 3 << 20;
 export const STREAMING_PLAN_FILE = 'streaming-plan.json';
 
 /** A level file's name without its extension (`.glb`, `.gltf`, `.ybn`, `.ybn.xml`). */
-export const levelStem = (input: string): string => (isYbnPath(input) ? ybnStem(input) : basename(input, extname(input)));
+export const levelStem = (input: string): string =>
+  isYbnPath(input) ? ybnStem(input) : isForgePath(input) ? forgeStem(input) : isForgeFolder(input) ? basename(input.replace(/[/\\]+$/, '')) : basename(input, extname(input));
+/** A directory given as a level: a folder of records extracted from a forge (the only folder input). */
+export const isForgeFolder = (input: string): boolean => isDirectory(input);
+const isForgeInput = (input: string): boolean => isForgePath(input) || isForgeFolder(input);
 export const defaultOutDir = (input: string): string => join(dirname(input), `${levelStem(input)}.collision`);
 
 /** What every stage of one build shares. */
@@ -353,14 +365,20 @@ async function importStage(b: Build): Promise<ImportResult> {
   const walkHooks = { onObject: (o: ImportedObject) => b.validation.add(o), memo: b.hooks.session?.import };
   // By extension: GTA V collision (.ybn, .ybn.xml) has its own importer; everything else is glTF.
   const imported = await timed(b, 'import', () =>
-    isYbnPath(input)
+    isForgeInput(input)
+      ? importForge(input, { chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, nativeShapes: options.shapes?.nativeShapes, materials: options.forge?.materials }, b.logger, walkHooks)
+      : isYbnPath(input)
       ? importYbn(input, { ...options.ybn, chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, nativeShapes: options.shapes?.nativeShapes }, b.logger, walkHooks)
       : importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders, allowOutsideUris: options.allowOutsideUris }, b.logger, walkHooks),
   );
   b.validation.flush();
   if (imported.objects.every((o) => !o.shape && o.groups.every((g) => g.indices.length === 0) && !o.native?.length)) {
     const st = imported.stats;
-    const counts = isYbnPath(input)
+    const f = imported.forge?.records;
+    const sum = (m: Record<string, number> | undefined): number => Object.values(m ?? {}).reduce((a, v) => a + v, 0);
+    const counts = f
+      ? `${sum(f.read)} records read, ${sum(f.refused)} refused, ${sum(f.skipped)} skipped; ${imported.forge!.unplacedShapes} shapes unplaced`
+      : isYbnPath(input)
       ? `${st.nodes} bounds, ${st.meshNodes} with collision, ${st.skippedNodes} skipped`
       : `${st.nodes} nodes, ${st.meshNodes} with meshes, ${st.skippedNodes} set to sk8_collision_mode none`;
     throw new Error(`compile: ${input}: no collision triangles (${counts})`);
@@ -463,6 +481,7 @@ async function publishStage(b: Build, imported: ImportResult, sha256: string, al
   if (plan) staging.write(STREAMING_PLAN_FILE, `${JSON.stringify(plan, null, 2)}\n`);
   const files = [...built.map((r) => r.file), ...staging.written, ...(options.report ? [REPORT_FILE] : [])];
   const manifest = makeManifest(input, sha256, options, layout, built, imported.objects, b.validation.summary, plan, b.warnings, files, seamReport(options.seams, level, built));
+  if (imported.forge) manifest.forge = imported.forge;
   // The report reads the files just written (what the game gets) and shows the manifest as written.
   if (options.report) await timed(b, 'report', async () => staging.write(REPORT_FILE, await buildReport({ dir: staging.dir, manifest, timings: { ...b.timings }, workers: threads })));
   await timed(b, 'publish', () => staging.commit(manifest, logger));
@@ -542,6 +561,7 @@ async function dryRunStage(b: Build, imported: ImportResult): Promise<CompileRes
   checkStrict(b);
   const manifest = makeManifest(input, '', options, layout, [], objects, b.validation.summary, null, b.warnings, [], { mode: options.seams, authoredOpenEdges: null, joinedAcrossCuts: null, openEdgesWritten: null });
   manifest.geometries = geometries;
+  if (imported.forge) manifest.forge = imported.forge;
   return {
     input, outDir: b.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: 1,
     objects: decisions(objects, resources, b.modes), dryRun: { layout, geometries, resources, files },
@@ -710,6 +730,20 @@ export function layoutLine(r: CompileResult): string {
   return `${what} reach the budget ${budget} once split at the u16 limits → ${cells}`;
 }
 
+/** The forge records line: read / refused / skipped by class, and how many shapes no entity placed. */
+function forgeLines(m: Manifest): string[] {
+  const f = m.forge;
+  if (!f) return [];
+  const list = (r: Record<string, number>): string => Object.entries(r).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 6).map(([k, v]) => `${k} ${n(v)}`).join(', ') || 'none';
+  const entities = Object.keys(f.objectsByEntity).length;
+  return [
+    `  forge records read: ${list(f.records.read)}`,
+    `  forge records refused: ${list(f.records.refused)}`,
+    `  forge records skipped: ${list(f.records.skipped)}`,
+    `  forge placement: ${n(entities)} entities placed collision, ${n(f.unplacedShapes)} shapes unplaced`,
+  ];
+}
+
 /** Human summary of one build (the CLI prints it; --json prints the manifest and timings instead). */
 export function formatSummary(r: CompileResult, maxWarnings = 20): string {
   const m = r.manifest;
@@ -718,6 +752,7 @@ export function formatSummary(r: CompileResult, maxWarnings = 20): string {
     `${m.input.file} → ${r.outDir}`,
     `  layout: ${layoutLine(r)}`,
     ...Object.entries(t).map(([k, v]) => `  ${k.padEnd(28)} ${v}`),
+    ...forgeLines(m),
     ...(m.seams.authoredOpenEdges === null ? [] : [`  open edges (corners, --seams ${m.seams.mode}): ${m.seams.authoredOpenEdges} as authored, ${m.seams.joinedAcrossCuts} joined across cuts, ${m.seams.openEdgesWritten} written`]),
     `  time: ${Object.entries(r.timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}${r.workers > 1 ? ` (${r.workers} workers)` : ''}`,
   ];
@@ -749,13 +784,14 @@ export async function expandInputs(patterns: string[], opts: { ybnDetail?: boole
   const refused: { path: string; why: string }[] = [];
   for (const p of patterns) {
     if (hasMagic(p, { windowsPathsNoEscape: true })) {
-      const hits = (await glob!(p, { nodir: true, windowsPathsNoEscape: true })).filter((f) => /\.(glb|gltf|ybn|ybn\.xml)$/i.test(f)).sort();
+      const hits = (await glob!(p, { nodir: true, windowsPathsNoEscape: true })).filter((f) => /\.(glb|gltf|ybn|ybn\.xml|forge)$/i.test(f)).sort();
       if (hits.length === 0) unmatched.push(p);
       files.push(...hits);
     } else {
       // A FIFO, a device, a directory or a link loop is not "no such level": say what it is (whatIsNot).
       const not = whatIsNot(p);
-      if (not === undefined) files.push(p);
+      // A folder is a level of extracted forge records, unless it is named like a level file (then it is a mistake).
+      if (not === undefined || (not === 'a directory' && !/\.(glb|gltf|ybn|ybn\.xml|forge)[/\\]*$/i.test(p))) files.push(p);
       else if (not === 'no such file') unmatched.push(p);
       else refused.push({ path: p, why: not });
     }

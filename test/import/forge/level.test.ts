@@ -1,7 +1,7 @@
 // Forge placement, end to end: a level of placed spheres, capsules, boxes and a rotated, scaled compound written
 // field by field (test/fixtures/forge.ts placedLevel), read from a .forge and from an extracted folder, with the
 // world (skate. game space, Y up) positions computed by hand; then compiled by compileLevel.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileLevel } from '../../../src/compile.ts';
@@ -122,9 +122,23 @@ describe('forge placement', () => {
     await expect(importForge(forgePath, { chordError: 0.005, materials: map }, { warn: () => {} })).rejects.toThrow(/forge-materials: .*"x": "lava" is not a skate\. surface/);
   });
 
-  it('every keyword surface is a skate. surface', () => {
+  it('every keyword surface is a skate. surface, and docs/forge.md lists each keyword with it', () => {
     const table = buildSurfaceTable();
-    for (const [k, s] of FORGE_MATERIAL_KEYWORDS) expect(table.has(s), `${k} → ${s}`).toBe(true);
+    const doc = readFileSync(new URL('../../../docs/forge.md', import.meta.url), 'utf8');
+    const rows = doc.split('\n').filter((l) => l.startsWith('| ') && l.includes('`'));
+    for (const [k, s] of FORGE_MATERIAL_KEYWORDS) {
+      expect(table.has(s), `${k} → ${s}`).toBe(true);
+      // A row's cells pair keywords and surfaces ("sand / gravel" with "`sand` / `gravel`").
+      const paired = rows.some((l) => {
+        const cells = l.split('|').map((c) => c.trim());
+        return cells.some((c, i) => {
+          const keys = c.split('/').map((x) => x.split(',').map((y) => y.trim()));
+          const surfaces = (cells[i + 1] ?? '').split('/').map((x) => x.trim());
+          return keys.some((ks, j) => ks.includes(k) && surfaces[j] === `\`${s}\``);
+        });
+      });
+      expect(paired, `docs/forge.md: keyword ${k} → \`${s}\``).toBe(true);
+    }
   });
 
   it('--native-shapes: boxes become kind-2 parts at the placed centre', async () => {

@@ -772,7 +772,8 @@ export function formatSummary(r: CompileResult, maxWarnings = 20): string {
 
 /**
  * Input arguments → level files, sorted per pattern, each once. A pattern with glob magic ('levels/**\/*.glb')
- * expands to the level files it matches (.glb, .gltf, .ybn, .ybn.xml); a plain path is taken as given. Returns
+ * expands to the level files it matches (.glb, .gltf, .ybn, .ybn.xml, .forge); a plain path is taken as given (a
+ * directory too, as a folder of extracted forge records, unless it is named like a level file). Returns
  * what matched nothing, and (unless `ybnDetail`) the hi@/ma@ YBN detail copies it left out.
  */
 export async function expandInputs(patterns: string[], opts: { ybnDetail?: boolean } = {}): Promise<{ files: string[]; unmatched: string[]; skipped: string[]; refused: { path: string; why: string }[] }> {

@@ -6,11 +6,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileLevel } from '../../../src/compile.ts';
 import { importForge } from '../../../src/import/forge/index.ts';
-import { mul4, Z_UP_TO_Y_UP } from '../../../src/import/forge/level.ts';
+import { buildLevel, mul4, Z_UP_TO_Y_UP } from '../../../src/import/forge/level.ts';
+import { SharedArena } from '../../../src/import/shared-arena.ts';
+import { prng } from '../../fixtures/meshes.ts';
 import { FORGE_MATERIAL_KEYWORDS } from '../../../src/import/forge/materials.ts';
 import { buildSurfaceTable, DEFAULT_MATERIAL } from '../../../src/import/materials.ts';
 import type { ImportedObject } from '../../../src/model.ts';
-import { dataFile, forgeFile, placedLevel } from '../../fixtures/forge.ts';
+import { boxBody, dataFile, forgeFile, genericEntityBody, placedLevel, rotZ, T, unityDataFile } from '../../fixtures/forge.ts';
 import { tempDir } from '../../fixtures/levels.ts';
 
 const tmp = tempDir('sk8-forge-level-');
@@ -141,6 +143,20 @@ describe('forge placement', () => {
     }
   });
 
+  it('version 27 (Unity generation): 64-bit ids, the generic Entity profile, a box placed by a rotated entity', async () => {
+    const box = 0x1234_5678_9abcn;
+    const file = join(tmp.dir, 'unity.forge');
+    writeFileSync(file, forgeFile([{ id: 0x77n << 32n, name: 'unity', bytes: unityDataFile([
+      { id: 0x99n << 32n, type: T.Entity, name: 'gate', body: genericEntityBody(rotZ(90, [1, 2, 3]), { linkIds: [box] }) },
+      { id: box, type: T.BoxShape, name: 'post', body: boxBody([0.5, 1, 2]) },
+    ]) }], 27));
+    const r = await load(file);
+    expect(r.forge.records.read).toEqual({ Entity: 1, BoxShape: 1 });
+    // Box ±0.5, ±1, ±2 turned 90° about Z: x ±1, y ±0.5, z ±2; + (1, 2, 3): x 0..2, y 1.5..2.5, z 1..5 →
+    // game x 0..2, y 1..5, z −2.5..−1.5.
+    expect(corners(r.byName.get('unity_gate_post')!)).toEqual(boxCorners([0, 2], [1, 5], [-2.5, -1.5]));
+  });
+
   it('--native-shapes: boxes become kind-2 parts at the placed centre', async () => {
     const r = await load(forgePath, true);
     const crate = r.byName.get('level_01_crate_ent_crate')!;
@@ -156,5 +172,32 @@ describe('forge placement', () => {
     expect(r.manifest.forge?.records.refused).toEqual({ Entity: 1 });
     expect(r.manifest.forge?.objectsByEntity.ball_ent).toEqual(['level_01_ball_ent_ball']);
     expect(r.manifest.resources.length).toBeGreaterThan(0);
+  });
+
+  it('300 seeded mutations of the level\'s record bodies: built, or refused with a forge: error, never anything else', () => {
+    const rand = prng(0x2727);
+    const base = placedLevel();
+    const words = [0, 1, 0x101, 0x104, 0x7f7fffff, 0xff800000, 0x7fc00000, 0x3f800000, 0xbf800000, 0x501502f9];
+    let built = 0;
+    for (let i = 0; i < 300; i++) {
+      const recs = base.map((r) => ({ ...r, body: r.body.slice(), source: 'fuzz' }));
+      for (let s = 0, n = 1 + Math.floor(rand() * 4); s < n; s++) {
+        const b = recs[Math.floor(rand() * recs.length)].body;
+        if (b.length < 4) continue;
+        const at = Math.floor(rand() * (b.length - 3));
+        if (rand() < 0.4) b[at] ^= 1 << Math.floor(rand() * 8);
+        else new DataView(b.buffer).setUint32(at, words[Math.floor(rand() * words.length)], true);
+      }
+      try {
+        const r = buildLevel(recs.map((r) => ({ ...r, id: BigInt(r.id) })), {
+          stem: 'fuzz', stage: 'forge: fuzz', profile: 'sws', tessellation: { chordError: 0.01 }, nativeShapes: i % 2 === 0, materials: {}, logger: { warn: () => {} }, arena: new SharedArena(),
+        });
+        for (const o of r.objects) expect(o.positions.every(Number.isFinite), `mutation ${i}: ${o.name}`).toBe(true);
+        built++;
+      } catch (e) {
+        expect((e as Error).message, `mutation ${i}`).toMatch(/^forge: fuzz: /);
+      }
+    }
+    expect(built).toBeGreaterThan(150);
   });
 });

@@ -254,8 +254,10 @@ export interface ForgeDataFile {
 export interface ForgeContents {
   version: number;
   dataFiles: ForgeDataFile[];
-  /** Data files that could not be read (or that are not containers), with why. */
+  /** Data files that could not be read, with why. */
   refused: { entry: IndexEntry; why: string }[];
+  /** Data files that are not containers (ids 16 and 145), not read. */
+  skipped: IndexEntry[];
 }
 
 /**
@@ -265,11 +267,11 @@ export interface ForgeContents {
  */
 export function readForge(bytes: Uint8Array, stage: string, warn: (m: string) => void): ForgeContents {
   const index = readForgeIndex(bytes, stage);
-  const out: ForgeContents = { version: index.version, dataFiles: [], refused: [] };
+  const out: ForgeContents = { version: index.version, dataFiles: [], refused: [], skipped: [] };
   for (const entry of index.entries) {
     const where = `${stage}: data file ${entry.id} "${entry.name}"`;
     if (NON_CONTAINER_DATA_FILES.has(Number(entry.id))) {
-      out.refused.push({ entry, why: 'not a container (ids 16 and 145 are not, per the public readers)' });
+      out.skipped.push(entry); // not a container (ids 16 and 145, per the public readers)
       continue;
     }
     try {

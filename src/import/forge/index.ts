@@ -12,7 +12,7 @@ import { SharedArena } from '../shared-arena.ts';
 import { readForge } from './container.ts';
 import { buildLevel, type ForgeReport, type LevelRecord } from './level.ts';
 import { readForgeMaterialMap, type ForgeMaterialMap } from './materials.ts';
-import { bump, FORGE_TYPES, type EntityProfile } from './records.ts';
+import { FORGE_TYPES, type EntityProfile } from './records.ts';
 
 export interface ForgeOptions {
   /** Primitive tessellation within this distance of the true surface, metres: CHORD_ERROR_RANGE (0.0001..0.5), default 0.005. */
@@ -94,7 +94,8 @@ export async function importForge(input: string, options: ForgeOptions, logger: 
   let records: LevelRecord[];
   let inputBytes: Uint8Array[];
   let profile: EntityProfile = 'sws';
-  const containerCounts: Record<string, number> = {};
+  let refusedFiles = 0;
+  let skippedFiles = 0;
   if (isDirectory(input)) {
     const r = readExtractedFolder(input, stage);
     if (r.records.length === 0) throw new Error(`${stage}: no extracted forge records (files in folders named by an 8-hex-digit type id, as ACExplorer writes them)`);
@@ -112,7 +113,8 @@ export async function importForge(input: string, options: ForgeOptions, logger: 
     const c = readForge(bytes, stage, (m) => logger.warn(m));
     if (c.version === 27) profile = 'generic';
     records = c.dataFiles.flatMap((d) => d.records.map((r) => ({ ...r, source: `data file "${d.entry.name}"` })));
-    for (const r of c.refused) bump(containerCounts, 'refused');
+    refusedFiles = c.refused.length;
+    skippedFiles = c.skipped.length;
     if (c.refused.length) {
       logger.warn(`${stage}: ${c.refused.length} data file(s) not read, e.g. ${c.refused.slice(0, 3).map((r) => r.why).join('; ')}`);
     }
@@ -123,6 +125,8 @@ export async function importForge(input: string, options: ForgeOptions, logger: 
     stem: input.replace(/[/\\]+$/, '').split(/[/\\]/).pop()!.replace(/\.forge$/i, ''),
     stage, profile, tessellation: { chordError: options.chordError }, nativeShapes: options.nativeShapes ?? false, materials, logger, arena: new SharedArena(), onObject: hooks.onObject,
   });
-  if (containerCounts.refused) built.report.records.refused['data file'] = containerCounts.refused;
+  // Data files count with the records: a refused one hides every record inside it.
+  if (refusedFiles) built.report.records.refused['data file'] = refusedFiles;
+  if (skippedFiles) built.report.records.skipped['data file (not a container)'] = skippedFiles;
   return { objects: built.objects, stats: built.stats, inputBytes, forge: built.report };
 }

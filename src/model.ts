@@ -59,7 +59,7 @@ export interface ImportStats {
 /** Records read / refused / skipped by class name, and the objects each entity made (forge levels). */
 export interface ForgeImportReport {
   records: { read: Record<string, number>; refused: Record<string, number>; skipped: Record<string, number> };
-  /** Shapes no exactly-read entity links and no compound lists. */
+  /** Shapes no exactly-read entity reaches, directly or through a compound. */
   unplacedShapes: number;
   /** Collision object names by entity name. */
   objectsByEntity: Record<string, string[]>;

@@ -112,9 +112,8 @@ export function buildLevel(records: LevelRecord[], o: LevelOptions): { objects: 
   const objects: ImportedObject[] = [];
   const names = new Set<string>();
   const byEntity: Record<string, string[]> = {};
-  const placedTop = new Set<bigint>();
-  const children = new Set<bigint>();
-  for (const { shape } of shapes.values()) if (shape.kind === 'ReferenceListShape') for (const c of shape.children) children.add(c.id);
+  /** Shapes some placement reached (directly or through a compound). */
+  const reached = new Set<bigint>();
   let placed = 0;
   let linkCount = 0;
   const unresolved: string[] = [];
@@ -129,6 +128,7 @@ export function buildLevel(records: LevelRecord[], o: LevelOptions): { objects: 
       return;
     }
     const { rec, shape } = found;
+    reached.add(id);
     const where = `entity "${entity}" ${path}${shape.kind} ${label(rec)}`;
     if (shape.kind === 'ReferenceListShape') {
       if (depth >= MAX_COMPOUND_DEPTH) throw new Error(`${o.stage}: ${where}: ReferenceListShapes nest deeper than ${MAX_COMPOUND_DEPTH} (a cycle?)`);
@@ -185,21 +185,20 @@ export function buildLevel(records: LevelRecord[], o: LevelOptions): { objects: 
     const made: ImportedObject[] = [];
     for (const id of links) {
       linkCount++;
-      placedTop.add(id);
       place(e.name, id, e.placement, '', 0, made);
     }
     for (const obj of made) {
       objects.push(obj);
       o.onObject?.(obj);
     }
-    if (made.length) byEntity[e.name] = made.map((x) => x.name);
+    if (made.length) byEntity[e.name] = [...(byEntity[e.name] ?? []), ...made.map((x) => x.name)];
   }
   if (linkCount) warn(`${linkCount} entity → shape link(s) found by scanning each exactly-read Entity's bytes for shape ids: a heuristic (forge-entities.md does not establish which field links an entity to its collision)`);
   if (unresolved.length) warn(`${unresolved.length} shape reference(s) name no record of the level: ${unresolved.slice(0, 5).join(', ')}${unresolved.length > 5 ? ', …' : ''}`);
   if (unplacedMesh.n) warn(`${unplacedMesh.n} placed reference(s) to MeshShapes skipped (not read)`);
   let unplaced = 0;
-  for (const id of shapes.keys()) if (!placedTop.has(id) && !children.has(id)) unplaced++;
-  if (unplaced) warn(`${unplaced} shape(s) that no exactly-read Entity links and no compound lists were not placed`);
+  for (const id of shapes.keys()) if (!reached.has(id)) unplaced++;
+  if (unplaced) warn(`${unplaced} shape(s) that no exactly-read Entity links, directly or through a compound, were not placed`);
   stats.skippedNodes += unplaced;
   return { objects, stats, report: { records: counts, unplacedShapes: unplaced, objectsByEntity: byEntity } };
 }

@@ -112,6 +112,15 @@ describe('forge placement', () => {
     expect(r.byName.get('level_01_pipe_ent_pipe')!.groups[0].material).toBe(DEFAULT_MATERIAL);
   });
 
+  it('a compound no entity links leaves it and its children unplaced, counted with one note', async () => {
+    const file = join(tmp.dir, 'orphans.forge');
+    writeFileSync(file, forgeFile([{ id: 1, name: 'orphans', bytes: dataFile(placedLevel().filter((r) => r.name !== 'compound_ent')) }]));
+    const r = await load(file);
+    expect(r.forge.unplacedShapes).toBe(3);
+    expect(r.objects).toHaveLength(3);
+    expect(r.warnings.join('\n')).toMatch(/3 shape\(s\) that no exactly-read Entity links, directly or through a compound, were not placed/);
+  });
+
   it('--forge-materials overrides the table by name or id, and a bad surface is refused', async () => {
     const map = join(tmp.dir, 'map.json');
     writeFileSync(map, JSON.stringify({ cm_mystery: 'metal', '0x200': 'wood_thick_rough' }));

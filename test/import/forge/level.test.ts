@@ -12,7 +12,7 @@ import { prng } from '../../fixtures/meshes.ts';
 import { FORGE_MATERIAL_KEYWORDS } from '../../../src/import/forge/materials.ts';
 import { buildSurfaceTable, DEFAULT_MATERIAL } from '../../../src/import/materials.ts';
 import type { ImportedObject } from '../../../src/model.ts';
-import { boxBody, dataFile, forgeFile, genericEntityBody, placedLevel, rotZ, T, unityDataFile } from '../../fixtures/forge.ts';
+import { boxBody, dataFile, forgeFile, genericEntityBody, IDENTITY4, linkingEntity, placedLevel, refListBody, rotZ, sphereBody, T, unityDataFile } from '../../fixtures/forge.ts';
 import { tempDir } from '../../fixtures/levels.ts';
 
 const tmp = tempDir('sk8-forge-level-');
@@ -119,6 +119,20 @@ describe('forge placement', () => {
     expect(r.forge.unplacedShapes).toBe(3);
     expect(r.objects).toHaveLength(3);
     expect(r.warnings.join('\n')).toMatch(/3 shape\(s\) that no exactly-read Entity links, directly or through a compound, were not placed/);
+  });
+
+  it('a Scales fourth lane ≠ 1 is warned; a sphere scaled unevenly is refused by the shape layer, warned and skipped', async () => {
+    const file = join(tmp.dir, 'odd.forge');
+    writeFileSync(file, forgeFile([{ id: 1, name: 'odd', bytes: dataFile([
+      { id: 0x20, type: T.Entity, name: 'e', body: linkingEntity(0x20, IDENTITY4, [0x30]) },
+      { id: 0x30, type: T.ReferenceListShape, name: 'list', body: refListBody([0x31, 0x31], [IDENTITY4, IDENTITY4], [[1, 1, 1, 2], [1, 2, 1, 1]]) },
+      { id: 0x31, type: T.SphereShape, name: 'ball', body: sphereBody([0, 0, 0], 1) },
+    ]) }]));
+    const r = await load(file);
+    expect(r.objects.map((o) => o.name)).toEqual(['odd_e_ball']);
+    const w = r.warnings.join('\n');
+    expect(w).toMatch(/child 0: Scales fourth lane 2 is not 1; its meaning is not established/);
+    expect(w).toMatch(/sphere under a non-uniform scale \(1, 2, 1\) would be an ellipsoid.*; skipped/);
   });
 
   it('--forge-materials overrides the table by name or id, and a bad surface is refused', async () => {

@@ -56,8 +56,13 @@ export interface RawRecord {
   id: bigint;
   type: number;
   name: string;
+  /** The body; empty for a record whose type the caller's `keep` did not want (counted, not held in memory). */
   body: Uint8Array;
 }
+
+/** Which record bodies to keep (a forge holds textures and meshes too: only their count is needed). */
+export type KeepType = (type: number) => boolean;
+const KEEP_ALL: KeepType = () => true;
 
 const u64At = (r: Reader, at: number, what: string): bigint => (BigInt(r.u32At(at + 4, what)) << 32n) | BigInt(r.u32At(at, what));
 /** A u64 offset as a number, refused unless it lies in [0, limit]. */
@@ -175,7 +180,7 @@ function readSection(r: Reader, generation: Generation, out: Uint8Array[], budge
 }
 
 /** A data file's bytes (from `start`) → its records. Throws FormatError with the data file's offsets. */
-export function readDataFile(bytes: Uint8Array, start: number, size: number, generation: Generation, stage: string, warn: (m: string) => void): RawRecord[] {
+export function readDataFile(bytes: Uint8Array, start: number, size: number, generation: Generation, stage: string, warn: (m: string) => void, keep: KeepType = KEEP_ALL): RawRecord[] {
   if (size > MAX_DATA_FILE_BYTES) throw new FormatError(stage, start, `data file of ${size} bytes is more than the ${MAX_DATA_FILE_BYTES}-byte cap`);
   const end = Math.min(bytes.length, start + size);
   const r = new Reader(bytes.subarray(0, end), stage, start);
@@ -192,11 +197,11 @@ export function readDataFile(bytes: Uint8Array, start: number, size: number, gen
   const joined = new Uint8Array(total);
   let o = 0;
   for (const p of parts) joined.set(p, (o += p.length) - p.length);
-  return readStreams(joined, generation, `${stage}: streams`, warn);
+  return readStreams(joined, generation, `${stage}: streams`, warn, keep);
 }
 
 /** The joined table of contents and records → records. */
-export function readStreams(s: Uint8Array, generation: Generation, stage: string, warn: (m: string) => void): RawRecord[] {
+export function readStreams(s: Uint8Array, generation: Generation, stage: string, warn: (m: string) => void, keep: KeepType = KEEP_ALL): RawRecord[] {
   const r = new Reader(s, stage);
   const count = r.u16('record count');
   const each = generation === 'ac1' ? 8 : generation === 'ac2' ? 10 : 14;
@@ -230,7 +235,9 @@ export function readStreams(s: Uint8Array, generation: Generation, stage: string
       const n = r.u32('check list count');
       r.bytesN(12 * n, 'check list');
     } else if (check !== 0) r.fail(`record ${i}: check byte 0 or 1, found ${check}`, checkAt);
-    const body = r.bytesN(bodySize, `record ${i} body`);
+    r.need(r.pos, bodySize, `record ${i} body`);
+    const body = keep(type) ? r.bytes.slice(r.pos, r.pos + bodySize) : new Uint8Array(0);
+    r.pos += bodySize;
     const used = r.pos - at;
     const { span } = toc[i];
     if (span < used) r.fail(`record ${i} (${hex(type)}): table of contents span ${span} bytes, the record's header and body take ${used} (13 + ${nameLen}-byte name + ${bodySize}-byte body)`, at);
@@ -265,7 +272,7 @@ export interface ForgeContents {
  * algorithm other than LZO1X, a table of contents that does not add up) is refused with its message and counted,
  * the others are read.
  */
-export function readForge(bytes: Uint8Array, stage: string, warn: (m: string) => void): ForgeContents {
+export function readForge(bytes: Uint8Array, stage: string, warn: (m: string) => void, keep: KeepType = KEEP_ALL): ForgeContents {
   const index = readForgeIndex(bytes, stage);
   const out: ForgeContents = { version: index.version, dataFiles: [], refused: [], skipped: [] };
   for (const entry of index.entries) {
@@ -279,7 +286,7 @@ export function readForge(bytes: Uint8Array, stage: string, warn: (m: string) =>
       // The indexed size counts from where the data file starts (after the 440-byte prefix too), as the public readers read it.
       if (start + entry.size > bytes.length) throw new FormatError(where, start, `data file of ${entry.size} bytes runs past the end of the ${bytes.length}-byte input`);
       const size = entry.size;
-      out.dataFiles.push({ entry, generation, records: readDataFile(bytes, start, size, generation, where, warn) });
+      out.dataFiles.push({ entry, generation, records: readDataFile(bytes, start, size, generation, where, warn, keep) });
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
       out.refused.push({ entry, why: e.message });

@@ -12,7 +12,7 @@ import { SharedArena } from '../shared-arena.ts';
 import { readForge } from './container.ts';
 import { buildLevel, type ForgeReport, type LevelRecord } from './level.ts';
 import { readForgeMaterialMap, type ForgeMaterialMap } from './materials.ts';
-import { FORGE_TYPES, type EntityProfile } from './records.ts';
+import { FORGE_TYPES, READ_TYPES, type EntityProfile } from './records.ts';
 
 export interface ForgeOptions {
   /** Primitive tessellation within this distance of the true surface, metres: CHORD_ERROR_RANGE (0.0001..0.5), default 0.005. */
@@ -110,7 +110,8 @@ export async function importForge(input: string, options: ForgeOptions, logger: 
     }
     if (bytes.length === 0) throw new Error(`${stage}: empty file (0 bytes)`);
     inputBytes = [bytes];
-    const c = readForge(bytes, stage, (m) => logger.warn(m));
+    // Only the bodies the level builder reads are held; the others (textures, meshes, …) are counted by type.
+    const c = readForge(bytes, stage, (m) => logger.warn(m), (t) => READ_TYPES.has(t) || t === FORGE_TYPES.CollisionMaterial);
     if (c.version === 27) profile = 'generic';
     records = c.dataFiles.flatMap((d) => d.records.map((r) => ({ ...r, source: `data file "${d.entry.name}"` })));
     refusedFiles = c.refused.length;

@@ -31,6 +31,12 @@ describe('forge container', () => {
     expect(Buffer.from(c.dataFiles[0].records[1].body).equals(Buffer.from(records[1].body))).toBe(true);
   });
 
+  it('holds only the bodies `keep` wants; the others are listed with an empty body', () => {
+    const f = forgeFile([{ id: 7, name: 'level_01', bytes: dataFile(records) }]);
+    const c = readForge(f, 'forge', noWarn, (t) => t === T.BoxShape);
+    expect(c.dataFiles[0].records.map((r) => [r.type, r.body.length])).toEqual([[T.SphereShape, 0], [T.BoxShape, records[1].body.length], [T.MeshShape, 0]]);
+  });
+
   it.skipIf(!HAVE_LZOP)('reads LZO1X blocks made by lzop (several blocks per stream)', () => {
     const many: FixtureRecord[] = Array.from({ length: 300 }, (_, i) => ({ id: 0x1000 + i, type: T.SphereShape, name: `s${i}`, body: sphereBody([i, 0, 0], 1) }));
     const d = dataFile(many, 'lzo');

@@ -6,7 +6,8 @@ import { whatIsNot } from '../src/files.ts';
 
 /**
  * Input arguments → level files, sorted per pattern, each once. A pattern with glob magic ('levels/**\/*.glb')
- * expands to the level files it matches (.glb, .gltf, .ybn, .ybn.xml); a plain path is taken as given. Returns
+ * expands to the level files it matches (.glb, .gltf, .ybn, .ybn.xml, .forge); a plain path is taken as given (a
+ * directory too, as a folder of extracted forge records, unless it is named like a level file). Returns
  * what matched nothing, and (unless `ybnDetail`) the hi@/ma@ YBN detail copies it left out.
  */
 export async function expandInputs(patterns: string[], opts: { ybnDetail?: boolean } = {}): Promise<{ files: string[]; unmatched: string[]; skipped: string[]; refused: { path: string; why: string }[] }> {
@@ -18,13 +19,14 @@ export async function expandInputs(patterns: string[], opts: { ybnDetail?: boole
   const refused: { path: string; why: string }[] = [];
   for (const p of patterns) {
     if (hasMagic(p, { windowsPathsNoEscape: true })) {
-      const hits = (await glob!(p, { nodir: true, windowsPathsNoEscape: true })).filter((f) => /\.(glb|gltf|ybn|ybn\.xml)$/i.test(f)).sort();
+      const hits = (await glob!(p, { nodir: true, windowsPathsNoEscape: true })).filter((f) => /\.(glb|gltf|ybn|ybn\.xml|forge)$/i.test(f)).sort();
       if (hits.length === 0) unmatched.push(p);
       files.push(...hits);
     } else {
       // A FIFO, a device, a directory or a link loop is not "no such level": say what it is (whatIsNot).
       const not = whatIsNot(p);
-      if (not === undefined) files.push(p);
+      // A folder is a level of extracted forge records, unless it is named like a level file (then it is a mistake).
+      if (not === undefined || (not === 'a directory' && !/\.(glb|gltf|ybn|ybn\.xml|forge)[/\\]*$/i.test(p))) files.push(p);
       else if (not === 'no such file') unmatched.push(p);
       else refused.push({ path: p, why: not });
     }

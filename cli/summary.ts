@@ -27,6 +27,20 @@ export function layoutLine(r: CompileResult): string {
   return `${what} reach the budget ${budget} once split at the u16 limits → ${cells}`;
 }
 
+/** The forge records line: read / refused / skipped by class, and how many shapes no entity placed. */
+function forgeLines(m: CompileResult['manifest']): string[] {
+  const f = m.forge;
+  if (!f) return [];
+  const list = (r: Record<string, number>): string => Object.entries(r).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 6).map(([k, v]) => `${k} ${n(v)}`).join(', ') || 'none';
+  const entities = Object.keys(f.objectsByEntity).length;
+  return [
+    `  forge records read: ${list(f.records.read)}`,
+    `  forge records refused: ${list(f.records.refused)}`,
+    `  forge records skipped: ${list(f.records.skipped)}`,
+    `  forge placement: ${n(entities)} entities placed collision, ${n(f.unplacedShapes)} shapes unplaced`,
+  ];
+}
+
 /** Human summary of one build (the CLI prints it; --json prints the manifest and timings instead). */
 export function formatSummary(r: CompileResult, maxWarnings = 20): string {
   const m = r.manifest;
@@ -35,6 +49,7 @@ export function formatSummary(r: CompileResult, maxWarnings = 20): string {
     `${m.input.file} → ${r.outDir}`,
     `  layout: ${layoutLine(r)}`,
     ...Object.entries(t).map(([k, v]) => `  ${k.padEnd(28)} ${v}`),
+    ...forgeLines(m),
     ...(m.seams.authoredOpenEdges === null ? [] : [`  open edges (corners, --seams ${m.seams.mode}): ${m.seams.authoredOpenEdges} as authored, ${m.seams.joinedAcrossCuts} joined across cuts, ${m.seams.openEdgesWritten} written`]),
     `  time: ${Object.entries(r.timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}${r.workers > 1 ? ` (${r.workers} workers)` : ''}`,
   ];

@@ -11,6 +11,7 @@ import { importGltf, IMPORT_DEFAULTS } from './import/gltf.ts';
 import type { ImportedObject, ImportResult, ImportStats, Logger } from './model.ts';
 import { Validation } from './validation.ts';
 import { importYbn, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from './import/ybn/index.ts';
+import { forgeStem, importForge, isDirectory, isForgePath } from './import/forge/index.ts';
 import { isShared, SharedArena } from './import/shared-arena.ts';
 import { buildReport, REPORT_FILE } from './report/index.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings, RESKATE_POOL } from './tiling/budget.ts';
@@ -76,6 +77,11 @@ export interface CompileOptions {
   shapes?: Partial<ShapeOptions>;
   /** GTA V inputs (.ybn, .ybn.xml): whether hi@/ma@ detail copies compile (src/import/ybn/index.ts). Their primitives use `shapes.chordError`. */
   ybn: Pick<YbnOptions, 'detail'>;
+  /**
+   * Forge inputs (.forge, or a folder of extracted records; src/import/forge/): `materials`, a JSON file of
+   * CollisionMaterial name or id → skate. surface (--forge-materials). Their primitives use `shapes.chordError`.
+   */
+  forge?: { materials?: string };
   /**
    * Publish even when the geometries exceed ReSkate's pool (RESKATE_POOL, 40,000), which faults the game. Default
    * false: such a build is an error and nothing is written.
@@ -195,7 +201,11 @@ export interface DryRun {
 export const PRESPAWN_BYTES = 3 << 20;
 
 /** A level file's name without its extension (`.glb`, `.gltf`, `.ybn`, `.ybn.xml`). */
-export const levelStem = (input: string): string => (isYbnPath(input) ? ybnStem(input) : basename(input, extname(input)));
+export const levelStem = (input: string): string =>
+  isYbnPath(input) ? ybnStem(input) : isForgePath(input) ? forgeStem(input) : isForgeFolder(input) ? basename(input.replace(/[/\\]+$/, '')) : basename(input, extname(input));
+/** A directory given as a level: a folder of records extracted from a forge (the only folder input). */
+export const isForgeFolder = (input: string): boolean => isDirectory(input);
+const isForgeInput = (input: string): boolean => isForgePath(input) || isForgeFolder(input);
 export const defaultOutDir = (input: string): string => join(dirname(input), `${levelStem(input)}.collision`);
 
 /** What every stage of one build shares. */
@@ -343,14 +353,20 @@ async function importStage(b: Build): Promise<ImportResult> {
   const walkHooks = { onObject: (o: ImportedObject) => b.validation.add(o), memo: b.hooks.session?.import };
   // By extension: GTA V collision (.ybn, .ybn.xml) has its own importer; everything else is glTF.
   const imported = await timed(b, 'import', () =>
-    isYbnPath(input)
+    isForgeInput(input)
+      ? importForge(input, { chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, nativeShapes: options.shapes?.nativeShapes, materials: options.forge?.materials }, b.logger, walkHooks)
+      : isYbnPath(input)
       ? importYbn(input, { ...options.ybn, chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, nativeShapes: options.shapes?.nativeShapes }, b.logger, walkHooks)
       : importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders, allowOutsideUris: options.allowOutsideUris }, b.logger, walkHooks),
   );
   b.validation.flush();
   if (imported.objects.every((o) => !o.shape && o.groups.every((g) => g.indices.length === 0) && !o.native?.length)) {
     const st = imported.stats;
-    const counts = isYbnPath(input)
+    const f = imported.forge?.records;
+    const sum = (m: Record<string, number> | undefined): number => Object.values(m ?? {}).reduce((a, v) => a + v, 0);
+    const counts = f
+      ? `${sum(f.read)} records read, ${sum(f.refused)} refused, ${sum(f.skipped)} skipped; ${imported.forge!.unplacedShapes} shapes unplaced`
+      : isYbnPath(input)
       ? `${st.nodes} bounds, ${st.meshNodes} with collision, ${st.skippedNodes} skipped`
       : `${st.nodes} nodes, ${st.meshNodes} with meshes, ${st.skippedNodes} set to sk8_collision_mode none`;
     throw new Error(`compile: ${input}: no collision triangles (${counts})`);
@@ -453,6 +469,7 @@ async function publishStage(b: Build, imported: ImportResult, sha256: string, al
   if (plan) staging.write(STREAMING_PLAN_FILE, `${JSON.stringify(plan, null, 2)}\n`);
   const files = [...built.map((r) => r.file), ...staging.written, ...(options.report ? [REPORT_FILE] : [])];
   const manifest = makeManifest(input, sha256, manifestOptions(options), layout, built, imported.objects, b.validation.summary, plan, b.warnings, files, seamReport(options.seams, level, built));
+  if (imported.forge) manifest.forge = imported.forge;
   // The report reads the files just written (what the game gets) and shows the manifest as written.
   if (options.report) await timed(b, 'report', async () => staging.write(REPORT_FILE, await buildReport({ dir: staging.dir, manifest, timings: { ...b.timings }, workers: threads })));
   await timed(b, 'publish', () => staging.commit(manifest, logger));
@@ -532,6 +549,7 @@ async function dryRunStage(b: Build, imported: ImportResult): Promise<CompileRes
   checkStrict(b);
   const manifest = makeManifest(input, '', manifestOptions(options), layout, [], objects, b.validation.summary, null, b.warnings, [], { mode: options.seams, authoredOpenEdges: null, joinedAcrossCuts: null, openEdgesWritten: null });
   manifest.geometries = geometries;
+  if (imported.forge) manifest.forge = imported.forge;
   return {
     input, outDir: b.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: 1,
     objects: decisions(objects, resources, b.modes), dryRun: { layout, geometries, resources, files },
@@ -632,11 +650,12 @@ function sharedJobs(jobs: ResourceJob[]): ResourceJob[] {
   }));
 }
 
-/** The build key of src/unchanged.ts; undefined (no shortcut, no record) when the Studio template cannot be read (the build says why). */
+/** The build key of src/unchanged.ts; undefined (no shortcut, no record) when a file an option names cannot be read (the build says why). */
 async function recordKey(options: CompileOptions): Promise<string | undefined> {
   try {
-    const template = options.studioTemplate ? readRegularFile(options.studioTemplate, MAX_RESOURCE_BYTES) : undefined;
-    return buildKey(options, template);
+    // Every option that names a file the build reads: its bytes are in the key, not only its path.
+    const read = (path: string | undefined): Uint8Array => (path ? readRegularFile(path, MAX_RESOURCE_BYTES) : new Uint8Array(0));
+    return buildKey(options, [read(options.studioTemplate), read(options.forge?.materials)]);
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@
 // the next build of the directory may remove (src/publish.ts). Built here from the stages' results; compile.ts
 // only calls makeManifest.
 import { basename } from 'node:path';
-import type { ImportedObject } from './model.ts';
+import type { ForgeImportReport, ImportedObject } from './model.ts';
 import type { MeshReport } from './import/validate.ts';
 import type { SeamMode, SeamReport } from './tiling/seams.ts';
 import type { BuiltResource } from './tiling/build.ts';
@@ -57,6 +57,8 @@ export interface Manifest {
   resources: ManifestResource[];
   validation: Record<string, Partial<MeshReport>>;
   streamingPlan: StreamingPlan | null;
+  /** Forge inputs only: records read / refused / skipped by class, unplaced shapes, objects by entity name. */
+  forge?: ForgeImportReport;
   /** Open-edge corners: the level as authored, joined across the compiler's cuts, written (src/tiling/seams.ts). */
   seams: SeamReport;
   warnings: string[];

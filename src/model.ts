@@ -56,9 +56,20 @@ export interface ImportStats {
   grindPrisms: number;
 }
 
+/** Records read / refused / skipped by class name, and the objects each entity made (forge levels). */
+export interface ForgeImportReport {
+  records: { read: Record<string, number>; refused: Record<string, number>; skipped: Record<string, number> };
+  /** Shapes no exactly-read entity reaches, directly or through a compound. */
+  unplacedShapes: number;
+  /** Collision object names by entity name. */
+  objectsByEntity: Record<string, string[]>;
+}
+
 export interface ImportResult {
   objects: ImportedObject[];
   stats: ImportStats;
+  /** Forge inputs: what was read, refused and skipped (the summary and the manifest say it). */
+  forge?: ForgeImportReport;
   /** sha256 input of the file and its external resources, for the manifest. */
   inputBytes: Uint8Array[];
 }

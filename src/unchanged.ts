@@ -5,7 +5,7 @@
 // The proof, each part checked from disk (nothing there is trusted, issue #22):
 // - the level file's sha256 equals the manifest's input digest (computed over the file and its external buffers:
 //   a .gltf with separate .bin files never matches, so it always builds — correct, only slower);
-// - the build key (options that reach the output, the Studio template's bytes, the code fingerprint) equals the one
+// - the build key (options that reach the output, the bytes of files they name, the code fingerprint) equals the one
 //   recorded beside the cache in `build-<out>.json` after the last successful publish;
 // - manifest.json is the one that build wrote (its size and CRC-32 recorded), and every file it lists is present
 //   and passes src/publish.ts's ownership check (name, kind, size and CRC-32 as recorded).
@@ -80,11 +80,14 @@ export function codeFingerprint(): string {
   return (code = h.digest('hex'));
 }
 
-/** The build key: every option that reaches the output, the Studio template's bytes (by digest), the code. */
-export function buildKey(options: object, template: Uint8Array | undefined): string {
+/**
+ * The build key: every option that reaches the output, the bytes of every file an option names (the Studio
+ * template, a material map: by digest, in a fixed order), the code.
+ */
+export function buildKey(options: object, files: Uint8Array[]): string {
   const kept = Object.fromEntries(Object.entries(options).filter(([k]) => !NOT_IN_KEY.has(k)));
-  const t = template ? createHash('sha256').update(template).digest('hex') : '';
-  return createHash('sha256').update(`${canonical(kept)}\0${t}\0${codeFingerprint()}`).digest('hex');
+  const digests = files.map((f) => createHash('sha256').update(f).digest('hex')).join(',');
+  return createHash('sha256').update(`${canonical(kept)}\0${digests}\0${codeFingerprint()}`).digest('hex');
 }
 
 /** Where the record of the last build of `outDir` lives in a cache directory. */

@@ -27,6 +27,7 @@ interface Args {
   nativeShapes: boolean;
   hullParts: boolean;
   ybnDetail: boolean;
+  forgeMaterials?: string;
   cache?: string | boolean;
   watch: boolean;
   strict: boolean;
@@ -55,7 +56,7 @@ export function errorStage(message: string): string {
 
 async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const patterns = argv.inputs ?? [];
-  if (patterns.length === 0) usage('give a level (.glb/.gltf/.ybn/.ybn.xml) to compile, or a command');
+  if (patterns.length === 0) usage('give a level (.glb/.gltf/.ybn/.ybn.xml/.forge, or a folder of extracted forge records) to compile, or a command');
   if (argv.quiet && argv.verbose) usage('--quiet and --verbose contradict each other; give one');
   checkNumber('cell-size', argv.cellSize, { min: 50, integer: true, unit: 'metres', choices: CELL_SIZES });
   checkNumber('budget', argv.budget, { min: 1, integer: true, unit: 'geometries' });
@@ -65,7 +66,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const { compileLevel, defaultOutDir, levelStem } = await import('../../src/compile.ts');
   const { expandInputs } = await import('../inputs.ts');
   const { files, unmatched, skipped, refused } = await expandInputs(patterns, { ybnDetail: argv.ybnDetail });
-  if (refused.length) usage(refused.map((r) => `${r.path} is ${r.why}, not a level file (.glb/.gltf/.ybn/.ybn.xml)`).join('; '));
+  if (refused.length) usage(refused.map((r) => `${r.path} is ${r.why}, not a level file (.glb/.gltf/.ybn/.ybn.xml/.forge or a folder)`).join('; '));
   if (unmatched.length) usage(`no such level: ${unmatched.join(', ')}`);
   if (!argv.quiet) {
     for (const f of skipped) process.stderr.write(`compile-collision: note: ${f} skipped: a hi@/ma@ file is the vehicle/weapon detail copy of map collision (--ybn-detail compiles it)\n`);
@@ -87,7 +88,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const levelOptions = (out: string | undefined): Partial<CompileOptions> => ({
     out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget,
     tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, allowOutsideUris: argv.allowOutsideUris,
-    report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail },
+    report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail }, forge: { materials: argv.forgeMaterials },
     shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts },
     strict: argv.strict, dryRun: argv.dryRun, allowPoolOverflow: argv.allowPoolOverflow, cache,
   });
@@ -134,7 +135,7 @@ function jsonEntry(r: CompileResult, verbose: boolean, layoutLine: string): Json
 
 export const compileCommand: CommandModule<object, Args> = {
   command: '$0 [inputs..]',
-  describe: 'compile levels (glTF .glb/.gltf, GTA V .ybn/.ybn.xml, globs) into PhysicsResource collision',
+  describe: 'compile levels (glTF .glb/.gltf, GTA V .ybn/.ybn.xml, forge .forge or an extracted folder, globs) into PhysicsResource collision',
   builder: (y: Argv) =>
     y
       .positional('inputs', { type: 'string', array: true, describe: "level files or globs ('levels/**/*.glb')" })
@@ -152,6 +153,7 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('hull-parts', { type: 'boolean', default: false, describe: "a convex_parts part that breaks the convex contract is compiled as its hull, with a warning, instead of failing the build" })
       .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files a .gltf names outside its own directory (../shared.bin, absolute paths, links out); without it they are refused, naming the buffer" })
       .option('ybn-detail', { type: 'boolean', default: false, describe: "compile hi@/ma@ YBN files (GTA V's finer collision copies for vehicles and weapons); without it they are skipped with a note" })
+      .option('forge-materials', { type: 'string', describe: "JSON file mapping forge CollisionMaterial names or ids (\"0x…\") to skate. surface names; checked before the keyword table (docs/forge.md), unmapped materials get the default surface 0x20 with a warning" })
       .option('report', { type: 'boolean', describe: "write report.html into the output: the written collision in a browser (3D view, edge classes, cells and budget, findings); opens from disk, no network" })
       .option('allow-pool-overflow', { type: 'boolean', default: false, describe: "build even when the geometries exceed ReSkate's geometry pool (40,000), which faults the game; without it such a build fails and writes nothing" })
       .option('strict', { type: 'boolean', default: false, describe: "any warning fails the build and nothing is written (for CI)" })

@@ -1,0 +1,296 @@
+// The .forge container → data files → record bodies, as the public readers describe it (docs/forge.md
+// "Container", facts from ACExplorer's pyUbiForge2 forge_v1.py and its ACU readers; no code taken):
+// - header: "scimitar", one pad byte, u32 version (25–27), u64 offset of the data header; the first index block's
+//   offset is a u64 at data header + 32 (versions 25, 26) or + 36 (27);
+// - index block (48 bytes): u32 count, 4 bytes, u64 index table, u64 next index block (0: last), 8 bytes, u64 name
+//   table, u64 raw data table; index entries u64 offset, u32 (u64 in 27) id, u32 size; name entries 188 (192 in
+//   27) bytes, the data file's name at +44 (128 bytes, NUL-padded); version 25 data files start 440 bytes after
+//   their indexed offset, the indexed size counted from there (version 26: where the data file is found, see
+//   dataFileStart);
+// - a data file: a per-generation prefix, then two compressed sections (the table of contents, then the records),
+//   each: marker 33 AA FB 57 99 FA 04 10, u16, algorithm byte (marker + 10), u16, u16 largest block, block count
+//   (u16; u32 in the Unity generation), (u16 raw, u16 packed) per block, then per block a u32 checksum (kept,
+//   unchecked) and the packed bytes; packed = raw means stored;
+// - the joined streams: u16 record count, per record u32 id (u64 in Unity), u32 span, and (AC2 onwards) u16 n +
+//   2n bytes; then per record u32 type, u32 body size, u32 name length, name, a check byte (0, or 1 + 3 bytes +
+//   u32 n + 12n bytes), the body, and up to its span any bytes the span leaves (kept, warned).
+// Every offset and count is checked against the input before use; sizes are capped before any allocation.
+import { FormatError, hex, Reader } from '../../format/cursor.ts';
+import { lzo1xDecompress, MAX_LZO_OUTPUT_BYTES } from './lzo.ts';
+
+export const FORGE_MAGIC = 'scimitar';
+export const COMPRESSION_MARKER = Uint8Array.of(0x33, 0xaa, 0xfb, 0x57, 0x99, 0xfa, 0x04, 0x10);
+/** Data-file ids the public readers treat as not being containers (taken as they are, not read here). */
+export const NON_CONTAINER_DATA_FILES: ReadonlySet<number> = new Set([16, 145]);
+/** Most index blocks followed along the chain, data files per forge, records per data file. */
+export const MAX_INDEX_BLOCKS = 4096;
+export const MAX_DATA_FILES = 1_000_000;
+/** Largest data file (bytes, as stored) and largest joined stream (bytes, decompressed) read. */
+export const MAX_DATA_FILE_BYTES = 256 << 20;
+export const MAX_STREAM_BYTES = MAX_LZO_OUTPUT_BYTES;
+/** Version 25 (and some 26) data files start this many bytes after their indexed offset. */
+export const V25_PREFIX_BYTES = 440;
+
+export const ALGORITHM_NAMES: Record<number, string> = { 0: 'LZO1X', 1: 'LZO1X', 2: 'LZO2A', 5: 'LZO1C' };
+
+/**
+ * The data-file layout of a generation: 'ac1' (no prefix, u16 block count, 32-bit ids, no u16 list in the table
+ * of contents), 'ac2' (u32 n + 8n prefix, else as ac1 with the u16 list), 'unity' (no prefix, u32 block count,
+ * 64-bit ids, the u16 list).
+ */
+export type Generation = 'ac1' | 'ac2' | 'unity';
+
+export interface IndexEntry {
+  id: bigint;
+  offset: number;
+  size: number;
+  name: string;
+}
+
+export interface ForgeIndex {
+  version: number;
+  entries: IndexEntry[];
+}
+
+export interface RawRecord {
+  id: bigint;
+  type: number;
+  name: string;
+  /** The body; empty for a record whose type the caller's `keep` did not want (counted, not held in memory). */
+  body: Uint8Array;
+}
+
+/** Which record bodies to keep (a forge holds textures and meshes too: only their count is needed). */
+export type KeepType = (type: number) => boolean;
+const KEEP_ALL: KeepType = () => true;
+
+const u64At = (r: Reader, at: number, what: string): bigint => (BigInt(r.u32At(at + 4, what)) << 32n) | BigInt(r.u32At(at, what));
+/** A u64 offset as a number, refused unless it lies in [0, limit]. */
+function offsetAt(r: Reader, at: number, what: string, limit = r.length): number {
+  const v = u64At(r, at, what);
+  if (v > BigInt(limit)) throw new FormatError(r.stage, at, `${what} ${hex(Number(v))} is past the end of the ${limit}-byte input`);
+  return Number(v);
+}
+
+/** Reads the header, the index block chain, the index and name tables. */
+export function readForgeIndex(bytes: Uint8Array, stage: string): ForgeIndex {
+  const r = new Reader(bytes, stage);
+  r.need(0, 21, 'forge header');
+  const magic = new TextDecoder('latin1').decode(bytes.subarray(0, 8));
+  if (magic !== FORGE_MAGIC) r.fail(`expected the magic "${FORGE_MAGIC}", found ${JSON.stringify(magic)}`, 0);
+  const version = r.u32At(9, 'version');
+  if (version < 25 || version > 27) r.fail(`forge version ${version} is not one of 25, 26, 27 (the Scimitar/AnvilNext generations the public readers describe)`, 9);
+  const dataHeader = offsetAt(r, 13, 'data header offset');
+  let block = offsetAt(r, dataHeader + (version < 27 ? 32 : 36), 'first index block offset');
+  const idBytes = version < 27 ? 4 : 8;
+  const entrySize = 8 + idBytes + 4;
+  const nameSize = version < 27 ? 188 : 192;
+  const entries: IndexEntry[] = [];
+  const seen = new Set<number>();
+  for (let b = 0; ; b++) {
+    if (seen.has(block)) r.fail(`index block chain returns to ${hex(block)}`, block);
+    if (b >= MAX_INDEX_BLOCKS) r.fail(`more than ${MAX_INDEX_BLOCKS} index blocks`, block);
+    seen.add(block);
+    r.need(block, 48, 'index block');
+    const count = r.u32At(block, 'index count');
+    const table = offsetAt(r, block + 8, 'index table offset');
+    const next = u64At(r, block + 16, 'next index block');
+    const names = offsetAt(r, block + 32, 'name table offset');
+    if (entries.length + count > MAX_DATA_FILES) r.fail(`more than ${MAX_DATA_FILES} data files`, block);
+    r.need(table, count * entrySize, `index table of ${count} entries`);
+    r.need(names, count * nameSize, `name table of ${count} entries`);
+    for (let i = 0; i < count; i++) {
+      const at = table + i * entrySize;
+      const offset = offsetAt(r, at, `index entry ${i} offset`);
+      const id = idBytes === 4 ? BigInt(r.u32At(at + 8, 'id')) : u64At(r, at + 8, 'id');
+      const size = r.u32At(at + 8 + idBytes, 'size');
+      const raw = bytes.subarray(names + i * nameSize + 44, names + i * nameSize + 44 + 128);
+      const end = raw.indexOf(0);
+      entries.push({ id, offset, size, name: new TextDecoder('latin1').decode(end < 0 ? raw : raw.subarray(0, end)) });
+    }
+    if (next === 0n || next === 0xffffffffffffffffn) break;
+    if (next > BigInt(bytes.length)) r.fail(`next index block ${hex(Number(next))} is past the end of the ${bytes.length}-byte input`, block + 16);
+    block = Number(next);
+  }
+  return { version, entries };
+}
+
+const isMarker = (b: Uint8Array, at: number): boolean => at >= 0 && at + 8 <= b.length && COMPRESSION_MARKER.every((v, k) => b[at + k] === v);
+
+/**
+ * Where a data file's bytes start and which generation's layout they use: version 27 → 'unity'; otherwise the
+ * marker at the start → 'ac1', after a u32 n + 8n prefix → 'ac2'; for version 25 (and a version 26 file whose
+ * indexed offset holds neither) the same 440 bytes later.
+ */
+export function dataFileStart(bytes: Uint8Array, e: IndexEntry, version: number, stage: string): { start: number; generation: Generation } {
+  const at = (o: number): Generation | undefined => {
+    if (version === 27) return isMarker(bytes, o) ? 'unity' : undefined;
+    if (isMarker(bytes, o)) return 'ac1';
+    if (o + 4 > bytes.length) return undefined;
+    const n = new DataView(bytes.buffer, bytes.byteOffset).getUint32(o, true);
+    return n <= 0xffff && isMarker(bytes, o + 4 + 8 * n) ? 'ac2' : undefined;
+  };
+  const candidates = version === 25 ? [e.offset + V25_PREFIX_BYTES] : version === 26 ? [e.offset, e.offset + V25_PREFIX_BYTES] : [e.offset];
+  for (const c of candidates) {
+    const g = at(c);
+    if (g) return { start: c, generation: g };
+  }
+  const first = Array.from(bytes.subarray(candidates[0], candidates[0] + 12), (v) => v.toString(16).padStart(2, '0')).join(' ');
+  throw new FormatError(stage, candidates[0], `no compressed stream marker (33 aa fb 57 99 fa 04 10) where the ${version === 27 ? 'Unity' : 'AC1 or AC2'} generation puts it${version === 25 ? ` (440 bytes after the indexed offset ${hex(e.offset)})` : ''}; found ${first || 'the end of the file'}`);
+}
+
+/** One compressed section at `r.pos`: its blocks joined, appended to `out`. */
+function readSection(r: Reader, generation: Generation, out: Uint8Array[], budget: { left: number }): void {
+  const at = r.pos;
+  if (!isMarker(r.bytes, at)) r.fail(`expected the compressed stream marker 33 aa fb 57 99 fa 04 10, found ${Array.from(r.bytes.subarray(at, at + 8), (v) => v.toString(16).padStart(2, '0')).join(' ') || 'the end'}`);
+  r.pos += 8;
+  r.u16('section word');
+  const algoAt = r.pos;
+  const algorithm = r.u8('algorithm');
+  r.u16('section word');
+  const maxBlock = r.u16('largest block');
+  if (maxBlock === 0) r.fail('a section with largest block 0 (the chunked form) is not read', at + 13);
+  const countAt = r.pos;
+  const blocks = generation === 'unity' ? r.u32('block count') : r.u16('block count');
+  r.need(r.pos, blocks * 4, `size table of ${blocks} blocks`);
+  const sizes: [number, number][] = [];
+  let total = 0;
+  for (let i = 0; i < blocks; i++) {
+    const raw = r.u16('raw size');
+    const packed = r.u16('packed size');
+    sizes.push([raw, packed]);
+    total += raw;
+  }
+  if (total > budget.left) r.fail(`${blocks} blocks decompress to ${total} bytes, more than the ${MAX_STREAM_BYTES}-byte cap left`, countAt);
+  budget.left -= total;
+  for (let i = 0; i < blocks; i++) {
+    const [raw, packed] = sizes[i];
+    r.u32('block checksum');
+    const data = r.bytesN(packed, `block ${i} (${packed} bytes)`);
+    if (packed === raw) {
+      out.push(data);
+      continue;
+    }
+    if (algorithm !== 0 && algorithm !== 1) {
+      const name = ALGORITHM_NAMES[algorithm];
+      r.fail(`compression algorithm ${algorithm}${name ? ` (${name})` : ' (unknown)'} is not read: only LZO1X (0, 1) and stored blocks are`, algoAt);
+    }
+    out.push(lzo1xDecompress(data, raw, `${r.stage}: block ${i} at ${hex(r.pos - packed)}`));
+  }
+}
+
+/** A data file's bytes (from `start`) → its records. Throws FormatError with the data file's offsets. */
+export function readDataFile(bytes: Uint8Array, start: number, size: number, generation: Generation, stage: string, warn: (m: string) => void, keep: KeepType = KEEP_ALL): RawRecord[] {
+  if (size > MAX_DATA_FILE_BYTES) throw new FormatError(stage, start, `data file of ${size} bytes is more than the ${MAX_DATA_FILE_BYTES}-byte cap`);
+  const end = Math.min(bytes.length, start + size);
+  const r = new Reader(bytes.subarray(0, end), stage, start);
+  if (generation === 'ac2') {
+    const n = r.u32('prefix count');
+    r.bytesN(8 * n, 'prefix');
+  }
+  const parts: Uint8Array[] = [];
+  const budget = { left: MAX_STREAM_BYTES };
+  readSection(r, generation, parts, budget);
+  readSection(r, generation, parts, budget);
+  if (r.pos !== end) warn(`${stage}: ${end - r.pos} byte(s) after the second section at ${hex(r.pos)}; ignored`);
+  const total = parts.reduce((s, p) => s + p.length, 0);
+  const joined = new Uint8Array(total);
+  let o = 0;
+  for (const p of parts) joined.set(p, (o += p.length) - p.length);
+  return readStreams(joined, generation, `${stage}: streams`, warn, keep);
+}
+
+/** The joined table of contents and records → records. */
+export function readStreams(s: Uint8Array, generation: Generation, stage: string, warn: (m: string) => void, keep: KeepType = KEEP_ALL): RawRecord[] {
+  const r = new Reader(s, stage);
+  const count = r.u16('record count');
+  const each = generation === 'ac1' ? 8 : generation === 'ac2' ? 10 : 14;
+  r.need(r.pos, count * each, `table of contents of ${count} records`);
+  const toc: { id: bigint; span: number }[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = generation === 'unity' ? (() => {
+      const lo = r.u32('id');
+      return (BigInt(r.u32('id')) << 32n) | BigInt(lo);
+    })() : BigInt(r.u32('id'));
+    const span = r.u32('span');
+    if (generation !== 'ac1') {
+      const n = r.u16('list count');
+      r.bytesN(2 * n, 'list');
+    }
+    toc.push({ id, span });
+  }
+  const records: RawRecord[] = [];
+  let leftovers = 0;
+  for (let i = 0; i < count; i++) {
+    const at = r.pos;
+    const type = r.u32('record type');
+    const bodySize = r.u32('body size');
+    const nameLen = r.u32('name length');
+    if (nameLen > 0xffff) r.fail(`record ${i}: name length ${nameLen} is more than 65535`, at + 8);
+    const name = new TextDecoder('latin1').decode(r.bytesN(nameLen, 'name'));
+    const checkAt = r.pos;
+    const check = r.u8('check byte');
+    if (check === 1) {
+      r.bytesN(3, 'check bytes');
+      const n = r.u32('check list count');
+      r.bytesN(12 * n, 'check list');
+    } else if (check !== 0) r.fail(`record ${i}: check byte 0 or 1, found ${check}`, checkAt);
+    r.need(r.pos, bodySize, `record ${i} body`);
+    const body = keep(type) ? r.bytes.slice(r.pos, r.pos + bodySize) : new Uint8Array(0);
+    r.pos += bodySize;
+    const used = r.pos - at;
+    const { span } = toc[i];
+    if (span < used) r.fail(`record ${i} (${hex(type)}): table of contents span ${span} bytes, the record's header and body take ${used} (13 + ${nameLen}-byte name + ${bodySize}-byte body)`, at);
+    if (span > used) {
+      r.bytesN(span - used, `record ${i} span`);
+      leftovers++;
+    }
+    records.push({ id: toc[i].id, type, name, body });
+  }
+  if (leftovers) warn(`${stage}: ${leftovers} record(s) whose table-of-contents span is longer than header and body; the rest was skipped`);
+  if (r.pos !== s.length) warn(`${stage}: ${s.length - r.pos} byte(s) after the last record; ignored`);
+  return records;
+}
+
+export interface ForgeDataFile {
+  entry: IndexEntry;
+  generation: Generation;
+  records: RawRecord[];
+}
+
+export interface ForgeContents {
+  version: number;
+  dataFiles: ForgeDataFile[];
+  /** Data files that could not be read, with why. */
+  refused: { entry: IndexEntry; why: string }[];
+  /** Data files that are not containers (ids 16 and 145), not read. */
+  skipped: IndexEntry[];
+}
+
+/**
+ * A whole .forge: the index (a bad one throws), then each data file; a data file that fails (a bad block, an
+ * algorithm other than LZO1X, a table of contents that does not add up) is refused with its message and counted,
+ * the others are read.
+ */
+export function readForge(bytes: Uint8Array, stage: string, warn: (m: string) => void, keep: KeepType = KEEP_ALL): ForgeContents {
+  const index = readForgeIndex(bytes, stage);
+  const out: ForgeContents = { version: index.version, dataFiles: [], refused: [], skipped: [] };
+  for (const entry of index.entries) {
+    const where = `${stage}: data file ${entry.id} "${entry.name}"`;
+    if (NON_CONTAINER_DATA_FILES.has(Number(entry.id))) {
+      out.skipped.push(entry); // not a container (ids 16 and 145, per the public readers)
+      continue;
+    }
+    try {
+      const { start, generation } = dataFileStart(bytes, entry, index.version, where);
+      // The indexed size counts from where the data file starts (after the 440-byte prefix too), as the public readers read it.
+      if (start + entry.size > bytes.length) throw new FormatError(where, start, `data file of ${entry.size} bytes runs past the end of the ${bytes.length}-byte input`);
+      const size = entry.size;
+      out.dataFiles.push({ entry, generation, records: readDataFile(bytes, start, size, generation, where, warn, keep) });
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      out.refused.push({ entry, why: e.message });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,133 @@
+// Forge levels (Shaun White Skateboarding, Ubisoft's Scimitar engine) → collision objects: a .forge archive
+// (container.ts) or a folder of records extracted from one, both read by the same record reader (records.ts) and
+// placed by level.ts. Specs: ../shared/spec/forge-shapes.md, forge-entities.md; container facts: docs/forge.md.
+// No real forge file was available to test: every fixture is written from the specs and the public readers.
+import { readdirSync, statSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { readRegularFile } from '../../files.ts';
+import type { ImportResult, Logger } from '../../model.ts';
+import { CHORD_ERROR_RANGE, TESSELLATE_DEFAULTS } from '../../shapes/index.ts';
+import type { WalkHooks } from '../hooks.ts';
+import { SharedArena } from '../shared-arena.ts';
+import { readForge } from './container.ts';
+import { buildLevel, type ForgeReport, type LevelRecord } from './level.ts';
+import { readForgeMaterialMap, type ForgeMaterialMap } from './materials.ts';
+import { FORGE_TYPES, READ_TYPES, type EntityProfile } from './records.ts';
+
+export interface ForgeOptions {
+  /** Primitive tessellation within this distance of the true surface, metres: CHORD_ERROR_RANGE (0.0001..0.5), default 0.005. */
+  chordError: number;
+  /** --native-shapes (experimental): boxes as kind-2 parts. Default false. */
+  nativeShapes?: boolean;
+  /** --forge-materials: a JSON file of material name or id → skate. surface. Default none (the keyword table only). */
+  materials?: string;
+}
+
+export const FORGE_DEFAULTS: ForgeOptions = { chordError: TESSELLATE_DEFAULTS.chordError };
+
+/** Largest .forge read (bytes); Shaun White Skateboarding's archives are hundreds of MB. */
+export const MAX_FORGE_FILE_BYTES = 2 ** 31 - 1;
+/** Largest single extracted record file, and most files walked in an extracted folder. */
+export const MAX_RECORD_FILE_BYTES = 64 << 20;
+export const MAX_FOLDER_FILES = 1_000_000;
+
+export const isForgePath = (file: string): boolean => /\.forge$/i.test(file);
+export const forgeStem = (file: string): string => basename(file).replace(/\.forge$/i, '');
+
+/** Whether `path` is a directory (an extracted forge folder is the only directory a level can be). */
+export function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Extracted records as ACExplorer writes them (docs/forge.md "Extracted folders"):
+ * `…/<data file>/<TYPE>/<name>.<ext>`, TYPE the record's type id in 8 hex digits, the file the record's body. The
+ * id is the name when it is 8 or 16 hex digits (the extractor's name for a record without one), else the SWS
+ * Entity's own id field; a record without either cannot be referenced (negative placeholder ids).
+ */
+export function readExtractedFolder(dir: string, stage: string): { records: LevelRecord[]; bytes: Uint8Array[] } {
+  const files: string[] = [];
+  const walk = (d: string, depth: number): void => {
+    if (depth > 16) throw new Error(`${stage}: ${d}: folders nest deeper than 16`);
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p, depth + 1);
+      else if (e.isFile() && /^[0-9a-f]{8}$/i.test(basename(d))) {
+        files.push(p);
+        if (files.length > MAX_FOLDER_FILES) throw new Error(`${stage}: more than ${MAX_FOLDER_FILES} record files`);
+      }
+    }
+  };
+  walk(dir, 0);
+  const records: LevelRecord[] = [];
+  const bytes: Uint8Array[] = [];
+  let placeholder = -1n;
+  for (const f of files) {
+    const type = parseInt(basename(join(f, '..')), 16) >>> 0;
+    let body: Uint8Array;
+    try {
+      body = readRegularFile(f, MAX_RECORD_FILE_BYTES);
+    } catch (e) {
+      throw new Error(`${stage}: ${relative(dir, f)}: ${(e as Error).message}`);
+    }
+    bytes.push(body);
+    const name = basename(f).replace(/\.[^.]*$/, '');
+    let id: bigint;
+    if (/^([0-9a-f]{8}|[0-9a-f]{16})$/i.test(name)) id = BigInt(`0x${name}`);
+    else if (type === FORGE_TYPES.Entity && body.length >= 9) id = BigInt(new DataView(body.buffer, body.byteOffset).getUint32(1, true));
+    else id = placeholder--;
+    records.push({ id, type, name, body, source: relative(dir, f) });
+  }
+  return { records, bytes };
+}
+
+/** Reads a .forge or an extracted folder and builds its collision objects. Throws `forge: <file>: ...` on bad input. */
+export async function importForge(input: string, options: ForgeOptions, logger: Logger, hooks: WalkHooks = {}): Promise<ImportResult & { forge: ForgeReport }> {
+  const stage = `forge: ${input}`;
+  const [lo, hi] = CHORD_ERROR_RANGE;
+  if (!(options.chordError >= lo && options.chordError <= hi)) throw new Error(`${stage}: chord error ${options.chordError} m is outside ${lo} … ${hi} m`);
+  const materials: ForgeMaterialMap = options.materials ? readForgeMaterialMap(options.materials) : {};
+  let records: LevelRecord[];
+  let inputBytes: Uint8Array[];
+  let profile: EntityProfile = 'sws';
+  let refusedFiles = 0;
+  let skippedFiles = 0;
+  if (isDirectory(input)) {
+    const r = readExtractedFolder(input, stage);
+    if (r.records.length === 0) throw new Error(`${stage}: no extracted forge records (files in folders named by an 8-hex-digit type id, as ACExplorer writes them)`);
+    records = r.records;
+    inputBytes = r.bytes;
+  } else {
+    let bytes: Uint8Array;
+    try {
+      bytes = readRegularFile(input, MAX_FORGE_FILE_BYTES);
+    } catch (e) {
+      throw new Error(`${stage}: ${(e as Error).message}`);
+    }
+    if (bytes.length === 0) throw new Error(`${stage}: empty file (0 bytes)`);
+    inputBytes = [bytes];
+    // Only the bodies the level builder reads are held; the others (textures, meshes, …) are counted by type.
+    const c = readForge(bytes, stage, (m) => logger.warn(m), (t) => READ_TYPES.has(t) || t === FORGE_TYPES.CollisionMaterial);
+    if (c.version === 27) profile = 'generic';
+    records = c.dataFiles.flatMap((d) => d.records.map((r) => ({ ...r, source: `data file "${d.entry.name}"` })));
+    refusedFiles = c.refused.length;
+    skippedFiles = c.skipped.length;
+    if (c.refused.length) {
+      logger.warn(`${stage}: ${c.refused.length} data file(s) not read, e.g. ${c.refused.slice(0, 3).map((r) => r.why).join('; ')}`);
+    }
+    if (c.dataFiles.length === 0) throw new Error(`${stage}: no data file could be read (${c.refused.length} refused)`);
+  }
+  await hooks.beforeWalk?.();
+  const built = buildLevel(records, {
+    stem: input.replace(/[/\\]+$/, '').split(/[/\\]/).pop()!.replace(/\.forge$/i, ''),
+    stage, profile, tessellation: { chordError: options.chordError }, nativeShapes: options.nativeShapes ?? false, materials, logger, arena: new SharedArena(), onObject: hooks.onObject,
+  });
+  // Data files count with the records: a refused one hides every record inside it.
+  if (refusedFiles) built.report.records.refused['data file'] = refusedFiles;
+  if (skippedFiles) built.report.records.skipped['data file (not a container)'] = skippedFiles;
+  return { objects: built.objects, stats: built.stats, inputBytes, forge: built.report };
+}

@@ -1,0 +1,258 @@
+// Forge records → collision objects (the ImportedObject every importer makes). Placement (docs/format-decisions.md
+// "Forge placement"): world = A × Entity placement × ReferenceListShape child transform × diag(Scales xyz)
+// [× BoxShape Matrix], every matrix column-major with its translation at floats 12–14 (forge-entities.md: the SWS
+// GlobalMatrix stores the local axes as rows 0–2 and the origin as row 3 under world = v · M, which is the same 16
+// floats read as column-major for M' · v), A the axis change Z-up → Y-up (x, y, z) → (x, z, −y), a proper rotation.
+// Primitives go through the shape layer (placePrimitive: scale taken, shear refused) and are tessellated by it, or
+// become kind-2 boxes with --native-shapes. Entity → shape links are not established by the specs: a shape is placed
+// by an entity when the entity's exactly-read body contains the shape's id (a heuristic, warned once).
+import type { ForgeImportReport, ImportedObject, ImportStats, Logger } from '../../model.ts';
+import { uniqueName, WORLD_EXTENT_M } from '../../model.ts';
+import { placePrimitive, quatFromYTo, tessellate, type Primitive, type TessellateOptions, type Vec3 } from '../../shapes/index.ts';
+import { nativeBox, type NativePart } from '../../shapes/native.ts';
+import { SharedArena } from '../shared-arena.ts';
+import type { RawRecord } from './container.ts';
+import { ForgeMaterials, type ForgeMaterialMap } from './materials.ts';
+import { bump, emptyCounts, FORGE_TYPES, forgeTypeName, readRecord, RecordRefusal, type EntityProfile, type ForgeRecord, type Matrix4 } from './records.ts';
+
+/** A record with where it came from (the data file's name, or the extracted file's path). */
+export interface LevelRecord extends RawRecord {
+  source: string;
+}
+
+export interface LevelOptions {
+  stem: string;
+  stage: string;
+  profile: EntityProfile;
+  tessellation: Partial<TessellateOptions>;
+  nativeShapes: boolean;
+  materials: ForgeMaterialMap;
+  logger: Logger;
+  arena: SharedArena;
+  onObject?: (o: ImportedObject) => void;
+}
+
+/** The forge part of the summary and the manifest (model.ts). */
+export type ForgeReport = ForgeImportReport;
+
+/** Nested ReferenceListShapes deeper than this are refused (a cycle would never end). */
+export const MAX_COMPOUND_DEPTH = 8;
+/** Most shapes one level may place (compound children counted each time they are placed). */
+export const MAX_PLACED_SHAPES = 200_000;
+
+const SHAPE_TYPES = new Set<number>([FORGE_TYPES.SphereShape, FORGE_TYPES.CapsuleShape, FORGE_TYPES.BoxShape, FORGE_TYPES.ReferenceListShape, FORGE_TYPES.MeshShape]);
+type Shape = Extract<ForgeRecord, { kind: 'SphereShape' | 'CapsuleShape' | 'BoxShape' | 'ReferenceListShape' }>;
+
+/** Column-major 4×4 product a × b. */
+export function mul4(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
+  const out = new Array<number>(16).fill(0);
+  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) {
+    let s = 0;
+    for (let k = 0; k < 4; k++) s += a[4 * k + r] * b[4 * c + k];
+    out[4 * c + r] = s;
+  }
+  return out;
+}
+/** Z-up → Y-up: (x, y, z) → (x, z, −y), column-major. */
+export const Z_UP_TO_Y_UP: readonly number[] = [1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1];
+const diag = (x: number, y: number, z: number): number[] => [x, 0, 0, 0, 0, y, 0, 0, 0, 0, z, 0, 0, 0, 0, 1];
+const ID_Q: [number, number, number, number] = [0, 0, 0, 1];
+
+export function buildLevel(records: LevelRecord[], o: LevelOptions): { objects: ImportedObject[]; stats: ImportStats; report: ForgeReport } {
+  const counts = emptyCounts();
+  const warn = (m: string): void => o.logger.warn(`${o.stage}: ${m}`);
+  const shapes = new Map<bigint, { rec: LevelRecord; shape: Shape }>();
+  const shapeIds = new Map<bigint, LevelRecord>();
+  const materialNames = new Map<bigint, string>();
+  const entities: { rec: LevelRecord; placement: Matrix4; scale?: number; name: string }[] = [];
+  const refusals = new Map<string, string[]>();
+  let meshShapes = 0;
+  for (const rec of records) {
+    const typeName = forgeTypeName(rec.type);
+    if (rec.type === FORGE_TYPES.CollisionMaterial) {
+      materialNames.set(rec.id, rec.name);
+      bump(counts.skipped, typeName); // its layout is not in the specs: only its name is used
+      continue;
+    }
+    if (rec.type === FORGE_TYPES.MeshShape) {
+      meshShapes++;
+      shapeIds.set(rec.id, rec);
+      bump(counts.skipped, typeName);
+      continue;
+    }
+    let parsed: ForgeRecord | undefined;
+    try {
+      parsed = readRecord(rec.type, rec.body, o.profile);
+    } catch (e) {
+      if (!(e instanceof RecordRefusal)) throw e;
+      bump(counts.refused, typeName);
+      const list = refusals.get(typeName) ?? [];
+      if (list.length < 3) list.push(`${label(rec)}: ${e.message}`);
+      refusals.set(typeName, list);
+      continue;
+    }
+    if (!parsed) {
+      bump(counts.skipped, typeName);
+      continue;
+    }
+    bump(counts.read, typeName);
+    if (parsed.kind === 'Entity') entities.push({ rec, placement: parsed.placement, scale: parsed.profile === 'generic' ? parsed.scale : undefined, name: rec.name || `entity_${rec.id.toString(16)}` });
+    else if (parsed.kind !== 'EntityGroup') {
+      shapes.set(rec.id, { rec, shape: parsed });
+      shapeIds.set(rec.id, rec);
+    }
+  }
+  for (const [type, examples] of refusals) {
+    warn(`${counts.refused[type]} ${type} record(s) refused (not consumed exactly; never read in part), e.g. ${examples.join('; ')}`);
+  }
+  if (meshShapes) warn(`${meshShapes} MeshShape record(s) skipped: their grammar for this generation is not established (forge-shapes.md covers primitives and compounds only)`);
+
+  const materials = new ForgeMaterials(materialNames, o.materials, (m) => o.logger.warn(m), o.stage);
+  const stats: ImportStats = { nodes: records.length, meshNodes: 0, primitives: 0, skippedNodes: 0, instances: 0, grindCurves: 0, grindPrisms: 0 };
+  const objects: ImportedObject[] = [];
+  const names = new Set<string>();
+  const byEntity: Record<string, string[]> = {};
+  /** Shapes some placement reached (directly or through a compound). */
+  const reached = new Set<bigint>();
+  let placed = 0;
+  let linkCount = 0;
+  const unresolved: string[] = [];
+  const unplacedMesh = { n: 0 };
+
+  const place = (entity: string, id: bigint, world: number[], path: string, depth: number, out: ImportedObject[]): void => {
+    const found = shapes.get(id);
+    if (!found) {
+      const rec = shapeIds.get(id);
+      if (rec?.type === FORGE_TYPES.MeshShape) unplacedMesh.n++;
+      else if (!rec && unresolved.length < 1000) unresolved.push(`${entity}/${path}: 0x${id.toString(16)}`);
+      return;
+    }
+    const { rec, shape } = found;
+    reached.add(id);
+    const where = `entity "${entity}" ${path}${shape.kind} ${label(rec)}`;
+    if (shape.kind === 'ReferenceListShape') {
+      if (depth >= MAX_COMPOUND_DEPTH) throw new Error(`${o.stage}: ${where}: ReferenceListShapes nest deeper than ${MAX_COMPOUND_DEPTH} (a cycle?)`);
+      shape.children.forEach((c, i) => {
+        const s = shape.scales[i];
+        if (s[3] !== 1) warn(`${where}: child ${i}: Scales fourth lane ${s[3]} is not 1; its meaning is not established, only x, y, z are applied`);
+        place(entity, c.id, mul4(mul4(world, shape.transforms[i]), diag(s[0], s[1], s[2])), `${path}${rec.name || 'list'}_${i}/`, depth + 1, out);
+      });
+      return;
+    }
+    if (++placed > MAX_PLACED_SHAPES) throw new Error(`${o.stage}: the level places more than ${MAX_PLACED_SHAPES} shapes; refusing`);
+    const local = localPrimitive(shape);
+    const frame = shape.kind === 'BoxShape' ? mul4(world, shape.matrix) : world;
+    if (!local) {
+      warn(`${where}: no volume or not finite (${JSON.stringify(describe(shape))}); skipped`);
+      stats.skippedNodes++;
+      return;
+    }
+    let p: Primitive;
+    try {
+      p = placePrimitive(local, mul4(Z_UP_TO_Y_UP, frame), `${o.stage}: ${where}`);
+    } catch (e) {
+      warn(`${(e as Error).message.replace(/^shapes: /, '')}; skipped`);
+      stats.skippedNodes++;
+      return;
+    }
+    const reach = Math.max(...p.centre.map(Math.abs)) + ('radius' in p ? p.radius + ('length' in p ? p.length / 2 : 0) : Math.hypot(...p.halfExtents));
+    if (!(reach <= WORLD_EXTENT_M)) throw new Error(`${o.stage}: ${where}: placed ${reach.toFixed(0)} m from the world origin, farther than ${WORLD_EXTENT_M} m (a unit or matrix mistake?)`);
+    const material = materials.word(shape.material.id, where);
+    const name = uniqueName(names, `${o.stem}_${entity}_${rec.name || shape.kind}`);
+    stats.primitives++;
+    stats.meshNodes++;
+    let obj: ImportedObject;
+    if (p.family === 'box' && o.nativeShapes) {
+      const native: NativePart = { ...nativeBox(p.centre, p.rotation, p.halfExtents), material };
+      obj = { name, source: where, kind: 'mesh', positions: o.arena.f32(0), groups: [], native: [native] };
+    } else {
+      const t = tessellate(p, o.tessellation);
+      const positions = o.arena.f32(t.positions.length);
+      for (let i = 0; i < t.positions.length; i++) positions[i] = Math.fround(t.positions[i]);
+      const indices = o.arena.u32(t.indices.length);
+      indices.set(t.indices);
+      obj = { name, source: where, kind: 'mesh', positions, groups: [{ material, indices }] };
+    }
+    out.push(obj);
+  };
+
+  const entityIds = new Map<bigint, LevelRecord>();
+  for (const e of entities) entityIds.set(e.rec.id, e.rec);
+  for (const e of entities) {
+    const links = scanLinks(e.rec.body, shapeIds, o.profile);
+    if (links.length === 0) continue;
+    if (e.scale !== undefined && e.scale !== 1) warn(`entity "${e.name}": Scale ${e.scale} kept, not applied (the placement matrix is taken as the whole transform; docs/format-decisions.md)`);
+    const made: ImportedObject[] = [];
+    for (const id of links) {
+      linkCount++;
+      place(e.name, id, e.placement, '', 0, made);
+    }
+    for (const obj of made) {
+      objects.push(obj);
+      o.onObject?.(obj);
+    }
+    if (made.length) byEntity[e.name] = [...(byEntity[e.name] ?? []), ...made.map((x) => x.name)];
+  }
+  if (linkCount) warn(`${linkCount} entity → shape link(s) found by scanning each exactly-read Entity's bytes for shape ids: a heuristic (forge-entities.md does not establish which field links an entity to its collision)`);
+  if (unresolved.length) warn(`${unresolved.length} shape reference(s) name no record of the level: ${unresolved.slice(0, 5).join(', ')}${unresolved.length > 5 ? ', …' : ''}`);
+  if (unplacedMesh.n) warn(`${unplacedMesh.n} placed reference(s) to MeshShapes skipped (not read)`);
+  let unplaced = 0;
+  for (const id of shapes.keys()) if (!reached.has(id)) unplaced++;
+  if (unplaced) warn(`${unplaced} shape(s) that no exactly-read Entity links, directly or through a compound, were not placed`);
+  stats.skippedNodes += unplaced;
+  return { objects, stats, report: { records: counts, unplacedShapes: unplaced, objectsByEntity: byEntity } };
+}
+
+const label = (rec: LevelRecord): string => `${rec.name ? `"${rec.name}" ` : ''}(id 0x${rec.id.toString(16)}, ${rec.source})`;
+
+/** The shape in its own frame (Z-up, forge units), or undefined without volume. */
+function localPrimitive(s: Exclude<Shape, { kind: 'ReferenceListShape' }>): Primitive | undefined {
+  const ok = (p: Primitive): Primitive | undefined => {
+    const nums = [...p.centre, 'radius' in p ? p.radius : 1, 'length' in p ? p.length : 0, ...('halfExtents' in p ? p.halfExtents : [1, 1, 1])];
+    if (!nums.every(Number.isFinite)) return undefined;
+    if ('radius' in p && !(p.radius > 0)) return undefined;
+    if ('halfExtents' in p && !p.halfExtents.every((h) => h > 0)) return undefined;
+    return p;
+  };
+  switch (s.kind) {
+    case 'SphereShape':
+      return ok({ family: 'sphere', centre: [s.centre[0], s.centre[1], s.centre[2]], rotation: ID_Q, radius: s.radius });
+    case 'CapsuleShape': {
+      const a: Vec3 = [s.endA[0], s.endA[1], s.endA[2]];
+      const d: Vec3 = [s.endB[0] - a[0], s.endB[1] - a[1], s.endB[2] - a[2]];
+      const length = Math.hypot(...d);
+      return ok({ family: 'capsule', centre: [a[0] + d[0] / 2, a[1] + d[1] / 2, a[2] + d[2] / 2], rotation: length > 0 ? quatFromYTo(d) : ID_Q, radius: s.radius, length });
+    }
+    case 'BoxShape':
+      return ok({ family: 'box', centre: [0, 0, 0], rotation: ID_Q, halfExtents: [s.halfExtents[0], s.halfExtents[1], s.halfExtents[2]] });
+  }
+}
+
+function describe(s: Shape): unknown {
+  if (s.kind === 'SphereShape') return { centre: s.centre, radius: s.radius };
+  if (s.kind === 'CapsuleShape') return { endA: s.endA, endB: s.endB, radius: s.radius };
+  if (s.kind === 'BoxShape') return { halfExtents: s.halfExtents };
+  return {};
+}
+
+/**
+ * Shape ids found in an entity's body (after its own header), in order of first appearance: u32 for the SWS
+ * profile (32-bit ids), u64 for the generic one. The heuristic the placement uses, nothing more.
+ */
+export function scanLinks(body: Uint8Array, ids: ReadonlyMap<bigint, unknown>, profile: EntityProfile): bigint[] {
+  const dv = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  const width = profile === 'sws' ? 4 : 8;
+  const start = profile === 'sws' ? 9 : 2;
+  const out: bigint[] = [];
+  const seen = new Set<bigint>();
+  for (let at = start; at + width <= body.length; at++) {
+    const v = width === 4 ? BigInt(dv.getUint32(at, true)) : dv.getBigUint64(at, true);
+    if (v !== 0n && ids.has(v) && !seen.has(v)) {
+      seen.add(v);
+      out.push(v);
+    }
+  }
+  return out;
+}
+
+export const isShapeType = (t: number): boolean => SHAPE_TYPES.has(t);

@@ -224,3 +224,20 @@ describe('forge placement', () => {
     expect(built).toBeGreaterThan(150);
   });
 });
+
+describe('a rebuild of a forge level with nothing changed (src/unchanged.ts)', () => {
+  it('is skipped; a changed --forge-materials map under the same name is not', async () => {
+    const map = join(tmp.dir, 'unchanged-map.json');
+    const out = join(tmp.dir, 'unchanged.collision');
+    writeFileSync(map, JSON.stringify({ cm_mystery: 'metal' }));
+    const opts = { out, workers: 1, forge: { materials: map } };
+    const quiet = { logger: { warn: () => {} } };
+    const first = await compileLevel(forgePath, opts, quiet);
+    expect(first.unchanged).toBeUndefined();
+    expect((await compileLevel(forgePath, opts, quiet)).unchanged).toBe(true);
+    writeFileSync(map, JSON.stringify({ cm_mystery: 'wood_thick_rough' }));
+    const r = await compileLevel(forgePath, opts, quiet);
+    expect(r.unchanged).toBeUndefined();
+    expect(r.manifest.resources.map((x) => x.materials)).not.toEqual(first.manifest.resources.map((x) => x.materials));
+  });
+});

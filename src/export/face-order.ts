@@ -1,0 +1,215 @@
+// The input order that encodes back into a stored kind-5 shape (issue #25, the round trip; the encoder's rules:
+// src/geometry/weld.ts, assembly/piece.ts, assembly/tree.ts, docs/format-decisions.md "Encoder"). Measured on the
+// goldens by permuting and rotating their faces and re-encoding (src/format/diff.ts):
+// - the stored vertex order is first use over the input triangles (after the weld rotates each to start at its
+//   smallest welded vertex), so faces in file (tree-leaf) order renumber the vertices: 3 of 34 goldens survive it;
+// - the stored corner rotation is the weld's: a triangle starts at its smallest welded vertex. Every golden's
+//   one-piece shape starts each face at its smallest stored vertex, so the stored rotation given as input stays;
+// - the tree (Studio's face order) depends on the input order only where faces tie on (centroid on the split axis,
+//   face-box min x) across a split, and at a node whose halves swapped the tie goes the other way.
+// So the order written is: faces in leaf order as far as possible, each only once the vertices it uses for the first
+// time are the next ones in stored order, and, for every tie across a split of the stored tree, the faces of the
+// half that came first before those of the other (the tree's decisions recomputed here from the stored faces).
+// Whether that order really encodes to the same bytes is checked by encoding it (src/export/gltf.ts).
+import type { ShapeRecord } from '../format/types.ts';
+
+/** Per face (stored order): centroid x, y, z and face-box min x, as assembly/tree.ts faceRecords computes them (f64 of f32). */
+function faceKeys(s: ShapeRecord, nf: number): Float64Array {
+  const k = new Float64Array(4 * nf), v = s.vertices, cv = s.cornerVertices;
+  for (let f = 0; f < nf; f++) {
+    const a = 3 * cv[3 * f], b = 3 * cv[3 * f + 1], c = 3 * cv[3 * f + 2];
+    for (let j = 0; j < 3; j++) k[4 * f + j] = (v[a + j] + v[b + j] + v[c + j]) / 3;
+    k[4 * f + 3] = Math.min(v[a], v[b], v[c]);
+  }
+  return k;
+}
+
+/** Precedence constraints: every face of `first` before every face of `then` (a tie the tree broke by input order). */
+interface Barrier {
+  first: number[];
+  then: number[];
+}
+
+/**
+ * The tree's decisions over the stored faces (leaf j holds face j): per inner node, the half that came first in the
+ * tree's total order, and the faces tied across the cut. Returns the barriers, or why the stored faces are not in the
+ * order the encoder's tree gives (then no input order reproduces them).
+ */
+export function treeBarriers(s: ShapeRecord): Barrier[] | string {
+  const n = Math.max(0, s.faceOffsets.length - 1);
+  if (n < 2) return [];
+  const key = faceKeys(s, n);
+  const leaves = new Int32Array(2 * n - 1);
+  for (let i = 2 * n - 2; i >= 0; i--) leaves[i] = i >= n - 1 ? 1 : leaves[2 * i + 1] + leaves[2 * i + 2];
+  const barriers: Barrier[] = [];
+  // Faces under each node, gathered bottom-up would cost n log n memory; recurse with explicit lists instead.
+  const facesUnder = (i: number): number[] => {
+    const out: number[] = [];
+    const st = [i];
+    while (st.length) {
+      const x = st.pop()!;
+      if (x >= n - 1) out.push(x - (n - 1));
+      else st.push(2 * x + 2, 2 * x + 1);
+    }
+    return out;
+  };
+  const axisOf = (fs: number[]): number => {
+    if (fs.length === 1) return 0;
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (const f of fs) for (let j = 0; j < 3; j++) {
+      const c = key[4 * f + j];
+      if (c < lo[j]) lo[j] = c;
+      if (c > hi[j]) hi[j] = c;
+    }
+    const ex = hi[0] - lo[0], ey = hi[1] - lo[1], ez = hi[2] - lo[2];
+    return ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
+  };
+  const minX = (fs: number[]): number => fs.reduce((m, f) => Math.min(m, key[4 * f + 3]), Infinity);
+  /** Compares faces by (slot ax, min x), or by min x alone when ax is 3. */
+  const cmp = (ax: number) => (a: number, b: number): number => {
+    const d = key[4 * a + ax] - key[4 * b + ax];
+    if (d !== 0) return d;
+    return key[4 * a + 3] - key[4 * b + 3];
+  };
+  /** `early` (as a set) must be the first early.length faces of early ∪ late under c, up to ties; the ties recorded. */
+  const split = (early: number[], late: number[], c: (a: number, b: number) => number, node: number): string | null => {
+    let top = early[0];
+    for (const f of early) if (c(f, top) > 0) top = f;
+    let bottom = late[0];
+    for (const f of late) if (c(f, bottom) < 0) bottom = f;
+    const d = c(top, bottom);
+    if (d > 0) return `tree node ${node}: faces ${top} and ${bottom} are on the wrong sides of the split`;
+    if (d < 0) return null;
+    barriers.push({ first: early.filter((f) => c(f, top) === 0), then: late.filter((f) => c(f, top) === 0) });
+    return null;
+  };
+  const stack: [number, number[], number][] = [[0, facesUnder(0), -1]];
+  while (stack.length) {
+    const [i, fs, given] = stack.pop()!;
+    if (fs.length === 1) continue;
+    const axis = given >= 0 ? given : axisOf(fs);
+    const L = facesUnder(2 * i + 1), R = facesUnder(2 * i + 2);
+    const left = leaves[2 * i + 1];
+    const c = cmp(axis);
+    let why: string | null;
+    if (fs.length === 2) {
+      // first/second by (axis, min x, index), then swapped when the second starts lower in x.
+      const [a, b] = [L[0], R[0]];
+      if (key[4 * a + 3] !== key[4 * b + 3]) why = key[4 * a + 3] < key[4 * b + 3] ? null : `tree node ${i}: leaf order against min x`;
+      else why = split([a], [b], c, i);
+    } else {
+      const sorted = fs.slice().sort(c);
+      const swap = minX(sorted.slice(left)) < minX(sorted.slice(0, left));
+      if (!swap) why = split(L, R, c, i);
+      else {
+        const cut = fs.length - left;
+        if (minX(sorted.slice(0, cut)) < minX(sorted.slice(cut))) why = split(L, R, cmp(3), i);
+        else why = split(R, L, c, i);
+      }
+    }
+    if (why) return why;
+    stack.push([2 * i + 2, R, -1], [2 * i + 1, L, -1]);
+  }
+  return barriers;
+}
+
+/**
+ * An input order of the stored faces (indices into the shape's faces, each written with its stored corner rotation)
+ * that numbers the vertices by first use in stored order and keeps the tree's tie-breaks, or why there is none that
+ * this finds: faces in leaf order where the constraints allow (a binary heap of the faces that may come next).
+ */
+export function encodeOrder(s: ShapeRecord): Uint32Array | string {
+  const nf = Math.max(0, s.faceOffsets.length - 1), nv = s.vertices.length / 3, cv = s.cornerVertices;
+  for (let f = 0; f < nf; f++) {
+    if (s.faceOffsets[f] !== 3 * f || s.faceOffsets[f + 1] !== 3 * f + 3) return `face ${f} is not a triangle`;
+    const a = cv[3 * f], b = cv[3 * f + 1], c = cv[3 * f + 2];
+    if (a > b || a > c) return `face ${f} does not start at its smallest vertex (${a}, ${b}, ${c}), which the weld's rotation gives`;
+  }
+  const barriers = treeBarriers(s);
+  if (typeof barriers === 'string') return `faces are not in the encoder's tree order (${barriers})`;
+  // Faces waiting on barriers; barriers waiting on faces.
+  const waits = new Int32Array(nf), left = barriers.map((b) => b.first.length), holds: number[][] = Array.from({ length: nf }, () => []);
+  barriers.forEach((b, k) => {
+    for (const f of b.then) waits[f]++;
+    for (const f of b.first) holds[f].push(k);
+  });
+  const seen = new Uint8Array(nv), used = new Uint8Array(nf);
+  const start = new Uint32Array(nv + 1);
+  for (let c = 0; c < 3 * nf; c++) start[cv[c] + 1]++;
+  for (let v = 0; v < nv; v++) start[v + 1] += start[v];
+  const fill = start.slice(0, nv), byVertex = new Uint32Array(3 * nf);
+  for (let c = 0; c < 3 * nf; c++) byVertex[fill[cv[c]]++] = (c / 3) | 0;
+  let next = 0; // the next vertex to be used for the first time
+  const fits = (f: number): boolean => {
+    if (waits[f] !== 0) return false;
+    let x = next;
+    for (let j = 0; j < 3; j++) {
+      const v = cv[3 * f + j];
+      if (!seen[v]) {
+        if (v !== x) return false;
+        x++;
+      }
+    }
+    return true;
+  };
+  const heap: number[] = [];
+  const queued = new Uint8Array(nf);
+  const push = (f: number): void => {
+    if (queued[f] || used[f] || !fits(f)) return;
+    queued[f] = 1;
+    let i = heap.push(f) - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (heap[p] <= heap[i]) break;
+      [heap[p], heap[i]] = [heap[i], heap[p]];
+      i = p;
+    }
+  };
+  const pop = (): number => {
+    const top = heap[0], last = heap.pop()!;
+    if (heap.length) {
+      heap[0] = last;
+      for (let i = 0; ;) {
+        const l = 2 * i + 1, r = l + 1;
+        let m = i;
+        if (l < heap.length && heap[l] < heap[m]) m = l;
+        if (r < heap.length && heap[r] < heap[m]) m = r;
+        if (m === i) break;
+        [heap[m], heap[i]] = [heap[i], heap[m]];
+        i = m;
+      }
+    }
+    queued[top] = 0;
+    return top;
+  };
+  const look = (v: number): void => {
+    for (let k = start[v]; k < start[v + 1]; k++) push(byVertex[k]);
+  };
+  if (nv > 0) look(0);
+  const order = new Uint32Array(nf);
+  for (let done = 0; done < nf; ) {
+    if (!heap.length) return `no input order found: after ${done} of ${nf} faces none can come next (vertex ${next} first used, tree ties kept)`;
+    const f = pop();
+    if (used[f] || !fits(f)) continue;
+    used[f] = 1;
+    order[done++] = f;
+    const fresh: number[] = [];
+    for (let j = 0; j < 3; j++) {
+      const v = cv[3 * f + j];
+      if (!seen[v]) {
+        seen[v] = 1;
+        fresh.push(v);
+      }
+    }
+    while (next < nv && seen[next]) next++;
+    for (const k of holds[f]) {
+      if (--left[k] !== 0) continue;
+      for (const g of barriers[k].then) if (--waits[g] === 0) push(g);
+    }
+    for (const v of fresh) look(v);
+    if (next < nv) look(next);
+    // A face whose vertices were all seen before this one: it may be waiting only on a barrier, pushed above.
+  }
+  if (next < nv) return `vertex ${next} is used by no face`;
+  return order;
+}

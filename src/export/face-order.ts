@@ -3,8 +3,10 @@
 // goldens by permuting and rotating their faces and re-encoding (src/format/diff.ts):
 // - the stored vertex order is first use over the input triangles (after the weld rotates each to start at its
 //   smallest welded vertex), so faces in file (tree-leaf) order renumber the vertices: 3 of 34 goldens survive it;
-// - the stored corner rotation is the weld's: a triangle starts at its smallest welded vertex. Every golden's
-//   one-piece shape starts each face at its smallest stored vertex, so the stored rotation given as input stays;
+// - the stored corner rotation is the weld's: a triangle starts at its smallest welded vertex, numbered by first use
+//   over the corners as given. Every golden's one-piece shape starts each face at its smallest stored vertex, so the
+//   stored rotation given as input stays; in the skatepark's stairs a face starts at v + 1 and uses v: those two were
+//   first used by one face with an older vertex, given rotated so v + 1 came first (done here);
 // - the tree (Studio's face order) depends on the input order only where faces tie on (centroid on the split axis,
 //   face-box min x) across a split, and at a node whose halves swapped the tie goes the other way.
 // So the order written is: faces in leaf order as far as possible, each only once the vertices it uses for the first
@@ -118,13 +120,22 @@ export function treeBarriers(s: ShapeRecord): Barrier[] | string {
  * that numbers the vertices by first use in stored order and keeps the tree's tie-breaks, or why there is none that
  * this finds: faces in leaf order where the constraints allow (a binary heap of the faces that may come next).
  */
-export function encodeOrder(s: ShapeRecord): Uint32Array | string {
+export function encodeOrder(s: ShapeRecord): { order: Uint32Array; rotation: Uint8Array } | string {
   const nf = Math.max(0, s.faceOffsets.length - 1), nv = s.vertices.length / 3, cv = s.cornerVertices;
+  // A face starting at vertex v + 1 that also uses v: the weld numbered v + 1 first, so the two were first used by one
+  // face with one older vertex, given rotated to start at v + 1 (flip[v]). Any other face not starting at its
+  // smallest vertex cannot come from the weld's rotation.
+  const flip = new Uint8Array(nv + 1), keep = new Uint8Array(nv + 1);
   for (let f = 0; f < nf; f++) {
     if (s.faceOffsets[f] !== 3 * f || s.faceOffsets[f + 1] !== 3 * f + 3) return `face ${f} is not a triangle`;
     const a = cv[3 * f], b = cv[3 * f + 1], c = cv[3 * f + 2];
-    if (a > b || a > c) return `face ${f} does not start at its smallest vertex (${a}, ${b}, ${c}), which the weld's rotation gives`;
+    for (const u of [b, c]) {
+      if (u === a - 1) flip[u] = 1;
+      else if (u === a + 1) keep[a] = 1;
+      else if (u < a) return `face ${f} does not start at its smallest vertex (${a}, ${b}, ${c}), which the weld's rotation gives`;
+    }
   }
+  for (let v = 0; v < nv; v++) if (flip[v] && keep[v]) return `vertices ${v} and ${v + 1} must each be numbered before the other (faces starting at either use both)`;
   const barriers = treeBarriers(s);
   if (typeof barriers === 'string') return `faces are not in the encoder's tree order (${barriers})`;
   // Faces waiting on barriers; barriers waiting on faces.
@@ -150,6 +161,11 @@ export function encodeOrder(s: ShapeRecord): Uint32Array | string {
         x++;
       }
     }
+    const k = x - next;
+    if (k === 0) return true;
+    // A flipped pair is first used by one face with exactly one older vertex.
+    if (flip[x - 1]) return false;
+    if (k === 3 && (flip[next] || flip[next + 1])) return false;
     return true;
   };
   const heap: number[] = [];
@@ -211,5 +227,21 @@ export function encodeOrder(s: ShapeRecord): Uint32Array | string {
     // A face whose vertices were all seen before this one: it may be waiting only on a barrier, pushed above.
   }
   if (next < nv) return `vertex ${next} is used by no face`;
-  return order;
+  // Rotations: the face first using a flipped pair (older x, v, v + 1) is given as (v + 1, x, v); then the weld's
+  // numbering (first use over the given corners) must put every face's stored first corner first.
+  const rotation = new Uint8Array(nf), weld = new Int32Array(nv).fill(-1);
+  let count = 0;
+  for (let k = 0; k < nf; k++) {
+    const f = order[k];
+    if (flip[cv[3 * f + 1]] && cv[3 * f + 2] === cv[3 * f + 1] + 1 && weld[cv[3 * f + 1]] < 0 && weld[cv[3 * f]] >= 0) rotation[f] = 2;
+    for (let j = 0; j < 3; j++) {
+      const v = cv[3 * f + ((j + rotation[f]) % 3)];
+      if (weld[v] < 0) weld[v] = count++;
+    }
+  }
+  for (let f = 0; f < nf; f++) {
+    const a = weld[cv[3 * f]];
+    if (a > weld[cv[3 * f + 1]] || a > weld[cv[3 * f + 2]]) return `face ${f} (${cv[3 * f]}, ${cv[3 * f + 1]}, ${cv[3 * f + 2]}) does not start at its first-numbered vertex in any order found`;
+  }
+  return { order, rotation };
 }

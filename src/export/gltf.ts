@@ -20,7 +20,7 @@ import { encodeResource, type MeshObject } from '../geometry/resource.ts';
 import { quatToMat3 } from '../shapes/frame.ts';
 import type { Manifest } from '../compile.ts';
 import { encodeOrder } from './face-order.ts';
-import { relativeTo, worldPositions } from './positions.ts';
+import { relativeTo, worldPositions, type WorldPoints } from './positions.ts';
 import { keyColourRgb } from '../report/surfaces.ts';
 import { PHYSICS_LITERAL_FLAG } from '../import/materials.ts';
 
@@ -100,6 +100,7 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
   };
   const accessor = (type: 'VEC3' | 'VEC4' | 'SCALAR', array: Float32Array | Uint32Array) => doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
   const notes: ToGltfResult['notes'] = [];
+  const points: WorldPoints = new Map();
   for (const input of inputs) {
     let res: PhysicsResource;
     try {
@@ -131,14 +132,14 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
       let order = encodeOrder(s);
       if (typeof order === 'string') {
         n.push(`part ${i}: ${order}; faces written in file order`);
-        order = Uint32Array.from({ length: faceCount(s) }, (_, f) => f);
+        order = { order: Uint32Array.from({ length: faceCount(s) }, (_, f) => f), rotation: new Uint8Array(faceCount(s)) };
       }
-      let world = rotated ? 'the part is rotated (the compiler writes kind-5 parts unrotated)' : worldPositions(s.vertices, p.position);
+      let world = rotated ? 'the part is rotated (the compiler writes kind-5 parts unrotated)' : worldPositions(s.vertices, p.position, points);
       if (typeof world === 'string') {
         n.push(`part ${i}: ${world}`);
         world = placed(s.vertices, p);
       }
-      meshes.push({ part: i, world, tris: orderedTriangles(s, order), rotated });
+      meshes.push({ part: i, world, tris: orderedTriangles(s, order.order, order.rotation), rotated });
     });
     // Nodes: the object's one node, or one per part.
     const nodeFor = (name: string, parts: number[]): Node => {
@@ -212,13 +213,11 @@ function placed(v: Float32Array, p: PartRecord): Float32Array {
   return out;
 }
 
-/** The stored triangles in the given face order, each with its stored corner rotation. */
-function orderedTriangles(s: ShapeRecord, order: Uint32Array): Uint32Array {
+/** The stored triangles in the given face order, each turned by its rotation (corners moved left). */
+function orderedTriangles(s: ShapeRecord, order: Uint32Array, rotation: Uint8Array): Uint32Array {
   const out = new Uint32Array(3 * order.length), cv = s.cornerVertices;
   order.forEach((f, k) => {
-    out[3 * k] = cv[3 * f];
-    out[3 * k + 1] = cv[3 * f + 1];
-    out[3 * k + 2] = cv[3 * f + 2];
+    for (let j = 0; j < 3; j++) out[3 * k + j] = cv[3 * f + ((j + rotation[f]) % 3)];
   });
   return out;
 }
@@ -260,6 +259,7 @@ function reencodeCheck(res: PhysicsResource, grouping: Grouping, meshes: MeshPla
   }
   const meshParts = res.parts.filter((p) => p.kind === KIND_MESH && p.shape !== NO_SHAPE);
   const got = encoded.resource.parts;
+  let joined = 0;
   if (got.length !== meshParts.length) return `kind-5 parts re-encode to ${got.length} parts, not ${meshParts.length} (the compiler's split or grouping differs), so the recompile will not give ${file}'s bytes back`;
   for (let k = 0; k < got.length; k++) {
     const a = meshParts[k], b = got[k];
@@ -268,8 +268,20 @@ function reencodeCheck(res: PhysicsResource, grouping: Grouping, meshes: MeshPla
     for (let j = 0; j < 3; j++) if (!Object.is(a.position[j], b.position[j])) return `${where}: re-encodes with position ${'xyz'[j]} ${b.position[j]}, not the stored ${a.position[j]}, so the recompile will not give these bytes back`;
     const diff = shapeDifference(res.shapes[a.shape], encoded.resource.shapes[b.shape], encoded.open[b.shape].corner);
     if (diff) return `${where}: re-encodes differently (${diff}), so the recompile will not give these bytes back`;
+    joined += joinedCorners(res.shapes[a.shape], encoded.resource.shapes[b.shape], encoded.open[b.shape].corner);
+  }
+  if (joined > 0) {
+    return `${joined} corners carry edge data joined across the compiler's cuts (--seams level): the recompile joins them again from world values the file keeps only to its f32 recentring, so their edge values may come out a step apart (--seams shape outputs round-trip exactly)`;
   }
   return null;
+}
+
+/** Corners the encoder leaves open whose stored edge data is not the encoder's: joined by the level-wide seams. */
+function joinedCorners(a: ShapeRecord, b: ShapeRecord, open: Uint32Array): number {
+  const bit = (bits: Uint8Array, c: number): number => (bits[c >> 3] >> (c & 7)) & 1;
+  let n = 0;
+  for (const c of open) if (!Object.is(a.edgeValues[c], b.edgeValues[c]) || bit(a.concaveBits, c) !== bit(b.concaveBits, c) || bit(a.flatBits, c) !== bit(b.flatBits, c)) n++;
+  return n;
 }
 
 function meshObject(name: string, list: MeshPlan[], material: number): MeshObject {

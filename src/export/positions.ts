@@ -22,59 +22,81 @@ function stepF32(x: number, k: number): number {
   return f32[0];
 }
 
-/** f32 values w with f32(w − c) = l, near f32(c + l) (within 8 steps). */
+/** f32 values w with f32(w − c) = l, near f32(c + l) (within 8 steps), nearest first. */
 function preimage(c: number, l: number): number[] {
-  const out: number[] = [];
+  const ok = (w: number): boolean => fr(w - c) === l;
   const w0 = fr(c + l);
-  for (let k = -8; k <= 8; k++) {
-    const w = stepF32(w0, k);
-    if (fr(w - c) === l || (fr(w - c) === 0 && l === 0)) out.push(w);
-  }
+  const out: number[] = ok(w0) ? [w0] : [];
+  for (let k = 1; k <= 8; k++) for (const w of [stepF32(w0, -k), stepF32(w0, k)]) if (ok(w)) out.push(w);
   return out;
 }
 
 /**
- * World positions (f32, stored vertex order) whose recentring gives `local` back with the part position `centre`,
- * or why none were found. Vertices with the same stored value get the same world value.
+ * The world points chosen so far over a whole export (exact f32 triples): a vertex another part also has (a cell's
+ * parts, an object's split pieces meet at cuts) must come back at one point, or the seams and the weld see two.
  */
-export function worldPositions(local: Float32Array, centre: Vec3): Float32Array | string {
+export type WorldPoints = Map<string, [number, number, number]>;
+
+const pointKey = (x: number, y: number, z: number): string => `${x},${y},${z}`;
+
+/**
+ * World positions (f32, stored vertex order) whose recentring gives `local` back with the part position `centre`,
+ * or why none were found. Where a stored value has several such world values, one already chosen for another part
+ * (`points`) is taken, so shared vertices stay shared.
+ */
+export function worldPositions(local: Float32Array, centre: Vec3, points: WorldPoints = new Map()): Float32Array | string {
   const n = local.length / 3;
   const w = new Float32Array(local.length);
   if (n === 0) return w;
+  const forced: [number, number, number, number][] = []; // per axis: lo, hi and their world values (NaN: free)
   for (let j = 0; j < 3; j++) {
     const c = centre[j];
     let lo = Infinity, hi = -Infinity;
     for (let v = 0; v < n; v++) {
       const l = local[3 * v + j];
-      const x = fr(c + l);
-      if (fr(x - c) !== l && !(l === 0 && fr(x - c) === 0)) {
-        const p = preimage(c, l);
-        if (!p.length) return `axis ${'xyz'[j]}: no f32 world value recentres to the stored ${l} about ${c}`;
-        w[3 * v + j] = p[0];
-      } else w[3 * v + j] = x;
       if (l < lo) lo = l;
       if (l > hi) hi = l;
     }
-    // The importer's sums end on the node's translation, which JSON cannot write as −0.0: a zero is +0.0.
-    for (let v = 0; v < n; v++) if (w[3 * v + j] === 0) w[3 * v + j] = 0;
     const middle = (a: number, b: number): number => fr(fr(a + b) * 0.5);
-    let wlo = fr(c + lo), whi = fr(c + hi);
-    for (let v = 0; v < n; v++) {
-      if (local[3 * v + j] === lo) wlo = w[3 * v + j];
-      if (local[3 * v + j] === hi) whi = w[3 * v + j];
-    }
-    if (!Object.is(middle(wlo, whi), c)) {
+    const plo = preimage(c, lo), phi = preimage(c, hi);
+    if (!plo.length || !phi.length) return `axis ${'xyz'[j]}: no f32 world value recentres to the stored ${plo.length ? hi : lo} about ${c}`;
+    // The importer's sums end on the node's translation, which JSON cannot write as −0.0: a zero is +0.0.
+    const z = (x: number): number => (x === 0 ? 0 : x);
+    if (Object.is(middle(z(plo[0]), z(phi[0])), c)) forced.push([lo, hi, NaN, NaN]);
+    else {
       let found: [number, number] | null = null;
-      for (const a of preimage(c, lo)) {
-        for (const b of preimage(c, hi)) if (Object.is(middle(a, b), c) && a <= b) { found = [a, b]; break; }
+      for (const a of plo) {
+        for (const b of phi) if (Object.is(middle(z(a), z(b)), c) && a <= b) { found = [z(a), z(b)]; break; }
         if (found) break;
       }
       if (!found) return `axis ${'xyz'[j]}: no world bounds give the part position ${c} back from the stored ${lo} … ${hi}`;
-      for (let v = 0; v < n; v++) {
-        if (local[3 * v + j] === lo) w[3 * v + j] = found[0] === 0 ? 0 : found[0];
-        if (local[3 * v + j] === hi) w[3 * v + j] = found[1] === 0 ? 0 : found[1];
+      forced.push([lo, hi, found[0], found[1]]);
+    }
+  }
+  const cand: number[][] = [[], [], []];
+  for (let v = 0; v < n; v++) {
+    for (let j = 0; j < 3; j++) {
+      const l = local[3 * v + j], [lo, hi, flo, fhi] = forced[j];
+      if (l === lo && !Number.isNaN(flo)) cand[j] = [flo];
+      else if (l === hi && !Number.isNaN(fhi)) cand[j] = [fhi];
+      else {
+        cand[j] = preimage(centre[j], l).map((x) => (x === 0 ? 0 : x));
+        if (!cand[j].length) return `axis ${'xyz'[j]}: no f32 world value recentres to the stored ${l} about ${centre[j]}`;
       }
     }
+    let hit: [number, number, number] | undefined;
+    for (const x of cand[0]) {
+      for (const y of cand[1]) {
+        for (const zz of cand[2]) if ((hit = points.get(pointKey(x, y, zz)))) break;
+        if (hit) break;
+      }
+      if (hit) break;
+    }
+    const p: [number, number, number] = hit ?? [cand[0][0], cand[1][0], cand[2][0]];
+    if (!hit) points.set(pointKey(p[0], p[1], p[2]), p);
+    w[3 * v] = p[0];
+    w[3 * v + 1] = p[1];
+    w[3 * v + 2] = p[2];
   }
   return w;
 }

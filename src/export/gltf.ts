@@ -192,6 +192,10 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
         addPrimitive(doc.createMesh(name), node, plan, i, fits ? t : null);
       }
     }
+    // A part with no shape keeps its words on a node without a mesh (the importer skips it).
+    res.parts.forEach((p, i) => {
+      if (p.shape === NO_SHAPE) nodeFor(`${input.name}_part${i}`, [i]);
+    });
     // What the compiler will encode from these nodes, against the stored shapes.
     if (meshes.length) {
       const why = reencodeCheck(res, grouping, meshes, input.file);

@@ -20,7 +20,7 @@ import { encodeResource, type MeshObject } from '../geometry/resource.ts';
 import { quatToMat3 } from '../shapes/frame.ts';
 import type { Manifest } from '../compile.ts';
 import { encodeOrder } from './face-order.ts';
-import { relativeTo, worldPositions, type WorldPoints } from './positions.ts';
+import { relativeTo, worldCandidates, WorldPoints } from './positions.ts';
 import { keyColourRgb } from '../report/surfaces.ts';
 import { PHYSICS_LITERAL_FLAG } from '../import/materials.ts';
 
@@ -100,14 +100,25 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
   };
   const accessor = (type: 'VEC3' | 'VEC4' | 'SCALAR', array: Float32Array | Uint32Array) => doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
   const notes: ToGltfResult['notes'] = [];
-  const points: WorldPoints = new Map();
-  for (const input of inputs) {
+  // First every resource read, and its unrotated kind-5 parts' candidate world points counted over the export.
+  const points = new WorldPoints();
+  const read = inputs.map((input) => {
     let res: PhysicsResource;
     try {
       res = readPhysicsResource(input.bytes);
     } catch (e) {
       throw new Error(`to-gltf: ${input.file}: not readable as a PhysicsResource: ${(e as Error).message}`);
     }
+    const candidates = res.parts.map((p) => {
+      if (p.kind !== KIND_MESH || p.shape === NO_SHAPE || isRotated(p)) return null;
+      const c = worldCandidates(res.shapes[p.shape].vertices, p.position);
+      if (typeof c !== 'string') points.add(c);
+      return c;
+    });
+    return { res, candidates };
+  });
+  for (const [r, input] of inputs.entries()) {
+    const { res, candidates } = read[r];
     const n: string[] = [];
     const group = doc.createNode(input.cell ? `collision_area_${input.cell[0]}_${input.cell[1]}` : `${input.name}_resource`);
     group.setExtras({
@@ -128,17 +139,18 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
       if (p.kind !== KIND_MESH) n.push(`part ${i}: kind ${p.kind} comes back as a triangle mesh with sk8_collision_mode ${p.kind === KIND_BOX ? 'box' : 'hull'}: compile with --native-shapes for kind ${p.kind} again; its floats are fitted again, not copied`);
       if (p.kind !== KIND_MESH || p.shape === NO_SHAPE) return;
       const s = res.shapes[p.shape];
-      const rotated = p.rotation[0] !== 0 || p.rotation[1] !== 0 || p.rotation[2] !== 0 || p.rotation[3] !== 1;
+      const rotated = isRotated(p);
       let order = encodeOrder(s);
       if (typeof order === 'string') {
         n.push(`part ${i}: ${order}; faces written in file order`);
         order = { order: Uint32Array.from({ length: faceCount(s) }, (_, f) => f), rotation: new Uint8Array(faceCount(s)) };
       }
-      let world = rotated ? 'the part is rotated (the compiler writes kind-5 parts unrotated)' : worldPositions(s.vertices, p.position, points);
-      if (typeof world === 'string') {
-        n.push(`part ${i}: ${world}`);
+      const c = candidates[i];
+      let world: Float32Array;
+      if (c === null || typeof c === 'string') {
+        n.push(`part ${i}: ${c ?? 'the part is rotated (the compiler writes kind-5 parts unrotated)'}`);
         world = placed(s.vertices, p);
-      }
+      } else world = points.choose(c);
       meshes.push({ part: i, world, tris: orderedTriangles(s, order.order, order.rotation), rotated });
     });
     // Nodes: the object's one node, or one per part.
@@ -206,6 +218,8 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
   const glb = await new NodeIO().writeBinary(doc);
   return { glb, notes };
 }
+
+const isRotated = (p: PartRecord): boolean => p.rotation[0] !== 0 || p.rotation[1] !== 0 || p.rotation[2] !== 0 || p.rotation[3] !== 1;
 
 /** The stored vertices placed by their part (f32): the world values when nothing better is known. */
 function placed(v: Float32Array, p: PartRecord): Float32Array {

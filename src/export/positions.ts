@@ -31,25 +31,32 @@ function preimage(c: number, l: number): number[] {
   return out;
 }
 
-/**
- * The world points chosen so far over a whole export (exact f32 triples): a vertex another part also has (a cell's
- * parts, an object's split pieces meet at cuts) must come back at one point, or the seams and the weld see two.
- */
-export type WorldPoints = Map<string, [number, number, number]>;
+/** Most world values kept per stored value and axis (nearest f32(c + l) first). */
+const KEEP = 4;
 
-const pointKey = (x: number, y: number, z: number): string => `${x},${y},${z}`;
+/** Per vertex and axis, the f32 world values that recentre to the stored value (at most KEEP, nearest first). */
+export interface Candidates {
+  n: number;
+  /** 3 · n · KEEP values: vertex v, axis j, k-th at (3 · v + j) · KEEP + k. */
+  values: Float32Array;
+  /** 3 · n counts. */
+  count: Uint8Array;
+  /** The stored values, and per axis the part position and the extreme world pairs that give it back. */
+  local: Float32Array;
+  axes: { centre: number; lo: number; hi: number; pairs: [number, number][] }[];
+}
 
 /**
- * World positions (f32, stored vertex order) whose recentring gives `local` back with the part position `centre`,
- * or why none were found. Where a stored value has several such world values, one already chosen for another part
- * (`points`) is taken, so shared vertices stay shared.
+ * The candidates of a part's stored vertices about its position `centre`, the bounds' extremes pinned so that the
+ * encoder's middle comes back as `centre`; or why there are none.
  */
-export function worldPositions(local: Float32Array, centre: Vec3, points: WorldPoints = new Map()): Float32Array | string {
+export function worldCandidates(local: Float32Array, centre: Vec3): Candidates | string {
   const n = local.length / 3;
-  const w = new Float32Array(local.length);
-  if (n === 0) return w;
-  const forced: [number, number, number, number][] = []; // per axis: lo, hi and their world values (NaN: free)
-  for (let j = 0; j < 3; j++) {
+  const values = new Float32Array(3 * n * KEEP), count = new Uint8Array(3 * n);
+  const axes: Candidates['axes'] = [];
+  // The importer's sums end on the node's translation, which JSON cannot write as −0.0: a zero is +0.0.
+  const z = (x: number): number => (x === 0 ? 0 : x);
+  for (let j = 0; j < 3 && n > 0; j++) {
     const c = centre[j];
     let lo = Infinity, hi = -Infinity;
     for (let v = 0; v < n; v++) {
@@ -58,47 +65,103 @@ export function worldPositions(local: Float32Array, centre: Vec3, points: WorldP
       if (l > hi) hi = l;
     }
     const middle = (a: number, b: number): number => fr(fr(a + b) * 0.5);
-    const plo = preimage(c, lo), phi = preimage(c, hi);
+    const plo = preimage(c, lo).map(z), phi = preimage(c, hi).map(z);
     if (!plo.length || !phi.length) return `axis ${'xyz'[j]}: no f32 world value recentres to the stored ${plo.length ? hi : lo} about ${c}`;
-    // The importer's sums end on the node's translation, which JSON cannot write as −0.0: a zero is +0.0.
-    const z = (x: number): number => (x === 0 ? 0 : x);
-    if (Object.is(middle(z(plo[0]), z(phi[0])), c)) forced.push([lo, hi, NaN, NaN]);
-    else {
-      let found: [number, number] | null = null;
-      for (const a of plo) {
-        for (const b of phi) if (Object.is(middle(z(a), z(b)), c) && a <= b) { found = [z(a), z(b)]; break; }
-        if (found) break;
-      }
-      if (!found) return `axis ${'xyz'[j]}: no world bounds give the part position ${c} back from the stored ${lo} … ${hi}`;
-      forced.push([lo, hi, found[0], found[1]]);
+    // Extreme pairs that give the middle back; the extremes may then take only values from those pairs.
+    const okLo = new Set<number>(), okHi = new Set<number>(), pairs: [number, number][] = [];
+    for (const a of plo) for (const b of phi) if (a <= b && Object.is(middle(a, b), c)) { okLo.add(a); okHi.add(b); pairs.push([a, b]); }
+    axes.push({ centre: c, lo, hi, pairs });
+    if (!okLo.size) return `axis ${'xyz'[j]}: no world bounds give the part position ${c} back from the stored ${lo} … ${hi}`;
+    for (let v = 0; v < n; v++) {
+      const l = local[3 * v + j];
+      let list = l === lo ? [...okLo] : l === hi ? [...okHi] : preimage(c, l).map(z);
+      if (lo === hi) list = pairs.filter(([a, b]) => a === b).map(([a]) => a);
+      if (!list.length) return `axis ${'xyz'[j]}: no f32 world value recentres to the stored ${l} about ${c}`;
+      const at = 3 * v + j;
+      count[at] = Math.min(KEEP, list.length);
+      for (let k = 0; k < count[at]; k++) values[at * KEEP + k] = list[k];
     }
   }
-  const cand: number[][] = [[], [], []];
-  for (let v = 0; v < n; v++) {
-    for (let j = 0; j < 3; j++) {
-      const l = local[3 * v + j], [lo, hi, flo, fhi] = forced[j];
-      if (l === lo && !Number.isNaN(flo)) cand[j] = [flo];
-      else if (l === hi && !Number.isNaN(fhi)) cand[j] = [fhi];
-      else {
-        cand[j] = preimage(centre[j], l).map((x) => (x === 0 ? 0 : x));
-        if (!cand[j].length) return `axis ${'xyz'[j]}: no f32 world value recentres to the stored ${l} about ${centre[j]}`;
-      }
-    }
-    let hit: [number, number, number] | undefined;
-    for (const x of cand[0]) {
-      for (const y of cand[1]) {
-        for (const zz of cand[2]) if ((hit = points.get(pointKey(x, y, zz)))) break;
-        if (hit) break;
-      }
-      if (hit) break;
-    }
-    const p: [number, number, number] = hit ?? [cand[0][0], cand[1][0], cand[2][0]];
-    if (!hit) points.set(pointKey(p[0], p[1], p[2]), p);
-    w[3 * v] = p[0];
-    w[3 * v + 1] = p[1];
-    w[3 * v + 2] = p[2];
+  return { n, values, count, local, axes };
+}
+
+const kf = new Float32Array(3), ku = new Uint32Array(kf.buffer);
+/** A 32-bit hash of a world point's three f32 bit patterns (a collision only biases a count). */
+function pointKey(x: number, y: number, z: number): number {
+  kf[0] = x; kf[1] = y; kf[2] = z;
+  // Mixed in sequence: a sum of per-coordinate products lets sign flips cancel ((−ε, −ε) and (ε, ε) collided).
+  let h = Math.imul(ku[0] ^ 0x9e3779b9, 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13) ^ ku[1], 0xc2b2ae35);
+  h = Math.imul(h ^ (h >>> 16) ^ ku[2], 0x27d4eb2f);
+  return (h ^ (h >>> 15)) | 0;
+}
+
+/**
+ * How many stored vertices over a whole export could be each world point: a vertex shared by parts (a cell's parts,
+ * an object's pieces, neighbouring cells) must come back at one point, or the weld and the seams see two, so each
+ * vertex takes its candidate point that the most vertices could be.
+ */
+export class WorldPoints {
+  private counts = new Map<number, number>();
+
+  /** Counts a part's candidate points. */
+  add(c: Candidates): void {
+    this.each(c, (v, x, y, z) => {
+      const k = pointKey(x, y, z);
+      this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
+    });
   }
-  return w;
+
+  /** World positions: per vertex its most shared candidate point (the nearest on a tie). */
+  choose(c: Candidates): Float32Array {
+    const w = new Float32Array(3 * c.n), best = new Int32Array(c.n).fill(-1);
+    this.each(c, (v, x, y, z) => {
+      const k = this.counts.get(pointKey(x, y, z)) ?? 0;
+      if (k > best[v]) {
+        best[v] = k;
+        w[3 * v] = x;
+        w[3 * v + 1] = y;
+        w[3 * v + 2] = z;
+      }
+    });
+    // The extremes were chosen one by one: where their middle is not the part position, the first pair that gives
+    // it back (keeping the low value chosen when a pair has it).
+    c.axes.forEach((ax, j) => {
+      let lo = Infinity, hi = -Infinity;
+      for (let v = 0; v < c.n; v++) {
+        lo = Math.min(lo, w[3 * v + j]);
+        hi = Math.max(hi, w[3 * v + j]);
+      }
+      if (ax.pairs.some(([a, b]) => a === lo && b === hi)) return;
+      const [a, b] = ax.pairs.find(([x]) => x === lo) ?? ax.pairs[0];
+      for (let v = 0; v < c.n; v++) {
+        if (c.local[3 * v + j] === ax.lo) w[3 * v + j] = a;
+        if (c.local[3 * v + j] === ax.hi) w[3 * v + j] = b;
+      }
+    });
+    return w;
+  }
+
+  private each(c: Candidates, f: (v: number, x: number, y: number, z: number) => void): void {
+    const { values: val, count } = c;
+    for (let v = 0; v < c.n; v++) {
+      const a = 3 * v;
+      for (let i = 0; i < count[a]; i++) {
+        for (let j = 0; j < count[a + 1]; j++) {
+          for (let k = 0; k < count[a + 2]; k++) f(v, val[a * KEEP + i], val[(a + 1) * KEEP + j], val[(a + 2) * KEEP + k]);
+        }
+      }
+    }
+  }
+}
+
+/** World positions of one part on its own (see worldCandidates), or why there are none. */
+export function worldPositions(local: Float32Array, centre: Vec3): Float32Array | string {
+  const c = worldCandidates(local, centre);
+  if (typeof c === 'string') return c;
+  const points = new WorldPoints();
+  points.add(c);
+  return points.choose(c);
 }
 
 /**

@@ -117,10 +117,11 @@ export function treeBarriers(s: ShapeRecord): Barrier[] | string {
 
 /**
  * An input order of the stored faces (indices into the shape's faces, each written with its stored corner rotation)
+ * (with `shared`, the vertices a split shares with its other pieces: faces starting at one are left to mergePieces)
  * that numbers the vertices by first use in stored order and keeps the tree's tie-breaks, or why there is none that
  * this finds: faces in leaf order where the constraints allow (a binary heap of the faces that may come next).
  */
-export function encodeOrder(s: ShapeRecord): { order: Uint32Array; rotation: Uint8Array } | string {
+export function encodeOrder(s: ShapeRecord, shared?: Uint8Array): { order: Uint32Array; rotation: Uint8Array } | string {
   const nf = Math.max(0, s.faceOffsets.length - 1), nv = s.vertices.length / 3, cv = s.cornerVertices;
   // A face starting at vertex v + 1 that also uses v: the weld numbered v + 1 first, so the two were first used by one
   // face with one older vertex, given rotated to start at v + 1 (flip[v]). Any other face not starting at its
@@ -129,6 +130,8 @@ export function encodeOrder(s: ShapeRecord): { order: Uint32Array; rotation: Uin
   for (let f = 0; f < nf; f++) {
     if (s.faceOffsets[f] !== 3 * f || s.faceOffsets[f + 1] !== 3 * f + 3) return `face ${f} is not a triangle`;
     const a = cv[3 * f], b = cv[3 * f + 1], c = cv[3 * f + 2];
+    // A vertex the split shares with another piece may be numbered by that piece first (mergePieces checks it).
+    if (shared?.[a]) continue;
     for (const u of [b, c]) {
       if (u === a - 1) flip[u] = 1;
       else if (u === a + 1) keep[a] = 1;
@@ -239,9 +242,97 @@ export function encodeOrder(s: ShapeRecord): { order: Uint32Array; rotation: Uin
       if (weld[v] < 0) weld[v] = count++;
     }
   }
-  for (let f = 0; f < nf; f++) {
+  for (let f = 0; f < nf && !shared; f++) {
     const a = weld[cv[3 * f]];
     if (a > weld[cv[3 * f + 1]] || a > weld[cv[3 * f + 2]]) return `face ${f} (${cv[3 * f]}, ${cv[3 * f + 1]}, ${cv[3 * f + 2]}) does not start at its first-numbered vertex in any order found`;
   }
   return { order, rotation };
+}
+
+/** One piece of a mesh the encoder split at the u16 limits: its stored triangles in its own encode order. */
+export interface Piece {
+  /** The piece's triangles as given (its encodeOrder order and rotations), over its own stored vertices. */
+  tris: Uint32Array;
+  /** The stored first corner of each given triangle (the weld must number it first). */
+  first: Uint32Array;
+  /** World positions of its stored vertices (f32, 3 a vertex). */
+  world: Float32Array;
+}
+
+/**
+ * The pieces' triangles interleaved into one input (indices into the pieces' vertices one after another) that the
+ * encoder splits back into the same pieces with the same bytes: each piece keeps its own order (the split keeps a
+ * piece's triangles in input order), and the weld, which numbers the vertices of the whole input by first use (a
+ * vertex on a cut is one welded vertex in two pieces), must number every triangle's stored first corner before its
+ * other two. Greedy: the piece furthest behind whose next triangle can come; or why none can.
+ */
+export function mergePieces(pieces: Piece[]): Uint32Array | string {
+  const total = pieces.reduce((s, p) => s + p.world.length / 3, 0);
+  const gid = new Int32Array(total), key = new Map<string, number>();
+  let at = 0;
+  for (const p of pieces) {
+    for (let v = 0; v < p.world.length / 3; v++) {
+      const k = `${p.world[3 * v]},${p.world[3 * v + 1]},${p.world[3 * v + 2]}`;
+      let g = key.get(k);
+      if (g === undefined) key.set(k, (g = key.size));
+      gid[at + v] = g;
+    }
+    at += p.world.length / 3;
+  }
+  const base = pieces.map((_, i) => pieces.slice(0, i).reduce((s, p) => s + p.world.length / 3, 0));
+  const weld = new Int32Array(key.size).fill(-1);
+  let numbered = 0;
+  const ptr = new Uint32Array(pieces.length);
+  const out = new Uint32Array(pieces.reduce((s, p) => s + p.tris.length, 0));
+  let o = 0;
+  // before[u]: the vertices some triangle (of any piece) needs numbered before u (its first corner, u another).
+  const before: number[][] = Array.from({ length: key.size }, () => []);
+  pieces.forEach((p, pi) => {
+    for (let t = 0; t < p.tris.length / 3; t++) {
+      const s = gid[base[pi] + p.first[t]];
+      for (let j = 0; j < 3; j++) {
+        const u = gid[base[pi] + p.tris[3 * t + j]];
+        if (u !== s) before[u].push(s);
+      }
+    }
+  });
+  const can = (pi: number): boolean => {
+    const p = pieces[pi], t = ptr[pi];
+    const c = [0, 1, 2].map((j) => gid[base[pi] + p.tris[3 * t + j]]);
+    const s = gid[base[pi] + p.first[t]];
+    for (const u of c) if (u !== s && weld[u] >= 0 && (weld[s] < 0 || weld[u] < weld[s])) return false;
+    if (weld[s] < 0) {
+      for (const u of c) {
+        if (weld[u] >= 0) continue;
+        if (u !== s) return false; // the first new corner given must be s
+        break;
+      }
+    }
+    // A vertex numbered now must not pass one that another triangle needs numbered first.
+    for (let j = 0; j < 3; j++) {
+      const u = c[j];
+      if (weld[u] >= 0) continue;
+      for (const x of before[u]) if (weld[x] < 0 && (c.indexOf(x) < 0 || c.indexOf(x) > j)) return false;
+    }
+    return true;
+  };
+  for (let done = 0; done < out.length / 3; done++) {
+    // The piece furthest behind (by the share of its triangles given) that can go on: an input that cut across
+    // the pieces (a grid in rows) went through them at an even pace.
+    let pi = -1, least = Infinity;
+    for (let q = 0; q < pieces.length; q++) {
+      const n = pieces[q].tris.length / 3;
+      if (ptr[q] >= n || ptr[q] / n >= least || !can(q)) continue;
+      pi = q;
+      least = ptr[q] / n;
+    }
+    if (pi < 0) return `pieces of a split mesh: after ${done} of ${out.length / 3} triangles none can come next with the weld numbering each one's first corner first`;
+    const p = pieces[pi], t = ptr[pi]++;
+    for (let j = 0; j < 3; j++) {
+      const v = base[pi] + p.tris[3 * t + j];
+      out[o++] = v;
+      if (weld[gid[v]] < 0) weld[gid[v]] = numbered++;
+    }
+  }
+  return out;
 }

@@ -19,8 +19,8 @@ import { faceCount, KIND_BOX, KIND_CONVEX, KIND_MESH, NO_SHAPE, PART_FLAGS, type
 import { encodeResource, type MeshObject } from '../geometry/resource.ts';
 import { quatToMat3 } from '../shapes/frame.ts';
 import type { Manifest } from '../compile.ts';
-import { encodeOrder } from './face-order.ts';
-import { relativeTo, worldCandidates, WorldPoints } from './positions.ts';
+import { encodeOrder, mergePieces } from './face-order.ts';
+import { relativeTo, worldCandidates, WorldPoints, type Candidates } from './positions.ts';
 import { keyColourRgb } from '../report/surfaces.ts';
 import { PHYSICS_LITERAL_FLAG } from '../import/materials.ts';
 
@@ -71,12 +71,16 @@ type Grouping = 'object' | 'cell' | 'parts';
 
 interface MeshPlan {
   part: number;
+  /** The parts it holds: one, or the pieces of a mesh the encoder split (merged into one input, mergePieces). */
+  parts: number[];
   /** World positions of the stored vertices (f32), as the importer will compute them from what is written. */
   world: Float32Array;
   /** Triangles over the stored vertices, in the order written. */
   tris: Uint32Array;
   /** The part is rotated: its stored values are written under its rotation (world is then only for the check). */
   rotated: boolean;
+  /** Per triangle written, its stored first corner. */
+  first: Uint32Array;
 }
 
 /** Reads each input with the codec (throws `to-gltf: <file>: <FormatError>`), then writes one GLB. */
@@ -131,6 +135,22 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
     const grouping: Grouping = input.cell ? 'cell' : input.sourceObjects ? 'object' : 'parts';
     if (grouping === 'parts' && res.parts.length > 1) n.push(`${res.parts.length} parts in one file: each part is its own node, so compile-collision makes a resource of each (the library's encodeResource over the nodes' objects, in order, gives this file back)`);
     if (res.body.length > 0 || res.word08 !== 0) n.push('Studio form (word 0x08 / 0x4c body): recompile with --studio-template (or --recorded-options on a compile output) to get it back');
+    // Split meshes: consecutive unrotated kind-5 parts of one material in one object or cell (the encoder's pieces
+    // of one group); their vertices on the cuts are shared, which their face orders must allow for.
+    const runs = grouping === 'parts' ? [] : splitRuns(res, candidates);
+    const chosen = new Map<number, Float32Array>();
+    const sharedOf = new Map<number, Uint8Array>();
+    for (const run of runs) {
+      const count = new Map<string, number>();
+      const worlds = run.map((i) => {
+        const w = points.choose(candidates[i] as Candidates);
+        chosen.set(i, w);
+        return w;
+      });
+      const keys = worlds.map((w) => Array.from({ length: w.length / 3 }, (_, v) => `${w[3 * v]},${w[3 * v + 1]},${w[3 * v + 2]}`));
+      for (const ks of keys) for (const k of new Set(ks)) count.set(k, (count.get(k) ?? 0) + 1);
+      run.forEach((i, r) => sharedOf.set(i, Uint8Array.from(keys[r], (k) => (count.get(k)! > 1 ? 1 : 0))));
+    }
     const meshes: MeshPlan[] = [];
     res.parts.forEach((p, i) => {
       const unusual = p.w !== 1 || p.word20 !== 0 || p.word34 !== 0 || p.word3c !== 0 || p.flags !== PART_FLAGS || p.ids.some((x) => x !== 0);
@@ -140,7 +160,7 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
       if (p.kind !== KIND_MESH || p.shape === NO_SHAPE) return;
       const s = res.shapes[p.shape];
       const rotated = isRotated(p);
-      let order = encodeOrder(s);
+      let order = encodeOrder(s, sharedOf.get(i));
       if (typeof order === 'string') {
         n.push(`part ${i}: ${order}; faces written in file order`);
         order = { order: Uint32Array.from({ length: faceCount(s) }, (_, f) => f), rotation: new Uint8Array(faceCount(s)) };
@@ -150,9 +170,29 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
       if (c === null || typeof c === 'string') {
         n.push(`part ${i}: ${c ?? 'the part is rotated (the compiler writes kind-5 parts unrotated)'}`);
         world = placed(s.vertices, p);
-      } else world = points.choose(c);
-      meshes.push({ part: i, world, tris: orderedTriangles(s, order.order, order.rotation), rotated });
+      } else world = chosen.get(i) ?? points.choose(c);
+      meshes.push({ part: i, parts: [i], world, tris: orderedTriangles(s, order.order, order.rotation), rotated, first: firstCorners(s, order.order) });
     });
+    for (const run of runs) {
+      const plans = run.map((i) => meshes.find((m) => m.part === i)!);
+      const merged = mergePieces(plans.map((m) => ({ tris: m.tris, first: m.first, world: m.world })));
+      if (typeof merged === 'string') {
+        n.push(`parts ${run.join(', ')} (one mesh split at the u16 limits): ${merged}; written one after another`);
+      }
+      const world = new Float32Array(plans.reduce((t, m) => t + m.world.length, 0));
+      let at = 0, vbase = 0;
+      const tris = typeof merged === 'string' ? new Uint32Array(plans.reduce((t, m) => t + m.tris.length, 0)) : merged;
+      let to = 0;
+      for (const m of plans) {
+        world.set(m.world, at);
+        if (typeof merged === 'string') for (const x of m.tris) tris[to++] = x + vbase;
+        at += m.world.length;
+        vbase += m.world.length / 3;
+      }
+      const head = plans[0];
+      meshes.splice(meshes.indexOf(head), 1, { part: head.part, parts: run, world, tris, rotated: false, first: new Uint32Array(0) });
+      for (const m of plans.slice(1)) meshes.splice(meshes.indexOf(m), 1);
+    }
     // Nodes: the object's one node, or one per part.
     const nodeFor = (name: string, parts: number[]): Node => {
       const node = doc.createNode(name);
@@ -169,11 +209,17 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
       else values = s.vertices.slice();
       const tris = plan ? plan.tris : shapeTriangles(s, p.kind);
       const prim = doc.createPrimitive().setAttribute('POSITION', accessor('VEC3', values)).setIndices(accessor('SCALAR', tris)).setMaterial(material(p.material));
-      if (options.edgeColors && p.kind === KIND_MESH) prim.setAttribute('COLOR_0', accessor('VEC4', vertexEdgeColours(s)));
+      if (options.edgeColors && p.kind === KIND_MESH) {
+        const colours = (plan?.parts ?? [i]).map((k) => vertexEdgeColours(res.shapes[res.parts[k].shape]));
+        const all = new Float32Array(colours.reduce((t, c) => t + c.length, 0));
+        colours.reduce((o, c) => (all.set(c, o), o + c.length), 0);
+        prim.setAttribute('COLOR_0', accessor('VEC4', all));
+      }
       mesh.addPrimitive(prim);
       if (!node.getMesh()) node.setMesh(mesh);
     };
     const planOf = new Map(meshes.map((m) => [m.part, m]));
+    const inRun = new Set(runs.flatMap((r) => r.slice(1)));
     const withShape = res.parts.map((p, i) => i).filter((i) => res.parts[i].shape !== NO_SHAPE);
     if (grouping === 'object') {
       // One object: its kind-5 parts one node (translation: the first part's position), each native part its own.
@@ -185,7 +231,7 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
         const fits = meshParts.every((i) => !planOf.get(i) || relativeTo(planOf.get(i)!.world, t));
         if (!fits) node.setTranslation([0, 0, 0]).setRotation([0, 0, 0, 1]);
         const mesh = doc.createMesh(name);
-        for (const i of meshParts) addPrimitive(mesh, node, planOf.get(i) ?? null, i, fits ? t : null);
+        for (const i of meshParts) if (!inRun.has(i)) addPrimitive(mesh, node, planOf.get(i) ?? null, i, fits ? t : null);
       }
       for (const i of withShape.filter((k) => res.parts[k].kind !== KIND_MESH)) {
         const nm = meshParts.length || withShape.length > 1 ? `${name}_part${i}` : name;
@@ -195,9 +241,10 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
     } else {
       const single = grouping === 'parts' && res.parts.length === 1;
       for (const i of withShape) {
+        if (inRun.has(i)) continue;
         const name = single ? (input.sourceObjects?.[0] ?? input.name) : `${input.name}_part${i}`;
-        const node = nodeFor(name, [i]);
         const plan = planOf.get(i) ?? null;
+        const node = nodeFor(name, plan?.parts ?? [i]);
         const t = res.parts[i].position;
         const fits = !plan || plan.rotated || relativeTo(plan.world, t) !== null;
         if (!fits) node.setTranslation([0, 0, 0]).setRotation([0, 0, 0, 1]);
@@ -217,6 +264,29 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
   }
   const glb = await new NodeIO().writeBinary(doc);
   return { glb, notes };
+}
+
+/** Runs of ≥ 2 consecutive unrotated kind-5 parts of one material (with world candidates): the encoder's split pieces. */
+function splitRuns(res: PhysicsResource, candidates: (Candidates | string | null)[]): number[][] {
+  const runs: number[][] = [];
+  let run: number[] = [];
+  const flush = (): void => {
+    if (run.length > 1) runs.push(run);
+    run = [];
+  };
+  res.parts.forEach((p, i) => {
+    const ok = p.kind === KIND_MESH && p.shape !== NO_SHAPE && !isRotated(p) && candidates[i] !== null && typeof candidates[i] !== 'string';
+    if (!ok) return flush();
+    if (run.length && res.parts[run[0]].material !== p.material) flush();
+    run.push(i);
+  });
+  flush();
+  return runs;
+}
+
+/** Per face in the given order, its stored first corner. */
+function firstCorners(s: ShapeRecord, order: Uint32Array): Uint32Array {
+  return Uint32Array.from(order, (f) => s.cornerVertices[3 * f]);
 }
 
 const isRotated = (p: PartRecord): boolean => p.rotation[0] !== 0 || p.rotation[1] !== 0 || p.rotation[2] !== 0 || p.rotation[3] !== 1;

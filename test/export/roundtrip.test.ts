@@ -21,7 +21,7 @@ import { diffResources } from '../../src/format/diff.ts';
 import { verifyPhysics } from '../../src/format/verify.ts';
 import { encodeResource } from '../../src/geometry/resource.ts';
 import { importGltf, IMPORT_DEFAULTS } from '../../src/import/gltf.ts';
-import { GOLDEN_CASES } from '../golden/cases.ts';
+import { GOLDEN_CASES, objectMesh } from '../golden/cases.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'roundtrip-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,7 +31,8 @@ const quiet = { warn: () => {} };
 const NOT_EXACT: Record<string, RegExp> = {
   // Its part position is −0.0 (every vertex's y was −0.0): glTF's JSON and the importer's sums give +0.0.
   'negative-zero': /position y/,
-  // One object split at the u16 limits: the second piece's faces start at vertices the first piece numbered.
+  // One object split at the u16 limits, as a lone file: its parts become two objects (see the next test for it as a
+  // compile output's resource, one object, which comes back exactly).
   'split-faces-30000': /part 1: face \d+ does not start at its smallest vertex/,
 };
 
@@ -68,6 +69,25 @@ describe('round trip: goldens', () => {
       }
     });
   }
+});
+
+describe('round trip: an object split at the u16 limits', () => {
+  it('the split-faces-30000 mesh as the compiler splits it (spatial), as a compile output\'s resource: its pieces come back interleaved into one mesh that the encoder splits into the same bytes', async () => {
+    const c = GOLDEN_CASES.find((x) => x.name === 'split-faces-30000')!;
+    const mesh = objectMesh(c.objects[0]);
+    const made = encodeResource([{ name: 'split', positions: mesh.positions, indices: mesh.indices, material: c.objects[0].material }]).resource;
+    expect(made.parts.length).toBe(2);
+    const bytes = writePhysicsResource(made);
+    const { glb, notes } = await resourcesToGltf([{ file: 'split.physics', bytes, name: 'split', cell: null, sourceObjects: ['split'] }]);
+    expect(notes[0].notes.join('\n')).toBe('');
+    const path = join(dir, 'split.glb');
+    writeFileSync(path, glb);
+    const imported = await importGltf(path, IMPORT_DEFAULTS, quiet);
+    expect(imported.objects.length).toBe(1);
+    const o = imported.objects[0];
+    const again = encodeResource(o.groups.map((g) => ({ name: o.name, positions: o.positions, indices: g.indices, material: g.material })));
+    expect(diffResources(bytes, writePhysicsResource(again.resource)).join('\n')).toBe('');
+  });
 });
 
 /** Samples × layouts whose outputs do not all round-trip, and the note each differing file must carry. */

@@ -557,6 +557,9 @@ async function dryRunStage(b: Build, imported: ImportResult): Promise<CompileRes
 }
 
 /** Header word 0x08 and body of a Studio-written resource (the only source of Studio's template bytes). */
+/** A header form given directly (encode.header, as --recorded-options passes it) that is Studio's: word 0x08 or a body. */
+const isStudioForm = (h: { word08: number; body: Uint8Array } | undefined): boolean => h !== undefined && (h.word08 !== 0 || h.body.length > 0);
+
 export async function readStudioTemplate(path: string): Promise<{ word08: number; body: Uint8Array }> {
   let bytes: Uint8Array;
   try {
@@ -665,7 +668,7 @@ async function recordKey(options: CompileOptions): Promise<string | undefined> {
 function manifestOptions(options: CompileOptions): Manifest['options'] {
   return {
     scene: options.scene ?? null, cellSize: options.cellSize, budget: options.budget, tiling: options.tiling,
-    allowCustomSlots: options.allowCustomSlots, header: options.studioTemplate ? 'studio' : 'game', seams: options.seams,
+    allowCustomSlots: options.allowCustomSlots, header: options.studioTemplate || isStudioForm(options.encode?.header) ? 'studio' : 'game', seams: options.seams,
     shapes: { chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, hullParts: options.shapes?.hullParts ?? false, nativeShapes: options.shapes?.nativeShapes ? 'experimental' : false },
     };
 }

@@ -21,6 +21,7 @@ interface Args {
   json: boolean;
   report?: boolean;
   studioTemplate?: string;
+  recordedOptions: boolean;
   seams: SeamMode;
   allowOutsideUris: boolean;
   chordError: number;
@@ -85,19 +86,39 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   }
   // --cache DIR, --no-cache (false), or the default <out>/.cache (undefined).
   const cache = argv.cache === false ? false : typeof argv.cache === 'string' && argv.cache !== '' ? argv.cache : undefined;
-  const levelOptions = (out: string | undefined): Partial<CompileOptions> => ({
+  // --recorded-options: each level's own record (scene extras sk8_compile, written by to-gltf).
+  const recorded = new Map<string, Partial<CompileOptions>>();
+  if (argv.recordedOptions) {
+    const { readRecordedBuild, recordedCompileOptions } = await import('../../src/export/recorded.ts');
+    for (const f of files) {
+      let rec;
+      try {
+        rec = readRecordedBuild(f);
+      } catch (e) {
+        usage((e as Error).message);
+      }
+      if (!rec) usage(`--recorded-options: ${f} carries no recorded build (scene extras sk8_compile: make it with compile-collision to-gltf from a compile output)`);
+      try {
+        recorded.set(f, recordedCompileOptions(rec!, f));
+      } catch (e) {
+        usage((e as Error).message);
+      }
+    }
+  }
+  const levelOptions = (out: string | undefined, file?: string): Partial<CompileOptions> => ({
     out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget,
     tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, allowOutsideUris: argv.allowOutsideUris,
     report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail }, forge: { materials: argv.forgeMaterials },
     shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts },
     strict: argv.strict, dryRun: argv.dryRun, allowPoolOverflow: argv.allowPoolOverflow, cache,
+    ...(file ? recorded.get(file) : undefined),
   });
   if (argv.watch) {
     if (several) usage(`--watch takes one level, got ${files.length}`);
     const { watchLevel, watchSession } = await import('../watch.ts');
     // The watched level's workers and CompileSession: each rebuild takes from the last what the edit left unchanged.
     const kept = await watchSession(workers);
-    const w = await watchLevel(files[0], levelOptions(argv.out), { line: (t) => process.stdout.write(`${t}\n`), compile: kept.compile, warmUp: kept.warmUp });
+    const w = await watchLevel(files[0], levelOptions(argv.out, files[0]), { line: (t) => process.stdout.write(`${t}\n`), compile: kept.compile, warmUp: kept.warmUp });
     process.stderr.write(`compile-collision: watching ${files[0]}; Ctrl-C stops\n`);
     const stop = (): void => void w.stop().then(() => kept.close()).then(() => process.exit(0));
     process.once('SIGINT', stop).once('SIGTERM', stop);
@@ -109,7 +130,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     const out = outOf(file);
     const progress = await progressDisplay(!argv.json && !argv.quiet);
     try {
-      const r = await compileLevel(file, levelOptions(out), { logger: { warn: () => {} }, onProgress: progress.update });
+      const r = await compileLevel(file, levelOptions(out, file), { logger: { warn: () => {} }, onProgress: progress.update });
       progress.stop();
       entries.push(jsonEntry(r, argv.verbose, layoutLine(r)));
       if (!argv.json && !argv.quiet) process.stdout.write(`${summary(r, argv.verbose)}\n`);
@@ -147,6 +168,7 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('budget', { type: 'number', default: 4003, describe: "geometry budget (one geometry = one shape); at or above it collision is merged into cells" })
       .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: "by budget, or force one resource per object / cells" })
       .option('seams', { choices: ['level', 'shape'] as const, default: 'level' as const, describe: "edge data where the compiler cuts the level (material parts, u16 split, resources, cells): level gives each cut corner the edge data of the face across the cut, so no open edges are made; shape leaves them open, byte for byte as Studio writes" })
+      .option('recorded-options', { type: 'boolean', default: false, describe: "take the build settings a to-gltf GLB carries from the compile output it was made from (cell size, budget, the layout it had, seams, shape modes, custom slots, Studio header), so the recompile gives that output's files again; they replace those flags" })
       .option('studio-template', { type: 'string', describe: "copy header word 0x08 and the 0x4c-byte body of a resource ReSkate Studio wrote (Studio's form); without it the game's form is written" })
       .option('chord-error', { type: 'number', default: 0.005, describe: "largest distance, metres (0.0001–0.5), between a tessellated sphere/capsule/cylinder/cone and its true surface (vertices lie on it; boxes are exact)" })
       .option('native-shapes', { type: 'boolean', default: false, describe: "experimental: box objects as kind-2 box parts, hull and convex_parts as kind-3 convex polyhedra (polygon faces with planes); ReSkate Studio writes only kind 5, so whether the game handles these is not established (the manifest says \"nativeShapes\": \"experimental\")" })

@@ -5,7 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { resourcesToGltf, type ToGltfInput } from '../../src/export/gltf.ts';
+import { resourcesToGltf, type RecordedBuild, type ToGltfInput } from '../../src/export/gltf.ts';
+import { recordedBuild } from '../../src/export/recorded.ts';
+import { readPhysicsResource } from '../../src/format/resource.ts';
 import { expandPhysicsInputs, readPhysicsFile } from '../physics-inputs.ts';
 import { usage } from '../options.ts';
 
@@ -34,9 +36,15 @@ export const toGltfCommand: CommandModule<object, ToGltfArgs> = {
     if (existing && !existing.isFile()) usage(`to-gltf: ${out} is not a regular file`);
     const inputs: ToGltfInput[] = [];
     let failed = false;
+    let recorded: RecordedBuild | undefined;
+    const outputs = groups.filter((g) => g.kind === 'output' && g.manifest);
     for (const g of groups) {
-      const byFile = new Map((g.manifest?.resources ?? []).map((r) => [r.file, r]));
-      for (const file of g.files) {
+      const resources = g.manifest?.resources ?? [];
+      const byFile = new Map(resources.map((r) => [r.file, r]));
+      // A compile output's resources in its manifest's order (the level's object order, which a cell build follows).
+      const rank = new Map(resources.map((r, i) => [r.file, i]));
+      const files = [...g.files].sort((a, b) => (rank.get(basename(a)) ?? Infinity) - (rank.get(basename(b)) ?? Infinity));
+      for (const file of files) {
         const read = readPhysicsFile(file);
         if ('error' in read) {
           process.stderr.write(`compile-collision to-gltf: ${file}: ${read.error}\n`);
@@ -46,15 +54,26 @@ export const toGltfCommand: CommandModule<object, ToGltfArgs> = {
         const m = byFile.get(basename(file));
         const stem = basename(file, extname(file));
         inputs.push({ file, bytes: read.bytes, name: m?.name ?? stem, cell: m?.cell ?? null, sourceObjects: m?.sourceObjects, grind: g.kind === 'output' });
+        if (g.kind === 'output' && g.manifest && !recorded && outputs.length === 1) {
+          let header: { word08: number; body: Uint8Array } | undefined;
+          try {
+            const r = readPhysicsResource(read.bytes);
+            header = { word08: r.word08, body: r.body };
+          } catch {
+            // refused below, naming the file and offset
+          }
+          recorded = recordedBuild(g.manifest, header);
+        }
       }
     }
+    if (outputs.length > 1) process.stderr.write(`compile-collision to-gltf: note: ${outputs.length} compile outputs given: their manifests' options are not recorded (--recorded-options needs one)\n`);
     if (failed) {
       process.exitCode = 1;
       return;
     }
     let result;
     try {
-      result = await resourcesToGltf(inputs, { edgeColors: args.edgeColors });
+      result = await resourcesToGltf(inputs, { edgeColors: args.edgeColors }, recorded);
     } catch (e) {
       process.stderr.write(`compile-collision ${(e as Error).message}\n`);
       process.exitCode = 1;

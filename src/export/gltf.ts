@@ -1,15 +1,26 @@
 // PhysicsResources → one editable glTF (issue #25): ../shared/spec/physics-resource.md ("PhysicsResource", parts,
 // shapes) and authoring-notes.md (the file's space is glTF's: Y up, metres). Each resource is read by the one
-// codec (src/format/resource.ts) and becomes a group node; each part a child node placed by the part's rotation and
-// position, holding its shape's triangles in the shape's own frame (kind 5: faces in file order over the stored
-// vertex list; kind 3: polygon faces fanned; kind 2: its vertices' 12 box triangles). One glTF material per packed
-// word, named by its surface, carrying sk8_collision_material_packed (what src/import/objects.ts reads). Every word
-// the compiler does not derive goes into extras (sk8_physics on the group, sk8_part on each part node).
-// Where the compiler cannot give the same bytes back, a note says so per resource; nothing pretends.
+// codec (src/format/resource.ts) and becomes a group node. Its parts become meshes the compiler reads back as the
+// same objects: a compile output's per-object resource one node (named by its object, one primitive per part), a
+// cell's or a lone file's parts a node each, placed by the part's rotation and position. Kind 5: the stored vertices
+// in stored order and the faces in an order that encodes back to the stored bytes (src/export/face-order.ts: first
+// use follows the stored vertex order, corner rotations kept, the tree's ties kept), at world values that recentre
+// to the stored ones (src/export/positions.ts); kind 3: polygon faces fanned; kind 2: its 12 box triangles, both with
+// sk8_collision_mode so --native-shapes makes the same kind again. One glTF material per packed word, named by its
+// surface, carrying sk8_collision_material_packed (what src/import/objects.ts reads). Every word the compiler does
+// not derive goes into extras (sk8_physics on the group, sk8_part on each part node); a compile output's manifest
+// options into the scene's extras (sk8_compile), which `compile-collision --recorded-options` applies.
+// Each resource's kind-5 parts are encoded again here as the compiler would get them from this GLB; where that does
+// not give the stored shapes back, or a word is not the compiler's, a note says so per resource.
 import { Document, NodeIO, type Material, type Node } from '@gltf-transform/core';
 import { readPhysicsResource } from '../format/resource.ts';
 import { decodeMaterial } from '../format/material.ts';
-import { KIND_BOX, KIND_CONVEX, KIND_MESH, NO_SHAPE, PART_FLAGS, type PhysicsResource, type ShapeRecord } from '../format/types.ts';
+import { faceCount, KIND_BOX, KIND_CONVEX, KIND_MESH, NO_SHAPE, PART_FLAGS, type PartRecord, type PhysicsResource, type ShapeRecord, type Vec3 } from '../format/types.ts';
+import { encodeResource, type MeshObject } from '../geometry/resource.ts';
+import { quatToMat3 } from '../shapes/frame.ts';
+import type { Manifest } from '../compile.ts';
+import { encodeOrder, mergePieces } from './face-order.ts';
+import { relativeTo, worldCandidates, WorldPoints, type Candidates } from './positions.ts';
 import { keyColourRgb } from '../report/surfaces.ts';
 import { PHYSICS_LITERAL_FLAG } from '../import/materials.ts';
 
@@ -47,12 +58,38 @@ const EDGE_RGBA: Record<string, [number, number, number, number]> = {
 const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 const word = (v: number): string => `0x${(v >>> 0).toString(16).padStart(8, '0')}`;
 
+/** A compile output's build settings as its manifest holds them (scene extras sk8_compile). */
+export interface RecordedBuild {
+  options: Manifest['options'];
+  layout: Manifest['layout'];
+  /** The header form of its resources (word 0x08 and the 0x4c body, hex): what --studio-template gave. */
+  header?: { word08: number; body: string };
+}
+
+/** How the compiler will group a resource's parts when this GLB is compiled (see the file header). */
+type Grouping = 'object' | 'cell' | 'parts';
+
+interface MeshPlan {
+  part: number;
+  /** The parts it holds: one, or the pieces of a mesh the encoder split (merged into one input, mergePieces). */
+  parts: number[];
+  /** World positions of the stored vertices (f32), as the importer will compute them from what is written. */
+  world: Float32Array;
+  /** Triangles over the stored vertices, in the order written. */
+  tris: Uint32Array;
+  /** The part is rotated: its stored values are written under its rotation (world is then only for the check). */
+  rotated: boolean;
+  /** Per triangle written, its stored first corner. */
+  first: Uint32Array;
+}
+
 /** Reads each input with the codec (throws `to-gltf: <file>: <FormatError>`), then writes one GLB. */
-export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGltfOptions> = {}): Promise<ToGltfResult> {
+export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGltfOptions> = {}, recorded?: RecordedBuild): Promise<ToGltfResult> {
   const options = { ...TO_GLTF_DEFAULTS, ...opts };
   const doc = new Document();
   const buffer = doc.createBuffer();
   const scene = doc.createScene('collision');
+  if (recorded) scene.setExtras({ sk8_compile: recorded });
   const materials = new Map<number, Material>();
   const material = (packed: number): Material => {
     let m = materials.get(packed);
@@ -65,14 +102,27 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
     materials.set(packed, m);
     return m;
   };
+  const accessor = (type: 'VEC3' | 'VEC4' | 'SCALAR', array: Float32Array | Uint32Array) => doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
   const notes: ToGltfResult['notes'] = [];
-  for (const input of inputs) {
+  // First every resource read, and its unrotated kind-5 parts' candidate world points counted over the export.
+  const points = new WorldPoints();
+  const read = inputs.map((input) => {
     let res: PhysicsResource;
     try {
       res = readPhysicsResource(input.bytes);
     } catch (e) {
       throw new Error(`to-gltf: ${input.file}: not readable as a PhysicsResource: ${(e as Error).message}`);
     }
+    const candidates = res.parts.map((p) => {
+      if (p.kind !== KIND_MESH || p.shape === NO_SHAPE || isRotated(p)) return null;
+      const c = worldCandidates(res.shapes[p.shape].vertices, p.position);
+      if (typeof c !== 'string') points.add(c);
+      return c;
+    });
+    return { res, candidates };
+  });
+  for (const [r, input] of inputs.entries()) {
+    const { res, candidates } = read[r];
     const n: string[] = [];
     const group = doc.createNode(input.cell ? `collision_area_${input.cell[0]}_${input.cell[1]}` : `${input.name}_resource`);
     group.setExtras({
@@ -82,40 +132,272 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
       },
     });
     scene.addChild(group);
-    const single = !input.cell && res.parts.length === 1;
-    if (!input.cell && res.parts.length > 1) n.push(`${res.parts.length} parts in one per-object resource: each part becomes its own object on recompile, so its bytes are not reproduced`);
-    if (res.body.length > 0 || res.word08 !== 0) n.push('Studio form (word 0x08 / 0x4c body): recompile with --studio-template to get it back');
+    const grouping: Grouping = input.cell ? 'cell' : input.sourceObjects ? 'object' : 'parts';
+    if (grouping === 'parts' && res.parts.length > 1) n.push(`${res.parts.length} parts in one file: each part is its own node, so compile-collision makes a resource of each (the library's encodeResource over the nodes' objects, in order, gives this file back)`);
+    if (res.body.length > 0 || res.word08 !== 0) n.push('Studio form (word 0x08 / 0x4c body): recompile with --studio-template (or --recorded-options on a compile output) to get it back');
+    // Split meshes: consecutive unrotated kind-5 parts of one material in one object or cell (the encoder's pieces
+    // of one group); their vertices on the cuts are shared, which their face orders must allow for.
+    const runs = grouping === 'parts' ? [] : splitRuns(res, candidates);
+    const chosen = new Map<number, Float32Array>();
+    const sharedOf = new Map<number, Uint8Array>();
+    for (const run of runs) {
+      const count = new Map<string, number>();
+      const worlds = run.map((i) => {
+        const w = points.choose(candidates[i] as Candidates);
+        chosen.set(i, w);
+        return w;
+      });
+      const keys = worlds.map((w) => Array.from({ length: w.length / 3 }, (_, v) => `${w[3 * v]},${w[3 * v + 1]},${w[3 * v + 2]}`));
+      for (const ks of keys) for (const k of new Set(ks)) count.set(k, (count.get(k) ?? 0) + 1);
+      run.forEach((i, r) => sharedOf.set(i, Uint8Array.from(keys[r], (k) => (count.get(k)! > 1 ? 1 : 0))));
+    }
+    const meshes: MeshPlan[] = [];
     res.parts.forEach((p, i) => {
-      const name = single ? (input.sourceObjects?.[0] ?? input.name) : `${input.name}_part${i}`;
-      const node = doc.createNode(name).setTranslation([...p.position]).setRotation([...p.rotation]);
       const unusual = p.w !== 1 || p.word20 !== 0 || p.word34 !== 0 || p.word3c !== 0 || p.flags !== PART_FLAGS || p.ids.some((x) => x !== 0);
       if (unusual) n.push(`part ${i}: words the compiler does not write (w ${p.w}, 0x20 ${word(p.word20)}, ids ${p.ids.join('/')}, 0x34 ${word(p.word34)}, 0x3c ${word(p.word3c)}, flags ${word(p.flags)}) are kept in extras only`);
       if ((p.material & PHYSICS_LITERAL_FLAG) === 0) n.push(`part ${i}: material ${word(p.material)} lacks the 0x20 flag, which the compiler adds`);
-      const extras: Record<string, unknown> = {
-        sk8_part: { index: i, kind: p.kind, w: p.w, word20: word(p.word20), ids: p.ids, word34: word(p.word34), word3c: word(p.word3c), flags: word(p.flags), material: word(p.material) },
-      };
-      if (p.kind === KIND_BOX) extras.sk8_collision_mode = 'box';
-      else if (p.kind === KIND_CONVEX) extras.sk8_collision_mode = 'hull';
-      if (input.grind && /^grind_/.test(name)) extras.sk8_grind_prism = true;
-      if (p.kind !== KIND_MESH) n.push(`part ${i}: kind ${p.kind} comes back as a triangle mesh with sk8_collision_mode ${extras.sk8_collision_mode}; its exact floats are refitted by the compiler`);
-      node.setExtras(extras);
-      group.addChild(node);
-      if (p.shape === NO_SHAPE) return;
+      if (p.kind !== KIND_MESH) n.push(`part ${i}: kind ${p.kind} comes back as a triangle mesh with sk8_collision_mode ${p.kind === KIND_BOX ? 'box' : 'hull'}: compile with --native-shapes for kind ${p.kind} again; its floats are fitted again, not copied`);
+      if (p.kind !== KIND_MESH || p.shape === NO_SHAPE) return;
       const s = res.shapes[p.shape];
-      const tris = shapeTriangles(s, p.kind);
-      const mesh = doc.createMesh(name);
-      const prim = doc.createPrimitive()
-        .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(s.vertices.slice()).setBuffer(buffer))
-        .setIndices(doc.createAccessor().setType('SCALAR').setArray(tris).setBuffer(buffer))
-        .setMaterial(material(p.material));
-      if (options.edgeColors && p.kind === KIND_MESH) prim.setAttribute('COLOR_0', doc.createAccessor().setType('VEC4').setArray(vertexEdgeColours(s)).setBuffer(buffer));
-      mesh.addPrimitive(prim);
-      node.setMesh(mesh);
+      const rotated = isRotated(p);
+      let order = encodeOrder(s, sharedOf.get(i));
+      if (typeof order === 'string') {
+        n.push(`part ${i}: ${order}; faces written in file order`);
+        order = { order: Uint32Array.from({ length: faceCount(s) }, (_, f) => f), rotation: new Uint8Array(faceCount(s)) };
+      }
+      const c = candidates[i];
+      let world: Float32Array;
+      if (c === null || typeof c === 'string') {
+        n.push(`part ${i}: ${c ?? 'the part is rotated (the compiler writes kind-5 parts unrotated)'}`);
+        world = placed(s.vertices, p);
+      } else world = chosen.get(i) ?? points.choose(c);
+      meshes.push({ part: i, parts: [i], world, tris: orderedTriangles(s, order.order, order.rotation), rotated, first: firstCorners(s, order.order) });
     });
+    for (const run of runs) {
+      const plans = run.map((i) => meshes.find((m) => m.part === i)!);
+      const merged = mergePieces(plans.map((m) => ({ tris: m.tris, first: m.first, world: m.world })));
+      if (typeof merged === 'string') {
+        n.push(`parts ${run.join(', ')} (one mesh split at the u16 limits): ${merged}; written one after another`);
+      }
+      const world = new Float32Array(plans.reduce((t, m) => t + m.world.length, 0));
+      let at = 0, vbase = 0;
+      const tris = typeof merged === 'string' ? new Uint32Array(plans.reduce((t, m) => t + m.tris.length, 0)) : merged;
+      let to = 0;
+      for (const m of plans) {
+        world.set(m.world, at);
+        if (typeof merged === 'string') for (const x of m.tris) tris[to++] = x + vbase;
+        at += m.world.length;
+        vbase += m.world.length / 3;
+      }
+      const head = plans[0];
+      meshes.splice(meshes.indexOf(head), 1, { part: head.part, parts: run, world, tris, rotated: false, first: new Uint32Array(0) });
+      for (const m of plans.slice(1)) meshes.splice(meshes.indexOf(m), 1);
+    }
+    // Nodes: the object's one node, or one per part.
+    const nodeFor = (name: string, parts: number[]): Node => {
+      const node = doc.createNode(name);
+      const first = res.parts[parts[0]];
+      node.setExtras(partExtras(res, parts, input.grind === true && /^grind_/.test(name)));
+      group.addChild(node);
+      return node.setTranslation([...first.position]).setRotation([...first.rotation]);
+    };
+    const addPrimitive = (mesh: ReturnType<Document['createMesh']>, node: Node, plan: MeshPlan | null, i: number, t: Vec3 | null): void => {
+      const p = res.parts[i], s = res.shapes[p.shape];
+      let values: Float32Array;
+      // A rotated part (not the compiler's) keeps its stored values under the part's rotation.
+      if (plan && !plan.rotated) values = (t ? relativeTo(plan.world, t) : null) ?? plan.world.slice();
+      else values = s.vertices.slice();
+      const tris = plan ? plan.tris : shapeTriangles(s, p.kind);
+      const prim = doc.createPrimitive().setAttribute('POSITION', accessor('VEC3', values)).setIndices(accessor('SCALAR', tris)).setMaterial(material(p.material));
+      if (options.edgeColors && p.kind === KIND_MESH) {
+        const colours = (plan?.parts ?? [i]).map((k) => vertexEdgeColours(res.shapes[res.parts[k].shape]));
+        const all = new Float32Array(colours.reduce((t, c) => t + c.length, 0));
+        colours.reduce((o, c) => (all.set(c, o), o + c.length), 0);
+        prim.setAttribute('COLOR_0', accessor('VEC4', all));
+      }
+      mesh.addPrimitive(prim);
+      if (!node.getMesh()) node.setMesh(mesh);
+    };
+    const planOf = new Map(meshes.map((m) => [m.part, m]));
+    const inRun = new Set(runs.flatMap((r) => r.slice(1)));
+    const withShape = res.parts.map((p, i) => i).filter((i) => res.parts[i].shape !== NO_SHAPE);
+    if (grouping === 'object') {
+      // One object: its kind-5 parts one node (translation: the first part's position), each native part its own.
+      const name = input.name;
+      const meshParts = withShape.filter((i) => res.parts[i].kind === KIND_MESH);
+      if (meshParts.length) {
+        const node = nodeFor(name, meshParts);
+        const t = res.parts[meshParts[0]].position;
+        const fits = meshParts.every((i) => !planOf.get(i) || relativeTo(planOf.get(i)!.world, t));
+        if (!fits) node.setTranslation([0, 0, 0]).setRotation([0, 0, 0, 1]);
+        const mesh = doc.createMesh(name);
+        for (const i of meshParts) if (!inRun.has(i)) addPrimitive(mesh, node, planOf.get(i) ?? null, i, fits ? t : null);
+      }
+      for (const i of withShape.filter((k) => res.parts[k].kind !== KIND_MESH)) {
+        const nm = meshParts.length || withShape.length > 1 ? `${name}_part${i}` : name;
+        addPrimitive(doc.createMesh(nm), nodeFor(nm, [i]), null, i, null);
+      }
+      if (meshParts.length && withShape.length > meshParts.length) n.push('native parts beside mesh parts: each native part is its own node, so it becomes its own object (resource) on recompile');
+    } else {
+      const single = grouping === 'parts' && res.parts.length === 1;
+      for (const i of withShape) {
+        if (inRun.has(i)) continue;
+        const name = single ? (input.sourceObjects?.[0] ?? input.name) : `${input.name}_part${i}`;
+        const plan = planOf.get(i) ?? null;
+        const node = nodeFor(name, plan?.parts ?? [i]);
+        const t = res.parts[i].position;
+        const fits = !plan || plan.rotated || relativeTo(plan.world, t) !== null;
+        if (!fits) node.setTranslation([0, 0, 0]).setRotation([0, 0, 0, 1]);
+        addPrimitive(doc.createMesh(name), node, plan, i, fits ? t : null);
+      }
+    }
+    // A part with no shape keeps its words on a node without a mesh (the importer skips it).
+    res.parts.forEach((p, i) => {
+      if (p.shape === NO_SHAPE) nodeFor(`${input.name}_part${i}`, [i]);
+    });
+    // What the compiler will encode from these nodes, against the stored shapes.
+    if (meshes.length) {
+      const why = reencodeCheck(res, grouping, meshes, input.file);
+      if (why) n.push(why);
+    }
     notes.push({ file: input.file, notes: n });
   }
   const glb = await new NodeIO().writeBinary(doc);
   return { glb, notes };
+}
+
+/** Runs of ≥ 2 consecutive unrotated kind-5 parts of one material (with world candidates): the encoder's split pieces. */
+function splitRuns(res: PhysicsResource, candidates: (Candidates | string | null)[]): number[][] {
+  const runs: number[][] = [];
+  let run: number[] = [];
+  const flush = (): void => {
+    if (run.length > 1) runs.push(run);
+    run = [];
+  };
+  res.parts.forEach((p, i) => {
+    const ok = p.kind === KIND_MESH && p.shape !== NO_SHAPE && !isRotated(p) && candidates[i] !== null && typeof candidates[i] !== 'string';
+    if (!ok) return flush();
+    if (run.length && res.parts[run[0]].material !== p.material) flush();
+    run.push(i);
+  });
+  flush();
+  return runs;
+}
+
+/** Per face in the given order, its stored first corner. */
+function firstCorners(s: ShapeRecord, order: Uint32Array): Uint32Array {
+  return Uint32Array.from(order, (f) => s.cornerVertices[3 * f]);
+}
+
+const isRotated = (p: PartRecord): boolean => p.rotation[0] !== 0 || p.rotation[1] !== 0 || p.rotation[2] !== 0 || p.rotation[3] !== 1;
+
+/** The stored vertices placed by their part (f32): the world values when nothing better is known. */
+function placed(v: Float32Array, p: PartRecord): Float32Array {
+  const m = quatToMat3(p.rotation);
+  const out = new Float32Array(v.length);
+  for (let k = 0; k < v.length; k += 3) {
+    for (let j = 0; j < 3; j++) out[k + j] = Math.fround(p.position[j] + m[j] * v[k] + m[3 + j] * v[k + 1] + m[6 + j] * v[k + 2]);
+  }
+  return out;
+}
+
+/** The stored triangles in the given face order, each turned by its rotation (corners moved left). */
+function orderedTriangles(s: ShapeRecord, order: Uint32Array, rotation: Uint8Array): Uint32Array {
+  const out = new Uint32Array(3 * order.length), cv = s.cornerVertices;
+  order.forEach((f, k) => {
+    for (let j = 0; j < 3; j++) out[3 * k + j] = cv[3 * f + ((j + rotation[f]) % 3)];
+  });
+  return out;
+}
+
+/** sk8_part extras of a node holding the given parts (one entry per part), and the mode/grind flags. */
+function partExtras(res: PhysicsResource, parts: number[], grind: boolean): Record<string, unknown> {
+  const one = (i: number) => {
+    const p = res.parts[i];
+    return { index: i, kind: p.kind, w: p.w, word20: word(p.word20), ids: p.ids, word34: word(p.word34), word3c: word(p.word3c), flags: word(p.flags), material: word(p.material) };
+  };
+  const extras: Record<string, unknown> = { sk8_part: parts.length === 1 ? one(parts[0]) : parts.map(one) };
+  const kind = res.parts[parts[0]].kind;
+  if (kind === KIND_BOX) extras.sk8_collision_mode = 'box';
+  else if (kind === KIND_CONVEX) extras.sk8_collision_mode = 'hull';
+  if (grind) extras.sk8_grind_prism = true;
+  return extras;
+}
+
+/**
+ * Encodes the resource's kind-5 parts as the compiler will get them from the GLB ('object': one object, a group
+ * per material in first-seen order; 'cell': the cell's groups by material over the nodes in order; 'parts': one
+ * object per part, as encodeResource over the nodes) and compares parts and shapes with the stored ones (edge data
+ * at corners the shape leaves open excepted: the level-wide seams set those on recompile). Returns a note, or null.
+ */
+function reencodeCheck(res: PhysicsResource, grouping: Grouping, meshes: MeshPlan[], file: string): string | null {
+  const objects: MeshObject[] = [];
+  const byMaterial = new Map<number, MeshPlan[]>();
+  for (const m of meshes) {
+    const mat = res.parts[m.part].material;
+    if (grouping === 'parts') objects.push(meshObject(`part${m.part}`, [m], mat));
+    else byMaterial.set(mat, [...(byMaterial.get(mat) ?? []), m]);
+  }
+  for (const [mat, list] of byMaterial) objects.push(meshObject(`material ${word(mat)}`, list, mat));
+  let encoded: ReturnType<typeof encodeResource>;
+  try {
+    encoded = encodeResource(objects, { header: { word08: res.word08, body: res.body } });
+  } catch (e) {
+    return `kind-5 parts do not encode again: ${(e as Error).message}`;
+  }
+  const meshParts = res.parts.filter((p) => p.kind === KIND_MESH && p.shape !== NO_SHAPE);
+  const got = encoded.resource.parts;
+  let joined = 0;
+  if (got.length !== meshParts.length) return `kind-5 parts re-encode to ${got.length} parts, not ${meshParts.length} (the compiler's split or grouping differs), so the recompile will not give ${file}'s bytes back`;
+  for (let k = 0; k < got.length; k++) {
+    const a = meshParts[k], b = got[k];
+    const where = `kind-5 part ${res.parts.indexOf(a)}`;
+    if (a.material !== b.material) return `${where}: re-encodes in another part order (material ${word(b.material)} where ${word(a.material)} is stored)`;
+    for (let j = 0; j < 3; j++) if (!Object.is(a.position[j], b.position[j])) return `${where}: re-encodes with position ${'xyz'[j]} ${b.position[j]}, not the stored ${a.position[j]}, so the recompile will not give these bytes back`;
+    const diff = shapeDifference(res.shapes[a.shape], encoded.resource.shapes[b.shape], encoded.open[b.shape].corner);
+    if (diff) return `${where}: re-encodes differently (${diff}), so the recompile will not give these bytes back`;
+    joined += joinedCorners(res.shapes[a.shape], encoded.resource.shapes[b.shape], encoded.open[b.shape].corner);
+  }
+  if (joined > 0) {
+    return `${joined} corners carry edge data joined across the compiler's cuts (--seams level): the recompile joins them again from world values the file keeps only to its f32 recentring, so their edge values may come out a step apart (--seams shape outputs round-trip exactly)`;
+  }
+  return null;
+}
+
+/** Corners the encoder leaves open whose stored edge data is not the encoder's: joined by the level-wide seams. */
+function joinedCorners(a: ShapeRecord, b: ShapeRecord, open: Uint32Array): number {
+  const bit = (bits: Uint8Array, c: number): number => (bits[c >> 3] >> (c & 7)) & 1;
+  let n = 0;
+  for (const c of open) if (!Object.is(a.edgeValues[c], b.edgeValues[c]) || bit(a.concaveBits, c) !== bit(b.concaveBits, c) || bit(a.flatBits, c) !== bit(b.flatBits, c)) n++;
+  return n;
+}
+
+function meshObject(name: string, list: MeshPlan[], material: number): MeshObject {
+  const nv = list.reduce((s, m) => s + m.world.length / 3, 0), nt = list.reduce((s, m) => s + m.tris.length, 0);
+  const positions = new Float32Array(3 * nv), indices = new Uint32Array(nt);
+  let v = 0, t = 0;
+  for (const m of list) {
+    positions.set(m.world, 3 * v);
+    for (let i = 0; i < m.tris.length; i++) indices[t + i] = m.tris[i] + v;
+    v += m.world.length / 3;
+    t += m.tris.length;
+  }
+  return { name, positions, indices, material };
+}
+
+/** The first stored array of `a` that `b` does not hold the same (edge data at `open` corners not compared), or null. */
+function shapeDifference(a: ShapeRecord, b: ShapeRecord, open: Uint32Array): string | null {
+  const same = (x: ArrayLike<number>, y: ArrayLike<number>): boolean => x.length === y.length && Array.prototype.every.call(x, (v: number, i: number) => Object.is(v, y[i]));
+  for (const k of ['vertices', 'faceOffsets', 'cornerVertices', 'vertexCornerOffsets', 'cornerIdsByVertex', 'tree', 'min', 'max'] as const) {
+    if (!same(a[k] as ArrayLike<number>, b[k] as ArrayLike<number>)) return k;
+  }
+  const skip = new Set(open);
+  const bit = (bits: Uint8Array, c: number): number => (bits[c >> 3] >> (c & 7)) & 1;
+  for (let c = 0; c < a.cornerVertices.length; c++) {
+    if (skip.has(c)) continue;
+    if (!Object.is(a.edgeValues[c], b.edgeValues[c]) || bit(a.concaveBits, c) !== bit(b.concaveBits, c) || bit(a.flatBits, c) !== bit(b.flatBits, c)) return `edge data of corner ${c}`;
+  }
+  return null;
 }
 
 /** The shape's faces as triangles over its stored vertices, in file order (polygons fanned from their first corner). */

@@ -1,6 +1,7 @@
 // Names for packed material words on the report page: the material slot's sound id from the surface catalog
 // (src/import/materials.ts, ../shared/data/collision_surface_catalog.json), with the word in hex.
 import { materialSlot, SURFACE_CATALOG } from '../import/materials.ts';
+import { KEY_LIGHTNESS, KEY_SATURATION, keyHue } from './page/palette.ts';
 
 /** word → "concrete (0x60)", or "slot 140 (0x2320)" for a slot the catalog does not name. */
 export function surfaceNames(): (word: number) => string {
@@ -13,12 +14,12 @@ export function surfaceNames(): (word: number) => string {
 }
 
 /**
- * Linear RGB of the report page's colour for an integer key (src/report/page/main.ts keyColour: hue from the key,
- * HSL saturation 0.55, lightness 0.55), for writers outside the page (src/export/gltf.ts baseColor).
+ * Linear RGB of the report page's colour for an integer key (src/report/page/palette.ts, the rule the page's keyColour
+ * uses), for writers outside the page (src/export/gltf.ts baseColor): HSL → sRGB → linear.
  */
 export function keyColourRgb(k: number): [number, number, number] {
-  const h = ((Math.imul(k + 1, 0x9e3779b1) >>> 0) % 360) / 360;
-  const s = 0.55, l = 0.55;
+  const h = keyHue(k);
+  const s = KEY_SATURATION, l = KEY_LIGHTNESS;
   const q = l < 0.5 ? l * (1 + s) : l + s - l * s, p = 2 * l - q;
   const hue = (t: number): number => {
     t = (t + 1) % 1;

@@ -7,6 +7,7 @@
 // hover info), totals, timings, options. window.__report exposes state for the browser tests.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { KEY_LIGHTNESS, KEY_SATURATION, keyHue } from './palette.ts';
 
 interface Loc { triangle: number; points: number[][]; with?: string }
 interface Resource { name: string; file: string; cell: [number, number] | null; bounds: { min: number[]; max: number[] }; parts: number; shapes: number; vertices?: number; faces: number; sourceObjects: string[]; materials?: number[] }
@@ -63,8 +64,7 @@ async function inflate(b64: string): Promise<ArrayBuffer> {
 
 /** Stable distinct colour for an integer key. */
 function keyColour(k: number): THREE.Color {
-  const h = ((Math.imul(k + 1, 0x9e3779b1) >>> 0) % 360) / 360;
-  return new THREE.Color().setHSL(h, 0.55, 0.55);
+  return new THREE.Color().setHSL(keyHue(k), KEY_SATURATION, KEY_LIGHTNESS);
 }
 
 async function main(): Promise<void> {

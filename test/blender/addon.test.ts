@@ -16,7 +16,10 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // SK8_BLENDER_PYTHON: the interpreter whose bpy runs the cases (a venv with another Blender's wheel, docs/blender-addon.md);
 // else PYTHON (.ci/run's), else python3.
 const PYTHON = process.env.SK8_BLENDER_PYTHON || process.env.PYTHON || 'python3';
-const hasBpy = spawnSync(PYTHON, ['-c', 'import bpy'], { encoding: 'utf8' }).status === 0;
+const probe = spawnSync(PYTHON, ['-c', 'import bpy; print("BLENDER " + bpy.app.version_string)'], { encoding: 'utf8' });
+const hasBpy = probe.status === 0;
+const version = /^BLENDER (.*)$/m.exec(probe.stdout ?? '')?.[1];
+if (hasBpy) console.log(`blender add-on tests: ${PYTHON}, bpy ${version}`);
 const required = process.env.REQUIRE_BLENDER === '1';
 if (!hasBpy && !required) console.log(`blender add-on tests skipped: ${PYTHON} cannot import bpy (pip install bpy==4.2.0)`);
 

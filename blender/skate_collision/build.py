@@ -134,8 +134,11 @@ class Job:
         self.result = None
 
     def _read_all(self):
-        for chunk in iter(lambda: os.read(self._fd, 65536), b""):
-            self._chunks.append(chunk)
+        try:
+            for chunk in iter(lambda: os.read(self._fd, 65536), b""):
+                self._chunks.append(chunk)
+        except (OSError, ValueError):
+            pass  # the pipe closed under it (cancel, or a child holding it past the 2 s of read_progress)
         self._chunks.append(b"")  # end of file
 
     def _take(self):
@@ -191,7 +194,8 @@ class Job:
             self._err.append(text)
 
     def progress_text(self):
-        """"encode 120/448" for a stage that counts steps, the stage's name for one that does not, "" before any."""
+        """The status's stage: 'encode 120/448' for a stage that counts steps, its name for one that counts none,
+        empty before the first event."""
         if self.stage is None:
             return ""
         return "%s %d/%d" % (self.stage, self.done, self.total) if self.total > 1 else self.stage
@@ -294,10 +298,23 @@ def finish_compile(context, result):
     if entry and entry.get("error"):
         msg = entry["error"].get("message") or "compile-collision failed (%s)" % entry["error"].get("stage", "compile")
     else:
-        msg = (result["stderr"].strip() or "compile-collision exited with %d and no output" % result["code"]).splitlines()[-1]
+        msg = _stderr_message(result)
     state.status = "failed: " + msg
     _line(state, msg, "ERROR")
     return False, msg
+
+
+def _stderr_message(result):
+    """A failure without a --json entry (a usage error, a crash): the compiler's last own line, else the last."""
+    lines = [l for l in result["stderr"].splitlines() if l.strip()]
+    if not lines:
+        return "compile-collision exited with %d and no output" % result["code"]
+    own = [l for l in lines if l.startswith("compile-collision: ")]
+    msg = (own or lines)[-1]
+    if result["code"] == 2 and "Unknown argument" in msg and "progress-json" in msg:
+        # An installed compiler older than the add-on: say so rather than show yargs' line.
+        return "this compile-collision is older than the add-on (it has no --progress-json): update it (npm install -g skate-collision, or npm install in the level's folder)"
+    return msg
 
 
 def _line(state, text, icon):

@@ -70,6 +70,8 @@ describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
     expect(r.first).toMatch(/^compiling… encode \d+\/150 · \d+ s \(Esc cancels\)$/);
     expect(r.bars[0]).toEqual(['progress', expect.any(Number), expect.stringMatching(/^\d+ %$/)]);
     expect(r.status).toMatch(/^built in [\d.]+ s → /);
+    // A compiler older than the add-on (no --progress-json) is named as such, not with yargs' last line.
+    expect(r.old).toMatch(/^failed: this compile-collision is older than the add-on \(it has no --progress-json\): update it/);
   }, 240_000);
 
   it('importing a compiled sample brings back its triangles and material words', () => {

@@ -361,7 +361,18 @@ def case_progress(work, count):
     ok, msg = build.finish_compile(bpy.context, threaded.result)
     assert ok, msg
     assert [e for e in threaded.seen if e[0] == "encode"] == encode, "the thread reader lost lines"
-    print("RESULT " + json.dumps({"counted": len(counted), "first": counted[0], "statuses": len(seen), "bars": bars[:2], "events": len(job.seen), "polls": polls, "status": built, "files": len(files), "threaded": len(threaded.seen)}))
+    # An installed compiler older than the add-on refuses --progress-json (yargs, exit 2): the message says so.
+    old = os.path.join(work, "old-compile-collision.js")
+    with open(old, "w") as f:
+        f.write("process.stderr.write('compile-collision: Unknown arguments: progress-json, progressJson\\nRun compile-collision --help for usage.\\n'); process.exit(2);\n")
+    bpy.context.preferences.addons["skate_collision"].preferences.compiler_path = old
+    try:
+        bpy.ops.sk8.compile()
+        raise AssertionError("a compiler without --progress-json succeeded")
+    except RuntimeError:
+        pass
+    assert state.status.startswith("failed: this compile-collision is older than the add-on"), state.status
+    print("RESULT " + json.dumps({"old": state.status, "counted": len(counted), "first": counted[0], "statuses": len(seen), "bars": bars[:2], "events": len(job.seen), "polls": polls, "status": built, "files": len(files), "threaded": len(threaded.seen)}))
 
 
 def case_import(work, sample):

@@ -75,6 +75,9 @@ describe('compile-collision LEVEL', () => {
     expect(stages.at(-1)).toBe('publish');
     expect(events.filter((e) => e.stage === 'encode')).toEqual([{ stage: 'encode', done: 1, total: 2 }, { stage: 'encode', done: 2, total: 2 }]);
     for (const s of stages.filter((x) => x !== 'encode')) expect(events.filter((e) => e.stage === s).map((e) => e.done)).toEqual([0, 1]);
+    const watching = run('levels/a/one.glb', '--watch', '--progress-json');
+    expect(watching.status).toBe(2);
+    expect(watching.stderr).toMatch(/--progress-json reports the stages of one build; --watch prints a line per rebuild/);
     // Without it a piped run writes no progress at all.
     const plain = run('levels/a/one.glb', '-o', 'out-progress', '--json', '--no-cache');
     expect(plain.status).toBe(0);

@@ -9,10 +9,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import bpy
-from bpy.props import BoolProperty, CollectionProperty, EnumProperty, IntProperty, PointerProperty, StringProperty
+from bpy.props import BoolProperty, CollectionProperty, EnumProperty, FloatProperty, IntProperty, PointerProperty, StringProperty
 
 from . import catalog
 
@@ -94,7 +95,7 @@ def export_level(context, glb, selection_only):
 
 
 def build_command(base, glb, settings):
-    cmd = list(base) + [glb, "-o", settings["out"], "--cell-size", str(settings["cell_size"]), "--seams", settings["seams"], "--json"]
+    cmd = list(base) + [glb, "-o", settings["out"], "--cell-size", str(settings["cell_size"]), "--seams", settings["seams"], "--json", "--progress-json"]
     cmd.append("--report" if settings["report"] else "--no-report")
     if settings["strict"]:
         cmd.append("--strict")
@@ -103,34 +104,119 @@ def build_command(base, glb, settings):
 
 class Job:
     """One compile child: started, polled, its --json output parsed at the end (stdout to a file, so a large
-    output never blocks on a full pipe)."""
+    output never blocks on a full pipe). Its stderr is a pipe read without blocking at every poll: the
+    --progress-json lines ({"stage", "done", "total"}) give the stage running and its counts; any other line (the
+    compiler's error) is kept as text."""
 
     def __init__(self, cmd, workdir):
         self.cmd = cmd
         self.workdir = workdir
         self.out_path = os.path.join(workdir, "stdout.json")
-        self.err_path = os.path.join(workdir, "stderr.txt")
         self.started = time.monotonic()
-        with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env={**os.environ, "CI": "1"})
+        self.stage = None
+        self.done = 0
+        self.total = 0
+        self.seen = []  # every progress event, (stage, done, total)
+        self._partial = b""
+        self._err = []
+        self._chunks = []
+        self._reader = None
+        with open(self.out_path, "wb") as out:
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env={**os.environ, "CI": "1"})
+        self._fd = self.proc.stderr.fileno()
+        try:
+            os.set_blocking(self._fd, False)
+        except (AttributeError, OSError):
+            # Python before 3.12 on Windows cannot make a pipe non-blocking: a thread reads it instead, and poll
+            # takes what it has read (list.append/pop are atomic).
+            self._reader = threading.Thread(target=self._read_all, daemon=True)
+            self._reader.start()
         self.result = None
+
+    def _read_all(self):
+        try:
+            for chunk in iter(lambda: os.read(self._fd, 65536), b""):
+                self._chunks.append(chunk)
+        except (OSError, ValueError):
+            pass  # the pipe closed under it (cancel, or a child holding it past the 2 s of read_progress)
+        self._chunks.append(b"")  # end of file
+
+    def _take(self):
+        """The stderr bytes there are now, never waiting; (bytes, at_end)."""
+        data = []
+        if self._reader is not None:
+            while self._chunks:
+                chunk = self._chunks.pop(0)
+                if chunk == b"":
+                    return b"".join(data), True
+                data.append(chunk)
+            return b"".join(data), False
+        while True:
+            try:
+                chunk = os.read(self._fd, 65536)
+            except BlockingIOError:
+                return b"".join(data), False
+            if not chunk:
+                return b"".join(data), True
+            data.append(chunk)
+
+    def read_progress(self, final=False):
+        """Takes the stderr lines written since the last call: the latest progress event becomes stage/done/total.
+        final: the child has ended, so read to the end of the pipe (at most 2 s more, should something the child
+        started hold it open) and keep a last line without its newline."""
+        deadline = time.monotonic() + 2.0
+        while True:
+            data, at_end = self._take()
+            self._partial += data
+            *lines, self._partial = self._partial.split(b"\n")
+            for line in lines:
+                self._line(line)
+            if not final or at_end or time.monotonic() > deadline:
+                break
+            if not data:
+                time.sleep(0.01)
+        if final and self._partial:
+            self._line(self._partial)
+            self._partial = b""
+
+    def _line(self, raw):
+        text = raw.decode("utf-8", errors="replace").rstrip("\r")
+        if text.startswith("{"):
+            try:
+                e = json.loads(text)
+            except ValueError:
+                e = None
+            if isinstance(e, dict) and isinstance(e.get("stage"), str) and "done" in e and "total" in e:
+                self.stage, self.done, self.total = e["stage"], int(e["done"]), int(e["total"])
+                self.seen.append((self.stage, self.done, self.total))
+                return
+        if text.strip():
+            self._err.append(text)
+
+    def progress_text(self):
+        """The status's stage: 'encode 120/448' for a stage that counts steps, its name for one that counts none,
+        empty before the first event."""
+        if self.stage is None:
+            return ""
+        return "%s %d/%d" % (self.stage, self.done, self.total) if self.total > 1 else self.stage
 
     def poll(self):
         """None while running, else the result dict (also kept as self.result)."""
         if self.result is not None:
             return self.result
+        self.read_progress()
         code = self.proc.poll()
         if code is None:
             return None
+        self.read_progress(final=True)
+        self.proc.stderr.close()
         with open(self.out_path, "r", encoding="utf-8") as f:
             text = f.read()
-        with open(self.err_path, "r", encoding="utf-8", errors="replace") as f:
-            err = f.read()
         try:
             entry = json.loads(text) if text.strip() else None
         except ValueError:
             entry = None
-        self.result = {"code": code, "entry": entry, "stderr": err, "seconds": time.monotonic() - self.started}
+        self.result = {"code": code, "entry": entry, "stderr": "\n".join(self._err), "seconds": time.monotonic() - self.started}
         shutil.rmtree(self.workdir, ignore_errors=True)
         return self.result
 
@@ -138,7 +224,20 @@ class Job:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+        self.proc.stderr.close()
         shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def poll_compile(context, job):
+    """One tick of the button's timer: polls the job; while it runs, the status shows the stage and its counts
+    ("compiling… encode 120/448 · 12 s"). Returns the result once the child has ended, else None."""
+    result = job.poll()
+    if result is None:
+        state = context.window_manager.sk8_state
+        stage = job.progress_text()
+        state.status = "compiling… %s%.0f s (Esc cancels)" % (stage + " · " if stage else "", time.monotonic() - job.started)
+        state.progress = job.done / job.total if job.total > 1 else 0.0
+    return result
 
 
 def settings_of(context):
@@ -172,6 +271,7 @@ def start_compile(context):
     state = context.window_manager.sk8_state
     state.running = True
     state.status = "compiling…"
+    state.progress = 0.0
     return Job(build_command(base, glb, settings), workdir)
 
 
@@ -179,6 +279,7 @@ def finish_compile(context, result):
     """Shows a finished job's result in the sidebar state; loads the findings on success. Returns (ok, message)."""
     state = context.window_manager.sk8_state
     state.running = False
+    state.progress = 0.0
     state.lines.clear()
     entry = result["entry"]
     if isinstance(entry, list):
@@ -197,10 +298,23 @@ def finish_compile(context, result):
     if entry and entry.get("error"):
         msg = entry["error"].get("message") or "compile-collision failed (%s)" % entry["error"].get("stage", "compile")
     else:
-        msg = (result["stderr"].strip() or "compile-collision exited with %d and no output" % result["code"]).splitlines()[-1]
+        msg = _stderr_message(result)
     state.status = "failed: " + msg
     _line(state, msg, "ERROR")
     return False, msg
+
+
+def _stderr_message(result):
+    """A failure without a --json entry (a usage error, a crash): the compiler's last own line, else the last."""
+    lines = [l for l in result["stderr"].splitlines() if l.strip()]
+    if not lines:
+        return "compile-collision exited with %d and no output" % result["code"]
+    own = [l for l in lines if l.startswith("compile-collision: ")]
+    msg = (own or lines)[-1]
+    if result["code"] == 2 and "Unknown argument" in msg and "progress-json" in msg:
+        # An installed compiler older than the add-on: say so rather than show yargs' line.
+        return "this compile-collision is older than the add-on (it has no --progress-json): update it (npm install -g skate-collision, or npm install in the level's folder)"
+    return msg
 
 
 def _line(state, text, icon):
@@ -339,6 +453,7 @@ class SK8_State(bpy.types.PropertyGroup):
     """Kept on the window manager: not saved in the .blend, so never exported as extras."""
     running: BoolProperty()
     status: StringProperty()
+    progress: FloatProperty(min=0.0, max=1.0, description="The running stage's share done (encode: resources written), 0 for a stage that counts no steps")
     out_dir: StringProperty()
     lines: CollectionProperty(type=SK8_Line)
     findings: CollectionProperty(type=SK8_Finding)
@@ -370,7 +485,7 @@ class SK8_OT_compile(bpy.types.Operator):
             job = start_compile(context)
         except (CompilerMissing, ValueError, RuntimeError) as e:
             return self._fail(context, str(e))
-        while job.poll() is None:
+        while poll_compile(context, job) is None:
             time.sleep(0.05)
         ok, msg = finish_compile(context, job.result)
         self.report({"INFO"} if ok else {"ERROR"}, msg)
@@ -398,8 +513,7 @@ class SK8_OT_compile(bpy.types.Operator):
             return {"CANCELLED"}
         if event.type != "TIMER":
             return {"PASS_THROUGH"}
-        if self._job.poll() is None:
-            state.status = "compiling… %.0f s (Esc cancels)" % (time.monotonic() - self._job.started)
+        if poll_compile(context, self._job) is None:
             _redraw(context)
             return {"RUNNING_MODAL"}
         self._end(context)

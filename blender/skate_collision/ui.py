@@ -95,6 +95,9 @@ class SK8_PT_build(bpy.types.Panel):
         row.operator("sk8.compile", icon="PLAY")
         if state.status:
             col.label(text=state.status, icon="TIME" if state.running else "NONE")
+        if state.running and state.progress > 0.0 and hasattr(col, "progress"):
+            # A bar for a stage that counts steps (encode: resources); layout.progress is Blender 4.0+.
+            col.progress(factor=state.progress, type="BAR", text="%.0f %%" % (100 * state.progress))
         for line in state.lines:
             col.label(text=line.text, icon=line.icon)
 

@@ -6,7 +6,7 @@ import { CELL_SIZES, type CellSize } from '../../src/tiling/cells.ts';
 import type { SeamMode } from '../../src/tiling/seams.ts';
 import { join, resolve } from 'node:path';
 import { checkNumber, usage } from '../options.ts';
-import { progressDisplay } from '../progress.ts';
+import { progressDisplay, progressJsonLines } from '../progress.ts';
 import { layoutLine, summary } from '../summary.ts';
 
 interface Args {
@@ -19,6 +19,7 @@ interface Args {
   budget: number;
   tiling: 'auto' | 'objects' | 'cells';
   json: boolean;
+  progressJson: boolean;
   report?: boolean;
   studioTemplate?: string;
   recordedOptions: boolean;
@@ -59,6 +60,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const patterns = argv.inputs ?? [];
   if (patterns.length === 0) usage('give a level (.glb/.gltf/.ybn/.ybn.xml/.forge, or a folder of extracted forge records) to compile, or a command');
   if (argv.quiet && argv.verbose) usage('--quiet and --verbose contradict each other; give one');
+  if (argv.watch && argv.progressJson) usage('--progress-json reports the stages of one build; --watch prints a line per rebuild instead: give one');
   checkNumber('cell-size', argv.cellSize, { min: 50, integer: true, unit: 'metres', choices: CELL_SIZES });
   checkNumber('budget', argv.budget, { min: 1, integer: true, unit: 'geometries' });
   checkNumber('chord-error', argv.chordError, { min: 0.0001, max: 0.5, integer: false, unit: 'metres' });
@@ -128,7 +130,8 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   let failed = 0;
   for (const file of files) {
     const out = outOf(file);
-    const progress = await progressDisplay(!argv.json && !argv.quiet);
+    // --progress-json: a line per event for a front end reading stderr (the add-on), instead of the terminal's bar.
+    const progress = argv.progressJson ? progressJsonLines() : await progressDisplay(!argv.json && !argv.quiet);
     try {
       const r = await compileLevel(file, levelOptions(out, file), { logger: { warn: () => {} }, onProgress: progress.update });
       progress.stop();
@@ -184,6 +187,7 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: "also print each stage's time, every warning, and per object the decision taken: mode, material words, triangles, the resource or cell holding it" })
       .option('cache', { type: 'string', describe: "incremental cache directory, default <out>/.cache (--no-cache: none): a resource whose inputs are unchanged is reused; the output is byte for byte a clean build's" })
       .option('watch', { type: 'boolean', default: false, describe: "stay running and rebuild whenever the level (or a .gltf's buffer files) changes, one line per rebuild; a failed rebuild keeps the last output and prints why; Ctrl-C stops" })
+      .option('progress-json', { type: 'boolean', default: false, describe: "write one JSON line per progress event to stderr, {\"stage\":\"encode\",\"done\":120,\"total\":448} (stages: import, shapes, seams, validate, plan, cache, encode, report, publish; a stage without steps gives 0/1 and 1/1), for front ends such as the Blender add-on; replaces the terminal's progress bar" })
       .option('json', { type: 'boolean', default: false, describe: "print JSON instead of the summary: for each level its outDir, timings, layoutLine (the summary's layout line) and manifest, or for a failed one { input, ok: false, error: { stage, message } } (an array when there are several levels)" }) as unknown as Argv<Args>,
   handler,
 };

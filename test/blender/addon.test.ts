@@ -13,8 +13,13 @@ import { tempDir } from '../fixtures/levels.ts';
 import { addonEntries, zipBytes } from '../../scripts/blender-zip.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const PYTHON = process.env.PYTHON ?? 'python3';
-const hasBpy = spawnSync(PYTHON, ['-c', 'import bpy'], { encoding: 'utf8' }).status === 0;
+// SK8_BLENDER_PYTHON: the interpreter whose bpy runs the cases (a venv with another Blender's wheel, docs/blender-addon.md);
+// else PYTHON (.ci/run's), else python3.
+const PYTHON = process.env.SK8_BLENDER_PYTHON || process.env.PYTHON || 'python3';
+const probe = spawnSync(PYTHON, ['-c', 'import bpy; print("BLENDER " + bpy.app.version_string)'], { encoding: 'utf8' });
+const hasBpy = probe.status === 0;
+const version = /^BLENDER (.*)$/m.exec(probe.stdout ?? '')?.[1];
+if (hasBpy) console.log(`blender add-on tests: ${PYTHON}, bpy ${version}`);
 const required = process.env.REQUIRE_BLENDER === '1';
 if (!hasBpy && !required) console.log(`blender add-on tests skipped: ${PYTHON} cannot import bpy (pip install bpy==4.2.0)`);
 
@@ -53,6 +58,20 @@ describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
     const r = runCase('finding');
     expect(r.finding).toEqual(['crackEdges', 'right', 1]);
     expect(r.edge).toEqual([[10, 3, 1], [10, 5, 1]]);
+  }, 240_000);
+
+  it('a long build shows the stage and its counts while it runs, from the compiler\'s --progress-json lines', () => {
+    const r = runCase('progress', '150');
+    expect(r.files).toBe(150);
+    // Every line read, by the non-blocking pipe and by the thread reader: the stages' 0/1 and 1/1 and encode's 150.
+    expect(r.events).toBeGreaterThanOrEqual(150 + 2 * 4);
+    expect(r.threaded).toBe(r.events);
+    expect(r.counted).toBeGreaterThan(0);
+    expect(r.first).toMatch(/^compiling… encode \d+\/150 · \d+ s \(Esc cancels\)$/);
+    expect(r.bars[0]).toEqual(['progress', expect.any(Number), expect.stringMatching(/^\d+ %$/)]);
+    expect(r.status).toMatch(/^built in [\d.]+ s → /);
+    // A compiler older than the add-on (no --progress-json) is named as such, not with yargs' last line.
+    expect(r.old).toMatch(/^failed: this compile-collision is older than the add-on \(it has no --progress-json\): update it/);
   }, 240_000);
 
   it('importing a compiled sample brings back its triangles and material words', () => {

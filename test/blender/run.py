@@ -9,6 +9,8 @@
 #               object, puts the 3D cursor on the middle of the crack edge, and selects that edge in edit mode.
 #   import      a compiled sample imported through File → Import → skate. collision: the same triangle count and the
 #               same packed material words as the compile output's manifest.
+#   progress    many plates, built as the button's timer runs it: the status shows "compiling… encode d/N · t s"
+#               from the compiler's --progress-json lines, read without blocking; every line arrives.
 #   install     the add-on's zip installs as an extension (4.2+) or a legacy add-on; a missing compiler is named.
 import json
 import os
@@ -128,6 +130,10 @@ class FakeLayout:
             def __setattr__(self, key, value):
                 assert key in rna.properties, "panel sets %s.%s, which the operator lacks" % (idname, key)
         return Props()
+
+    def progress(self, factor=0.0, type="BAR", text=""):
+        assert 0.0 < factor <= 1.0, factor
+        self.log.append(("progress", round(factor, 4), text))
 
     def template_list(self, list_type, list_id, data, prop, active_data, active_prop, **k):
         assert hasattr(bpy.types, list_type), list_type
@@ -297,6 +303,78 @@ def case_finding(work):
     print("RESULT " + json.dumps({"finding": [f.kind, f.object, f.count], "cursor": cursor, "edge": edges[0], "findings": len(state.findings), "polls": polls, "strict": state.status}))
 
 
+def case_progress(work, count):
+    """A level of COUNT separate grid plates (one resource each: COUNT encode events) built the way the button's
+    timer runs it: the status line shows the stage and its counts while the child runs, the build panel draws the
+    bar, and every --progress-json line is read (encode 1/COUNT … COUNT/COUNT, none lost at a chunk's edge)."""
+    fresh()
+    n = 12  # an n × n grid of quads per plate: 288 triangles
+    verts = [(x / n, y / n, 0.0) for y in range(n + 1) for x in range(n + 1)]
+    faces = [(y * (n + 1) + x, y * (n + 1) + x + 1, (y + 1) * (n + 1) + x + 1, (y + 1) * (n + 1) + x) for y in range(n) for x in range(n)]
+    side = int(count ** 0.5) + 1
+    for k in range(count):
+        mesh_object("plate_%03d" % k, verts, faces, location=(3 * (k % side), 3 * (k // side), 0.2 * (k % 3)))
+    s = bpy.context.scene.sk8_build
+    s.out_dir = os.path.join(work, "plates.collision")
+    s.report = False
+    from skate_collision import build, ui
+    from types import SimpleNamespace
+    state = bpy.context.window_manager.sk8_state
+    job = build.start_compile(bpy.context)
+    seen, bars, polls = [], [], 0
+    while build.poll_compile(bpy.context, job) is None:
+        polls += 1
+        if not seen or seen[-1] != state.status:
+            seen.append(state.status)
+        if state.progress > 0:
+            log = []
+            ui.SK8_PT_build.draw(SimpleNamespace(layout=FakeLayout(log)), bpy.context)
+            bars += [e for e in log if e[0] == "progress"]
+        time.sleep(0.005)
+    ok, msg = build.finish_compile(bpy.context, job.result)
+    assert ok, msg
+    files = physics_files(s.out_dir)
+    assert len(files) == count, (len(files), count)
+    encode = [e for e in job.seen if e[0] == "encode"]
+    assert encode == [("encode", d, count) for d in range(1, count + 1)], encode[:5]
+    stages = [e[0] for e in job.seen]
+    assert stages[0] == "import" and stages[-1] == "publish", stages
+    import re
+    counted = [t for t in seen if re.match(r"^compiling… encode \d+/%d · \d+ s \(Esc cancels\)$" % count, t)]
+    assert counted, "no status showed encode's counts: %s" % seen
+    assert bars, "the build panel drew no progress bar while encoding"
+    built = state.status
+    # Where a pipe cannot be made non-blocking (Python 3.11 on Windows) a thread reads it: the same lines arrive.
+    real = os.set_blocking
+
+    def refuse(fd, flag):
+        raise OSError("no non-blocking pipes here")
+    os.set_blocking = refuse
+    try:
+        s.out_dir = os.path.join(work, "plates-thread.collision")
+        threaded = build.start_compile(bpy.context)
+        assert threaded._reader is not None
+        while build.poll_compile(bpy.context, threaded) is None:
+            time.sleep(0.005)
+    finally:
+        os.set_blocking = real
+    ok, msg = build.finish_compile(bpy.context, threaded.result)
+    assert ok, msg
+    assert [e for e in threaded.seen if e[0] == "encode"] == encode, "the thread reader lost lines"
+    # An installed compiler older than the add-on refuses --progress-json (yargs, exit 2): the message says so.
+    old = os.path.join(work, "old-compile-collision.js")
+    with open(old, "w") as f:
+        f.write("process.stderr.write('compile-collision: Unknown arguments: progress-json, progressJson\\nRun compile-collision --help for usage.\\n'); process.exit(2);\n")
+    bpy.context.preferences.addons["skate_collision"].preferences.compiler_path = old
+    try:
+        bpy.ops.sk8.compile()
+        raise AssertionError("a compiler without --progress-json succeeded")
+    except RuntimeError:
+        pass
+    assert state.status.startswith("failed: this compile-collision is older than the add-on"), state.status
+    print("RESULT " + json.dumps({"old": state.status, "counted": len(counted), "first": counted[0], "statuses": len(seen), "bars": bars[:2], "events": len(job.seen), "polls": polls, "status": built, "files": len(files), "threaded": len(threaded.seen)}))
+
+
 def case_import(work, sample):
     out = os.path.join(work, "sample.collision")
     p = subprocess.run(["node", BIN, sample, "-o", out, "--no-report", "--json"], capture_output=True, text=True)
@@ -384,6 +462,8 @@ def main():
         case_properties(work)
     elif case == "finding":
         case_finding(work)
+    elif case == "progress":
+        case_progress(work, int(sys.argv[3]))
     elif case == "import":
         case_import(work, sys.argv[3])
     elif case == "install":

@@ -61,6 +61,28 @@ describe('compile-collision LEVEL', () => {
     expect(j.layoutLine).toMatch(/^\d+ objects .*< budget 4,003 → one resource per object \(\d+ geometries\)$/);
     expect(j.outDir).toBe(join(tmp.dir, 'out-json'));
   });
+  it('--progress-json writes one JSON line per progress event to stderr, in stage order, encode counting every resource; stdout keeps --json', () => {
+    const r = run('levels/a/one.glb', '-o', 'out-progress', '--json', '--no-cache', '--progress-json');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).manifest.totals['collision-resources']).toBe(2);
+    const lines = r.stderr.split('\n').filter((l) => l !== '');
+    const events = lines.map((l) => JSON.parse(l) as { stage: string; done: number; total: number });
+    for (const e of events) expect(Object.keys(e)).toEqual(['stage', 'done', 'total']);
+    // Every stage that is started ends: 0/1 … 1/1, or encode's 1/N … N/N.
+    const stages = [...new Set(events.map((e) => e.stage))];
+    expect(stages).toEqual(expect.arrayContaining(['import', 'validate', 'plan', 'encode', 'publish']));
+    expect(stages.indexOf('import')).toBe(0);
+    expect(stages.at(-1)).toBe('publish');
+    expect(events.filter((e) => e.stage === 'encode')).toEqual([{ stage: 'encode', done: 1, total: 2 }, { stage: 'encode', done: 2, total: 2 }]);
+    for (const s of stages.filter((x) => x !== 'encode')) expect(events.filter((e) => e.stage === s).map((e) => e.done)).toEqual([0, 1]);
+    const watching = run('levels/a/one.glb', '--watch', '--progress-json');
+    expect(watching.status).toBe(2);
+    expect(watching.stderr).toMatch(/--progress-json reports the stages of one build; --watch prints a line per rebuild/);
+    // Without it a piped run writes no progress at all.
+    const plain = run('levels/a/one.glb', '-o', 'out-progress', '--json', '--no-cache');
+    expect(plain.status).toBe(0);
+    expect(plain.stderr).toBe('');
+  });
   it('compiles every level a glob matches; a broken one exits 1 and leaves no output of its own', () => {
     const r = run('levels/**/*.glb', '-o', 'all');
     expect(r.status).toBe(1);

@@ -323,7 +323,7 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
     if (b.cache) {
       b.cache.finish(b.cacheHome);
       result.cache = { dir: b.cacheHome!, ...b.cache.stats };
-      if (key) writeRecord<RecordedResult>(b.cacheHome!, outDir, key, { importStats: result.importStats, objects: result.objects, workers: result.workers });
+      if (key) writeRecord<RecordedResult>(b.cacheHome!, outDir, key, { importStats: result.importStats, objects: result.objects, workers: result.workers }, input);
     }
     settle(b, session);
     return result;
@@ -436,7 +436,11 @@ function joinSeams(built: BuiltResource[], mode: SeamMode, cached: BuiltResource
   built.forEach((r, i) => {
     const codes = mode === 'level' ? match.codes[i] : null;
     const fromCache = cached[i] !== undefined;
-    if (fromCache && cache!.holds(keys[i], codes, r.open.corner.length)) return countSeams(r, codes);
+    if (fromCache && cache!.holds(keys[i], codes, r.open.corner.length)) {
+      countSeams(r, codes);
+      if (r.parts > 0) staging.note(r.file, r.check ?? r.bytes, r.sha256); // a linked file's bytes are not read
+      return;
+    }
     const [lo, hi] = applySeams(r, codes, !fromCache);
     if (lo < hi && r.parts > 0) {
       if (fromCache) staging.replace(r.file, r.bytes);
@@ -444,6 +448,7 @@ function joinSeams(built: BuiltResource[], mode: SeamMode, cached: BuiltResource
     }
     delete r.size; // the bytes are in memory now
     delete r.fingerprint;
+    if (r.parts > 0) staging.note(r.file, r.bytes, lo < hi ? undefined : r.sha256);
     cache?.settle(keys[i], r, staging.dir, codes);
   });
   return match;
@@ -591,6 +596,7 @@ function openCache(b: Build): void {
   const home = options.cache !== undefined ? resolve(options.cache) : join(outDir, CACHE_ENTRY);
   const dir = options.cache !== undefined || (prev!.exists && (prev!.files.length > 0 || prev!.owned.length > 0)) ? home : join(b.staging!.dir, CACHE_ENTRY);
   b.cache = ResourceCache.open(dir);
+  b.cache.previous = outDir;
   b.cacheHome = home;
 }
 

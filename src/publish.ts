@@ -18,7 +18,7 @@
 //   temp/old siblings that are ours (the pid in the name is not alive), file by file, and warns about what is left.
 // - -o may be a symbolic link to a directory: the output is published into the link's target (the link stays).
 import { closeSync, linkSync, lstatSync, type BigIntStats, mkdirSync, openSync, writeSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -158,7 +158,7 @@ const hex8 = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
 export const checkOf = (bytes: Uint8Array): FileCheck => ({ bytes: bytes.byteLength, crc32: hex8(crc32(bytes)) });
 
 /** Verdicts of ownedFile by path and stat stamp: a build inspects its output up to four times. */
-const verdicts = new Map<string, { stamp: string; why: string | undefined }>();
+const verdicts = new Map<string, { stamp: string; why: string | undefined; sha?: string }>();
 const VERDICTS_KEPT = 100_000;
 
 /**
@@ -184,17 +184,65 @@ function ownedFile(dir: string, name: string, listed: ListedFiles): string | und
   const known = verdicts.get(path);
   if (known?.stamp === stamp) return known.why;
   let why: string | undefined;
+  let sha: string | undefined;
   try {
     const bytes = readFileSync(path);
     if (!kind[1](bytes)) why = 'listed, but not the kind of file its name says';
     else if (check && hex8(crc32(bytes)) !== check.crc32) why = 'listed, but its bytes are not what the build wrote (edited or replaced since)';
+    // A resource's digest, for the cache to link it into the new output instead of writing its bytes again.
+    else if (name.endsWith('.physics')) sha = createHash('sha256').update(bytes).digest('hex');
   } catch (e) {
     why = `listed, but unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
   }
   verdicts.delete(path);
-  verdicts.set(path, { stamp, why });
+  verdicts.set(path, { stamp, why, sha });
   if (verdicts.size > VERDICTS_KEPT) verdicts.delete(verdicts.keys().next().value!);
   return why;
+}
+
+/**
+ * The sha256 of `name` in the output directory `dir` as this process checked it (ownedFile, or recordChecks when
+ * it published it), if the file is still the one checked (same stat stamp): what lets the cache link a resource of
+ * the previous output into the new one (src/cache.ts take) rather than create a file for the same bytes.
+ */
+export function previousDigest(dir: string, name: string): string | undefined {
+  const path = join(dir, name);
+  const v = verdicts.get(path);
+  if (!v || v.why !== undefined) return undefined;
+  try {
+    if (!v.stamp.startsWith(`${stampOf(lstatSync(path, { bigint: true }))}:`)) return undefined;
+    // Checked by its stamp alone (this process published it) and its digest not known: read it once.
+    v.sha ??= createHash('sha256').update(readFileSync(path)).digest('hex');
+    return v.stamp.startsWith(`${stampOf(lstatSync(path, { bigint: true }))}:`) ? v.sha : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Links `name` of the previous output `dir` into `toDir` when it is the file this process checked and its sha256
+ * is `sha`; its check (size, CRC-32) when linked. Its verdict follows the link (a link changes the file's ctime, not its bytes), so the
+ * build's next inspection of `dir` does not read it again.
+ */
+export function linkFromPrevious(dir: string, name: string, toDir: string, sha: string): FileCheck | undefined {
+  if (previousDigest(dir, name) !== sha) return undefined;
+  const path = join(dir, name);
+  const v = verdicts.get(path)!;
+  const crc = v.stamp.slice(v.stamp.lastIndexOf(':') + 1);
+  if (!/^[0-9a-f]{8}$/.test(crc)) return undefined; // checked by name and kind alone (an old manifest): write it anew
+  try {
+    linkSync(path, join(toDir, name));
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = lstatSync(path, { bigint: true });
+    v.stamp = `${stampOf(st)}:${crc}`;
+    return { bytes: Number(st.size), crc32: crc };
+  } catch {
+    verdicts.delete(path);
+    return undefined;
+  }
 }
 
 const list = (names: string[], max = 12): string => names.slice(0, max).join(', ') + (names.length > max ? `, … ${names.length - max} more` : '');
@@ -482,6 +530,8 @@ export class Staging {
   private closed = false;
   /** Files written through write() (besides the resources), for the manifest's `files`. */
   readonly written: string[] = [];
+  /** Files whose final bytes the build told (note, write): commit records their checks without reading them back. */
+  private known = new Map<string, KnownFile>();
 
   private constructor(readonly outDir: string, private tempDir: string, private onStep?: (step: PublishStep) => void) {}
 
@@ -507,6 +557,15 @@ export class Staging {
   write(name: string, data: string | Uint8Array): void {
     writeFileSync(join(this.tempDir, name), data);
     if (!this.written.includes(name)) this.written.push(name);
+    this.note(name, typeof data === 'string' ? Buffer.from(data) : data);
+  }
+
+  /**
+   * Tells the final bytes of a file in the temporary directory (a resource as written, patched or replaced), and
+   * their sha256 when known: its manifest check is then taken from them, not read back from disk.
+   */
+  note(name: string, bytes: Uint8Array | FileCheck, sha?: string): void {
+    this.known.set(name, { check: bytes instanceof Uint8Array ? checkOf(bytes) : bytes, sha, ours: true });
   }
 
   /**
@@ -545,6 +604,7 @@ export class Staging {
   clear(): void {
     rmSync(this.tempDir, { recursive: true, force: true });
     this.written.length = 0;
+    this.known.clear();
     this.tempDir = Staging.temp(this.outDir);
   }
 
@@ -553,7 +613,7 @@ export class Staging {
     const { outDir, dir } = this;
     const step = (s: PublishStep): void => this.onStep?.(s);
     try {
-      recordChecks(dir, outDir, manifest);
+      const published = recordChecks(dir, manifest, this.known);
       writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
       const prev = inspectOutput(outDir); // again: something may have appeared there during the build
       step('staged');
@@ -562,6 +622,7 @@ export class Staging {
         renameSync(dir, outDir);
         this.closed = true;
         rememberManifest(join(outDir, MANIFEST_FILE), manifest);
+        primeVerdicts(outDir, published);
         step('new-in-place');
         return;
       }
@@ -591,6 +652,7 @@ export class Staging {
       } catch (e) {
         logger.warn(`publish: ${old}: the previous output could not be removed (${(e as Error).message}); the next build removes it`);
       }
+      primeVerdicts(outDir, published);
       step('old-removed');
     } catch (e) {
       this.discard();
@@ -613,25 +675,50 @@ export class Staging {
  * than taken from the writers: resources are written by worker threads, copied from the cache and patched by the
  * seams pass; 42 MB (the 1M bench level) reads and checksums in tens of ms.
  */
-function recordChecks(dir: string, outDir: string, manifest: unknown): void {
+function recordChecks(dir: string, manifest: unknown, known: Map<string, KnownFile>): Map<string, KnownFile> {
   const m = manifest as { files?: unknown; checks?: Record<string, FileCheck> };
-  if (!Array.isArray(m.files)) return;
+  const all = new Map<string, KnownFile>();
+  if (!Array.isArray(m.files)) return all;
   const checks: Record<string, FileCheck> = {};
   for (const f of m.files) {
     if (!isPlainName(f) || f === MANIFEST_FILE) continue;
-    const path = join(dir, f);
-    const bytes = readFileSync(path);
-    const check = checkOf(bytes);
-    checks[f] = check;
-    // Known good once in K (a directory rename keeps each file's inode and times): the next build of this
-    // process (--watch, a CompileSession) checks it by its stamp alone.
-    const kind = WRITTEN_KIND.find(([re]) => re.test(f));
-    if (kind?.[1](bytes)) {
-      const st = lstatSync(path, { bigint: true });
-      if (st.size === BigInt(bytes.byteLength)) verdicts.set(join(outDir, f), { stamp: `${stampOf(st)}:${check.crc32}`, why: undefined });
+    let k = known.get(f);
+    if (!k) {
+      const bytes = readFileSync(join(dir, f));
+      const kind = WRITTEN_KIND.find(([re]) => re.test(f));
+      k = { check: checkOf(bytes), ours: kind?.[1](bytes) === true };
     }
+    checks[f] = k.check;
+    all.set(f, k);
   }
   m.checks = checks;
+  return all;
+}
+
+/**
+ * The files just published, known good in K: the next build of this process (--watch, a CompileSession) checks
+ * each by its stat stamp alone. Taken after the swap: a link made or removed changes a file's ctime.
+ */
+function primeVerdicts(outDir: string, files: Map<string, KnownFile>): void {
+  for (const [f, k] of files) {
+    if (!k.ours) continue;
+    const path = join(outDir, f);
+    try {
+      const st = lstatSync(path, { bigint: true });
+      if (st.isFile() && st.size === BigInt(k.check.bytes)) verdicts.set(path, { stamp: `${stampOf(st)}:${k.check.crc32}`, why: undefined, sha: k.sha });
+    } catch {
+      // gone already: nothing to remember
+    }
+  }
+  while (verdicts.size > VERDICTS_KEPT) verdicts.delete(verdicts.keys().next().value!);
+}
+
+/** A file of the build whose final bytes the build holds: its check, and its sha256 when known. */
+interface KnownFile {
+  check: FileCheck;
+  sha?: string;
+  /** Of the kind its name says (the build wrote it so). */
+  ours: boolean;
 }
 
 /** How long a build waits for another build of the same output to finish (ms) unless told otherwise: 2 minutes. */

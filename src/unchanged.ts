@@ -33,6 +33,8 @@ export interface BuildRecord<R> {
   format: number;
   key: string;
   manifest: FileCheck;
+  /** The level file's stat when it was read (device, inode, size, mtime): a file with another needs no digest to miss. */
+  input?: string;
   /** The parts of the build's result the manifest does not hold. */
   result: R;
 }
@@ -94,12 +96,12 @@ export function buildKey(options: object, files: Uint8Array[]): string {
 export const recordPath = (cacheDir: string, outDir: string): string => join(cacheDir, `build-${createHash('sha256').update(outDir).digest('hex').slice(0, 24)}.json`);
 
 /** Writes the record of a build just published (a random temporary, then a rename); a failure only costs the next build its shortcut. */
-export function writeRecord<R>(cacheDir: string, outDir: string, key: string, result: R): void {
+export function writeRecord<R>(cacheDir: string, outDir: string, key: string, result: R, input: string): void {
   const path = recordPath(cacheDir, outDir);
   try {
     const manifest = checkOf(readFileSync(join(outDir, MANIFEST_FILE)));
     const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ format: RECORD_FORMAT, key, manifest, result } satisfies BuildRecord<R>), { flag: 'wx' });
+    writeFileSync(tmp, JSON.stringify({ format: RECORD_FORMAT, key, manifest, input: inputStamp(input), result } satisfies BuildRecord<R>), { flag: 'wx' });
     renameSync(tmp, path);
   } catch {
     try {
@@ -107,6 +109,16 @@ export function writeRecord<R>(cacheDir: string, outDir: string, key: string, re
     } catch {
       // none
     }
+  }
+}
+
+/** A level file's stat as the record keeps it; '' when it cannot be read. */
+function inputStamp(path: string): string {
+  try {
+    const st = lstatSync(path, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch {
+    return '';
   }
 }
 
@@ -143,6 +155,9 @@ export function unchangedSince<R>(cacheDir: string, outDir: string, input: strin
     const prev = inspectOutput(outDir);
     const present = new Set(prev.files);
     if (!manifest.files.every((f) => present.has(f))) return undefined;
+    // Another stat: edited (or touched: then this build is an ordinary one, which is never wrong). The same stat
+    // proves nothing by itself: the digest does.
+    if (record.input !== undefined && record.input !== inputStamp(input)) return undefined;
     const digest = createHash('sha256').update(readRegularFile(input, MAX_LEVEL_BYTES)).digest('hex');
     if (digest !== manifest.input.sha256) return undefined;
   } catch {

@@ -77,6 +77,10 @@ export interface BuiltResource {
    */
   size?: number;
   fingerprint?: number;
+  /** A resource from the cache: its bytes' sha256 as checked there. */
+  sha256?: string;
+  /** A resource linked from the previous output (src/cache.ts take): its file's size and CRC-32 as checked. */
+  check?: { bytes: number; crc32: string };
 }
 
 /** OpenCorners (src/geometry/encode.ts) of all a resource's shapes, with each corner's shape index. */

@@ -48,10 +48,13 @@ describe('cache entries are checked before reuse', () => {
     const b = readFileSync(e);
     b[b.length >> 1] ^= 0x40;
     writeFileSync(e, b);
-    const r = await compileLevel(LEVEL, { out: c.out }, hooks);
+    // Into the same output the previous (checked) files are linked and the entries not even read: clean.
+    expectClean((await compileLevel(LEVEL, { out: c.out }, hooks)).outDir, c.clean);
+    // Into another output through the same cache, the entries are what is reused: the flipped one is rejected.
+    const r = await compileLevel(LEVEL, { out: join(dir, 'out2'), cache: c.cache }, hooks);
     expect(r.cache!.misses).toBeGreaterThanOrEqual(1);
     expect((r.cache as { rejected?: number }).rejected).toBeGreaterThanOrEqual(1);
-    expectClean(c.out, c.clean);
+    expectClean(join(dir, 'out2'), c.clean);
   });
 
   it('two entries swapped, and one truncated, are misses', async () => {
@@ -60,9 +63,10 @@ describe('cache entries are checked before reuse', () => {
     writeFileSync(join(c.r, c.entries[0]), b);
     writeFileSync(join(c.r, c.entries[1]), a);
     writeFileSync(join(c.r, c.entries[2]), readFileSync(join(c.r, c.entries[2])).subarray(0, 100));
-    const r = await compileLevel(LEVEL, { out: c.out }, hooks);
+    expectClean((await compileLevel(LEVEL, { out: c.out }, hooks)).outDir, c.clean);
+    const r = await compileLevel(LEVEL, { out: join(dir, 'out2'), cache: c.cache }, hooks);
     expect(r.cache!.misses).toBeGreaterThanOrEqual(3);
-    expectClean(c.out, c.clean);
+    expectClean(join(dir, 'out2'), c.clean);
   });
 
   it('an entry replaced by a link to another file is not followed, not published as a link', async () => {

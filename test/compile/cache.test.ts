@@ -176,7 +176,7 @@ describe('cache pruning', () => {
 });
 
 describe('the seams step through the cache', () => {
-  it('an unchanged rebuild takes every file from the cache as a copy (no inode shared with an entry); a moved object rebuilds only some cells', { timeout: 120_000 }, async () => {
+  it('an unchanged rebuild takes every file from the cache, never sharing an inode with an entry (the previous output\'s file linked); a moved object rebuilds only some cells', { timeout: 120_000 }, async () => {
     const dir = join(tmp.dir, 'seamcache');
     mkdirSync(dir, { recursive: true });
     const city = join(SAMPLES, 'city-blocks.glb');
@@ -185,11 +185,15 @@ describe('the seams step through the cache', () => {
     const inodes = (d: string): Map<string, number> => new Map(readdirSync(d).filter((f) => f.endsWith('.physics')).map((f) => [f, statSync(join(d, f)).ino]));
     const entryInodes = (): Set<number> => new Set([...inodes(join(out, '.cache', 'r')).values()]);
     const firstBytes = files(out);
+    const firstInodes = inodes(out);
     const again = await compileLevel(city, { out }, hooks);
     expect(again.cache).toMatchObject({ misses: 0 });
     const second = inodes(out);
     const entries = entryInodes();
     for (const [f, ino] of second) expect(entries.has(ino), f).toBe(false);
+    // Linked from the previous output (no file created again for the same bytes), whose names the swap removed:
+    // the first build's inodes, one link each.
+    for (const [f, ino] of second) expect([ino, statSync(join(out, f)).nlink], f).toEqual([firstInodes.get(f), 1]);
     const secondBytes = files(out);
     for (const [n, b] of firstBytes) expect(b.equals(secondBytes.get(n)!), n).toBe(true);
     // Move one prop: its cells are encoded again; the others keep their files unless a join of theirs changed.

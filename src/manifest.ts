@@ -9,6 +9,7 @@ import type { SeamMode, SeamReport } from './tiling/seams.ts';
 import type { BuiltResource } from './tiling/build.ts';
 import { firstOfEachFile } from './tiling/unique.ts';
 import { TOOL_VERSION } from './version.ts';
+import type { SkipReason, YbnReport } from './import/ybn/flags.ts';
 
 export const STREAMING_PLAN_FILE = 'streaming-plan.json';
 
@@ -61,12 +62,17 @@ export interface Manifest {
   warnings: string[];
   /** Every file the build wrote besides this manifest: what the next build of this directory may remove. */
   files: string[];
+  /**
+   * GTA V inputs only (docs/ybn-ports.md): --ybn-keep as given; composite children not compiled because they are
+   * not solid for a skater, per reason (stairs, river, foliage, probes) and each by file, child path and flag words; notes.
+   */
+  ybn?: YbnReport & { keep: SkipReason[] };
 }
 
 export function makeManifest(
   input: string, sha256: string, options: Manifest['options'], layout: 'objects' | 'cells', built: BuiltResource[],
   objects: ImportedObject[], validation: Record<string, Partial<MeshReport>>, streamingPlan: StreamingPlan | null, warnings: string[], files: string[],
-  seams: SeamReport,
+  seams: SeamReport, ybn?: Manifest['ybn'],
 ): Manifest {
   const first = firstOfEachFile(built);
   const unique = built.filter((_, i) => first[i]);
@@ -94,6 +100,7 @@ export function makeManifest(
     seams,
     warnings,
     files,
+    ...(ybn ? { ybn } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { CELL_SIZES, type CellSize } from '../../src/tiling/cells.ts';
 import type { SeamMode } from '../../src/tiling/seams.ts';
 import { join, resolve } from 'node:path';
 import { checkNumber, usage } from '../options.ts';
+import { isSkipReason, SKIP_REASONS, type SkipReason } from '../../src/import/ybn/flags.ts';
 import { progressDisplay } from '../progress.ts';
 import { summary } from '../summary.ts';
 
@@ -27,6 +28,7 @@ interface Args {
   nativeShapes: boolean;
   hullParts: boolean;
   ybnDetail: boolean;
+  ybnKeep?: string;
   cache?: string | boolean;
   watch: boolean;
   strict: boolean;
@@ -34,6 +36,16 @@ interface Args {
   verbose: boolean;
   dryRun: boolean;
   allowPoolOverflow: boolean;
+}
+
+/** --ybn-keep stairs,foliage (or all) → the reasons; anything else is a usage error naming what is accepted. */
+function parseYbnKeep(v: string | undefined): SkipReason[] {
+  if (v === undefined || v === '') return [];
+  const words = v.split(',').map((w) => w.trim()).filter((w) => w !== '');
+  if (words.includes('all')) return [...SKIP_REASONS];
+  const bad = words.filter((w) => !isSkipReason(w));
+  if (bad.length) usage(`--ybn-keep expects a comma list of ${SKIP_REASONS.join(', ')} or all; got "${bad.join(',')}"`);
+  return [...new Set(words as SkipReason[])];
 }
 
 function parseWorkers(v: string | undefined): number | 'auto' {
@@ -61,6 +73,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   checkNumber('budget', argv.budget, { min: 1, integer: true, unit: 'geometries' });
   checkNumber('chord-error', argv.chordError, { min: 0.0001, max: 0.5, integer: false, unit: 'metres' });
   const workers = parseWorkers(argv.workers);
+  const ybnKeep = parseYbnKeep(argv.ybnKeep);
   // Loaded here, not at the top: `inspect`, `verify` and usage errors need none of the glTF stack.
   const { compileLevel, defaultOutDir, levelStem } = await import('../../src/compile.ts');
   const { expandInputs } = await import('../inputs.ts');
@@ -87,7 +100,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const levelOptions = (out: string | undefined): Partial<CompileOptions> => ({
     out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget,
     tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, allowOutsideUris: argv.allowOutsideUris,
-    report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail },
+    report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail, keep: ybnKeep },
     shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts },
     strict: argv.strict, dryRun: argv.dryRun, allowPoolOverflow: argv.allowPoolOverflow, cache,
   });
@@ -151,6 +164,7 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('hull-parts', { type: 'boolean', default: false, describe: "a convex_parts part that breaks the convex contract is compiled as its hull, with a warning, instead of failing the build" })
       .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files a .gltf names outside its own directory (../shared.bin, absolute paths, links out); without it they are refused, naming the buffer" })
       .option('ybn-detail', { type: 'boolean', default: false, describe: "compile hi@/ma@ YBN files (GTA V's finer collision copies for vehicles and weapons); without it they are skipped with a note" })
+      .option('ybn-keep', { type: 'string', describe: "compile YBN composite children that are not solid for a skater anyway: a comma list of stairs (ped-only ramps over steps), river, foliage, probes (only weapon/camera/AI tests meet them), or all; without it they are skipped and counted" })
       .option('report', { type: 'boolean', describe: "write report.html into the output: the written collision in a browser (3D view, edge classes, cells and budget, findings); opens from disk, no network" })
       .option('allow-pool-overflow', { type: 'boolean', default: false, describe: "build even when the geometries exceed ReSkate's geometry pool (40,000), which faults the game; without it such a build fails and writes nothing" })
       .option('strict', { type: 'boolean', default: false, describe: "any warning fails the build and nothing is written (for CI)" })

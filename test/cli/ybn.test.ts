@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../fixtures/levels.ts';
-import { boxBound, compositeLevel, writeYbn, writeYbnXml } from '../fixtures/ybn.ts';
+import { boxBound, compositeLevel, flaggedLevel, writeYbn, writeYbnXml } from '../fixtures/ybn.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
 const tmp = tempDir('sk8-cli-ybn-');
@@ -19,6 +19,7 @@ beforeAll(() => {
   writeFileSync(join(tmp.dir, 'port/vb_34_skate.ybn.xml'), writeYbnXml(compositeLevel()));
   writeFileSync(join(tmp.dir, 'port/hi@vb_34_skate.ybn'), writeYbn(boxBound()).file);
   writeFileSync(join(tmp.dir, 'broken.ybn'), 'RSC7 but not really');
+  writeFileSync(join(tmp.dir, 'flagged.ybn'), writeYbn(flaggedLevel()).file);
 });
 
 describe('compile-collision LEVEL.ybn', () => {
@@ -71,5 +72,25 @@ describe('compile-collision LEVEL.ybn', () => {
     const bad = run('port/vb_34_skate.ybn', '--chord-error', '2');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--chord-error expects a number of metres from 0\.0001 to 0\.5; got "2"/);
+  });
+
+  it('children not solid for a skater: counted in the summary, named with --verbose, kept with --ybn-keep; a bad reason exits 2', () => {
+    const r = run('flagged.ybn', '-o', 'flagged', '--workers', '1');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/collision-objects\s+2\b/);
+    expect(r.stdout).toContain('ybn: 4 composite children not solid for a skater, not compiled (stairs 1, river 1, foliage 1, probes 1; --ybn-keep stairs,river,foliage,probes compiles them)');
+    expect(r.stdout).not.toMatch(/bound 1: stairs/);
+    const v = run('flagged.ybn', '-o', 'flagged', '--workers', '1', '--verbose');
+    expect(v.stdout).toContain('flagged.ybn: bound 1: stairs (type 0x40000000, include 0x3e00200)');
+    expect(v.stdout).toContain('flagged.ybn: bound 5: probes (type 0x80000002, include 0x610000)');
+    const k = run('flagged.ybn', '-o', 'kept', '--workers', '1', '--ybn-keep', 'stairs,foliage', '--json');
+    expect(k.status, k.stderr).toBe(0);
+    const m = JSON.parse(k.stdout).manifest;
+    expect(m.totals['collision-objects']).toBe(4);
+    expect(m.ybn.skipped).toEqual({ stairs: 0, river: 1, foliage: 0, probes: 1 });
+    expect(run('flagged.ybn', '-o', 'all', '--ybn-keep', 'all', '--json').stdout).toMatch(/"collision-objects": 6/);
+    const bad = run('flagged.ybn', '--ybn-keep', 'stairs,ramps');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--ybn-keep expects a comma list of stairs, river, foliage, probes or all; got "ramps"/);
   });
 });

@@ -12,6 +12,7 @@ import { boundObjects } from './objects.ts';
 import { CHORD_ERROR_RANGE, TESSELLATE_DEFAULTS } from '../../shapes/index.ts';
 import { readRsc7, ResourceReader } from './rsc7.ts';
 import { readBoundXml } from './xml.ts';
+import type { SkipReason, YbnReport } from './flags.ts';
 
 export interface YbnOptions {
   /** Compile hi@/ma@ files (the finer copies for vehicles and weapons) instead of refusing them. Default false. */
@@ -23,9 +24,17 @@ export interface YbnOptions {
   chordError: number;
   /** --native-shapes (experimental): boxes as kind-2 parts instead of kind-5 meshes. Default false. */
   nativeShapes?: boolean;
+  /**
+   * Composite children that are not solid for a skater (flags.ts SKIP_REASONS: stairs, river, foliage, probes)
+   * are skipped unless their reason is listed here (--ybn-keep). Default none.
+   */
+  keep: SkipReason[];
 }
 
-export const YBN_DEFAULTS: YbnOptions = { detail: false, chordError: TESSELLATE_DEFAULTS.chordError };
+export const YBN_DEFAULTS: YbnOptions = { detail: false, chordError: TESSELLATE_DEFAULTS.chordError, keep: [] };
+
+/** What importYbn returns: the import, and the skipped children and notes (manifest.json "ybn"). */
+export type YbnImportResult = ImportResult & { ybn: YbnReport };
 
 /** Largest .ybn / .ybn.xml read (bytes); the game's biggest YBN is a few MB, its XML a few tens. */
 export const MAX_YBN_FILE_BYTES = 1 << 30;
@@ -49,7 +58,7 @@ export function parseYbn(bytes: Uint8Array, file: string, warn: (m: string) => v
 }
 
 /** Reads, checks and builds a YBN level. Throws `ybn: <file>: ...` (or `ybn-xml: ...`) on bad input. */
-export async function importYbn(file: string, options: YbnOptions, logger: Logger, hooks: WalkHooks = {}): Promise<ImportResult> {
+export async function importYbn(file: string, options: YbnOptions, logger: Logger, hooks: WalkHooks = {}): Promise<YbnImportResult> {
   const stage = `${isYbnXmlPath(file) ? 'ybn-xml' : 'ybn'}: ${file}`;
   const { chordError } = options;
   const [lo, hi] = CHORD_ERROR_RANGE;
@@ -66,8 +75,9 @@ export async function importYbn(file: string, options: YbnOptions, logger: Logge
   if (bytes.length === 0) throw new Error(`${stage}: empty file (0 bytes)`);
   const root = parseYbn(bytes, file, (m) => logger.warn(m));
   await hooks.beforeWalk?.();
-  const { objects, stats } = boundObjects(root, {
+  const { objects, stats, report } = boundObjects(root, {
     stem: ybnStem(file), stage, tessellation: { chordError }, nativeShapes: options.nativeShapes ?? false, logger, arena: new SharedArena(), onObject: hooks.onObject,
+    keep: new Set(options.keep ?? []), file: basename(file),
   });
-  return { objects, stats, inputBytes: [bytes] };
+  return { objects, stats, inputBytes: [bytes], ybn: report };
 }

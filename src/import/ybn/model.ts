@@ -65,9 +65,8 @@ export interface CompositeChild {
   /** 12 numbers: images of the x, y, z axes, then the translation (the 64-byte record without its w words). */
   transform: Float64Array;
   /**
-   * The child's two type/include flag words (binary: the 8-byte record at 0x90, else 0x98; null when neither is
-   * set, and in XML, which names the bits instead). Read and bounds-checked; their bits are not interpreted
-   * (ybn-bounds.md: "the remaining flag bits ... need separate evidence"), so every child is compiled.
+   * The child's type and include flag words (binary: the 8-byte record at 0x90, else 0x98; XML: <CompositeFlags1>
+   * and <CompositeFlags2>); null when the file has none. flags.ts decides from them whether the child is solid.
    */
   flags: [number, number] | null;
 }

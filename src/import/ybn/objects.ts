@@ -10,7 +10,8 @@ import { uniqueName } from '../../model.ts';
 import { SharedArena } from '../shared-arena.ts';
 import { boundLabel, polyName } from './bounds.ts';
 import { GtaMaterials } from './materials.ts';
-import { boxTolerance, IDENTITY, isComposite, isGeometry, isSkipped, kindName, KIND, POLY, POLY_WORDS, type Bound, type GeometryBound, type Vec3 } from './model.ts';
+import { boxTolerance, IDENTITY, isComposite, isGeometry, isSkipped, kindName, KIND, POLY, POLY_WORDS, type Bound, type CompositeChild, type GeometryBound, type Vec3 } from './model.ts';
+import { childSkipReason, emptyYbnReport, type SkipReason, type YbnReport } from './flags.ts';
 import { placePrimitive, tessellate, type Primitive, type TessellateOptions } from '../../shapes/index.ts';
 import { nativeBox, type NativePart } from '../../shapes/native.ts';
 import { axialPolygon, boundPrimitive, fitBox, spherePolygon } from './shapes.ts';
@@ -72,10 +73,16 @@ export interface BuildContext {
   logger: Logger;
   arena: SharedArena;
   onObject?: (o: ImportedObject) => void;
+  /** Reasons (flags.ts) whose composite children are compiled anyway (--ybn-keep). Default none. */
+  keep?: ReadonlySet<SkipReason>;
+  /** Where skipped children are counted and named; a fresh one when absent. */
+  report?: YbnReport;
+  /** The file's name as reports name it (default the stem). */
+  file?: string;
 }
 
-/** Walks the tree depth first in child order; returns the objects and the walk's statistics. */
-export function boundObjects(root: Bound, ctx: BuildContext): { objects: ImportedObject[]; stats: ImportStats } {
+/** Walks the tree depth first in child order; returns the objects, the walk's statistics and the report. */
+export function boundObjects(root: Bound, ctx: BuildContext): { objects: ImportedObject[]; stats: ImportStats; report: YbnReport } {
   return new ObjectBuilder(ctx).run(root);
 }
 
@@ -85,14 +92,27 @@ class ObjectBuilder {
   private names = new Set<string>();
   private materials: GtaMaterials;
   private triangles = 0;
+  private report: YbnReport;
 
   constructor(private ctx: BuildContext) {
     this.materials = new GtaMaterials((m) => ctx.logger.warn(m), ctx.stage);
+    this.report = ctx.report ?? emptyYbnReport();
   }
 
-  run(root: Bound): { objects: ImportedObject[]; stats: ImportStats } {
+  run(root: Bound): { objects: ImportedObject[]; stats: ImportStats; report: YbnReport } {
     this.visit(root, '', new Float64Array(IDENTITY));
-    return { objects: this.objects, stats: this.stats };
+    return { objects: this.objects, stats: this.stats, report: this.report };
+  }
+
+  /** A composite child not solid for a skater (flags.ts) and not kept: counted and named, not compiled. */
+  private skipChild(c: CompositeChild, path: string): boolean {
+    const reason = childSkipReason(c.flags);
+    if (reason === null || this.ctx.keep?.has(reason)) return false;
+    const hex = (v: number): string => `0x${(v >>> 0).toString(16)}`;
+    this.stats.skippedNodes++;
+    this.report.skipped[reason]++;
+    this.report.skippedChildren.push({ file: this.ctx.file ?? this.ctx.stem, bound: path, reason, type: hex(c.flags![0]), include: hex(c.flags![1]) });
+    return true;
   }
 
   private warn(m: string): void {
@@ -110,7 +130,8 @@ class ObjectBuilder {
     }
     if (isComposite(b)) {
       b.children.forEach((c, i) => {
-        if (c.bound) this.visit(c.bound, path === '' ? `${i}` : `${path}_${i}`, compose(m, c.transform));
+        const childPath = path === '' ? `${i}` : `${path}_${i}`;
+        if (c.bound && !this.skipChild(c, childPath)) this.visit(c.bound, childPath, compose(m, c.transform));
       });
       return;
     }

@@ -9,6 +9,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { quatToMat3, type Quat } from '../../shapes/index.ts';
 import { boundLabel } from './bounds.ts';
+import { parseFlagNames } from './flags.ts';
 import {
   KIND, kindName, materialKey, xmlQuantum, MAX_BOUNDS, MAX_COMPOSITE_DEPTH, MAX_GEOMETRY_ITEMS, POLY, POLY_WORDS,
   type Bound, type BoundHeader, type CompositeChild, type GeometryBound, type Vec3,
@@ -147,10 +148,22 @@ class XmlReader {
     const children: CompositeChild[] = items.map((item, i) => {
       const childPath = path === '' ? `${i}` : `${path}_${i}`;
       const transform = this.transform(item, `bound ${childPath}`);
-      if (item.attrs.type === 'None') return { bound: null, transform, flags: null };
-      return { bound: this.bound(item, childPath, depth + 1), transform, flags: null };
+      const flags = this.flags(item, `bound ${childPath}`);
+      if (item.attrs.type === 'None') return { bound: null, transform, flags };
+      return { bound: this.bound(item, childPath, depth + 1), transform, flags };
     });
     return { ...h, kind: 10, children };
+  }
+
+  /**
+   * <CompositeFlags1> (type) and <CompositeFlags2> (include) as bit names; null when the item has neither (as
+   * the binary without a flags array), a missing one of the two is 0.
+   */
+  private flags(item: El, where: string): [number, number] | null {
+    const a = this.child(item, 'CompositeFlags1');
+    const b = this.child(item, 'CompositeFlags2');
+    if (!a && !b) return null;
+    return [parseFlagNames(a?.text ?? '', `${this.stage}: ${where}: <CompositeFlags1>`), parseFlagNames(b?.text ?? '', `${this.stage}: ${where}: <CompositeFlags2>`)];
   }
 
   private transform(item: El, where: string): Float64Array {

@@ -11,7 +11,7 @@ import type { Bound } from './model.ts';
 import { boundObjects } from './objects.ts';
 import { CHORD_ERROR_RANGE, TESSELLATE_DEFAULTS } from '../../shapes/index.ts';
 import { readRsc7, ResourceReader } from './rsc7.ts';
-import { readBoundXml } from './xml.ts';
+import { MAX_YBN_XML_BYTES, readBoundXml } from './xml.ts';
 import type { SkipReason, YbnReport } from './flags.ts';
 
 export interface YbnOptions {
@@ -68,7 +68,7 @@ export async function importYbn(file: string, options: YbnOptions, logger: Logge
   }
   let bytes: Uint8Array;
   try {
-    bytes = readRegularFile(file, MAX_YBN_FILE_BYTES);
+    bytes = readRegularFile(file, isYbnXmlPath(file) ? MAX_YBN_XML_BYTES : MAX_YBN_FILE_BYTES);
   } catch (e) {
     throw new Error(`${stage}: ${(e as Error).message}`);
   }

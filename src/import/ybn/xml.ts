@@ -46,10 +46,56 @@ function toEl(node: Raw): El | undefined {
   return { name, attrs: (node[':@'] as Record<string, string>) ?? {}, children, text };
 }
 
+/**
+ * Longest run of characters without a newline, `<`, `>` or a quote (one number, a name, an attribute value, one
+ * line of <Vertices>) an XML file may hold. CodeWalker's and Sollumz's longest is a <CompositeFlags> list of all
+ * 32 names (~420 characters). The parser costs about 35 bytes of memory per byte of one such run (a 40 MB
+ * <Vertices> line took 2.1 GB, a 40 MB attribute 1.5 GB), so a longer one is refused before parsing.
+ */
+export const MAX_XML_VALUE_CHARS = 4096;
+
+/**
+ * Largest .ybn.xml read (bytes). Well-formed XML costs ~5–15 bytes of memory per byte once parsed (a 33.6 MB
+ * composite: 0.5 GB); CodeWalker's XML of the game's largest YBN is a few tens of MB.
+ */
+export const MAX_YBN_XML_BYTES = 256 << 20;
+
+/** Longest piece of a value echoed in a message (characters): enough to recognise it, never a flood. */
+export const ECHO_CHARS = 80;
+
+/** A value for a message: JSON-quoted, cut to ECHO_CHARS with "…" and its length. */
+export function echo(raw: string): string {
+  if (raw.length <= ECHO_CHARS) return JSON.stringify(raw);
+  return `${JSON.stringify(raw.slice(0, ECHO_CHARS))}… (${raw.length} characters)`;
+}
+
+/** Refuses text over MAX_YBN_XML_BYTES or with a run longer than MAX_XML_VALUE_CHARS, naming line and column. */
+export function checkXmlSize(text: string, stage: string): void {
+  if (text.length > MAX_YBN_XML_BYTES) throw new Error(`${stage}: ${text.length} characters, more than the ${MAX_YBN_XML_BYTES} a .ybn.xml may hold (MAX_YBN_XML_BYTES)`);
+  let run = 0;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // \n < > " '
+    if (c === 10 || c === 60 || c === 62 || c === 34 || c === 39) {
+      run = 0;
+      if (c === 10) (line++, (lineStart = i + 1));
+    } else if (++run > MAX_XML_VALUE_CHARS) {
+      const start = i - run + 1;
+      throw new Error(
+        `${stage}: line ${line}, column ${start - lineStart + 1}: a value (number, name or line) of more than ${MAX_XML_VALUE_CHARS} characters ` +
+          `(MAX_XML_VALUE_CHARS) starting ${echo(text.slice(start, start + ECHO_CHARS + 1))}; refused before parsing`,
+      );
+    }
+  }
+}
+
 /** Parses `.ybn.xml` text. Throws `<stage>: ...` naming the element and value. */
 export function readBoundXml(text: string, stage: string, warn: (m: string) => void): Bound {
+  checkXmlSize(text, stage);
   const valid = XMLValidator.validate(text, { allowBooleanAttributes: true });
-  if (valid !== true) throw new Error(`${stage}: not well-formed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`);
+  if (valid !== true) throw new Error(`${stage}: not well-formed XML at line ${valid.err.line}, column ${valid.err.col}: ${cut(valid.err.msg)}`);
   const parser = new XMLParser({
     ignoreAttributes: false, attributeNamePrefix: '', preserveOrder: true, parseTagValue: false, parseAttributeValue: false,
     processEntities: false, trimValues: true,
@@ -59,15 +105,18 @@ export function readBoundXml(text: string, stage: string, warn: (m: string) => v
     parsed = parser.parse(text) as Raw[];
   } catch (e) {
     // The validator passes a few forms the parser then refuses (an unclosed processing instruction).
-    throw new Error(`${stage}: not well-formed XML: ${(e as Error).message}`);
+    throw new Error(`${stage}: not well-formed XML: ${cut((e as Error).message)}`);
   }
   const roots = parsed.map(toEl).filter((e): e is El => e !== undefined);
   const top = roots[0];
   if (!top) throw new Error(`${stage}: no root element`);
   const bounds = top.name === 'Bounds' ? top : top.children.find((c) => c.name === 'Bounds');
-  if (!bounds) throw new Error(`${stage}: <${top.name}> holds no <Bounds> element (expected <BoundsFile><Bounds type="…">)`);
+  if (!bounds) throw new Error(`${stage}: <${top.name.slice(0, ECHO_CHARS)}> holds no <Bounds> element (expected <BoundsFile><Bounds type="…">)`);
   return new XmlReader(stage, warn).bound(bounds, '', 0);
 }
+
+/** A library message cut to a few lines' worth (it may quote the input). */
+const cut = (m: string): string => (m.length > 4 * ECHO_CHARS ? `${m.slice(0, 4 * ECHO_CHARS)}…` : m);
 
 class XmlReader {
   private count = 0;
@@ -87,7 +136,7 @@ class XmlReader {
       this.fail(where, `${what} is missing`);
     }
     const v = Number(raw.trim());
-    if (raw.trim() === '' || !Number.isFinite(v)) this.fail(where, `${what} ${JSON.stringify(raw)} is not a finite number`);
+    if (raw.trim() === '' || !Number.isFinite(v)) this.fail(where, `${what} ${echo(raw)} is not a finite number`);
     return v;
   }
 
@@ -97,7 +146,7 @@ class XmlReader {
 
   private int(raw: string | undefined, where: string, what: string, max: number, fallback?: number): number {
     const v = this.num(raw, where, what, fallback);
-    if (!Number.isInteger(v) || v < 0 || v > max) this.fail(where, `${what} ${JSON.stringify(raw)} is not an integer 0..${max}`);
+    if (!Number.isInteger(v) || v < 0 || v > max) this.fail(where, `${what} ${echo(String(raw))} is not an integer 0..${max}`);
     return v;
   }
 
@@ -130,9 +179,9 @@ class XmlReader {
     const label = `bound ${boundLabel(path)}`;
     if (++this.count > MAX_BOUNDS) this.fail(label, `the file expands to more than ${MAX_BOUNDS} bounds; refusing`);
     const type = e.attrs.type;
-    if (type === undefined) this.fail(label, `<${e.name}> has no type attribute`);
+    if (type === undefined) this.fail(label, `<${e.name.slice(0, ECHO_CHARS)}> has no type attribute`);
     const kind = KIND_BY_TYPE[type];
-    if (kind === undefined) return { ...this.header(e, 255, label), skipped: true, typeName: type };
+    if (kind === undefined) return { ...this.header(e, 255, label), skipped: true, typeName: type.length > ECHO_CHARS ? `${type.slice(0, ECHO_CHARS)}…` : type };
     const where = `${label} (${kindName(kind)})`;
     const h = this.header(e, kind, where);
     if (kind === KIND.composite) return this.composite(e, h, path, where, depth);
@@ -209,7 +258,7 @@ class XmlReader {
     const vertices = new Float64Array(3 * lines.length);
     lines.forEach((line, i) => {
       const parts = line.split(/\s*,\s*|\s+/);
-      if (parts.length !== 3) this.fail(where, `<Vertices> line ${i + 1} ${JSON.stringify(line)} is not "x, y, z"`);
+      if (parts.length !== 3) this.fail(where, `<Vertices> line ${i + 1} ${echo(line)} is not "x, y, z"`);
       for (let k = 0; k < 3; k++) vertices[3 * i + k] = this.f32(parts[k], where, `vertex ${i}`);
     });
     const nv = lines.length;

@@ -38,6 +38,11 @@ export interface BoundHeader {
   sphereCentre: Vec3;
   /** 0x4C: a primitive bound's material key (materialKey: GTA V type, stairs flag). */
   material: number;
+  /**
+   * A capsule bound's half segment length (f32 at 0x70 of its 0x80-byte record; XML <CapsuleHalfHeight value>),
+   * when the file stores one (> 0). Older writers leave it 0: then the half segment is sphereRadius − margin.
+   */
+  capsuleHalfHeight?: number;
 }
 
 export interface GeometryBound extends BoundHeader {

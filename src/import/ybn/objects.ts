@@ -14,7 +14,7 @@ import { boxTolerance, IDENTITY, isComposite, isGeometry, isSkipped, kindName, K
 import { childSkipReason, emptyYbnReport, type SkipReason, type YbnReport } from './flags.ts';
 import { placePrimitive, tessellate, TESSELLATE_DEFAULTS, type Primitive, type TessellateOptions } from '../../shapes/index.ts';
 import { nativeBox, type NativePart } from '../../shapes/native.ts';
-import { axialPolygon, boundPrimitive, fitBox, spherePolygon } from './shapes.ts';
+import { axialPolygon, boundPrimitive, fitBox, noVolumeReason, spherePolygon } from './shapes.ts';
 
 /** Numbers for messages: six significant digits. */
 const show = (v: ArrayLike<number>): string => `(${Array.from(v, (x) => +x.toPrecision(6)).join(', ')})`;
@@ -97,6 +97,8 @@ class ObjectBuilder {
   private materials: GtaMaterials;
   private triangles = 0;
   private report: YbnReport;
+  /** Primitive bounds skipped for having no volume, with why (the import's error when nothing else is left). */
+  private noVolume: string[] = [];
   /** Primitives of the current bound that maxTriangles made coarser than the chord error. */
   private limited: { label: string; family: string; error: number; centre: readonly number[] }[] = [];
 
@@ -107,6 +109,11 @@ class ObjectBuilder {
 
   run(root: Bound): { objects: ImportedObject[]; stats: ImportStats; report: YbnReport } {
     this.visit(root, '', new Float64Array(IDENTITY));
+    if (this.objects.length === 0 && this.noVolume.length) {
+      // Nothing else to compile: the file's own reason, not only "no collision triangles".
+      const shown = this.noVolume.slice(0, 3).join('; ');
+      throw new Error(`${this.ctx.stage}: nothing to compile: ${shown}${this.noVolume.length > 3 ? `; … ${this.noVolume.length - 3} more` : ''}`);
+    }
     return { objects: this.objects, stats: this.stats, report: this.report };
   }
 
@@ -166,7 +173,9 @@ class ObjectBuilder {
   private primitive(b: Bound, label: string): Piece | undefined {
     const shape = boundPrimitive(b);
     if (!shape) {
-      this.warn(`${label} (${kindName(b.kind)}): no volume (radius ${b.sphereRadius}, margin ${b.margin}, box ${b.boxMin.join(' ')} .. ${b.boxMax.join(' ')}); skipped`);
+      const why = `${label} (${kindName(b.kind)}): ${noVolumeReason(b)}; skipped`;
+      this.noVolume.push(why);
+      this.warn(why);
       return undefined;
     }
     const material = this.materials.word(b.material, label);

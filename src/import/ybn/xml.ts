@@ -187,6 +187,11 @@ class XmlReader {
     if (kind === KIND.composite) return this.composite(e, h, path, where, depth);
     if (kind === KIND.geometry || kind === KIND.bvh) return this.geometry(e, h, where);
     if (kind === KIND.cloth) return { ...h, skipped: true };
+    if (kind === KIND.capsule && this.child(e, 'CapsuleHalfHeight')) {
+      const half = this.value(e, 'CapsuleHalfHeight', where);
+      if (half > 0) return { ...h, capsuleHalfHeight: half } as Bound;
+      if (half !== 0) this.warn(`${this.stage}: ${where}: <CapsuleHalfHeight> ${half} is negative; using sphere radius − margin`);
+    }
     return h as Bound;
   }
 

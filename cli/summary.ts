@@ -69,6 +69,7 @@ export function ybnLines(r: CompileResult, named: boolean): string[] {
     if (named) for (const c of y.skippedChildren) lines.push(`    ${c.file}: bound ${c.bound}: ${c.reason} (type ${c.type}, include ${c.include})`);
   }
   if (y.keep.length) lines.push(`  ybn: kept as solid (--ybn-keep): ${y.keep.join(', ')}`);
+  for (const by of y.placedBy ?? []) lines.push(`  placed by ${by}`);
   for (const note of y.notes) lines.push(`  note: ${note}`);
   return lines;
 }

@@ -76,9 +76,10 @@ export interface CompileOptions {
   shapes?: Partial<ShapeOptions>;
   /**
    * GTA V inputs (.ybn, .ybn.xml): whether hi@/ma@ detail copies compile, and which non-solid composite children
-   * are kept anyway (`keep`: src/import/ybn/flags.ts SKIP_REASONS; default none). Their primitives use `shapes.chordError`.
+   * are kept anyway (`keep`: src/import/ybn/flags.ts SKIP_REASONS; default none), and the .ymap.xml placements of
+   * this file (`placement`: src/import/ybn/ymap.ts). Their primitives use `shapes.chordError`.
    */
-  ybn: Pick<YbnOptions, 'detail'> & Partial<Pick<YbnOptions, 'keep'>>;
+  ybn: Pick<YbnOptions, 'detail'> & Partial<Pick<YbnOptions, 'keep' | 'placement'>>;
   /**
    * Publish even when the geometries exceed ReSkate's pool (RESKATE_POOL, 40,000), which faults the game. Default
    * false: such a build is an error and nothing is written.

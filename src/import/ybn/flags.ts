@@ -76,6 +76,8 @@ export interface YbnReport {
   skippedChildren: { file: string; bound: string; reason: SkipReason; type: string; include: string }[];
   /** Facts worth a line that are not warnings (an interior file without placement). */
   notes: string[];
+  /** The .ymap.xml placements this file's collision was placed by (one copy each), as text. */
+  placedBy: string[];
 }
 
-export const emptyYbnReport = (): YbnReport => ({ skipped: emptySkipCounts(), skippedChildren: [], notes: [] });
+export const emptyYbnReport = (): YbnReport => ({ skipped: emptySkipCounts(), skippedChildren: [], notes: [], placedBy: [] });

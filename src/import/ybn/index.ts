@@ -12,7 +12,8 @@ import { boundObjects } from './objects.ts';
 import { CHORD_ERROR_RANGE, TESSELLATE_DEFAULTS } from '../../shapes/index.ts';
 import { readRsc7, ResourceReader } from './rsc7.ts';
 import { MAX_YBN_XML_BYTES, readBoundXml } from './xml.ts';
-import type { SkipReason, YbnReport } from './flags.ts';
+import { emptyYbnReport, type SkipReason, type YbnReport } from './flags.ts';
+import { looksInterior, placementText, type Placement } from './ymap.ts';
 
 export interface YbnOptions {
   /** Compile hi@/ma@ files (the finer copies for vehicles and weapons) instead of refusing them. Default false. */
@@ -29,6 +30,12 @@ export interface YbnOptions {
    * are skipped unless their reason is listed here (--ybn-keep). Default none.
    */
   keep: SkipReason[];
+  /**
+   * Placements from the .ymap.xml files of the port (ymap.ts), when any were given: `placements` are those naming
+   * this file (each places a copy of its collision); none for an interior-looking file is a warning. Absent (no
+   * .ymap.xml given): an interior-looking file compiles where it is, with a note that it is in interior space.
+   */
+  placement?: { ymaps: string[]; placements: Placement[] };
 }
 
 export const YBN_DEFAULTS: YbnOptions = { detail: false, chordError: TESSELLATE_DEFAULTS.chordError, keep: [] };
@@ -74,10 +81,18 @@ export async function importYbn(file: string, options: YbnOptions, logger: Logge
   }
   if (bytes.length === 0) throw new Error(`${stage}: empty file (0 bytes)`);
   const root = parseYbn(bytes, file, (m) => logger.warn(m));
+  const report = emptyYbnReport();
+  const placements = options.placement?.placements ?? [];
+  if (placements.length === 0 && looksInterior(file)) {
+    const why = `${basename(file)} looks like MLO interior collision (v_*, *_col, *_int), whose vertices are in the interior's own space, not the world's`;
+    if (options.placement) logger.warn(`${stage}: ${why}, and no placement in ${options.placement.ymaps.join(', ')} names it (CMloInstanceDef archetypeName "${ybnStem(file)}"); compiled in interior space`);
+    else report.notes.push(`${why}: compiled where it sits; give the .ymap.xml that places it (--ymap) to put it where the game does`);
+  }
   await hooks.beforeWalk?.();
-  const { objects, stats, report } = boundObjects(root, {
+  const { objects, stats } = boundObjects(root, {
     stem: ybnStem(file), stage, tessellation: { chordError }, nativeShapes: options.nativeShapes ?? false, logger, arena: new SharedArena(), onObject: hooks.onObject,
-    keep: new Set(options.keep ?? []), file: basename(file),
+    keep: new Set(options.keep ?? []), file: basename(file), report, placements,
   });
+  for (const p of placements) report.placedBy.push(placementText(p));
   return { objects, stats, inputBytes: [bytes], ybn: report };
 }

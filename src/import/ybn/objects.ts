@@ -83,6 +83,12 @@ export interface BuildContext {
   report?: YbnReport;
   /** The file's name as reports name it (default the stem). */
   file?: string;
+  /**
+   * Where the game places this collision (an MLO interior's .ymap.xml instances): the tree is built once per
+   * placement under its transform, objects named `<stem>_<placement index in its ymap>_<child path>` when there are
+   * several. None: as stored (static map collision is world space).
+   */
+  placements?: { index: number; transform: Float64Array; archetype: string }[];
 }
 
 /** Walks the tree depth first in child order; returns the objects, the walk's statistics and the report. */
@@ -99,6 +105,8 @@ class ObjectBuilder {
   private report: YbnReport;
   /** Primitive bounds skipped for having no volume, with why (the import's error when nothing else is left). */
   private noVolume: string[] = [];
+  /** False while building the second and later placed copies. */
+  private counting = true;
   /** Primitives of the current bound that maxTriangles made coarser than the chord error. */
   private limited: { label: string; family: string; error: number; centre: readonly number[] }[] = [];
 
@@ -108,7 +116,15 @@ class ObjectBuilder {
   }
 
   run(root: Bound): { objects: ImportedObject[]; stats: ImportStats; report: YbnReport } {
-    this.visit(root, '', new Float64Array(IDENTITY));
+    const places = this.ctx.placements ?? [];
+    if (places.length === 0) this.visit(root, '', new Float64Array(IDENTITY));
+    const stem = this.ctx.stem;
+    for (const [k, p] of places.entries()) {
+      this.counting = k === 0; // skipped children are counted once, not per copy
+      if (places.length > 1) this.ctx.stem = `${stem}_${p.index}`;
+      this.visit(root, '', this.checkTransform(new Float64Array(p.transform), p.transform, `root, placed by "${p.archetype.slice(0, 80)}" (entity ${p.index})`));
+    }
+    this.ctx.stem = stem;
     if (this.objects.length === 0 && this.noVolume.length) {
       // Nothing else to compile: the file's own reason, not only "no collision triangles".
       const shown = this.noVolume.slice(0, 3).join('; ');
@@ -136,6 +152,7 @@ class ObjectBuilder {
   private skipChild(c: CompositeChild, path: string): boolean {
     const reason = childSkipReason(c.flags);
     if (reason === null || this.ctx.keep?.has(reason)) return false;
+    if (!this.counting) return true;
     const hex = (v: number): string => `0x${(v >>> 0).toString(16)}`;
     this.stats.skippedNodes++;
     this.report.skipped[reason]++;

@@ -3,12 +3,17 @@
 // numbers); a primitive the triangle limit makes coarser than --chord-error is warned about; XML values too long
 // to parse cheaply are refused before parsing, and no message echoes more than a short piece of a value.
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { readRsc7 } from '../../../src/import/ybn/rsc7.ts';
+import { prng } from '../../fixtures/meshes.ts';
 import { join } from 'node:path';
 import { importYbn, YBN_DEFAULTS } from '../../../src/import/ybn/index.ts';
 import { ECHO_CHARS, MAX_XML_VALUE_CHARS, readBoundXml } from '../../../src/import/ybn/xml.ts';
 import { tempDir } from '../../fixtures/levels.ts';
-import { boxBound, capsuleBound, twoTriangles, writeYbn, writeYbnXml, type FxBound, type FxGeometry } from '../../fixtures/ybn.ts';
+import { boxBound, capsuleBound, twoTriangles, wrapBody, writeYbn, writeYbnXml, type FxBound, type FxGeometry } from '../../fixtures/ybn.ts';
+
+const SAMPLES = fileURLToPath(new URL('../../../../shared/data/ybn-samples/', import.meta.url));
 
 const tmp = tempDir('sk8-ybn-limits-');
 afterAll(tmp.cleanup);
@@ -67,6 +72,44 @@ describe('world extent and scale, as the glTF path', () => {
   it('within the extent nothing changes: the ordinary fixtures still import', async () => {
     const [bin, xml] = writeBoth('ok', composite(twoTriangles(), [1, 0, 0, 0, 1, 0, 0, 0, 1, 99_000, 0, 0]));
     for (const f of [bin, xml]) expect((await importYbn(f, YBN_DEFAULTS, { warn: () => {} })).objects).toHaveLength(2);
+  });
+});
+
+describe('byte-mutated real files', () => {
+  // The issue's case: real files with one float's exponent byte changed (a child transform, a geometry's quantum
+  // or centre) compiled to collision 1.6e10 … 8.5e37 m out. Each mutant is now refused or stays within ±100 km.
+  it.skipIf(!existsSync(SAMPLES))('40 mutants of two real samples: refused naming the limit, or within ±100 km', async () => {
+    let refused = 0;
+    for (const stem of ['m24_2_garment_factory_1', 'vb_20_0']) {
+      const file = readFileSync(join(SAMPLES, `${stem}.ybn`));
+      const res = readRsc7(file, 'ybn', () => {});
+      const dv = new DataView(res.body.buffer, res.body.byteOffset);
+      const at = (off: number): number => dv.getUint32(off, true) - 0x50000000;
+      const n = dv.getUint16(0xa0, true);
+      const transforms = at(0x78);
+      const children = Array.from({ length: n }, (_, i) => at(at(0x70) + 8 * i));
+      for (let k = 0; k < 20; k++) {
+        const rand = prng(0x5eed + 97 * k + stem.length);
+        const body = res.body.slice();
+        const c = Math.floor(rand() * n);
+        // The high byte of one float: transform column 3 (translation) or 0 (an axis), quantum, or centre.
+        const places = [transforms + 64 * c + 48, transforms + 64 * c, children[c] + 0x90, children[c] + 0xa0];
+        const where = places[Math.floor(rand() * places.length)] + 4 * Math.floor(rand() * 3) + 3;
+        body[where] = 0x50 + Math.floor(rand() * 0x2f); // exponent 2^33 … 2^127
+        const dir = join(tmp.dir, `mut-${stem}-${k}`);
+        mkdirSync(dir, { recursive: true });
+        const path = join(dir, `${stem}.ybn`);
+        writeFileSync(path, wrapBody(body, res.systemSize, res.graphicsSize));
+        try {
+          const r = await importYbn(path, YBN_DEFAULTS, { warn: () => {} });
+          for (const o of r.objects) for (const v of o.positions) expect(Math.abs(v), `${stem} mutant ${k} (byte 0x${where.toString(16)}): ${o.name}`).toBeLessThanOrEqual(100_000);
+        } catch (e) {
+          refused++;
+          expect((e as Error).message, `${stem} mutant ${k}`).toMatch(/WORLD_EXTENT_M|MIN_WORLD_SCALE|nearly singular|not finite|triangles; refusing/);
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(20); // most mutants put collision far out
   });
 });
 

@@ -69,8 +69,8 @@ export function echo(raw: string): string {
   return `${JSON.stringify(raw.slice(0, ECHO_CHARS))}… (${raw.length} characters)`;
 }
 
-/** Refuses text over MAX_YBN_XML_BYTES or with a run longer than MAX_XML_VALUE_CHARS, naming line and column. */
-export function checkXmlSize(text: string, stage: string): void {
+/** Refuses text over MAX_YBN_XML_BYTES or with a run longer than `maxRun` (MAX_XML_VALUE_CHARS), naming line and column. */
+export function checkXmlSize(text: string, stage: string, maxRun = MAX_XML_VALUE_CHARS): void {
   if (text.length > MAX_YBN_XML_BYTES) throw new Error(`${stage}: ${text.length} characters, more than the ${MAX_YBN_XML_BYTES} a .ybn.xml may hold (MAX_YBN_XML_BYTES)`);
   let run = 0;
   let line = 1;
@@ -81,11 +81,11 @@ export function checkXmlSize(text: string, stage: string): void {
     if (c === 10 || c === 60 || c === 62 || c === 34 || c === 39) {
       run = 0;
       if (c === 10) (line++, (lineStart = i + 1));
-    } else if (++run > MAX_XML_VALUE_CHARS) {
+    } else if (++run > maxRun) {
       const start = i - run + 1;
       throw new Error(
-        `${stage}: line ${line}, column ${start - lineStart + 1}: a value (number, name or line) of more than ${MAX_XML_VALUE_CHARS} characters ` +
-          `(MAX_XML_VALUE_CHARS) starting ${echo(text.slice(start, start + ECHO_CHARS + 1))}; refused before parsing`,
+        `${stage}: line ${line}, column ${start - lineStart + 1}: a value (number, name or line) of more than ${maxRun} characters ` +
+          `(${maxRun === MAX_XML_VALUE_CHARS ? 'MAX_XML_VALUE_CHARS' : 'the limit'}) starting ${echo(text.slice(start, start + ECHO_CHARS + 1))}; refused before parsing`,
       );
     }
   }

@@ -48,6 +48,12 @@ export function joaat(name: string): number {
   return (h + (h << 15)) >>> 0;
 }
 
+/**
+ * Longest run without a newline, `<`, `>` or quote in a .ymap.xml: more than a .ybn.xml's, since CodeWalker writes
+ * some arrays (LOD lights) as long rows of numbers; still bounds the parser's memory (~35 bytes per byte of a run).
+ */
+export const MAX_YMAP_RUN_CHARS = 1 << 20;
+
 /** Most entities one .ymap.xml may hold (the game's largest maps hold a few thousand). */
 export const MAX_YMAP_ENTITIES = 200_000;
 
@@ -56,7 +62,7 @@ type Raw = Record<string, unknown>;
 /** Reads the placements of a `.ymap.xml` text. Throws `ymap-xml: <file>: …` naming the entity and value. */
 export function readYmapXml(text: string, file: string): Placement[] {
   const stage = `ymap-xml: ${file}`;
-  checkXmlSize(text, stage);
+  checkXmlSize(text, stage, MAX_YMAP_RUN_CHARS);
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw new Error(`${stage}: not well-formed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg.slice(0, 320)}`);
   const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false, processEntities: false, isArray: (name) => name === 'Item' }).parse(text) as Raw;

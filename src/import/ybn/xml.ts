@@ -5,10 +5,10 @@
 // <GeometryCenter>, <Materials><Item><Type value/>, <Vertices> ("x, y, z" per line, without the centre) and
 // <Polygons> (<Triangle m v1 v2 v3>, <Sphere m v radius>, <Capsule|Cylinder m v1 v2 radius>, <Box m v1 v2 v3 v4>).
 // Numbers are rounded to f32, what the binary holds, so both forms give identical objects.
-// Parsed with fast-xml-parser (validated first; entities not expanded).
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+// Read by xml-scan.ts (strict, well-formedness checked as it goes; entities not expanded, no DOCTYPE).
 import { quatToMat3, type Quat } from '../../shapes/index.ts';
 import { boundLabel } from './bounds.ts';
+import { scanXml, type El } from './xml-scan.ts';
 import { parseFlagNames } from './flags.ts';
 import {
   KIND, kindName, materialKey, xmlQuantum, MAX_BOUNDS, MAX_COMPOSITE_DEPTH, MAX_GEOMETRY_ITEMS, POLY, POLY_WORDS,
@@ -21,42 +21,17 @@ const KIND_BY_TYPE: Record<string, number> = {
   Composite: KIND.composite, Disc: KIND.disc, Cylinder: KIND.cylinder, Cloth: KIND.cloth, Plane: KIND.cloth,
 };
 
-interface El {
-  name: string;
-  attrs: Record<string, string>;
-  children: El[];
-  text: string;
-}
-
-type Raw = Record<string, unknown>;
-
-function toEl(node: Raw): El | undefined {
-  const name = Object.keys(node).find((k) => k !== ':@');
-  if (!name || name === '#text' || name.startsWith('?') || name.startsWith('!')) return undefined;
-  const kids = (node[name] as Raw[]) ?? [];
-  const children: El[] = [];
-  let text = '';
-  for (const k of kids) {
-    if ('#text' in k) text += String(k['#text']);
-    else {
-      const e = toEl(k);
-      if (e) children.push(e);
-    }
-  }
-  return { name, attrs: (node[':@'] as Record<string, string>) ?? {}, children, text };
-}
-
 /**
  * Longest run of characters without a newline, `<`, `>` or a quote (one number, a name, an attribute value, one
  * line of <Vertices>) an XML file may hold. CodeWalker's and Sollumz's longest is a <CompositeFlags> list of all
- * 32 names (~420 characters). The parser costs about 35 bytes of memory per byte of one such run (a 40 MB
- * <Vertices> line took 2.1 GB, a 40 MB attribute 1.5 GB), so a longer one is refused before parsing.
+ * 32 names (~420 characters). A parser's cost grows with one such run (with fast-xml-parser, used before, a 40 MB
+ * <Vertices> line took 2.1 GB and 9 s, a 40 MB attribute 1.5 GB), so a longer one is refused before parsing.
  */
 export const MAX_XML_VALUE_CHARS = 4096;
 
 /**
- * Largest .ybn.xml read (bytes). Well-formed XML costs ~5–15 bytes of memory per byte once parsed (a 33.6 MB
- * composite: 0.5 GB); CodeWalker's XML of the game's largest YBN is a few tens of MB.
+ * Largest .ybn.xml read (bytes). Well-formed XML costs several bytes of memory per byte once read (a 33.6 MB
+ * composite took 0.5 GB with fast-xml-parser); CodeWalker's XML of the game's largest YBN is a few tens of MB.
  */
 export const MAX_YBN_XML_BYTES = 256 << 20;
 
@@ -94,29 +69,11 @@ export function checkXmlSize(text: string, stage: string, maxRun = MAX_XML_VALUE
 /** Parses `.ybn.xml` text. Throws `<stage>: ...` naming the element and value. */
 export function readBoundXml(text: string, stage: string, warn: (m: string) => void): Bound {
   checkXmlSize(text, stage);
-  const valid = XMLValidator.validate(text, { allowBooleanAttributes: true });
-  if (valid !== true) throw new Error(`${stage}: not well-formed XML at line ${valid.err.line}, column ${valid.err.col}: ${cut(valid.err.msg)}`);
-  const parser = new XMLParser({
-    ignoreAttributes: false, attributeNamePrefix: '', preserveOrder: true, parseTagValue: false, parseAttributeValue: false,
-    processEntities: false, trimValues: true,
-  });
-  let parsed: Raw[];
-  try {
-    parsed = parser.parse(text) as Raw[];
-  } catch (e) {
-    // The validator passes a few forms the parser then refuses (an unclosed processing instruction).
-    throw new Error(`${stage}: not well-formed XML: ${cut((e as Error).message)}`);
-  }
-  const roots = parsed.map(toEl).filter((e): e is El => e !== undefined);
-  const top = roots[0];
-  if (!top) throw new Error(`${stage}: no root element`);
+  const top = scanXml(text, stage);
   const bounds = top.name === 'Bounds' ? top : top.children.find((c) => c.name === 'Bounds');
   if (!bounds) throw new Error(`${stage}: <${top.name.slice(0, ECHO_CHARS)}> holds no <Bounds> element (expected <BoundsFile><Bounds type="…">)`);
   return new XmlReader(stage, warn).bound(bounds, '', 0);
 }
-
-/** A library message cut to a few lines' worth (it may quote the input). */
-const cut = (m: string): string => (m.length > 4 * ECHO_CHARS ? `${m.slice(0, 4 * ECHO_CHARS)}…` : m);
 
 class XmlReader {
   private count = 0;

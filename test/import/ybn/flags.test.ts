@@ -10,7 +10,7 @@ import { importYbn, YBN_DEFAULTS } from '../../../src/import/ybn/index.ts';
 import { readBoundXml } from '../../../src/import/ybn/xml.ts';
 import type { CompositeBound } from '../../../src/import/ybn/model.ts';
 import { tempDir } from '../../fixtures/levels.ts';
-import { flaggedLevel, REAL_FLAGS, writeYbn, writeYbnXml } from '../../fixtures/ybn.ts';
+import { boxBound, flaggedLevel, REAL_FLAGS, writeYbn, writeYbnXml, type FxBound } from '../../fixtures/ybn.ts';
 
 const tmp = tempDir('sk8-ybn-flags-');
 afterAll(tmp.cleanup);
@@ -89,6 +89,16 @@ describe('children not solid for a skater', () => {
     expect(r.manifest.ybn).toMatchObject({ keep: ['river'], skipped: { stairs: 1, river: 0, foliage: 1, probes: 1 } });
     expect(r.manifest.ybn!.skippedChildren.map((c) => c.bound)).toEqual(['1', '3', '5']);
     expect(r.manifest.warnings.filter((w) => /stairs|foliage|probes/.test(w))).toEqual([]);
+  });
+
+  it('a file whose every child is skipped: the error says so and names --ybn-keep', async () => {
+    const dir = join(tmp.dir, 'only-stairs');
+    mkdirSync(dir, { recursive: true });
+    const level: FxBound = { kind: 'composite', children: [{ bound: boxBound(), flags: [...REAL_FLAGS.stairs] }] };
+    writeFileSync(join(dir, 'stairs.ybn'), writeYbn(level).file);
+    await expect(compileLevel(join(dir, 'stairs.ybn'), { out: join(dir, 'out'), workers: 1 })).rejects.toThrow(
+      /no collision triangles \(1 bounds, 0 with collision, 1 skipped, 1 of them composite children not solid for a skater \(stairs 1; --ybn-keep compiles them\)\)/,
+    );
   });
 
   it.skipIf(!existsSync(SAMPLES))('the four real samples: counts per reason', async () => {

@@ -42,7 +42,7 @@ function forgeLines(m: CompileResult['manifest']): string[] {
 }
 
 /** Human summary of one build (the CLI prints it; --json prints the manifest and timings instead). */
-export function formatSummary(r: CompileResult, maxWarnings = 20): string {
+export function formatSummary(r: CompileResult, maxWarnings = 20, named = false): string {
   const m = r.manifest;
   const t = m.totals;
   const lines = [
@@ -53,6 +53,7 @@ export function formatSummary(r: CompileResult, maxWarnings = 20): string {
     ...(m.seams.authoredOpenEdges === null ? [] : [`  open edges (corners, --seams ${m.seams.mode}): ${m.seams.authoredOpenEdges} as authored, ${m.seams.joinedAcrossCuts} joined across cuts, ${m.seams.openEdgesWritten} written`]),
     `  time: ${Object.entries(r.timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}${r.workers > 1 ? ` (${r.workers} workers)` : ''}`,
   ];
+  lines.push(...ybnLines(r, named));
   if (r.unchanged) lines.push(`  unchanged: the level, the options and the tool are the last build's, and its ${n(m.files.length + 1)} files are as it wrote them: nothing rebuilt`);
   else if (r.cache) lines.push(`  cache: ${r.cache.misses} resource(s) encoded, ${r.cache.hits} reused${r.cache.rejected ? `, ${r.cache.rejected} rejected (bytes or index not as written: rebuilt)` : ''} (${r.cache.dir})`);
   if (m.streamingPlan) {
@@ -69,6 +70,26 @@ export function formatSummary(r: CompileResult, maxWarnings = 20): string {
 }
 
 
+/**
+ * A GTA V input's composite children left out as not solid for a skater, per reason, and its notes; with
+ * `named`, each child by file, path, reason and flag words.
+ */
+export function ybnLines(r: CompileResult, named: boolean): string[] {
+  const y = r.manifest.ybn;
+  if (!y) return [];
+  const lines: string[] = [];
+  const n = y.skippedChildren.length;
+  if (n) {
+    const per = Object.entries(y.skipped).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(', ');
+    lines.push(`  ybn: ${n} composite child${n === 1 ? '' : 'ren'} not solid for a skater, not compiled (${per}; --ybn-keep ${Object.keys(y.skipped).filter((k) => y.skipped[k as keyof typeof y.skipped]).join(',')} compiles them)`);
+    if (named) for (const c of y.skippedChildren) lines.push(`    ${c.file}: bound ${c.bound}: ${c.reason} (type ${c.type}, include ${c.include})`);
+  }
+  if (y.keep.length) lines.push(`  ybn: kept as solid (--ybn-keep): ${y.keep.join(', ')}`);
+  for (const by of y.placedBy ?? []) lines.push(`  placed by ${by}`);
+  for (const note of y.notes) lines.push(`  note: ${note}`);
+  return lines;
+}
+
 /** A material word for people: "concrete (0x00000a60)". */
 export function materialWord(packed: number): string {
   const m = decodeMaterial(packed);
@@ -76,7 +97,7 @@ export function materialWord(packed: number): string {
 }
 
 export function summary(r: CompileResult, verbose: boolean): string {
-  const lines = r.dryRun ? dryRunLines(r) : [formatSummary(r, verbose ? Infinity : 20)];
+  const lines = r.dryRun ? dryRunLines(r, verbose) : [formatSummary(r, verbose ? Infinity : 20, verbose)];
   if (verbose) {
     const total = Object.values(r.timings).reduce((s, v) => s + v, 0) || 1;
     lines.push('  stages:');
@@ -90,13 +111,14 @@ export function summary(r: CompileResult, verbose: boolean): string {
   return lines.join('\n');
 }
 
-function dryRunLines(r: CompileResult): string[] {
+function dryRunLines(r: CompileResult, verbose: boolean): string[] {
   const d = r.dryRun!;
   const lines = [
     `${r.manifest.input.file} → ${r.outDir} (dry run: nothing written)`,
     `  layout: ${layoutLine(r)}`,
     `  would write ${n(d.resources.length)} resources, ${d.files.join(' and ')}:`,
   ];
+  lines.splice(2, 0, ...ybnLines(r, verbose));
   for (const res of d.resources) lines.push(`    ${res.file.padEnd(32)} ${n(res.triangles).padStart(10)} triangles ${n(res.parts).padStart(5)} parts ${n(res.geometries).padStart(5)} geometries`);
   const w = r.manifest.warnings;
   if (w.length) {

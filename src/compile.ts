@@ -12,6 +12,7 @@ import type { ImportedObject, ImportResult, ImportStats, Logger } from './model.
 import { Validation } from './validation.ts';
 import { importYbn, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from './import/ybn/index.ts';
 import { forgeStem, importForge, isDirectory, isForgePath } from './import/forge/index.ts';
+import type { YbnReport } from './import/ybn/flags.ts';
 import { isShared, SharedArena } from './import/shared-arena.ts';
 import { buildReport, REPORT_FILE } from './report/index.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings, RESKATE_POOL } from './tiling/budget.ts';
@@ -75,8 +76,12 @@ export interface CompileOptions {
   allowOutsideUris: boolean;
   /** Shape modes: chord error, --native-shapes (experimental), --hull-parts (src/shapes/build.ts SHAPE_DEFAULTS). */
   shapes?: Partial<ShapeOptions>;
-  /** GTA V inputs (.ybn, .ybn.xml): whether hi@/ma@ detail copies compile (src/import/ybn/index.ts). Their primitives use `shapes.chordError`. */
-  ybn: Pick<YbnOptions, 'detail'>;
+  /**
+   * GTA V inputs (.ybn, .ybn.xml): whether hi@/ma@ detail copies compile, and which non-solid composite children
+   * are kept anyway (`keep`: src/import/ybn/flags.ts SKIP_REASONS; default none), and the .ymap.xml placements of
+   * this file (`placement`: src/import/ybn/ymap.ts). Their primitives use `shapes.chordError`.
+   */
+  ybn: Pick<YbnOptions, 'detail'> & Partial<Pick<YbnOptions, 'keep' | 'placement'>>;
   /**
    * Forge inputs (.forge, or a folder of extracted records; src/import/forge/): `materials`, a JSON file of
    * CollisionMaterial name or id → skate. surface (--forge-materials). Their primitives use `shapes.chordError`.
@@ -108,7 +113,7 @@ export const COMPILE_DEFAULTS: CompileOptions = {
   decoders: IMPORT_DEFAULTS.decoders,
   seams: DEFAULT_SEAMS,
   allowOutsideUris: false,
-  ybn: { detail: YBN_DEFAULTS.detail },
+  ybn: { detail: YBN_DEFAULTS.detail, keep: YBN_DEFAULTS.keep },
   allowPoolOverflow: false,
   strict: false,
   dryRun: false,
@@ -344,7 +349,7 @@ function settle(b: Build, session: CompileSession | undefined, keys = true): voi
   if (keys) session.keys.commit();
 }
 
-async function importStage(b: Build): Promise<ImportResult> {
+async function importStage(b: Build): Promise<ImportResult & { ybn?: YbnReport }> {
   const { options, input } = b;
   // Batches go to the worker as the walk makes objects (posted at once: the walk does not yield; a worker still
   // starting queues them).
@@ -352,11 +357,11 @@ async function importStage(b: Build): Promise<ImportResult> {
   if (b.pool) b.validation.onWorker(b.pool, options.tiling === 'objects' ? undefined : options.cellSize);
   const walkHooks = { onObject: (o: ImportedObject) => b.validation.add(o), memo: b.hooks.session?.import };
   // By extension: GTA V collision (.ybn, .ybn.xml) has its own importer; everything else is glTF.
-  const imported = await timed(b, 'import', () =>
+  const imported: ImportResult & { ybn?: YbnReport } = await timed(b, 'import', (): Promise<ImportResult & { ybn?: YbnReport }> =>
     isForgeInput(input)
       ? importForge(input, { chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, nativeShapes: options.shapes?.nativeShapes, materials: options.forge?.materials }, b.logger, walkHooks)
       : isYbnPath(input)
-      ? importYbn(input, { ...options.ybn, chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, nativeShapes: options.shapes?.nativeShapes }, b.logger, walkHooks)
+      ? importYbn(input, { ...options.ybn, keep: options.ybn.keep ?? [], chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, nativeShapes: options.shapes?.nativeShapes }, b.logger, walkHooks)
       : importGltf(input, { scene: options.scene, allowCustomSlots: options.allowCustomSlots, decoders: options.decoders, allowOutsideUris: options.allowOutsideUris }, b.logger, walkHooks),
   );
   b.validation.flush();
@@ -367,11 +372,19 @@ async function importStage(b: Build): Promise<ImportResult> {
     const counts = f
       ? `${sum(f.read)} records read, ${sum(f.refused)} refused, ${sum(f.skipped)} skipped; ${imported.forge!.unplacedShapes} shapes unplaced`
       : isYbnPath(input)
-      ? `${st.nodes} bounds, ${st.meshNodes} with collision, ${st.skippedNodes} skipped`
+      ? `${st.nodes} bounds, ${st.meshNodes} with collision, ${st.skippedNodes} skipped${skippedChildrenText(imported.ybn)}`
       : `${st.nodes} nodes, ${st.meshNodes} with meshes, ${st.skippedNodes} set to sk8_collision_mode none`;
     throw new Error(`compile: ${input}: no collision triangles (${counts})`);
   }
   return imported;
+}
+
+/** ", 2 of them composite children not solid for a skater (stairs 1, probes 1; --ybn-keep compiles them)". */
+function skippedChildrenText(r: YbnReport | undefined): string {
+  const n = r?.skippedChildren.length ?? 0;
+  if (!r || n === 0) return '';
+  const per = Object.entries(r.skipped).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(', ');
+  return `, ${n} of them composite children not solid for a skater (${per}; --ybn-keep compiles them)`;
 }
 
 /**
@@ -455,7 +468,7 @@ function joinSeams(built: BuiltResource[], mode: SeamMode, cached: BuiltResource
 }
 
 /** Drops empty resources, applies the pool warnings and streaming plan, writes the manifest, publishes. */
-async function publishStage(b: Build, imported: ImportResult, sha256: string, all: BuiltResource[], layout: 'objects' | 'cells', threads: number, level: SeamMatch): Promise<CompileResult> {
+async function publishStage(b: Build, imported: ImportResult & { ybn?: YbnReport }, sha256: string, all: BuiltResource[], layout: 'objects' | 'cells', threads: number, level: SeamMatch): Promise<CompileResult> {
   const { options, input, logger } = b;
   // An object (or cell) whose triangles all lack area encodes to no part: write no file for it.
   for (const r of all.filter((x) => x.parts === 0)) logger.warn(`encode: "${r.name}": no triangle with area; no resource written`);
@@ -473,7 +486,7 @@ async function publishStage(b: Build, imported: ImportResult, sha256: string, al
   const staging = b.staging!;
   if (plan) staging.write(STREAMING_PLAN_FILE, `${JSON.stringify(plan, null, 2)}\n`);
   const files = [...built.map((r) => r.file), ...staging.written, ...(options.report ? [REPORT_FILE] : [])];
-  const manifest = makeManifest(input, sha256, manifestOptions(options), layout, built, imported.objects, b.validation.summary, plan, b.warnings, files, seamReport(options.seams, level, built));
+  const manifest = makeManifest(input, sha256, manifestOptions(options), layout, built, imported.objects, b.validation.summary, plan, b.warnings, files, seamReport(options.seams, level, built), ybnManifest(options, imported.ybn));
   if (imported.forge) manifest.forge = imported.forge;
   // The report reads the files just written (what the game gets) and shows the manifest as written.
   if (options.report) await timed(b, 'report', async () => staging.write(REPORT_FILE, await buildReport({ dir: staging.dir, manifest, timings: { ...b.timings }, workers: threads })));
@@ -534,7 +547,7 @@ function decisions(objects: ImportedObject[], resources: { name: string; sources
  * Dry run: the layout and the jobs the build would encode, from the same plan, with the validation report, the
  * pool check and strict mode; nothing is encoded and the output location is not touched (not even checked).
  */
-async function dryRunStage(b: Build, imported: ImportResult): Promise<CompileResult> {
+async function dryRunStage(b: Build, imported: ImportResult & { ybn?: YbnReport }): Promise<CompileResult> {
   const { options, input } = b;
   const objects = imported.objects;
   const estimate = objects.reduce((s, o) => s + objectGeometries(o), 0);
@@ -552,7 +565,7 @@ async function dryRunStage(b: Build, imported: ImportResult): Promise<CompileRes
   }));
   const files = [...(layout === 'cells' && geometries >= options.budget ? [STREAMING_PLAN_FILE] : []), MANIFEST_FILE];
   checkStrict(b);
-  const manifest = makeManifest(input, '', manifestOptions(options), layout, [], objects, b.validation.summary, null, b.warnings, [], { mode: options.seams, authoredOpenEdges: null, joinedAcrossCuts: null, openEdgesWritten: null });
+  const manifest = makeManifest(input, '', manifestOptions(options), layout, [], objects, b.validation.summary, null, b.warnings, [], { mode: options.seams, authoredOpenEdges: null, joinedAcrossCuts: null, openEdgesWritten: null }, ybnManifest(options, imported.ybn));
   manifest.geometries = geometries;
   if (imported.forge) manifest.forge = imported.forge;
   return {
@@ -668,6 +681,12 @@ async function recordKey(options: CompileOptions): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** manifest.json "ybn" of a GTA V input: --ybn-keep as given, the children skipped per reason and by name, notes. */
+function ybnManifest(options: CompileOptions, r: YbnReport | undefined): Manifest['ybn'] {
+  if (!r) return undefined;
+  return { keep: [...(options.ybn.keep ?? [])], ...r };
 }
 
 /** The options as the manifest records them. */

@@ -10,6 +10,7 @@ import type { BuiltResource } from './tiling/build.ts';
 import { firstOfEachFile } from './tiling/unique.ts';
 import { TOOL_VERSION } from './version.ts';
 import type { FileCheck } from './publish.ts';
+import type { SkipReason, YbnReport } from './import/ybn/flags.ts';
 
 export const STREAMING_PLAN_FILE = 'streaming-plan.json';
 
@@ -66,12 +67,17 @@ export interface Manifest {
   files: string[];
   /** Each listed file's size and CRC-32 as published (src/publish.ts): a rebuild removes a listed file only if it still matches. */
   checks?: Record<string, FileCheck>;
+  /**
+   * GTA V inputs only (docs/ybn-ports.md): --ybn-keep as given; composite children not compiled because they are
+   * not solid for a skater, per reason (stairs, river, foliage, probes) and each by file, child path and flag words; notes.
+   */
+  ybn?: YbnReport & { keep: SkipReason[] };
 }
 
 export function makeManifest(
   input: string, sha256: string, options: Manifest['options'], layout: 'objects' | 'cells', built: BuiltResource[],
   objects: ImportedObject[], validation: Record<string, Partial<MeshReport>>, streamingPlan: StreamingPlan | null, warnings: string[], files: string[],
-  seams: SeamReport,
+  seams: SeamReport, ybn?: Manifest['ybn'],
 ): Manifest {
   const first = firstOfEachFile(built);
   const unique = built.filter((_, i) => first[i]);
@@ -99,6 +105,7 @@ export function makeManifest(
     seams,
     warnings,
     files,
+    ...(ybn ? { ybn } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { CELL_SIZES, type CellSize } from '../../src/tiling/cells.ts';
 import type { SeamMode } from '../../src/tiling/seams.ts';
 import { join, resolve } from 'node:path';
 import { checkNumber, usage } from '../options.ts';
+import { isSkipReason, SKIP_REASONS, type SkipReason } from '../../src/import/ybn/flags.ts';
 import { progressDisplay, progressJsonLines } from '../progress.ts';
 import { layoutLine, summary } from '../summary.ts';
 
@@ -30,6 +31,8 @@ interface Args {
   hullParts: boolean;
   ybnDetail: boolean;
   forgeMaterials?: string;
+  ybnKeep?: string;
+  ymap?: string | string[];
   cache?: string | boolean;
   watch: boolean;
   strict: boolean;
@@ -37,6 +40,43 @@ interface Args {
   verbose: boolean;
   dryRun: boolean;
   allowPoolOverflow: boolean;
+}
+
+/** --ybn-keep stairs,foliage (or all) → the reasons; anything else is a usage error naming what is accepted. */
+function parseYbnKeep(v: string | undefined): SkipReason[] {
+  if (v === undefined || v === '') return [];
+  const words = v.split(',').map((w) => w.trim()).filter((w) => w !== '');
+  if (words.includes('all')) return [...SKIP_REASONS];
+  const bad = words.filter((w) => !isSkipReason(w));
+  if (bad.length) usage(`--ybn-keep expects a comma list of ${SKIP_REASONS.join(', ')} or all; got "${bad.join(',')}"`);
+  return [...new Set(words as SkipReason[])];
+}
+
+/**
+ * --ymap files and .ymap.xml inputs → the placements per YBN input; an interior placement naming none of them is a
+ * warning naming it. A .ymap.xml that cannot be read is an error (exit 1) before anything is built.
+ */
+async function readPlacements(ymaps: string[], files: string[], quiet: boolean) {
+  if (ymaps.length === 0) return undefined;
+  const { readRegularFile } = await import('../../src/files.ts');
+  const { matchPlacements, placementText, readYmapXml } = await import('../../src/import/ybn/ymap.ts');
+  const { isYbnPath } = await import('../../src/import/ybn/index.ts');
+  const all = [];
+  for (const y of ymaps) {
+    try {
+      all.push(...readYmapXml(new TextDecoder().decode(readRegularFile(y, 256 << 20)), y));
+    } catch (e) {
+      const m = (e as Error).message;
+      process.stderr.write(`compile-collision: ${m.startsWith('ymap-xml: ') ? m : `ymap-xml: ${y}: ${m}`}\n`);
+      process.exit(1);
+    }
+  }
+  const m = matchPlacements(files.filter(isYbnPath), all);
+  if (!quiet) {
+    for (const p of m.unmatched) process.stderr.write(`compile-collision: warning: interior ${placementText(p)} names no YBN among the inputs; not placed\n`);
+    if (m.unmatchedEntities) process.stderr.write(`compile-collision: note: ${m.unmatchedEntities} CEntityDef placement(s) name no YBN among the inputs (props: their collision is in their own models)\n`);
+  }
+  return { ymaps: ymaps.map((y) => y.replace(/^.*[\\/]/, '')), byFile: m.byFile };
 }
 
 function parseWorkers(v: string | undefined): number | 'auto' {
@@ -65,15 +105,18 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   checkNumber('budget', argv.budget, { min: 1, integer: true, unit: 'geometries' });
   checkNumber('chord-error', argv.chordError, { min: 0.0001, max: 0.5, integer: false, unit: 'metres' });
   const workers = parseWorkers(argv.workers);
+  const ybnKeep = parseYbnKeep(argv.ybnKeep);
   // Loaded here, not at the top: `inspect`, `verify` and usage errors need none of the glTF stack.
   const { compileLevel, defaultOutDir, levelStem } = await import('../../src/compile.ts');
   const { expandInputs } = await import('../inputs.ts');
-  const { files, unmatched, skipped, refused } = await expandInputs(patterns, { ybnDetail: argv.ybnDetail });
+  const { files, unmatched, skipped, refused, ymaps: found } = await expandInputs(patterns, { ybnDetail: argv.ybnDetail });
   if (refused.length) usage(refused.map((r) => `${r.path} is ${r.why}, not a level file (.glb/.gltf/.ybn/.ybn.xml/.forge or a folder)`).join('; '));
   if (unmatched.length) usage(`no such level: ${unmatched.join(', ')}`);
   if (!argv.quiet) {
     for (const f of skipped) process.stderr.write(`compile-collision: note: ${f} skipped: a hi@/ma@ file is the vehicle/weapon detail copy of map collision (--ybn-detail compiles it)\n`);
   }
+  if (files.length === 0) usage(`no level among ${patterns.join(', ')} (only .ymap.xml placements)`);
+  const placements = await readPlacements([...new Set([...[argv.ymap ?? []].flat(), ...found])], files, argv.quiet);
   const several = files.length > 1;
   const outOf = (file: string): string | undefined => (argv.out === undefined ? undefined : several ? join(argv.out, `${levelStem(file)}.collision`) : argv.out);
   // Two levels with one stem (x.glb and x.gltf, x.ybn and x.ybn.xml, the same name in two folders under one -o)
@@ -110,7 +153,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const levelOptions = (out: string | undefined, file?: string): Partial<CompileOptions> => ({
     out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget,
     tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, allowOutsideUris: argv.allowOutsideUris,
-    report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail }, forge: { materials: argv.forgeMaterials },
+    report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail, keep: ybnKeep, ...(placements && file ? { placement: { ymaps: placements.ymaps, placements: placements.byFile.get(file) ?? [] } } : {}) }, forge: { materials: argv.forgeMaterials },
     shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts },
     strict: argv.strict, dryRun: argv.dryRun, allowPoolOverflow: argv.allowPoolOverflow, cache,
     ...(file ? recorded.get(file) : undefined),
@@ -179,6 +222,8 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files a .gltf names outside its own directory (../shared.bin, absolute paths, links out); without it they are refused, naming the buffer" })
       .option('ybn-detail', { type: 'boolean', default: false, describe: "compile hi@/ma@ YBN files (GTA V's finer collision copies for vehicles and weapons); without it they are skipped with a note" })
       .option('forge-materials', { type: 'string', describe: "JSON file mapping forge CollisionMaterial names or ids (\"0x…\") to skate. surface names; checked before the keyword table (docs/forge.md), unmapped materials get the default surface 0x20 with a warning" })
+      .option('ybn-keep', { type: 'string', describe: "compile YBN composite children that are not solid for a skater anyway: a comma list of stairs (ped-only ramps over steps), river, foliage, probes (only weapon/camera/AI tests meet them), or all; without it they are skipped and counted" })
+      .option('ymap', { type: 'string', describe: "CodeWalker .ymap.xml whose CMloInstanceDef/CEntityDef placements put interior YBN collision (v_*, *_col, *_int) where the game does (repeat for several); a .ymap.xml among the inputs counts too" })
       .option('report', { type: 'boolean', describe: "write report.html into the output: the written collision in a browser (3D view, edge classes, cells and budget, findings); opens from disk, no network" })
       .option('allow-pool-overflow', { type: 'boolean', default: false, describe: "build even when the geometries exceed ReSkate's geometry pool (40,000), which faults the game; without it such a build fails and writes nothing" })
       .option('strict', { type: 'boolean', default: false, describe: "any warning fails the build and nothing is written (for CI)" })

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../fixtures/levels.ts';
-import { boxBound, compositeLevel, writeYbn, writeYbnXml } from '../fixtures/ybn.ts';
+import { boxBound, compositeLevel, flaggedLevel, twoTriangles, writeYbn, writeYbnXml, writeYmapXml } from '../fixtures/ybn.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
 const tmp = tempDir('sk8-cli-ybn-');
@@ -19,6 +19,19 @@ beforeAll(() => {
   writeFileSync(join(tmp.dir, 'port/vb_34_skate.ybn.xml'), writeYbnXml(compositeLevel()));
   writeFileSync(join(tmp.dir, 'port/hi@vb_34_skate.ybn'), writeYbn(boxBound()).file);
   writeFileSync(join(tmp.dir, 'broken.ybn'), 'RSC7 but not really');
+  writeFileSync(join(tmp.dir, 'flagged.ybn'), writeYbn(flaggedLevel()).file);
+  mkdirSync(join(tmp.dir, 'mlo'));
+  writeFileSync(join(tmp.dir, 'mlo/v_skate_a.ybn'), writeYbn(boxBound()).file);
+  writeFileSync(join(tmp.dir, 'mlo/gr_shop_int_01_col.ybn'), writeYbn(twoTriangles()).file);
+  writeFileSync(join(tmp.dir, 'mlo/v_lonely.ybn'), writeYbn(boxBound()).file);
+  const S = Math.SQRT1_2;
+  writeFileSync(join(tmp.dir, 'mlo/map.ymap.xml'), writeYmapXml([
+    { type: 'CMloInstanceDef', archetype: 'v_skate_a', position: [100, 200, 10], rotation: [0, 0, S, S] },
+    { type: 'CMloInstanceDef', archetype: 'gr_shop_int_01', position: [-50, 30, 5], rotation: [S, 0, 0, S] },
+    { type: 'CMloInstanceDef', archetype: 'v_missing', position: [1, 2, 3], rotation: [0, 0, 0, 1] },
+  ]));
+  mkdirSync(join(tmp.dir, 'alone'));
+  writeFileSync(join(tmp.dir, 'alone/v_lonely.ybn'), writeYbn(boxBound()).file);
 });
 
 describe('compile-collision LEVEL.ybn', () => {
@@ -71,5 +84,52 @@ describe('compile-collision LEVEL.ybn', () => {
     const bad = run('port/vb_34_skate.ybn', '--chord-error', '2');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--chord-error expects a number of metres from 0\.0001 to 0\.5; got "2"/);
+  });
+
+  it('children not solid for a skater: counted in the summary, named with --verbose, kept with --ybn-keep; a bad reason exits 2', () => {
+    const r = run('flagged.ybn', '-o', 'flagged', '--workers', '1');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/collision-objects\s+2\b/);
+    expect(r.stdout).toContain('ybn: 4 composite children not solid for a skater, not compiled (stairs 1, river 1, foliage 1, probes 1; --ybn-keep stairs,river,foliage,probes compiles them)');
+    expect(r.stdout).not.toMatch(/bound 1: stairs/);
+    const v = run('flagged.ybn', '-o', 'flagged', '--workers', '1', '--verbose');
+    expect(v.stdout).toContain('flagged.ybn: bound 1: stairs (type 0x40000000, include 0x3e00200)');
+    expect(v.stdout).toContain('flagged.ybn: bound 5: probes (type 0x80000002, include 0x610000)');
+    const k = run('flagged.ybn', '-o', 'kept', '--workers', '1', '--ybn-keep', 'stairs,foliage', '--json');
+    expect(k.status, k.stderr).toBe(0);
+    const m = JSON.parse(k.stdout).manifest;
+    expect(m.totals['collision-objects']).toBe(4);
+    expect(m.ybn.skipped).toEqual({ stairs: 0, river: 1, foliage: 0, probes: 1 });
+    expect(run('flagged.ybn', '-o', 'all', '--ybn-keep', 'all', '--json').stdout).toMatch(/"collision-objects": 6/);
+    const bad = run('flagged.ybn', '--ybn-keep', 'stairs,ramps');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--ybn-keep expects a comma list of stairs, river, foliage, probes or all; got "ramps"/);
+  });
+
+  it('a port folder with its .ymap.xml: interiors placed, an unplaced interior and an unmatched archetype warned, by name', () => {
+    const r = run('mlo', '-o', 'mlo-out', '--workers', '1');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('compile-collision: warning: interior "v_missing" (CMloInstanceDef 2 in map.ymap.xml at (1, 2, 3)) names no YBN among the inputs; not placed');
+    expect(r.stdout).toContain('placed by "v_skate_a" (CMloInstanceDef 0 in map.ymap.xml at (100, 200, 10))');
+    expect(r.stdout).toMatch(/v_lonely\.ybn looks like MLO interior collision .*no placement in map\.ymap\.xml names it/);
+    const m = JSON.parse(readFileSync(join(tmp.dir, 'mlo-out/v_skate_a.collision/manifest.json'), 'utf8'));
+    // 90° about Z, then + (100, 200, 10), in game axes (x, z, −y).
+    expect(m.resources[0].bounds).toEqual({ min: [98, 10, -201], max: [102, 10.5, -199] });
+    const g = JSON.parse(readFileSync(join(tmp.dir, 'mlo-out/gr_shop_int_01_col.collision/manifest.json'), 'utf8'));
+    expect(g.resources[0].bounds).toEqual({ min: [-42, 24, -29], max: [-38, 26, -29] });
+    // The same with --ymap and the YBN files named one by one.
+    const y = run('mlo/v_skate_a.ybn', '--ymap', 'mlo/map.ymap.xml', '-o', 'one', '--workers', '1', '--json');
+    expect(y.status, y.stderr).toBe(0);
+    expect(JSON.parse(y.stdout).manifest.resources[0].bounds).toEqual({ min: [98, 10, -201], max: [102, 10.5, -199] });
+  });
+
+  it('without any placement an interior-looking file gets one note (not a warning); a broken .ymap.xml exits 1 naming it', () => {
+    const r = run('alone/v_lonely.ybn', '-o', 'lonely', '--workers', '1', '--strict');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.match(/note: v_lonely\.ybn looks like MLO interior collision/g)).toHaveLength(1);
+    writeFileSync(join(tmp.dir, 'bad.ymap.xml'), '<CMapData><entities><Item type="CMloInstanceDef"><archetypeName>v_lonely</archetypeName><position x="a" y="0" z="0"/></Item></entities></CMapData>');
+    const bad = run('alone/v_lonely.ybn', '--ymap', 'bad.ymap.xml', '-o', 'bad');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/compile-collision: ymap-xml: bad\.ymap\.xml: entity 0 \(CMloInstanceDef\) "v_lonely": <position> x "a" is not a finite number/);
   });
 });

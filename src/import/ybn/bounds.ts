@@ -12,6 +12,8 @@ import {
 export const HEADER_BYTES = 0x70;
 export const GEOMETRY_BYTES = 0x130;
 export const COMPOSITE_BYTES = 0xb0;
+/** A capsule's record: the common header, its half height (0x70) and padding. */
+export const CAPSULE_BYTES = 0x80;
 export const POLYGON_BYTES = 16;
 export const MATERIAL_BYTES = 8;
 export const TRANSFORM_BYTES = 64;
@@ -55,8 +57,15 @@ class TreeReader {
     const h = this.header(at, path);
     const label = `bound ${boundLabel(path)} (${kindName(h.kind)})`;
     switch (h.kind) {
+      case KIND.capsule: {
+        // 0x70: the half height CodeWalker reads as CapsuleHalfHeight (older tools: 0, "unknown").
+        this.rr.span(at, CAPSULE_BYTES, `${label}: ${CAPSULE_BYTES}-byte capsule record`);
+        const half = this.rr.r.f32At(at + 0x70, `${label}: capsule half height`);
+        if (half > 0 && Number.isFinite(half)) return { ...h, capsuleHalfHeight: half } as Bound;
+        if (half !== 0) this.warn(`${this.rr.stage}: ${label}: capsule half height ${half} at 0x70 is not a finite positive number; using sphere radius − margin`);
+        return h as Bound;
+      }
       case KIND.sphere:
-      case KIND.capsule:
       case KIND.box:
       case KIND.disc:
       case KIND.cylinder:

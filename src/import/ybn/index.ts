@@ -11,7 +11,9 @@ import type { Bound } from './model.ts';
 import { boundObjects } from './objects.ts';
 import { CHORD_ERROR_RANGE, TESSELLATE_DEFAULTS } from '../../shapes/index.ts';
 import { readRsc7, ResourceReader } from './rsc7.ts';
-import { readBoundXml } from './xml.ts';
+import { MAX_YBN_XML_BYTES, readBoundXml } from './xml.ts';
+import { emptyYbnReport, type SkipReason, type YbnReport } from './flags.ts';
+import { looksInterior, placementText, type Placement } from './ymap.ts';
 
 export interface YbnOptions {
   /** Compile hi@/ma@ files (the finer copies for vehicles and weapons) instead of refusing them. Default false. */
@@ -23,9 +25,23 @@ export interface YbnOptions {
   chordError: number;
   /** --native-shapes (experimental): boxes as kind-2 parts instead of kind-5 meshes. Default false. */
   nativeShapes?: boolean;
+  /**
+   * Composite children that are not solid for a skater (flags.ts SKIP_REASONS: stairs, river, foliage, probes)
+   * are skipped unless their reason is listed here (--ybn-keep). Default none.
+   */
+  keep: SkipReason[];
+  /**
+   * Placements from the .ymap.xml files of the port (ymap.ts), when any were given: `placements` are those naming
+   * this file (each places a copy of its collision); none for an interior-looking file is a warning. Absent (no
+   * .ymap.xml given): an interior-looking file compiles where it is, with a note that it is in interior space.
+   */
+  placement?: { ymaps: string[]; placements: Placement[] };
 }
 
-export const YBN_DEFAULTS: YbnOptions = { detail: false, chordError: TESSELLATE_DEFAULTS.chordError };
+export const YBN_DEFAULTS: YbnOptions = { detail: false, chordError: TESSELLATE_DEFAULTS.chordError, keep: [] };
+
+/** What importYbn returns: the import, and the skipped children and notes (manifest.json "ybn"). */
+export type YbnImportResult = ImportResult & { ybn: YbnReport };
 
 /** Largest .ybn / .ybn.xml read (bytes); the game's biggest YBN is a few MB, its XML a few tens. */
 export const MAX_YBN_FILE_BYTES = 1 << 30;
@@ -49,7 +65,7 @@ export function parseYbn(bytes: Uint8Array, file: string, warn: (m: string) => v
 }
 
 /** Reads, checks and builds a YBN level. Throws `ybn: <file>: ...` (or `ybn-xml: ...`) on bad input. */
-export async function importYbn(file: string, options: YbnOptions, logger: Logger, hooks: WalkHooks = {}): Promise<ImportResult> {
+export async function importYbn(file: string, options: YbnOptions, logger: Logger, hooks: WalkHooks = {}): Promise<YbnImportResult> {
   const stage = `${isYbnXmlPath(file) ? 'ybn-xml' : 'ybn'}: ${file}`;
   const { chordError } = options;
   const [lo, hi] = CHORD_ERROR_RANGE;
@@ -59,15 +75,24 @@ export async function importYbn(file: string, options: YbnOptions, logger: Logge
   }
   let bytes: Uint8Array;
   try {
-    bytes = readRegularFile(file, MAX_YBN_FILE_BYTES);
+    bytes = readRegularFile(file, isYbnXmlPath(file) ? MAX_YBN_XML_BYTES : MAX_YBN_FILE_BYTES);
   } catch (e) {
     throw new Error(`${stage}: ${(e as Error).message}`);
   }
   if (bytes.length === 0) throw new Error(`${stage}: empty file (0 bytes)`);
   const root = parseYbn(bytes, file, (m) => logger.warn(m));
+  const report = emptyYbnReport();
+  const placements = options.placement?.placements ?? [];
+  if (placements.length === 0 && looksInterior(file)) {
+    const why = `${basename(file)} looks like MLO interior collision (v_*, *_col, *_int), whose vertices are in the interior's own space, not the world's`;
+    if (options.placement) logger.warn(`${stage}: ${why}, and no placement in ${options.placement.ymaps.join(', ')} names it (CMloInstanceDef archetypeName "${ybnStem(file)}"); compiled in interior space`);
+    else report.notes.push(`${why}: compiled where it sits; give the .ymap.xml that places it (--ymap) to put it where the game does`);
+  }
   await hooks.beforeWalk?.();
   const { objects, stats } = boundObjects(root, {
     stem: ybnStem(file), stage, tessellation: { chordError }, nativeShapes: options.nativeShapes ?? false, logger, arena: new SharedArena(), onObject: hooks.onObject,
+    keep: new Set(options.keep ?? []), file: basename(file), report, placements,
   });
-  return { objects, stats, inputBytes: [bytes] };
+  for (const p of placements) report.placedBy.push(placementText(p));
+  return { objects, stats, inputBytes: [bytes], ybn: report };
 }

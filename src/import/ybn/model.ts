@@ -38,6 +38,11 @@ export interface BoundHeader {
   sphereCentre: Vec3;
   /** 0x4C: a primitive bound's material key (materialKey: GTA V type, stairs flag). */
   material: number;
+  /**
+   * A capsule bound's half segment length (f32 at 0x70 of its 0x80-byte record; XML <CapsuleHalfHeight value>),
+   * when the file stores one (> 0). Older writers leave it 0: then the half segment is sphereRadius − margin.
+   */
+  capsuleHalfHeight?: number;
 }
 
 export interface GeometryBound extends BoundHeader {
@@ -65,9 +70,8 @@ export interface CompositeChild {
   /** 12 numbers: images of the x, y, z axes, then the translation (the 64-byte record without its w words). */
   transform: Float64Array;
   /**
-   * The child's two type/include flag words (binary: the 8-byte record at 0x90, else 0x98; null when neither is
-   * set, and in XML, which names the bits instead). Read and bounds-checked; their bits are not interpreted
-   * (ybn-bounds.md: "the remaining flag bits ... need separate evidence"), so every child is compiled.
+   * The child's type and include flag words (binary: the 8-byte record at 0x90, else 0x98; XML: <CompositeFlags1>
+   * and <CompositeFlags2>); null when the file has none. flags.ts decides from them whether the child is solid.
    */
   flags: [number, number] | null;
 }

@@ -6,14 +6,19 @@
 // composite child transforms (ybn-bounds.md: four columns, translation in the fourth) are applied first, in
 // float64, and each world position is rounded to f32 once.
 import type { ImportedObject, ImportStats, Logger } from '../../model.ts';
-import { uniqueName } from '../../model.ts';
+import { MIN_WORLD_SCALE, uniqueName, WORLD_EXTENT_M } from '../../model.ts';
 import { SharedArena } from '../shared-arena.ts';
 import { boundLabel, polyName } from './bounds.ts';
 import { GtaMaterials } from './materials.ts';
-import { boxTolerance, IDENTITY, isComposite, isGeometry, isSkipped, kindName, KIND, POLY, POLY_WORDS, type Bound, type GeometryBound, type Vec3 } from './model.ts';
-import { placePrimitive, tessellate, type Primitive, type TessellateOptions } from '../../shapes/index.ts';
+import { boxTolerance, IDENTITY, isComposite, isGeometry, isSkipped, kindName, KIND, POLY, POLY_WORDS, type Bound, type CompositeChild, type GeometryBound, type Vec3 } from './model.ts';
+import { childSkipReason, emptyYbnReport, type SkipReason, type YbnReport } from './flags.ts';
+import { placePrimitive, tessellate, TESSELLATE_DEFAULTS, type Primitive, type TessellateOptions } from '../../shapes/index.ts';
 import { nativeBox, type NativePart } from '../../shapes/native.ts';
-import { axialPolygon, boundPrimitive, fitBox, spherePolygon } from './shapes.ts';
+import { axialPolygon, boundPrimitive, fitBox, noVolumeReason, spherePolygon } from './shapes.ts';
+
+/** Numbers for messages: six significant digits. */
+const show = (v: ArrayLike<number>): string => `(${Array.from(v, (x) => +x.toPrecision(6)).join(', ')})`;
+const mm = (m: number): string => `${+(m * 1000).toPrecision(3)} mm`;
 
 /** (x, y, z) Z-up → (x, z, −y) Y-up. */
 export const toGameSpace = (x: number, y: number, z: number): Vec3 => [x, z, 0 - y]; // 0 − y: no −0
@@ -72,10 +77,22 @@ export interface BuildContext {
   logger: Logger;
   arena: SharedArena;
   onObject?: (o: ImportedObject) => void;
+  /** Reasons (flags.ts) whose composite children are compiled anyway (--ybn-keep). Default none. */
+  keep?: ReadonlySet<SkipReason>;
+  /** Where skipped children are counted and named; a fresh one when absent. */
+  report?: YbnReport;
+  /** The file's name as reports name it (default the stem). */
+  file?: string;
+  /**
+   * Where the game places this collision (an MLO interior's .ymap.xml instances): the tree is built once per
+   * placement under its transform, objects named `<stem>_<placement index in its ymap>_<child path>` when there are
+   * several. None: as stored (static map collision is world space).
+   */
+  placements?: { index: number; transform: Float64Array; archetype: string }[];
 }
 
-/** Walks the tree depth first in child order; returns the objects and the walk's statistics. */
-export function boundObjects(root: Bound, ctx: BuildContext): { objects: ImportedObject[]; stats: ImportStats } {
+/** Walks the tree depth first in child order; returns the objects, the walk's statistics and the report. */
+export function boundObjects(root: Bound, ctx: BuildContext): { objects: ImportedObject[]; stats: ImportStats; report: YbnReport } {
   return new ObjectBuilder(ctx).run(root);
 }
 
@@ -85,14 +102,62 @@ class ObjectBuilder {
   private names = new Set<string>();
   private materials: GtaMaterials;
   private triangles = 0;
+  private report: YbnReport;
+  /** Primitive bounds skipped for having no volume, with why (the import's error when nothing else is left). */
+  private noVolume: string[] = [];
+  /** False while building the second and later placed copies. */
+  private counting = true;
+  /** Primitives of the current bound that maxTriangles made coarser than the chord error. */
+  private limited: { label: string; family: string; error: number; centre: readonly number[] }[] = [];
 
   constructor(private ctx: BuildContext) {
     this.materials = new GtaMaterials((m) => ctx.logger.warn(m), ctx.stage);
+    this.report = ctx.report ?? emptyYbnReport();
   }
 
-  run(root: Bound): { objects: ImportedObject[]; stats: ImportStats } {
-    this.visit(root, '', new Float64Array(IDENTITY));
-    return { objects: this.objects, stats: this.stats };
+  run(root: Bound): { objects: ImportedObject[]; stats: ImportStats; report: YbnReport } {
+    const places = this.ctx.placements ?? [];
+    if (places.length === 0) this.visit(root, '', new Float64Array(IDENTITY));
+    const stem = this.ctx.stem;
+    for (const [k, p] of places.entries()) {
+      this.counting = k === 0; // skipped children are counted once, not per copy
+      if (places.length > 1) this.ctx.stem = `${stem}_${p.index}`;
+      this.visit(root, '', this.checkTransform(new Float64Array(p.transform), p.transform, `root, placed by "${p.archetype.slice(0, 80)}" (entity ${p.index})`));
+    }
+    this.ctx.stem = stem;
+    if (this.objects.length === 0 && this.noVolume.length) {
+      // Nothing else to compile: the file's own reason, not only "no collision triangles".
+      const shown = this.noVolume.slice(0, 3).join('; ');
+      throw new Error(`${this.ctx.stage}: nothing to compile: ${shown}${this.noVolume.length > 3 ? `; … ${this.noVolume.length - 3} more` : ''}`);
+    }
+    return { objects: this.objects, stats: this.stats, report: this.report };
+  }
+
+  /**
+   * A child's world transform under the glTF path's limits (src/model.ts): no axis scaled below MIN_WORLD_SCALE
+   * (its triangles lose their area in f32) or nearly singular, and a translation within WORLD_EXTENT_M. Scale
+   * upwards is bounded by where the vertices land (emit). Refused naming the file, the child and the numbers.
+   */
+  private checkTransform(world: Float64Array, own: Float64Array, path: string): Float64Array {
+    const scales = [0, 3, 6].map((c) => Math.hypot(world[c], world[c + 1], world[c + 2]));
+    const what = `bound ${path}: composite transform ${show(Array.from(own))} (world axis scales ${show(scales)}, translation ${show(Array.from(world.subarray(9)))})`;
+    if (Math.min(...scales) < MIN_WORLD_SCALE) throw new Error(`${this.ctx.stage}: ${what} scales an axis below ${MIN_WORLD_SCALE} (MIN_WORLD_SCALE): its triangles would have no area in f32`);
+    const det = determinant(world);
+    if (!(Math.abs(det) >= MIN_WORLD_SCALE ** 3)) throw new Error(`${this.ctx.stage}: ${what} is a nearly singular matrix (determinant ${+det.toPrecision(3)})`);
+    if (!world.subarray(9).every((t) => Math.abs(t) <= WORLD_EXTENT_M)) throw new Error(`${this.ctx.stage}: ${what} places the child beyond ±${WORLD_EXTENT_M} m (WORLD_EXTENT_M)`);
+    return world;
+  }
+
+  /** A composite child not solid for a skater (flags.ts) and not kept: counted and named, not compiled. */
+  private skipChild(c: CompositeChild, path: string): boolean {
+    const reason = childSkipReason(c.flags);
+    if (reason === null || this.ctx.keep?.has(reason)) return false;
+    if (!this.counting) return true;
+    const hex = (v: number): string => `0x${(v >>> 0).toString(16)}`;
+    this.stats.skippedNodes++;
+    this.report.skipped[reason]++;
+    this.report.skippedChildren.push({ file: this.ctx.file ?? this.ctx.stem, bound: path, reason, type: hex(c.flags![0]), include: hex(c.flags![1]) });
+    return true;
   }
 
   private warn(m: string): void {
@@ -110,11 +175,13 @@ class ObjectBuilder {
     }
     if (isComposite(b)) {
       b.children.forEach((c, i) => {
-        if (c.bound) this.visit(c.bound, path === '' ? `${i}` : `${path}_${i}`, compose(m, c.transform));
+        const childPath = path === '' ? `${i}` : `${path}_${i}`;
+        if (c.bound && !this.skipChild(c, childPath)) this.visit(c.bound, childPath, this.checkTransform(compose(m, c.transform), c.transform, childPath));
       });
       return;
     }
     const piece = isGeometry(b) ? this.geometry(b, label) : this.primitive(b, label);
+    this.warnLimited(`${label} (${kindName(b.kind)})`);
     if (!piece) return;
     this.stats.meshNodes++;
     this.emit(piece, path, `${label} (${kindName(b.kind)})`, m);
@@ -123,7 +190,9 @@ class ObjectBuilder {
   private primitive(b: Bound, label: string): Piece | undefined {
     const shape = boundPrimitive(b);
     if (!shape) {
-      this.warn(`${label} (${kindName(b.kind)}): no volume (radius ${b.sphereRadius}, margin ${b.margin}, box ${b.boxMin.join(' ')} .. ${b.boxMax.join(' ')}); skipped`);
+      const why = `${label} (${kindName(b.kind)}): ${noVolumeReason(b)}; skipped`;
+      this.noVolume.push(why);
+      this.warn(why);
       return undefined;
     }
     const material = this.materials.word(b.material, label);
@@ -140,7 +209,27 @@ class ObjectBuilder {
     const t = tessellate(p, this.ctx.tessellation);
     this.stats.primitives++;
     this.plan(t.indices.length / 3, label);
+    if (t.limited) this.limited.push({ label, family: p.family, error: t.chordError, centre: p.centre });
     return t;
+  }
+
+  /**
+   * The shape layer's warning (src/shapes/build.ts) for primitives the triangle limit made coarser than
+   * --chord-error, once per bound: how many, and the worst with its place in the bound's own space.
+   */
+  private warnLimited(label: string): void {
+    const l = this.limited;
+    if (l.length === 0) return;
+    this.limited = [];
+    const chord = this.ctx.tessellation.chordError ?? TESSELLATE_DEFAULTS.chordError;
+    const max = this.ctx.tessellation.maxTriangles ?? TESSELLATE_DEFAULTS.maxTriangles;
+    const worst = l.reduce((a, b) => (b.error > a.error ? b : a));
+    const which = worst.label.startsWith(`${label.replace(/ \(.*\)$/, '')} `) ? `${worst.label.slice(label.replace(/ \(.*\)$/, '').length + 1)} ` : '';
+    const more = l.length > 1 ? `; ${l.length} primitives of this bound are, the worst shown` : '';
+    this.warn(
+      `${label}: the ${worst.family} needs more than ${max} triangles for a ${mm(chord)} chord error; tessellated to ${mm(worst.error)} instead ` +
+        `(${which}at ${show(worst.centre)} in the bound's space${more})`,
+    );
   }
 
   /**
@@ -237,13 +326,18 @@ class ObjectBuilder {
     // World 4×4, column-major: the axis change (x, y, z) → (x, z, −y) after the composite transform.
     const g = (v: number[]): number[] => [v[0], v[2], 0 - v[1]];
     const world = [...g([m[0], m[1], m[2]]), 0, ...g([m[3], m[4], m[5]]), 0, ...g([m[6], m[7], m[8]]), 0, ...g([m[9], m[10], m[11]]), 1];
+    let placed: Primitive;
     try {
-      const placed = placePrimitive(b.box, world, `${this.ctx.stage}: ${b.label}`);
-      if (placed.family !== 'box') return undefined;
-      return { ...nativeBox(placed.centre, placed.rotation, placed.halfExtents), material: b.material };
+      placed = placePrimitive(b.box, world, `${this.ctx.stage}: ${b.label}`);
     } catch (e) {
       throw new Error(`${(e as Error).message.replace(/^shapes: /, '')} (without --native-shapes it compiles as a mesh)`);
     }
+    if (placed.family !== 'box') return undefined;
+    const reach = Math.hypot(...placed.halfExtents);
+    if (!placed.centre.every((c) => Math.abs(c) + reach <= WORLD_EXTENT_M)) {
+      throw new Error(`${this.ctx.stage}: ${b.label}: box at ${show(placed.centre)} in world space (half extents ${show(placed.halfExtents)}) reaches beyond ±${WORLD_EXTENT_M} m (WORLD_EXTENT_M)`);
+    }
+    return { ...nativeBox(placed.centre, placed.rotation, placed.halfExtents), material: b.material };
   }
 
   /** Counts a bound's triangles against MAX_YBN_TRIANGLES before they are built. */
@@ -263,7 +357,10 @@ class ObjectBuilder {
       const g = toGameSpace(x, y, z);
       for (let k = 0; k < 3; k++) {
         const v = Math.fround(g[k]);
-        if (!Number.isFinite(v)) throw new Error(`${this.ctx.stage}: ${label}: vertex ${i} leaves the f32 range (${g.join(', ')})`);
+        if (!(Math.abs(v) <= WORLD_EXTENT_M)) {
+          const local = [src[3 * i], src[3 * i + 1], src[3 * i + 2]];
+          throw new Error(`${this.ctx.stage}: ${label}: vertex ${i} ${show(local)} is at ${show(g)} in world space (game axes; world scale ${show([0, 3, 6].map((c) => Math.hypot(m[c], m[c + 1], m[c + 2])))}), beyond ±${WORLD_EXTENT_M} m (WORLD_EXTENT_M)`);
+        }
         positions[3 * i + k] = v;
       }
     }

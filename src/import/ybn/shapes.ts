@@ -34,8 +34,10 @@ export function boundPrimitive(b: BoundHeader): Primitive | undefined {
   switch (b.kind) {
     case KIND.sphere:
       return valid({ family: 'sphere', centre: c, rotation: ID, radius: b.sphereRadius });
-    case KIND.capsule:
-      return valid({ family: 'capsule', centre: c, rotation: ID, radius: b.margin, length: 2 * Math.max(0, b.sphereRadius - b.margin) });
+    case KIND.capsule: {
+      const half = b.capsuleHalfHeight ?? Math.max(0, b.sphereRadius - b.margin);
+      return valid({ family: 'capsule', centre: c, rotation: ID, radius: b.margin, length: 2 * half });
+    }
     case KIND.box:
       return valid({ family: 'box', centre: scale(add(b.boxMin, b.boxMax), 0.5), rotation: ID, halfExtents: scale(ext, 0.5) });
     case KIND.cylinder:
@@ -45,6 +47,34 @@ export function boundPrimitive(b: BoundHeader): Primitive | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * Why a standalone primitive bound has no volume (boundPrimitive gave none), in the file's own terms: a capsule's
+ * radius and a disc's half thickness are the margin, so a margin of 0 leaves nothing to collide with.
+ */
+export function noVolumeReason(b: BoundHeader): string {
+  const ext = sub(b.boxMax, b.boxMin).map(Math.abs);
+  const nums = `radius ${b.sphereRadius}, margin ${b.margin}, box ${b.boxMin.join(' ')} .. ${b.boxMax.join(' ')}`;
+  switch (b.kind) {
+    case KIND.capsule:
+      if (!(b.margin > 0)) return `margin ${b.margin}: a capsule bound's radius is its margin, so it has no volume (${nums})`;
+      break;
+    case KIND.disc:
+      if (!(b.margin > 0)) return `margin ${b.margin}: a disc bound's half thickness is its margin, so it has no volume (${nums})`;
+      if (!(b.sphereRadius > 0)) return `bounding-sphere radius ${b.sphereRadius}: a disc bound's radius is it, so it has no volume (${nums})`;
+      break;
+    case KIND.sphere:
+      if (!(b.sphereRadius > 0)) return `bounding-sphere radius ${b.sphereRadius}: a sphere bound's radius is it, so it has no volume (${nums})`;
+      break;
+    case KIND.box:
+      if (!ext.every((e) => e > 0)) return `box ${b.boxMin.join(' ')} .. ${b.boxMax.join(' ')} is flat (extent ${ext.join(' × ')} m): no volume`;
+      break;
+    case KIND.cylinder:
+      if (!(ext[0] > 0 && ext[1] > 0)) return `box ${b.boxMin.join(' ')} .. ${b.boxMax.join(' ')}: a cylinder bound's diameter is its X extent and its length its Y extent (${ext[0]} × ${ext[1]} m): no volume`;
+      break;
+  }
+  return `no volume or not finite (${nums})`;
 }
 
 /** A capsule or cylinder polygon between two end centres. */

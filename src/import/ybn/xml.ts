@@ -5,10 +5,11 @@
 // <GeometryCenter>, <Materials><Item><Type value/>, <Vertices> ("x, y, z" per line, without the centre) and
 // <Polygons> (<Triangle m v1 v2 v3>, <Sphere m v radius>, <Capsule|Cylinder m v1 v2 radius>, <Box m v1 v2 v3 v4>).
 // Numbers are rounded to f32, what the binary holds, so both forms give identical objects.
-// Parsed with fast-xml-parser (validated first; entities not expanded).
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+// Read by xml-scan.ts (strict, well-formedness checked as it goes; entities not expanded, no DOCTYPE).
 import { quatToMat3, type Quat } from '../../shapes/index.ts';
 import { boundLabel } from './bounds.ts';
+import { scanXml, type El } from './xml-scan.ts';
+import { parseFlagNames } from './flags.ts';
 import {
   KIND, kindName, materialKey, xmlQuantum, MAX_BOUNDS, MAX_COMPOSITE_DEPTH, MAX_GEOMETRY_ITEMS, POLY, POLY_WORDS,
   type Bound, type BoundHeader, type CompositeChild, type GeometryBound, type Vec3,
@@ -20,51 +21,57 @@ const KIND_BY_TYPE: Record<string, number> = {
   Composite: KIND.composite, Disc: KIND.disc, Cylinder: KIND.cylinder, Cloth: KIND.cloth, Plane: KIND.cloth,
 };
 
-interface El {
-  name: string;
-  attrs: Record<string, string>;
-  children: El[];
-  text: string;
+/**
+ * Longest run of characters without a newline, `<`, `>` or a quote (one number, a name, an attribute value, one
+ * line of <Vertices>) an XML file may hold. CodeWalker's and Sollumz's longest is a <CompositeFlags> list of all
+ * 32 names (~420 characters). A parser's cost grows with one such run (with fast-xml-parser, used before, a 40 MB
+ * <Vertices> line took 2.1 GB and 9 s, a 40 MB attribute 1.5 GB), so a longer one is refused before parsing.
+ */
+export const MAX_XML_VALUE_CHARS = 4096;
+
+/**
+ * Largest .ybn.xml read (bytes). Well-formed XML costs several bytes of memory per byte once read (a 33.6 MB
+ * composite took 0.5 GB with fast-xml-parser); CodeWalker's XML of the game's largest YBN is a few tens of MB.
+ */
+export const MAX_YBN_XML_BYTES = 256 << 20;
+
+/** Longest piece of a value echoed in a message (characters): enough to recognise it, never a flood. */
+export const ECHO_CHARS = 80;
+
+/** A value for a message: JSON-quoted, cut to ECHO_CHARS with "…" and its length. */
+export function echo(raw: string): string {
+  if (raw.length <= ECHO_CHARS) return JSON.stringify(raw);
+  return `${JSON.stringify(raw.slice(0, ECHO_CHARS))}… (${raw.length} characters)`;
 }
 
-type Raw = Record<string, unknown>;
-
-function toEl(node: Raw): El | undefined {
-  const name = Object.keys(node).find((k) => k !== ':@');
-  if (!name || name === '#text' || name.startsWith('?') || name.startsWith('!')) return undefined;
-  const kids = (node[name] as Raw[]) ?? [];
-  const children: El[] = [];
-  let text = '';
-  for (const k of kids) {
-    if ('#text' in k) text += String(k['#text']);
-    else {
-      const e = toEl(k);
-      if (e) children.push(e);
+/** Refuses text over MAX_YBN_XML_BYTES or with a run longer than `maxRun` (MAX_XML_VALUE_CHARS), naming line and column. */
+export function checkXmlSize(text: string, stage: string, maxRun = MAX_XML_VALUE_CHARS): void {
+  if (text.length > MAX_YBN_XML_BYTES) throw new Error(`${stage}: ${text.length} characters, more than the ${MAX_YBN_XML_BYTES} a .ybn.xml may hold (MAX_YBN_XML_BYTES)`);
+  let run = 0;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // \n < > " '
+    if (c === 10 || c === 60 || c === 62 || c === 34 || c === 39) {
+      run = 0;
+      if (c === 10) (line++, (lineStart = i + 1));
+    } else if (++run > maxRun) {
+      const start = i - run + 1;
+      throw new Error(
+        `${stage}: line ${line}, column ${start - lineStart + 1}: a value (number, name or line) of more than ${maxRun} characters ` +
+          `(${maxRun === MAX_XML_VALUE_CHARS ? 'MAX_XML_VALUE_CHARS' : 'the limit'}) starting ${echo(text.slice(start, start + ECHO_CHARS + 1))}; refused before parsing`,
+      );
     }
   }
-  return { name, attrs: (node[':@'] as Record<string, string>) ?? {}, children, text };
 }
 
 /** Parses `.ybn.xml` text. Throws `<stage>: ...` naming the element and value. */
 export function readBoundXml(text: string, stage: string, warn: (m: string) => void): Bound {
-  const valid = XMLValidator.validate(text, { allowBooleanAttributes: true });
-  if (valid !== true) throw new Error(`${stage}: not well-formed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`);
-  const parser = new XMLParser({
-    ignoreAttributes: false, attributeNamePrefix: '', preserveOrder: true, parseTagValue: false, parseAttributeValue: false,
-    processEntities: false, trimValues: true,
-  });
-  let parsed: Raw[];
-  try {
-    parsed = parser.parse(text) as Raw[];
-  } catch (e) {
-    // The validator passes a few forms the parser then refuses (an unclosed processing instruction).
-    throw new Error(`${stage}: not well-formed XML: ${(e as Error).message}`);
-  }
-  const roots = parsed.map(toEl).filter((e): e is El => e !== undefined);
-  const top = roots[0];
-  if (!top) throw new Error(`${stage}: no root element`);
+  checkXmlSize(text, stage);
+  const top = scanXml(text, stage);
   const bounds = top.name === 'Bounds' ? top : top.children.find((c) => c.name === 'Bounds');
-  if (!bounds) throw new Error(`${stage}: <${top.name}> holds no <Bounds> element (expected <BoundsFile><Bounds type="…">)`);
+  if (!bounds) throw new Error(`${stage}: <${top.name.slice(0, ECHO_CHARS)}> holds no <Bounds> element (expected <BoundsFile><Bounds type="…">)`);
   return new XmlReader(stage, warn).bound(bounds, '', 0);
 }
 
@@ -86,7 +93,7 @@ class XmlReader {
       this.fail(where, `${what} is missing`);
     }
     const v = Number(raw.trim());
-    if (raw.trim() === '' || !Number.isFinite(v)) this.fail(where, `${what} ${JSON.stringify(raw)} is not a finite number`);
+    if (raw.trim() === '' || !Number.isFinite(v)) this.fail(where, `${what} ${echo(raw)} is not a finite number`);
     return v;
   }
 
@@ -96,7 +103,7 @@ class XmlReader {
 
   private int(raw: string | undefined, where: string, what: string, max: number, fallback?: number): number {
     const v = this.num(raw, where, what, fallback);
-    if (!Number.isInteger(v) || v < 0 || v > max) this.fail(where, `${what} ${JSON.stringify(raw)} is not an integer 0..${max}`);
+    if (!Number.isInteger(v) || v < 0 || v > max) this.fail(where, `${what} ${echo(String(raw))} is not an integer 0..${max}`);
     return v;
   }
 
@@ -129,14 +136,19 @@ class XmlReader {
     const label = `bound ${boundLabel(path)}`;
     if (++this.count > MAX_BOUNDS) this.fail(label, `the file expands to more than ${MAX_BOUNDS} bounds; refusing`);
     const type = e.attrs.type;
-    if (type === undefined) this.fail(label, `<${e.name}> has no type attribute`);
+    if (type === undefined) this.fail(label, `<${e.name.slice(0, ECHO_CHARS)}> has no type attribute`);
     const kind = KIND_BY_TYPE[type];
-    if (kind === undefined) return { ...this.header(e, 255, label), skipped: true, typeName: type };
+    if (kind === undefined) return { ...this.header(e, 255, label), skipped: true, typeName: type.length > ECHO_CHARS ? `${type.slice(0, ECHO_CHARS)}…` : type };
     const where = `${label} (${kindName(kind)})`;
     const h = this.header(e, kind, where);
     if (kind === KIND.composite) return this.composite(e, h, path, where, depth);
     if (kind === KIND.geometry || kind === KIND.bvh) return this.geometry(e, h, where);
     if (kind === KIND.cloth) return { ...h, skipped: true };
+    if (kind === KIND.capsule && this.child(e, 'CapsuleHalfHeight')) {
+      const half = this.value(e, 'CapsuleHalfHeight', where);
+      if (half > 0) return { ...h, capsuleHalfHeight: half } as Bound;
+      if (half !== 0) this.warn(`${this.stage}: ${where}: <CapsuleHalfHeight> ${half} is negative; using sphere radius − margin`);
+    }
     return h as Bound;
   }
 
@@ -147,10 +159,22 @@ class XmlReader {
     const children: CompositeChild[] = items.map((item, i) => {
       const childPath = path === '' ? `${i}` : `${path}_${i}`;
       const transform = this.transform(item, `bound ${childPath}`);
-      if (item.attrs.type === 'None') return { bound: null, transform, flags: null };
-      return { bound: this.bound(item, childPath, depth + 1), transform, flags: null };
+      const flags = this.flags(item, `bound ${childPath}`);
+      if (item.attrs.type === 'None') return { bound: null, transform, flags };
+      return { bound: this.bound(item, childPath, depth + 1), transform, flags };
     });
     return { ...h, kind: 10, children };
+  }
+
+  /**
+   * <CompositeFlags1> (type) and <CompositeFlags2> (include) as bit names; null when the item has neither (as
+   * the binary without a flags array), a missing one of the two is 0.
+   */
+  private flags(item: El, where: string): [number, number] | null {
+    const a = this.child(item, 'CompositeFlags1');
+    const b = this.child(item, 'CompositeFlags2');
+    if (!a && !b) return null;
+    return [parseFlagNames(a?.text ?? '', `${this.stage}: ${where}: <CompositeFlags1>`), parseFlagNames(b?.text ?? '', `${this.stage}: ${where}: <CompositeFlags2>`)];
   }
 
   private transform(item: El, where: string): Float64Array {
@@ -196,7 +220,7 @@ class XmlReader {
     const vertices = new Float64Array(3 * lines.length);
     lines.forEach((line, i) => {
       const parts = line.split(/\s*,\s*|\s+/);
-      if (parts.length !== 3) this.fail(where, `<Vertices> line ${i + 1} ${JSON.stringify(line)} is not "x, y, z"`);
+      if (parts.length !== 3) this.fail(where, `<Vertices> line ${i + 1} ${echo(line)} is not "x, y, z"`);
       for (let k = 0; k < 3; k++) vertices[3 * i + k] = this.f32(parts[k], where, `vertex ${i}`);
     });
     const nv = lines.length;

@@ -21,7 +21,7 @@ import { SharedArena } from '../../../src/import/shared-arena.ts';
 import { pageFlagsSize } from '../../../src/import/ybn/rsc7.ts';
 import { tempDir } from '../../fixtures/levels.ts';
 import {
-  boxBound, compositeLevel, everyPolygon, FIXTURES, MAT, pageFlags, rotZ, twoTriangles, writeYbn, writeYbnXml, type FxBound, type FxGeometry,
+  boxBound, compositeLevel, everyPolygon, FIXTURES, GROUND_FLAGS, MAT, pageFlags, rotZ, twoTriangles, writeYbn, writeYbnXml, type FxBound, type FxGeometry,
 } from '../../fixtures/ybn.ts';
 
 const tmp = tempDir('sk8-ybn-');
@@ -308,11 +308,11 @@ describe('composites', () => {
     expect(xmlWarnings[0]).toBe('ybn-xml: k.ybn.xml: bound 1: type "Plank" (unknown) skipped');
   });
 
-  it('reads each child\'s flag words (bounds-checked; every child is compiled whatever they say)', () => {
+  it('reads each child\'s type and include words (bounds-checked)', () => {
     const { body, systemSize } = writeYbn(compositeLevel());
     const root = readBoundTree(new ResourceReader({ body, systemSize, graphicsSize: 0 }, 'ybn: f.ybn'), () => {});
     expect(root.kind).toBe(10);
-    expect((root as CompositeBound).children.map((c) => c.flags)).toEqual([[0x3e, 0], [0x3e, 0], [0x3e, 0], [0x3e, 0]]);
+    expect((root as CompositeBound).children.map((c) => c.flags)).toEqual([GROUND_FLAGS, GROUND_FLAGS, GROUND_FLAGS, GROUND_FLAGS]);
   });
 
   it('applies child transforms (axis images, translation in the fourth column), composed through nesting', async () => {

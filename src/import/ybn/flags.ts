@@ -1,0 +1,83 @@
+// Composite child flags: which children of a map composite a skater collides with (issue #23 item 2).
+// Each child carries two words (binary: the 8-byte record at the composite's 0x90; XML: <CompositeFlags1> and
+// <CompositeFlags2> as bit names): the child's type (what it is) and include (what it collides with). The bit
+// names are GTA V's collision flag enum as CodeWalker (EBoundCompositeFlags) and Sollumz (CollisionFlags) name it,
+// one enum for both words; ybn-bounds.md leaves their meaning open, so the rule below is ours, documented in
+// docs/ybn-ports.md ("Composite child flags").
+
+/** Bit → name, bit 0 first (CodeWalker's names; Sollumz: STAIR_SLOPE_TYPE for MAP_STAIRS, RIVER_TYPE, …). */
+export const COLLISION_FLAG_NAMES = [
+  'UNKNOWN', 'MAP_WEAPON', 'MAP_DYNAMIC', 'MAP_ANIMAL', 'MAP_COVER', 'MAP_VEHICLE', 'VEHICLE_NOT_BVH', 'VEHICLE_BVH',
+  'VEHICLE_BOX', 'PED', 'RAGDOLL', 'ANIMAL', 'ANIMAL_RAGDOLL', 'OBJECT', 'OBJECT_ENV_CLOTH', 'PLANT', 'PROJECTILE',
+  'EXPLOSION', 'PICKUP', 'FOLIAGE', 'FORKLIFT_FORKS', 'TEST_WEAPON', 'TEST_CAMERA', 'TEST_AI', 'TEST_SCRIPT',
+  'TEST_VEHICLE_WHEEL', 'GLASS', 'MAP_RIVER', 'SMOKE', 'UNSMASHED', 'MAP_STAIRS', 'MAP_DEEP_SURFACE',
+] as const;
+
+export type CollisionFlagName = (typeof COLLISION_FLAG_NAMES)[number];
+
+/** One bit of the enum by name. */
+export const FLAG = Object.fromEntries(COLLISION_FLAG_NAMES.map((n, i) => [n, 2 ** i])) as Record<CollisionFlagName, number>;
+
+/** Include bits of what stands on map collision: a ped's feet, a vehicle's body (three kinds) or its wheels' probe. */
+export const STANDS_ON = FLAG.PED | FLAG.VEHICLE_NOT_BVH | FLAG.VEHICLE_BVH | FLAG.VEHICLE_BOX | FLAG.TEST_VEHICLE_WHEEL;
+
+/**
+ * Why a child is not compiled, the first that applies, in this order:
+ * - stairs: type MAP_STAIRS, the smooth ped-only slope laid over a flight of steps (the steps are their own child);
+ *   a board would ride the invisible ramp instead of the steps.
+ * - river: type MAP_RIVER, a river's water volume.
+ * - foliage: type FOLIAGE, bushes and hedges a ped walks through.
+ * - probes: an include word with none of STANDS_ON: only weapon, camera, AI or script tests (or nothing) meet it.
+ */
+export const SKIP_REASONS = ['stairs', 'river', 'foliage', 'probes'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+export const isSkipReason = (s: string): s is SkipReason => (SKIP_REASONS as readonly string[]).includes(s);
+
+/** The reason a child with these flags is not solid for a skater, or null: solid (also when it has no flags). */
+export function childSkipReason(flags: readonly [number, number] | null): SkipReason | null {
+  if (flags === null) return null;
+  const [type, include] = flags;
+  if (type & FLAG.MAP_STAIRS) return 'stairs';
+  if (type & FLAG.MAP_RIVER) return 'river';
+  if (type & FLAG.FOLIAGE) return 'foliage';
+  if (!(include & STANDS_ON)) return 'probes';
+  return null;
+}
+
+/** "MAP_WEAPON, MAP_DEEP_SURFACE" (CodeWalker's XML text), or "NONE". */
+export function flagNames(word: number): string {
+  const names = COLLISION_FLAG_NAMES.filter((_, i) => (word >>> i) & 1);
+  return names.length ? names.join(', ') : 'NONE';
+}
+
+/**
+ * CodeWalker's / Sollumz's flag text ("MAP_WEAPON, MAP_COVER", "NONE", empty) → the word. A name outside the
+ * enum (or a number) throws: its bit cannot be known, and a guessed filter bit would change what is solid.
+ */
+export function parseFlagNames(text: string, where: string): number {
+  let word = 0;
+  for (const raw of text.split(/[\s,|]+/)) {
+    if (raw === '' || raw === 'NONE') continue;
+    const bit = (COLLISION_FLAG_NAMES as readonly string[]).indexOf(raw);
+    if (bit < 0) throw new Error(`${where}: unknown collision flag ${JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw)} (CodeWalker names bits UNKNOWN … MAP_DEEP_SURFACE)`);
+    word |= 2 ** bit;
+  }
+  return word >>> 0;
+}
+
+/** Counts per reason, every reason present (0 when none). */
+export const emptySkipCounts = (): Record<SkipReason, number> => ({ stairs: 0, river: 0, foliage: 0, probes: 0 });
+
+/** What the YBN importer reports besides objects: skipped children per reason and by name, and notes. */
+export interface YbnReport {
+  /** Composite children not compiled, per reason (kept ones with --ybn-keep are not counted). */
+  skipped: Record<SkipReason, number>;
+  /** Each of them: file, child path ("3", "2_0"), reason, the two words as hex. */
+  skippedChildren: { file: string; bound: string; reason: SkipReason; type: string; include: string }[];
+  /** Facts worth a line that are not warnings (an interior file without placement). */
+  notes: string[];
+  /** The .ymap.xml placements this file's collision was placed by (one copy each), as text. */
+  placedBy: string[];
+}
+
+export const emptyYbnReport = (): YbnReport => ({ skipped: emptySkipCounts(), skippedChildren: [], notes: [], placedBy: [] });

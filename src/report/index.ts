@@ -33,6 +33,8 @@ export interface ReportInput {
   /** Milliseconds per stage so far. */
   timings: Record<string, number>;
   workers: number;
+  /** Each object's decision (mode, materials, resource): names what is not validated (grind prisms, shape modes). */
+  objects?: { name: string; mode: string; triangles: number; materials: number[]; resource: string | null }[];
 }
 
 /** The page's data besides the geometry blob (JSON in the page). */
@@ -40,6 +42,7 @@ export interface PageMeta {
   manifest: ReportInput['manifest'];
   timings: Record<string, number>;
   workers: number;
+  objects: NonNullable<ReportInput['objects']>;
   generated: string;
   geometry: Omit<ReportGeometry, 'shapes'> & { shapes: { resource: number; material: number; min: number[]; max: number[]; vertices: number; faces: number }[] };
   edgeClasses: readonly string[];
@@ -59,12 +62,13 @@ export async function buildReport(input: ReportInput, options: Partial<ReportOpt
   });
   const geometry = reportGeometry(resources, { ...REPORT_DEFAULTS, ...options });
   const { blob, shapes } = packGeometry(geometry);
-  const materials = new Set(geometry.shapes.map((s) => s.material));
+  const materials = new Set([...geometry.shapes.map((s) => s.material), ...(input.objects ?? []).flatMap((o) => o.materials)]);
   const names = surfaceNames();
   const meta: PageMeta = {
     manifest: input.manifest,
     timings: input.timings,
     workers: input.workers,
+    objects: (input.objects ?? []).map(({ name, mode, triangles, materials, resource }) => ({ name, mode, triangles, materials, resource })),
     generated: new Date().toISOString(),
     geometry: { ...geometry, shapes },
     edgeClasses: EDGE_CLASS_NAMES,

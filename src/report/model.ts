@@ -6,8 +6,11 @@
 //
 // Edge classes from the stored data: the flat bit → flat; the concave bit → concave; a value other than 1.0 →
 // convex; value 1.0 and neither bit → a sharp concave fold when another corner of the shape runs the edge the
-// other way (the encoder's rule stores 1.0 there), else open: a border, or a crack when it lies along another open
-// edge or a face (an open edge at a shape, resource or cell seam is what the game sees as open too).
+// other way and the pair is single (the encoder's rule stores 1.0 there); unpaired when corners run it the other way
+// but not as one single pair (a non-manifold edge or a back-to-back face: the encoder leaves these unpaired and
+// counts them open, manifest seams.openEdgesWritten); else open: a border, or a crack when it lies along another
+// open edge or a face (an open edge at a shape, resource or cell seam is what the game sees as open too). Each open
+// or unpaired corner is one side of one edge, so its count is a count of edges (the validation's unit).
 //
 // Size: past ReportOptions.maxTriangles the page draws every k-th face of each shape and every face with an open
 // corner, and says so. Positions go to the page quantised to u16 over each shape's box (≤ 1.5 mm over a 100 m
@@ -21,7 +24,8 @@ export const EDGE_CONCAVE = 1;
 export const EDGE_CONVEX = 2;
 export const EDGE_BORDER = 3;
 export const EDGE_CRACK = 4;
-export const EDGE_CLASS_NAMES = ['flat', 'concave', 'convex', 'open border', 'crack'] as const;
+export const EDGE_UNPAIRED = 5;
+export const EDGE_CLASS_NAMES = ['flat', 'concave', 'convex', 'open border', 'crack', 'unpaired (non-manifold)'] as const;
 
 export interface ReportOptions {
   /** Faces drawn at most (count, ≥ 1,000); past it the page decimates and says so. Default 400,000. */
@@ -52,9 +56,24 @@ export interface ReportGeometry {
   drawnFaces: number;
   /** Every k-th face drawn (1: all). */
   stride: number;
-  /** Corners per edge class over all faces (not only the drawn ones). */
+  /** Corners per edge class (EDGE_CLASS_NAMES) over all faces (not only the drawn ones). */
   classCounts: number[];
+  /** The same per resource (manifest order). */
+  resourceClassCounts: number[][];
+  /** Open and unpaired corners' edges in world space, the first OPEN_LISTED of each class and resource. */
+  openEdges: OpenEdge[];
 }
+
+/** One open (border, crack) or unpaired corner's edge as written: a finding the files show. */
+export interface OpenEdge {
+  resource: number;
+  cls: number;
+  /** The edge's ends, from → to as its face runs it. */
+  points: [number[], number[]];
+}
+
+/** Open edges listed per class and resource (the manifest's validation keeps as many locations per kind and object). */
+export const OPEN_LISTED = 100;
 
 /** Rotates v by the unit quaternion q (x, y, z, w). */
 function rotate(q: [number, number, number, number], x: number, y: number, z: number): [number, number, number] {
@@ -106,6 +125,7 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
       if (!triangles) continue; // kind-5 faces are triangles; anything else is not ours to draw
       const flat = s.flatBits, concave = s.concaveBits, values = s.edgeValues, cv = s.cornerVertices;
       const hasBits = flat.length > 0 && concave.length > 0, hasValues = values.length > 0;
+      let twins = 0;
       for (let f = 0; f < nf; f++) {
         const c0 = 3 * f; // faces are triangles (checked above), so face f's corners start at 3f
         for (let k = 0; k < 3; k++) {
@@ -116,8 +136,9 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
           if (hasBits && (flat[c >> 3] >> (c & 7)) & 1) cls = EDGE_FLAT;
           else if (hasBits && (concave[c >> 3] >> (c & 7)) & 1) cls = EDGE_CONCAVE;
           else if (hasValues && values[c] !== 1) cls = EDGE_CONVEX;
-          else if (hasTwin(s.vertexCornerOffsets, s.cornerIdsByVertex, cv, to, from)) cls = EDGE_CONCAVE;
-          else {
+          else if ((twins = runs(s.vertexCornerOffsets, s.cornerIdsByVertex, cv, to, from)) > 0) {
+            cls = twins === 1 && runs(s.vertexCornerOffsets, s.cornerIdsByVertex, cv, from, to) === 1 ? EDGE_CONCAVE : EDGE_UNPAIRED;
+          } else {
             cls = EDGE_BORDER;
             open.push(c);
           }
@@ -142,9 +163,24 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
   const { with: hits } = classifyOpenEdges(meshes, { joinExactAcrossMeshes: false }); // what the files hold: open is open
   shapes.forEach((s, i) => s.open.forEach((ci, k) => hits[i][k] >= 0 && (s.classes[ci] = EDGE_CRACK)));
 
+  const resourceClassCounts = resources.map(() => EDGE_CLASS_NAMES.map(() => 0));
+  const openEdges: OpenEdge[] = [];
+  const at = (w: Float32Array, v: number): number[] => [w[3 * v], w[3 * v + 1], w[3 * v + 2]];
+  for (const s of shapes) {
+    const rc = resourceClassCounts[s.resource];
+    for (let c = 0; c < s.classes.length; c++) {
+      const k = s.classes[c];
+      rc[k]++;
+      if (k >= EDGE_BORDER && rc[k] <= OPEN_LISTED) {
+        const b = s.corners[c % 3 === 2 ? c - 2 : c + 1];
+        openEdges.push({ resource: s.resource, cls: k, points: [at(s.world, s.corners[c]), at(s.world, b)] });
+      }
+    }
+  }
+
   const faces = shapes.reduce((n, s) => n + s.corners.length / 3, 0);
   const stride = Math.max(1, Math.ceil(faces / Math.max(1000, opt.maxTriangles)));
-  const classCounts = [0, 0, 0, 0, 0];
+  const classCounts = EDGE_CLASS_NAMES.map(() => 0);
   let drawnFaces = 0;
   const drawn = shapes.map((s): DrawnShape => {
     const cls = s.classes, corners = s.corners;
@@ -183,16 +219,17 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
     }
     return { resource: s.resource, material: s.material, min, max, vertices: q, faces: out, classes };
   });
-  return { shapes: drawn, faces, drawnFaces, stride, classCounts };
+  return { shapes: drawn, faces, drawnFaces, stride, classCounts, resourceClassCounts, openEdges };
 }
 
-/** Whether a corner of vertex `from` starts the edge from → to (its face's next corner is on `to`). */
-function hasTwin(offsets: Uint16Array, ids: Uint16Array, cornerVertices: Uint16Array, from: number, to: number): boolean {
+/** How many corners of vertex `from` start the edge from → to (their face's next corner is on `to`). */
+function runs(offsets: Uint16Array, ids: Uint16Array, cornerVertices: Uint16Array, from: number, to: number): number {
+  let count = 0;
   for (let k = offsets[from]; k < offsets[from + 1]; k++) {
     const c = ids[k];
     // Corners are in face order, three a face (checked by the caller): the next corner of c's face.
     const next = c % 3 === 2 ? c - 2 : c + 1;
-    if (cornerVertices[next] === to) return true;
+    if (cornerVertices[next] === to) count++;
   }
-  return false;
+  return count;
 }

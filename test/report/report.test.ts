@@ -91,7 +91,7 @@ describe.skipIf(!chromium).each(['skatepark', 'city-blocks'])('report.html of %s
   it('lists one finding per location in the manifest', async () => {
     const locations = Object.values(build.manifest.validation).reduce((s, v) => s + Object.values(v.locations ?? {}).reduce((t, l) => t + l.length, 0), 0);
     expect(locations).toBeGreaterThan(0);
-    expect(await page.locator('#findings li[data-finding]').count()).toBe(locations);
+    expect(await page.locator('#findings li[data-finding][data-source="validation"]').count()).toBe(locations);
     expect(await page.evaluate(() => (window as any).__report.findings)).toBe(locations);
   });
 
@@ -101,6 +101,38 @@ describe.skipIf(!chromium).each(['skatepark', 'city-blocks'])('report.html of %s
     for (const w of build.manifest.warnings) expect(shown.some((t) => t.includes(w))).toBe(true);
     const text = await page.locator('#findings').textContent();
     if (build.manifest.warnings.length > 0) expect(text).not.toContain('every object is clean');
+  });
+
+  it('counts what the manifest counts: open edges written, each validation kind, cut lists with their full count', async () => {
+    const t = await page.evaluate(() => (window as any).__report.totals);
+    const m = build.manifest;
+    // The files' open and unpaired edge sides are the manifest's seams.openEdgesWritten.
+    expect(t.filesOpen).toBe(m.seams.openEdgesWritten);
+    expect(t.border + t.crack + t.unpaired).toBe(t.filesOpen);
+    expect(await page.locator('#counts tr[data-count="written"]').textContent()).toContain(`manifest seams.openEdgesWritten ${m.seams.openEdgesWritten!.toLocaleString('en-US')} (equal)`);
+    // Each validation kind's total is the manifest's sum over objects.
+    const kinds = ['crackEdges', 'nonManifoldEdges', 'inconsistentEdges', 'degenerate', 'duplicate', 'reversedDuplicate', 'borderEdges'];
+    for (const k of kinds) {
+      const sum = Object.values(m.validation).reduce((s, v) => s + Number((v as any)[k] ?? 0), 0);
+      expect(t.validation[k] ?? 0, k).toBe(sum);
+    }
+    // Where the manifest's list is cut, the panel says so there, with the full count.
+    for (const [object, v] of Object.entries(m.validation)) {
+      for (const k of kinds) {
+        const count = Number((v as any)[k] ?? 0), listed = (v.locations as any)?.[k]?.length ?? 0;
+        if (count > listed) {
+          const cut = await page.locator(`#findings li.cut[data-kind="${k}"]`).filter({ hasText: `"${object}"` }).textContent();
+          expect(cut).toContain(`list cut here, ${listed.toLocaleString('en-US')} listed of ${count.toLocaleString('en-US')}`);
+        }
+      }
+    }
+    if (sample === 'skatepark') {
+      // The grind prisms are not validated: their 32 open sides (10 crack, 22 border) are findings from the files.
+      expect(t).toMatchObject({ filesOpen: 222, border: 166, crack: 14, unpaired: 42, files: { fileCrack: 10, fileBorder: 22 } });
+      expect(await page.locator('#findings li[data-source="file"][data-kind="fileCrack"]').count()).toBe(10);
+      expect(t.validation).toMatchObject({ borderEdges: 144, crackEdges: 4 });
+    }
+    if (sample === 'city-blocks') expect(await page.locator('#findings li.cut').count()).toBeGreaterThan(0);
   });
 
   it('frames a finding when it is clicked: the camera moves and its target is the location', async () => {

@@ -22,11 +22,13 @@ interface Meta {
     validation: Record<string, Record<string, unknown> & { locations?: Record<string, Loc[]> }>;
     warnings: string[];
     files?: string[];
+    seams: { mode: string; authoredOpenEdges: number | null; joinedAcrossCuts: number | null; openEdgesWritten: number | null };
   };
+  objects: { name: string; mode: string; triangles: number; materials: number[]; resource: string | null }[];
   timings: Record<string, number>;
   workers: number;
   generated: string;
-  geometry: { faces: number; drawnFaces: number; stride: number; classCounts: number[]; shapes: { resource: number; material: number; min: number[]; max: number[]; vertices: number; faces: number }[] };
+  geometry: { faces: number; drawnFaces: number; stride: number; classCounts: number[]; resourceClassCounts: number[][]; openEdges: { resource: number; cls: number; points: number[][] }[]; shapes: { resource: number; material: number; min: number[]; max: number[]; vertices: number; faces: number }[] };
   edgeClasses: string[];
   surfaces: Record<string, string>;
   blobBytes: number;
@@ -38,7 +40,17 @@ const KINDS: [string, string][] = [
   ['degenerate', 'degenerate triangle'], ['duplicate', 'duplicate triangle'], ['reversedDuplicate', 'back-to-back pair'],
   ['borderEdges', 'border (info)'],
 ];
-const EDGE_COLOURS = ['#4a7d52', '#3b8fe0', '#f09a3b', '#b9bec6', '#ff2d55'];
+const EDGE_COLOURS = ['#4a7d52', '#3b8fe0', '#f09a3b', '#b9bec6', '#ff2d55', '#c64dff'];
+const BORDER = 3, CRACK = 4, UNPAIRED = 5;
+/** One line per edge class: what it means for a board riding over it. */
+const EDGE_MEANING = [
+  'flat: the faces either side lie in one plane (within 0.1°); rides smooth',
+  'concave: a valley between the faces (a ramp meeting the ground); rides smooth',
+  'convex: a ridge (a ledge’s lip, a box’s corner); the stored value says how sharp',
+  'open border: the mesh ends here (nothing on the other side); expected at a surface’s outline',
+  'crack: open, but along another open edge or a face: a seam the board can catch on (fix: weld or join)',
+  'unpaired (non-manifold): faces meet here but not as one pair (three faces on an edge, a back-to-back face); the file stores it as open',
+];
 const STOCK_POOL = 5000;
 const RESKATE_POOL = 40000;
 const MODES = ['edges', 'surface', 'resource', 'cell'] as const;
@@ -145,7 +157,7 @@ async function main(): Promise<void> {
         gl_Position = projectionMatrix * mv;
       }`,
     fragmentShader: `
-      uniform int mode; uniform vec3 palette[5]; uniform float width;
+      uniform int mode; uniform vec3 palette[6]; uniform float width;
       in vec3 vCls; in vec3 vTint; in vec3 vBary; in vec3 vView;
       out vec4 outColour;
       void main() {
@@ -217,9 +229,11 @@ async function main(): Promise<void> {
     if (next === 'edges') {
       meta.edgeClasses.forEach((name, i) => {
         const sw = el('span', { class: 'sw', style: `background:${EDGE_COLOURS[i]}` });
-        legend.append(sw, document.createTextNode(`${name} ${n(g.classCounts[i])}`));
+        const item = el('span', { title: EDGE_MEANING[i] });
+        item.append(sw, document.createTextNode(`${name} ${n(g.classCounts[i])}`));
+        legend.append(item);
       });
-      legend.append(el('div', { class: 'sub' }, 'corners, from the written files; crack: open in the file along another open edge or a face (shape and cell seams included)'));
+      legend.append(el('div', { class: 'sub' }, 'edge sides (corners) in the written files; open and unpaired ones are one side per edge, so edges (hover a class for its meaning)'));
     } else if (next === 'surface') {
       for (const mat of materials.slice(0, 24)) {
         legend.append(el('span', { class: 'sw', style: `background:#${keyColour(materials.indexOf(mat) * 7 + 3).getHexString()}` }), document.createTextNode(meta.surfaces[String(mat)] ?? String(mat)));
@@ -266,19 +280,42 @@ async function main(): Promise<void> {
   };
 
   // ---- Findings list -------------------------------------------------------------------------------------------
-  interface Entry { kind: string; label: string; object: string; loc: Loc; info: boolean }
+  interface Entry { kind: string; label: string; object: string; loc: Loc; info: boolean; source: 'validation' | 'file'; resource: number; modes?: string }
   const entries: Entry[] = [];
   const counts = new Map<string, number>();
+  const resourceOf = new Map<string, number>();
+  m.resources.forEach((r, i) => r.sourceObjects.forEach((o) => resourceOf.has(o) || resourceOf.set(o, i)));
   for (const [kind, label] of KINDS) {
     for (const [object, v] of Object.entries(m.validation)) {
       const count = Number(v[kind] ?? 0);
       if (count) counts.set(kind, (counts.get(kind) ?? 0) + count);
-      for (const loc of v.locations?.[kind] ?? []) entries.push({ kind, label, object, loc, info: kind === 'borderEdges' });
+      for (const loc of v.locations?.[kind] ?? []) entries.push({ kind, label, object, loc, info: kind === 'borderEdges', source: 'validation', resource: resourceOf.get(object) ?? -1 });
+    }
+  }
+  // What the validation did not see (grind prisms, shape-mode objects: not validated as input meshes): the open
+  // and unpaired edges the written files of resources with no validated object hold, listed from the files.
+  const modeOf = new Map(meta.objects.map((o) => [o.name, o.mode]));
+  const unvalidated = m.resources.map((r) => !r.sourceObjects.some((o) => o in m.validation));
+  const FILE_KINDS: Record<number, [string, string]> = { [CRACK]: ['fileCrack', 'crack (file)'], [UNPAIRED]: ['fileUnpaired', 'unpaired (file)'], [BORDER]: ['fileBorder', 'border (file, info)'] };
+  const fileCounts = new Map<string, number>();
+  for (const cls of [CRACK, UNPAIRED, BORDER]) {
+    const [kind, label] = FILE_KINDS[cls];
+    m.resources.forEach((r, ri) => {
+      if (!unvalidated[ri]) return;
+      const c = g.resourceClassCounts[ri]?.[cls] ?? 0;
+      if (c) fileCounts.set(kind, (fileCounts.get(kind) ?? 0) + c);
+    });
+    for (const e of g.openEdges) {
+      if (e.cls !== cls || !unvalidated[e.resource]) continue;
+      const r = m.resources[e.resource];
+      const modes = [...new Set(r.sourceObjects.map((o) => modeOf.get(o) ?? '?'))].join(', ');
+      entries.push({ kind, label, object: r.sourceObjects.length === 1 ? r.sourceObjects[0] : r.name, loc: { triangle: -1, points: e.points, with: undefined }, info: cls === BORDER, source: 'file', resource: e.resource, modes });
     }
   }
   const fi = el('div', { id: 'findings' });
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
-  fi.append(el('h2', {}, `Findings (${n(total)} in the manifest's validation, ${n(entries.length)} listed with a location)`));
+  const fileTotal = [...fileCounts.values()].reduce((a, b) => a + b, 0);
+  fi.append(el('h2', {}, `Findings: ${n(total)} from the validation (input edges and triangles)${fileTotal ? ` + ${n(fileTotal)} from the written files of objects not validated` : ''}; ${n(entries.length)} listed with a place`));
   const summary = el('div', { class: 'sub', id: 'summary' });
   // Never cleaner than the build: the clean message only when the build printed no warning and counted nothing.
   summary.textContent = KINDS.filter(([k]) => counts.get(k)).map(([k, label]) => `${label}: ${n(counts.get(k)!)}`).join(' · ') ||
@@ -301,9 +338,10 @@ async function main(): Promise<void> {
   const ol = el('ol');
   entries.forEach((e, i) => {
     const shape = e.loc.points.length === 2 ? `edge ${fmt(e.loc.points[0])}–${fmt(e.loc.points[1])}` : `triangle ${e.loc.points.map(fmt).join(' ')}`;
-    const li = el('li', { 'data-finding': String(i), class: e.info ? 'info' : '' });
+    const li = el('li', { 'data-finding': String(i), 'data-source': e.source, 'data-kind': e.kind, class: e.info ? 'info' : '' });
     li.tabIndex = 0;
-    li.append(el('span', { class: 'kind' }, e.label), document.createTextNode(` · "${e.object}" · ${shape} · source triangle ${e.loc.triangle}${e.loc.with ? ` · along "${e.loc.with}"` : ''}`));
+    const where = e.source === 'file' ? `${m.resources[e.resource].file} (${e.modes}: not validated)` : `source triangle ${e.loc.triangle}`;
+    li.append(el('span', { class: 'kind' }, e.label), document.createTextNode(` · "${e.object}" · ${shape} · ${where}${e.loc.with ? ` · along "${e.loc.with}"` : ''}`));
     li.addEventListener('click', () => {
       for (const s of ol.querySelectorAll('li.sel')) s.classList.remove('sel');
       li.classList.add('sel');
@@ -315,8 +353,16 @@ async function main(): Promise<void> {
   for (const [kind, label] of KINDS) {
     for (const [object, v] of Object.entries(m.validation)) {
       const count = Number(v[kind] ?? 0), listed = v.locations?.[kind]?.length ?? 0;
-      if (count > listed) ol.append(el('li', { class: 'cut' }, `${label} · "${object}": ${n(listed)} listed of ${n(count)} (the manifest keeps the first ${n(listed)})`));
+      if (count > listed) ol.append(el('li', { class: 'cut', 'data-kind': kind }, `${label} · "${object}": list cut here, ${n(listed)} listed of ${n(count)} (the manifest keeps the first ${n(listed)}; all ${n(count)} are counted above)`));
     }
+  }
+  for (const cls of [CRACK, UNPAIRED, BORDER]) {
+    const [kind, label] = FILE_KINDS[cls];
+    m.resources.forEach((r, ri) => {
+      const count = unvalidated[ri] ? g.resourceClassCounts[ri]?.[cls] ?? 0 : 0;
+      const listed = g.openEdges.filter((e) => e.resource === ri && e.cls === cls).length;
+      if (count > listed) ol.append(el('li', { class: 'cut', 'data-kind': kind }, `${label} · ${r.file}: list cut here, ${n(listed)} listed of ${n(count)}`));
+    });
   }
   fi.append(ol);
   aside.append(fi);
@@ -339,10 +385,37 @@ async function main(): Promise<void> {
   below.append(wrap);
   drawMap(map, tip, m, entries);
 
+  // ---- One set of counts, each with its source --------------------------------------------------------------------
+  const cc = g.classCounts;
+  const fileOpen = cc[BORDER] + cc[CRACK] + cc[UNPAIRED];
+  const sm = m.seams;
+  const agree = sm.openEdgesWritten === null || sm.openEdgesWritten === fileOpen;
+  const notValidated = (cls: number): number => m.resources.reduce((s, _, ri) => s + (unvalidated[ri] ? g.resourceClassCounts[ri]?.[cls] ?? 0 : 0), 0);
+  const vCount = (k: string): number => counts.get(k) ?? 0;
+  below.append(el('h2', {}, 'Open edges: one set of counts, and where each comes from'));
+  const countRows: [string, string, number | string, string][] = [
+    ['written', 'open edges in the written files (border + crack + unpaired)', `${n(fileOpen)} = ${n(cc[BORDER])} + ${n(cc[CRACK])} + ${n(cc[UNPAIRED])}`, `the .physics files, read back by this report; manifest seams.openEdgesWritten ${sm.openEdgesWritten === null ? '—' : n(sm.openEdgesWritten)}${agree ? ' (equal)' : ' (DIFFERS: see note)'}`],
+    ['authored', 'open edges as authored (level-wide, before the cuts)', sm.authoredOpenEdges ?? '—', 'manifest seams.authoredOpenEdges'],
+    ['joined', 'corners joined across the compiler\'s cuts', sm.joinedAcrossCuts ?? '—', 'manifest seams.joinedAcrossCuts'],
+    ['validated-open', 'open edges of the validated input objects (border + crack)', `${n(vCount('borderEdges') + vCount('crackEdges'))} = ${n(vCount('borderEdges'))} + ${n(vCount('crackEdges'))}`, 'manifest validation (input edges, welded level-wide)'],
+    ['unvalidated-open', 'open edges in files of objects not validated (grind prisms, shapes)', `${n(notValidated(BORDER) + notValidated(CRACK))} = ${n(notValidated(BORDER))} + ${n(notValidated(CRACK))}`, 'the written files of resources with no validated object'],
+    ['non-manifold', 'non-manifold edges of the input (validation) · unpaired sides in the files', `${n(vCount('nonManifoldEdges'))} · ${n(cc[UNPAIRED])}`, 'manifest validation · the files (each side of a non-manifold edge or back-to-back face)'],
+    ['warnings', 'build warnings', m.warnings.length, 'manifest warnings (all in the findings panel)'],
+  ];
+  const ct = el('table', { id: 'counts' });
+  for (const [key, what, value, source] of countRows) {
+    const tr = el('tr', { 'data-count': key });
+    tr.append(el('td', {}, what), el('td', { class: 'n' }, typeof value === 'number' ? n(value) : value), el('td', { class: 'sub' }, source));
+    ct.append(tr);
+  }
+  below.append(ct);
+  if (!agree) below.append(el('p', { class: 'warn', id: 'count-note' }, `The files hold ${n(fileOpen)} open or unpaired edge sides, the manifest counts ${n(sm.openEdgesWritten!)} written: corners joined across a cut as a sharp fold store what an open edge stores (1.0, no bits), so the files cannot tell them apart.`));
+  below.append(el('p', { class: 'sub' }, `The validation's open edges (${n(vCount('borderEdges') + vCount('crackEdges'))}) plus those of objects it does not see (${n(notValidated(BORDER) + notValidated(CRACK))}) make the files' open edges (${n(cc[BORDER] + cc[CRACK])}) when no cut leaves a seam open; a border in the input may be a crack in the files when it lies along another object.`));
+
   below.append(el('h2', {}, 'Totals'));
   below.append(table(Object.entries(m.totals).map(([k, v]) => [k, n(v)])));
-  below.append(el('h2', {}, 'Edge classes (corners, from the written files)'));
-  below.append(table(meta.edgeClasses.map((name, i) => [name, n(g.classCounts[i])])));
+  below.append(el('h2', {}, 'Edge classes (edge sides, from the written files)'));
+  below.append(table(meta.edgeClasses.map((name, i) => [name, n(g.classCounts[i]), EDGE_MEANING[i].replace(/^[^:]*: /, '')])));
   below.append(el('h2', {}, 'Timings'));
   below.append(table([...Object.entries(meta.timings).map(([k, v]) => [k, `${v.toFixed(0)} ms`]), ['threads', String(meta.workers)]]));
   below.append(el('h2', {}, 'Options'));
@@ -355,7 +428,8 @@ async function main(): Promise<void> {
 
   setMode('edges');
   (window as unknown as { __report: unknown }).__report = {
-    ready: true, findings: entries.length, warnings: m.warnings.length, camera, controls, frames: () => frames, setMode, render,
+    ready: true, findings: entries.filter((e) => e.source === 'validation').length, fileFindings: entries.filter((e) => e.source === 'file').length, warnings: m.warnings.length,
+    totals: { filesOpen: fileOpen, border: cc[BORDER], crack: cc[CRACK], unpaired: cc[UNPAIRED], validation: Object.fromEntries(counts), files: Object.fromEntries(fileCounts) }, camera, controls, frames: () => frames, setMode, render,
     target: () => controls.target.toArray(), position: () => camera.position.toArray(),
   };
 }

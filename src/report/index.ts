@@ -144,6 +144,10 @@ aside { border-left: 1px solid #2c3036; max-height: calc(62vh + 600px); overflow
 #findings li { padding: 4px 6px; border-radius: 3px; cursor: pointer; border-bottom: 1px solid #23272d; }
 #findings li:hover { background: #23272d; } #findings li.sel { background: #3b3f7a; }
 #findings li.info { color: #9aa1ab; }
+#findings li:focus { outline: 2px solid #3b6fd8; outline-offset: -2px; }
+#filters { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; margin: 6px 0; position: sticky; top: 0; background: #15171a; padding: 4px 0; z-index: 1; }
+#filters select, #filters input { background: #23272d; color: #e4e6ea; border: 1px solid #3a4048; border-radius: 4px; padding: 3px 4px; font: inherit; max-width: 170px; }
+#filters select:focus, #filters input:focus { outline: 2px solid #3b6fd8; }
 .kind { font-weight: 600; }
 section { padding: 0 14px 10px; }
 table { border-collapse: collapse; } td, th { padding: 2px 10px 2px 0; text-align: left; vertical-align: top; } td.n { text-align: right; font-variant-numeric: tabular-nums; }

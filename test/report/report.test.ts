@@ -135,6 +135,66 @@ describe.skipIf(!chromium).each(['skatepark', 'city-blocks'])('report.html of %s
     if (sample === 'city-blocks') expect(await page.locator('#findings li.cut').count()).toBeGreaterThan(0);
   });
 
+  it('filters the findings by severity, kind, object, resource and object-name search; borders hidden at first when warned; keyboard reachable', async () => {
+    const shown = (): Promise<number> => page.evaluate(() => (window as any).__report.shownFindings());
+    const visibleKinds = (): Promise<string[]> => page.$$eval('#finding-list li[data-finding]:not([hidden])', (ls) => [...new Set(ls.map((l) => (l as HTMLElement).dataset.kind!))]);
+    const all = await page.locator('#finding-list li[data-finding]').count();
+    const warnLevel = Object.values(build.manifest.validation).some((v) => Object.entries(v).some(([k, c]) => k !== 'borderEdges' && k !== 'openEdges' && k !== 'locations' && Number(c) > 0));
+    if (sample === 'skatepark') {
+      expect(warnLevel).toBe(true);
+      expect(await page.inputValue('#f-severity')).toBe('warn');
+      const first = await shown();
+      expect(first).toBeLessThan(all);
+      expect(await visibleKinds()).not.toContain('borderEdges');
+      await page.selectOption('#f-severity', 'all');
+      expect(await shown()).toBe(all);
+      await page.selectOption('#f-kind', 'crackEdges');
+      expect(await visibleKinds()).toEqual(['crackEdges']);
+      expect(await shown()).toBe(4);
+      await page.selectOption('#f-kind', 'all');
+      await page.selectOption('#f-object', 'stairs');
+      expect(await page.$$eval('#finding-list li[data-finding]:not([hidden])', (ls) => ls.every((l) => l.textContent!.includes('"stairs"')))).toBe(true);
+      await page.selectOption('#f-object', 'all');
+      const ri = build.manifest.resources.findIndex((r) => r.name === 'funbox');
+      await page.selectOption('#f-resource', String(ri));
+      expect(await page.$$eval('#finding-list li[data-finding]:not([hidden])', (ls) => ls.every((l) => l.textContent!.includes('"funbox"')))).toBe(true);
+      await page.selectOption('#f-resource', 'all');
+      // The search box is reached with Tab, and typing in it changes the list.
+      await page.locator('body').focus();
+      let reached = false;
+      for (let i = 0; i < 80 && !reached; i++) {
+        await page.keyboard.press('Tab');
+        reached = await page.evaluate(() => document.activeElement?.id === 'f-search');
+      }
+      expect(reached).toBe(true);
+      await page.keyboard.type('quarter');
+      expect(await page.locator('#f-shown').textContent()).toMatch(/^\d+ shown of/);
+      const q = await shown();
+      expect(q).toBeGreaterThan(0);
+      expect(q).toBeLessThan(all);
+      expect(await page.$$eval('#finding-list li[data-finding]:not([hidden])', (ls) => ls.every((l) => l.textContent!.includes('"quarter_pipe"')))).toBe(true);
+      // A finding is opened with Enter.
+      let focused: string | null | undefined = null;
+      for (let i = 0; i < 20 && !focused; i++) {
+        await page.keyboard.press('Tab');
+        focused = await page.evaluate(() => document.activeElement?.getAttribute('data-finding'));
+      }
+      expect(focused).toBeTruthy();
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate(() => document.activeElement?.className)).toMatch(/sel/);
+      await page.fill('#f-search', '');
+      await page.selectOption('#f-severity', 'warn');
+      expect(await shown()).toBe(first);
+    } else {
+      // Borders only (info): nothing at warn level, so all are shown.
+      expect(warnLevel).toBe(false);
+      expect(await shown()).toBe(all);
+      await page.selectOption('#f-severity', 'warn');
+      expect(await shown()).toBe(0);
+      await page.selectOption('#f-severity', 'all');
+    }
+  });
+
   it('frames a finding when it is clicked: the camera moves and its target is the location', async () => {
     const before = await page.evaluate(() => (window as any).__report.position());
     const item = page.locator('#findings li[data-finding]').first();

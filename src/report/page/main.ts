@@ -335,7 +335,8 @@ async function main(): Promise<void> {
     wl.append(li);
   }
   if (m.warnings.length) fi.append(el('h2', {}, `Build warnings (${m.warnings.length}, as the build printed them)`), wl);
-  const ol = el('ol');
+  const ol = el('ol', { id: 'finding-list' });
+  const items: HTMLLIElement[] = [];
   entries.forEach((e, i) => {
     const shape = e.loc.points.length === 2 ? `edge ${fmt(e.loc.points[0])}–${fmt(e.loc.points[1])}` : `triangle ${e.loc.points.map(fmt).join(' ')}`;
     const li = el('li', { 'data-finding': String(i), 'data-source': e.source, 'data-kind': e.kind, class: e.info ? 'info' : '' });
@@ -347,13 +348,22 @@ async function main(): Promise<void> {
       li.classList.add('sel');
       frame(e.loc.points);
     });
+    li.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Enter' || ev.key === ' ') (ev.preventDefault(), li.click());
+      else if (ev.key === 'ArrowDown' || ev.key === 'ArrowUp') {
+        ev.preventDefault();
+        const shown = [...ol.querySelectorAll<HTMLLIElement>('li[data-finding]:not([hidden])')];
+        shown[shown.indexOf(li) + (ev.key === 'ArrowDown' ? 1 : -1)]?.focus();
+      }
+    });
     ol.append(li);
+    items.push(li);
   });
   // Where the manifest's list stops short of its count (it keeps the first locations of each kind and object).
   for (const [kind, label] of KINDS) {
     for (const [object, v] of Object.entries(m.validation)) {
       const count = Number(v[kind] ?? 0), listed = v.locations?.[kind]?.length ?? 0;
-      if (count > listed) ol.append(el('li', { class: 'cut', 'data-kind': kind }, `${label} · "${object}": list cut here, ${n(listed)} listed of ${n(count)} (the manifest keeps the first ${n(listed)}; all ${n(count)} are counted above)`));
+      if (count > listed) ol.append(el('li', { class: 'cut', 'data-kind': kind, 'data-object': object, 'data-info': String(kind === 'borderEdges') }, `${label} · "${object}": list cut here, ${n(listed)} listed of ${n(count)} (the manifest keeps the first ${n(listed)}; all ${n(count)} are counted above)`));
     }
   }
   for (const cls of [CRACK, UNPAIRED, BORDER]) {
@@ -361,10 +371,49 @@ async function main(): Promise<void> {
     m.resources.forEach((r, ri) => {
       const count = unvalidated[ri] ? g.resourceClassCounts[ri]?.[cls] ?? 0 : 0;
       const listed = g.openEdges.filter((e) => e.resource === ri && e.cls === cls).length;
-      if (count > listed) ol.append(el('li', { class: 'cut', 'data-kind': kind }, `${label} · ${r.file}: list cut here, ${n(listed)} listed of ${n(count)}`));
+      if (count > listed) ol.append(el('li', { class: 'cut', 'data-kind': kind, 'data-object': r.sourceObjects.length === 1 ? r.sourceObjects[0] : r.name, 'data-info': String(cls === BORDER) }, `${label} · ${r.file}: list cut here, ${n(listed)} listed of ${n(count)}`));
     });
   }
-  fi.append(ol);
+  // Filters: severity, kind, object, resource or cell, and a search on object names; borders (info) hidden at first
+  // when there is anything at warn level. Native controls, so all reachable and usable with the keyboard.
+  const filters = el('div', { id: 'filters', role: 'search' });
+  const select = (id: string, label: string, options: [string, string][]): HTMLSelectElement => {
+    const sel = el('select', { id, 'aria-label': label, title: label });
+    for (const [v, t] of options) sel.append(el('option', { value: v }, t));
+    filters.append(sel);
+    return sel;
+  };
+  const uniq = <T,>(xs: T[]): T[] => [...new Set(xs)];
+  const warned = entries.some((e) => !e.info) || m.warnings.length > 0;
+  const fSeverity = select('f-severity', 'severity', [['all', 'warn + info'], ['warn', 'warn only'], ['info', 'info only']]);
+  const kindsShown = uniq(entries.map((e) => e.kind));
+  const fKind = select('f-kind', 'kind', [['all', 'every kind'], ...kindsShown.map((k): [string, string] => [k, entries.find((e) => e.kind === k)!.label])]);
+  const fObject = select('f-object', 'object', [['all', 'every object'], ...uniq(entries.map((e) => e.object)).sort().map((o): [string, string] => [o, o])]);
+  const resName = (ri: number): string => (ri < 0 ? 'no resource' : m.resources[ri].cell ? `cell ${m.resources[ri].cell!.join(',')} (${m.resources[ri].name})` : m.resources[ri].name);
+  const fResource = select('f-resource', m.layout === 'cells' ? 'cell' : 'resource', [['all', m.layout === 'cells' ? 'every cell' : 'every resource'], ...uniq(entries.map((e) => e.resource)).sort((a, b) => a - b).map((ri): [string, string] => [String(ri), resName(ri)])]);
+  const fSearch = el('input', { id: 'f-search', type: 'search', placeholder: 'object name…', 'aria-label': 'search object names' });
+  filters.append(fSearch);
+  const fShown = el('span', { id: 'f-shown', class: 'sub', 'aria-live': 'polite' });
+  filters.append(fShown);
+  fSeverity.value = warned && entries.some((e) => e.info) ? 'warn' : 'all';
+  const applyFilters = (): void => {
+    const sev = fSeverity.value, kind = fKind.value, obj = fObject.value, res = fResource.value, q = fSearch.value.trim().toLowerCase();
+    const pass = (info: boolean, k: string, object: string, ri: number | null): boolean =>
+      (sev === 'all' || (sev === 'info') === info) && (kind === 'all' || kind === k) && (obj === 'all' || obj === object) &&
+      (res === 'all' || ri === null || String(ri) === res) && (!q || object.toLowerCase().includes(q));
+    let shown = 0;
+    entries.forEach((e, i) => {
+      const ok = pass(e.info, e.kind, e.object, e.resource);
+      items[i].hidden = !ok;
+      if (ok) shown++;
+    });
+    for (const li of ol.querySelectorAll<HTMLLIElement>('li.cut')) li.hidden = !pass(li.dataset.info === 'true', li.dataset.kind!, li.dataset.object!, null);
+    fShown.textContent = `${n(shown)} shown of ${n(entries.length)} listed${sev === 'warn' && entries.some((e) => e.info) ? ' (borders are info: choose "warn + info" to see them)' : ''}`;
+  };
+  for (const c of [fSeverity, fKind, fObject, fResource]) c.addEventListener('change', applyFilters);
+  fSearch.addEventListener('input', applyFilters);
+  applyFilters();
+  fi.append(filters, ol);
   aside.append(fi);
 
   // ---- Below: map, totals, timings, options, warnings ----------------------------------------------------------
@@ -428,6 +477,7 @@ async function main(): Promise<void> {
 
   setMode('edges');
   (window as unknown as { __report: unknown }).__report = {
+    applyFilters, shownFindings: () => items.filter((li) => !li.hidden).length,
     ready: true, findings: entries.filter((e) => e.source === 'validation').length, fileFindings: entries.filter((e) => e.source === 'file').length, warnings: m.warnings.length,
     totals: { filesOpen: fileOpen, border: cc[BORDER], crack: cc[CRACK], unpaired: cc[UNPAIRED], validation: Object.fromEntries(counts), files: Object.fromEntries(fileCounts) }, camera, controls, frames: () => frames, setMode, render,
     target: () => controls.target.toArray(), position: () => camera.position.toArray(),

@@ -412,7 +412,7 @@ async function publishStage(b: Build, imported: ImportResult, sha256: string, al
   const manifest = makeManifest(input, sha256, manifestOptions(options), layout, built, imported.objects, b.validation.summary, plan, b.warnings, files, seamReport(options.seams, level, built));
   // The report reads the files just written (what the game gets) and shows the manifest as written.
   const objects = decisions(imported.objects, built, b.modes);
-  if (options.report) await timed(b, 'report', async () => staging.write(REPORT_FILE, await buildReport({ dir: staging.dir, manifest, timings: { ...b.timings }, workers: threads, objects })));
+  if (options.report) await timed(b, 'report', async () => staging.write(REPORT_FILE, await buildReport({ dir: staging.dir, manifest, timings: { ...b.timings }, workers: threads, objects, materials: imported.materials })));
   await timed(b, 'publish', () => staging.commit(manifest, logger));
   return { input, outDir: staging.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: threads, objects };
 }

@@ -195,6 +195,48 @@ describe.skipIf(!chromium).each(['skatepark', 'city-blocks'])('report.html of %s
     }
   });
 
+  it('tables every resource (triangles, parts, surfaces, file, bytes) and every glTF material → surface → word', async () => {
+    const m = build.manifest;
+    const rows = page.locator('#resources tr[data-resource]');
+    expect(await rows.count()).toBe(m.resources.length);
+    for (const i of [0, m.resources.length - 1]) {
+      const r = m.resources[i];
+      const text = (await rows.nth(i).textContent())!;
+      expect(text).toContain(r.file);
+      expect(text).toContain(r.faces.toLocaleString('en-US'));
+      expect(text).toContain(statSync(join(build.outDir, r.file)).size.toLocaleString('en-US'));
+    }
+    const mats = await page.locator('#materials tr').allTextContents();
+    expect(mats.length).toBeGreaterThan(1);
+    if (sample === 'skatepark') {
+      // park_smooth has sk8_surface "concrete" on its glTF material: that rule, the surface and its word.
+      expect(mats.some((t) => t.includes('park_smooth') && t.includes('sk8_surface "concrete" on the material') && t.includes('0x00000060'))).toBe(true);
+    }
+  });
+
+  it('at 1024×700: the key keeps to a small corner, the 3D view fills its column and stays put while the list scrolls', async () => {
+    const small = await browser.newPage({ viewport: { width: 1024, height: 700 } });
+    try {
+      await small.goto(pathToFileURL(join(build.outDir, 'report.html')).href);
+      await small.waitForFunction(() => (window as any).__report?.ready === true, null, { timeout: 60_000 });
+      for (const mode of ['edges', 'surface', 'resource', 'cell']) {
+        await small.click(`#modes button[data-mode="${mode}"]`);
+        const [legend, view] = await Promise.all([small.locator('#legend').boundingBox(), small.locator('#view').boundingBox()]);
+        expect((legend!.width * legend!.height) / (view!.width * view!.height), mode).toBeLessThan(0.2);
+      }
+      const [view, aside] = await Promise.all([small.locator('#view').boundingBox(), small.locator('aside').boundingBox()]);
+      expect(Math.abs(view!.y + view!.height - (aside!.y + aside!.height))).toBeLessThan(2); // no band under the view
+      expect(view!.y + view!.height).toBeLessThanOrEqual(701);
+      await small.locator('aside').evaluate((a) => (a.scrollTop = a.scrollHeight));
+      expect(await small.locator('aside').evaluate((a) => a.scrollTop)).toBeGreaterThan(0);
+      expect(await small.locator('#view').boundingBox()).toEqual(view);
+      mkdirSync(SHOTS, { recursive: true });
+      await small.screenshot({ path: join(SHOTS, `${sample}-1024.png`) });
+    } finally {
+      await small.close();
+    }
+  });
+
   it('frames a finding when it is clicked: the camera moves and its target is the location', async () => {
     const before = await page.evaluate(() => (window as any).__report.position());
     const item = page.locator('#findings li[data-finding]').first();

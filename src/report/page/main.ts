@@ -31,6 +31,10 @@ interface Meta {
   geometry: { faces: number; drawnFaces: number; stride: number; classCounts: number[]; resourceClassCounts: number[][]; openEdges: { resource: number; cls: number; points: number[][] }[]; shapes: { resource: number; material: number; min: number[]; max: number[]; vertices: number; faces: number }[] };
   edgeClasses: string[];
   surfaces: Record<string, string>;
+  surfaceColours: Record<string, string>;
+  surfaceShifted: number[];
+  materials: { material: string; how: string; word: number; primitives: number }[];
+  fileBytes: number[];
   blobBytes: number;
 }
 
@@ -73,6 +77,10 @@ async function inflate(b64: string): Promise<ArrayBuffer> {
   return new Response(stream).arrayBuffer();
 }
 
+/** The surface's colour: the level's fixed palette entry (src/report/surfaces.ts levelSurfaceColours). */
+let surfaceColours: Record<string, string> = {};
+const surfaceColour = (word: number): THREE.Color => new THREE.Color(surfaceColours[String(word)] ?? '#888888');
+
 /** Stable distinct colour for an integer key. */
 function keyColour(k: number): THREE.Color {
   const h = ((Math.imul(k + 1, 0x9e3779b1) >>> 0) % 360) / 360;
@@ -81,6 +89,7 @@ function keyColour(k: number): THREE.Color {
 
 async function main(): Promise<void> {
   const meta: Meta = JSON.parse(document.getElementById('report-meta')!.textContent!);
+  surfaceColours = meta.surfaceColours;
   const blob = await inflate(document.getElementById('report-geometry')!.textContent!);
   const m = meta.manifest;
   const app = document.getElementById('app')!;
@@ -101,7 +110,10 @@ async function main(): Promise<void> {
   view.append(modes);
   const note = el('div', { id: 'note' });
   view.append(note);
-  const legend = el('div', { id: 'legend' });
+  const legend = el('details', { id: 'legend', open: '' });
+  legend.append(el('summary', {}, 'Key'));
+  const legendBody = el('div', { id: 'legend-body' });
+  legend.append(legendBody);
   view.append(legend);
   left.append(view);
   const aside = el('aside');
@@ -215,7 +227,7 @@ async function main(): Promise<void> {
     material.uniforms.mode.value = MODES.indexOf(next) === 0 ? 0 : 1;
     if (next !== 'edges') {
       const shapeColour = g.shapes.map((s) => {
-        const c = next === 'surface' ? keyColour(materials.indexOf(s.material) * 7 + 3) : next === 'resource' ? keyColour(s.resource) : keyColour(cellIds.get(cellOf(m.resources[s.resource]))!);
+        const c = next === 'surface' ? surfaceColour(s.material) : next === 'resource' ? keyColour(s.resource) : keyColour(cellIds.get(cellOf(m.resources[s.resource]))!);
         return [Math.round(c.r * 255), Math.round(c.g * 255), Math.round(c.b * 255)];
       });
       for (let t = 0; t < faceCount; t++) {
@@ -225,20 +237,23 @@ async function main(): Promise<void> {
       geo.getAttribute('tint').needsUpdate = true;
     }
     for (const b of modes.querySelectorAll('button')) b.classList.toggle('on', b.dataset.mode === next);
-    legend.textContent = '';
+    legendBody.textContent = '';
+    const key = (colour: string, text: string, title = text): void => {
+      const item = el('span', { class: 'key', title });
+      item.append(el('span', { class: 'sw', style: `background:${colour}` }), document.createTextNode(text));
+      legendBody.append(item);
+    };
     if (next === 'edges') {
-      meta.edgeClasses.forEach((name, i) => {
-        const sw = el('span', { class: 'sw', style: `background:${EDGE_COLOURS[i]}` });
-        const item = el('span', { title: EDGE_MEANING[i] });
-        item.append(sw, document.createTextNode(`${name} ${n(g.classCounts[i])}`));
-        legend.append(item);
-      });
-      legend.append(el('div', { class: 'sub' }, 'edge sides (corners) in the written files; open and unpaired ones are one side per edge, so edges (hover a class for its meaning)'));
+      meta.edgeClasses.forEach((name, i) => key(EDGE_COLOURS[i], `${name} ${n(g.classCounts[i])}`, EDGE_MEANING[i]));
+      legendBody.append(el('div', { class: 'sub' }, 'edge sides in the written files (open ones: one per edge); hover for meanings, table below'));
     } else if (next === 'surface') {
-      for (const mat of materials.slice(0, 24)) {
-        legend.append(el('span', { class: 'sw', style: `background:#${keyColour(materials.indexOf(mat) * 7 + 3).getHexString()}` }), document.createTextNode(meta.surfaces[String(mat)] ?? String(mat)));
-      }
-    } else legend.append(document.createTextNode(next === 'resource' ? `${n(m.resources.length)} resources, one colour each` : `${n(cellIds.size)} ${m.layout === 'cells' ? 'cells' : 'resources (no cells: per-object layout)'}, one colour each`));
+      for (const mat of materials) key(meta.surfaceColours[String(mat)] ?? '#888', meta.surfaces[String(mat)] ?? String(mat));
+      legendBody.append(el('div', { class: 'sub' }, `fixed palette: the same surface has the same colour in every report${meta.surfaceShifted.length ? ` (${meta.surfaceShifted.length} shifted off it here, to stay distinct)` : ''}`));
+    } else {
+      const groups = next === 'resource' ? m.resources.map((r, i): [string, number] => [r.name, i]) : [...cellIds].map(([c, i]): [string, number] => [m.layout === 'cells' ? `cell ${c}` : c, i]);
+      for (const [label, i] of groups.slice(0, 40)) key(`#${keyColour(i).getHexString()}`, label);
+      legendBody.append(el('div', { class: 'sub' }, `${n(groups.length)} ${next === 'resource' ? 'resources' : m.layout === 'cells' ? 'cells' : 'resources (no cells: per-object layout)'}, one colour each${groups.length > 40 ? ' (first 40 keyed; pick a face for its name)' : ''}; colours are by order, not fixed across reports`));
+    }
     render();
   };
   for (const md of MODES) {
@@ -433,6 +448,56 @@ async function main(): Promise<void> {
   wrap.append(map, tip);
   below.append(wrap);
   drawMap(map, tip, m, entries);
+  const mapKey = el('div', { id: 'map-key', class: 'sub' });
+  const dot = (c: string, t: string): void => {
+    mapKey.append(el('span', { class: 'sw', style: `background:${c}` }), document.createTextNode(t));
+  };
+  dot('#ff2d55', 'a finding at warn level (its first point)');
+  dot('#9aa1ab', 'a border (info)');
+  dot('transparent;border:1px solid #b9bec6', "a resource's bounds");
+  if (m.layout === 'cells') dot('rgba(59,111,216,0.6)', 'a cell, darker with more geometries (the number)');
+  below.append(mapKey);
+
+  // ---- Objects and resources; materials ----------------------------------------------------------------------
+  const swatch = (word: number): HTMLElement => el('span', { class: 'sw', style: `background:${meta.surfaceColours[String(word)] ?? '#888'}` });
+  const surfaceCell = (words: number[]): HTMLTableCellElement => {
+    const td = el('td');
+    for (const w of words) td.append(swatch(w), document.createTextNode(`${meta.surfaces[String(w)] ?? w} `));
+    return td;
+  };
+  below.append(el('h2', {}, `Objects and resources (${n(m.resources.length)} resources from ${n(meta.objects.length || m.resources.reduce((s, r) => s + r.sourceObjects.length, 0))} objects)`));
+  const rt = el('table', { id: 'resources' });
+  const head = (cols: string[]): HTMLTableRowElement => {
+    const tr = el('tr');
+    for (const c of cols) tr.append(el('th', {}, c));
+    return tr;
+  };
+  rt.append(head(['resource', 'objects (mode)', 'triangles', 'parts', 'shapes', 'surfaces', 'file', 'bytes', 'open edges']));
+  m.resources.forEach((r, ri) => {
+    const tr = el('tr', { 'data-resource': String(ri) });
+    const objs = r.sourceObjects.slice(0, 6).map((o) => `${o}${modeOf.get(o) && modeOf.get(o) !== 'triangle_mesh' ? ` (${modeOf.get(o)})` : ''}`).join(', ') + (r.sourceObjects.length > 6 ? ` … (${r.sourceObjects.length})` : '');
+    const rc = g.resourceClassCounts[ri] ?? [];
+    tr.append(el('td', {}, r.cell ? `${r.name} (cell ${r.cell.join(',')})` : r.name), el('td', {}, objs), el('td', { class: 'n' }, n(r.faces)), el('td', { class: 'n' }, n(r.parts)), el('td', { class: 'n' }, n(r.shapes)),
+      surfaceCell(r.materials ?? []), el('td', {}, r.file), el('td', { class: 'n' }, n(meta.fileBytes[ri] ?? 0)), el('td', { class: 'n' }, n((rc[BORDER] ?? 0) + (rc[CRACK] ?? 0) + (rc[UNPAIRED] ?? 0))));
+    rt.append(tr);
+  });
+  below.append(rt);
+  below.append(el('h2', {}, `Materials: glTF material → surface → packed word (${n(meta.materials.length)})`));
+  const mt = el('table', { id: 'materials' });
+  mt.append(head(['glTF material', 'chosen by', 'surface', 'packed word', 'primitives']));
+  for (const u of [...meta.materials].sort((a, b) => a.material.localeCompare(b.material) || a.word - b.word)) {
+    const tr = el('tr');
+    const surface = el('td');
+    surface.append(swatch(u.word), document.createTextNode((meta.surfaces[String(u.word)] ?? String(u.word)).replace(/ \(0x[0-9a-f]+\)$/, '')));
+    tr.append(el('td', {}, u.material), el('td', {}, u.how), surface, el('td', {}, `0x${(u.word >>> 0).toString(16).padStart(8, '0')}`), el('td', { class: 'n' }, n(u.primitives)));
+    mt.append(tr);
+  }
+  if (!meta.materials.length) {
+    const tr = el('tr');
+    tr.append(el('td', { colspan: '5', class: 'sub' }, 'No glTF materials recorded (not a glTF input).'));
+    mt.append(tr);
+  }
+  below.append(mt);
 
   // ---- One set of counts, each with its source --------------------------------------------------------------------
   const cc = g.classCounts;
@@ -488,7 +553,7 @@ function table(rows: string[][]): HTMLTableElement {
   const t = el('table');
   for (const r of rows) {
     const tr = el('tr');
-    r.forEach((c, i) => tr.append(el('td', i ? { class: 'n' } : {}, c)));
+    r.forEach((c, i) => tr.append(el('td', i === 1 ? { class: 'n' } : i > 1 ? { class: 'sub' } : {}, c)));
     t.append(tr);
   }
   return t;

@@ -52,7 +52,7 @@ export interface PageMeta {
   surfaceColours: Record<string, string>;
   surfaceShifted: number[];
   generated: string;
-  geometry: Omit<ReportGeometry, 'shapes'> & { shapes: { resource: number; material: number; min: number[]; max: number[]; vertices: number; faces: number }[] };
+  geometry: Omit<ReportGeometry, 'shapes'> & { shapes: { resource: number; part: number; material: number; min: number[]; max: number[]; vertices: number; faces: number }[] };
   edgeClasses: readonly string[];
   surfaces: Record<string, string>;
   /** Bytes of the geometry blob before compression. */
@@ -110,7 +110,7 @@ function packGeometry(g: ReportGeometry): { blob: Uint8Array; shapes: PageMeta['
     put(s.vertices);
     put(s.faces);
     put(s.classes);
-    return { resource: s.resource, material: s.material, min: s.min, max: s.max, vertices: s.vertices.length / 3, faces: s.faces.length / 3 };
+    return { resource: s.resource, part: s.part, material: s.material, min: s.min, max: s.max, vertices: s.vertices.length / 3, faces: s.faces.length / 3 };
   });
   return { blob, shapes };
 }
@@ -154,6 +154,9 @@ main > div { min-height: 0; }
 #modes { position: absolute; top: 8px; left: 8px; display: flex; gap: 4px; flex-wrap: wrap; }
 #modes button { background: #23272d; color: #e4e6ea; border: 1px solid #3a4048; border-radius: 4px; padding: 4px 8px; cursor: pointer; }
 #modes button.on { background: #3b6fd8; border-color: #3b6fd8; }
+#tools { display: flex; gap: 4px; margin-left: 8px; } #tools select { background: #23272d; color: #e4e6ea; border: 1px solid #3a4048; border-radius: 4px; max-width: 160px; }
+#tools button { background: #23272d; color: #e4e6ea; border: 1px solid #3a4048; border-radius: 4px; padding: 4px 8px; cursor: pointer; } #tools button.on { background: #3b6fd8; }
+#pick { position: absolute; top: 40px; right: 8px; max-width: 48%; background: #000c; padding: 6px 8px; border-radius: 4px; white-space: pre-wrap; font-size: 11px; display: none; pointer-events: none; }
 #legend { position: absolute; bottom: 6px; left: 6px; background: #15171ad9; padding: 3px 6px; border-radius: 4px; max-width: min(46%, 420px); max-height: 32%; overflow: auto; font-size: 11px; line-height: 1.35; }
 #legend summary { cursor: pointer; color: #9aa1ab; }
 #legend .key { white-space: nowrap; margin-right: 6px; display: inline-block; }

@@ -12,8 +12,8 @@
 // open edge or a face (an open edge at a shape, resource or cell seam is what the game sees as open too). Each open
 // or unpaired corner is one side of one edge, so its count is a count of edges (the validation's unit).
 //
-// Size: past ReportOptions.maxTriangles the page draws every k-th face of each shape and every face with an open
-// corner, and says so. Positions go to the page quantised to u16 over each shape's box (≤ 1.5 mm over a 100 m
+// Size: every face is drawn up to ReportOptions.maxTriangles (4M); past it the page draws every k-th face of each
+// shape and every face with an open corner, and says so. Positions go to the page quantised to u16 over each shape's box (≤ 1.5 mm over a 100 m
 // cell), indices as u16 (a shape has at most 65,535 vertices): ~12 bytes a drawn face before compression.
 
 import { classifyOpenEdges, type CrackMesh } from '../geometry/cracks.ts';
@@ -28,15 +28,20 @@ export const EDGE_UNPAIRED = 5;
 export const EDGE_CLASS_NAMES = ['flat', 'concave', 'convex', 'open border', 'crack', 'unpaired (non-manifold)'] as const;
 
 export interface ReportOptions {
-  /** Faces drawn at most (count, ≥ 1,000); past it the page decimates and says so. Default 400,000. */
+  /**
+   * Faces drawn at most (count, ≥ 1,000); past it the page decimates and says so. Default 4,000,000: every level
+   * the pools can hold (40,000 geometries) up to ~4M faces is drawn whole (the page draws merged indexed buffers).
+   */
   maxTriangles: number;
 }
 
-export const REPORT_DEFAULTS: ReportOptions = { maxTriangles: 400_000 };
+export const REPORT_DEFAULTS: ReportOptions = { maxTriangles: 4_000_000 };
 
 /** One drawn shape: quantised vertices, u16 faces, a class per corner, its part's material and its resource. */
 export interface DrawnShape {
   resource: number;
+  /** The part's index in its resource. */
+  part: number;
   material: number;
   /** World box of the shape's vertices. */
   min: [number, number, number];
@@ -84,6 +89,7 @@ function rotate(q: [number, number, number, number], x: number, y: number, z: nu
 
 interface WorldShape {
   resource: number;
+  part: number;
   material: number;
   world: Float32Array;
   /** Vertex of each corner, three corners a face. */
@@ -97,8 +103,8 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
   const opt = { ...REPORT_DEFAULTS, ...options };
   const shapes: WorldShape[] = [];
   resources.forEach((res, ri) => {
-    for (const part of res.parts) {
-      if (part.kind !== KIND_MESH || part.shape >= res.shapes.length) continue;
+    res.parts.forEach((part, pi) => {
+      if (part.kind !== KIND_MESH || part.shape >= res.shapes.length) return;
       const s = res.shapes[part.shape];
       const nv = s.vertices.length / 3;
       const world = new Float32Array(3 * nv);
@@ -122,7 +128,7 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
       const open: number[] = [];
       let triangles = true;
       for (let f = 0; f < nf; f++) if (s.faceOffsets[f + 1] - s.faceOffsets[f] !== 3) triangles = false;
-      if (!triangles) continue; // kind-5 faces are triangles; anything else is not ours to draw
+      if (!triangles) return; // kind-5 faces are triangles; anything else is not ours to draw
       const flat = s.flatBits, concave = s.concaveBits, values = s.edgeValues, cv = s.cornerVertices;
       const hasBits = flat.length > 0 && concave.length > 0, hasValues = values.length > 0;
       let twins = 0;
@@ -145,8 +151,8 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
           classes[c] = cls;
         }
       }
-      shapes.push({ resource: ri, material: part.material, world, corners, classes, open });
-    }
+      shapes.push({ resource: ri, part: pi, material: part.material, world, corners, classes, open });
+    });
   });
   // Open corners into borders and cracks, across every shape.
   const meshes: CrackMesh[] = shapes.map((s) => {
@@ -217,7 +223,7 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
       q[i + 1] = Math.round((w[i + 1] - y0) * sy);
       q[i + 2] = Math.round((w[i + 2] - z0) * sz);
     }
-    return { resource: s.resource, material: s.material, min, max, vertices: q, faces: out, classes };
+    return { resource: s.resource, part: s.part, material: s.material, min, max, vertices: q, faces: out, classes };
   });
   return { shapes: drawn, faces, drawnFaces, stride, classCounts, resourceClassCounts, openEdges };
 }

@@ -237,6 +237,121 @@ describe.skipIf(!chromium).each(['skatepark', 'city-blocks'])('report.html of %s
     }
   });
 
+  /** Pixels of the marker's own colour (opaque, depth-tested: what the mesh does not hide). */
+  const markerPixels = (): Promise<number> =>
+    page.evaluate(() => {
+      (window as any).__report.render();
+      const src = document.getElementById('three') as HTMLCanvasElement;
+      const c = document.createElement('canvas');
+      c.width = src.width;
+      c.height = src.height;
+      const ctx = c.getContext('2d')!;
+      ctx.drawImage(src, 0, 0);
+      const d = ctx.getImageData(0, 0, c.width, c.height).data;
+      let k = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] > 200 && d[i + 1] < 70 && d[i + 2] > 200) k++;
+      return k;
+    });
+  /** Screen length (px) of a segment, and the canvas height. */
+  const screenLength = (pts: number[][]): Promise<{ length: number; height: number }> =>
+    page.evaluate((p) => {
+      const v = (window as any).__report.view;
+      const [a, b] = [v.project(p[0]), v.project(p[1])];
+      return { length: Math.hypot(a[0] - b[0], a[1] - b[1]), height: (document.getElementById('three') as HTMLCanvasElement).clientHeight };
+    }, pts);
+
+  it('frames a clicked finding at its own size from a side the mesh does not hide: its edge covers many pixels', async () => {
+    await page.click('#modes button[data-mode="edges"]');
+    const item = page.locator('#finding-list li[data-finding]:not([hidden])').first();
+    await item.click();
+    const i = Number(await item.getAttribute('data-finding'));
+    const pts: number[][] = await page.evaluate((k) => (window as any).__report.finding(k).loc.points, i);
+    expect(await page.evaluate(() => (window as any).__report.target())).toEqual([0, 1, 2].map((k) => pts.reduce((t, p) => t + p[k], 0) / pts.length));
+    const { length, height } = await screenLength(pts.length === 2 ? pts : [pts[0], pts[1]]);
+    expect(length).toBeGreaterThan(0.4 * height);
+    const seen = await markerPixels();
+    console.log(`${sample}: finding ${i} framed: ${length.toFixed(0)} px long on a ${height} px view, ${seen} marker pixels unhidden`);
+    expect(seen).toBeGreaterThan(1500);
+    // The map marks the selected finding too.
+    expect(await page.locator('#map').getAttribute('data-selected')).toBeTruthy();
+    // A 2 cm crack is framed as large as a 2 m one.
+    const tiny = [[pts[0][0], pts[0][1], pts[0][2]], [pts[0][0] + 0.02, pts[0][1], pts[0][2]]];
+    await page.evaluate((t) => (window as any).__report.view.frameFinding(t), tiny);
+    expect((await screenLength(tiny)).length).toBeGreaterThan(0.4 * height);
+    expect(await markerPixels()).toBeGreaterThan(1500);
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, `${sample}-framed.png`) });
+  });
+
+  it('picking a face reports its object, resource, part, surface, nearest edge class, position and side', async () => {
+    const pickFace = async (ri: number): Promise<string> => {
+      const text = await page.evaluate(async (r) => {
+        const rep = (window as any).__report;
+        const si = rep.shapes.findIndex((s: { resource: number }) => s.resource === r);
+        const corners = rep.view.faceCorners(si, 0).map((v: any) => [v.x, v.y, v.z]);
+        rep.view.frameFinding(corners);
+        const centre = [0, 1, 2].map((k) => (corners[0][k] + corners[1][k] + corners[2][k]) / 3);
+        return rep.view.project(centre);
+      }, ri);
+      const box = (await page.locator('#three').boundingBox())!;
+      await page.mouse.click(box.x + text[0], box.y + text[1]);
+      return (await page.locator('#pick').textContent()) ?? '';
+    };
+    const m = build.manifest;
+    const perObject = m.layout === 'objects';
+    for (const ri of [0, m.resources.length - 1, Math.floor(m.resources.length / 2)]) {
+      const r = m.resources[ri];
+      const text = await pickFace(ri);
+      if (perObject) expect(text).toContain(`object ${r.sourceObjects[0]}`);
+      else expect(text).toContain(`objects merged in this cell`);
+      expect(text).toContain(`resource ${r.name} (${r.file})`);
+      expect(text).toMatch(/part \d+/);
+      expect(text).toMatch(/surface .*\(0x[0-9a-f]+\)/);
+      expect(text).toMatch(/nearest edge: (flat|concave|convex|open border|crack|unpaired)/);
+      expect(text).toMatch(/at \(-?[\d.]+, -?[\d.]+, -?[\d.]+\)/);
+      expect(text).toMatch(/front face|BACK face/);
+    }
+    // From under the ground the ground shows its back.
+    const ground = m.resources.findIndex((r) => r.name === 'ground' || r.name === 'terrain' || r.cell !== null);
+    const b = m.resources[ground].bounds;
+    const side = async (y: number): Promise<string> => {
+      await page.evaluate(([bb, yy]) => {
+        const rep = (window as any).__report;
+        const x = bb.min[0] + 0.37 * (bb.max[0] - bb.min[0]), z = bb.min[2] + 0.41 * (bb.max[2] - bb.min[2]);
+        rep.view.isolate(-1);
+        rep.camera.position.set(x + 0.01, (bb.min[1] + bb.max[1]) / 2 + (yy as number), z + 0.01);
+        rep.controls.target.set(x, (bb.min[1] + bb.max[1]) / 2, z);
+        rep.controls.update();
+        rep.render();
+      }, [b, y] as const);
+      const box = (await page.locator('#three').boundingBox())!;
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      return (await page.locator('#pick').textContent()) ?? '';
+    };
+    if (sample === 'skatepark') {
+      expect(await side(-5)).toContain('BACK face');
+      expect(await side(40)).toContain('front face');
+    }
+  });
+
+  it('wireframe, frame all and isolate', async () => {
+    const start = await page.evaluate(() => { (window as any).__report.view.frameAll(); return (window as any).__report.position(); });
+    const shot = (): Promise<string> => page.evaluate(() => { (window as any).__report.render(); return (document.getElementById('three') as HTMLCanvasElement).toDataURL(); });
+    const before = await shot();
+    await page.click('#wireframe');
+    expect(await page.getAttribute('#wireframe', 'aria-pressed')).toBe('true');
+    expect(await shot()).not.toBe(before);
+    await page.click('#wireframe');
+    const m = build.manifest;
+    const ri = m.resources.reduce((best, r, i) => (r.faces < m.resources[best].faces && r.faces > 0 ? i : best), 0);
+    await page.selectOption('#isolate', String(ri));
+    expect(await page.evaluate(() => (window as any).__report.drawnFaces())).toBe(m.resources[ri].faces);
+    await page.selectOption('#isolate', '-1');
+    expect(await page.evaluate(() => (window as any).__report.drawnFaces())).toBe(build.manifest.totals['collision-triangles']);
+    await page.click('#frame-all');
+    expect(await page.evaluate(() => (window as any).__report.position())).toEqual(start);
+  });
+
   it('frames a finding when it is clicked: the camera moves and its target is the location', async () => {
     const before = await page.evaluate(() => (window as any).__report.position());
     const item = page.locator('#findings li[data-finding]').first();

@@ -6,7 +6,7 @@
 // marker highlights it), the top-down map (cells with geometries against the budget and pools, resources outlined,
 // hover info), totals, timings, options. window.__report exposes state for the browser tests.
 import * as THREE from 'three';
-import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { createView, EDGE_COLOURS, type Pick, type ShapeMeta } from './view.ts';
 
 interface Loc { triangle: number; points: number[][]; with?: string }
 interface Resource { name: string; file: string; cell: [number, number] | null; bounds: { min: number[]; max: number[] }; parts: number; shapes: number; vertices?: number; faces: number; sourceObjects: string[]; materials?: number[] }
@@ -28,7 +28,7 @@ interface Meta {
   timings: Record<string, number>;
   workers: number;
   generated: string;
-  geometry: { faces: number; drawnFaces: number; stride: number; classCounts: number[]; resourceClassCounts: number[][]; openEdges: { resource: number; cls: number; points: number[][] }[]; shapes: { resource: number; material: number; min: number[]; max: number[]; vertices: number; faces: number }[] };
+  geometry: { faces: number; drawnFaces: number; stride: number; classCounts: number[]; resourceClassCounts: number[][]; openEdges: { resource: number; cls: number; points: number[][] }[]; shapes: ShapeMeta[] };
   edgeClasses: string[];
   surfaces: Record<string, string>;
   surfaceColours: Record<string, string>;
@@ -44,7 +44,6 @@ const KINDS: [string, string][] = [
   ['degenerate', 'degenerate triangle'], ['duplicate', 'duplicate triangle'], ['reversedDuplicate', 'back-to-back pair'],
   ['borderEdges', 'border (info)'],
 ];
-const EDGE_COLOURS = ['#4a7d52', '#3b8fe0', '#f09a3b', '#b9bec6', '#ff2d55', '#c64dff'];
 const BORDER = 3, CRACK = 4, UNPAIRED = 5;
 /** One line per edge class: what it means for a board riding over it. */
 const EDGE_MEANING = [
@@ -122,99 +121,10 @@ async function main(): Promise<void> {
 
   // ---- 3D view -------------------------------------------------------------------------------------------------
   const g = meta.geometry;
-  const faceCount = g.shapes.reduce((s, x) => s + x.faces, 0);
-  const position = new Float32Array(9 * faceCount);
-  const cls = new Uint8Array(9 * faceCount);
-  const faceShape = new Uint32Array(faceCount);
-  let off = 0, f = 0;
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  g.shapes.forEach((s, si) => {
-    const verts = new Uint16Array(blob, off, 3 * s.vertices);
-    off += (verts.byteLength + 1) & ~1;
-    const faces = new Uint16Array(blob, off, 3 * s.faces);
-    off += (faces.byteLength + 1) & ~1;
-    const classes = new Uint8Array(blob, off, 3 * s.faces);
-    off += (classes.byteLength + 1) & ~1;
-    const span = [0, 1, 2].map((k) => (s.max[k] - s.min[k]) / 65535);
-    for (let k = 0; k < 3; k++) (lo[k] = Math.min(lo[k], s.min[k])), (hi[k] = Math.max(hi[k], s.max[k]));
-    for (let t = 0; t < s.faces; t++, f++) {
-      faceShape[f] = si;
-      for (let c = 0; c < 3; c++) {
-        const v = faces[3 * t + c];
-        for (let k = 0; k < 3; k++) position[9 * f + 3 * c + k] = s.min[k] + verts[3 * v + k] * span[k];
-        // Every vertex of the face carries the three corner classes (the shader picks the nearest edge's).
-        for (let k = 0; k < 3; k++) cls[9 * f + 3 * c + k] = classes[3 * t + k];
-      }
-    }
-  });
-  const colour = new Uint8Array(9 * faceCount);
-  const geo = new THREE.BufferGeometry();
-  geo.setAttribute('position', new THREE.BufferAttribute(position, 3));
-  geo.setAttribute('cls', new THREE.BufferAttribute(cls, 3));
-  geo.setAttribute('tint', new THREE.BufferAttribute(colour, 3, true));
-  geo.computeBoundingSphere();
-  const material = new THREE.ShaderMaterial({
-    glslVersion: THREE.GLSL3,
-    side: THREE.DoubleSide,
-    uniforms: { mode: { value: 0 }, palette: { value: EDGE_COLOURS.map((c) => new THREE.Color(c)) }, width: { value: 1.6 } },
-    vertexShader: `
-      in vec3 cls; in vec3 tint;
-      out vec3 vCls; out vec3 vTint; out vec3 vBary; out vec3 vView;
-      void main() {
-        int k = gl_VertexID % 3;
-        vBary = vec3(k == 0 ? 1.0 : 0.0, k == 1 ? 1.0 : 0.0, k == 2 ? 1.0 : 0.0);
-        vCls = cls; vTint = tint;
-        vec4 mv = modelViewMatrix * vec4(position, 1.0);
-        vView = mv.xyz;
-        gl_Position = projectionMatrix * mv;
-      }`,
-    fragmentShader: `
-      uniform int mode; uniform vec3 palette[6]; uniform float width;
-      in vec3 vCls; in vec3 vTint; in vec3 vBary; in vec3 vView;
-      out vec4 outColour;
-      void main() {
-        vec3 nrm = normalize(cross(dFdx(vView), dFdy(vView)));
-        float light = 0.35 + 0.65 * abs(nrm.z);
-        vec3 c = (mode == 0 ? vec3(0.62) : vTint) * light;
-        if (mode == 0) {
-          // Edge i runs from corner i to corner i + 1: opposite corner i + 2, whose barycentric is small near it.
-          vec3 w = max(fwidth(vBary), vec3(1e-6));
-          vec3 d = vec3(vBary.z / w.z, vBary.x / w.x, vBary.y / w.y);
-          float dmin = min(d.x, min(d.y, d.z));
-          float cl = d.x == dmin ? vCls.x : d.y == dmin ? vCls.y : vCls.z;
-          int ci = int(cl + 0.5);
-          float wd = ci >= 3 ? width * 2.0 : width;
-          if (dmin < wd && !(ci == 0 && dmin > width * 0.6)) c = palette[ci] * (ci == 0 ? light : 1.0);
-        }
-        outColour = vec4(c, 1.0);
-      }`,
-  });
-  const mesh = new THREE.Mesh(geo, material);
-  const scene = new THREE.Scene();
-  scene.background = new THREE.Color('#1b1e22');
-  scene.add(mesh);
-  const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
-  renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
-  const centre = new THREE.Vector3((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2);
-  const size = Math.max(1, hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
-  const camera = new THREE.PerspectiveCamera(50, 1, Math.max(0.01, size / 20000), size * 20);
-  camera.position.set(centre.x + size * 0.55, centre.y + size * 0.6, centre.z + size * 0.75);
-  const controls = new OrbitControls(camera, canvas);
-  controls.target.copy(centre);
-  controls.update();
-  let frames = 0;
-  const render = (): void => {
-    const w = view.clientWidth, h = view.clientHeight;
-    if (canvas.width !== Math.floor(w * renderer.getPixelRatio()) || canvas.height !== Math.floor(h * renderer.getPixelRatio())) {
-      renderer.setSize(w, h, false);
-      camera.aspect = w / Math.max(1, h);
-      camera.updateProjectionMatrix();
-    }
-    renderer.render(scene, camera);
-    frames++;
-  };
-  controls.addEventListener('change', render);
-  window.addEventListener('resize', render);
+  const view3d = createView(canvas, view, blob, g.shapes);
+  const { camera, controls, render } = view3d;
+  const frames = view3d.frames;
+  const firstFrame = performance.now();
 
   // Colour modes.
   const cellOf = (r: Resource): string => (r.cell ? `${r.cell[0]},${r.cell[1]}` : r.name);
@@ -224,18 +134,10 @@ async function main(): Promise<void> {
   let mode: Mode = 'edges';
   const setMode = (next: Mode): void => {
     mode = next;
-    material.uniforms.mode.value = MODES.indexOf(next) === 0 ? 0 : 1;
-    if (next !== 'edges') {
-      const shapeColour = g.shapes.map((s) => {
-        const c = next === 'surface' ? surfaceColour(s.material) : next === 'resource' ? keyColour(s.resource) : keyColour(cellIds.get(cellOf(m.resources[s.resource]))!);
-        return [Math.round(c.r * 255), Math.round(c.g * 255), Math.round(c.b * 255)];
-      });
-      for (let t = 0; t < faceCount; t++) {
-        const c = shapeColour[faceShape[t]];
-        for (let k = 0; k < 9; k++) colour[9 * t + k] = c[k % 3];
-      }
-      geo.getAttribute('tint').needsUpdate = true;
-    }
+    view3d.setTint(next === 'edges' ? null : g.shapes.map((s) => {
+      const c = next === 'surface' ? surfaceColour(s.material) : next === 'resource' ? keyColour(s.resource) : keyColour(cellIds.get(cellOf(m.resources[s.resource]))!);
+      return [Math.round(c.r * 255), Math.round(c.g * 255), Math.round(c.b * 255)];
+    }));
     for (const b of modes.querySelectorAll('button')) b.classList.toggle('on', b.dataset.mode === next);
     legendBody.textContent = '';
     const key = (colour: string, text: string, title = text): void => {
@@ -254,7 +156,7 @@ async function main(): Promise<void> {
       for (const [label, i] of groups.slice(0, 40)) key(`#${keyColour(i).getHexString()}`, label);
       legendBody.append(el('div', { class: 'sub' }, `${n(groups.length)} ${next === 'resource' ? 'resources' : m.layout === 'cells' ? 'cells' : 'resources (no cells: per-object layout)'}, one colour each${groups.length > 40 ? ' (first 40 keyed; pick a face for its name)' : ''}; colours are by order, not fixed across reports`));
     }
-    render();
+    legendBody.append(el('div', { class: 'sub' }, 'back faces (the side a face\u2019s winding turns away): pink, hatched'));
   };
   for (const md of MODES) {
     const b = el('button', { 'data-mode': md }, md === 'edges' ? 'edge class' : md === 'surface' ? 'surface material' : md);
@@ -266,33 +168,72 @@ async function main(): Promise<void> {
     note.textContent = `Showing ${n(g.drawnFaces)} of ${n(g.faces)} faces: 1 face in ${g.stride} of each shape, and every face with an open or crack edge (the level is too large to draw whole). Counts and findings cover all faces.`;
   }
 
-  // Highlight and framing of a finding.
-  const marker = new THREE.Group();
-  marker.renderOrder = 10;
-  scene.add(marker);
-  const frame = (pts: number[][]): void => {
-    marker.clear();
-    const vs = pts.map((p) => new THREE.Vector3(p[0], p[1], p[2]));
-    const c = vs.reduce((a, v) => a.add(v), new THREE.Vector3()).multiplyScalar(1 / vs.length);
-    const r = Math.max(0.5, ...vs.map((v) => v.distanceTo(c)));
-    const lineMat = new THREE.LineBasicMaterial({ color: 0xff00ff, depthTest: false, transparent: true });
-    const loop = vs.length > 2 ? [...vs, vs[0]] : vs;
-    marker.add(new THREE.Line(new THREE.BufferGeometry().setFromPoints(loop), lineMat));
-    const dot = new THREE.SphereGeometry(r * 0.06, 12, 8);
-    const dotMat = new THREE.MeshBasicMaterial({ color: 0xff00ff, depthTest: false, transparent: true });
-    for (const v of vs) marker.add(new THREE.Mesh(dot, dotMat).translateX(v.x).translateY(v.y).translateZ(v.z));
-    const ring = new THREE.Mesh(new THREE.RingGeometry(r * 1.4, r * 1.55, 48), new THREE.MeshBasicMaterial({ color: 0xffff00, depthTest: false, transparent: true, side: THREE.DoubleSide }));
-    ring.position.copy(c);
-    ring.lookAt(c.clone().add(new THREE.Vector3(0, 1, 0)));
-    marker.add(ring);
-    for (const o of marker.children) o.renderOrder = 10;
-    const dir = camera.position.clone().sub(controls.target).normalize();
-    if (dir.lengthSq() === 0) dir.set(0.5, 0.7, 0.5).normalize();
-    controls.target.copy(c);
-    camera.position.copy(c).addScaledVector(dir, r * 5 + 2);
-    controls.update();
-    render();
+  // Tools: frame all, wireframe, isolate a resource (an object in the per-object layout).
+  const tools = el('div', { id: 'tools' });
+  const frameAllButton = el('button', { id: 'frame-all', title: 'frame the whole level (reset the camera)' }, 'frame all');
+  frameAllButton.addEventListener('click', () => view3d.frameAll());
+  const wireButton = el('button', { id: 'wireframe', 'aria-pressed': 'false', title: 'draw every edge, flat ones too' }, 'wireframe');
+  wireButton.addEventListener('click', () => {
+    const on = wireButton.getAttribute('aria-pressed') !== 'true';
+    wireButton.setAttribute('aria-pressed', String(on));
+    wireButton.classList.toggle('on', on);
+    view3d.setWireframe(on);
+  });
+  const isolateSelect = el('select', { id: 'isolate', 'aria-label': 'show one resource alone', title: m.layout === 'cells' ? 'show one cell alone' : 'show one object alone' });
+  isolateSelect.append(el('option', { value: '-1' }, m.layout === 'cells' ? 'all cells' : 'all objects'));
+  m.resources.forEach((r, i) => isolateSelect.append(el('option', { value: String(i) }, r.cell ? `cell ${r.cell.join(',')} (${r.name})` : r.name)));
+  isolateSelect.addEventListener('change', () => {
+    const ri = Number(isolateSelect.value);
+    view3d.isolate(ri);
+    if (ri >= 0) view3d.frameBox(m.resources[ri].bounds.min, m.resources[ri].bounds.max);
+  });
+  tools.append(frameAllButton, wireButton, isolateSelect);
+  modes.append(tools);
+
+  // Pick: hover shows what is under the pointer, a click keeps it and marks the face.
+  const pickBox = el('div', { id: 'pick', role: 'status', 'aria-live': 'polite' });
+  view.append(pickBox);
+  const glTFOf = (word: number): string => [...new Set(meta.materials.filter((u) => u.word === word).map((u) => u.material))].join(', ');
+  const describePick = (p: Pick): string => {
+    const s = g.shapes[p.shape], r = m.resources[s.resource];
+    const objs = r.sourceObjects.length === 1 ? `object ${r.sourceObjects[0]}${modeOf.get(r.sourceObjects[0]) ? ` (${modeOf.get(r.sourceObjects[0])})` : ''}` : `one of ${n(r.sourceObjects.length)} objects merged in this cell (the file does not say which): ${r.sourceObjects.slice(0, 4).join(', ')}${r.sourceObjects.length > 4 ? ' …' : ''}`;
+    const gl = glTFOf(s.material);
+    return [
+      objs,
+      `resource ${r.name} (${r.file})${r.cell ? ` · cell ${r.cell.join(',')}` : ''} · part ${s.part}`,
+      `surface ${meta.surfaces[String(s.material)] ?? s.material}${gl ? ` ← glTF material ${gl}` : ''}`,
+      `nearest edge: ${EDGE_MEANING[p.edgeClass]}`,
+      `at ${fmt(p.point.toArray())} · ${p.front ? 'front face' : 'BACK face (seen from behind its winding)'} · face ${p.face} of shape ${p.shape}`,
+    ].join('\n');
   };
+  let pinned = false, hoverQueued = false, lastMove: MouseEvent | null = null, downAt: [number, number] | null = null;
+  canvas.addEventListener('pointerdown', (ev) => (downAt = [ev.clientX, ev.clientY]));
+  canvas.addEventListener('mousemove', (ev) => {
+    lastMove = ev;
+    if (pinned || hoverQueued || ev.buttons) return;
+    hoverQueued = true;
+    requestAnimationFrame(() => {
+      hoverQueued = false;
+      const p = lastMove && view3d.pickAt(lastMove.clientX, lastMove.clientY);
+      pickBox.textContent = p ? describePick(p) : '';
+      pickBox.style.display = p ? 'block' : 'none';
+    });
+  });
+  canvas.addEventListener('click', (ev) => {
+    if (downAt && Math.hypot(ev.clientX - downAt[0], ev.clientY - downAt[1]) > 4) return; // a drag, not a click
+    const p = view3d.pickAt(ev.clientX, ev.clientY);
+    pinned = !!p;
+    pickBox.textContent = p ? `${describePick(p)}\n(click empty space to let go)` : '';
+    pickBox.style.display = p ? 'block' : 'none';
+    if (p) {
+      lastPick = p;
+      selectNearest(p.point.toArray());
+    }
+  });
+  let lastPick: Pick | null = null;
+  let selectNearest = (_p: number[]): void => {};
+  let showOnMap = (_pts: number[][] | null): void => {};
+  const frame = (pts: number[][]): void => view3d.frameFinding(pts);
 
   // ---- Findings list -------------------------------------------------------------------------------------------
   interface Entry { kind: string; label: string; object: string; loc: Loc; info: boolean; source: 'validation' | 'file'; resource: number; modes?: string }
@@ -345,7 +286,7 @@ async function main(): Promise<void> {
     li.append(el('span', { class: 'kind' }, res ? 'warning' : 'warning (unplaced)'), document.createTextNode(` · ${w}`));
     if (res) {
       li.tabIndex = 0;
-      li.addEventListener('click', () => frame([res.bounds.min, res.bounds.max]));
+      li.addEventListener('click', () => view3d.frameBox(res.bounds.min, res.bounds.max));
     }
     wl.append(li);
   }
@@ -362,6 +303,7 @@ async function main(): Promise<void> {
       for (const s of ol.querySelectorAll('li.sel')) s.classList.remove('sel');
       li.classList.add('sel');
       frame(e.loc.points);
+      showOnMap(e.loc.points);
     });
     li.addEventListener('keydown', (ev) => {
       if (ev.key === 'Enter' || ev.key === ' ') (ev.preventDefault(), li.click());
@@ -389,6 +331,21 @@ async function main(): Promise<void> {
       if (count > listed) ol.append(el('li', { class: 'cut', 'data-kind': kind, 'data-object': r.sourceObjects.length === 1 ? r.sourceObjects[0] : r.name, 'data-info': String(cls === BORDER) }, `${label} · ${r.file}: list cut here, ${n(listed)} listed of ${n(count)}`));
     });
   }
+  // A face picked in 3D selects the nearest listed finding within 1 m of the point, if it is shown.
+  selectNearest = (p) => {
+    let best = -1, bd = 1;
+    entries.forEach((e, i) => {
+      if (items[i].hidden) return;
+      const d = Math.min(...e.loc.points.map((q) => Math.hypot(q[0] - p[0], q[1] - p[1], q[2] - p[2])));
+      if (d < bd) (bd = d), (best = i);
+    });
+    if (best < 0) return;
+    for (const s of ol.querySelectorAll('li.sel')) s.classList.remove('sel');
+    items[best].classList.add('sel');
+    items[best].scrollIntoView({ block: 'nearest' });
+    showOnMap(entries[best].loc.points);
+  };
+
   // Filters: severity, kind, object, resource or cell, and a search on object names; borders (info) hidden at first
   // when there is anything at warn level. Native controls, so all reachable and usable with the keyboard.
   const filters = el('div', { id: 'filters', role: 'search' });
@@ -447,7 +404,12 @@ async function main(): Promise<void> {
   const tip = el('div', { id: 'tip' });
   wrap.append(map, tip);
   below.append(wrap);
-  drawMap(map, tip, m, entries);
+  const mapView = drawMap(map, tip, m, entries, (ri) => {
+    const r = m.resources[ri];
+    view3d.frameBox(r.bounds.min, r.bounds.max);
+    view.scrollIntoView({ block: 'nearest' });
+  });
+  showOnMap = (pts) => mapView.show(pts);
   const mapKey = el('div', { id: 'map-key', class: 'sub' });
   const dot = (c: string, t: string): void => {
     mapKey.append(el('span', { class: 'sw', style: `background:${c}` }), document.createTextNode(t));
@@ -541,7 +503,27 @@ async function main(): Promise<void> {
   below.append(el('p', { class: 'sub' }, `${m.tool.name} ${m.tool.version}. Drawn from the written .physics files (${n(g.faces)} faces in ${n(m.resources.length)} resources, ${n(meta.blobBytes)} bytes of geometry before compression).`));
 
   setMode('edges');
+  // Time to the first frame: from the start of navigation to the first picture finished (a pixel read back).
+  const gl = view3d.renderer.getContext();
+  gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+  const firstFrameMs = performance.now();
+  /** Frame times (ms) orbiting the target once in `steps` steps, each drawn and finished. */
+  const orbit = (steps: number): number[] => {
+    const out: number[] = [];
+    const offset = camera.position.clone().sub(controls.target);
+    for (let i = 1; i <= steps; i++) {
+      const t0 = performance.now();
+      camera.position.copy(controls.target).add(offset.clone().applyAxisAngle(new THREE.Vector3(0, 1, 0), (2 * Math.PI * i) / steps));
+      camera.lookAt(controls.target);
+      controls.update();
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+      out.push(performance.now() - t0);
+    }
+    return out;
+  };
   (window as unknown as { __report: unknown }).__report = {
+    view: view3d, timing: { firstFrameMs, buildMs: firstFrameMs - firstFrame }, orbit, lastPick: () => lastPick && { ...lastPick, text: pickBox.textContent },
+    drawnFaces: () => view3d.drawnFaces(), totalFaces: g.faces, describePick, shapes: g.shapes, finding: (i: number) => entries[i] && { ...entries[i] },
     applyFilters, shownFindings: () => items.filter((li) => !li.hidden).length,
     ready: true, findings: entries.filter((e) => e.source === 'validation').length, fileFindings: entries.filter((e) => e.source === 'file').length, warnings: m.warnings.length,
     totals: { filesOpen: fileOpen, border: cc[BORDER], crack: cc[CRACK], unpaired: cc[UNPAIRED], validation: Object.fromEntries(counts), files: Object.fromEntries(fileCounts) }, camera, controls, frames: () => frames, setMode, render,
@@ -560,7 +542,7 @@ function table(rows: string[][]): HTMLTableElement {
 }
 
 /** The level from above (X right, Z down): cells with their geometries, resources outlined, findings as dots. */
-function drawMap(map: HTMLCanvasElement, tip: HTMLElement, m: Meta['manifest'], entries: { info: boolean; loc: Loc; object: string; label: string }[]): void {
+function drawMap(map: HTMLCanvasElement, tip: HTMLElement, m: Meta['manifest'], entries: { info: boolean; loc: Loc; object: string; label: string }[], onPick: (resource: number) => void): { show(points: number[][] | null): void } {
   const ctx = map.getContext('2d')!;
   const res = m.resources;
   let x0 = Infinity, x1 = -Infinity, z0 = Infinity, z1 = -Infinity;
@@ -602,12 +584,22 @@ function drawMap(map: HTMLCanvasElement, tip: HTMLElement, m: Meta['manifest'], 
   ctx.fillStyle = '#9aa1ab';
   ctx.font = '10px system-ui';
   ctx.fillText(`x ${+x0.toFixed(1)} → ${+x1.toFixed(1)} m, z ${+z0.toFixed(1)} ↓ ${+z1.toFixed(1)} m${m.layout === 'cells' ? `; cells of ${cs} m, geometries per cell shaded (most: ${maxShapes})` : ''}`, pad, map.height - 3);
-  map.addEventListener('mousemove', (ev) => {
+  const base = ctx.getImageData(0, 0, map.width, map.height);
+  const hitsAt = (ev: MouseEvent): typeof res => {
     const rect = map.getBoundingClientRect();
     const x = x0 + ((ev.clientX - rect.left) * (map.width / rect.width) - pad) / scale;
     const z = z0 + ((ev.clientY - rect.top) * (map.height / rect.height) - pad) / scale;
-    const hits = res.filter((r) => x >= r.bounds.min[0] && x <= r.bounds.max[0] && z >= r.bounds.min[2] && z <= r.bounds.max[2])
+    return res.filter((r) => x >= r.bounds.min[0] && x <= r.bounds.max[0] && z >= r.bounds.min[2] && z <= r.bounds.max[2])
       .sort((a, b) => (a.bounds.max[0] - a.bounds.min[0]) * (a.bounds.max[2] - a.bounds.min[2]) - (b.bounds.max[0] - b.bounds.min[0]) * (b.bounds.max[2] - b.bounds.min[2]));
+  };
+  // A click frames the cell (or resource) under it in the 3D view.
+  map.addEventListener('click', (ev) => {
+    const hit = hitsAt(ev)[0];
+    if (hit) onPick(res.indexOf(hit));
+  });
+  map.addEventListener('mousemove', (ev) => {
+    const rect = map.getBoundingClientRect();
+    const hits = hitsAt(ev);
     if (!hits.length) {
       tip.style.display = 'none';
       return;
@@ -620,6 +612,21 @@ function drawMap(map: HTMLCanvasElement, tip: HTMLElement, m: Meta['manifest'], 
     tip.style.top = `${ev.clientY - rect.top + 10}px`;
   });
   map.addEventListener('mouseleave', () => (tip.style.display = 'none'));
+  return {
+    // The selected finding on the map: a ring round it over the static picture.
+    show(points) {
+      ctx.putImageData(base, 0, 0);
+      if (!points) return;
+      const cx = points.reduce((t, p) => t + p[0], 0) / points.length, cz = points.reduce((t, p) => t + p[2], 0) / points.length;
+      ctx.strokeStyle = '#ff00ff';
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      ctx.arc(X(cx), Z(cz), 9, 0, 2 * Math.PI);
+      ctx.stroke();
+      ctx.lineWidth = 1;
+      map.dataset.selected = `${+cx.toFixed(3)},${+cz.toFixed(3)}`;
+    },
+  };
 }
 
 main().catch((e) => {

@@ -13,8 +13,9 @@
 // or unpaired corner is one side of one edge, so its count is a count of edges (the validation's unit).
 //
 // Size: every face is drawn up to ReportOptions.maxTriangles (4M); past it the page draws every k-th face of each
-// shape and every face with an open corner, and says so. Positions go to the page quantised to u16 over each shape's box (≤ 1.5 mm over a 100 m
-// cell), indices as u16 (a shape has at most 65,535 vertices): ~12 bytes a drawn face before compression.
+// shape and every face with an open corner, and says so. Positions go to the page quantised to u16 over each
+// shape's box (≤ 1.5 mm over a 100 m cell), indices as u16 (a shape has at most 65,535 vertices): ~12 bytes a drawn
+// face before compression.
 
 import { classifyOpenEdges, type CrackMesh } from '../geometry/cracks.ts';
 import { KIND_MESH, type PhysicsResource } from '../format/types.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { compileLevel, type CompileResult } from '../../src/compile.ts';
-import { tempDir } from '../fixtures/levels.ts';
+import { tempDir, writeBigLevel } from '../fixtures/levels.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -430,4 +430,60 @@ describe.skipIf(!chromium)('a report past the face cap', () => {
       dir.cleanup();
     }
   }, 180_000);
+});
+
+describe.skipIf(!chromium)('report.html of a 1,000,000-triangle level', () => {
+  it('draws every face (coarse far away, whole near), keeps open edges drawn, and times the first frame and orbiting', async () => {
+    const dir = tempDir('sk8-report-big-');
+    const { chromium: pw } = await import('playwright-core');
+    const browser = await pw.launch({ executablePath: chromium, args: CHROMIUM_ARGS });
+    try {
+      const level = await writeBigLevel(join(dir.dir, 'big.glb'));
+      const r = await compileLevel(level, { out: join(dir.dir, 'out'), report: true }, hooks);
+      expect(r.manifest.totals['collision-triangles']).toBe(1_000_000);
+      const p = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      const errors: string[] = [];
+      p.on('pageerror', (e) => errors.push(e.message));
+      await p.goto(pathToFileURL(join(r.outDir, 'report.html')).href);
+      await p.waitForFunction(() => (window as any).__report?.ready === true, null, { timeout: 120_000 });
+      const state = await p.evaluate(() => {
+        const rep = (window as any).__report;
+        return { first: rep.timing.firstFrameMs, drawn: rep.drawnFaces(), total: rep.totalFaces, raster: rep.view.rasterFaces(), lod: rep.view.lod(), note: document.getElementById('note')!.style.display };
+      });
+      expect(state.total).toBe(1_000_000);
+      expect(state.drawn).toBe(1_000_000); // no shape left out, no face dropped
+      expect(state.note).not.toBe('block'); // not decimated
+      expect(state.lod.hidden).toBe(0);
+      // The whole level in edge-class mode is not blank: faces drawn (coarse), borders on top.
+      const drawn = await p.evaluate(() => {
+        const src = document.getElementById('three') as HTMLCanvasElement;
+        const c = document.createElement('canvas');
+        c.width = 280;
+        c.height = 200;
+        const ctx = c.getContext('2d')!;
+        ctx.drawImage(src, 0, 0, c.width, c.height);
+        const d = ctx.getImageData(0, 0, c.width, c.height).data;
+        let k = 0;
+        for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 0x1b) + Math.abs(d[i + 1] - 0x1e) + Math.abs(d[i + 2] - 0x22) > 24) k++;
+        return k / (d.length / 4);
+      });
+      expect(drawn).toBeGreaterThan(0.2);
+      const orbit: number[] = await p.evaluate(() => (window as any).__report.orbit(8));
+      const sorted = [...orbit].sort((a, b) => a - b);
+      const median = sorted[Math.floor(sorted.length / 2)];
+      // Near a finding the shapes around it are drawn whole, with their edge classes.
+      await p.selectOption('#f-severity', 'all');
+      await p.locator('#finding-list li[data-finding]').first().click();
+      const near = await p.evaluate(() => (window as any).__report.view.lod());
+      expect(near.full).toBeGreaterThan(0);
+      const nearOrbit: number[] = await p.evaluate(() => (window as any).__report.orbit(4));
+      console.log(`1M-triangle level, report.html in headless Chromium (SwiftShader), 1400×1000: first frame ${state.first.toFixed(0)} ms after navigation; whole level ${state.raster.toLocaleString('en-US')} faces rasterised (${state.lod.coarse} of ${state.lod.coarse + state.lod.full} shapes coarse), orbit frame median ${median.toFixed(0)} ms (max ${sorted[sorted.length - 1].toFixed(0)}); near a finding (${near.full} shapes whole) ${nearOrbit.map((t) => t.toFixed(0)).join('/')} ms; html ${(statSync(join(r.outDir, 'report.html')).size / 2 ** 20).toFixed(1)} MB`);
+      expect(errors).toEqual([]);
+      mkdirSync(SHOTS, { recursive: true });
+      await p.screenshot({ path: join(SHOTS, 'big-level.png') });
+    } finally {
+      await browser.close();
+      dir.cleanup();
+    }
+  }, 400_000);
 });

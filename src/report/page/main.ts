@@ -1,10 +1,10 @@
 /// <reference lib="dom" />
 // report.html's page script (bundled with three.js by src/report/index.ts; runs in the browser, from disk, with no
-// network). Reads the JSON and the gzip+base64 geometry blob from the page, then builds: the 3D view (one
-// non-indexed mesh of every drawn face; a shader colours each corner's edge band by its class, or the faces by
-// surface, resource or cell), orbit controls, the findings list (click: the camera frames the location and a
-// marker highlights it), the top-down map (cells with geometries against the budget and pools, resources outlined,
-// hover info), totals, timings, options. window.__report exposes state for the browser tests.
+// network). Reads the JSON and the gzip+base64 geometry blob from the page, then builds: the 3D view (view.ts:
+// merged indexed mesh, edge-class lines, pick, framing, level of detail), the findings panel (build warnings,
+// validation findings and the open edges of objects not validated; filters and search), the counts with their
+// sources, the top-down map (cells against the budget and pools, resources outlined, findings, hover and click),
+// tables of resources and materials, totals, timings, options. window.__report exposes state for the browser tests.
 import * as THREE from 'three';
 import { createView, EDGE_COLOURS, type Pick, type ShapeMeta } from './view.ts';
 

@@ -34,7 +34,11 @@ export interface View {
   /** Show one resource alone (its index) or all (-1). */
   isolate(resource: number): void;
   isolated(): number;
+  /** Faces the shown shapes hold (each drawn whole, or as its coarse mesh far away). */
   drawnFaces(): number;
+  /** Faces sent to the GPU last frame (full and coarse). */
+  rasterFaces(): number;
+  lod(): { coarse: number; full: number; hidden: number };
   frameAll(): void;
   /** Frames a finding (2 points: an edge; more: a polygon) at its own size from an unoccluded side; marks it. */
   frameFinding(points: number[][]): void;
@@ -52,6 +56,12 @@ export interface View {
 export const EDGE_COLOURS = ['#4a7d52', '#3b8fe0', '#f09a3b', '#d8dce2', '#ff2d55', '#c64dff'];
 const BORDER = 3;
 export const MARKER_COLOUR = 0xff00ff;
+/** Vertex-clustering grid (cells per axis over a shape's box) of a shape's coarse mesh. */
+const LOD_GRID = 24;
+/** Below this spacing of a shape's faces on screen (px) the coarse mesh is drawn. */
+const LOD_PX = 2;
+/** From this spacing (px) a shape's flat, concave and convex edge lines are drawn (its open ones always). */
+const LINE_PX = 5;
 
 export function createView(canvas: HTMLCanvasElement, container: HTMLElement, blob: ArrayBuffer, shapes: ShapeMeta[]): View {
   // ---- Merged buffers --------------------------------------------------------------------------------------------
@@ -65,6 +75,12 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
   const lineCounts = EDGE_COLOURS.map(() => 0);
   let off = 0;
   const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  // Level of detail: each shape also as a coarse mesh by vertex clustering (a LOD_GRID³ grid over its box, each
+  // cell's first vertex standing for it, the shape's outline vertices kept, faces that keep three distinct vertices
+  // kept once, winding kept): a closed surface, not a sieve, drawn when the shape's faces are under LOD_PX pixels
+  // apart on screen.
+  const coarse: number[] = [];
+  const shapeCoarseStart = new Uint32Array(shapes.length + 1);
   shapes.forEach((s, si) => {
     const verts = new Uint16Array(blob, off, 3 * s.vertices);
     off += (verts.byteLength + 1) & ~1;
@@ -84,35 +100,65 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     }
     shapeVertStart[si + 1] = v0 + s.vertices;
     shapeFaceStart[si + 1] = f0 + s.faces;
+    // The shape's outline (edges no face of the shape runs back) keeps its vertices, so the coarse mesh still
+    // meets its neighbours' without a gap.
+    const runs = new Set<number>();
+    for (let c = 0; c < 3 * s.faces; c++) runs.add(faces[c] * 65536 + faces[c % 3 === 2 ? c - 2 : c + 1]);
+    const keep = new Uint8Array(s.vertices);
+    for (let c = 0; c < 3 * s.faces; c++) {
+      const from = faces[c], to = faces[c % 3 === 2 ? c - 2 : c + 1];
+      if (!runs.has(to * 65536 + from)) keep[from] = keep[to] = 1;
+    }
+    const cellOf = new Map<number, number>(), rep = new Uint32Array(s.vertices);
+    for (let v = 0; v < s.vertices; v++) {
+      if (keep[v]) {
+        rep[v] = v;
+        continue;
+      }
+      const key = ((verts[3 * v] * LOD_GRID) >> 16) * LOD_GRID * LOD_GRID + ((verts[3 * v + 1] * LOD_GRID) >> 16) * LOD_GRID + ((verts[3 * v + 2] * LOD_GRID) >> 16);
+      let r = cellOf.get(key);
+      if (r === undefined) cellOf.set(key, (r = v));
+      rep[v] = r;
+    }
+    const seen = new Set<string>();
+    for (let t = 0; t < s.faces; t++) {
+      const x = rep[faces[3 * t]], y = rep[faces[3 * t + 1]], z = rep[faces[3 * t + 2]];
+      if (x === y || y === z || x === z) continue;
+      const key = [x, y, z].sort((p, q) => p - q).join(',');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      coarse.push(v0 + x, v0 + y, v0 + z);
+    }
+    shapeCoarseStart[si + 1] = coarse.length;
   });
   // Lines per class, in shape order (so a resource is a range), with each resource's range.
   const lineIndex = lineCounts.map((c) => new Uint32Array(2 * c));
   const lineAt = EDGE_COLOURS.map(() => 0);
   const resources = Math.max(0, ...shapes.map((s) => s.resource)) + 1;
-  const lineRange = EDGE_COLOURS.map(() => Array.from({ length: resources }, () => [Infinity, 0]));
-  const faceRange = Array.from({ length: resources }, () => [Infinity, 0]);
+  /** Per class, where each shape's lines start in its index list (shape order). */
+  const lineShapeStart = EDGE_COLOURS.map(() => new Uint32Array(shapes.length + 1));
+  const faceCount = (resource: number): number => shapes.reduce((t, s) => t + (s.resource === resource ? s.faces : 0), 0);
+  void resources;
   shapes.forEach((s, si) => {
     const f0 = shapeFaceStart[si], f1 = shapeFaceStart[si + 1];
-    const fr = faceRange[s.resource];
-    fr[0] = Math.min(fr[0], 3 * f0);
-    fr[1] = Math.max(fr[1], 3 * f1);
     for (let c = 3 * f0; c < 3 * f1; c++) {
       const k = classes[c];
       const from = index[c], to = index[c % 3 === 2 ? c - 2 : c + 1];
       if (!(k >= BORDER || from < to)) continue;
-      const r = lineRange[k][s.resource];
-      r[0] = Math.min(r[0], lineAt[k]);
       lineIndex[k][lineAt[k]++] = from;
       lineIndex[k][lineAt[k]++] = to;
-      r[1] = lineAt[k];
     }
+    for (let k = 0; k < EDGE_COLOURS.length; k++) lineShapeStart[k][si + 1] = lineAt[k];
   });
 
   const posAttr = new THREE.BufferAttribute(position, 3);
   const geo = new THREE.BufferGeometry();
   geo.setAttribute('position', posAttr);
   geo.setAttribute('tint', new THREE.BufferAttribute(tint, 3, true));
-  geo.setIndex(new THREE.BufferAttribute(index, 1));
+  const both = new Uint32Array(index.length + coarse.length);
+  both.set(index);
+  both.set(coarse, index.length);
+  geo.setIndex(new THREE.BufferAttribute(both, 1));
   geo.boundingSphere = new THREE.Sphere(new THREE.Vector3((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2), Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2 || 1);
   const faceMaterial = new THREE.ShaderMaterial({
     glslVersion: THREE.GLSL3,
@@ -144,7 +190,7 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
         outColour = vec4(c, 1.0);
       }`,
   });
-  const mesh = new THREE.Mesh(geo, faceMaterial);
+  const mesh = new THREE.Mesh(geo, [faceMaterial]);
   mesh.frustumCulled = false;
   const scene = new THREE.Scene();
   scene.background = new THREE.Color('#1b1e22');
@@ -153,7 +199,7 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     const lg = new THREE.BufferGeometry();
     lg.setAttribute('position', posAttr);
     lg.setIndex(new THREE.BufferAttribute(li, 1));
-    const l = new THREE.LineSegments(lg, new THREE.LineBasicMaterial({ color: EDGE_COLOURS[k] }));
+    const l = new THREE.LineSegments(lg, [new THREE.LineBasicMaterial({ color: EDGE_COLOURS[k] })]);
     l.frustumCulled = false;
     l.renderOrder = 1;
     scene.add(l);
@@ -174,6 +220,7 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
       camera.aspect = w / Math.max(1, h);
       camera.updateProjectionMatrix();
     }
+    updateLod(h);
     renderer.render(scene, camera);
     frames++;
   };
@@ -182,13 +229,46 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
 
   let tinted = false, wireframe = false, only = -1;
   const showLines = (): void => {
-    lines.forEach((l, k) => {
-      l.visible = k >= BORDER || wireframe || (!tinted && k > 0);
-      const r = only < 0 ? [0, lineIndex[k].length] : lineRange[k][only];
-      l.geometry.setDrawRange(r[0] === Infinity ? 0 : r[0], r[0] === Infinity ? 0 : r[1] - r[0]);
-    });
+    lines.forEach((l, k) => (l.visible = k >= BORDER || wireframe || (!tinted && k > 0)));
   };
   showLines();
+  const centres = shapes.map((s) => new THREE.Vector3((s.min[0] + s.max[0]) / 2, (s.min[1] + s.max[1]) / 2, (s.min[2] + s.max[2]) / 2));
+  const radii = shapes.map((s) => Math.hypot(s.max[0] - s.min[0], s.max[1] - s.min[1], s.max[2] - s.min[2]) / 2);
+  /** Per shape this frame: 0 hidden (isolated away), 1 coarse, 2 full faces; class lines when 3. */
+  const lod = new Uint8Array(shapes.length);
+  let rasterFaces = 0;
+  /** Each shape's level of detail from its faces' spacing on screen; the draw groups of faces and lines from it. */
+  const updateLod = (viewHeight: number): void => {
+    const pxPerUnit = viewHeight / 2 / Math.tan(THREE.MathUtils.degToRad(camera.fov / 2));
+    shapes.forEach((s, si) => {
+      if (only >= 0 && s.resource !== only) return void (lod[si] = 0);
+      const d = Math.max(1e-6, camera.position.distanceTo(centres[si]) - radii[si]);
+      const spacing = ((2 * radii[si]) / Math.sqrt(Math.max(1, s.faces))) * (pxPerUnit / d);
+      lod[si] = spacing < LOD_PX && shapeCoarseStart[si + 1] > shapeCoarseStart[si] ? 1 : spacing < LINE_PX ? 2 : 3;
+    });
+    geo.clearGroups();
+    rasterFaces = 0;
+    const add = (g: THREE.BufferGeometry, start: number, end: number): void => {
+      if (end <= start) return;
+      const last = g.groups[g.groups.length - 1];
+      if (last && last.start + last.count === start) last.count += end - start;
+      else g.addGroup(start, end - start, 0);
+    };
+    shapes.forEach((_, si) => {
+      if (lod[si] === 0) return;
+      if (lod[si] === 1) add(geo, index.length + shapeCoarseStart[si], index.length + shapeCoarseStart[si + 1]);
+      else add(geo, 3 * shapeFaceStart[si], 3 * shapeFaceStart[si + 1]);
+    });
+    for (const g of geo.groups) rasterFaces += g.count / 3;
+    lines.forEach((l, k) => {
+      l.geometry.clearGroups();
+      // Open, crack and unpaired edges always (every shown shape); the others only where their faces are apart.
+      shapes.forEach((_, si) => {
+        if (lod[si] === 0 || (k < BORDER && lod[si] < 3)) return;
+        add(l.geometry, lineShapeStart[k][si], lineShapeStart[k][si + 1]);
+      });
+    });
+  };
 
   // ---- Picking --------------------------------------------------------------------------------------------------
   const ray = new THREE.Raycaster();
@@ -324,13 +404,12 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     },
     isolate(resource) {
       only = resource;
-      const r = resource < 0 ? [0, index.length] : faceRange[resource] ?? [0, 0];
-      geo.setDrawRange(r[0] === Infinity ? 0 : r[0], r[0] === Infinity ? 0 : r[1] - r[0]);
-      showLines();
       render();
     },
     isolated: () => only,
-    drawnFaces: () => (geo.drawRange.count === Infinity ? index.length : Math.min(geo.drawRange.count, index.length)) / 3,
+    drawnFaces: () => (only < 0 ? index.length / 3 : faceCount(only)),
+    rasterFaces: () => rasterFaces,
+    lod: () => ({ coarse: [...lod].filter((x) => x === 1).length, full: [...lod].filter((x) => x >= 2).length, hidden: [...lod].filter((x) => x === 0).length }),
     frameAll() {
       frameAll();
     },

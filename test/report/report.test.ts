@@ -397,6 +397,17 @@ describe.skipIf(!chromium).each(['skatepark', 'city-blocks'])('report.html of %s
     expect(text).toContain(r.name);
     expect(text).toContain(`triangles ${r.faces.toLocaleString('en-US')}`);
     expect(text).toContain(`shapes ${r.shapes}`);
+    // A click there frames that resource in 3D (its box's middle becomes the target).
+    const at = await page.evaluate(() => (window as any).__report.target());
+    await page.mouse.down();
+    await page.mouse.up();
+    const target = await page.evaluate(() => (window as any).__report.target());
+    expect(target).not.toEqual(at);
+    const hovered = build.manifest.resources.find((x) => x.name === text.split('\n')[0].split('  ')[0])!;
+    expect(target.map((v: number) => +v.toFixed(3))).toEqual([0, 1, 2].map((k) => +((hovered.bounds.min[k] + hovered.bounds.max[k]) / 2).toFixed(3)));
+    const ri = build.manifest.resources.indexOf(hovered);
+    if (await page.locator(`#f-resource option[value="${ri}"]`).count()) expect(await page.inputValue('#f-resource')).toBe(String(ri));
+    await page.selectOption('#f-resource', 'all');
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: join(SHOTS, `${sample}-map.png`) });
   });

@@ -404,9 +404,14 @@ async function main(): Promise<void> {
   const tip = el('div', { id: 'tip' });
   wrap.append(map, tip);
   below.append(wrap);
+  // A map click frames the cell (or resource) in 3D and narrows the list to its findings (the filter shows it).
   const mapView = drawMap(map, tip, m, entries, (ri) => {
     const r = m.resources[ri];
     view3d.frameBox(r.bounds.min, r.bounds.max);
+    if ([...fResource.options].some((o) => o.value === String(ri))) {
+      fResource.value = String(ri);
+      applyFilters();
+    }
     view.scrollIntoView({ block: 'nearest' });
   });
   showOnMap = (pts) => mapView.show(pts);

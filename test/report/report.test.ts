@@ -310,6 +310,7 @@ describe.skipIf(!chromium).each(['skatepark', 'city-blocks'])('report.html of %s
       expect(text).toMatch(/nearest edge: (flat|concave|convex|open border|crack|unpaired)/);
       expect(text).toMatch(/at \(-?[\d.]+, -?[\d.]+, -?[\d.]+\)/);
       expect(text).toMatch(/front face|BACK face/);
+      expect(await markerPixels()).toBeGreaterThan(50); // the clicked face is marked
     }
     // From under the ground the ground shows its back.
     const ground = m.resources.findIndex((r) => r.name === 'ground' || r.name === 'terrain' || r.cell !== null);

@@ -227,6 +227,7 @@ async function main(): Promise<void> {
     pickBox.style.display = p ? 'block' : 'none';
     if (p) {
       lastPick = p;
+      view3d.mark(p.corners.map((v) => v.toArray()));
       selectNearest(p.point.toArray());
     }
   });

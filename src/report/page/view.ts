@@ -42,6 +42,8 @@ export interface View {
   frameAll(): void;
   /** Frames a finding (2 points: an edge; more: a polygon) at its own size from an unoccluded side; marks it. */
   frameFinding(points: number[][]): void;
+  /** Marks a face or edge (world points) where it is, without moving the camera. */
+  mark(points: number[][]): void;
   /** Frames a box (a resource's bounds). */
   frameBox(min: number[], max: number[]): void;
   pickAt(clientX: number, clientY: number): Pick | null;
@@ -414,6 +416,12 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
       frameAll();
     },
     frameFinding, frameBox, pickAt,
+    mark(points) {
+      const vs = points.map((p) => new THREE.Vector3(p[0], p[1], p[2]));
+      const mid = vs.reduce((t, v) => t.add(v), new THREE.Vector3()).multiplyScalar(1 / vs.length);
+      drawMarker(vs, Math.max(0.01, ...vs.map((v) => v.distanceTo(mid))) * 0.5);
+      render();
+    },
     faceCorners: (si, f) => [0, 1, 2].map((k) => corner(3 * (shapeFaceStart[si] + f) + k, new THREE.Vector3())),
     project(p) {
       const v = new THREE.Vector3(p[0], p[1], p[2]).project(camera);

@@ -444,6 +444,31 @@ describe.skipIf(!chromium)('a report past the face cap', () => {
   }, 180_000);
 });
 
+describe.skipIf(!chromium)('report.html of shapes.glb', () => {
+  it('lists the open edges of the shape-mode objects the validation does not see, and its counts equal the manifest\'s', async () => {
+    const dir = tempDir('sk8-report-shapes-');
+    const { chromium: pw } = await import('playwright-core');
+    const browser = await pw.launch({ executablePath: chromium, args: CHROMIUM_ARGS });
+    try {
+      const r = await compileLevel(join(ROOT, 'samples', 'shapes.glb'), { out: join(dir.dir, 'out'), report: true }, hooks);
+      const p = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      await p.goto(pathToFileURL(join(r.outDir, 'report.html')).href);
+      await p.waitForFunction(() => (window as any).__report?.ready === true, null, { timeout: 60_000 });
+      const t = await p.evaluate(() => (window as any).__report.totals);
+      expect(t.filesOpen).toBe(r.manifest.seams.openEdgesWritten);
+      // 62 open edges in the files: 52 the validation found (ground, ramp_mesh), 10 on the two convex stacks.
+      expect(t).toMatchObject({ filesOpen: 62, border: 61, crack: 1, files: { fileBorder: 10 } });
+      await p.selectOption('#f-severity', 'all');
+      const file = await p.locator('#finding-list li[data-source="file"]').allTextContents();
+      expect(file.length).toBe(10);
+      for (const name of ['stack_convex_parts', 'stack_aggregate']) expect(file.filter((x) => x.includes(`"${name}"`)).length).toBe(5);
+    } finally {
+      await browser.close();
+      dir.cleanup();
+    }
+  }, 180_000);
+});
+
 describe.skipIf(!chromium)('report.html of a 1,000,000-triangle level', () => {
   it('draws every face (coarse far away, whole near), keeps open edges drawn, and times the first frame and orbiting', async () => {
     const dir = tempDir('sk8-report-big-');

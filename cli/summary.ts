@@ -50,7 +50,7 @@ export function formatSummary(r: CompileResult, maxWarnings = 20, named = false)
     `  layout: ${layoutLine(r)}`,
     ...Object.entries(t).map(([k, v]) => `  ${k.padEnd(28)} ${v}`),
     ...forgeLines(m),
-    ...(m.seams.authoredOpenEdges === null ? [] : [`  open edges (corners, --seams ${m.seams.mode}): ${m.seams.authoredOpenEdges} as authored, ${m.seams.joinedAcrossCuts} joined across cuts, ${m.seams.openEdgesWritten} written`]),
+    ...(m.seams.authoredOpenEdges === null ? [] : [`  open edges (edge sides, non-manifold included; --seams ${m.seams.mode}): ${m.seams.authoredOpenEdges} as authored, ${m.seams.joinedAcrossCuts} joined across cuts, ${m.seams.openEdgesWritten} written`]),
     `  time: ${Object.entries(r.timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}${r.workers > 1 ? ` (${r.workers} workers)` : ''}`,
   ];
   lines.push(...ybnLines(r, named));

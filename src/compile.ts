@@ -489,9 +489,9 @@ async function publishStage(b: Build, imported: ImportResult & { ybn?: YbnReport
   const manifest = makeManifest(input, sha256, manifestOptions(options), layout, built, imported.objects, b.validation.summary, plan, b.warnings, files, seamReport(options.seams, level, built), ybnManifest(options, imported.ybn));
   if (imported.forge) manifest.forge = imported.forge;
   // The report reads the files just written (what the game gets) and shows the manifest as written.
-  if (options.report) await timed(b, 'report', async () => staging.write(REPORT_FILE, await buildReport({ dir: staging.dir, manifest, timings: { ...b.timings }, workers: threads })));
-  await timed(b, 'publish', () => staging.commit(manifest, logger));
   const objects = decisions(imported.objects, built, b.modes);
+  if (options.report) await timed(b, 'report', async () => staging.write(REPORT_FILE, await buildReport({ dir: staging.dir, manifest, timings: { ...b.timings }, workers: threads, objects, materials: imported.materials })));
+  await timed(b, 'publish', () => staging.commit(manifest, logger));
   return { input, outDir: staging.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: threads, objects };
 }
 

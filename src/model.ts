@@ -72,6 +72,8 @@ export interface ImportResult {
   forge?: ForgeImportReport;
   /** sha256 input of the file and its external resources, for the manifest. */
   inputBytes: Uint8Array[];
+  /** How each glTF material became a packed word (glTF import only; report.html's materials table). */
+  materials?: { material: string; how: string; word: number; primitives: number }[];
 }
 
 /**

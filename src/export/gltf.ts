@@ -21,7 +21,7 @@ import { quatToMat3 } from '../shapes/frame.ts';
 import type { Manifest } from '../compile.ts';
 import { encodeOrder, mergePieces } from './face-order.ts';
 import { relativeTo, worldCandidates, WorldPoints, type Candidates } from './positions.ts';
-import { keyColourRgb } from '../report/surfaces.ts';
+import { surfaceColourLinear } from '../report/surfaces.ts';
 import { PHYSICS_LITERAL_FLAG } from '../import/materials.ts';
 
 export interface ToGltfInput {
@@ -97,7 +97,7 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
     const d = decodeMaterial(packed);
     const surface = d.slotName ?? `slot_${d.slot}`;
     const name = d.propertySlot === 0 ? surface : `${surface}_p${d.propertySlot}`;
-    m = doc.createMaterial(`${name}_${word(packed)}`).setBaseColorFactor([...keyColourRgb(d.slot), 1]).setDoubleSided(false);
+    m = doc.createMaterial(`${name}_${word(packed)}`).setBaseColorFactor([...surfaceColourLinear(packed), 1]).setDoubleSided(false);
     m.setExtras({ sk8_collision_material_packed: word(packed), sk8_surface_name: surface });
     materials.set(packed, m);
     return m;

@@ -71,7 +71,7 @@ export async function importGltf(file: string, options: ImportOptions = IMPORT_D
   const walker = new SceneWalker(doc, file, options, logger, hooks.onObject, hooks.memo);
   walker.walk(roots);
   hooks.memo?.commit();
-  return { objects: walker.objects, stats: walker.stats, inputBytes };
+  return { objects: walker.objects, stats: walker.stats, inputBytes, materials: walker.materialUses() };
 }
 
 const EXT_DRACO = 'KHR_draco_mesh_compression';
@@ -245,6 +245,9 @@ class SceneWalker {
   private sceneTriangles = 0;
   private sceneObjects = 0;
   private materials: MaterialResolver;
+  materialUses(): NonNullable<ImportResult['materials']> {
+    return [...this.materials.uses.values()];
+  }
   /**
    * Where the objects' arrays are allocated: shared memory, read by worker threads without a copy. A session's is
    * kept from build to build (a rebuild's few new arrays then fill the last chunk instead of a fresh 4 MB one).

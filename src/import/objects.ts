@@ -23,6 +23,16 @@ export interface GrindConfig {
   radius?: number;
 }
 
+/** One glTF material's way to a packed word (ImportResult.materials). */
+export interface MaterialUse {
+  /** The glTF material's name, '(unnamed material)' or '(no material)'. */
+  material: string;
+  /** The rule that chose the word (src/import/objects.ts MaterialResolver.resolve's order). */
+  how: string;
+  word: number;
+  primitives: number;
+}
+
 export class MaterialResolver {
   private table = buildSurfaceTable();
   private warned = new Set<string>();
@@ -88,21 +98,36 @@ export class MaterialResolver {
   resolve(node: Node, mesh: Mesh, prim: Primitive, water: boolean, where: Place): number {
     const mat: Material | null = prim.getMaterial();
     const layers: Extras[] = [node.getExtras() as Extras, mesh.getExtras() as Extras, (mat?.getExtras() ?? {}) as Extras];
-    for (const extras of layers) {
-      const raw = extras?.sk8_collision_material_packed;
+    const layerNames = ['node', 'mesh', 'material'];
+    const label = mat ? mat.getName() || '(unnamed material)' : '(no material)';
+    for (let i = 0; i < layers.length; i++) {
+      const raw = layers[i]?.sk8_collision_material_packed;
       if (raw === undefined) continue;
       const packed = parsePackedMaterial(raw);
       if (packed === undefined) throw new Error(`materials: ${placeText(where)}: sk8_collision_material_packed ${JSON.stringify(raw)} is not a u32`);
-      return finalMaterialWord(packed, this.allowCustomSlots, where);
+      return this.note(label, `sk8_collision_material_packed on the ${layerNames[i]}`, finalMaterialWord(packed, this.allowCustomSlots, where));
     }
-    if (water) return finalMaterialWord(this.table.get('water')!, this.allowCustomSlots, where);
-    for (const extras of layers) {
-      const s = extras?.sk8_surface;
-      if (typeof s === 'string') return this.surface(s, where);
+    if (water) return this.note(label, 'water mode', finalMaterialWord(this.table.get('water')!, this.allowCustomSlots, where));
+    for (let i = 0; i < layers.length; i++) {
+      const s = layers[i]?.sk8_surface;
+      if (typeof s === 'string') return this.note(label, `sk8_surface "${s}" on the ${layerNames[i]}`, this.surface(s, where));
     }
     const name = mat?.getName();
-    if (name) return this.table.get(this.normalised(name)) ?? this.unknownMaterialName(name, where);
-    return DEFAULT_MATERIAL;
+    if (name) {
+      const known = this.table.get(this.normalised(name));
+      return this.note(label, known === undefined ? 'material name names no surface: default' : 'material name', known ?? this.unknownMaterialName(name, where));
+    }
+    return this.note(label, 'nothing set: default', DEFAULT_MATERIAL);
+  }
+
+  /** How each glTF material became a word, once per (material, rule, word), with its primitives (report.html). */
+  readonly uses = new Map<string, MaterialUse>();
+  private note(material: string, how: string, word: number): number {
+    const key = `${material}\u0000${how}\u0000${word}`;
+    const u = this.uses.get(key);
+    if (u) u.primitives++;
+    else this.uses.set(key, { material, how, word, primitives: 1 });
+    return word;
   }
 
   /** normaliseSurfaceName, once per name (every primitive of a level asks for its material's). */

@@ -14,7 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { readPhysicsResource } from '../format/resource.ts';
 import { MAX_RESOURCE_BYTES, readRegularFile } from '../files.ts';
 import { EDGE_CLASS_NAMES, reportGeometry, REPORT_DEFAULTS, type ReportGeometry, type ReportOptions } from './model.ts';
-import { surfaceNames } from './surfaces.ts';
+import { levelSurfaceColours, surfaceNames } from './surfaces.ts';
 
 export { REPORT_DEFAULTS, type ReportOptions } from './model.ts';
 
@@ -33,6 +33,10 @@ export interface ReportInput {
   /** Milliseconds per stage so far. */
   timings: Record<string, number>;
   workers: number;
+  /** Each object's decision (mode, materials, resource): names what is not validated (grind prisms, shape modes). */
+  objects?: { name: string; mode: string; triangles: number; materials: number[]; resource: string | null }[];
+  /** How each glTF material became a packed word (ImportResult.materials): the page's materials table. */
+  materials?: { material: string; how: string; word: number; primitives: number }[];
 }
 
 /** The page's data besides the geometry blob (JSON in the page). */
@@ -40,8 +44,15 @@ export interface PageMeta {
   manifest: ReportInput['manifest'];
   timings: Record<string, number>;
   workers: number;
+  objects: NonNullable<ReportInput['objects']>;
+  materials: NonNullable<ReportInput['materials']>;
+  /** Each resource file's size in bytes (manifest order). */
+  fileBytes: number[];
+  /** The level's surface colours (surfaces.ts levelSurfaceColours) and the words shifted off their palette colour. */
+  surfaceColours: Record<string, string>;
+  surfaceShifted: number[];
   generated: string;
-  geometry: Omit<ReportGeometry, 'shapes'> & { shapes: { resource: number; material: number; min: number[]; max: number[]; vertices: number; faces: number }[] };
+  geometry: Omit<ReportGeometry, 'shapes'> & { shapes: { resource: number; part: number; material: number; min: number[]; max: number[]; vertices: number; faces: number }[] };
   edgeClasses: readonly string[];
   surfaces: Record<string, string>;
   /** Bytes of the geometry blob before compression. */
@@ -50,21 +61,30 @@ export interface PageMeta {
 
 /** Builds the page (see the file header). Throws with the file's name when a written resource cannot be read. */
 export async function buildReport(input: ReportInput, options: Partial<ReportOptions> = {}): Promise<string> {
+  const fileBytes: number[] = [];
   const resources = input.manifest.resources.map((r) => {
     try {
-      return readPhysicsResource(readRegularFile(join(input.dir, r.file), MAX_RESOURCE_BYTES, 'error', 'a PhysicsResource'));
+      const bytes = readRegularFile(join(input.dir, r.file), MAX_RESOURCE_BYTES, 'error', 'a PhysicsResource');
+      fileBytes.push(bytes.byteLength);
+      return readPhysicsResource(bytes);
     } catch (e) {
       throw new Error(`report: ${r.file}: ${(e as Error).message}`);
     }
   });
   const geometry = reportGeometry(resources, { ...REPORT_DEFAULTS, ...options });
   const { blob, shapes } = packGeometry(geometry);
-  const materials = new Set(geometry.shapes.map((s) => s.material));
+  const materials = new Set([...geometry.shapes.map((s) => s.material), ...(input.objects ?? []).flatMap((o) => o.materials), ...(input.materials ?? []).map((u) => u.word)]);
+  const palette = levelSurfaceColours(materials);
   const names = surfaceNames();
   const meta: PageMeta = {
     manifest: input.manifest,
     timings: input.timings,
     workers: input.workers,
+    objects: (input.objects ?? []).map(({ name, mode, triangles, materials, resource }) => ({ name, mode, triangles, materials, resource })),
+    materials: input.materials ?? [],
+    fileBytes,
+    surfaceColours: palette.colours,
+    surfaceShifted: palette.shifted,
     generated: new Date().toISOString(),
     geometry: { ...geometry, shapes },
     edgeClasses: EDGE_CLASS_NAMES,
@@ -90,7 +110,7 @@ function packGeometry(g: ReportGeometry): { blob: Uint8Array; shapes: PageMeta['
     put(s.vertices);
     put(s.faces);
     put(s.classes);
-    return { resource: s.resource, material: s.material, min: s.min, max: s.max, vertices: s.vertices.length / 3, faces: s.faces.length / 3 };
+    return { resource: s.resource, part: s.part, material: s.material, min: s.min, max: s.max, vertices: s.vertices.length / 3, faces: s.faces.length / 3 };
   });
   return { blob, shapes };
 }
@@ -124,25 +144,37 @@ function html(meta: PageMeta, data: string, script: string): string {
 const PAGE_CSS = `
 body { margin: 0; font: 13px/1.4 system-ui, sans-serif; background: #15171a; color: #e4e6ea; }
 h1 { font-size: 17px; margin: 0 0 4px; } h2 { font-size: 14px; margin: 14px 0 6px; }
-header { padding: 10px 14px; border-bottom: 1px solid #2c3036; }
+header { padding: 8px 14px; border-bottom: 1px solid #2c3036; height: 54px; box-sizing: border-box; overflow: hidden; }
+header h1 { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; } header .sub { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-size: 12px; }
 .sub { color: #9aa1ab; }
-main { display: grid; grid-template-columns: minmax(0, 1fr) 380px; gap: 0; }
-#view { position: relative; height: 62vh; min-height: 380px; border-bottom: 1px solid #2c3036; }
+main { display: grid; grid-template-columns: minmax(0, 1fr) 380px; gap: 0; height: calc(100vh - 54px); min-height: 420px; border-bottom: 1px solid #2c3036; }
+main > div { min-height: 0; }
+#view { position: relative; height: 100%; }
 #view canvas { width: 100%; height: 100%; display: block; }
 #modes { position: absolute; top: 8px; left: 8px; display: flex; gap: 4px; flex-wrap: wrap; }
 #modes button { background: #23272d; color: #e4e6ea; border: 1px solid #3a4048; border-radius: 4px; padding: 4px 8px; cursor: pointer; }
 #modes button.on { background: #3b6fd8; border-color: #3b6fd8; }
-#legend { position: absolute; bottom: 8px; left: 8px; background: #15171acc; padding: 6px 8px; border-radius: 4px; max-width: 60%; }
-#legend span.sw { display: inline-block; width: 10px; height: 10px; margin: 0 4px 0 8px; vertical-align: -1px; }
+#tools { display: flex; gap: 4px; margin-left: 8px; } #tools select { background: #23272d; color: #e4e6ea; border: 1px solid #3a4048; border-radius: 4px; max-width: 160px; }
+#tools button { background: #23272d; color: #e4e6ea; border: 1px solid #3a4048; border-radius: 4px; padding: 4px 8px; cursor: pointer; } #tools button.on { background: #3b6fd8; }
+#pick { position: absolute; top: 40px; right: 8px; max-width: 48%; background: #000c; padding: 6px 8px; border-radius: 4px; white-space: pre-wrap; font-size: 11px; display: none; pointer-events: none; }
+#legend { position: absolute; bottom: 6px; left: 6px; background: #15171ad9; padding: 3px 6px; border-radius: 4px; max-width: min(46%, 420px); max-height: 32%; overflow: auto; font-size: 11px; line-height: 1.35; }
+#legend summary { cursor: pointer; color: #9aa1ab; }
+#legend .key { white-space: nowrap; margin-right: 6px; display: inline-block; }
+span.sw { display: inline-block; width: 10px; height: 10px; margin: 0 4px 0 2px; vertical-align: -1px; border-radius: 2px; }
+#map-key { margin: 4px 0 8px; } #map-key span.sw { margin-left: 10px; }
 #note { position: absolute; top: 40px; left: 8px; background: #5a4a12cc; padding: 4px 8px; border-radius: 4px; display: none; }
-aside { border-left: 1px solid #2c3036; max-height: calc(62vh + 600px); overflow: auto; padding: 0 10px 10px; }
+aside { border-left: 1px solid #2c3036; height: 100%; box-sizing: border-box; overflow: auto; padding: 0 10px 10px; }
 #findings ol { list-style: none; padding: 0; margin: 0; }
 #findings li { padding: 4px 6px; border-radius: 3px; cursor: pointer; border-bottom: 1px solid #23272d; }
 #findings li:hover { background: #23272d; } #findings li.sel { background: #3b3f7a; }
 #findings li.info { color: #9aa1ab; }
+#findings li:focus { outline: 2px solid #3b6fd8; outline-offset: -2px; }
+#filters { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; margin: 6px 0; position: sticky; top: 0; background: #15171a; padding: 4px 0; z-index: 1; }
+#filters select, #filters input { background: #23272d; color: #e4e6ea; border: 1px solid #3a4048; border-radius: 4px; padding: 3px 4px; font: inherit; max-width: 170px; }
+#filters select:focus, #filters input:focus { outline: 2px solid #3b6fd8; }
 .kind { font-weight: 600; }
 section { padding: 0 14px 10px; }
-table { border-collapse: collapse; } td, th { padding: 2px 10px 2px 0; text-align: left; vertical-align: top; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; } th { color: #9aa1ab; font-weight: 600; border-bottom: 1px solid #2c3036; } td, th { padding: 2px 10px 2px 0; text-align: left; vertical-align: top; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
 #map-wrap { position: relative; display: inline-block; }
 #map { background: #1b1e22; border: 1px solid #2c3036; }
 #tip { position: absolute; pointer-events: none; background: #000d; padding: 6px 8px; border-radius: 4px; display: none; white-space: pre; }

@@ -6,12 +6,16 @@
 //
 // Edge classes from the stored data: the flat bit → flat; the concave bit → concave; a value other than 1.0 →
 // convex; value 1.0 and neither bit → a sharp concave fold when another corner of the shape runs the edge the
-// other way (the encoder's rule stores 1.0 there), else open: a border, or a crack when it lies along another open
-// edge or a face (an open edge at a shape, resource or cell seam is what the game sees as open too).
+// other way and the pair is single (the encoder's rule stores 1.0 there); unpaired when corners run it the other way
+// but not as one single pair (a non-manifold edge or a back-to-back face: the encoder leaves these unpaired and
+// counts them open, manifest seams.openEdgesWritten); else open: a border, or a crack when it lies along another
+// open edge or a face (an open edge at a shape, resource or cell seam is what the game sees as open too). Each open
+// or unpaired corner is one side of one edge, so its count is a count of edges (the validation's unit).
 //
-// Size: past ReportOptions.maxTriangles the page draws every k-th face of each shape and every face with an open
-// corner, and says so. Positions go to the page quantised to u16 over each shape's box (≤ 1.5 mm over a 100 m
-// cell), indices as u16 (a shape has at most 65,535 vertices): ~12 bytes a drawn face before compression.
+// Size: every face is drawn up to ReportOptions.maxTriangles (4M); past it the page draws every k-th face of each
+// shape and every face with an open corner, and says so. Positions go to the page quantised to u16 over each
+// shape's box (≤ 1.5 mm over a 100 m cell), indices as u16 (a shape has at most 65,535 vertices): ~12 bytes a drawn
+// face before compression.
 
 import { classifyOpenEdges, type CrackMesh } from '../geometry/cracks.ts';
 import { KIND_MESH, type PhysicsResource } from '../format/types.ts';
@@ -21,18 +25,24 @@ export const EDGE_CONCAVE = 1;
 export const EDGE_CONVEX = 2;
 export const EDGE_BORDER = 3;
 export const EDGE_CRACK = 4;
-export const EDGE_CLASS_NAMES = ['flat', 'concave', 'convex', 'open border', 'crack'] as const;
+export const EDGE_UNPAIRED = 5;
+export const EDGE_CLASS_NAMES = ['flat', 'concave', 'convex', 'open border', 'crack', 'unpaired (non-manifold)'] as const;
 
 export interface ReportOptions {
-  /** Faces drawn at most (count, ≥ 1,000); past it the page decimates and says so. Default 400,000. */
+  /**
+   * Faces drawn at most (count, ≥ 1,000); past it the page decimates and says so. Default 4,000,000: every level
+   * the pools can hold (40,000 geometries) up to ~4M faces is drawn whole (the page draws merged indexed buffers).
+   */
   maxTriangles: number;
 }
 
-export const REPORT_DEFAULTS: ReportOptions = { maxTriangles: 400_000 };
+export const REPORT_DEFAULTS: ReportOptions = { maxTriangles: 4_000_000 };
 
 /** One drawn shape: quantised vertices, u16 faces, a class per corner, its part's material and its resource. */
 export interface DrawnShape {
   resource: number;
+  /** The part's index in its resource. */
+  part: number;
   material: number;
   /** World box of the shape's vertices. */
   min: [number, number, number];
@@ -52,9 +62,24 @@ export interface ReportGeometry {
   drawnFaces: number;
   /** Every k-th face drawn (1: all). */
   stride: number;
-  /** Corners per edge class over all faces (not only the drawn ones). */
+  /** Corners per edge class (EDGE_CLASS_NAMES) over all faces (not only the drawn ones). */
   classCounts: number[];
+  /** The same per resource (manifest order). */
+  resourceClassCounts: number[][];
+  /** Open and unpaired corners' edges in world space, the first OPEN_LISTED of each class and resource. */
+  openEdges: OpenEdge[];
 }
+
+/** One open (border, crack) or unpaired corner's edge as written: a finding the files show. */
+export interface OpenEdge {
+  resource: number;
+  cls: number;
+  /** The edge's ends, from → to as its face runs it. */
+  points: [number[], number[]];
+}
+
+/** Open edges listed per class and resource (the manifest's validation keeps as many locations per kind and object). */
+export const OPEN_LISTED = 100;
 
 /** Rotates v by the unit quaternion q (x, y, z, w). */
 function rotate(q: [number, number, number, number], x: number, y: number, z: number): [number, number, number] {
@@ -65,6 +90,7 @@ function rotate(q: [number, number, number, number], x: number, y: number, z: nu
 
 interface WorldShape {
   resource: number;
+  part: number;
   material: number;
   world: Float32Array;
   /** Vertex of each corner, three corners a face. */
@@ -78,8 +104,8 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
   const opt = { ...REPORT_DEFAULTS, ...options };
   const shapes: WorldShape[] = [];
   resources.forEach((res, ri) => {
-    for (const part of res.parts) {
-      if (part.kind !== KIND_MESH || part.shape >= res.shapes.length) continue;
+    res.parts.forEach((part, pi) => {
+      if (part.kind !== KIND_MESH || part.shape >= res.shapes.length) return;
       const s = res.shapes[part.shape];
       const nv = s.vertices.length / 3;
       const world = new Float32Array(3 * nv);
@@ -103,9 +129,10 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
       const open: number[] = [];
       let triangles = true;
       for (let f = 0; f < nf; f++) if (s.faceOffsets[f + 1] - s.faceOffsets[f] !== 3) triangles = false;
-      if (!triangles) continue; // kind-5 faces are triangles; anything else is not ours to draw
+      if (!triangles) return; // kind-5 faces are triangles; anything else is not ours to draw
       const flat = s.flatBits, concave = s.concaveBits, values = s.edgeValues, cv = s.cornerVertices;
       const hasBits = flat.length > 0 && concave.length > 0, hasValues = values.length > 0;
+      let twins = 0;
       for (let f = 0; f < nf; f++) {
         const c0 = 3 * f; // faces are triangles (checked above), so face f's corners start at 3f
         for (let k = 0; k < 3; k++) {
@@ -116,16 +143,17 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
           if (hasBits && (flat[c >> 3] >> (c & 7)) & 1) cls = EDGE_FLAT;
           else if (hasBits && (concave[c >> 3] >> (c & 7)) & 1) cls = EDGE_CONCAVE;
           else if (hasValues && values[c] !== 1) cls = EDGE_CONVEX;
-          else if (hasTwin(s.vertexCornerOffsets, s.cornerIdsByVertex, cv, to, from)) cls = EDGE_CONCAVE;
-          else {
+          else if ((twins = runs(s.vertexCornerOffsets, s.cornerIdsByVertex, cv, to, from)) > 0) {
+            cls = twins === 1 && runs(s.vertexCornerOffsets, s.cornerIdsByVertex, cv, from, to) === 1 ? EDGE_CONCAVE : EDGE_UNPAIRED;
+          } else {
             cls = EDGE_BORDER;
             open.push(c);
           }
           classes[c] = cls;
         }
       }
-      shapes.push({ resource: ri, material: part.material, world, corners, classes, open });
-    }
+      shapes.push({ resource: ri, part: pi, material: part.material, world, corners, classes, open });
+    });
   });
   // Open corners into borders and cracks, across every shape.
   const meshes: CrackMesh[] = shapes.map((s) => {
@@ -142,9 +170,24 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
   const { with: hits } = classifyOpenEdges(meshes, { joinExactAcrossMeshes: false }); // what the files hold: open is open
   shapes.forEach((s, i) => s.open.forEach((ci, k) => hits[i][k] >= 0 && (s.classes[ci] = EDGE_CRACK)));
 
+  const resourceClassCounts = resources.map(() => EDGE_CLASS_NAMES.map(() => 0));
+  const openEdges: OpenEdge[] = [];
+  const at = (w: Float32Array, v: number): number[] => [w[3 * v], w[3 * v + 1], w[3 * v + 2]];
+  for (const s of shapes) {
+    const rc = resourceClassCounts[s.resource];
+    for (let c = 0; c < s.classes.length; c++) {
+      const k = s.classes[c];
+      rc[k]++;
+      if (k >= EDGE_BORDER && rc[k] <= OPEN_LISTED) {
+        const b = s.corners[c % 3 === 2 ? c - 2 : c + 1];
+        openEdges.push({ resource: s.resource, cls: k, points: [at(s.world, s.corners[c]), at(s.world, b)] });
+      }
+    }
+  }
+
   const faces = shapes.reduce((n, s) => n + s.corners.length / 3, 0);
   const stride = Math.max(1, Math.ceil(faces / Math.max(1000, opt.maxTriangles)));
-  const classCounts = [0, 0, 0, 0, 0];
+  const classCounts = EDGE_CLASS_NAMES.map(() => 0);
   let drawnFaces = 0;
   const drawn = shapes.map((s): DrawnShape => {
     const cls = s.classes, corners = s.corners;
@@ -181,18 +224,19 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
       q[i + 1] = Math.round((w[i + 1] - y0) * sy);
       q[i + 2] = Math.round((w[i + 2] - z0) * sz);
     }
-    return { resource: s.resource, material: s.material, min, max, vertices: q, faces: out, classes };
+    return { resource: s.resource, part: s.part, material: s.material, min, max, vertices: q, faces: out, classes };
   });
-  return { shapes: drawn, faces, drawnFaces, stride, classCounts };
+  return { shapes: drawn, faces, drawnFaces, stride, classCounts, resourceClassCounts, openEdges };
 }
 
-/** Whether a corner of vertex `from` starts the edge from → to (its face's next corner is on `to`). */
-function hasTwin(offsets: Uint16Array, ids: Uint16Array, cornerVertices: Uint16Array, from: number, to: number): boolean {
+/** How many corners of vertex `from` start the edge from → to (their face's next corner is on `to`). */
+function runs(offsets: Uint16Array, ids: Uint16Array, cornerVertices: Uint16Array, from: number, to: number): number {
+  let count = 0;
   for (let k = offsets[from]; k < offsets[from + 1]; k++) {
     const c = ids[k];
     // Corners are in face order, three a face (checked by the caller): the next corner of c's face.
     const next = c % 3 === 2 ? c - 2 : c + 1;
-    if (cornerVertices[next] === to) return true;
+    if (cornerVertices[next] === to) count++;
   }
-  return false;
+  return count;
 }

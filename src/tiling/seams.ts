@@ -15,11 +15,19 @@ export const DEFAULT_SEAMS: SeamMode = 'level';
 /** Corner counts over the level (manifest `seams`); null in a dry run, which encodes nothing. */
 export interface SeamReport {
   mode: SeamMode;
-  /** Corners with no single opposite corner in the whole level (its open edges as authored). */
+  /**
+   * Corners with no single opposite corner in the whole level (its open edges as authored). Like the two counts
+   * below, a count of edge sides: an open edge has one, and each side of a non-manifold edge (three faces on it,
+   * a back-to-back face) counts too, as the encoder leaves those unpaired and stores them as it stores an open edge.
+   */
   authoredOpenEdges: number | null;
   /** Corners their shape left unpaired that were written with their level-wide edge data. */
   joinedAcrossCuts: number | null;
-  /** Corners written with no opposite corner in their shape, over all resources. */
+  /**
+   * Corners written with no single opposite corner in their shape, over all resources: the open edges (border and
+   * crack, one corner each) and the unpaired sides of non-manifold edges. report.html reads the same number from the
+   * files (border + crack + unpaired) and shows the split.
+   */
   openEdgesWritten: number | null;
 }
 

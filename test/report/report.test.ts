@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { compileLevel, type CompileResult } from '../../src/compile.ts';
-import { tempDir } from '../fixtures/levels.ts';
+import { tempDir, writeBigLevel } from '../fixtures/levels.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -91,7 +91,7 @@ describe.skipIf(!chromium).each(['skatepark', 'city-blocks'])('report.html of %s
   it('lists one finding per location in the manifest', async () => {
     const locations = Object.values(build.manifest.validation).reduce((s, v) => s + Object.values(v.locations ?? {}).reduce((t, l) => t + l.length, 0), 0);
     expect(locations).toBeGreaterThan(0);
-    expect(await page.locator('#findings li[data-finding]').count()).toBe(locations);
+    expect(await page.locator('#findings li[data-finding][data-source="validation"]').count()).toBe(locations);
     expect(await page.evaluate(() => (window as any).__report.findings)).toBe(locations);
   });
 
@@ -101,6 +101,256 @@ describe.skipIf(!chromium).each(['skatepark', 'city-blocks'])('report.html of %s
     for (const w of build.manifest.warnings) expect(shown.some((t) => t.includes(w))).toBe(true);
     const text = await page.locator('#findings').textContent();
     if (build.manifest.warnings.length > 0) expect(text).not.toContain('every object is clean');
+  });
+
+  it('counts what the manifest counts: open edges written, each validation kind, cut lists with their full count', async () => {
+    const t = await page.evaluate(() => (window as any).__report.totals);
+    const m = build.manifest;
+    // The files' open and unpaired edge sides are the manifest's seams.openEdgesWritten.
+    expect(t.filesOpen).toBe(m.seams.openEdgesWritten);
+    expect(t.border + t.crack + t.unpaired).toBe(t.filesOpen);
+    expect(await page.locator('#counts tr[data-count="written"]').textContent()).toContain(`manifest seams.openEdgesWritten ${m.seams.openEdgesWritten!.toLocaleString('en-US')} (equal)`);
+    // Each validation kind's total is the manifest's sum over objects.
+    const kinds = ['crackEdges', 'nonManifoldEdges', 'inconsistentEdges', 'degenerate', 'duplicate', 'reversedDuplicate', 'borderEdges'];
+    for (const k of kinds) {
+      const sum = Object.values(m.validation).reduce((s, v) => s + Number((v as any)[k] ?? 0), 0);
+      expect(t.validation[k] ?? 0, k).toBe(sum);
+    }
+    // Where the manifest's list is cut, the panel says so there, with the full count.
+    for (const [object, v] of Object.entries(m.validation)) {
+      for (const k of kinds) {
+        const count = Number((v as any)[k] ?? 0), listed = (v.locations as any)?.[k]?.length ?? 0;
+        if (count > listed) {
+          const cut = await page.locator(`#findings li.cut[data-kind="${k}"]`).filter({ hasText: `"${object}"` }).textContent();
+          expect(cut).toContain(`list cut here, ${listed.toLocaleString('en-US')} listed of ${count.toLocaleString('en-US')}`);
+        }
+      }
+    }
+    if (sample === 'skatepark') {
+      // The grind prisms are not validated: their 32 open sides (10 crack, 22 border) are findings from the files.
+      expect(t).toMatchObject({ filesOpen: 222, border: 166, crack: 14, unpaired: 42, files: { fileCrack: 10, fileBorder: 22 } });
+      expect(await page.locator('#findings li[data-source="file"][data-kind="fileCrack"]').count()).toBe(10);
+      expect(t.validation).toMatchObject({ borderEdges: 144, crackEdges: 4 });
+    }
+    if (sample === 'city-blocks') expect(await page.locator('#findings li.cut').count()).toBeGreaterThan(0);
+  });
+
+  it('filters the findings by severity, kind, object, resource and object-name search; borders hidden at first when warned; keyboard reachable', async () => {
+    const shown = (): Promise<number> => page.evaluate(() => (window as any).__report.shownFindings());
+    const visibleKinds = (): Promise<string[]> => page.$$eval('#finding-list li[data-finding]:not([hidden])', (ls) => [...new Set(ls.map((l) => (l as HTMLElement).dataset.kind!))]);
+    const all = await page.locator('#finding-list li[data-finding]').count();
+    const warnLevel = Object.values(build.manifest.validation).some((v) => Object.entries(v).some(([k, c]) => k !== 'borderEdges' && k !== 'openEdges' && k !== 'locations' && Number(c) > 0));
+    if (sample === 'skatepark') {
+      expect(warnLevel).toBe(true);
+      expect(await page.inputValue('#f-severity')).toBe('warn');
+      const first = await shown();
+      expect(first).toBeLessThan(all);
+      expect(await visibleKinds()).not.toContain('borderEdges');
+      await page.selectOption('#f-severity', 'all');
+      expect(await shown()).toBe(all);
+      await page.selectOption('#f-kind', 'crackEdges');
+      expect(await visibleKinds()).toEqual(['crackEdges']);
+      expect(await shown()).toBe(4);
+      await page.selectOption('#f-kind', 'all');
+      await page.selectOption('#f-object', 'stairs');
+      expect(await page.$$eval('#finding-list li[data-finding]:not([hidden])', (ls) => ls.every((l) => l.textContent!.includes('"stairs"')))).toBe(true);
+      await page.selectOption('#f-object', 'all');
+      const ri = build.manifest.resources.findIndex((r) => r.name === 'funbox');
+      await page.selectOption('#f-resource', String(ri));
+      expect(await page.$$eval('#finding-list li[data-finding]:not([hidden])', (ls) => ls.every((l) => l.textContent!.includes('"funbox"')))).toBe(true);
+      await page.selectOption('#f-resource', 'all');
+      // The search box is reached with Tab, and typing in it changes the list.
+      await page.locator('body').focus();
+      let reached = false;
+      for (let i = 0; i < 80 && !reached; i++) {
+        await page.keyboard.press('Tab');
+        reached = await page.evaluate(() => document.activeElement?.id === 'f-search');
+      }
+      expect(reached).toBe(true);
+      await page.keyboard.type('quarter');
+      expect(await page.locator('#f-shown').textContent()).toMatch(/^\d+ shown of/);
+      const q = await shown();
+      expect(q).toBeGreaterThan(0);
+      expect(q).toBeLessThan(all);
+      expect(await page.$$eval('#finding-list li[data-finding]:not([hidden])', (ls) => ls.every((l) => l.textContent!.includes('"quarter_pipe"')))).toBe(true);
+      // A finding is opened with Enter.
+      let focused: string | null | undefined = null;
+      for (let i = 0; i < 20 && !focused; i++) {
+        await page.keyboard.press('Tab');
+        focused = await page.evaluate(() => document.activeElement?.getAttribute('data-finding'));
+      }
+      expect(focused).toBeTruthy();
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate(() => document.activeElement?.className)).toMatch(/sel/);
+      await page.fill('#f-search', '');
+      await page.selectOption('#f-severity', 'warn');
+      expect(await shown()).toBe(first);
+    } else {
+      // Borders only (info): nothing at warn level, so all are shown.
+      expect(warnLevel).toBe(false);
+      expect(await shown()).toBe(all);
+      await page.selectOption('#f-severity', 'warn');
+      expect(await shown()).toBe(0);
+      await page.selectOption('#f-severity', 'all');
+    }
+  });
+
+  it('tables every resource (triangles, parts, surfaces, file, bytes) and every glTF material → surface → word', async () => {
+    const m = build.manifest;
+    const rows = page.locator('#resources tr[data-resource]');
+    expect(await rows.count()).toBe(m.resources.length);
+    for (const i of [0, m.resources.length - 1]) {
+      const r = m.resources[i];
+      const text = (await rows.nth(i).textContent())!;
+      expect(text).toContain(r.file);
+      expect(text).toContain(r.faces.toLocaleString('en-US'));
+      expect(text).toContain(statSync(join(build.outDir, r.file)).size.toLocaleString('en-US'));
+    }
+    const mats = await page.locator('#materials tr').allTextContents();
+    expect(mats.length).toBeGreaterThan(1);
+    if (sample === 'skatepark') {
+      // park_smooth has sk8_surface "concrete" on its glTF material: that rule, the surface and its word.
+      expect(mats.some((t) => t.includes('park_smooth') && t.includes('sk8_surface "concrete" on the material') && t.includes('0x00000060'))).toBe(true);
+    }
+  });
+
+  it('at 1024×700: the key keeps to a small corner, the 3D view fills its column and stays put while the list scrolls', async () => {
+    const small = await browser.newPage({ viewport: { width: 1024, height: 700 } });
+    try {
+      await small.goto(pathToFileURL(join(build.outDir, 'report.html')).href);
+      await small.waitForFunction(() => (window as any).__report?.ready === true, null, { timeout: 60_000 });
+      for (const mode of ['edges', 'surface', 'resource', 'cell']) {
+        await small.click(`#modes button[data-mode="${mode}"]`);
+        const [legend, view] = await Promise.all([small.locator('#legend').boundingBox(), small.locator('#view').boundingBox()]);
+        expect((legend!.width * legend!.height) / (view!.width * view!.height), mode).toBeLessThan(0.2);
+      }
+      const [view, aside] = await Promise.all([small.locator('#view').boundingBox(), small.locator('aside').boundingBox()]);
+      expect(Math.abs(view!.y + view!.height - (aside!.y + aside!.height))).toBeLessThan(2); // no band under the view
+      expect(view!.y + view!.height).toBeLessThanOrEqual(701);
+      await small.locator('aside').evaluate((a) => (a.scrollTop = a.scrollHeight));
+      expect(await small.locator('aside').evaluate((a) => a.scrollTop)).toBeGreaterThan(0);
+      expect(await small.locator('#view').boundingBox()).toEqual(view);
+      mkdirSync(SHOTS, { recursive: true });
+      await small.screenshot({ path: join(SHOTS, `${sample}-1024.png`) });
+    } finally {
+      await small.close();
+    }
+  });
+
+  /** Pixels of the marker's own colour (opaque, depth-tested: what the mesh does not hide). */
+  const markerPixels = (): Promise<number> =>
+    page.evaluate(() => {
+      (window as any).__report.render();
+      const src = document.getElementById('three') as HTMLCanvasElement;
+      const c = document.createElement('canvas');
+      c.width = src.width;
+      c.height = src.height;
+      const ctx = c.getContext('2d')!;
+      ctx.drawImage(src, 0, 0);
+      const d = ctx.getImageData(0, 0, c.width, c.height).data;
+      let k = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] > 200 && d[i + 1] < 70 && d[i + 2] > 200) k++;
+      return k;
+    });
+  /** Screen length (px) of a segment, and the canvas height. */
+  const screenLength = (pts: number[][]): Promise<{ length: number; height: number }> =>
+    page.evaluate((p) => {
+      const v = (window as any).__report.view;
+      const [a, b] = [v.project(p[0]), v.project(p[1])];
+      return { length: Math.hypot(a[0] - b[0], a[1] - b[1]), height: (document.getElementById('three') as HTMLCanvasElement).clientHeight };
+    }, pts);
+
+  it('frames a clicked finding at its own size from a side the mesh does not hide: its edge covers many pixels', async () => {
+    await page.click('#modes button[data-mode="edges"]');
+    const item = page.locator('#finding-list li[data-finding]:not([hidden])').first();
+    await item.click();
+    const i = Number(await item.getAttribute('data-finding'));
+    const pts: number[][] = await page.evaluate((k) => (window as any).__report.finding(k).loc.points, i);
+    expect(await page.evaluate(() => (window as any).__report.target())).toEqual([0, 1, 2].map((k) => pts.reduce((t, p) => t + p[k], 0) / pts.length));
+    const { length, height } = await screenLength(pts.length === 2 ? pts : [pts[0], pts[1]]);
+    expect(length).toBeGreaterThan(0.4 * height);
+    const seen = await markerPixels();
+    console.log(`${sample}: finding ${i} framed: ${length.toFixed(0)} px long on a ${height} px view, ${seen} marker pixels unhidden`);
+    expect(seen).toBeGreaterThan(1500);
+    // The map marks the selected finding too.
+    expect(await page.locator('#map').getAttribute('data-selected')).toBeTruthy();
+    // A 2 cm crack is framed as large as a 2 m one.
+    const tiny = [[pts[0][0], pts[0][1], pts[0][2]], [pts[0][0] + 0.02, pts[0][1], pts[0][2]]];
+    await page.evaluate((t) => (window as any).__report.view.frameFinding(t), tiny);
+    expect((await screenLength(tiny)).length).toBeGreaterThan(0.4 * height);
+    expect(await markerPixels()).toBeGreaterThan(1500);
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, `${sample}-framed.png`) });
+  });
+
+  it('picking a face reports its object, resource, part, surface, nearest edge class, position and side', async () => {
+    const pickFace = async (ri: number): Promise<string> => {
+      const text = await page.evaluate(async (r) => {
+        const rep = (window as any).__report;
+        const si = rep.shapes.findIndex((s: { resource: number }) => s.resource === r);
+        const corners = rep.view.faceCorners(si, 0).map((v: any) => [v.x, v.y, v.z]);
+        rep.view.frameFinding(corners);
+        const centre = [0, 1, 2].map((k) => (corners[0][k] + corners[1][k] + corners[2][k]) / 3);
+        return rep.view.project(centre);
+      }, ri);
+      const box = (await page.locator('#three').boundingBox())!;
+      await page.mouse.click(box.x + text[0], box.y + text[1]);
+      return (await page.locator('#pick').textContent()) ?? '';
+    };
+    const m = build.manifest;
+    const perObject = m.layout === 'objects';
+    for (const ri of [0, m.resources.length - 1, Math.floor(m.resources.length / 2)]) {
+      const r = m.resources[ri];
+      const text = await pickFace(ri);
+      if (perObject) expect(text).toContain(`object ${r.sourceObjects[0]}`);
+      else expect(text).toContain(`objects merged in this cell`);
+      expect(text).toContain(`resource ${r.name} (${r.file})`);
+      expect(text).toMatch(/part \d+/);
+      expect(text).toMatch(/surface .*\(0x[0-9a-f]+\)/);
+      expect(text).toMatch(/nearest edge: (flat|concave|convex|open border|crack|unpaired)/);
+      expect(text).toMatch(/at \(-?[\d.]+, -?[\d.]+, -?[\d.]+\)/);
+      expect(text).toMatch(/front face|BACK face/);
+      expect(await markerPixels()).toBeGreaterThan(50); // the clicked face is marked
+    }
+    // From under the ground the ground shows its back.
+    const ground = m.resources.findIndex((r) => r.name === 'ground' || r.name === 'terrain' || r.cell !== null);
+    const b = m.resources[ground].bounds;
+    const side = async (y: number): Promise<string> => {
+      await page.evaluate(([bb, yy]) => {
+        const rep = (window as any).__report;
+        const x = bb.min[0] + 0.37 * (bb.max[0] - bb.min[0]), z = bb.min[2] + 0.41 * (bb.max[2] - bb.min[2]);
+        rep.view.isolate(-1);
+        rep.camera.position.set(x + 0.01, (bb.min[1] + bb.max[1]) / 2 + (yy as number), z + 0.01);
+        rep.controls.target.set(x, (bb.min[1] + bb.max[1]) / 2, z);
+        rep.controls.update();
+        rep.render();
+      }, [b, y] as const);
+      const box = (await page.locator('#three').boundingBox())!;
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      return (await page.locator('#pick').textContent()) ?? '';
+    };
+    if (sample === 'skatepark') {
+      expect(await side(-5)).toContain('BACK face');
+      expect(await side(40)).toContain('front face');
+    }
+  });
+
+  it('wireframe, frame all and isolate', async () => {
+    const start = await page.evaluate(() => { (window as any).__report.view.frameAll(); return (window as any).__report.position(); });
+    const shot = (): Promise<string> => page.evaluate(() => { (window as any).__report.render(); return (document.getElementById('three') as HTMLCanvasElement).toDataURL(); });
+    const before = await shot();
+    await page.click('#wireframe');
+    expect(await page.getAttribute('#wireframe', 'aria-pressed')).toBe('true');
+    expect(await shot()).not.toBe(before);
+    await page.click('#wireframe');
+    const m = build.manifest;
+    const ri = m.resources.reduce((best, r, i) => (r.faces < m.resources[best].faces && r.faces > 0 ? i : best), 0);
+    await page.selectOption('#isolate', String(ri));
+    expect(await page.evaluate(() => (window as any).__report.drawnFaces())).toBe(m.resources[ri].faces);
+    await page.selectOption('#isolate', '-1');
+    expect(await page.evaluate(() => (window as any).__report.drawnFaces())).toBe(build.manifest.totals['collision-triangles']);
+    await page.click('#frame-all');
+    expect(await page.evaluate(() => (window as any).__report.position())).toEqual(start);
   });
 
   it('frames a finding when it is clicked: the camera moves and its target is the location', async () => {
@@ -148,6 +398,17 @@ describe.skipIf(!chromium).each(['skatepark', 'city-blocks'])('report.html of %s
     expect(text).toContain(r.name);
     expect(text).toContain(`triangles ${r.faces.toLocaleString('en-US')}`);
     expect(text).toContain(`shapes ${r.shapes}`);
+    // A click there frames that resource in 3D (its box's middle becomes the target).
+    const at = await page.evaluate(() => (window as any).__report.target());
+    await page.mouse.down();
+    await page.mouse.up();
+    const target = await page.evaluate(() => (window as any).__report.target());
+    expect(target).not.toEqual(at);
+    const hovered = build.manifest.resources.find((x) => x.name === text.split('\n')[0].split('  ')[0])!;
+    expect(target.map((v: number) => +v.toFixed(3))).toEqual([0, 1, 2].map((k) => +((hovered.bounds.min[k] + hovered.bounds.max[k]) / 2).toFixed(3)));
+    const ri = build.manifest.resources.indexOf(hovered);
+    if (await page.locator(`#f-resource option[value="${ri}"]`).count()) expect(await page.inputValue('#f-resource')).toBe(String(ri));
+    await page.selectOption('#f-resource', 'all');
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: join(SHOTS, `${sample}-map.png`) });
   });
@@ -181,4 +442,85 @@ describe.skipIf(!chromium)('a report past the face cap', () => {
       dir.cleanup();
     }
   }, 180_000);
+});
+
+describe.skipIf(!chromium)('report.html of shapes.glb', () => {
+  it('lists the open edges of the shape-mode objects the validation does not see, and its counts equal the manifest\'s', async () => {
+    const dir = tempDir('sk8-report-shapes-');
+    const { chromium: pw } = await import('playwright-core');
+    const browser = await pw.launch({ executablePath: chromium, args: CHROMIUM_ARGS });
+    try {
+      const r = await compileLevel(join(ROOT, 'samples', 'shapes.glb'), { out: join(dir.dir, 'out'), report: true }, hooks);
+      const p = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      await p.goto(pathToFileURL(join(r.outDir, 'report.html')).href);
+      await p.waitForFunction(() => (window as any).__report?.ready === true, null, { timeout: 60_000 });
+      const t = await p.evaluate(() => (window as any).__report.totals);
+      expect(t.filesOpen).toBe(r.manifest.seams.openEdgesWritten);
+      // 62 open edges in the files: 52 the validation found (ground, ramp_mesh), 10 on the two convex stacks.
+      expect(t).toMatchObject({ filesOpen: 62, border: 61, crack: 1, files: { fileBorder: 10 } });
+      await p.selectOption('#f-severity', 'all');
+      const file = await p.locator('#finding-list li[data-source="file"]').allTextContents();
+      expect(file.length).toBe(10);
+      for (const name of ['stack_convex_parts', 'stack_aggregate']) expect(file.filter((x) => x.includes(`"${name}"`)).length).toBe(5);
+    } finally {
+      await browser.close();
+      dir.cleanup();
+    }
+  }, 180_000);
+});
+
+describe.skipIf(!chromium)('report.html of a 1,000,000-triangle level', () => {
+  it('draws every face (coarse far away, whole near), keeps open edges drawn, and times the first frame and orbiting', async () => {
+    const dir = tempDir('sk8-report-big-');
+    const { chromium: pw } = await import('playwright-core');
+    const browser = await pw.launch({ executablePath: chromium, args: CHROMIUM_ARGS });
+    try {
+      const level = await writeBigLevel(join(dir.dir, 'big.glb'));
+      const r = await compileLevel(level, { out: join(dir.dir, 'out'), report: true }, hooks);
+      expect(r.manifest.totals['collision-triangles']).toBe(1_000_000);
+      const p = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      const errors: string[] = [];
+      p.on('pageerror', (e) => errors.push(e.message));
+      await p.goto(pathToFileURL(join(r.outDir, 'report.html')).href);
+      await p.waitForFunction(() => (window as any).__report?.ready === true, null, { timeout: 120_000 });
+      const state = await p.evaluate(() => {
+        const rep = (window as any).__report;
+        return { first: rep.timing.firstFrameMs, drawn: rep.drawnFaces(), total: rep.totalFaces, raster: rep.view.rasterFaces(), lod: rep.view.lod(), note: document.getElementById('note')!.style.display };
+      });
+      expect(state.total).toBe(1_000_000);
+      expect(state.drawn).toBe(1_000_000); // no shape left out, no face dropped
+      expect(state.note).not.toBe('block'); // not decimated
+      expect(state.lod.hidden).toBe(0);
+      // The whole level in edge-class mode is not blank: faces drawn (coarse), borders on top.
+      const drawn = await p.evaluate(() => {
+        const src = document.getElementById('three') as HTMLCanvasElement;
+        const c = document.createElement('canvas');
+        c.width = 280;
+        c.height = 200;
+        const ctx = c.getContext('2d')!;
+        ctx.drawImage(src, 0, 0, c.width, c.height);
+        const d = ctx.getImageData(0, 0, c.width, c.height).data;
+        let k = 0;
+        for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 0x1b) + Math.abs(d[i + 1] - 0x1e) + Math.abs(d[i + 2] - 0x22) > 24) k++;
+        return k / (d.length / 4);
+      });
+      expect(drawn).toBeGreaterThan(0.2);
+      const orbit: number[] = await p.evaluate(() => (window as any).__report.orbit(8));
+      const sorted = [...orbit].sort((a, b) => a - b);
+      const median = sorted[Math.floor(sorted.length / 2)];
+      // Near a finding the shapes around it are drawn whole, with their edge classes.
+      await p.selectOption('#f-severity', 'all');
+      await p.locator('#finding-list li[data-finding]').first().click();
+      const near = await p.evaluate(() => (window as any).__report.view.lod());
+      expect(near.full).toBeGreaterThan(0);
+      const nearOrbit: number[] = await p.evaluate(() => (window as any).__report.orbit(4));
+      console.log(`1M-triangle level, report.html in headless Chromium (SwiftShader), 1400×1000: first frame ${state.first.toFixed(0)} ms after navigation; whole level ${state.raster.toLocaleString('en-US')} faces rasterised (${state.lod.coarse} of ${state.lod.coarse + state.lod.full} shapes coarse), orbit frame median ${median.toFixed(0)} ms (max ${sorted[sorted.length - 1].toFixed(0)}); near a finding (${near.full} shapes whole) ${nearOrbit.map((t) => t.toFixed(0)).join('/')} ms; html ${(statSync(join(r.outDir, 'report.html')).size / 2 ** 20).toFixed(1)} MB`);
+      expect(errors).toEqual([]);
+      mkdirSync(SHOTS, { recursive: true });
+      await p.screenshot({ path: join(SHOTS, 'big-level.png') });
+    } finally {
+      await browser.close();
+      dir.cleanup();
+    }
+  }, 400_000);
 });

@@ -1,0 +1,432 @@
+/// <reference lib="dom" />
+// report.html's 3D view (bundled with main.ts): every drawn face of every shape in one indexed mesh (positions
+// merged into one buffer, u32 indices, shapes in resource order so a resource is one index range), the edges as
+// line sets per edge class over the same positions (each paired edge once, every open or unpaired side), a shader
+// that lights faces by their screen-space normal and hatches back faces, a CPU pick (ray against each shape's box,
+// then its faces), and the framing of a finding at its own size from a side the mesh does not hide.
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+
+export interface ShapeMeta { resource: number; part: number; material: number; min: number[]; max: number[]; vertices: number; faces: number }
+
+export interface Pick {
+  shape: number;
+  /** Face index within its shape. */
+  face: number;
+  point: THREE.Vector3;
+  distance: number;
+  front: boolean;
+  /** The hit face's edge (0–2: corner k to k + 1) nearest the point, and its class. */
+  edge: number;
+  edgeClass: number;
+  corners: THREE.Vector3[];
+}
+
+export interface View {
+  renderer: THREE.WebGLRenderer;
+  camera: THREE.PerspectiveCamera;
+  controls: OrbitControls;
+  render(): void;
+  frames(): number;
+  /** Colours for non-edge modes, one RGB (0–255) per shape; null: edge-class mode (grey faces, class lines). */
+  setTint(perShape: number[][] | null): void;
+  setWireframe(on: boolean): void;
+  /** Show one resource alone (its index) or all (-1). */
+  isolate(resource: number): void;
+  isolated(): number;
+  /** Faces the shown shapes hold (each drawn whole, or as its coarse mesh far away). */
+  drawnFaces(): number;
+  /** Faces sent to the GPU last frame (full and coarse). */
+  rasterFaces(): number;
+  lod(): { coarse: number; full: number; hidden: number };
+  frameAll(): void;
+  /** Frames a finding (2 points: an edge; more: a polygon) at its own size from an unoccluded side; marks it. */
+  frameFinding(points: number[][]): void;
+  /** Marks a face or edge (world points) where it is, without moving the camera. */
+  mark(points: number[][]): void;
+  /** Frames a box (a resource's bounds). */
+  frameBox(min: number[], max: number[]): void;
+  pickAt(clientX: number, clientY: number): Pick | null;
+  /** A face's three corners in world space. */
+  faceCorners(shape: number, face: number): THREE.Vector3[];
+  /** Pixel position (CSS px, canvas-relative) of a world point. */
+  project(p: number[]): [number, number];
+  shapeFaceStart: Uint32Array;
+}
+
+/** Colours of the edge classes (flat, concave, convex, open border, crack, unpaired). */
+export const EDGE_COLOURS = ['#4a7d52', '#3b8fe0', '#f09a3b', '#d8dce2', '#ff2d55', '#c64dff'];
+const BORDER = 3;
+export const MARKER_COLOUR = 0xff00ff;
+/** Vertex-clustering grid (cells per axis over a shape's box) of a shape's coarse mesh. */
+const LOD_GRID = 24;
+/** Below this spacing of a shape's faces on screen (px) the coarse mesh is drawn. */
+const LOD_PX = 2;
+/** From this spacing (px) a shape's flat, concave and convex edge lines are drawn (its open ones always). */
+const LINE_PX = 5;
+
+export function createView(canvas: HTMLCanvasElement, container: HTMLElement, blob: ArrayBuffer, shapes: ShapeMeta[]): View {
+  // ---- Merged buffers --------------------------------------------------------------------------------------------
+  let nv = 0, nf = 0;
+  for (const s of shapes) (nv += s.vertices), (nf += s.faces);
+  const position = new Float32Array(3 * nv);
+  const index = new Uint32Array(3 * nf);
+  const classes = new Uint8Array(3 * nf);
+  const tint = new Uint8Array(3 * nv);
+  const shapeVertStart = new Uint32Array(shapes.length + 1), shapeFaceStart = new Uint32Array(shapes.length + 1);
+  const lineCounts = EDGE_COLOURS.map(() => 0);
+  let off = 0;
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  // Level of detail: each shape also as a coarse mesh by vertex clustering (a LOD_GRID³ grid over its box, each
+  // cell's first vertex standing for it, the shape's outline vertices kept, faces that keep three distinct vertices
+  // kept once, winding kept): a closed surface, not a sieve, drawn when the shape's faces are under LOD_PX pixels
+  // apart on screen.
+  const coarse: number[] = [];
+  const shapeCoarseStart = new Uint32Array(shapes.length + 1);
+  shapes.forEach((s, si) => {
+    const verts = new Uint16Array(blob, off, 3 * s.vertices);
+    off += (verts.byteLength + 1) & ~1;
+    const faces = new Uint16Array(blob, off, 3 * s.faces);
+    off += (faces.byteLength + 1) & ~1;
+    const cls = new Uint8Array(blob, off, 3 * s.faces);
+    off += (cls.byteLength + 1) & ~1;
+    const v0 = shapeVertStart[si], f0 = shapeFaceStart[si];
+    const span = [0, 1, 2].map((k) => (s.max[k] - s.min[k]) / 65535);
+    for (let k = 0; k < 3; k++) (lo[k] = Math.min(lo[k], s.min[k])), (hi[k] = Math.max(hi[k], s.max[k]));
+    for (let v = 0; v < s.vertices; v++) for (let k = 0; k < 3; k++) position[3 * (v0 + v) + k] = s.min[k] + verts[3 * v + k] * span[k];
+    for (let c = 0; c < 3 * s.faces; c++) {
+      index[3 * f0 + c] = v0 + faces[c];
+      const k = (classes[3 * f0 + c] = cls[c]);
+      const from = faces[c], to = faces[c % 3 === 2 ? c - 2 : c + 1];
+      if (k >= BORDER || from < to) lineCounts[k]++; // a paired edge once (its twin runs it the other way)
+    }
+    shapeVertStart[si + 1] = v0 + s.vertices;
+    shapeFaceStart[si + 1] = f0 + s.faces;
+    // The shape's outline (edges no face of the shape runs back) keeps its vertices, so the coarse mesh still
+    // meets its neighbours' without a gap.
+    const runs = new Set<number>();
+    for (let c = 0; c < 3 * s.faces; c++) runs.add(faces[c] * 65536 + faces[c % 3 === 2 ? c - 2 : c + 1]);
+    const keep = new Uint8Array(s.vertices);
+    for (let c = 0; c < 3 * s.faces; c++) {
+      const from = faces[c], to = faces[c % 3 === 2 ? c - 2 : c + 1];
+      if (!runs.has(to * 65536 + from)) keep[from] = keep[to] = 1;
+    }
+    const cellOf = new Map<number, number>(), rep = new Uint32Array(s.vertices);
+    for (let v = 0; v < s.vertices; v++) {
+      if (keep[v]) {
+        rep[v] = v;
+        continue;
+      }
+      const key = ((verts[3 * v] * LOD_GRID) >> 16) * LOD_GRID * LOD_GRID + ((verts[3 * v + 1] * LOD_GRID) >> 16) * LOD_GRID + ((verts[3 * v + 2] * LOD_GRID) >> 16);
+      let r = cellOf.get(key);
+      if (r === undefined) cellOf.set(key, (r = v));
+      rep[v] = r;
+    }
+    const seen = new Set<string>();
+    for (let t = 0; t < s.faces; t++) {
+      const x = rep[faces[3 * t]], y = rep[faces[3 * t + 1]], z = rep[faces[3 * t + 2]];
+      if (x === y || y === z || x === z) continue;
+      const key = [x, y, z].sort((p, q) => p - q).join(',');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      coarse.push(v0 + x, v0 + y, v0 + z);
+    }
+    shapeCoarseStart[si + 1] = coarse.length;
+  });
+  // Lines per class, in shape order (so a resource is a range), with each resource's range.
+  const lineIndex = lineCounts.map((c) => new Uint32Array(2 * c));
+  const lineAt = EDGE_COLOURS.map(() => 0);
+  const resources = Math.max(0, ...shapes.map((s) => s.resource)) + 1;
+  /** Per class, where each shape's lines start in its index list (shape order). */
+  const lineShapeStart = EDGE_COLOURS.map(() => new Uint32Array(shapes.length + 1));
+  const faceCount = (resource: number): number => shapes.reduce((t, s) => t + (s.resource === resource ? s.faces : 0), 0);
+  void resources;
+  shapes.forEach((s, si) => {
+    const f0 = shapeFaceStart[si], f1 = shapeFaceStart[si + 1];
+    for (let c = 3 * f0; c < 3 * f1; c++) {
+      const k = classes[c];
+      const from = index[c], to = index[c % 3 === 2 ? c - 2 : c + 1];
+      if (!(k >= BORDER || from < to)) continue;
+      lineIndex[k][lineAt[k]++] = from;
+      lineIndex[k][lineAt[k]++] = to;
+    }
+    for (let k = 0; k < EDGE_COLOURS.length; k++) lineShapeStart[k][si + 1] = lineAt[k];
+  });
+
+  const posAttr = new THREE.BufferAttribute(position, 3);
+  const geo = new THREE.BufferGeometry();
+  geo.setAttribute('position', posAttr);
+  geo.setAttribute('tint', new THREE.BufferAttribute(tint, 3, true));
+  const both = new Uint32Array(index.length + coarse.length);
+  both.set(index);
+  both.set(coarse, index.length);
+  geo.setIndex(new THREE.BufferAttribute(both, 1));
+  geo.boundingSphere = new THREE.Sphere(new THREE.Vector3((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2), Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2 || 1);
+  const faceMaterial = new THREE.ShaderMaterial({
+    glslVersion: THREE.GLSL3,
+    side: THREE.DoubleSide,
+    polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1, // the edge lines win the depth test
+    uniforms: { tinted: { value: 0 } },
+    vertexShader: `
+      in vec3 tint;
+      out vec3 vTint; out vec3 vView;
+      void main() {
+        vTint = tint;
+        vec4 mv = modelViewMatrix * vec4(position, 1.0);
+        vView = mv.xyz;
+        gl_Position = projectionMatrix * mv;
+      }`,
+    fragmentShader: `
+      uniform int tinted;
+      in vec3 vTint; in vec3 vView;
+      out vec4 outColour;
+      void main() {
+        vec3 nrm = normalize(cross(dFdx(vView), dFdy(vView)));
+        float light = 0.35 + 0.65 * abs(nrm.z);
+        vec3 c = (tinted == 1 ? vTint : vec3(0.62)) * light;
+        // A back face (the side its winding turns away): pink, hatched, so a flipped face shows as one.
+        if (!gl_FrontFacing) {
+          c = mix(c, vec3(0.86, 0.25, 0.55), 0.6);
+          if (mod(gl_FragCoord.x + gl_FragCoord.y, 8.0) < 3.0) c *= 0.55;
+        }
+        outColour = vec4(c, 1.0);
+      }`,
+  });
+  const mesh = new THREE.Mesh(geo, [faceMaterial]);
+  mesh.frustumCulled = false;
+  const scene = new THREE.Scene();
+  scene.background = new THREE.Color('#1b1e22');
+  scene.add(mesh);
+  const lines = lineIndex.map((li, k) => {
+    const lg = new THREE.BufferGeometry();
+    lg.setAttribute('position', posAttr);
+    lg.setIndex(new THREE.BufferAttribute(li, 1));
+    const l = new THREE.LineSegments(lg, [new THREE.LineBasicMaterial({ color: EDGE_COLOURS[k] })]);
+    l.frustumCulled = false;
+    l.renderOrder = 1;
+    scene.add(l);
+    return l;
+  });
+
+  const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+  renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
+  const centre = new THREE.Vector3((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2);
+  const size = Math.max(1, hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+  const camera = new THREE.PerspectiveCamera(50, 1, Math.max(0.01, size / 20000), size * 20);
+  const controls = new OrbitControls(camera, canvas);
+  let frames = 0;
+  const render = (): void => {
+    const w = container.clientWidth, h = container.clientHeight;
+    if (canvas.width !== Math.floor(w * renderer.getPixelRatio()) || canvas.height !== Math.floor(h * renderer.getPixelRatio())) {
+      renderer.setSize(w, h, false);
+      camera.aspect = w / Math.max(1, h);
+      camera.updateProjectionMatrix();
+    }
+    updateLod(h);
+    renderer.render(scene, camera);
+    frames++;
+  };
+  controls.addEventListener('change', render);
+  window.addEventListener('resize', render);
+
+  let tinted = false, wireframe = false, only = -1;
+  const showLines = (): void => {
+    lines.forEach((l, k) => (l.visible = k >= BORDER || wireframe || (!tinted && k > 0)));
+  };
+  showLines();
+  const centres = shapes.map((s) => new THREE.Vector3((s.min[0] + s.max[0]) / 2, (s.min[1] + s.max[1]) / 2, (s.min[2] + s.max[2]) / 2));
+  const radii = shapes.map((s) => Math.hypot(s.max[0] - s.min[0], s.max[1] - s.min[1], s.max[2] - s.min[2]) / 2);
+  /** Per shape this frame: 0 hidden (isolated away), 1 coarse, 2 full faces; class lines when 3. */
+  const lod = new Uint8Array(shapes.length);
+  let rasterFaces = 0;
+  /** Each shape's level of detail from its faces' spacing on screen; the draw groups of faces and lines from it. */
+  const updateLod = (viewHeight: number): void => {
+    const pxPerUnit = viewHeight / 2 / Math.tan(THREE.MathUtils.degToRad(camera.fov / 2));
+    shapes.forEach((s, si) => {
+      if (only >= 0 && s.resource !== only) return void (lod[si] = 0);
+      const d = Math.max(1e-6, camera.position.distanceTo(centres[si]) - radii[si]);
+      const spacing = ((2 * radii[si]) / Math.sqrt(Math.max(1, s.faces))) * (pxPerUnit / d);
+      lod[si] = spacing < LOD_PX && shapeCoarseStart[si + 1] > shapeCoarseStart[si] ? 1 : spacing < LINE_PX ? 2 : 3;
+    });
+    geo.clearGroups();
+    rasterFaces = 0;
+    const add = (g: THREE.BufferGeometry, start: number, end: number): void => {
+      if (end <= start) return;
+      const last = g.groups[g.groups.length - 1];
+      if (last && last.start + last.count === start) last.count += end - start;
+      else g.addGroup(start, end - start, 0);
+    };
+    shapes.forEach((_, si) => {
+      if (lod[si] === 0) return;
+      if (lod[si] === 1) add(geo, index.length + shapeCoarseStart[si], index.length + shapeCoarseStart[si + 1]);
+      else add(geo, 3 * shapeFaceStart[si], 3 * shapeFaceStart[si + 1]);
+    });
+    for (const g of geo.groups) rasterFaces += g.count / 3;
+    lines.forEach((l, k) => {
+      l.geometry.clearGroups();
+      // Open, crack and unpaired edges always (every shown shape); the others only where their faces are apart.
+      shapes.forEach((_, si) => {
+        if (lod[si] === 0 || (k < BORDER && lod[si] < 3)) return;
+        add(l.geometry, lineShapeStart[k][si], lineShapeStart[k][si + 1]);
+      });
+    });
+  };
+
+  // ---- Picking --------------------------------------------------------------------------------------------------
+  const ray = new THREE.Raycaster();
+  const boxes = shapes.map((s) => new THREE.Box3(new THREE.Vector3(...s.min), new THREE.Vector3(...s.max)).expandByScalar(1e-4));
+  const a = new THREE.Vector3(), b = new THREE.Vector3(), c = new THREE.Vector3(), hit = new THREE.Vector3();
+  const corner = (i: number, out: THREE.Vector3): THREE.Vector3 => out.fromArray(position, 3 * index[i]);
+  /** The nearest face the ray meets (beyond minDistance), over the shown shapes. */
+  const cast = (r: THREE.Ray, minDistance = 0, maxDistance = Infinity): Pick | null => {
+    let best: Pick | null = null;
+    shapes.forEach((s, si) => {
+      if (only >= 0 && s.resource !== only) return;
+      if (!r.intersectsBox(boxes[si])) return;
+      for (let f = shapeFaceStart[si]; f < shapeFaceStart[si + 1]; f++) {
+        corner(3 * f, a), corner(3 * f + 1, b), corner(3 * f + 2, c);
+        if (!r.intersectTriangle(a, b, c, false, hit)) continue;
+        const d = hit.distanceTo(r.origin);
+        if (d <= minDistance || d >= maxDistance || (best && d >= best.distance)) continue;
+        const n = new THREE.Vector3().subVectors(b, a).cross(new THREE.Vector3().subVectors(c, a));
+        // Nearest edge: edge k runs corner k → k + 1; its distance to the point along the face.
+        const pts = [a.clone(), b.clone(), c.clone()];
+        let edge = 0, ed = Infinity;
+        for (let k = 0; k < 3; k++) {
+          const seg = new THREE.Line3(pts[k], pts[(k + 1) % 3]);
+          const dd = seg.closestPointToPoint(hit, true, new THREE.Vector3()).distanceTo(hit);
+          if (dd < ed) (ed = dd), (edge = k);
+        }
+        best = { shape: si, face: f - shapeFaceStart[si], point: hit.clone(), distance: d, front: n.dot(r.direction) < 0, edge, edgeClass: classes[3 * f + edge], corners: pts };
+      }
+    });
+    return best;
+  };
+  const pickAt = (clientX: number, clientY: number): Pick | null => {
+    const rect = canvas.getBoundingClientRect();
+    ray.setFromCamera(new THREE.Vector2(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1), camera);
+    return cast(ray.ray);
+  };
+
+  // ---- Framing and the marker ---------------------------------------------------------------------------------
+  const marker = new THREE.Group();
+  scene.add(marker);
+  const place = (pos: THREE.Vector3, target: THREE.Vector3, dist: number): void => {
+    camera.near = Math.max(1e-4, dist / 200);
+    camera.far = Math.max(size * 20, dist * 20);
+    camera.updateProjectionMatrix();
+    camera.position.copy(pos);
+    controls.target.copy(target);
+    controls.update();
+    render();
+  };
+  const frameAll = (): void => {
+    marker.clear();
+    place(new THREE.Vector3(centre.x + size * 0.55, centre.y + size * 0.6, centre.z + size * 0.75), centre, size);
+  };
+  /** Sides to look from, in order: the current one, from above, around at 45° and level, from below. */
+  const sides = (): THREE.Vector3[] => {
+    const out = [camera.position.clone().sub(controls.target).normalize(), new THREE.Vector3(0, 1, 0)];
+    for (const el of [Math.PI / 4, 0.15, -Math.PI / 4]) for (let i = 0; i < 8; i++) out.push(new THREE.Vector3(Math.cos(i * Math.PI / 4) * Math.cos(el), Math.sin(el), Math.sin(i * Math.PI / 4) * Math.cos(el)));
+    out.push(new THREE.Vector3(0, -1, 0));
+    return out.filter((d) => d.lengthSq() > 0.5);
+  };
+  const frameFinding = (pts: number[][]): void => {
+    const vs = pts.map((p) => new THREE.Vector3(p[0], p[1], p[2]));
+    const mid = vs.reduce((s, v) => s.add(v), new THREE.Vector3()).multiplyScalar(1 / vs.length);
+    const r = Math.max(0.01, ...vs.map((v) => v.distanceTo(mid)));
+    // The finding spans ~70% of the view's height (its own size: a 2 cm crack fills the view as a 2 m one does).
+    const dist = r / Math.tan(THREE.MathUtils.degToRad(camera.fov / 2)) / 0.7;
+    // Probes: the middle and the ends (or corners), pulled a little off the mesh they lie on.
+    const probes = [mid, ...vs.map((v) => v.clone().lerp(mid, 0.15))];
+    let chosen = sides()[0];
+    for (const d of sides()) {
+      const clear = probes.every((p) => {
+        const from = p.clone().addScaledVector(d, r * 0.02 + 1e-4);
+        return !cast(new THREE.Ray(from, d.clone()), 0, dist);
+      });
+      if (clear) {
+        chosen = d;
+        break;
+      }
+    }
+    drawMarker(vs, r);
+    place(mid.clone().addScaledVector(chosen, dist), mid, dist);
+  };
+  const drawMarker = (vs: THREE.Vector3[], r: number): void => {
+    marker.clear();
+    const seen = new THREE.MeshBasicMaterial({ color: MARKER_COLOUR });
+    // Through the mesh only as a faint outline: the same tubes drawn again without the depth test, translucent.
+    const ghost = new THREE.MeshBasicMaterial({ color: MARKER_COLOUR, transparent: true, opacity: 0.22, depthTest: false, depthWrite: false });
+    const segs = vs.length === 2 ? [[vs[0], vs[1]]] : vs.map((v, i) => [v, vs[(i + 1) % vs.length]]);
+    const radius = r * 0.035;
+    for (const [p, q] of segs) {
+      const len = p.distanceTo(q);
+      const tube = new THREE.CylinderGeometry(radius, radius, Math.max(len, 1e-6), 10, 1);
+      for (const mat of [seen, ghost]) {
+        const t = new THREE.Mesh(tube, mat);
+        t.position.copy(p).lerp(q, 0.5);
+        t.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), q.clone().sub(p).normalize());
+        t.renderOrder = mat === ghost ? 3 : 2;
+        marker.add(t);
+      }
+    }
+    const dot = new THREE.SphereGeometry(radius * 2.2, 12, 8);
+    for (const v of vs) for (const mat of [seen, ghost]) marker.add(new THREE.Mesh(dot, mat).translateX(v.x).translateY(v.y).translateZ(v.z));
+  };
+  const frameBox = (min: number[], max: number[]): void => {
+    const bmin = new THREE.Vector3(...min), bmax = new THREE.Vector3(...max);
+    const mid = bmin.clone().lerp(bmax, 0.5), r = Math.max(0.05, bmin.distanceTo(bmax) / 2);
+    const dist = r / Math.tan(THREE.MathUtils.degToRad(camera.fov / 2)) / 0.9;
+    const dir = camera.position.clone().sub(controls.target).normalize();
+    marker.clear();
+    place(mid.clone().addScaledVector(dir.lengthSq() > 0.5 ? dir : new THREE.Vector3(0.5, 0.7, 0.5).normalize(), dist), mid, dist);
+  };
+
+  frameAll();
+  return {
+    renderer, camera, controls, render, frames: () => frames, shapeFaceStart,
+    setTint(perShape) {
+      tinted = perShape !== null;
+      faceMaterial.uniforms.tinted.value = tinted ? 1 : 0;
+      if (perShape) {
+        shapes.forEach((_, si) => {
+          const col = perShape[si];
+          for (let v = shapeVertStart[si]; v < shapeVertStart[si + 1]; v++) tint.set(col, 3 * v);
+        });
+        geo.getAttribute('tint').needsUpdate = true;
+      }
+      showLines();
+      render();
+    },
+    setWireframe(on) {
+      wireframe = on;
+      showLines();
+      render();
+    },
+    isolate(resource) {
+      only = resource;
+      render();
+    },
+    isolated: () => only,
+    drawnFaces: () => (only < 0 ? index.length / 3 : faceCount(only)),
+    rasterFaces: () => rasterFaces,
+    lod: () => ({ coarse: [...lod].filter((x) => x === 1).length, full: [...lod].filter((x) => x >= 2).length, hidden: [...lod].filter((x) => x === 0).length }),
+    frameAll() {
+      frameAll();
+    },
+    frameFinding, frameBox, pickAt,
+    mark(points) {
+      const vs = points.map((p) => new THREE.Vector3(p[0], p[1], p[2]));
+      const mid = vs.reduce((t, v) => t.add(v), new THREE.Vector3()).multiplyScalar(1 / vs.length);
+      drawMarker(vs, Math.max(0.01, ...vs.map((v) => v.distanceTo(mid))) * 0.5);
+      render();
+    },
+    faceCorners: (si, f) => [0, 1, 2].map((k) => corner(3 * (shapeFaceStart[si] + f) + k, new THREE.Vector3())),
+    project(p) {
+      const v = new THREE.Vector3(p[0], p[1], p[2]).project(camera);
+      const rect = canvas.getBoundingClientRect();
+      return [((v.x + 1) / 2) * rect.width, ((1 - v.y) / 2) * rect.height];
+    },
+  };
+}

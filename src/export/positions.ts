@@ -122,6 +122,8 @@ const SEAM_STEPS = 48;
 const SEAM_SAMPLES = 64;
 /** Steps either way of each of two coordinates moved together. */
 const PAIR_STEPS = 12;
+/** Most sweeps over a join's coordinates. */
+const SEAM_SWEEPS = 24;
 
 /** Keys to try for a coordinate at k0 in [lo, hi]: the nearest first, then evenly over the span's values. */
 function stepsAround(k0: number, lo: number, hi: number, steps = SEAM_STEPS): number[] {
@@ -143,6 +145,10 @@ const middle = (a: number, b: number): number => fr(fr(a + b) * 0.5);
 export class WorldSolver {
   private parts: PartSpans[] = [];
   private shapes: (SeamShape | undefined)[] = [];
+  /** The pinned extremes: per part and axis its position and its low and high groups; by coordinate (3 · root + axis). */
+  private extremes: { c: number; j: number; low: number[]; high: number[] }[] = [];
+  private extremeOf = new Map<number, number[]>();
+  private raw: { lo: Int32Array; hi: Int32Array } | null = null;
 
   /**
    * Adds a part (with its stored shape: the world values are then also fitted so that the level-wide seams give its
@@ -237,6 +243,9 @@ export class WorldSolver {
     const seams = this.shapes.some((x) => x);
     if (seams) this.fitSeams(base, find, lo, hi, val);
     const why: (string | null)[] = parts.map(() => null);
+    // The spans before the extremes are pinned: a pinned extreme may still move within its own span where every
+    // part it bounds keeps its position (fitSeams).
+    this.raw = { lo: lo.slice(), hi: hi.slice() };
     parts.forEach((p, pi) => {
       for (let j = 0; j < 3 && p.n > 0; j++) {
         const w = this.fitExtremes(p, base[pi], j, find, lo, hi, val);
@@ -291,52 +300,75 @@ export class WorldSolver {
       pairs.push([i, o]);
     });
     const pt = (r: number): number[] => [valueOf(val[3 * r]), valueOf(val[3 * r + 1]), valueOf(val[3 * r + 2])];
-    const good = (p: [number, number]): boolean => {
-      const x = corners[p[0]], y = corners[p[1]];
-      const codes = seamCodes(pt(x.a), pt(x.b), pt(x.t), pt(y.t)) ?? [SEAM_NONE, SEAM_NONE];
-      return storedAs(this.shapes[x.part]!, x.c, codes[0]) && storedAs(this.shapes[y.part]!, y.c, codes[1]);
+    // The keys a coordinate may take (null: none but its own), and whether the parts it bounds keep their positions.
+    const span = (at: number): [number, number] | null => {
+      if (lo[at] < hi[at]) return [lo[at], hi[at]];
+      return this.raw && this.extremeOf.has(at) && this.raw.lo[at] < this.raw.hi[at] ? [this.raw.lo[at], this.raw.hi[at]] : null;
     };
+    const holds = (at: number): boolean => {
+      for (const e of this.extremeOf.get(at) ?? []) {
+        const x = this.extremes[e];
+        let a = Infinity, b = -Infinity;
+        for (const r of x.low) a = Math.min(a, val[3 * r + x.j]);
+        for (const r of x.high) b = Math.max(b, val[3 * r + x.j]);
+        if (!Object.is(middle(valueOf(a), valueOf(b)), x.c)) return false;
+      }
+      return true;
+    };
+    // A join's cost: 0 when its stored edge data comes back; else 1 plus how far its convex values are off (so a
+    // step towards the stored values counts before they are reached).
+    const costOf = (p: [number, number]): number => {
+      const x = corners[p[0]], y = corners[p[1]], sx = this.shapes[x.part]!, sy = this.shapes[y.part]!;
+      const codes = seamCodes(pt(x.a), pt(x.b), pt(x.t), pt(y.t)) ?? [SEAM_NONE, SEAM_NONE];
+      if (storedAs(sx, x.c, codes[0]) && storedAs(sy, y.c, codes[1])) return 0;
+      const off = (s: SeamShape, c: number, code: number): number => (code >= 0 && !storedAs(s, c, code) ? Math.abs(s.edgeValues[c] - code) : storedAs(s, c, code) ? 0 : 1);
+      return 1 + Math.min(1, off(sx, x.c, codes[0]) + off(sy, y.c, codes[1]));
+    };
+    const good = (p: [number, number]): boolean => costOf(p) === 0;
     const of = new Map<number, number[]>();
     pairs.forEach((p, i) => {
       const x = corners[p[0]];
       for (const r of new Set([x.a, x.b, x.t, corners[p[1]].t])) of.set(r, [...(of.get(r) ?? []), i]);
     });
-    const bad = (r: number): number => of.get(r)!.reduce((n, i) => n + (good(pairs[i]) ? 0 : 1), 0);
+    const bad = (r: number): number => of.get(r)!.reduce((n, i) => n + costOf(pairs[i]), 0);
     for (let round = 0; round < 3; round++) {
       let fixed = 0, left = 0;
       pairs.forEach((p) => {
         if (good(p)) return;
         const x = corners[p[0]];
-        for (const r of new Set([x.a, x.b, x.t, corners[p[1]].t])) {
-          for (let j = 0; j < 3 && !good(p); j++) {
-            const at = 3 * r + j;
-            if (lo[at] === hi[at]) continue;
-            const k0 = val[at];
-            let now = bad(r);
-            for (const k of stepsAround(k0, lo[at], hi[at])) {
-              const before = val[at];
-              val[at] = k;
-              const n = bad(r);
-              if (n < now) now = n;
-              else val[at] = before;
-              if (good(p)) break;
+        // One coordinate at a time, sweeps repeated while the joins around get closer to their stored data.
+        for (let sweep = 0, moved = true; sweep < SEAM_SWEEPS && moved && !good(p); sweep++) {
+          moved = false;
+          for (const r of new Set([x.a, x.b, x.t, corners[p[1]].t])) {
+            for (let j = 0; j < 3 && !good(p); j++) {
+              const at = 3 * r + j, sp = span(at);
+              if (!sp) continue;
+              let now = bad(r);
+              for (const k of stepsAround(val[at], sp[0], sp[1])) {
+                const before = val[at];
+                val[at] = k;
+                const n = holds(at) ? bad(r) : Infinity;
+                if (n < now) { now = n; moved = true; }
+                else val[at] = before;
+                if (good(p)) break;
+              }
             }
           }
         }
         // Then two coordinates at once, each over its nearest steps.
         const coords: number[] = [];
-        for (const r of new Set([x.a, x.b, x.t, corners[p[1]].t])) for (let j = 0; j < 3; j++) if (lo[3 * r + j] < hi[3 * r + j]) coords.push(3 * r + j);
+        for (const r of new Set([x.a, x.b, x.t, corners[p[1]].t])) for (let j = 0; j < 3; j++) if (span(3 * r + j)) coords.push(3 * r + j);
         for (let u = 0; u < coords.length && !good(p); u++) {
           for (let v = u + 1; v < coords.length && !good(p); v++) {
-            const cu = coords[u], cv = coords[v], ku = val[cu], kv = val[cv];
+            const cu = coords[u], cv = coords[v], ku = val[cu], kv = val[cv], su = span(cu)!, sv = span(cv)!;
             const ru = Math.floor(cu / 3), rv = Math.floor(cv / 3);
             const now = bad(ru) + bad(rv);
             let done = false;
-            for (const a of stepsAround(ku, lo[cu], hi[cu], PAIR_STEPS)) {
-              for (const b of stepsAround(kv, lo[cv], hi[cv], PAIR_STEPS)) {
+            for (const a of stepsAround(ku, su[0], su[1], PAIR_STEPS)) {
+              for (const b of stepsAround(kv, sv[0], sv[1], PAIR_STEPS)) {
                 val[cu] = a;
                 val[cv] = b;
-                if (good(p) && bad(ru) + bad(rv) < now) { done = true; break; }
+                if (good(p) && holds(cu) && holds(cv) && bad(ru) + bad(rv) < now) { done = true; break; }
               }
               if (done) break;
             }
@@ -408,6 +440,8 @@ export class WorldSolver {
     const [a, b] = found;
     for (const r of loRoots) pin(r, r === gs ? a : Math.max(val[3 * r + j], a));
     for (const r of hiRoots) pin(r, r === hs ? b : Math.min(val[3 * r + j], b));
+    const e = this.extremes.push({ c, j, low: [...loRoots], high: [...hiRoots] }) - 1;
+    for (const r of new Set([...loRoots, ...hiRoots])) this.extremeOf.set(3 * r + j, [...(this.extremeOf.get(3 * r + j) ?? []), e]);
     return null;
   }
 }

@@ -124,6 +124,8 @@ const SEAM_SAMPLES = 64;
 const PAIR_STEPS = 12;
 /** Most sweeps over a join's coordinates. */
 const SEAM_SWEEPS = 24;
+/** Most combinations of a join's free coordinates tried all together. */
+const SEAM_COMBOS = 4096;
 
 /** Keys to try for a coordinate at k0 in [lo, hi]: the nearest first, then evenly over the span's values. */
 function stepsAround(k0: number, lo: number, hi: number, steps = SEAM_STEPS): number[] {
@@ -374,6 +376,25 @@ export class WorldSolver {
             }
             if (!done) { val[cu] = ku; val[cv] = kv; }
           }
+        }
+        // Few values left over all the free coordinates: every combination (the stored join is among them if
+        // every copy was found).
+        let combos = 1;
+        for (const at of coords) combos *= span(at)![1] - span(at)![0] + 1;
+        if (!good(p) && coords.length && combos <= SEAM_COMBOS) {
+          const keep = coords.map((at) => val[at]), roots = [...new Set(coords.map((at) => Math.floor(at / 3)))];
+          const now = roots.reduce((n, r) => n + bad(r), 0);
+          let found = false;
+          for (let i = 0; i < combos && !found; i++) {
+            let rest = i;
+            for (const at of coords) {
+              const [a, b] = span(at)!;
+              val[at] = a + (rest % (b - a + 1));
+              rest = Math.floor(rest / (b - a + 1));
+            }
+            found = good(p) && coords.every(holds) && roots.reduce((n, r) => n + bad(r), 0) < now;
+          }
+          if (!found) coords.forEach((at, k) => (val[at] = keep[k]));
         }
         if (good(p)) fixed++;
         else left++;

@@ -104,6 +104,9 @@ const KNOWN: Record<string, RegExp> = {
   'city-blocks cells level': /come back with other edge data from the level-wide seams/,
 };
 
+/** Most files a known exception may differ in (measured; more is a regression of the seams' fit). */
+const MOST_DIFFERING: Record<string, number> = { 'city-blocks cells level': 12 };
+
 const CONFIGS: [string, 'objects' | 'cells', 'level' | 'shape', boolean][] = [];
 for (const tiling of ['objects', 'cells'] as const) for (const seams of ['level', 'shape'] as const) {
   CONFIGS.push(['skatepark', tiling, seams, false], ['shapes', tiling, seams, false], ['shapes', tiling, seams, true]);
@@ -147,6 +150,7 @@ describe('round trip: compile outputs', () => {
         expect(again.manifest.layout).toBe(m.layout);
       } else {
         expect(differing.length).toBeGreaterThan(0);
+        if (MOST_DIFFERING[tag] !== undefined) expect(differing.length).toBeLessThanOrEqual(MOST_DIFFERING[tag]);
         for (const f of differing) expect(noteOf.get(f) ?? '', f).toMatch(KNOWN[tag]);
       }
       // Every triangle survives either way.

@@ -17,10 +17,13 @@ import { readPhysicsResource } from '../format/resource.ts';
 import { decodeMaterial } from '../format/material.ts';
 import { faceCount, KIND_BOX, KIND_CONVEX, KIND_MESH, NO_SHAPE, PART_FLAGS, type PartRecord, type PhysicsResource, type ShapeRecord, type Vec3 } from '../format/types.ts';
 import { encodeResource, type MeshObject } from '../geometry/resource.ts';
+import type { OpenCorners } from '../geometry/encode.ts';
+import { matchSeams, seamEdge } from '../geometry/seams.ts';
+import { SEAM_NONE } from '../geometry/edge-rule.ts';
 import { quatToMat3 } from '../shapes/frame.ts';
 import type { Manifest } from '../compile.ts';
 import { encodeOrder, mergePieces } from './face-order.ts';
-import { relativeTo, worldCandidates, WorldPoints, type Candidates } from './positions.ts';
+import { partSpans, relativeTo, WorldSolver, type PartSpans } from './positions.ts';
 import { surfaceColourLinear } from '../report/surfaces.ts';
 import { PHYSICS_LITERAL_FLAG } from '../import/materials.ts';
 
@@ -104,8 +107,13 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
   };
   const accessor = (type: 'VEC3' | 'VEC4' | 'SCALAR', array: Float32Array | Uint32Array) => doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
   const notes: ToGltfResult['notes'] = [];
-  // First every resource read, and its unrotated kind-5 parts' candidate world points counted over the export.
-  const points = new WorldPoints();
+  const seamLists: { note: number; open: OpenCorners[]; stored: ShapeRecord[] }[] = [];
+  // First every resource read, and the world values of its unrotated kind-5 parts solved over the whole export (a
+  // vertex several parts store comes back as one point).
+  const solver = new WorldSolver();
+  // A compile output built with --seams level: its joins are fitted and checked over the whole export (a file on its
+  // own, or a --seams shape output, has no joins the recompile must give back but those its shapes made).
+  const levelSeams = recorded?.options.seams === 'level';
   const read = inputs.map((input) => {
     let res: PhysicsResource;
     try {
@@ -113,16 +121,16 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
     } catch (e) {
       throw new Error(`to-gltf: ${input.file}: not readable as a PhysicsResource: ${(e as Error).message}`);
     }
-    const candidates = res.parts.map((p) => {
+    const candidates = res.parts.map((p): PartSpans | string | null => {
       if (p.kind !== KIND_MESH || p.shape === NO_SHAPE || isRotated(p)) return null;
-      const c = worldCandidates(res.shapes[p.shape].vertices, p.position);
-      if (typeof c !== 'string') points.add(c);
-      return c;
+      return partSpans(res.shapes[p.shape].vertices, p.position);
     });
-    return { res, candidates };
+    const ids = candidates.map((c, i) => (c !== null && typeof c !== 'string' ? solver.add(c, levelSeams ? res.shapes[res.parts[i].shape] : undefined) : -1));
+    return { res, candidates, ids };
   });
+  const solved = solver.solve();
   for (const [r, input] of inputs.entries()) {
-    const { res, candidates } = read[r];
+    const { res, candidates, ids } = read[r];
     const n: string[] = [];
     const group = doc.createNode(input.cell ? `collision_area_${input.cell[0]}_${input.cell[1]}` : `${input.name}_resource`);
     group.setExtras({
@@ -138,15 +146,10 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
     // Split meshes: consecutive unrotated kind-5 parts of one material in one object or cell (the encoder's pieces
     // of one group); their vertices on the cuts are shared, which their face orders must allow for.
     const runs = grouping === 'parts' ? [] : splitRuns(res, candidates);
-    const chosen = new Map<number, Float32Array>();
     const sharedOf = new Map<number, Uint8Array>();
     for (const run of runs) {
       const count = new Map<string, number>();
-      const worlds = run.map((i) => {
-        const w = points.choose(candidates[i] as Candidates);
-        chosen.set(i, w);
-        return w;
-      });
+      const worlds = run.map((i) => solved[ids[i]].world);
       const keys = worlds.map((w) => Array.from({ length: w.length / 3 }, (_, v) => `${w[3 * v]},${w[3 * v + 1]},${w[3 * v + 2]}`));
       for (const ks of keys) for (const k of new Set(ks)) count.set(k, (count.get(k) ?? 0) + 1);
       run.forEach((i, r) => sharedOf.set(i, Uint8Array.from(keys[r], (k) => (count.get(k)! > 1 ? 1 : 0))));
@@ -170,7 +173,10 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
       if (c === null || typeof c === 'string') {
         n.push(`part ${i}: ${c ?? 'the part is rotated (the compiler writes kind-5 parts unrotated)'}`);
         world = placed(s.vertices, p);
-      } else world = chosen.get(i) ?? points.choose(c);
+      } else {
+        world = solved[ids[i]].world;
+        if (solved[ids[i]].why) n.push(`part ${i}: ${solved[ids[i]].why}`);
+      }
       meshes.push({ part: i, parts: [i], world, tris: orderedTriangles(s, order.order, order.rotation), rotated, first: firstCorners(s, order.order) });
     });
     for (const run of runs) {
@@ -257,17 +263,38 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
     });
     // What the compiler will encode from these nodes, against the stored shapes.
     if (meshes.length) {
-      const why = reencodeCheck(res, grouping, meshes, input.file);
-      if (why) n.push(why);
+      const check = reencodeCheck(res, grouping, meshes, input.file, !levelSeams);
+      if (check.why) n.push(check.why);
+      if (check.seams) seamLists.push({ note: notes.length, ...check.seams });
     }
     notes.push({ file: input.file, notes: n });
+  }
+  // The level-wide seams the recompile will compute (--seams level), over every resource's open corners in order,
+  // against the stored edge data of those corners.
+  if (levelSeams && seamLists.length) {
+    const match = matchSeams(seamLists.flatMap((l) => l.open));
+    let k = 0;
+    for (const l of seamLists) {
+      let differ = 0, joined = 0;
+      l.open.forEach((o, s) => {
+        const codes = match.codes[k++];
+        for (let i = 0; i < o.corner.length; i++) {
+          const e = seamEdge(codes[i]), c = o.corner[i], st = l.stored[s];
+          if (codes[i] !== SEAM_NONE) joined++;
+          if (!Object.is(st.edgeValues[c], e.value) || bitOf(st.concaveBits, c) !== +e.concave || bitOf(st.flatBits, c) !== +e.flat) differ++;
+        }
+      });
+      if (differ > 0) {
+        notes[l.note].notes.push(`${differ} corners the shapes leave open come back with other edge data from the level-wide seams (--seams level; ${joined} joined across the compiler's cuts again): the world values written do not give the stored joins back, so the recompile will not give these bytes back`);
+      }
+    }
   }
   const glb = await new NodeIO().writeBinary(doc);
   return { glb, notes };
 }
 
 /** Runs of ≥ 2 consecutive unrotated kind-5 parts of one material (with world candidates): the encoder's split pieces. */
-function splitRuns(res: PhysicsResource, candidates: (Candidates | string | null)[]): number[][] {
+function splitRuns(res: PhysicsResource, candidates: (PartSpans | string | null)[]): number[][] {
   const runs: number[][] = [];
   let run: number[] = [];
   const flush = (): void => {
@@ -330,7 +357,8 @@ function partExtras(res: PhysicsResource, parts: number[], grind: boolean): Reco
  * object per part, as encodeResource over the nodes) and compares parts and shapes with the stored ones (edge data
  * at corners the shape leaves open excepted: the level-wide seams set those on recompile). Returns a note, or null.
  */
-function reencodeCheck(res: PhysicsResource, grouping: Grouping, meshes: MeshPlan[], file: string): string | null {
+function reencodeCheck(res: PhysicsResource, grouping: Grouping, meshes: MeshPlan[], file: string, joinedNote: boolean): { why: string | null; seams?: { open: OpenCorners[]; stored: ShapeRecord[] } } {
+  const why = (w: string): { why: string } => ({ why: w });
   const objects: MeshObject[] = [];
   const byMaterial = new Map<number, MeshPlan[]>();
   for (const m of meshes) {
@@ -343,34 +371,37 @@ function reencodeCheck(res: PhysicsResource, grouping: Grouping, meshes: MeshPla
   try {
     encoded = encodeResource(objects, { header: { word08: res.word08, body: res.body } });
   } catch (e) {
-    return `kind-5 parts do not encode again: ${(e as Error).message}`;
+    return why(`kind-5 parts do not encode again: ${(e as Error).message}`);
   }
   const meshParts = res.parts.filter((p) => p.kind === KIND_MESH && p.shape !== NO_SHAPE);
   const got = encoded.resource.parts;
-  let joined = 0;
-  if (got.length !== meshParts.length) return `kind-5 parts re-encode to ${got.length} parts, not ${meshParts.length} (the compiler's split or grouping differs), so the recompile will not give ${file}'s bytes back`;
+  if (got.length !== meshParts.length) return why(`kind-5 parts re-encode to ${got.length} parts, not ${meshParts.length} (the compiler's split or grouping differs), so the recompile will not give ${file}'s bytes back`);
+  // The stored shape of each encoded shape, for the seams' check (every encoded shape is a kind-5 part's here).
+  const stored: ShapeRecord[] = [];
+  let differs: string | null = null;
   for (let k = 0; k < got.length; k++) {
     const a = meshParts[k], b = got[k];
+    stored[b.shape] = res.shapes[a.shape];
+    if (differs) continue;
     const where = `kind-5 part ${res.parts.indexOf(a)}`;
-    if (a.material !== b.material) return `${where}: re-encodes in another part order (material ${word(b.material)} where ${word(a.material)} is stored)`;
-    for (let j = 0; j < 3; j++) if (!Object.is(a.position[j], b.position[j])) return `${where}: re-encodes with position ${'xyz'[j]} ${b.position[j]}, not the stored ${a.position[j]}, so the recompile will not give these bytes back`;
-    const diff = shapeDifference(res.shapes[a.shape], encoded.resource.shapes[b.shape], encoded.open[b.shape].corner);
-    if (diff) return `${where}: re-encodes differently (${diff}), so the recompile will not give these bytes back`;
-    joined += joinedCorners(res.shapes[a.shape], encoded.resource.shapes[b.shape], encoded.open[b.shape].corner);
+    if (a.material !== b.material) differs = `${where}: re-encodes in another part order (material ${word(b.material)} where ${word(a.material)} is stored)`;
+    for (let j = 0; j < 3 && !differs; j++) if (!Object.is(a.position[j], b.position[j])) differs = `${where}: re-encodes with position ${'xyz'[j]} ${b.position[j]}, not the stored ${a.position[j]}, so the recompile will not give these bytes back`;
+    const diff: string | null = differs ? null : shapeDifference(res.shapes[a.shape], encoded.resource.shapes[b.shape], encoded.open[b.shape].corner);
+    if (diff) differs = `${where}: re-encodes differently (${diff}), so the recompile will not give these bytes back`;
   }
-  if (joined > 0) {
-    return `${joined} corners carry edge data joined across the compiler's cuts (--seams level): the recompile joins them again from world values the file keeps only to its f32 recentring, so their edge values may come out a step apart (--seams shape outputs round-trip exactly)`;
+  if (!differs && joinedNote) {
+    // Not fitted to the level-wide seams: stored edge data at corners the shapes leave open is not the encoder's.
+    let joined = 0;
+    for (let k = 0; k < got.length; k++) {
+      const a = res.shapes[meshParts[k].shape], b = encoded.resource.shapes[got[k].shape];
+      for (const c of encoded.open[got[k].shape].corner) if (!Object.is(a.edgeValues[c], b.edgeValues[c]) || bitOf(a.concaveBits, c) !== bitOf(b.concaveBits, c) || bitOf(a.flatBits, c) !== bitOf(b.flatBits, c)) joined++;
+    }
+    if (joined > 0) differs = `${joined} corners carry edge data joined across the compiler's cuts (--seams level): the recompile joins them again from world values the file keeps only to its f32 recentring, so their edge values may come out a step apart (a compile output with its manifest is fitted to them)`;
   }
-  return null;
+  return { why: differs, seams: { open: encoded.open, stored } };
 }
 
-/** Corners the encoder leaves open whose stored edge data is not the encoder's: joined by the level-wide seams. */
-function joinedCorners(a: ShapeRecord, b: ShapeRecord, open: Uint32Array): number {
-  const bit = (bits: Uint8Array, c: number): number => (bits[c >> 3] >> (c & 7)) & 1;
-  let n = 0;
-  for (const c of open) if (!Object.is(a.edgeValues[c], b.edgeValues[c]) || bit(a.concaveBits, c) !== bit(b.concaveBits, c) || bit(a.flatBits, c) !== bit(b.flatBits, c)) n++;
-  return n;
-}
+const bitOf = (bits: Uint8Array, c: number): number => (bits[c >> 3] >> (c & 7)) & 1;
 
 function meshObject(name: string, list: MeshPlan[], material: number): MeshObject {
   const nv = list.reduce((s, m) => s + m.world.length / 3, 0), nt = list.reduce((s, m) => s + m.tris.length, 0);

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { encodeOrder, treeBarriers } from '../../src/export/face-order.ts';
-import { worldPositions } from '../../src/export/positions.ts';
+import { keyOf, partSpans, recentreSpan, valueOf, worldPositions, WorldSolver } from '../../src/export/positions.ts';
 import { readPhysicsResource } from '../../src/format/resource.ts';
 import type { ShapeRecord } from '../../src/format/types.ts';
 
@@ -73,4 +73,52 @@ describe('world positions', () => {
     expect(Object.is(position[1], -0)).toBe(true);
     expect(worldPositions(s.vertices, position)).toMatch(/^axis y: /);
   });
+
+  it('the world values that recentre to a stored value are exactly the span found (its ends and one past them checked)', () => {
+    const fr = Math.fround;
+    // Near the origin in a part centred far away many values give one stored value back; near the centre one does.
+    for (const [c, w] of [[fr(-3.5), fr(1.2e-7)], [fr(50.25), fr(0.0375)], [fr(50.25), fr(49.1)], [fr(-490.5), fr(-0.2195)]]) {
+      const l = fr(w - c);
+      const span = recentreSpan(c, l)!;
+      expect(span[0]).toBeLessThanOrEqual(keyOf(w));
+      expect(span[1]).toBeGreaterThanOrEqual(keyOf(w));
+      for (const k of span) expect(fr(valueOf(k) - c)).toBe(l);
+      expect(fr(valueOf(span[0] - 1) - c)).not.toBe(l);
+      expect(fr(valueOf(span[1] + 1) - c)).not.toBe(l);
+    }
+  });
+
+  it('a vertex two parts store (two cells on a cut) comes back as one world value from both copies\' spans, each recentring to its stored value', () => {
+    const fr = Math.fround;
+    // The shared point W between a part centred near x −3 and one near x +6: each stores W's x to a few f32 steps,
+    // and on its own each part would take another value for it (checked first, so the join is what is tested).
+    const W = [fr(1 + 2 * 1.19e-7), fr(0.15), fr(2)];
+    const partA = [fr(-7), fr(0.15), fr(2), ...W, fr(-3), fr(1), fr(2)];
+    const partB = [...W, fr(9), fr(0.15), fr(2), fr(3), fr(1), fr(2)];
+    const centre = (v: number[]): [number, number, number] => [0, 1, 2].map((j) => {
+      const xs = [0, 1, 2].map((i) => v[3 * i + j]);
+      return fr(fr(Math.min(...xs) + Math.max(...xs)) * 0.5);
+    }) as [number, number, number];
+    const parts = [partA, partB].map((v) => {
+      const c = centre(v);
+      return { c, local: Float32Array.from(v, (x, i) => fr(x - c[i % 3])) };
+    });
+    const alone = parts.map((p) => worldPositions(p.local, p.c) as Float32Array);
+    expect(alone[0][3]).not.toBe(alone[1][0]);
+    const solver = new WorldSolver();
+    for (const p of parts) {
+      const s = partSpans(p.local, p.c);
+      if (typeof s === 'string') throw new Error(s);
+      solver.add(s);
+    }
+    const [a, b] = solver.solve();
+    expect(a.why).toBeNull();
+    expect(b.why).toBeNull();
+    expect(Array.from(a.world.subarray(3, 6))).toEqual(Array.from(b.world.subarray(0, 3)));
+    [a, b].forEach((r, p) => {
+      for (let i = 0; i < 9; i++) expect(fr(r.world[i] - parts[p].c[i % 3])).toBe(parts[p].local[i]);
+      for (let j = 0; j < 3; j++) expect(fr(fr(Math.min(r.world[j], r.world[3 + j], r.world[6 + j]) + Math.max(r.world[j], r.world[3 + j], r.world[6 + j])) * 0.5)).toBe(parts[p].c[j]);
+    });
+  });
 });
+

@@ -97,12 +97,15 @@ const KNOWN: Record<string, RegExp> = {
   'shapes objects shape': /re-encode to 1 parts, not 3/,
   'shapes objects level native': /re-encode to 1 parts, not 3|kind 3 comes back|kind 2 comes back/,
   'shapes objects shape native': /re-encode to 1 parts, not 3|kind 3 comes back|kind 2 comes back/,
-  // Cut corners joined by the level-wide seams are joined again from world values known only to f32 recentring.
-  'shapes cells level': /joined across the compiler's cuts/,
-  'shapes cells level native': /joined across the compiler's cuts|kind 3 comes back|kind 2 comes back/,
+  'shapes cells level native': /kind 3 comes back|kind 2 comes back/,
   'shapes cells shape native': /kind 3 comes back|kind 2 comes back/,
-  'city-blocks cells level': /joined across the compiler's cuts/,
+  // Corners joined by the level-wide seams whose stored edge data the world values written do not give back (the
+  // world values are known only to the f32 recentring; to-gltf fits them to the stored joins, not always).
+  'city-blocks cells level': /come back with other edge data from the level-wide seams/,
 };
+
+/** Most files a known exception may differ in (measured; more is a regression of the seams' fit). */
+const MOST_DIFFERING: Record<string, number> = { 'city-blocks cells level': 12 };
 
 const CONFIGS: [string, 'objects' | 'cells', 'level' | 'shape', boolean][] = [];
 for (const tiling of ['objects', 'cells'] as const) for (const seams of ['level', 'shape'] as const) {
@@ -147,6 +150,7 @@ describe('round trip: compile outputs', () => {
         expect(again.manifest.layout).toBe(m.layout);
       } else {
         expect(differing.length).toBeGreaterThan(0);
+        if (MOST_DIFFERING[tag] !== undefined) expect(differing.length).toBeLessThanOrEqual(MOST_DIFFERING[tag]);
         for (const f of differing) expect(noteOf.get(f) ?? '', f).toMatch(KNOWN[tag]);
       }
       // Every triangle survives either way.

@@ -23,8 +23,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
 import { isNative, isPlanned, resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob, type ResourceOpen } from './tiling/build.ts';
-import { TOOL_VERSION } from './version.ts';
-import { linkFromPrevious } from './publish.ts';
+import { hashSources, TOOL_VERSION } from './version.ts';
+import { linkFromPrevious, type FileCheck } from './publish.ts';
 import { arrayId } from './import/memo.ts';
 import { isShared } from './import/shared-arena.ts';
 import { fingerprint } from './tiling/unique.ts';
@@ -109,15 +109,8 @@ export function encoderFingerprint(): string {
   if (codeDigest) return codeDigest;
   const h = createHash('sha256').update(`${CACHE_FORMAT}\0${TOOL_VERSION}\0${WASM_SOURCE_SHA256}\0`);
   const here = dirname(fileURLToPath(import.meta.url));
-  for (const sub of ['format', 'geometry', 'tiling']) {
-    let names: string[];
-    try {
-      names = readdirSync(join(here, sub)).filter((n) => /\.(ts|js|mjs|json)$/.test(n) && !n.endsWith('.d.ts')).sort();
-    } catch {
-      continue; // a bundle without its source tree: the version and wasm hash still key it
-    }
-    for (const n of names) h.update(`${sub}/${n}\0`).update(readFileSync(join(here, sub, n)));
-  }
+  // The version and wasm hash still key a bundle without its source tree.
+  for (const sub of ['format', 'geometry', 'tiling']) hashSources(h, join(here, sub), false, `${sub}/`);
   return (codeDigest = h.digest('hex'));
 }
 
@@ -425,36 +418,32 @@ export class ResourceCache {
     if (!rec || typeof e.fp !== 'number') return this.miss();
     const { open, codes } = rec;
     const file = resourceFile(job.name);
-    // Nothing on disk is trusted (issue #22): the entry is read as a plain file (no link followed), its bytes must
-    // hash to the index's digest and the index line to its seal; the output gets a copy of the checked bytes, never
-    // a link to the entry, so an edit of the cache cannot reach a published file.
-    let bytes: Uint8Array;
+    // Nothing on disk is trusted (issue #22): the index line must match its seal, and the entry is read as a plain
+    // file (no link followed) whose bytes hash to the index's digest; the output gets a copy of the checked bytes,
+    // never a link to the entry, so an edit of the cache cannot reach a published file.
+    // Or, better: the previous output's file with these very bytes (its sha256 checked by this process, the file
+    // unchanged since; src/publish.ts linkFromPrevious) is linked into the new output and the entry not even read.
+    // Creating 448 files costs 0.5 s of CPU on an ext4 that recently deleted many (the old outputs); a link creates
+    // no inode. The new file shares its inode with the old output only until the swap removes that, never with the
+    // cache entry. Its bytes are read only if asked for (lazyBytes).
+    let bytes: Uint8Array | undefined;
+    let check: FileCheck | undefined;
     try {
       if (sealOf(e, this.recordOf(e)!) !== e.seal) return this.reject(key);
-      // The previous output's file with these very bytes (its sha256 checked by this process, the file unchanged
-      // since; src/publish.ts linkFromPrevious): linked into the new output instead of written again, and the
-      // entry not even read. Creating 448 files costs 0.5 s of CPU on an ext4 that recently deleted many (the old
-      // outputs); a link creates no inode. The new file shares its inode with the old output only until the swap
-      // removes that, never with the cache entry.
-      const check = this.previous ? linkFromPrevious(this.previous, file, dir, e.sha) : undefined;
-      if (check) {
-        this.used.set(key, e);
-        this.held.set(key, codes);
-        this.stats.hits++;
-        const r = { ...e.meta, name: job.name, file, cell: job.cell, sources: job.sources, open, size: e.size, fingerprint: e.fp, sha256: e.sha, check } as BuiltResource;
-        return lazyBytes(r, join(this.previous!, file));
+      check = this.previous ? linkFromPrevious(this.previous, file, dir, e.sha) : undefined;
+      if (!check) {
+        bytes = readEntry(path, e.size);
+        if (!bytes || sha256(bytes) !== e.sha) return this.reject(key);
+        writeFileSync(join(dir, file), bytes, { flag: 'wx' });
       }
-      const read = readEntry(path, e.size);
-      if (!read || sha256(read) !== e.sha) return this.reject(key);
-      bytes = read;
-      writeFileSync(join(dir, file), bytes, { flag: 'wx' });
     } catch {
       return this.miss();
     }
     this.used.set(key, e);
     this.held.set(key, codes);
     this.stats.hits++;
-    return { ...e.meta, name: job.name, file, cell: job.cell, sources: job.sources, open, size: e.size, fingerprint: e.fp, bytes, sha256: e.sha } as BuiltResource;
+    const r = { ...e.meta, name: job.name, file, cell: job.cell, sources: job.sources, open, size: e.size, fingerprint: e.fp, sha256: e.sha } as BuiltResource;
+    return bytes ? Object.assign(r, { bytes }) : lazyBytes(Object.assign(r, { check }), join(this.previous!, file));
   }
 
   /** An entry's record: this build's, or its place in the lists file read at open. */

@@ -276,9 +276,9 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
     inspectOutput(outDir);
   }
   // Nothing changed since the last build of this output (src/unchanged.ts): prove it, redo nothing.
-  const cacheHome = options.dryRun || options.cache === false ? undefined : options.cache !== undefined ? resolve(options.cache) : join(outDir, CACHE_ENTRY);
+  const cacheHome = options.dryRun ? undefined : cacheHomeOf(options, outDir);
   const t0 = performance.now();
-  const key = cacheHome ? await recordKey(options) : undefined;
+  const key = cacheHome ? recordKey(options) : undefined;
   if (key && cacheHome && !hooks.session) {
     const same = unchangedSince<RecordedResult>(cacheHome, outDir, input, key);
     if (same) {
@@ -597,6 +597,12 @@ export async function readStudioTemplate(path: string): Promise<{ word08: number
   return { word08: res.word08, body: res.body };
 }
 
+/** Where the cache of this output lives (--cache DIR, else `<out>/.cache`); undefined with the cache off. */
+function cacheHomeOf(options: CompileOptions, outDir: string): string | undefined {
+  if (options.cache === false) return undefined;
+  return options.cache !== undefined ? resolve(options.cache) : join(outDir, CACHE_ENTRY);
+}
+
 /**
  * The cache for this build: --cache DIR; else the previous output's `.cache` (an output of ours: src/publish.ts
  * carries it into the new one); else, with no previous output, one inside the temporary directory, which becomes
@@ -604,9 +610,9 @@ export async function readStudioTemplate(path: string): Promise<{ word08: number
  */
 function openCache(b: Build): void {
   const { options, outDir } = b;
-  if (options.cache === false) return;
+  const home = cacheHomeOf(options, outDir);
+  if (home === undefined) return;
   const prev = options.cache === undefined ? inspectOutput(outDir) : undefined;
-  const home = options.cache !== undefined ? resolve(options.cache) : join(outDir, CACHE_ENTRY);
   const dir = options.cache !== undefined || (prev!.exists && (prev!.files.length > 0 || prev!.owned.length > 0)) ? home : join(b.staging!.dir, CACHE_ENTRY);
   b.cache = ResourceCache.open(dir);
   b.cache.previous = outDir;
@@ -673,7 +679,7 @@ function sharedJobs(jobs: ResourceJob[]): ResourceJob[] {
 }
 
 /** The build key of src/unchanged.ts; undefined (no shortcut, no record) when a file an option names cannot be read (the build says why). */
-async function recordKey(options: CompileOptions): Promise<string | undefined> {
+function recordKey(options: CompileOptions): string | undefined {
   try {
     // Every option that names a file the build reads: its bytes are in the key, not only its path.
     const read = (path: string | undefined): Uint8Array => (path ? readRegularFile(path, MAX_RESOURCE_BYTES) : new Uint8Array(0));

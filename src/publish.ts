@@ -152,13 +152,32 @@ const WRITTEN_KIND: [RegExp, (head: Uint8Array) => boolean][] = [
   [/^report\.html$/, (h) => Buffer.from(h.subarray(0, 15)).toString('latin1').toLowerCase() === '<!doctype html>'],
 ];
 
+const sha256Hex = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
+
 const hex8 = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
 
 /** The check a manifest records for these bytes. */
 export const checkOf = (bytes: Uint8Array): FileCheck => ({ bytes: bytes.byteLength, crc32: hex8(crc32(bytes)) });
 
 /** Verdicts of ownedFile by path and stat stamp: a build inspects its output up to four times. */
-const verdicts = new Map<string, { stamp: string; why: string | undefined; sha?: string }>();
+interface Verdict {
+  /** The file's stat stamp when checked (stampOf). */
+  stamp: string;
+  /** The CRC-32 it was checked against ('' for a manifest without checks: name and kind alone). */
+  crc: string;
+  /** Why it may not be removed; undefined: ours. */
+  why: string | undefined;
+  /** Its sha256, when known (a resource): what the cache links by. */
+  sha?: string;
+}
+const verdicts = new Map<string, Verdict>();
+
+/** Remembers a verdict, the oldest dropped past VERDICTS_KEPT. */
+function rememberVerdict(path: string, v: Verdict): void {
+  verdicts.delete(path);
+  verdicts.set(path, v);
+  while (verdicts.size > VERDICTS_KEPT) verdicts.delete(verdicts.keys().next().value!);
+}
 const VERDICTS_KEPT = 100_000;
 
 /**
@@ -180,9 +199,9 @@ function ownedFile(dir: string, name: string, listed: ListedFiles): string | und
   const check = listed.checks?.get(name);
   if (listed.checks && !check) return 'listed without a size and checksum';
   if (check && BigInt(check.bytes) !== st.size) return `listed as ${check.bytes} bytes, but ${st.size} bytes: changed since the build wrote it`;
-  const stamp = `${stampOf(st)}:${check?.crc32 ?? ''}`;
+  const stamp = stampOf(st), crc = check?.crc32 ?? '';
   const known = verdicts.get(path);
-  if (known?.stamp === stamp) return known.why;
+  if (known?.stamp === stamp && known.crc === crc) return known.why;
   let why: string | undefined;
   let sha: string | undefined;
   try {
@@ -190,13 +209,11 @@ function ownedFile(dir: string, name: string, listed: ListedFiles): string | und
     if (!kind[1](bytes)) why = 'listed, but not the kind of file its name says';
     else if (check && hex8(crc32(bytes)) !== check.crc32) why = 'listed, but its bytes are not what the build wrote (edited or replaced since)';
     // A resource's digest, for the cache to link it into the new output instead of writing its bytes again.
-    else if (name.endsWith('.physics')) sha = createHash('sha256').update(bytes).digest('hex');
+    else if (name.endsWith('.physics')) sha = sha256Hex(bytes);
   } catch (e) {
     why = `listed, but unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
   }
-  verdicts.delete(path);
-  verdicts.set(path, { stamp, why, sha });
-  if (verdicts.size > VERDICTS_KEPT) verdicts.delete(verdicts.keys().next().value!);
+  rememberVerdict(path, { stamp, crc, why, sha });
   return why;
 }
 
@@ -210,10 +227,10 @@ export function previousDigest(dir: string, name: string): string | undefined {
   const v = verdicts.get(path);
   if (!v || v.why !== undefined) return undefined;
   try {
-    if (!v.stamp.startsWith(`${stampOf(lstatSync(path, { bigint: true }))}:`)) return undefined;
+    if (v.stamp !== stampOf(lstatSync(path, { bigint: true }))) return undefined;
     // Checked by its stamp alone (this process published it) and its digest not known: read it once.
-    v.sha ??= createHash('sha256').update(readFileSync(path)).digest('hex');
-    return v.stamp.startsWith(`${stampOf(lstatSync(path, { bigint: true }))}:`) ? v.sha : undefined;
+    v.sha ??= sha256Hex(readFileSync(path));
+    return v.stamp === stampOf(lstatSync(path, { bigint: true })) ? v.sha : undefined;
   } catch {
     return undefined;
   }
@@ -228,8 +245,7 @@ export function linkFromPrevious(dir: string, name: string, toDir: string, sha: 
   if (previousDigest(dir, name) !== sha) return undefined;
   const path = join(dir, name);
   const v = verdicts.get(path)!;
-  const crc = v.stamp.slice(v.stamp.lastIndexOf(':') + 1);
-  if (!/^[0-9a-f]{8}$/.test(crc)) return undefined; // checked by name and kind alone (an old manifest): write it anew
+  if (v.crc === '') return undefined; // checked by name and kind alone (an old manifest): write it anew
   try {
     linkSync(path, join(toDir, name));
   } catch {
@@ -237,8 +253,8 @@ export function linkFromPrevious(dir: string, name: string, toDir: string, sha: 
   }
   try {
     const st = lstatSync(path, { bigint: true });
-    v.stamp = `${stampOf(st)}:${crc}`;
-    return { bytes: Number(st.size), crc32: crc };
+    v.stamp = stampOf(st);
+    return { bytes: Number(st.size), crc32: v.crc };
   } catch {
     verdicts.delete(path);
     return undefined;
@@ -705,12 +721,11 @@ function primeVerdicts(outDir: string, files: Map<string, KnownFile>): void {
     const path = join(outDir, f);
     try {
       const st = lstatSync(path, { bigint: true });
-      if (st.isFile() && st.size === BigInt(k.check.bytes)) verdicts.set(path, { stamp: `${stampOf(st)}:${k.check.crc32}`, why: undefined, sha: k.sha });
+      if (st.isFile() && st.size === BigInt(k.check.bytes)) rememberVerdict(path, { stamp: stampOf(st), crc: k.check.crc32, why: undefined, sha: k.sha });
     } catch {
       // gone already: nothing to remember
     }
   }
-  while (verdicts.size > VERDICTS_KEPT) verdicts.delete(verdicts.keys().next().value!);
 }
 
 /** A file of the build whose final bytes the build holds: its check, and its sha256 when known. */

@@ -12,7 +12,7 @@
 // Any miss, or an unreadable or odd record, is an ordinary build. With the cache off (`--no-cache`) nothing is
 // recorded or skipped.
 import { createHash, randomBytes } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readRegularFile } from './files.ts';
@@ -21,7 +21,7 @@ import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
 import type { Manifest } from './manifest.ts';
 import type { ImportStats } from './model.ts';
 import { checkOf, inspectOutput, MANIFEST_FILE, type FileCheck } from './publish.ts';
-import { TOOL_VERSION } from './version.ts';
+import { hashSources, TOOL_VERSION } from './version.ts';
 
 /** Bumped when the record's form or the key's recipe changes. */
 const RECORD_FORMAT = 1;
@@ -70,15 +70,7 @@ export function codeFingerprint(): string {
     // a bundle: its own bytes are the code
   }
   if (!tree) h.update(readFileSync(self));
-  else {
-    const walk = (dir: string, rel: string): void => {
-      for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-        if (e.isDirectory()) walk(join(dir, e.name), `${rel}${e.name}/`);
-        else if (e.isFile() && /\.(ts|js|mjs|json|wasm)$/.test(e.name) && !e.name.endsWith('.d.ts')) h.update(`${rel}${e.name}\0`).update(readFileSync(join(dir, e.name)));
-      }
-    };
-    walk(root, '');
-  }
+  else hashSources(h, root, true);
   return (code = h.digest('hex'));
 }
 

@@ -13,23 +13,15 @@ export function surfaceNames(): (word: number) => string {
   };
 }
 
+/** An sRGB channel (0–1) as linear light, what glTF's baseColorFactor holds. */
+const srgbToLinear = (c: number): number => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+
 /**
  * Linear RGB of the report page's colour for an integer key (src/report/page/palette.ts, the rule the page's keyColour
  * uses), for writers outside the page (src/export/gltf.ts baseColor): HSL → sRGB → linear.
  */
 export function keyColourRgb(k: number): [number, number, number] {
-  const h = keyHue(k);
-  const s = KEY_SATURATION, l = KEY_LIGHTNESS;
-  const q = l < 0.5 ? l * (1 + s) : l + s - l * s, p = 2 * l - q;
-  const hue = (t: number): number => {
-    t = (t + 1) % 1;
-    if (t < 1 / 6) return p + (q - p) * 6 * t;
-    if (t < 1 / 2) return q;
-    if (t < 2 / 3) return p + (q - p) * (2 / 3 - t) * 6;
-    return p;
-  };
-  const lin = (c: number): number => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-  return [lin(hue(h + 1 / 3)), lin(hue(h)), lin(hue(h - 1 / 3))];
+  return hslRgb(keyHue(k), KEY_SATURATION, KEY_LIGHTNESS).map(srgbToLinear) as [number, number, number];
 }
 
 /**
@@ -46,8 +38,7 @@ export function surfaceColour(word: number): string {
 /** surfaceColour as linear RGB (0–1), for writers outside the page (src/export/gltf.ts baseColorFactor). */
 export function surfaceColourLinear(word: number): [number, number, number] {
   const hex = surfaceColour(word);
-  const lin = (c: number): number => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-  return [1, 3, 5].map((i) => lin(parseInt(hex.slice(i, i + 2), 16) / 255)) as [number, number, number];
+  return [1, 3, 5].map((i) => srgbToLinear(parseInt(hex.slice(i, i + 2), 16) / 255)) as [number, number, number];
 }
 
 /** Fallbacks for a word whose palette colour lies too near an earlier one of the same level: fixed, in order. */
@@ -83,7 +74,8 @@ export function levelSurfaceColours(words: Iterable<number>): { colours: Record<
   return { colours, shifted };
 }
 
-function hslHex(h: number, s: number, l: number): string {
+/** HSL (each 0–1) → sRGB channels (0–1), CSS's rule (three.js Color.setHSL gives the same). */
+function hslRgb(h: number, s: number, l: number): [number, number, number] {
   const q = l < 0.5 ? l * (1 + s) : l + s - l * s, p = 2 * l - q;
   const hue = (t: number): number => {
     t = (t + 1) % 1;
@@ -92,5 +84,9 @@ function hslHex(h: number, s: number, l: number): string {
     if (t < 2 / 3) return p + (q - p) * (2 / 3 - t) * 6;
     return p;
   };
-  return `#${[hue(h + 1 / 3), hue(h), hue(h - 1 / 3)].map((c) => Math.round(c * 255).toString(16).padStart(2, '0')).join('')}`;
+  return [hue(h + 1 / 3), hue(h), hue(h - 1 / 3)];
+}
+
+function hslHex(h: number, s: number, l: number): string {
+  return `#${hslRgb(h, s, l).map((c) => Math.round(c * 255).toString(16).padStart(2, '0')).join('')}`;
 }

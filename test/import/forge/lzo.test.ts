@@ -6,46 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../../src/format/cursor.ts';
 import { lzo1xDecompress } from '../../../src/import/forge/lzo.ts';
 import { prng } from '../../fixtures/meshes.ts';
+import { parseLzop } from '../../fixtures/forge.ts';
 
 const HAVE_LZOP = spawnSync('lzop', ['--version']).status === 0;
 
-/** The LZO1X blocks of an lzop file: [compressed, decompressed size] (stored blocks have equal sizes). */
-function lzopBlocks(f: Uint8Array): { data: Uint8Array; size: number }[] {
-  const dv = new DataView(f.buffer, f.byteOffset, f.byteLength);
-  let p = 9;
-  const version = dv.getUint16(p);
-  p += 6; // version, library version, version needed
-  p += 2; // method, level
-  const flags = dv.getUint32(p);
-  p += 4;
-  if (flags & 0x800) p += 4; // filter
-  p += version >= 0x0940 ? 12 : 8; // mode, mtime (low, high)
-  p += 1 + f[p]; // name
-  p += 4; // header checksum
-  if (flags & 0x40) p += 4 + dv.getUint32(p) + 4; // extra field
-  const blocks: { data: Uint8Array; size: number }[] = [];
-  for (;;) {
-    const size = dv.getUint32(p);
-    p += 4;
-    if (size === 0) break;
-    const csize = dv.getUint32(p);
-    p += 4;
-    if (flags & 0x1) p += 4;
-    if (flags & 0x100) p += 4;
-    if (csize < size) {
-      if (flags & 0x2) p += 4;
-      if (flags & 0x200) p += 4;
-    }
-    blocks.push({ data: f.subarray(p, p + csize), size });
-    p += csize;
-  }
-  return blocks;
-}
 
 function lzop(data: Uint8Array, level: string): { data: Uint8Array; size: number }[] {
   const r = spawnSync('lzop', ['-c', level], { input: data, maxBuffer: 1 << 28 });
   expect(r.status, String(r.stderr)).toBe(0);
-  return lzopBlocks(new Uint8Array(r.stdout));
+  return parseLzop(new Uint8Array(r.stdout));
 }
 
 /** Inputs with long runs, repeats at every distance class, text and noise. */

@@ -2,7 +2,8 @@
 // read back by `compile-collision --recorded-options` (issue #25, the round trip): the options in its manifest.json
 // that change the written bytes, as CompileOptions. The layout the output had is forced (tiling 'objects' or
 // 'cells'), because the budget counts objects and the GLB's objects are the output's resources, not the level's.
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '../files.ts';
+import { MAX_LEVEL_BYTES } from '../import/gltf.ts';
 import type { CompileOptions, Manifest } from '../compile.ts';
 import { CELL_SIZES, type CellSize } from '../tiling/cells.ts';
 import type { RecordedBuild } from './gltf.ts';
@@ -20,7 +21,12 @@ export function recordedBuild(manifest: Manifest, header?: { word08: number; bod
 
 /** The sk8_compile extras of a .glb's (first or default) scene, or null when it has none. Throws `recorded: <file>: ...`. */
 export function readRecordedBuild(path: string): RecordedBuild | null {
-  const bytes = readFileSync(path);
+  let bytes: Buffer;
+  try {
+    bytes = Buffer.from(readRegularFile(path, MAX_LEVEL_BYTES));
+  } catch (e) {
+    throw new Error(`recorded: ${path}: ${(e as Error).message}`);
+  }
   let json: any;
   try {
     if (bytes.length >= 20 && bytes.readUInt32LE(0) === GLB_MAGIC) {

@@ -4,7 +4,7 @@
 // escape codes are printed escaped. Each through the CLI as a user runs it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { escapeControl } from '../../cli/terminal.ts';
@@ -37,7 +37,10 @@ beforeAll(() => {
     spawnSync('mkfifo', [at('fifo.glb'), at('fifo.physics')]);
     mkdirSync(at('out-fifo'));
     spawnSync('mkfifo', [at('out-fifo/manifest.json')]);
+    spawnSync('mkfifo', [at('fifo-map.json')]);
   }
+  symlinkSync('/dev/zero', at('zero-map.json'));
+  writeFileSync(at('tiny.forge'), 'scimitar');
 });
 
 /** A refusal: the exit code, a message naming the path and what it is, no stack trace, within a second or so. */
@@ -68,6 +71,12 @@ describe('inspect, verify and diff on special files', () => {
     it.skipIf(!hasMkfifo)(`${cmd}: an output whose manifest.json is a FIFO`, () => refused(run(cmd, 'out-fifo'), 'out-fifo', /manifest\.json unreadable: a FIFO/, 1));
     it.skipIf(!hasMkfifo)(`${cmd}: a .physics FIFO`, () => refused(run(cmd, 'fifo.physics'), 'fifo.physics', /a FIFO \(named pipe\), not a regular file/, 1));
   }
+  it.skipIf(!hasMkfifo)('--forge-materials: a FIFO map is refused, not waited on', () => {
+    refused(run('tiny.forge', '--forge-materials', 'fifo-map.json', '-o', 'forge-out'), 'fifo-map.json', /forge-materials: .*a FIFO \(named pipe\), not a regular file/, 1);
+  });
+  it('--forge-materials: a map linked to /dev/zero is refused, not read', () => {
+    refused(run('tiny.forge', '--forge-materials', 'zero-map.json', '-o', 'forge-out'), 'zero-map.json', /forge-materials: .*a character device, not a regular file/, 1);
+  });
   it('diff: folders whose manifests are /dev/zero and a loop', () => refused(run('diff', 'out-zero', 'out-loop'), 'out-zero', /manifest\.json unreadable: a character device/, 2));
 });
 

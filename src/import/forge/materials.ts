@@ -4,7 +4,7 @@
 // surface), then the documented keyword table below (docs/forge.md "Materials"), else the default surface 0x20
 // with one warning per material. No real forge file was available: the keywords are a starting point, not a
 // census of Shaun White Skateboarding's material names.
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '../../files.ts';
 import { buildSurfaceTable, DEFAULT_MATERIAL } from '../materials.ts';
 
 /** Keyword (matched case-insensitively anywhere in the material's name) → surface, first match wins. */
@@ -47,11 +47,14 @@ export const FORGE_MATERIAL_KEYWORDS: readonly (readonly [string, string])[] = [
 /** A map file's entries: material name (exact, case-insensitive) or id ("0x…" or decimal) → surface name. */
 export type ForgeMaterialMap = Record<string, string>;
 
+/** Largest --forge-materials file read (bytes): a map of a few hundred names is a few KB. */
+export const MAX_MAP_BYTES = 1 << 20;
+
 /** Reads and checks a --forge-materials file: a JSON object of strings, every surface a known one. */
 export function readForgeMaterialMap(file: string): ForgeMaterialMap {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(Buffer.from(readRegularFile(file, MAX_MAP_BYTES, 'error', 'a --forge-materials map (MAX_MAP_BYTES, 1 MiB)')).toString('utf8'));
   } catch (e) {
     throw new Error(`forge-materials: ${file}: ${(e as Error).message}`);
   }
@@ -59,7 +62,7 @@ export function readForgeMaterialMap(file: string): ForgeMaterialMap {
   const table = buildSurfaceTable();
   const out: ForgeMaterialMap = {};
   for (const [k, v] of Object.entries(parsed)) {
-    if (typeof v !== 'string') throw new Error(`forge-materials: ${file}: "${k}": expected a surface name, found ${JSON.stringify(v)}`);
+    if (typeof v !== 'string') throw new Error(`forge-materials: ${file}: "${k}": expected a surface name, found ${JSON.stringify(v).slice(0, 80)}`);
     if (!table.has(v)) throw new Error(`forge-materials: ${file}: "${k}": "${v}" is not a skate. surface (${[...table.keys()].slice(0, 8).join(', ')}, …)`);
     out[k.toLowerCase()] = v;
   }

@@ -64,7 +64,13 @@ export function readYmapXml(text: string, file: string): Placement[] {
   const stage = `ymap-xml: ${file}`;
   checkXmlSize(text, stage, MAX_YMAP_RUN_CHARS);
   const valid = XMLValidator.validate(text);
-  if (valid !== true) throw new Error(`${stage}: not well-formed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg.slice(0, 320)}`);
+  if (valid !== true) {
+    // fast-xml-parser reports a file cut short as "Invalid '[ "a", "b" ]' found." (the open elements): say that.
+    const open = /^Invalid '\[([^\]]*)\]' found/.exec(valid.err.msg);
+    const names = open ? [...open[1].matchAll(/"([^"]*)"/g)].map((m) => `<${m[1].slice(0, 40)}>`) : [];
+    const why = names.length ? `the file ends inside ${names.slice(-4).join(' ')} (not closed: cut short?)` : valid.err.msg.slice(0, 320);
+    throw new Error(`${stage}: not well-formed XML at line ${valid.err.line}, column ${valid.err.col}: ${why}`);
+  }
   const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false, processEntities: false, isArray: (name) => name === 'Item' }).parse(text) as Raw;
   const map = doc.CMapData as Raw | undefined;
   if (!map || typeof map !== 'object') throw new Error(`${stage}: no <CMapData> root element (CodeWalker's .ymap.xml)`);

@@ -122,6 +122,11 @@ describe('.ymap.xml placements', () => {
     const far = readYmapXml(writeYmapXml([{ ...ENTITIES[0], position: [2e5, 0, 0] }]), 'far.ymap.xml');
     await expect(importYbn(files.a, { ...YBN_DEFAULTS, placement: { ymaps: ['far.ymap.xml'], placements: far } }, { warn: () => {} })).rejects.toThrow(/bound root, placed by "v_skate_a" \(entity 0\): .*beyond ±100000 m/);
     expect(() => readYmapXml(writeYmapXml([{ ...ENTITIES[0], rotation: [0, 0, 0, 0] }]), 'z.ymap.xml')).toThrow(/ymap-xml: z\.ymap\.xml: entity 0 \(CMloInstanceDef\) "v_skate_a": <rotation> is a zero quaternion/);
+    // Every prefix of a real-shaped map cut mid-element says where it ends, never the parser's stack dump.
+    const text = writeYmapXml(ENTITIES);
+    for (const cut of [text.indexOf('<archetypeName>') + 20, text.indexOf('<position') + 5, Math.floor(text.length * 0.8)]) {
+      expect(() => readYmapXml(text.slice(0, cut), 'cut.ymap.xml')).toThrow(/ymap-xml: cut\.ymap\.xml: not well-formed XML at line \d+, column \d+: (the file ends inside <CMapData>.*\(not closed: cut short\?\)|[^[]*$)/);
+    }
     expect(() => readYmapXml(writeYmapXml([ENTITIES[0]]).replace('x="100"', 'x="far"'), 'n.ymap.xml')).toThrow(/entity 0 \(CMloInstanceDef\) "v_skate_a": <position> x "far" is not a finite number/);
     expect(() => readYmapXml('<Nope/>', 'r.ymap.xml')).toThrow(/no <CMapData> root element/);
   });

@@ -1,5 +1,6 @@
-// npm run bench:level [-- --runs N --workers auto|N] [--incremental | --process]
-// A 1M-triangle level from .glb to published collision_area tiles: wall time, peak RSS and each stage's share.
+// npm run bench:level [-- --runs N --workers auto|N --tiles N] [--incremental | --process]
+// A 1M-triangle level from .glb to published collision_area tiles: wall time, peak RSS and each stage's share, and
+// the floor beside it (reading the GLB and writing the same files). --tiles N: the level tiled N × N (N = 4: 16M).
 // The level (generated once into the OS temp dir, not timed): 560,000-triangle terrain on 400 × 700 quads of 4 m
 // plus 4,100 props (8 shared meshes of 108 triangles, one node each): 1,002,800 triangles, ~4,130 geometries,
 // above the 4,003 budget, so it compiles into 100 m cells. Each run is a fresh child process (cold JIT, as a user
@@ -7,7 +8,7 @@
 //
 // Figures and the design log (alternatives measured): docs/performance.md.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,7 +45,10 @@ function subdividedBox(hx: number, hy: number, hz: number, s: number): { positio
   return { positions, indices };
 }
 
-async function makeLevel(): Promise<void> {
+/** The bench level tiled `tiles` × `tiles` side by side (1,600 m × 2,800 m apart; nodes re-created, meshes shared). */
+const tiledLevel = (tiles: number): string => (tiles === 1 ? LEVEL : join(DIR, `level-${tiles * tiles}m.glb`));
+
+async function makeLevel(tiles = 1): Promise<void> {
   const doc = new Document();
   const buffer = doc.createBuffer();
   const scene = doc.createScene('bench');
@@ -72,16 +76,24 @@ async function makeLevel(): Promise<void> {
       w += 6;
     }
   }
-  scene.addChild(doc.createNode('terrain').setMesh(mesh('terrain', { positions: pos, indices: idx }, 'asphalt')));
+  const terrain = mesh('terrain', { positions: pos, indices: idx }, 'asphalt');
   const props = Array.from({ length: 8 }, (_, k) => mesh(`prop${k}`, subdividedBox(0.3 + 0.1 * k, 0.5 + 0.05 * k, 0.4, 3), k % 2 ? 'concrete' : 'metal'));
-  let seed = 12345;
-  const rnd = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
-  for (let k = 0; k < 4100; k++) {
-    const node = doc.createNode(`prop_${k}`).setMesh(props[k % 8]).setTranslation([-790 + rnd() * 1580, 3, -1390 + rnd() * 2780]);
-    scene.addChild(node);
+  for (let tj = 0; tj < tiles; tj++) {
+    for (let ti = 0; ti < tiles; ti++) {
+      // Tile (0, 0) is the 1M level itself, names and all; the others are suffixed with their tile.
+      const dx = 1600 * ti, dz = 2800 * tj, tag = ti || tj ? `@${ti}_${tj}` : '';
+      scene.addChild(doc.createNode(`terrain${tag}`).setMesh(terrain).setTranslation([dx, 0, dz]));
+      let seed = 12345;
+      const rnd = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+      for (let k = 0; k < 4100; k++) {
+        const node = doc.createNode(`prop_${k}${tag}`).setMesh(props[k % 8]).setTranslation([dx - 790 + rnd() * 1580, 3, dz - 1390 + rnd() * 2780]);
+        scene.addChild(node);
+      }
+    }
   }
   mkdirSync(DIR, { recursive: true });
-  writeFileSync(LEVEL, await new NodeIO().writeBinary(doc));
+  writeFileSync(tiledLevel(tiles), await new NodeIO().writeBinary(doc));
+  if (tiles !== 1) return;
   const moved = doc.getRoot().listNodes().find((n) => n.getName() === 'prop_17')!;
   const t = moved.getTranslation();
   moved.setTranslation([t[0] + 4, t[1], t[2]]);
@@ -226,12 +238,12 @@ interface RunResult {
 }
 
 /** Child mode: one compile, timed from process start of the compile call to the published directory. */
-async function runOnce(workers: string): Promise<void> {
+async function runOnce(workers: string, tiles: number, keep: string | undefined): Promise<void> {
   const { compileLevel } = await import('../src/compile.ts');
-  const out = join(DIR, `out-${process.pid}`);
+  const out = keep ?? join(DIR, `out-${process.pid}`);
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const r = await compileLevel(LEVEL, { out, workers: workers === 'auto' ? 'auto' : Number(workers) }, { logger: { warn: () => {} } });
+  const r = await compileLevel(tiledLevel(tiles), { out, workers: workers === 'auto' ? 'auto' : Number(workers) }, { logger: { warn: () => {} } });
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(c0);
   const result: RunResult = {
@@ -244,8 +256,28 @@ async function runOnce(workers: string): Promise<void> {
     resources: r.manifest.totals['collision-resources'],
     geometries: r.manifest.geometries,
   };
-  rmSync(out, { recursive: true, force: true });
+  if (!keep) rmSync(out, { recursive: true, force: true });
   process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+/**
+ * The floor a build of `level` is held against: reading its GLB and writing the same files (`out`'s bytes, loaded
+ * beforehand, untimed) into a fresh directory, each through a temporary name and a rename, as publish does.
+ */
+function floorMs(level: string, out: string): number {
+  const files = readdirSync(out).filter((n) => n !== '.cache').map((n) => ({ n, bytes: readFileSync(join(out, n)) }));
+  const dest = join(DIR, `floor-${process.pid}`);
+  rmSync(dest, { recursive: true, force: true });
+  const t0 = performance.now();
+  readFileSync(level);
+  mkdirSync(dest);
+  for (const f of files) {
+    writeFileSync(join(dest, `.${f.n}.tmp`), f.bytes);
+    renameSync(join(dest, `.${f.n}.tmp`), join(dest, f.n));
+  }
+  const ms = performance.now() - t0;
+  rmSync(dest, { recursive: true, force: true });
+  return ms;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -253,30 +285,42 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const opt = (name: string, def: string): string => (args.includes(name) ? args[args.indexOf(name) + 1] : def);
-  if (args.includes('--child')) return runOnce(opt('--workers', 'auto'));
+  const tiles = Number(opt('--tiles', '1'));
+  if (!Number.isInteger(tiles) || tiles < 1 || tiles > 16) throw new Error(`--tiles ${opt('--tiles', '1')}: a whole number 1-16`);
+  if (args.includes('--child')) return runOnce(opt('--workers', 'auto'), tiles, args.includes('--keep') ? opt('--keep', '') : undefined);
   if (args.includes('--child-incremental')) return runIncremental(args);
   if (!existsSync(LEVEL) || !existsSync(LEVEL_MOVED) || !existsSync(LEVEL_MOVED_FIRST) || args.includes('--regenerate')) await makeLevel();
+  if (!existsSync(tiledLevel(tiles)) || (tiles > 1 && args.includes('--regenerate'))) await makeLevel(tiles);
   const runs = Number(opt('--runs', '3'));
   if (args.includes('--incremental')) return incremental(runs);
   if (args.includes('--process')) return wholeProcess(runs);
   const results: RunResult[] = [];
+  const kept = join(DIR, `kept-${process.pid}`);
   for (let i = 0; i < runs; i++) {
-    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', '--workers', opt('--workers', 'auto')], { encoding: 'utf8' });
+    // The last run's output is kept for the floor (the same files' bytes), then removed.
+    const keep = i === runs - 1 ? ['--keep', kept] : [];
+    rmSync(kept, { recursive: true, force: true });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', '--workers', opt('--workers', 'auto'), '--tiles', String(tiles), ...keep], { encoding: 'utf8', maxBuffer: 1 << 26 });
     if (child.status !== 0) throw new Error(`bench run failed: ${child.stderr}`);
     results.push(JSON.parse(child.stdout.trim().split('\n').pop()!));
   }
+  const floors = Array.from({ length: 3 }, () => floorMs(tiledLevel(tiles), kept));
+  rmSync(kept, { recursive: true, force: true });
+  const floor = median(floors);
   const r0 = results[0];
   const wall = median(results.map((r) => r.wallMs));
+  const perTri = (ms: number): string => `${((1e6 * ms) / r0.triangles).toFixed(0)} ns/tri`;
   const lines = [
-    `level: ${LEVEL} (${r0.triangles.toLocaleString('en')} triangles kept, ${r0.geometries} geometries, ${r0.resources} cells)`,
+    `level: ${tiledLevel(tiles)} (${r0.triangles.toLocaleString('en')} triangles kept, ${r0.geometries} geometries, ${r0.resources} cells)`,
     `runs: ${runs}, threads per run: ${results.map((r) => r.workers).join(', ')}`,
-    `wall (median): ${wall.toFixed(0)} ms   [${results.map((r) => r.wallMs.toFixed(0)).join(', ')}]   target ≤ 1500 ms`,
+    `wall (median): ${wall.toFixed(0)} ms   [${results.map((r) => r.wallMs.toFixed(0)).join(', ')}]   ${perTri(wall)}`,
+    `floor (read the GLB, write the same ${r0.resources + 1} files by rename; median of 3): ${floor.toFixed(0)} ms   [${floors.map((x) => x.toFixed(0)).join(', ')}]; wall / floor ${(wall / floor).toFixed(2)}`,
     `cpu (median, all threads): ${median(results.map((r) => r.cpuMs)).toFixed(0)} ms`,
     `peak RSS (max): ${Math.max(...results.map((r) => r.maxRssMb)).toFixed(0)} MB`,
     'stages (median ms, share of the median wall):',
     ...Object.keys(r0.timings).map((k) => {
       const ms = median(results.map((r) => r.timings[k] ?? 0));
-      return `  ${k.padEnd(9)} ${ms.toFixed(0).padStart(6)} ms  ${((100 * ms) / wall).toFixed(0).padStart(3)} %`;
+      return `  ${k.padEnd(9)} ${ms.toFixed(0).padStart(6)} ms  ${((100 * ms) / wall).toFixed(0).padStart(3)} %  ${perTri(ms).padStart(12)}`;
     }),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

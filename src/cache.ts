@@ -327,6 +327,9 @@ function readEntry(path: string, size: number): Uint8Array | undefined {
   }
 }
 
+/** What an index entry's metadata leaves out of a built resource: the job's own (name, file, cell, sources), the bytes and what is known of them, and the open corners (kept in the record). */
+const NOT_META = new Set(['name', 'file', 'cell', 'bytes', 'sources', 'open', 'size', 'fingerprint', 'check', 'sha256']);
+
 export class ResourceCache {
   private index: IndexFile;
   private hasher = new KeyHasher();
@@ -472,7 +475,9 @@ export class ResourceCache {
       this.written.add(key);
       this.copyIn(staged, path);
       const st = statSync(path);
-      this.used.set(key, { ...e, pending: { open: r.open, codes }, fp: fingerprint(r.bytes), size: st.size, mtimeMs: st.mtimeMs, sha: sha256(r.bytes) });
+      // The caller keeps r.fingerprint and r.sha256 true to the bytes (src/tiling/build.ts noteBytes).
+      const fp = r.fingerprint ?? fingerprint(r.bytes), sha = r.sha256 ?? sha256(r.bytes);
+      this.used.set(key, { ...e, pending: { open: r.open, codes }, fp, size: st.size, mtimeMs: st.mtimeMs, sha });
     } catch {
       this.used.delete(key); // an entry that cannot be settled is not kept
     }
@@ -502,18 +507,15 @@ export class ResourceCache {
   }
 
   /** Records a resource built in this build (its file already written into dir) under key. */
-  put(key: string, r: BuiltResource, dir: string): void {
+  put(key: string, r: BuiltResource): void {
     if (r.parts === 0) return; // no file was written for it
-    const path = this.entryPath(key);
-    this.written.add(key);
-    try {
-      this.copyIn(join(dir, r.file), path);
-      const st = statSync(path);
-      const { name: _n, file: _f, cell: _c, bytes, sources: _s, open, size: _z, fingerprint: _p, ...meta } = r;
-      this.used.set(key, { meta, list: [0, 0], pending: { open, codes: null }, fp: fingerprint(bytes), size: st.size, mtimeMs: st.mtimeMs, used: 0, sha: sha256(bytes) });
-    } catch {
-      // a cache that cannot be written only costs the next build its hits
-    }
+    // Only what the index keeps of it: the file is copied in once, with its final codes, by settle (copying it here
+    // too wrote every file twice, ~0.8 s of the 1M bench level's main thread on this machine's disk). An entry
+    // never settled has no sha and no file, and finish() keeps no line for it.
+    // Picked key by key, never reading `bytes`: they are out of memory now and reading them would read the file.
+    const meta: Record<string, unknown> = {};
+    for (const k of Object.keys(r)) if (!NOT_META.has(k)) meta[k] = r[k as keyof BuiltResource];
+    this.used.set(key, { meta: meta as IndexEntry['meta'], list: [0, 0], pending: { open: r.open, codes: null }, fp: 0, size: 0, mtimeMs: 0, used: 0, sha: '' });
   }
 
   /**
@@ -526,6 +528,7 @@ export class ResourceCache {
     const entries: Record<string, IndexEntry> = {};
     for (const [k, e] of Object.entries(this.index.entries)) if (builds - e.used < KEEP_BUILDS) entries[k] = e;
     for (const [k, e] of this.used) {
+      if (!e.sha) continue; // put, never settled: no file of this build's
       // Record the entry file's size and mtime as they are now.
       let st;
       try {

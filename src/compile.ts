@@ -16,7 +16,8 @@ import type { YbnReport } from './import/ybn/flags.ts';
 import { isShared, SharedArena } from './import/shared-arena.ts';
 import { buildReport, REPORT_FILE } from './report/index.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings, RESKATE_POOL } from './tiling/budget.ts';
-import { groupTriangles, isNative, isPlanned, jobTriangles, type BuiltResource, type EncodeOptions, type MeshGroup, type ResourceJob } from './tiling/build.ts';
+import { groupTriangles, isNative, isPlanned, jobTriangles, noteBytes, readStaged, releaseBytes, type BuiltResource, type EncodeOptions, type MeshGroup, type ResourceJob } from './tiling/build.ts';
+import { SEAM_NONE } from './geometry/edge-rule.ts';
 import { buildSurfaceTable } from './import/materials.ts';
 import { applySeams, countSeams, DEFAULT_SEAMS, levelMatch, seamReport, type SeamMode } from './tiling/seams.ts';
 import type { SeamMatch } from './geometry/seams.ts';
@@ -417,8 +418,8 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     // Each thread writes the files of the resources it builds into the staging directory as it goes.
     const t0 = performance.now();
     const before = timings.validate ?? 0;
-    const onResult = b.cache ? (i: number, r: BuiltResource): void => b.cache!.put(keys[i], r, staging.dir) : undefined;
-    const encoded = await runJobs(toRun, { threads, pool: b.pool, sideWork, encode: options.encode, onDone, writeDir: staging.dir, onResult });
+    const onResult = b.cache ? (i: number, r: BuiltResource): void => b.cache!.put(keys[i], r) : undefined;
+    const encoded = await runJobs(toRun, { threads, pool: b.pool, sideWork, encode: options.encode, onDone, writeDir: staging.dir, sha256: b.cache !== undefined, onResult });
     const built = cached.slice();
     encoded.forEach((r, i) => (built[index[i]] = r));
     timings.encode = (timings.encode ?? 0) + performance.now() - t0 - ((timings.validate ?? 0) - before);
@@ -446,6 +447,7 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
  */
 function joinSeams(built: BuiltResource[], mode: SeamMode, cached: BuiltResource[], keys: string[], cache: ResourceCache | undefined, staging: Staging): SeamMatch {
   const match = levelMatch(built);
+  const scratch = { buf: new Uint8Array(0) };
   built.forEach((r, i) => {
     const codes = mode === 'level' ? match.codes[i] : null;
     const fromCache = cached[i] !== undefined;
@@ -454,18 +456,24 @@ function joinSeams(built: BuiltResource[], mode: SeamMode, cached: BuiltResource
       if (r.parts > 0) staging.note(r.file, r.check ?? r.bytes, r.sha256); // a linked file's bytes are not read
       return;
     }
+    // A file this build wrote and this step changes is read back into one buffer reused file after file.
+    if (!fromCache && r.parts > 0 && r.check && hasJoined(codes)) r.bytes = readStaged(join(staging.dir, r.file), r.check, scratch);
     const [lo, hi] = applySeams(r, codes, !fromCache);
     if (lo < hi && r.parts > 0) {
       if (fromCache) staging.replace(r.file, r.bytes);
       else staging.patch(r.file, r.bytes, lo, hi);
     }
-    delete r.size; // the bytes are in memory now
-    delete r.fingerprint;
-    if (r.parts > 0) staging.note(r.file, r.bytes, lo < hi ? undefined : r.sha256);
+    // What is known of the bytes follows them (a file this build wrote was summed where it was written); then
+    // they leave memory again, to be read back (checked) only if asked for: the manifest's equal-file count.
+    if (lo < hi || r.check === undefined || (cache && r.sha256 === undefined)) noteBytes(r, cache !== undefined);
+    if (r.parts > 0) staging.note(r.file, r.check!, r.sha256);
     cache?.settle(keys[i], r, staging.dir, codes);
+    if (r.parts > 0) releaseBytes(r, join(staging.dir, r.file));
   });
   return match;
 }
+
+const hasJoined = (codes: Float32Array | null): boolean => codes !== null && codes.some((c) => c !== SEAM_NONE);
 
 /** Drops empty resources, applies the pool warnings and streaming plan, writes the manifest, publishes. */
 async function publishStage(b: Build, imported: ImportResult & { ybn?: YbnReport }, sha256: string, all: BuiltResource[], layout: 'objects' | 'cells', threads: number, level: SeamMatch): Promise<CompileResult> {

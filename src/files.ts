@@ -8,6 +8,16 @@
 // are resolved before the confinement check, so `../`, `%2e%2e%2f`, absolute paths and links out are all caught.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { crc32 } from 'node:zlib';
+
+/** What a manifest records of a file it lists (`checks`): its size in bytes and zlib's CRC-32 of them, 8 hex digits. */
+export interface FileCheck {
+  bytes: number;
+  crc32: string;
+}
+
+/** The check a manifest records for these bytes. */
+export const checkOf = (bytes: Uint8Array): FileCheck => ({ bytes: bytes.byteLength, crc32: (crc32(bytes) >>> 0).toString(16).padStart(8, '0') });
 
 /**
  * Largest PhysicsResource file inspect, verify and --studio-template read (bytes). The format bounds each shape

@@ -22,7 +22,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { isInside } from './files.ts';
+import { checkOf, isInside, type FileCheck } from './files.ts';
+
+export { checkOf, type FileCheck };
 import { identify } from './format/identify.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -118,11 +120,6 @@ function rememberManifest(path: string, manifest: unknown): void {
   }
 }
 
-/** What a manifest records of a file it lists (`checks`): its size in bytes and zlib's CRC-32 of them, 8 hex digits. */
-export interface FileCheck {
-  bytes: number;
-  crc32: string;
-}
 
 interface ListedFiles {
   files: string[];
@@ -156,8 +153,6 @@ const sha256Hex = (b: Uint8Array): string => createHash('sha256').update(b).dige
 
 const hex8 = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
 
-/** The check a manifest records for these bytes. */
-export const checkOf = (bytes: Uint8Array): FileCheck => ({ bytes: bytes.byteLength, crc32: hex8(crc32(bytes)) });
 
 /** Verdicts of ownedFile by path and stat stamp: a build inspects its output up to four times. */
 interface Verdict {

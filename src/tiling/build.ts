@@ -1,8 +1,11 @@
 // One output resource: a job (a collision object, or a collision_area cell) → PhysicsResource bytes and the
 // numbers the manifest reports. Pure (no I/O), so it runs the same on the main thread and in a worker; a job's
 // bytes depend only on the job, which is what makes output identical for any worker count.
-import { writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { checkOf } from '../files.ts';
+import { fingerprint } from './unique.ts';
 import { encodeResource, type MeshObject } from '../geometry/resource.ts';
 import type { OpenCorners } from '../geometry/encode.ts';
 import { locateEdgeArrays, writePhysicsResource } from '../format/resource.ts';
@@ -79,7 +82,10 @@ export interface BuiltResource {
   fingerprint?: number;
   /** A resource from the cache: its bytes' sha256 as checked there. */
   sha256?: string;
-  /** A resource linked from the previous output (src/cache.ts take): its file's size and CRC-32 as checked. */
+  /**
+   * The size and CRC-32 of the file's bytes as they are now: a resource linked from the previous output (src/cache.ts
+   * take), as checked there; one this build wrote (writeResource), as written. Kept true whenever the bytes change.
+   */
   check?: { bytes: number; crc32: string };
 }
 
@@ -102,17 +108,82 @@ export const resourceBuffers = (r: BuiltResource): ArrayBuffer[] =>
 
 export const resourceFile = (name: string): string => `${name}.physics`;
 
+export const sha256Of = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
+
 /**
  * Writes a built resource into dir as resourceFile(name), synchronously, on the thread that built it (so each
  * encoding thread pays for its own files); a resource without parts gets no file. Throws "publish: <path>: ...".
+ * The bytes then leave memory (issue #30: a 16M-triangle level's 675 MB of output were all held until publish):
+ * what later stages need of them — size, fingerprint, CRC-32 and, for the cache (`withSha`), sha256 — is taken
+ * here, on the same thread, and the bytes are read back only where the seams step changes them (releaseBytes).
  */
-export function writeResource(dir: string, r: BuiltResource): void {
+export function writeResource(dir: string, r: BuiltResource, withSha = false): void {
   if (r.parts === 0) return;
   const path = join(dir, resourceFile(r.name));
   try {
-    writeFileSync(path, r.bytes);
+    writeFileSync(path, r.bytes, { flag: 'wx' });
   } catch (e) {
     throw new Error(`publish: ${path}: ${(e as Error).message}`);
+  }
+  noteBytes(r, withSha);
+  r.bytes = new Uint8Array(0); // the thread that receives it calls releaseBytes (a fresh buffer: it is transferred)
+}
+
+/** Takes size, fingerprint, check and (withSha) sha256 from r.bytes as they are now. */
+export function noteBytes(r: BuiltResource, withSha: boolean): void {
+  r.size = r.bytes.length;
+  r.fingerprint = fingerprint(r.bytes);
+  r.check = checkOf(r.bytes);
+  r.sha256 = withSha ? sha256Of(r.bytes) : undefined;
+}
+
+/**
+ * Drops r.bytes from memory: from now on they are read from `path` when asked for (and kept until released again),
+ * a plain file (no link followed) whose size and CRC-32 must be r.check's, else "publish: <path>: ..." is thrown:
+ * nothing on disk is trusted, a temporary file of our own included.
+ */
+export function releaseBytes(r: BuiltResource, path: string): void {
+  const check = r.check;
+  if (!check) throw new Error(`publish: ${path}: released with no check of its bytes`);
+  let bytes: Uint8Array | undefined;
+  Object.defineProperty(r, 'bytes', {
+    configurable: true,
+    enumerable: true,
+    get: () => (bytes ??= readChecked(path, check)),
+    set: (v: Uint8Array) => void (bytes = v),
+  });
+}
+
+/**
+ * A file this build wrote, read back and checked as releaseBytes does, into `scratch` (grown as needed; the result
+ * is a view of it, good until the next call): the seams step patches every cut cell's file, and a fresh buffer per
+ * file left the 16M-triangle level's 650 MB of read-back garbage for the collector to find late (RSS +250 MB).
+ */
+export function readStaged(path: string, check: { bytes: number; crc32: string }, scratch: { buf: Uint8Array }): Uint8Array {
+  if (scratch.buf.length < check.bytes) scratch.buf = new Uint8Array(Math.max(check.bytes, 2 * scratch.buf.length));
+  return readChecked(path, check, scratch.buf.subarray(0, check.bytes));
+}
+
+function readChecked(path: string, check: { bytes: number; crc32: string }, into?: Uint8Array): Uint8Array {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (e) {
+    throw new Error(`publish: ${path}: ${(e as Error).message}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size !== check.bytes) throw new Error(`publish: ${path}: ${st.isFile() ? `${st.size} bytes, but this build wrote ${check.bytes}` : 'no longer a plain file'}: changed since this build wrote it`);
+    const out = into ?? new Uint8Array(check.bytes);
+    for (let at = 0; at < out.length; ) {
+      const n = readSync(fd, out, at, out.length - at, at);
+      if (n === 0) throw new Error(`publish: ${path}: ends at byte ${at} of ${out.length}: changed since this build wrote it`);
+      at += n;
+    }
+    if (checkOf(out).crc32 !== check.crc32) throw new Error(`publish: ${path}: its bytes are not what this build wrote (CRC-32 ${checkOf(out).crc32}, wrote ${check.crc32})`);
+    return out;
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -17,7 +17,8 @@ import { cpuUsage, execArgv } from 'node:process';
 import { Worker } from 'node:worker_threads';
 import type { CrackCounts, MeshReport } from '../import/validate.ts';
 import type { MemoItem } from '../import/validate-memo.ts';
-import { buildResource, isNative, isPlanned, jobTriangles, writeResource, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
+import { buildResource, isNative, isPlanned, jobTriangles, releaseBytes, resourceFile, writeResource, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
+import { join } from 'node:path';
 
 export interface PoolOptions {
   /** Encoding threads including the calling thread: 1 = calling thread only. */
@@ -28,8 +29,13 @@ export interface PoolOptions {
   /** Run on the calling thread once the workers have their first jobs. */
   sideWork?: () => void;
   onDone?: (done: number, total: number) => void;
-  /** Directory each result is written into (writeResource) by the thread that built it; none: not written. */
+  /**
+   * Directory each result is written into (writeResource) by the thread that built it; none: not written. A
+   * written result comes back without its bytes in memory (read back from the file if asked for: releaseBytes).
+   */
   writeDir?: string;
+  /** With writeDir: each written file's sha256 is taken on the thread that wrote it (the cache records it). */
+  sha256?: boolean;
   /** Each result as it is stored (in completion order, which varies with threads; the returned array does not). */
   onResult?: (index: number, result: BuiltResource) => void;
 }
@@ -276,6 +282,7 @@ async function runOnThreads(jobs: ResourceJob[], pool: ThreadPool, workers: numb
   let done = 0;
   let failed = false;
   const store = (i: number, r: BuiltResource): void => {
+    if (options.writeDir !== undefined && r.parts > 0) releaseBytes(r, join(options.writeDir, resourceFile(r.name)));
     results[i] = r;
     options.onResult?.(i, r);
     options.onDone?.(++done, jobs.length);
@@ -285,7 +292,7 @@ async function runOnThreads(jobs: ResourceJob[], pool: ThreadPool, workers: numb
     while (!failed && next < work.length && (!prefetch || work.length - next > workers + 1)) {
       const unit = work[next++];
       const batch = unit.map((i) => ({ index: i, job: jobs[i] }));
-      const out = await pool.call<{ index: number; result: BuiltResource }[]>(w, { kind: 'encode', batch, encode: options.encode, writeDir: options.writeDir }, unit.flatMap((i) => transferList(jobs[i])));
+      const out = await pool.call<{ index: number; result: BuiltResource }[]>(w, { kind: 'encode', batch, encode: options.encode, writeDir: options.writeDir, sha256: options.sha256 }, unit.flatMap((i) => transferList(jobs[i])));
       for (const { index, result } of out) store(index, result);
     }
   };
@@ -295,7 +302,7 @@ async function runOnThreads(jobs: ResourceJob[], pool: ThreadPool, workers: numb
     while (!failed && next < work.length) {
       for (const i of work[next++]) {
         const r = buildResource(jobs[i], options.encode);
-        if (options.writeDir !== undefined) writeResource(options.writeDir, r);
+        if (options.writeDir !== undefined) writeResource(options.writeDir, r, options.sha256);
         store(i, r);
       }
       if (workers) await new Promise((r) => setImmediate(r));

@@ -7,6 +7,8 @@
 //   448 files (43 MB), ~5 % of its CPU on a 2-core machine that is CPU-bound; this costs under 1 ms there
 //   (fingerprints of 768 bytes a file; equal files are compared in full once, which a digest also reads).
 
+import { checkOf } from '../files.ts';
+
 /** Bytes read from each end and from the middle for the fingerprint. */
 export const FINGERPRINT_WINDOW = 256;
 
@@ -27,13 +29,15 @@ export function firstOfEach(files: Uint8Array[]): boolean[] {
 }
 
 /**
- * firstOfEach over files whose size and fingerprint may be known without their bytes (a resource taken from the
- * cache: its bytes are read only when another file has the same size and fingerprint).
+ * firstOfEach over files whose size, fingerprint and CRC-32 may be known without their bytes (a resource taken
+ * from the cache, or written by the thread that built it: its bytes are out of memory): the bytes are read only
+ * when another file has the same size, fingerprint and CRC-32 (a level tiled from one block has thousands of
+ * cells equal in size and fingerprint, the part positions lying outside its windows; the CRC tells them apart).
  */
-export function firstOfEachFile(files: { readonly bytes: Uint8Array; size?: number; fingerprint?: number }[]): boolean[] {
+export function firstOfEachFile(files: { readonly bytes: Uint8Array; size?: number; fingerprint?: number; check?: { crc32: string } }[]): boolean[] {
   const buckets = new Map<string, { readonly bytes: Uint8Array }[]>();
   return files.map((f) => {
-    const key = `${f.size ?? f.bytes.length}:${f.fingerprint ?? fingerprint(f.bytes)}`;
+    const key = `${f.size ?? f.bytes.length}:${f.fingerprint ?? fingerprint(f.bytes)}:${f.check?.crc32 ?? checkOf(f.bytes).crc32}`;
     const seen = buckets.get(key);
     if (!seen) return buckets.set(key, [f]), true;
     if (seen.some((s) => Buffer.compare(s.bytes, f.bytes) === 0)) return false;

@@ -12,7 +12,7 @@ import { pieceReply } from './mesh-threads.ts';
 import type { PieceInput } from '../geometry/pieces.ts';
 
 type Request =
-  | { id: number; kind: 'encode'; batch: { index: number; job: ResourceJob }[]; encode?: EncodeOptions; writeDir?: string }
+  | { id: number; kind: 'encode'; batch: { index: number; job: ResourceJob }[]; encode?: EncodeOptions; writeDir?: string; sha256?: boolean }
   | { id: number; kind: 'validate'; items: ValidateItem[] | MemoItem[] }
   | { id: number; kind: 'cracks'; keys?: number[]; names?: string[] }
   | { id: number; kind: 'reset'; session?: string }
@@ -75,7 +75,7 @@ parentPort!.on('message', (msg: Request) => {
     }
     const result = msg.batch.map(({ index, job }) => {
       const r = buildResource(job, msg.encode);
-      if (msg.writeDir !== undefined) writeResource(msg.writeDir, r);
+      if (msg.writeDir !== undefined) writeResource(msg.writeDir, r, msg.sha256);
       return { index, result: r };
     });
     parentPort!.postMessage({ id: msg.id, result }, result.flatMap((r) => resourceBuffers(r.result)));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MeshGroup, ResourceJob } from '../../src/tiling/build.ts';
 import { availableParallelism, tmpdir } from 'node:os';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freeCores, idleCores, MIN_SAMPLE_MS, runJobs, ThreadPool, units, workerFlags } from '../../src/tiling/pool.ts';
 import { cellRuns, gatherGroup, planCells } from '../../src/tiling/cells.ts';
@@ -53,7 +53,20 @@ describe('runJobs', () => {
       const all = [...jobs(), empty];
       const built = await runJobs(all, { threads: 3, writeDir: dir });
       expect(readdirSync(dir).sort()).toEqual(jobs().map((j) => `${j.name}.physics`).sort());
-      for (const r of built.filter((x) => x.parts > 0)) expect(readFileSync(join(dir, `${r.name}.physics`)).equals(Buffer.from(r.bytes))).toBe(true);
+      // A written file's bytes are out of memory: read back only when asked for, and checked against what was
+      // written (size and CRC-32), so a file changed since is refused rather than published or patched.
+      const g3 = built.find((r) => r.name === 'g3')!, g4 = built.find((r) => r.name === 'g4')!;
+      expect(g4.check).toEqual({ bytes: statSync(join(dir, 'g4.physics')).size, crc32: expect.stringMatching(/^[0-9a-f]{8}$/) });
+      const flipped = readFileSync(join(dir, 'g4.physics'));
+      flipped[flipped.length >> 1] ^= 1;
+      writeFileSync(join(dir, 'g4.physics'), flipped);
+      expect(() => g4.bytes).toThrow(/^publish: .*g4\.physics: its bytes are not what this build wrote/);
+      writeFileSync(join(dir, 'g3.physics'), flipped.subarray(1));
+      expect(() => g3.bytes).toThrow(/^publish: .*g3\.physics: \d+ bytes, but this build wrote \d+: changed since/);
+      rmSync(join(dir, 'g5.physics'));
+      symlinkSync(join(dir, 'g6.physics'), join(dir, 'g5.physics'));
+      expect(() => built.find((r) => r.name === 'g5')!.bytes).toThrow(/^publish: .*g5\.physics: ELOOP/);
+      for (const r of built.filter((x) => x.parts > 0 && !['g3', 'g4', 'g5'].includes(x.name))) expect(readFileSync(join(dir, `${r.name}.physics`)).equals(Buffer.from(r.bytes))).toBe(true);
       await expect(runJobs(jobs(), { threads: 2, writeDir: join(dir, 'missing') })).rejects.toThrow(/^publish: .*missing.g\d+\.physics: ENOENT/);
       await expect(runJobs(jobs().slice(0, 1), { threads: 1, writeDir: join(dir, 'missing') })).rejects.toThrow(/^publish: .*missing.g0\.physics: ENOENT/);
     } finally {

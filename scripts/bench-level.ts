@@ -243,7 +243,8 @@ async function runOnce(workers: string, tiles: number, keep: string | undefined)
   const out = keep ?? join(DIR, `out-${process.pid}`);
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const r = await compileLevel(tiledLevel(tiles), { out, workers: workers === 'auto' ? 'auto' : Number(workers) }, { logger: { warn: () => {} } });
+  // From 6 × 6 tiles on, the level's geometries exceed ReSkate's pool (40,000): built anyway, streamed by cell.
+  const r = await compileLevel(tiledLevel(tiles), { out, workers: workers === 'auto' ? 'auto' : Number(workers), allowPoolOverflow: tiles > 4 }, { logger: { warn: () => {} } });
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(c0);
   const result: RunResult = {

@@ -78,9 +78,11 @@ export interface ImportResult {
 
 /**
  * Most triangles a scene may expand to (node reuse and instancing included). Far above what the geometry pools
- * can hold once encoded (40,000 shapes); it bounds memory, ~50 bytes a triangle through the pipeline.
+ * hold at once (40,000 shapes: a level this big streams by cell); it bounds memory, which grows by ~30 bytes a
+ * triangle through the pipeline (world-space positions per object, index lists per mesh, each resource's open
+ * corners; the files' bytes are not held: docs/performance.md "Memory"): the 64M-triangle bench level peaks at 2.0 GiB.
  */
-export const MAX_SCENE_TRIANGLES = 50_000_000;
+export const MAX_SCENE_TRIANGLES = 100_000_000;
 
 /**
  * Collision farther from the world origin than this on any axis (metres) is refused: a skate. level spans a few
@@ -94,8 +96,8 @@ export const WORLD_EXTENT_M = 100_000;
  */
 export const MIN_WORLD_SCALE = 1e-6;
 
-/** Most mesh objects (nodes with meshes, GPU instances counted one by one); 6× the ReSkate pool. */
-export const MAX_SCENE_OBJECTS = 250_000;
+/** Most mesh objects (nodes with meshes, GPU instances counted one by one); 12× the ReSkate pool (the 64M bench level has 262,464). */
+export const MAX_SCENE_OBJECTS = 500_000;
 
 
 /**

@@ -25,8 +25,8 @@ import { hashSources, TOOL_VERSION } from './version.ts';
 
 /** Bumped when the record's form or the key's recipe changes. */
 const RECORD_FORMAT = 1;
-/** Largest build record read (bytes): it holds one decision per object; 250,000 objects fit. */
-const MAX_RECORD_BYTES = 64 << 20;
+/** Largest build record read (bytes): it holds one decision per object; 500,000 objects (MAX_SCENE_OBJECTS) fit. */
+const MAX_RECORD_BYTES = 128 << 20;
 
 /** What the last build recorded, beside the cache, for the next one to prove nothing changed. */
 export interface BuildRecord<R> {

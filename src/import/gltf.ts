@@ -256,6 +256,12 @@ class SceneWalker {
 
   /** This build's accessor tokens (ImportMemo.token), once per accessor. */
   private tokens = new Map<Accessor, number>();
+  /**
+   * Triangle lists made this import, by index accessor (or none), mode, winding flip and vertex count: nodes that
+   * share a mesh share its list (never written after the import), as they cannot share world-space positions. The
+   * 16M-triangle bench level's 16 terrain nodes and 65,600 props held 16 × 6.7 MB + 65,600 × 1.3 KB of equal lists.
+   */
+  private lists = new Map<Accessor | undefined, Map<string, Uint32Array>>();
 
   constructor(root: WalkRoot, private file: string, private options: ImportOptions, private logger: Logger, private onObject?: (o: ImportedObject) => void, private memo?: ImportMemo) {
     this.nodeIndex = new Map(root.listNodes().map((n, i) => [n, i]));
@@ -401,7 +407,7 @@ class SceneWalker {
       }
       let tris = memo?.findTriangles(idxToken!, positions, mode, flip);
       if (!tris) {
-        tris = readTriangles(prim, positions.length / 3, mode, flip, place, this.arena);
+        tris = this.triangles(prim, idx ?? undefined, positions.length / 3, mode, flip, place);
         memo?.keepTriangles(idxToken!, positions, mode, flip, tris);
       }
       const material = this.materials.resolve(node, mesh, prim, water, place);
@@ -417,6 +423,15 @@ class SceneWalker {
   }
 
   /** The accessor's memo token (ImportMemo.token), or undefined without a memo or data. */
+  private triangles(prim: Primitive, idx: Accessor | undefined, vertexCount: number, mode: number, flip: boolean, place: Place): Uint32Array {
+    let byKind = this.lists.get(idx);
+    if (!byKind) this.lists.set(idx, (byKind = new Map()));
+    const kind = `${mode}:${flip ? 1 : 0}:${vertexCount}`;
+    let tris = byKind.get(kind);
+    if (!tris) byKind.set(kind, (tris = readTriangles(prim, vertexCount, mode, flip, place, this.arena)));
+    return tris;
+  }
+
   private token(acc: Accessor): number | undefined {
     if (!this.memo) return undefined;
     let t = this.tokens.get(acc);

@@ -179,14 +179,14 @@ const cases: Case[] = [
     j.extensionsUsed = ['EXT_mesh_gpu_instancing'];
     j.accessors.push({ componentType: 5126, count: 1_000_000, type: 'VEC3' });
     j.nodes[0].extensions = { EXT_mesh_gpu_instancing: { attributes: { TRANSLATION: 2 } } };
-  }), /more than 250000 mesh objects \(1000000 instance\(s\) here\)/],
+  }), /more than 500000 mesh objects \(1000000 instance\(s\) here\)/],
   ['node reuse past the triangle limit', () => writeGltf('reuse.gltf', (j) => {
-    // One triangle strip of 1,000,000 zero-filled vertices, reused by 60 nodes: 60M triangles.
+    // One triangle strip of 1,000,000 zero-filled vertices, reused by 110 nodes: 110M triangles.
     j.accessors.push({ componentType: 5126, count: 1_000_000, type: 'VEC3' });
     j.meshes.push({ primitives: [{ attributes: { POSITION: 2 }, mode: 5 }] });
-    j.nodes = Array.from({ length: 60 }, () => ({ mesh: 1 }));
+    j.nodes = Array.from({ length: 110 }, () => ({ mesh: 1 }));
     j.scenes[0].nodes = j.nodes.map((_: unknown, i: number) => i);
-  }), /the scene expands to more than 50000000 triangles \(999998 × 1 instance\(s\) here\)/],
+  }), /the scene expands to more than 100000000 triangles \(999998 × 1 instance\(s\) here\)/],
   ['unknown scene', () => writeGltf('scene.gltf', () => {}), /no scene "nope" \(scenes: 0\)/, { scene: 'nope' }],
   ['Draco without decoder', async () => {
     const doc = newLevel();

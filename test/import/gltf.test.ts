@@ -57,6 +57,24 @@ describe('importGltf: objects, transforms, winding', () => {
     expect(r.stats.instances).toBe(3);
   });
 
+  it('nodes sharing a mesh share its triangle list (one per winding), each with its own world positions', async () => {
+    const doc = newLevel();
+    const a = addNode(doc, { name: 'a', ...boxMesh([0, 0, 0], [1, 1, 1]) });
+    const mesh = a.getMesh()!;
+    const scene = doc.getRoot().listScenes()[0];
+    scene.addChild(doc.createNode('b').setMesh(mesh).setTranslation([5, 0, 0]));
+    scene.addChild(doc.createNode('mirrored').setMesh(mesh).setScale([-1, 1, 1]));
+    scene.addChild(doc.createNode('c').setMesh(mesh).setTranslation([0, 0, 9]));
+    const r = await load(doc, 'shared.glb');
+    const [oa, ob, om, oc] = r.objects;
+    expect(ob.groups[0].indices).toBe(oa.groups[0].indices);
+    expect(oc.groups[0].indices).toBe(oa.groups[0].indices);
+    expect(om.groups[0].indices).not.toBe(oa.groups[0].indices); // mirrored: its winding reversed
+    expect(Array.from(om.groups[0].indices.subarray(0, 3))).toEqual([0, 1, 2]);
+    expect(ob.positions).not.toBe(oa.positions);
+    expect(ob.positions[0] - oa.positions[0]).toBe(5);
+  });
+
   it('names are sanitised, unique ignoring case, deterministic', async () => {
     const doc = newLevel();
     for (const n of ['Rail 01', 'rail_01', 'RAIL_01', '']) addNode(doc, { name: n, ...boxMesh([0, 0, 0], [1, 1, 1]) });

@@ -16,16 +16,16 @@ import type { YbnReport } from './import/ybn/flags.ts';
 import { isShared, SharedArena } from './import/shared-arena.ts';
 import { buildReport, REPORT_FILE } from './report/index.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings, RESKATE_POOL } from './tiling/budget.ts';
-import { groupTriangles, isNative, isPlanned, jobTriangles, noteBytes, readStaged, releaseBytes, type BuiltResource, type EncodeOptions, type MeshGroup, type ResourceJob } from './tiling/build.ts';
+import { groupTriangles, isNative, isPlanned, jobTriangles, noteBytes, releaseBytes, type BuiltResource, type EncodeOptions, type MeshGroup, type ResourceJob } from './tiling/build.ts';
 import { SEAM_NONE } from './geometry/edge-rule.ts';
 import { buildSurfaceTable } from './import/materials.ts';
-import { applySeams, countSeams, DEFAULT_SEAMS, levelMatch, seamReport, type SeamMode } from './tiling/seams.ts';
+import { applySeams, countSeams, DEFAULT_SEAMS, levelMatch, seamReport, type PatchItem, type SeamMode } from './tiling/seams.ts';
 import type { SeamMatch } from './geometry/seams.ts';
 import { DEFAULT_CELL_SIZE, planCells, type CellSize, type KnownRuns } from './tiling/cells.ts';
 import { nativeGroups, withNativeCells } from './tiling/native-jobs.ts';
 import { SHAPE_DEFAULTS, shapeObjects, type ShapeOptions } from './shapes/build.ts';
 import { availableParallelism } from 'node:os';
-import { autoThreads, cpuMark, freeCores, runJobs, ThreadPool, type CpuMark } from './tiling/pool.ts';
+import { autoThreads, cpuMark, freeCores, runJobs, runPatches, ThreadPool, type CpuMark } from './tiling/pool.ts';
 import { MAX_RESOURCE_BYTES, readRegularFile } from './files.ts';
 import { CACHE_ENTRY, ResourceCache, type KeyMemo } from './cache.ts';
 import type { CompileSession } from './session.ts';
@@ -433,7 +433,7 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     }
     // The level's edge data: the corners each shape left unpaired, matched over the level, stored into the files
     // (counted in 'shape' mode too, for the manifest, where every listed corner is written open).
-    const level = await timed(b, 'seams', () => joinSeams(built, options.seams, cached, allKeys, b.cache, staging));
+    const level = await timed(b, 'seams', () => joinSeams(built, options.seams, cached, allKeys, b.cache, staging, b.pool, threads));
     return { built, layout, threads, level };
   }
 }
@@ -445,9 +445,20 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
  * and nothing, not even a read, for one from the cache that already holds these codes. Each cache entry then holds
  * the final file.
  */
-function joinSeams(built: BuiltResource[], mode: SeamMode, cached: BuiltResource[], keys: string[], cache: ResourceCache | undefined, staging: Staging): SeamMatch {
+async function joinSeams(built: BuiltResource[], mode: SeamMode, cached: BuiltResource[], keys: string[], cache: ResourceCache | undefined, staging: Staging, pool: ThreadPool | undefined, threads: number): Promise<SeamMatch> {
   const match = levelMatch(built);
-  const scratch = { buf: new Uint8Array(0) };
+  // The files this build wrote that gain joined corners are patched on every thread (each read back, checked,
+  // patched in place and summed: src/tiling/seams.ts patchStaged); the rest here, in resource order.
+  const patched: number[] = [];
+  const items: PatchItem[] = [];
+  built.forEach((r, i) => {
+    const codes = mode === 'level' ? match.codes[i] : null;
+    if (cached[i] !== undefined || r.parts === 0 || !r.check || !hasJoined(codes)) return;
+    patched.push(i);
+    items.push({ name: r.name, path: join(staging.dir, r.file), check: r.check, codes: codes!, shape: r.open.shape, corner: r.open.corner, arrays: r.open.arrays, sha256: cache !== undefined });
+  });
+  const results = await runPatches(items, pool, threads);
+  const byIndex = new Map(patched.map((i, k) => [i, results[k]]));
   built.forEach((r, i) => {
     const codes = mode === 'level' ? match.codes[i] : null;
     const fromCache = cached[i] !== undefined;
@@ -456,18 +467,22 @@ function joinSeams(built: BuiltResource[], mode: SeamMode, cached: BuiltResource
       if (r.parts > 0) staging.note(r.file, r.check ?? r.bytes, r.sha256); // a linked file's bytes are not read
       return;
     }
-    // A file this build wrote and this step changes is read back into one buffer reused file after file.
-    if (!fromCache && r.parts > 0 && r.check && hasJoined(codes)) r.bytes = readStaged(join(staging.dir, r.file), r.check, scratch);
-    const [lo, hi] = applySeams(r, codes, !fromCache);
-    if (lo < hi && r.parts > 0) {
-      if (fromCache) staging.replace(r.file, r.bytes);
-      else staging.patch(r.file, r.bytes, lo, hi);
+    const done = byIndex.get(i);
+    if (done) {
+      countSeams(r, codes);
+      Object.assign(r, done);
+    } else {
+      const [lo, hi] = applySeams(r, codes, !fromCache);
+      if (lo < hi && r.parts > 0) {
+        if (fromCache) staging.replace(r.file, r.bytes);
+        else staging.patch(r.file, r.bytes, lo, hi);
+      }
+      // What is known of the bytes follows them (a file this build wrote was summed where it was written).
+      if (lo < hi || r.check === undefined || (cache && r.sha256 === undefined)) noteBytes(r, cache !== undefined);
     }
-    // What is known of the bytes follows them (a file this build wrote was summed where it was written); then
-    // they leave memory again, to be read back (checked) only if asked for: the manifest's equal-file count.
-    if (lo < hi || r.check === undefined || (cache && r.sha256 === undefined)) noteBytes(r, cache !== undefined);
     if (r.parts > 0) staging.note(r.file, r.check!, r.sha256);
     cache?.settle(keys[i], r, staging.dir, codes);
+    // The bytes leave memory again, to be read back (checked) only if asked for: the manifest's equal-file count.
     if (r.parts > 0) releaseBytes(r, join(staging.dir, r.file));
   });
   return match;

@@ -19,6 +19,7 @@ import type { CrackCounts, MeshReport } from '../import/validate.ts';
 import type { MemoItem } from '../import/validate-memo.ts';
 import { buildResource, isNative, isPlanned, jobTriangles, releaseBytes, resourceFile, writeResource, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
 import { join } from 'node:path';
+import { patchStaged, type PatchItem, type PatchResult } from './seams.ts';
 
 export interface PoolOptions {
   /** Encoding threads including the calling thread: 1 = calling thread only. */
@@ -203,6 +204,11 @@ export class ThreadPool {
     return reply;
   }
 
+  /** Seam patches of staged files on a worker (src/tiling/seams.ts patchStaged). */
+  patch(worker: number, items: PatchItem[]): Promise<PatchResult[]> {
+    return this.call(worker, { kind: 'patch', items });
+  }
+
   /** Mesh validation reports on a worker (shared-memory arrays are read in place, others copied; none transferred). */
   validate(worker: number, items: ValidateItem[] | MemoItem[]): Promise<MeshReport[]> {
     return this.call(worker, { kind: 'validate', items });
@@ -336,3 +342,46 @@ function transferList(job: ResourceJob): ArrayBuffer[] {
   }
   return [...seen];
 }
+
+/** Files a thread takes at a time in runPatches (~100 KB each: a message per ~3 MB). */
+const PATCH_UNIT = 32;
+
+/**
+ * The seams step's patches spread over the pool's workers and the calling thread (each a read-back, a write of
+ * the changed span and the file's sums: I/O and hashing that scale with the output, which one thread did alone),
+ * results in item order. `threads` counts the calling thread (the encode stage's count); without a pool, all on
+ * the calling thread.
+ */
+export async function runPatches(items: PatchItem[], pool: ThreadPool | undefined, threads: number): Promise<PatchResult[]> {
+  const out: PatchResult[] = new Array(items.length);
+  const workers = Math.max(0, Math.min(pool?.workers.length ?? 0, threads - 1, Math.ceil(items.length / PATCH_UNIT) - 1));
+  let next = 0;
+  let failed = false;
+  const take = (): number[] | undefined => {
+    if (failed || next >= items.length) return undefined;
+    const from = next;
+    next = Math.min(items.length, next + PATCH_UNIT);
+    return Array.from({ length: next - from }, (_, k) => from + k);
+  };
+  const onWorker = async (w: number): Promise<void> => {
+    for (let unit = take(); unit; unit = take()) {
+      const got = await pool!.patch(w, unit.map((i) => items[i]));
+      unit.forEach((i, k) => (out[i] = got[k]));
+    }
+  };
+  const onMain = async (): Promise<void> => {
+    for (let unit = take(); unit; unit = take()) {
+      for (const i of unit) out[i] = patchStaged(items[i]);
+      if (workers) await new Promise((r) => setImmediate(r)); // take in the workers' replies
+    }
+  };
+  const lanes = [...Array.from({ length: workers }, (_, w) => onWorker(w)), onMain()].map((p) =>
+    p.catch((e: Error) => {
+      failed = true;
+      throw e;
+    }),
+  );
+  await Promise.all(lanes);
+  return out;
+}
+

@@ -6,7 +6,10 @@
 import { matchSeams, seamEdge, type SeamMatch } from '../geometry/seams.ts';
 import { SEAM_NONE } from '../geometry/edge-rule.ts';
 import { writeCornerEdge, type EdgeArrays } from '../format/resource.ts';
-import type { BuiltResource } from './build.ts';
+import { closeSync, constants, openSync, writeSync } from 'node:fs';
+import { readStaged, sha256Of, type BuiltResource } from './build.ts';
+import { checkOf } from '../files.ts';
+import { fingerprint } from './unique.ts';
 
 /** 'level': corners cut apart by the compiler take the level's edge data; 'shape': each shape's own (Studio's bytes). */
 export type SeamMode = 'level' | 'shape';
@@ -48,7 +51,7 @@ export function applySeams(r: BuiltResource, codes: Float32Array | null, asEncod
   const n = r.open.corner.length;
   countSeams(r, codes);
   if (n > 0 && !(asEncoded && r.seamJoined === 0)) {
-    const arrays = edgeArraysOf(r);
+    const arrays = edgeArraysOf(r.name, r.bytes, r.open.arrays);
     const view = new DataView(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
     for (let i = 0; i < n; i++) {
       const code = codes ? codes[i] : SEAM_NONE;
@@ -84,12 +87,12 @@ export function sameCodes(a: Float32Array | null, b: Float32Array | null, n: num
 }
 
 /** The resource's edge arrays as its builder located them (ResourceOpen.arrays), checked against its bytes. */
-function edgeArraysOf(r: BuiltResource): EdgeArrays[] {
-  const a = r.open.arrays, out: EdgeArrays[] = [];
+function edgeArraysOf(name: string, bytes: Uint8Array, a: Uint32Array): EdgeArrays[] {
+  const out: EdgeArrays[] = [];
   for (let s = 0; s + 3 < a.length; s += 4) {
     const e = { corners: a[s], values: a[s + 1], concave: a[s + 2], flat: a[s + 3] };
-    if (e.values + 4 * e.corners > r.bytes.length || e.concave + (e.corners >> 3) >= r.bytes.length || e.flat + (e.corners >> 3) >= r.bytes.length) {
-      throw new Error(`seams: "${r.name}": shape ${s / 4}'s edge data lie past its ${r.bytes.length} bytes`);
+    if (e.values + 4 * e.corners > bytes.length || e.concave + (e.corners >> 3) >= bytes.length || e.flat + (e.corners >> 3) >= bytes.length) {
+      throw new Error(`seams: "${name}": shape ${s / 4}'s edge data lie past its ${bytes.length} bytes`);
     }
     out.push(e);
   }
@@ -103,4 +106,67 @@ export function seamReport(mode: SeamMode, match: SeamMatch, built: BuiltResourc
     joinedAcrossCuts: built.reduce((n, r) => n + r.seamJoined, 0),
     openEdgesWritten: built.reduce((n, r) => n + r.openEdges, 0),
   };
+}
+
+/**
+ * One staged file the seams step changes: the file this build wrote (checked as written, then patched in place),
+ * its open corners' places and their level-wide codes. Plain data, so a worker does it as well as the main thread.
+ */
+export interface PatchItem {
+  name: string;
+  path: string;
+  check: { bytes: number; crc32: string };
+  codes: Float32Array;
+  shape: Uint32Array;
+  corner: Uint32Array;
+  /** ResourceOpen.arrays: 4 words a shape. */
+  arrays: Uint32Array;
+  /** Take the patched file's sha256 too (the cache records it). */
+  sha256: boolean;
+}
+
+/** What is known of a patched file's bytes afterwards (BuiltResource's size, fingerprint, check, sha256). */
+export interface PatchResult {
+  size: number;
+  fingerprint: number;
+  check: { bytes: number; crc32: string };
+  sha256?: string;
+}
+
+const patchScratch = { buf: new Uint8Array(0) };
+
+/**
+ * Stores the joined corners' edge data into a file this build wrote (applySeams' rule for encoder bytes: only
+ * corners with a code are written), rewriting only the changed span, and sums the result. The file is read back
+ * into one buffer reused file after file (src/tiling/build.ts readStaged: plain file, size and CRC-32 checked).
+ */
+export function patchStaged(item: PatchItem): PatchResult {
+  const bytes = readStaged(item.path, item.check, patchScratch);
+  const arrays = edgeArraysOf(item.name, bytes, item.arrays);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const span: [number, number] = [Infinity, -Infinity];
+  for (let i = 0; i < item.codes.length; i++) {
+    const code = item.codes[i];
+    if (code === SEAM_NONE) continue;
+    const a = arrays[item.shape[i]];
+    if (!a) throw new Error(`seams: "${item.name}": open corner ${i} names shape ${item.shape[i]} of ${arrays.length}`);
+    const e = seamEdge(code);
+    writeCornerEdge(view, a, item.corner[i], e.value, e.concave, e.flat, span);
+  }
+  if (span[0] < span[1]) writeSpan(item.path, bytes, span[0], span[1]);
+  return { size: bytes.length, fingerprint: fingerprint(bytes), check: checkOf(bytes), sha256: item.sha256 ? sha256Of(bytes) : undefined };
+}
+
+/** Bytes [lo, hi) of a file rewritten in place (Staging.patch's rule: only for a file no other directory shares). */
+function writeSpan(path: string, bytes: Uint8Array, lo: number, hi: number): void {
+  try {
+    const fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
+    try {
+      writeSync(fd, bytes, lo, hi - lo, lo);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    throw new Error(`publish: ${path}: ${(e as Error).message}`);
+  }
 }

@@ -9,6 +9,7 @@ import { buildResource, resourceBuffers, writeResource, type EncodeOptions, type
 import type { ValidateItem } from './pool.ts';
 import { ValidationMemo, type MemoItem } from '../import/validate-memo.ts';
 import { pieceReply } from './mesh-threads.ts';
+import { patchStaged, type PatchItem, type PatchResult } from './seams.ts';
 import type { PieceInput } from '../geometry/pieces.ts';
 
 type Request =
@@ -17,7 +18,8 @@ type Request =
   | { id: number; kind: 'cracks'; keys?: number[]; names?: string[] }
   | { id: number; kind: 'reset'; session?: string }
   | { id: number; kind: 'cellRuns'; items: ValidateItem[]; cellSize: number }
-  | { id: number; kind: 'piece'; input: PieceInput };
+  | { id: number; kind: 'piece'; input: PieceInput }
+  | { id: number; kind: 'patch'; items: PatchItem[] };
 
 /**
  * Objects validated since the last 'cracks' request, with their reports (open-edge lists kept here, not sent):
@@ -31,6 +33,10 @@ let memoToken: string | undefined;
 
 parentPort!.on('message', (msg: Request) => {
   try {
+    if (msg.kind === 'patch') {
+      parentPort!.postMessage({ id: msg.id, result: msg.items.map(patchStaged) });
+      return;
+    }
     if (msg.kind === 'piece') {
       const { result, transfer } = pieceReply(msg.input);
       parentPort!.postMessage({ id: msg.id, result }, transfer);

@@ -4,9 +4,15 @@ import { describe, expect, it } from 'vitest';
 import type { ImportedObject } from '../../src/model.ts';
 import { planCells } from '../../src/tiling/cells.ts';
 import { buildResource, type BuiltResource, type ResourceJob } from '../../src/tiling/build.ts';
-import { applySeams, levelMatch, seamReport } from '../../src/tiling/seams.ts';
+import { applySeams, levelMatch, seamReport, type PatchItem } from '../../src/tiling/seams.ts';
 import { readPhysicsResource } from '../../src/format/resource.ts';
-import { runJobs } from '../../src/tiling/pool.ts';
+import { runJobs, runPatches, ThreadPool } from '../../src/tiling/pool.ts';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join as pathJoin } from 'node:path';
+import { createHash } from 'node:crypto';
+import { fingerprint } from '../../src/tiling/unique.ts';
+import { checkOf } from '../../src/files.ts';
 
 /** A bumpy n × n grid of 10 m quads centred on the origin (dyadic heights), one material. */
 function grid(name: string, n: number, material: number, x0 = -n * 5): ImportedObject {
@@ -104,5 +110,43 @@ describe('seams in the build', () => {
       expect(Buffer.from(r.bytes).equals(Buffer.from(full.bytes))).toBe(true);
       expect(r.seamJoined).toBe(full.seamJoined);
     });
+  });
+});
+
+describe('patching staged files (the build: written files, bytes out of memory)', () => {
+  it('patchStaged on every thread writes the bytes applySeams makes, sums them, and refuses a file changed since', async () => {
+    const dir = mkdtempSync(pathJoin(tmpdir(), 'sk8-patch-'));
+    const pool = await ThreadPool.start(2);
+    try {
+      const objects = [grid('a', 12, 96), grid('b', 12, 160, 120)];
+      const jobs = jobsOf(objects, 20);
+      const want = jobs.map((j) => buildResource(j));
+      const m = levelMatch(want);
+      want.forEach((r, i) => applySeams(r, m.codes[i]));
+      for (const [threads, p] of [[1, undefined], [3, pool]] as const) {
+        rmSync(dir, { recursive: true, force: true });
+        mkdirSync(dir);
+        const built = await runJobs(jobsOf(objects, 20), { threads: 1, writeDir: dir, sha256: true });
+        const items: PatchItem[] = built.map((r, i) => ({ name: r.name, path: pathJoin(dir, r.file), check: r.check!, codes: m.codes[i], shape: r.open.shape, corner: r.open.corner, arrays: r.open.arrays, sha256: true }));
+        expect(items.length).toBeGreaterThan(2 * 32); // more than one unit a thread
+        const got = await runPatches(items, p, threads);
+        built.forEach((r, i) => {
+          const file = readFileSync(pathJoin(dir, r.file));
+          expect(file.equals(Buffer.from(want[i].bytes))).toBe(true);
+          expect(got[i]).toEqual({ size: file.length, fingerprint: fingerprint(file), check: checkOf(file), sha256: createHash('sha256').update(file).digest('hex') });
+        });
+      }
+      // A file changed after it was written is refused by name, on a worker as on this thread.
+      const built = await runJobs(jobsOf(objects, 20).slice(0, 40), { threads: 1, writeDir: (rmSync(dir, { recursive: true }), mkdirSync(dir), dir) });
+      const items: PatchItem[] = built.map((r, i) => ({ name: r.name, path: pathJoin(dir, r.file), check: r.check!, codes: m.codes[i], shape: r.open.shape, corner: r.open.corner, arrays: r.open.arrays, sha256: false }));
+      const victim = built[39];
+      const bytes = readFileSync(pathJoin(dir, victim.file));
+      bytes[bytes.length - 1] ^= 0x40;
+      writeFileSync(pathJoin(dir, victim.file), bytes);
+      await expect(runPatches(items, pool, 3)).rejects.toThrow(new RegExp(`^publish: .*${victim.file.replace(/\./g, '\\.')}: its bytes are not what this build wrote`));
+    } finally {
+      await pool.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -18,7 +18,7 @@
 // counted as rejected and removed; keys are hex digests only; a foreign --cache folder is refused. Entries not used by the last
 // KEEP_BUILDS builds are removed.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, copyFileSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
@@ -28,7 +28,7 @@ import { linkFromPrevious, type FileCheck } from './publish.ts';
 import { arrayId } from './import/memo.ts';
 import { isShared } from './import/shared-arena.ts';
 import { fingerprint } from './tiling/unique.ts';
-import { sameCodes } from './tiling/seams.ts';
+import { copyEntry, sameCodes } from './tiling/seams.ts';
 import { SEAM_NONE } from './geometry/edge-rule.ts';
 
 /** The cache directory's name inside an output directory (one of src/publish.ts's OWNED_ENTRIES). */
@@ -467,20 +467,26 @@ export class ResourceCache {
    * After the seams step: the entry for key (put or taken this build) becomes the resource's final file in dir
    * (copied), holding these codes.
    */
-  settle(key: string, r: BuiltResource, dir: string, codes: Float32Array | null): void {
+  settle(key: string, r: BuiltResource, dir: string, codes: Float32Array | null, copied?: { size: number; mtimeMs: number } | null): void {
     const e = this.used.get(key);
     if (!e || r.parts === 0) return;
-    const path = this.entryPath(key), staged = join(dir, r.file);
+    this.written.add(key);
+    // `copied`: the entry was copied already (on the thread that patched the file, src/tiling/seams.ts copyEntry;
+    // null: that failed); else it is copied here.
+    const st = copied === undefined ? copyEntry(join(dir, r.file), this.entryPath(key)) : copied;
     try {
-      this.written.add(key);
-      this.copyIn(staged, path);
-      const st = statSync(path);
+      if (!st) throw new Error('not copied');
       // The caller keeps r.fingerprint and r.sha256 true to the bytes (src/tiling/build.ts noteBytes).
       const fp = r.fingerprint ?? fingerprint(r.bytes), sha = r.sha256 ?? sha256(r.bytes);
       this.used.set(key, { ...e, pending: { open: r.open, codes }, fp, size: st.size, mtimeMs: st.mtimeMs, sha });
     } catch {
       this.used.delete(key); // an entry that cannot be settled is not kept
     }
+  }
+
+  /** Where the entry for key is copied to when settled (a key put this build), else undefined. */
+  entryFor(key: string): string | undefined {
+    return this.used.has(key) && !this.held.has(key) ? this.entryPath(key) : undefined;
   }
 
   private miss(): undefined {
@@ -494,16 +500,6 @@ export class ResourceCache {
     this.rejected.add(key);
     delete this.index.entries[key];
     return this.miss();
-  }
-
-  /** The entry file at `to` as a fresh copy of `from` (a link planted there is removed, not followed). */
-  private copyIn(from: string, to: string): void {
-    try {
-      unlinkSync(to);
-    } catch {
-      // not there
-    }
-    copyFileSync(from, to, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
   }
 
   /** Records a resource built in this build (its file already written into dir) under key. */

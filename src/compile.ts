@@ -453,12 +453,14 @@ async function joinSeams(built: BuiltResource[], mode: SeamMode, cached: BuiltRe
   const items: PatchItem[] = [];
   built.forEach((r, i) => {
     const codes = mode === 'level' ? match.codes[i] : null;
-    if (cached[i] !== undefined || r.parts === 0 || !r.check || !hasJoined(codes)) return;
+    if (cached[i] !== undefined || r.parts === 0 || !r.check) return;
+    const item: PatchItem = { name: r.name, path: join(staging.dir, r.file), check: r.check, codes: hasJoined(codes) ? codes : null, shape: r.open.shape, corner: r.open.corner, arrays: r.open.arrays, sha256: cache !== undefined, copyTo: cache?.entryFor(keys[i]) };
+    if (item.codes === null && item.copyTo === undefined) return;
     patched.push(i);
-    items.push({ name: r.name, path: join(staging.dir, r.file), check: r.check, codes: codes!, shape: r.open.shape, corner: r.open.corner, arrays: r.open.arrays, sha256: cache !== undefined });
+    items.push(item);
   });
   const results = await runPatches(items, pool, threads);
-  const byIndex = new Map(patched.map((i, k) => [i, results[k]]));
+  const byIndex = new Map(patched.map((i, k) => [i, { ...results[k], copyTo: items[k].copyTo }]));
   built.forEach((r, i) => {
     const codes = mode === 'level' ? match.codes[i] : null;
     const fromCache = cached[i] !== undefined;
@@ -470,7 +472,7 @@ async function joinSeams(built: BuiltResource[], mode: SeamMode, cached: BuiltRe
     const done = byIndex.get(i);
     if (done) {
       countSeams(r, codes);
-      Object.assign(r, done);
+      if (done.sums) Object.assign(r, done.sums);
     } else {
       const [lo, hi] = applySeams(r, codes, !fromCache);
       if (lo < hi && r.parts > 0) {
@@ -481,7 +483,7 @@ async function joinSeams(built: BuiltResource[], mode: SeamMode, cached: BuiltRe
       if (lo < hi || r.check === undefined || (cache && r.sha256 === undefined)) noteBytes(r, cache !== undefined);
     }
     if (r.parts > 0) staging.note(r.file, r.check!, r.sha256);
-    cache?.settle(keys[i], r, staging.dir, codes);
+    cache?.settle(keys[i], r, staging.dir, codes, done?.copyTo === undefined ? undefined : (done.copied ?? null));
     // The bytes leave memory again, to be read back (checked) only if asked for: the manifest's equal-file count.
     if (r.parts > 0) releaseBytes(r, join(staging.dir, r.file));
   });

@@ -6,7 +6,7 @@
 import { matchSeams, seamEdge, type SeamMatch } from '../geometry/seams.ts';
 import { SEAM_NONE } from '../geometry/edge-rule.ts';
 import { writeCornerEdge, type EdgeArrays } from '../format/resource.ts';
-import { closeSync, constants, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { readStaged, sha256Of, type BuiltResource } from './build.ts';
 import { checkOf } from '../files.ts';
 import { fingerprint } from './unique.ts';
@@ -116,21 +116,31 @@ export interface PatchItem {
   name: string;
   path: string;
   check: { bytes: number; crc32: string };
-  codes: Float32Array;
+  /** The corners' codes; null: the file is not changed (only copied). */
+  codes: Float32Array | null;
   shape: Uint32Array;
   corner: Uint32Array;
   /** ResourceOpen.arrays: 4 words a shape. */
   arrays: Uint32Array;
   /** Take the patched file's sha256 too (the cache records it). */
   sha256: boolean;
+  /** The cache entry to copy the final file to (src/cache.ts entryFor), if any. */
+  copyTo?: string;
 }
 
 /** What is known of a patched file's bytes afterwards (BuiltResource's size, fingerprint, check, sha256). */
-export interface PatchResult {
+export interface FileSums {
   size: number;
   fingerprint: number;
   check: { bytes: number; crc32: string };
   sha256?: string;
+}
+
+export interface PatchResult {
+  /** The patched file's sums; none when it was not changed. */
+  sums?: FileSums;
+  /** The cache entry's stat once copied (copyTo); none when not asked or the copy failed (then no entry is kept). */
+  copied?: { size: number; mtimeMs: number };
 }
 
 const patchScratch = { buf: new Uint8Array(0) };
@@ -141,12 +151,38 @@ const patchScratch = { buf: new Uint8Array(0) };
  * into one buffer reused file after file (src/tiling/build.ts readStaged: plain file, size and CRC-32 checked).
  */
 export function patchStaged(item: PatchItem): PatchResult {
+  const out: PatchResult = {};
+  if (item.codes) out.sums = patchFile(item, item.codes);
+  if (item.copyTo !== undefined) out.copied = copyEntry(item.path, item.copyTo);
+  return out;
+}
+
+/**
+ * The cache entry at `to` as a fresh copy of `from` (a link planted there is removed, not followed); its stat, or
+ * undefined when it cannot be written (a cache that cannot be written only costs the next build its hits).
+ */
+export function copyEntry(from: string, to: string): { size: number; mtimeMs: number } | undefined {
+  try {
+    try {
+      unlinkSync(to);
+    } catch {
+      // not there
+    }
+    copyFileSync(from, to, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
+    const st = statSync(to);
+    return { size: st.size, mtimeMs: st.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+function patchFile(item: PatchItem, codes: Float32Array): FileSums {
   const bytes = readStaged(item.path, item.check, patchScratch);
   const arrays = edgeArraysOf(item.name, bytes, item.arrays);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const span: [number, number] = [Infinity, -Infinity];
-  for (let i = 0; i < item.codes.length; i++) {
-    const code = item.codes[i];
+  for (let i = 0; i < codes.length; i++) {
+    const code = codes[i];
     if (code === SEAM_NONE) continue;
     const a = arrays[item.shape[i]];
     if (!a) throw new Error(`seams: "${item.name}": open corner ${i} names shape ${item.shape[i]} of ${arrays.length}`);

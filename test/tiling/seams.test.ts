@@ -7,7 +7,7 @@ import { buildResource, type BuiltResource, type ResourceJob } from '../../src/t
 import { applySeams, levelMatch, seamReport, type PatchItem } from '../../src/tiling/seams.ts';
 import { readPhysicsResource } from '../../src/format/resource.ts';
 import { runJobs, runPatches, ThreadPool } from '../../src/tiling/pool.ts';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join as pathJoin } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -127,14 +127,29 @@ describe('patching staged files (the build: written files, bytes out of memory)'
         rmSync(dir, { recursive: true, force: true });
         mkdirSync(dir);
         const built = await runJobs(jobsOf(objects, 20), { threads: 1, writeDir: dir, sha256: true });
-        const items: PatchItem[] = built.map((r, i) => ({ name: r.name, path: pathJoin(dir, r.file), check: r.check!, codes: m.codes[i], shape: r.open.shape, corner: r.open.corner, arrays: r.open.arrays, sha256: true }));
+        // Every other file is also copied to a cache entry (planted there first: it is replaced, not written through).
+        const entries = pathJoin(dir, 'entries');
+        mkdirSync(entries);
+        writeFileSync(pathJoin(dir, 'elsewhere'), 'not ours');
+        symlinkSync(pathJoin(dir, 'elsewhere'), pathJoin(entries, built[0].file));
+        const items: PatchItem[] = built.map((r, i) => ({
+          name: r.name, path: pathJoin(dir, r.file), check: r.check!, codes: m.codes[i], shape: r.open.shape, corner: r.open.corner, arrays: r.open.arrays, sha256: true,
+          copyTo: i % 2 ? undefined : pathJoin(entries, r.file),
+        }));
         expect(items.length).toBeGreaterThan(2 * 32); // more than one unit a thread
         const got = await runPatches(items, p, threads);
         built.forEach((r, i) => {
           const file = readFileSync(pathJoin(dir, r.file));
           expect(file.equals(Buffer.from(want[i].bytes))).toBe(true);
-          expect(got[i]).toEqual({ size: file.length, fingerprint: fingerprint(file), check: checkOf(file), sha256: createHash('sha256').update(file).digest('hex') });
+          expect(got[i].sums).toEqual({ size: file.length, fingerprint: fingerprint(file), check: checkOf(file), sha256: createHash('sha256').update(file).digest('hex') });
+          if (i % 2) expect(got[i].copied).toBeUndefined();
+          else {
+            expect(got[i].copied?.size).toBe(file.length);
+            expect(lstatSync(pathJoin(entries, r.file)).isFile()).toBe(true);
+            expect(readFileSync(pathJoin(entries, r.file)).equals(file)).toBe(true);
+          }
         });
+        expect(readFileSync(pathJoin(dir, 'elsewhere'), 'utf8')).toBe('not ours');
       }
       // A file changed after it was written is refused by name, on a worker as on this thread.
       const built = await runJobs(jobsOf(objects, 20).slice(0, 40), { threads: 1, writeDir: (rmSync(dir, { recursive: true }), mkdirSync(dir), dir) });

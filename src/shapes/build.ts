@@ -13,6 +13,7 @@ import { convexHull, type Hull } from './hull.ts';
 import { primitiveMesh } from './mesh.ts';
 import { nativeBox, nativeConvex, type NativePart, type NativeShape } from './native.ts';
 import { parseShapeSpec } from './spec.ts';
+import { isTranslation, parseStoredSpec, storedBox, storedBoxSpec, storedConvexPart, storedPoints, type StoredConvex } from './stored.ts';
 import { CHORD_ERROR_RANGE, TESSELLATE_DEFAULTS } from './tessellate.ts';
 import { isPrimitiveFamily, type Primitive, type PrimitiveFamily, type Vec3 } from './types.ts';
 
@@ -69,6 +70,9 @@ function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, lo
   const material = o.groups[0]?.material ?? 0x20;
   const base = { name: o.name, source: o.source, kind: 'shape' as const };
   if (isPrimitiveFamily(req.mode)) {
+    // A box to-gltf wrote from a kind-2 part, not moved: the stored numbers as they are (a fit would round again).
+    const stored = opt.nativeShapes && req.mode === 'box' && req.spec !== undefined && isTranslation(req.world) ? storedBoxSpec(req.spec, where) : undefined;
+    if (stored) return { ...base, positions: new Float32Array(0), groups: [], native: [{ ...storedBox(stored, req.world), material }] };
     const prim = primitiveOf(o, req, req.mode, tris, where);
     if (opt.nativeShapes && prim.family === 'box') {
       return { ...base, positions: new Float32Array(0), groups: [], native: [{ ...nativeBox(prim.centre, prim.rotation, prim.halfExtents), material }] };
@@ -83,6 +87,16 @@ function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, lo
     return { ...base, positions: mesh.positions, groups: [{ material, indices: mesh.indices }] };
   }
   if (req.mode === 'hull') {
+    if (req.spec !== undefined) {
+      // A stored kind-3 record (to-gltf): the part itself with --native-shapes, else the hull of its vertices.
+      const spec = parseStoredSpec(req.spec, where);
+      if (spec.type !== 'hull') throw new Error(`shapes: ${where}: sk8_collision_mode "hull" but sk8_shape is a ${spec.type}`);
+      if (opt.nativeShapes) return { ...base, positions: new Float32Array(0), groups: [], native: [{ ...storedConvexPart(spec.convex, req.world, where), material }] };
+      const points = storedPoints(spec.convex, req.world);
+      // A record is a solid (4 faces at least), so the hull is 3D and the facing a flat hull would need is never read.
+      const h = convexHull(points, where, [0, 1, 0]);
+      return { ...base, positions: points, groups: [{ material, indices: h.triangles }] };
+    }
     const { points } = usedPoints(o.positions, tris);
     const h = convexHull(points, where, facing(o.positions, tris));
     const n = opt.nativeShapes && h.dimension === 3 ? nativeOrWarn(points, h, where, logger) : undefined;
@@ -91,6 +105,7 @@ function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, lo
   }
   // convex_parts
   const { parts } = convexParts(o.positions, tris, where);
+  const records = opt.nativeShapes && req.spec !== undefined ? storedParts(req.spec, parts.length, where, logger) : undefined;
   const groups: ObjectGroup[] = [];
   const native: NativePart[] = [];
   parts.forEach((part, k) => {
@@ -98,6 +113,12 @@ function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, lo
     const m = materialOf(first);
     if (part.triangles.some((t) => materialOf(t) !== m)) {
       logger.warn(`convex_parts: ${where}: part ${k} (from triangle ${first}) mixes materials; the part takes its first triangle's (0x${m.toString(16)})`);
+    }
+    const record = records?.[k];
+    if (record) {
+      // The part to-gltf wrote from a kind-3 part: its stored record, not a hull of the written triangles.
+      native.push({ ...storedConvexPart(record, req.world, `${where} part ${k}`), material: m });
+      return;
     }
     const partTris = new Uint32Array(part.triangles.length * 3);
     part.triangles.forEach((t, i) => partTris.set(tris.subarray(3 * t, 3 * t + 3), 3 * i));
@@ -121,6 +142,15 @@ function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, lo
     groups.push({ material: m, indices: partTris });
   });
   return { ...base, positions: o.positions, groups, ...(native.length ? { native } : {}) };
+}
+
+/** A convex_parts sk8_shape's records, one per part found, or undefined (with a warning) when the counts differ. */
+function storedParts(raw: unknown, found: number, where: string, logger: Logger): (StoredConvex | null)[] | undefined {
+  const spec = parseStoredSpec(raw, where);
+  if (spec.type !== 'convex_parts') throw new Error(`shapes: ${where}: sk8_collision_mode "convex_parts" but sk8_shape is a ${spec.type}`);
+  if (spec.parts.length === found) return spec.parts;
+  logger.warn(`convex_parts: ${where}: sk8_shape lists ${spec.parts.length} parts but the mesh has ${found}; its records are not used (every part is built from the mesh)`);
+  return undefined;
 }
 
 /** A kind-3 shape of the hull, or undefined (with a warning: it stays kind 5) when it does not fit the u16 counts. */

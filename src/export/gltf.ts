@@ -5,8 +5,9 @@
 // cell's or a lone file's parts a node each, placed by the part's rotation and position. Kind 5: the stored vertices
 // in stored order and the faces in an order that encodes back to the stored bytes (src/export/face-order.ts: first
 // use follows the stored vertex order, corner rotations kept, the tree's ties kept), at world values that recentre
-// to the stored ones (src/export/positions.ts); kind 3: polygon faces fanned; kind 2: its 12 box triangles, both with
-// sk8_collision_mode so --native-shapes makes the same kind again. One glTF material per packed word, named by its
+// to the stored ones (src/export/positions.ts); kinds 2 and 3 on a node of their own at the part position, their
+// stored record in sk8_shape (src/shapes/stored.ts) so --native-shapes writes the same record again, their polygon
+// faces fanned to look at; a convex_parts object's parts one convex_parts node. One glTF material per packed word, named by its
 // surface, carrying sk8_collision_material_packed (what src/import/objects.ts reads). Every word the compiler does
 // not derive goes into extras (sk8_physics on the group, sk8_part on each part node); a compile output's manifest
 // options into the scene's extras (sk8_compile), which `compile-collision --recorded-options` applies.

@@ -149,7 +149,7 @@ function storedParts(raw: unknown, found: number, where: string, logger: Logger)
   const spec = parseStoredSpec(raw, where);
   if (spec.type !== 'convex_parts') throw new Error(`shapes: ${where}: sk8_collision_mode "convex_parts" but sk8_shape is a ${spec.type}`);
   if (spec.parts.length === found) return spec.parts;
-  logger.warn(`convex_parts: ${where}: sk8_shape lists ${spec.parts.length} parts but the mesh has ${found}; its records are not used (every part is built from the mesh)`);
+  logger.warn(`convex_parts: ${where}: sk8_shape lists ${spec.parts.length} part(s) but the mesh has ${found}; its records are not used (every part is built from the mesh)`);
   return undefined;
 }
 

@@ -87,10 +87,13 @@ function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, lo
     return { ...base, positions: mesh.positions, groups: [{ material, indices: mesh.indices }] };
   }
   if (req.mode === 'hull') {
-    if (req.spec !== undefined) {
+    const spec = req.spec === undefined ? undefined : parseStoredSpec(req.spec, where);
+    if (spec && spec.type !== 'hull') throw new Error(`shapes: ${where}: sk8_collision_mode "hull" but sk8_shape is a ${spec.type}`);
+    // A mesh that no longer spans its record (edited after to-gltf wrote both) is built from: the record would hide the edit.
+    const stale = spec?.type === 'hull' && tris.length > 0 && !spansRecord(usedPoints(o.positions, tris).points, spec.convex, req.world);
+    if (stale) logger.warn(`shapes: ${where}: the mesh does not span its sk8_shape hull record (edited since to-gltf wrote them?); built from the mesh, the record not used`);
+    if (spec?.type === 'hull' && !stale) {
       // A stored kind-3 record (to-gltf): the part itself with --native-shapes, else the hull of its vertices.
-      const spec = parseStoredSpec(req.spec, where);
-      if (spec.type !== 'hull') throw new Error(`shapes: ${where}: sk8_collision_mode "hull" but sk8_shape is a ${spec.type}`);
       if (opt.nativeShapes) return { ...base, positions: new Float32Array(0), groups: [], native: [{ ...storedConvexPart(spec.convex, req.world, where), material }] };
       const points = storedPoints(spec.convex, req.world);
       // A record is a solid (4 faces at least), so the hull is 3D and the facing a flat hull would need is never read.
@@ -114,14 +117,18 @@ function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, lo
     if (part.triangles.some((t) => materialOf(t) !== m)) {
       logger.warn(`convex_parts: ${where}: part ${k} (from triangle ${first}) mixes materials; the part takes its first triangle's (0x${m.toString(16)})`);
     }
-    const record = records?.[k];
+    const partTris = new Uint32Array(part.triangles.length * 3);
+    part.triangles.forEach((t, i) => partTris.set(tris.subarray(3 * t, 3 * t + 3), 3 * i));
+    let record = records?.[k];
+    if (record && !spansRecord(usedPoints(o.positions, partTris).points, record, req.world)) {
+      logger.warn(`convex_parts: ${where}: part ${k} (from triangle ${first}) does not span its sk8_shape record (edited since to-gltf wrote them?); built from the mesh, the record not used`);
+      record = null;
+    }
     if (record) {
       // The part to-gltf wrote from a kind-3 part: its stored record, not a hull of the written triangles.
       native.push({ ...storedConvexPart(record, req.world, `${where} part ${k}`), material: m });
       return;
     }
-    const partTris = new Uint32Array(part.triangles.length * 3);
-    part.triangles.forEach((t, i) => partTris.set(tris.subarray(3 * t, 3 * t + 3), 3 * i));
     if (part.failure && !opt.hullParts) {
       throw new Error(`convex_parts: ${where}: part ${k} (from triangle ${first}): ${part.failure} (an error because the mode asks for convex parts; --hull-parts takes the hull of such a part instead)`);
     }
@@ -142,6 +149,29 @@ function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, lo
     groups.push({ material: m, indices: partTris });
   });
   return { ...base, positions: o.positions, groups, ...(native.length ? { native } : {}) };
+}
+
+/** How far (metres, plus 2 f32 steps of the coordinate) a mesh's bounds may be from its record's and still be it. */
+export const RECORD_SPAN_TOLERANCE_M = 1e-4;
+
+/**
+ * The mesh points' bounds are the record's placed bounds (within RECORD_SPAN_TOLERANCE_M): to-gltf writes the
+ * record's vertices as the mesh, so a mesh moved, scaled or with a vertex dragged out (or in, at an extreme) no
+ * longer is. An edit strictly inside the bounds is not seen.
+ */
+function spansRecord(points: Float32Array, record: StoredConvex, world: ArrayLike<number>): boolean {
+  const a = bounds(points), b = bounds(storedPoints(record, world));
+  for (let k = 0; k < 6; k++) if (!(Math.abs(a[k] - b[k]) <= RECORD_SPAN_TOLERANCE_M + Math.abs(b[k]) * 2.4e-7)) return false;
+  return true;
+}
+
+function bounds(p: Float32Array): number[] {
+  const out = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < p.length; i += 3) for (let j = 0; j < 3; j++) {
+    out[j] = Math.min(out[j], p[i + j]);
+    out[3 + j] = Math.max(out[3 + j], p[i + j]);
+  }
+  return out;
 }
 
 /** A convex_parts sk8_shape's records, one per part found, or undefined (with a warning) when the counts differ. */

@@ -13,7 +13,8 @@
 //   usual) or the kind-3 record that part is written as.
 // Under a world matrix that is not a plain translation the record is placed (vertices transformed, then recentred
 // and its planes computed again as for a hull, src/shapes/native.ts), so moving or turning the node in an editor
-// moves the shape. Without --native-shapes these records are not used (a hull's points are then its vertices).
+// moves the shape. Without --native-shapes a hull record's vertices are the hull's points and convex_parts records are
+// not used. A mesh that no longer spans its record (src/shapes/build.ts spansRecord) is built from instead.
 import { nativeBox, nativeConvex, storedConvex, type NativeShape } from './native.ts';
 import { parseShapeSpec } from './spec.ts';
 import type { Quat, Vec3 } from './types.ts';

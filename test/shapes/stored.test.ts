@@ -17,6 +17,9 @@ const block = {
 };
 const offsets = (faces: number[][]): number[] => faces.reduce((o, f) => [...o, o[o.length - 1] + f.length], [0]);
 const quiet = { warn: () => {} };
+/** The block's 12 outward triangles (the box corner numbering) and its corners placed at (x, y, z), as the importer gives them. */
+const BOX_TRIS = [0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5];
+const placedBlock = (x: number, y: number, z: number): number[] => block.vertices.map((v, i) => Math.fround(v + [x, y, z][i % 3]));
 const object = (positions: number[], indices: number[], shape: ImportedObject['shape']): ImportedObject => ({
   name: 'o', source: 'node 0 "o"', kind: 'mesh', positions: Float32Array.from(positions), groups: [{ material: 0x20, indices: Uint32Array.from(indices) }], shape,
 });
@@ -72,10 +75,24 @@ describe('records through the shape layer', () => {
   });
 
   it('a hull record without --native-shapes: the kind-5 hull of its vertices, placed by the node', () => {
-    const o = shapeObjects([object([0, 0, 0, 1, 0, 0, 0, 0, 1], [0, 1, 2], { mode: 'hull', world: translation(0, 5, 0), spec: { type: 'hull', ...block } })], {}, quiet).objects[0];
+    const o = shapeObjects([object(placedBlock(0, 5, 0), BOX_TRIS, { mode: 'hull', world: translation(0, 5, 0), spec: { type: 'hull', ...block } })], {}, quiet).objects[0];
     expect(o.native).toBeUndefined();
     expect(o.groups[0].indices.length).toBe(36);
     expect(Math.min(...Array.from(o.positions).filter((_, i) => i % 3 === 1))).toBe(4);
+  });
+
+  it('a mesh edited after to-gltf wrote it (it no longer spans its record): built from the mesh, with a warning', () => {
+    const spec = { type: 'hull', ...block, vertices: block.vertices.map((v, i) => v + (i % 3 === 0 ? 0.25 : 0)) };
+    // The record as written: used (its vertices as stored, not recentred on the mesh's bounds).
+    const asWritten = shapeObjects([object(placedBlock(2.25, 0, 0), BOX_TRIS, { mode: 'hull', world: translation(2, 0, 0), spec })], { nativeShapes: true }, quiet).objects[0];
+    expect(Array.from(asWritten.native![0].shape.vertices)).toEqual(spec.vertices);
+    // One corner dragged 1 cm out: the mesh's hull, recentred.
+    const warnings: string[] = [];
+    const moved = placedBlock(2.25, 0, 0);
+    moved[21] += 0.01;
+    const edited = shapeObjects([object(moved, BOX_TRIS, { mode: 'hull', world: translation(2, 0, 0), spec })], { nativeShapes: true }, { warn: (m) => warnings.push(m) }).objects[0];
+    expect(warnings.join('\n')).toMatch(/shapes: object "o" \(node 0 "o"\): the mesh does not span its sk8_shape hull record .*built from the mesh/);
+    expect(Math.max(...Array.from(edited.native![0].shape.vertices).filter((_, i) => i % 3 === 0))).toBeCloseTo(0.505, 6);
   });
 
   it('a convex_parts record with another part count than the mesh: not used, with a warning', () => {
@@ -86,9 +103,19 @@ describe('records through the shape layer', () => {
     const o = shapeObjects([object([...cube(0), ...cube(3)], [...tris, ...tris.map((i) => i + 8)], { mode: 'convex_parts', world: translation(0, 0, 0), spec })], { nativeShapes: true }, { warn: (m) => warnings.push(m) }).objects[0];
     expect(warnings.join('\n')).toMatch(/convex_parts: object "o" \(node 0 "o"\): sk8_shape lists 1 part\(s\) but the mesh has 2; its records are not used/);
     expect(o.native!.length).toBe(2);
-    // With one record per part, the record is the part (the first cube's part is the 1 × 2 × 3 block).
-    const used = shapeObjects([object([...cube(0), ...cube(3)], [...tris, ...tris.map((i) => i + 8)], { mode: 'convex_parts', world: translation(0, 0, 0), spec: { type: 'convex_parts', parts: [block, null] } })], { nativeShapes: true }, quiet).objects[0];
-    expect(Array.from(used.native![0].shape.vertices)).toEqual(block.vertices);
+    // With one record per part, the record is the part: the first cube's record centred at x 0.25 (a fit centres
+    // it at 0), the second part from the mesh.
+    const cubeRecord = { centre: [0.25, 0, 0], vertices: cube(-0.25), faces: block.faces };
+    const used = shapeObjects([object([...cube(0), ...cube(3)], [...tris, ...tris.map((i) => i + 8)], { mode: 'convex_parts', world: translation(0, 0, 0), spec: { type: 'convex_parts', parts: [cubeRecord, null] } })], { nativeShapes: true }, quiet).objects[0];
+    expect(used.native![0].position).toEqual([0.25, 0, 0]);
+    expect(Array.from(used.native![0].shape.vertices)).toEqual(cube(-0.25));
     expect(used.native![1].position).toEqual([3, 0, 0]);
+    // A record whose part is not its mesh's (a 1-m cube, not the 1 × 2 × 3 block): that part from the mesh, said.
+    warnings.length = 0;
+    const wrong = shapeObjects([object([...cube(0), ...cube(3)], [...tris, ...tris.map((i) => i + 8)], { mode: 'convex_parts', world: translation(0, 0, 0), spec: { type: 'convex_parts', parts: [cubeRecord, block] } })], { nativeShapes: true }, { warn: (m) => warnings.push(m) }).objects[0];
+    expect(warnings.join('\n')).toMatch(/convex_parts: object "o" \(node 0 "o"\): part 1 \(from triangle 12\) does not span its sk8_shape record/);
+    expect(wrong.native![0].position).toEqual([0.25, 0, 0]);
+    expect(wrong.native![1].position).toEqual([3, 0, 0]);
+    expect(Array.from(wrong.native![1].shape.vertices).slice(0, 3).map(Math.abs)).toEqual([0.5, 0.5, 0.5]);
   });
 });

@@ -5,8 +5,9 @@
 // cell's or a lone file's parts a node each, placed by the part's rotation and position. Kind 5: the stored vertices
 // in stored order and the faces in an order that encodes back to the stored bytes (src/export/face-order.ts: first
 // use follows the stored vertex order, corner rotations kept, the tree's ties kept), at world values that recentre
-// to the stored ones (src/export/positions.ts); kind 3: polygon faces fanned; kind 2: its 12 box triangles, both with
-// sk8_collision_mode so --native-shapes makes the same kind again. One glTF material per packed word, named by its
+// to the stored ones (src/export/positions.ts); kinds 2 and 3 on a node of their own at the part position, their
+// stored record in sk8_shape (src/shapes/stored.ts) so --native-shapes writes the same record again, their polygon
+// faces fanned to look at; a convex_parts object's parts one convex_parts node. One glTF material per packed word, named by its
 // surface, carrying sk8_collision_material_packed (what src/import/objects.ts reads). Every word the compiler does
 // not derive goes into extras (sk8_physics on the group, sk8_part on each part node); a compile output's manifest
 // options into the scene's extras (sk8_compile), which `compile-collision --recorded-options` applies.
@@ -21,11 +22,15 @@ import type { OpenCorners } from '../geometry/encode.ts';
 import { matchSeams, seamEdge } from '../geometry/seams.ts';
 import { SEAM_NONE } from '../geometry/edge-rule.ts';
 import { quatToMat3 } from '../shapes/frame.ts';
+import type { NativeShape } from '../shapes/native.ts';
 import type { Manifest } from '../compile.ts';
 import { encodeOrder, mergePieces } from './face-order.ts';
 import { partSpans, relativeTo, WorldSolver, type PartSpans } from './positions.ts';
 import { surfaceColourLinear } from '../report/surfaces.ts';
 import { PHYSICS_LITERAL_FLAG } from '../import/materials.ts';
+import { MAX_SHAPE_FACES } from '../geometry/encode.ts';
+import { convexParts } from '../shapes/convex.ts';
+import { parseStoredSpec, storedBox, storedBoxSpec, storedConvexPart } from '../shapes/stored.ts';
 
 export interface ToGltfInput {
   /** Where the bytes came from, for messages and notes. */
@@ -114,6 +119,8 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
   // A compile output built with --seams level: its joins are fitted and checked over the whole export (a file on its
   // own, or a --seams shape output, has no joins the recompile must give back but those its shapes made).
   const levelSeams = recorded?.options.seams === 'level';
+  // The recompile (its recorded options) makes kinds 2 and 3 again from their records.
+  const nativeRecorded = recorded?.options.shapes?.nativeShapes === 'experimental';
   const read = inputs.map((input) => {
     let res: PhysicsResource;
     try {
@@ -145,7 +152,11 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
     if (res.body.length > 0 || res.word08 !== 0) n.push('Studio form (word 0x08 / 0x4c body): recompile with --studio-template (or --recorded-options on a compile output) to get it back');
     // Split meshes: consecutive unrotated kind-5 parts of one material in one object or cell (the encoder's pieces
     // of one group); their vertices on the cuts are shared, which their face orders must allow for.
-    const runs = grouping === 'parts' ? [] : splitRuns(res, candidates);
+    // A compile output's object whose parts are kind-3 parts beside others, or several kind-5 parts of one material
+    // that are not one mesh's pieces: a convex_parts object (src/shapes/build.ts), written as one convex_parts node
+    // whose mesh holds every part and whose sk8_shape holds the kind-3 records (src/shapes/stored.ts).
+    const convexForm = grouping === 'object' && isConvexPartsObject(res);
+    const runs = grouping === 'parts' || convexForm ? [] : splitRuns(res, candidates);
     const sharedOf = new Map<number, Uint8Array>();
     for (const run of runs) {
       const count = new Map<string, number>();
@@ -159,7 +170,7 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
       const unusual = p.w !== 1 || p.word20 !== 0 || p.word34 !== 0 || p.word3c !== 0 || p.flags !== PART_FLAGS || p.ids.some((x) => x !== 0);
       if (unusual) n.push(`part ${i}: words the compiler does not write (w ${p.w}, 0x20 ${word(p.word20)}, ids ${p.ids.join('/')}, 0x34 ${word(p.word34)}, 0x3c ${word(p.word3c)}, flags ${word(p.flags)}) are kept in extras only`);
       if ((p.material & PHYSICS_LITERAL_FLAG) === 0) n.push(`part ${i}: material ${word(p.material)} lacks the 0x20 flag, which the compiler adds`);
-      if (p.kind !== KIND_MESH) n.push(`part ${i}: kind ${p.kind} comes back as a triangle mesh with sk8_collision_mode ${p.kind === KIND_BOX ? 'box' : 'hull'}: compile with --native-shapes for kind ${p.kind} again; its floats are fitted again, not copied`);
+      if (p.kind !== KIND_MESH && !nativeRecorded) n.push(`part ${i}: kind ${p.kind} is written as its stored record (sk8_collision_mode ${p.kind === KIND_BOX ? 'box' : 'hull'}, sk8_shape): compile with --native-shapes for kind ${p.kind} again`);
       if (p.kind !== KIND_MESH || p.shape === NO_SHAPE) return;
       const s = res.shapes[p.shape];
       const rotated = isRotated(p);
@@ -227,8 +238,58 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
     const planOf = new Map(meshes.map((m) => [m.part, m]));
     const inRun = new Set(runs.flatMap((r) => r.slice(1)));
     const withShape = res.parts.map((p, i) => i).filter((i) => res.parts[i].shape !== NO_SHAPE);
-    if (grouping === 'object') {
-      // One object: its kind-5 parts one node (translation: the first part's position), each native part its own.
+    // A kind-2/3 part on a node of its own: at the part position, unturned; its mesh the stored shape turned by the
+    // part's rotation (to look at and edit), its sk8_shape the stored record the shape layer writes again as it is
+    // (src/shapes/stored.ts), checked here against the stored part.
+    const nativeNode = (name: string, i: number): void => {
+      const p = res.parts[i], s = res.shapes[p.shape];
+      const node = nodeFor(name, [i]).setRotation([0, 0, 0, 1]);
+      const origin: Vec3 = [...p.position];
+      const spec = p.kind === KIND_BOX ? boxRecord(p, s) : { type: 'hull', ...convexRecord(s, p.position, origin) };
+      node.setExtras({ ...node.getExtras(), sk8_shape: spec });
+      const prim = doc.createPrimitive().setAttribute('POSITION', accessor('VEC3', displayed(s.vertices, p, origin))).setIndices(accessor('SCALAR', shapeTriangles(s, p.kind))).setMaterial(material(p.material));
+      node.setMesh(doc.createMesh(name).addPrimitive(prim));
+      const why = recordCheck(p, s, spec, origin);
+      if (why) n.push(`part ${i}: ${why}`);
+    };
+    if (convexForm) {
+      // One convex_parts object: every part a primitive of one node, kind 5 as the encoder gives it back, kind 3 its
+      // stored faces; sk8_shape lists per part, in the order convex_parts will find them, null or the kind-3 record.
+      const name = input.name;
+      const first = res.parts[withShape[0]];
+      const node = nodeFor(name, withShape).setRotation([0, 0, 0, 1]);
+      const fits = first.kind !== KIND_MESH || withShape.every((i) => res.parts[i].kind !== KIND_MESH || !planOf.get(i) || relativeTo(planOf.get(i)!.world, first.position));
+      const origin: Vec3 = fits ? [...first.position] : [0, 0, 0];
+      node.setTranslation([...origin]);
+      const mesh = doc.createMesh(name);
+      const written: { part: number; world: Float32Array; tris: Uint32Array }[] = [];
+      for (const i of withShape) {
+        const p = res.parts[i], s = res.shapes[p.shape];
+        if (p.kind === KIND_MESH) {
+          const plan = planOf.get(i) ?? null;
+          addPrimitive(mesh, node, plan, i, fits ? origin : null);
+          const world = plan ? plan.world : placed(s.vertices, p);
+          written.push({ part: i, world, tris: plan ? plan.tris : shapeTriangles(s, p.kind) });
+        } else {
+          const local = displayed(s.vertices, p, origin);
+          const tris = shapeTriangles(s, p.kind);
+          mesh.addPrimitive(doc.createPrimitive().setAttribute('POSITION', accessor('VEC3', local)).setIndices(accessor('SCALAR', tris)).setMaterial(material(p.material)));
+          written.push({ part: i, world: Float32Array.from(local, (x, k) => x + origin[k % 3]), tris });
+        }
+      }
+      if (!node.getMesh()) node.setMesh(mesh);
+      const found = importedOrder(res, written);
+      const parts = found.map((i) => (res.parts[i].kind === KIND_CONVEX ? convexRecord(res.shapes[res.parts[i].shape], res.parts[i].position, origin) : null));
+      node.setExtras({ ...node.getExtras(), sk8_collision_mode: 'convex_parts', sk8_shape: { type: 'convex_parts', parts } });
+      found.forEach((i, k) => {
+        if (!parts[k]) return;
+        const why = recordCheck(res.parts[i], res.shapes[res.parts[i].shape], { type: 'hull', ...parts[k] }, origin);
+        if (why) n.push(`part ${i}: ${why}`);
+      });
+      const split = convexSplitCheck(res, written, found);
+      if (split) n.push(split);
+    } else if (grouping === 'object') {
+      // One object: its kind-5 parts one node (translation: the first part's position), a native part its own.
       const name = input.name;
       const meshParts = withShape.filter((i) => res.parts[i].kind === KIND_MESH);
       if (meshParts.length) {
@@ -239,16 +300,17 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
         const mesh = doc.createMesh(name);
         for (const i of meshParts) if (!inRun.has(i)) addPrimitive(mesh, node, planOf.get(i) ?? null, i, fits ? t : null);
       }
-      for (const i of withShape.filter((k) => res.parts[k].kind !== KIND_MESH)) {
-        const nm = meshParts.length || withShape.length > 1 ? `${name}_part${i}` : name;
-        addPrimitive(doc.createMesh(nm), nodeFor(nm, [i]), null, i, null);
-      }
-      if (meshParts.length && withShape.length > meshParts.length) n.push('native parts beside mesh parts: each native part is its own node, so it becomes its own object (resource) on recompile');
+      for (const i of withShape.filter((k) => res.parts[k].kind !== KIND_MESH)) nativeNode(meshParts.length || withShape.length > 1 ? `${name}_part${i}` : name, i);
+      if (withShape.length > 1 && withShape.length > meshParts.length) n.push('a kind-2 part beside other parts: each native part is its own node, so it becomes its own object (resource) on recompile');
     } else {
       const single = grouping === 'parts' && res.parts.length === 1;
       for (const i of withShape) {
         if (inRun.has(i)) continue;
         const name = single ? (input.sourceObjects?.[0] ?? input.name) : `${input.name}_part${i}`;
+        if (res.parts[i].kind !== KIND_MESH) {
+          nativeNode(name, i);
+          continue;
+        }
         const plan = planOf.get(i) ?? null;
         const node = nodeFor(name, plan?.parts ?? [i]);
         const t = res.parts[i].position;
@@ -263,7 +325,7 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
     });
     // What the compiler will encode from these nodes, against the stored shapes.
     if (meshes.length) {
-      const check = reencodeCheck(res, grouping, meshes, input.file, !levelSeams);
+      const check = reencodeCheck(res, convexForm ? 'parts' : grouping, meshes, input.file, !levelSeams);
       if (check.why) n.push(check.why);
       if (check.seams) seamLists.push({ note: notes.length, ...check.seams });
     }
@@ -309,6 +371,131 @@ function splitRuns(res: PhysicsResource, candidates: (PartSpans | string | null)
   });
   flush();
   return runs;
+}
+
+/**
+ * A compile output's object resource that convex_parts made (src/shapes/build.ts): kind-3 parts beside other parts,
+ * or several kind-5 parts of one material that are not one mesh's pieces (those pass one shape's faces together).
+ * A box object has one part, so a kind-2 part among others is not one.
+ */
+function isConvexPartsObject(res: PhysicsResource): boolean {
+  const shaped = res.parts.filter((p) => p.shape !== NO_SHAPE);
+  const natives = shaped.filter((p) => p.kind !== KIND_MESH);
+  if (natives.some((p) => p.kind !== KIND_CONVEX)) return false;
+  if (natives.length && shaped.length > 1) return true;
+  const faces = new Map<number, { parts: number; faces: number }>();
+  for (const p of shaped) {
+    const f = faces.get(p.material) ?? { parts: 0, faces: 0 };
+    faces.set(p.material, { parts: f.parts + 1, faces: f.faces + faceCount(res.shapes[p.shape]) });
+  }
+  return [...faces.values()].some((f) => f.parts > 1 && f.faces <= MAX_SHAPE_FACES);
+}
+
+/** The sk8_shape of a kind-2 part (src/shapes/stored.ts): half-extents from its vertices, its rotation as stored. */
+function boxRecord(p: PartRecord, s: ShapeRecord): Record<string, unknown> {
+  const half = [0, 1, 2].map((a) => {
+    let h = 0;
+    for (let k = a; k < s.vertices.length; k += 3) h = Math.max(h, Math.abs(s.vertices[k]));
+    return h;
+  });
+  return { type: 'box', halfExtents: half, rotation: [...p.rotation], stored: true };
+}
+
+/** A kind-3 record: the stored vertices and polygon faces, centred at the part position relative to `origin`. */
+function convexRecord(s: ShapeRecord, position: Vec3, origin: Vec3): { vertices: number[]; faces: number[][]; centre?: number[] } {
+  const faces: number[][] = [];
+  for (let f = 0; f + 1 < s.faceOffsets.length; f++) faces.push(Array.from(s.cornerVertices.subarray(s.faceOffsets[f], s.faceOffsets[f + 1])));
+  const centre = position.map((x, j) => x - origin[j]);
+  return { vertices: Array.from(s.vertices), faces, ...(centre.some((x) => x !== 0) ? { centre } : {}) };
+}
+
+/** The stored vertices turned by the part's rotation and placed at its position, relative to `origin` (f32). */
+function displayed(v: Float32Array, p: PartRecord, origin: Vec3): Float32Array {
+  const m = quatToMat3(p.rotation);
+  const out = new Float32Array(v.length);
+  for (let k = 0; k < v.length; k += 3) {
+    for (let j = 0; j < 3; j++) out[k + j] = Math.fround(p.position[j] - origin[j] + m[j] * v[k] + m[3 + j] * v[k + 1] + m[6 + j] * v[k + 2]);
+  }
+  return out;
+}
+
+/**
+ * What the shape layer builds from a record under a node at `origin` (read back from its JSON, as the importer
+ * gets it) against the stored part and shape: a note when they differ, else null.
+ */
+function recordCheck(p: PartRecord, s: ShapeRecord, spec: unknown, origin: Vec3): string | null {
+  const json: unknown = JSON.parse(JSON.stringify(spec));
+  // JSON has no −0: the node's translation comes back +0.
+  const world = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, origin[0] + 0, origin[1] + 0, origin[2] + 0, 1];
+  let built: NativeShape;
+  try {
+    if (p.kind === KIND_BOX) {
+      const b = storedBoxSpec(json, 'to-gltf');
+      if (!b) return 'its rotation is a zero quaternion, which a box record cannot keep, so the recompile will not give these bytes back';
+      built = storedBox(b, world);
+    } else {
+      const spec = parseStoredSpec(json, 'to-gltf');
+      if (spec.type !== 'hull') throw new Error('not a hull record');
+      built = storedConvexPart(spec.convex, world, 'to-gltf');
+    }
+  } catch (e) {
+    return `its kind-${p.kind} record is not one the shape layer takes (${(e as Error).message}), so the recompile will not give these bytes back`;
+  }
+  const back = (what: string): string => `its kind-${p.kind} record does not give the stored ${what} back (the shape layer writes a box at ±half-extents with its planes, a convex part unrotated with zero bounds and Newell planes), so the recompile will not give these bytes back`;
+  for (let j = 0; j < 3; j++) if (!Object.is(built.position[j], p.position[j])) return back(`position ${'xyz'[j]} (${built.position[j]}, not the stored ${p.position[j]})`);
+  for (let j = 0; j < 4; j++) if (!Object.is(built.rotation[j], p.rotation[j])) return back('rotation');
+  const same = (x: ArrayLike<number>, y: ArrayLike<number>): boolean => x.length === y.length && Array.prototype.every.call(x, (v: number, i: number) => Object.is(v, y[i]));
+  for (const k of ['min', 'max', 'vertices', 'vertexCornerOffsets', 'cornerIdsByVertex', 'cornerVertices', 'edgeValues', 'concaveBits', 'flatBits', 'faceOffsets', 'planeNormals', 'planeOffsets', 'tree'] as const) {
+    if (!same(s[k] as ArrayLike<number>, built.shape[k] as ArrayLike<number>)) return back(k);
+  }
+  if (s.word20 !== built.shape.word20) return back('shape word 0x20');
+  return null;
+}
+
+/** The parts of a convex_parts node in the order the importer and convex_parts see them: by material first seen. */
+function importedOrder(res: PhysicsResource, written: { part: number }[]): number[] {
+  const byMaterial = new Map<number, number[]>();
+  for (const w of written) {
+    const m = res.parts[w.part].material;
+    byMaterial.set(m, [...(byMaterial.get(m) ?? []), w.part]);
+  }
+  return [...byMaterial.values()].flat();
+}
+
+/**
+ * The convex_parts split of the node as the recompile will make it (world values as the importer computes them,
+ * triangles grouped by material as it assembles them): one part per written part, in `found` order, and no kind-5
+ * part breaking the convex contract. A note when not, else null.
+ */
+function convexSplitCheck(res: PhysicsResource, written: { part: number; world: Float32Array; tris: Uint32Array }[], found: number[]): string | null {
+  const at = new Map<number, { base: number; w: (typeof written)[number] }>();
+  let base = 0;
+  for (const w of written) {
+    at.set(w.part, { base, w });
+    base += w.world.length / 3;
+  }
+  const positions = new Float32Array(3 * base);
+  for (const { base: b, w } of at.values()) positions.set(w.world, 3 * b);
+  const tris = new Uint32Array(written.reduce((t, w) => t + w.tris.length, 0));
+  const expected: number[][] = [];
+  let t = 0;
+  for (const i of found) {
+    const { base: b, w } = at.get(i)!;
+    expected.push(Array.from({ length: w.tris.length / 3 }, (_, k) => t / 3 + k));
+    for (let k = 0; k < w.tris.length; k++) tris[t++] = w.tris[k] + b;
+  }
+  let split: ReturnType<typeof convexParts>;
+  try {
+    split = convexParts(positions, tris, 'to-gltf');
+  } catch (e) {
+    return `as one convex_parts object its mesh is refused (${(e as Error).message}), so the recompile will not give these bytes back`;
+  }
+  if (split.parts.length !== found.length || split.parts.some((p, k) => p.triangles.join() !== expected[k].join())) {
+    return `as one convex_parts object its mesh splits into ${split.parts.length} parts, not the ${found.length} stored (parts meet at a vertex), so the recompile will not give these bytes back`;
+  }
+  const bad = split.parts.findIndex((p, k) => p.failure && res.parts[found[k]].kind === KIND_MESH);
+  if (bad >= 0) return `part ${found[bad]} breaks the convex contract as written (${split.parts[bad].failure}): the recompile refuses it, or with --hull-parts takes its hull`;
+  return null;
 }
 
 /** Per face in the given order, its stored first corner. */

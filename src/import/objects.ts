@@ -3,6 +3,7 @@
 import type { WalkMaterial as Material, WalkMesh as Mesh, WalkNode as Node, WalkPrimitive as Primitive } from './gltf-lite.ts';
 import { SHAPE_MODES, type ShapeMode } from '../shapes/build.ts';
 import { parseShapeSpec } from '../shapes/spec.ts';
+import { parseStoredSpec, storedSpecType } from '../shapes/stored.ts';
 import { clampGrindRadius, GRIND_RADIUS_MAX, GRIND_RADIUS_MIN } from './grind.ts';
 import { buildSurfaceTable, DEFAULT_MATERIAL, finalMaterialWord, normaliseSurfaceName, parsePackedMaterial, placeText, type Place } from './materials.ts';
 
@@ -54,7 +55,8 @@ export class MaterialResolver {
     const spec = node.sk8_shape ?? mesh.sk8_shape;
     if (raw === undefined && spec === undefined) return 'triangle_mesh';
     const where = placeText(place);
-    const family = spec === undefined ? undefined : parseShapeSpec(spec, where).family;
+    // A hull or convex_parts record (to-gltf's, src/shapes/stored.ts) names its mode as a primitive spec does.
+    const family = spec === undefined ? undefined : storedSpecType(spec) ? parseStoredSpec(spec, where).type : parseShapeSpec(spec, where).family;
     if (raw === undefined) return family ?? 'triangle_mesh';
     const name = typeof raw === 'number' ? ENUM_ORDER[raw] : typeof raw === 'string' ? raw.trim().toLowerCase() : undefined;
     let mode: CollisionMode = 'triangle_mesh';

@@ -13,6 +13,7 @@ import { convexHull, type Hull } from './hull.ts';
 import { primitiveMesh } from './mesh.ts';
 import { nativeBox, nativeConvex, type NativePart, type NativeShape } from './native.ts';
 import { parseShapeSpec } from './spec.ts';
+import { isTranslation, parseStoredSpec, storedBox, storedBoxSpec, storedConvexPart, storedPoints, type StoredConvex } from './stored.ts';
 import { CHORD_ERROR_RANGE, TESSELLATE_DEFAULTS } from './tessellate.ts';
 import { isPrimitiveFamily, type Primitive, type PrimitiveFamily, type Vec3 } from './types.ts';
 
@@ -69,6 +70,9 @@ function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, lo
   const material = o.groups[0]?.material ?? 0x20;
   const base = { name: o.name, source: o.source, kind: 'shape' as const };
   if (isPrimitiveFamily(req.mode)) {
+    // A box to-gltf wrote from a kind-2 part, not moved: the stored numbers as they are (a fit would round again).
+    const stored = opt.nativeShapes && req.mode === 'box' && req.spec !== undefined && isTranslation(req.world) ? storedBoxSpec(req.spec, where) : undefined;
+    if (stored) return { ...base, positions: new Float32Array(0), groups: [], native: [{ ...storedBox(stored, req.world), material }] };
     const prim = primitiveOf(o, req, req.mode, tris, where);
     if (opt.nativeShapes && prim.family === 'box') {
       return { ...base, positions: new Float32Array(0), groups: [], native: [{ ...nativeBox(prim.centre, prim.rotation, prim.halfExtents), material }] };
@@ -83,6 +87,19 @@ function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, lo
     return { ...base, positions: mesh.positions, groups: [{ material, indices: mesh.indices }] };
   }
   if (req.mode === 'hull') {
+    const spec = req.spec === undefined ? undefined : parseStoredSpec(req.spec, where);
+    if (spec && spec.type !== 'hull') throw new Error(`shapes: ${where}: sk8_collision_mode "hull" but sk8_shape is a ${spec.type}`);
+    // A mesh that no longer spans its record (edited after to-gltf wrote both) is built from: the record would hide the edit.
+    const stale = spec?.type === 'hull' && tris.length > 0 && !spansRecord(usedPoints(o.positions, tris).points, spec.convex, req.world);
+    if (stale) logger.warn(`shapes: ${where}: the mesh does not span its sk8_shape hull record (edited since to-gltf wrote them?); built from the mesh, the record not used`);
+    if (spec?.type === 'hull' && !stale) {
+      // A stored kind-3 record (to-gltf): the part itself with --native-shapes, else the hull of its vertices.
+      if (opt.nativeShapes) return { ...base, positions: new Float32Array(0), groups: [], native: [{ ...storedConvexPart(spec.convex, req.world, where), material }] };
+      const points = storedPoints(spec.convex, req.world);
+      // A record is a solid (4 faces at least), so the hull is 3D and the facing a flat hull would need is never read.
+      const h = convexHull(points, where, [0, 1, 0]);
+      return { ...base, positions: points, groups: [{ material, indices: h.triangles }] };
+    }
     const { points } = usedPoints(o.positions, tris);
     const h = convexHull(points, where, facing(o.positions, tris));
     const n = opt.nativeShapes && h.dimension === 3 ? nativeOrWarn(points, h, where, logger) : undefined;
@@ -91,6 +108,7 @@ function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, lo
   }
   // convex_parts
   const { parts } = convexParts(o.positions, tris, where);
+  const records = opt.nativeShapes && req.spec !== undefined ? storedParts(req.spec, parts.length, where, logger) : undefined;
   const groups: ObjectGroup[] = [];
   const native: NativePart[] = [];
   parts.forEach((part, k) => {
@@ -101,6 +119,16 @@ function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, lo
     }
     const partTris = new Uint32Array(part.triangles.length * 3);
     part.triangles.forEach((t, i) => partTris.set(tris.subarray(3 * t, 3 * t + 3), 3 * i));
+    let record = records?.[k];
+    if (record && !spansRecord(usedPoints(o.positions, partTris).points, record, req.world)) {
+      logger.warn(`convex_parts: ${where}: part ${k} (from triangle ${first}) does not span its sk8_shape record (edited since to-gltf wrote them?); built from the mesh, the record not used`);
+      record = null;
+    }
+    if (record) {
+      // The part to-gltf wrote from a kind-3 part: its stored record, not a hull of the written triangles.
+      native.push({ ...storedConvexPart(record, req.world, `${where} part ${k}`), material: m });
+      return;
+    }
     if (part.failure && !opt.hullParts) {
       throw new Error(`convex_parts: ${where}: part ${k} (from triangle ${first}): ${part.failure} (an error because the mode asks for convex parts; --hull-parts takes the hull of such a part instead)`);
     }
@@ -121,6 +149,38 @@ function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, lo
     groups.push({ material: m, indices: partTris });
   });
   return { ...base, positions: o.positions, groups, ...(native.length ? { native } : {}) };
+}
+
+/** How far (metres, plus 2 f32 steps of the coordinate) a mesh's bounds may be from its record's and still be it. */
+export const RECORD_SPAN_TOLERANCE_M = 1e-4;
+
+/**
+ * The mesh points' bounds are the record's placed bounds (within RECORD_SPAN_TOLERANCE_M): to-gltf writes the
+ * record's vertices as the mesh, so a mesh moved, scaled or with a vertex dragged out (or in, at an extreme) no
+ * longer is. An edit strictly inside the bounds is not seen.
+ */
+function spansRecord(points: Float32Array, record: StoredConvex, world: ArrayLike<number>): boolean {
+  const a = bounds(points), b = bounds(storedPoints(record, world));
+  for (let k = 0; k < 6; k++) if (!(Math.abs(a[k] - b[k]) <= RECORD_SPAN_TOLERANCE_M + Math.abs(b[k]) * 2.4e-7)) return false;
+  return true;
+}
+
+function bounds(p: Float32Array): number[] {
+  const out = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < p.length; i += 3) for (let j = 0; j < 3; j++) {
+    out[j] = Math.min(out[j], p[i + j]);
+    out[3 + j] = Math.max(out[3 + j], p[i + j]);
+  }
+  return out;
+}
+
+/** A convex_parts sk8_shape's records, one per part found, or undefined (with a warning) when the counts differ. */
+function storedParts(raw: unknown, found: number, where: string, logger: Logger): (StoredConvex | null)[] | undefined {
+  const spec = parseStoredSpec(raw, where);
+  if (spec.type !== 'convex_parts') throw new Error(`shapes: ${where}: sk8_collision_mode "convex_parts" but sk8_shape is a ${spec.type}`);
+  if (spec.parts.length === found) return spec.parts;
+  logger.warn(`convex_parts: ${where}: sk8_shape lists ${spec.parts.length} part(s) but the mesh has ${found}; its records are not used (every part is built from the mesh)`);
+  return undefined;
 }
 
 /** A kind-3 shape of the hull, or undefined (with a warning: it stays kind 5) when it does not fit the u16 counts. */

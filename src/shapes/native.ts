@@ -91,10 +91,7 @@ export function nativeConvex(points: Float32Array, polygonOffsets: ArrayLike<num
     }
     faces.push(face);
   }
-  const corners = faces.reduce((s, f) => s + f.length, 0);
-  if (remap.size > 0xffff || corners > 0xffff || faces.length > 0xffff) {
-    throw new Error(`shapes: ${where}: a ${faces.length}-face hull does not fit one kind-3 shape (u16 counts); compile without --native-shapes`);
-  }
+  checkCounts(remap.size, faces, where);
   const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
   for (const v of remap.keys()) for (let a = 0; a < 3; a++) {
     min[a] = Math.min(min[a], points[3 * v + a]);
@@ -103,6 +100,27 @@ export function nativeConvex(points: Float32Array, polygonOffsets: ArrayLike<num
   const centre = [0, 1, 2].map((a) => Math.fround(Math.fround(min[a] + max[a]) * 0.5)) as Vec3;
   const vertices = new Float32Array(remap.size * 3);
   for (const [v, i] of remap) for (let a = 0; a < 3; a++) vertices[3 * i + a] = Math.fround(points[3 * v + a] - centre[a]);
+  return { kind: KIND_CONVEX, shape: convexShape(vertices, faces), position: centre, rotation: [0, 0, 0, 1] };
+}
+
+/**
+ * A kind-3 part from a stored record (src/shapes/stored.ts): the vertices as given (f32, already relative to the
+ * part position), the faces over them in their order, the planes computed from them as nativeConvex does.
+ */
+export function storedConvex(vertices: Float32Array, faces: number[][], position: Vec3, where: string): NativeShape {
+  checkCounts(vertices.length / 3, faces, where);
+  return { kind: KIND_CONVEX, shape: convexShape(vertices, faces), position: position.map(Math.fround) as Vec3, rotation: [0, 0, 0, 1] };
+}
+
+function checkCounts(nv: number, faces: number[][], where: string): void {
+  const corners = faces.reduce((s, f) => s + f.length, 0);
+  if (nv > 0xffff || corners > 0xffff || faces.length > 0xffff) {
+    throw new Error(`shapes: ${where}: a ${faces.length}-face hull does not fit one kind-3 shape (u16 counts); compile without --native-shapes`);
+  }
+}
+
+/** The kind-3 shape of polygon faces over stored vertices: Newell's plane per face, bounds zero (as the game's). */
+function convexShape(vertices: Float32Array, faces: number[][]): ShapeRecord {
   const planes = faces.map((face) => {
     // Newell's normal over the stored (recentred) vertices.
     let nx = 0, ny = 0, nz = 0;
@@ -119,6 +137,5 @@ export function nativeConvex(points: Float32Array, polygonOffsets: ArrayLike<num
     for (const v of face) d += n[0] * vertices[3 * v] + n[1] * vertices[3 * v + 1] + n[2] * vertices[3 * v + 2];
     return { normal: n, offset: -d / face.length };
   });
-  const shape = polygonShape(vertices, faces, planes, [0, 0, 0], [0, 0, 0]);
-  return { kind: KIND_CONVEX, shape, position: centre, rotation: [0, 0, 0, 1] };
+  return polygonShape(vertices, faces, planes, [0, 0, 0], [0, 0, 0]);
 }

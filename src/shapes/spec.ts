@@ -6,7 +6,8 @@
 // quaternion [x, y, z, w] (a zero one is identity), or axis ("x", "-z", …, or a vector) taking the frame's +Y there —
 // not both; sphere: radius; capsule: radius, length (the cylindrical part, between the hemisphere centres);
 // cylinder: radius, length (or height); cone: radius, height (or length), base to apex along the axis; box: size
-// (full edges) or halfExtents. Unknown keys are refused (a typo would otherwise be silently ignored).
+// (full edges) or halfExtents, and `stored` (SHAPE_SPEC_STORED). Unknown keys are refused (a typo would otherwise be
+// silently ignored). The hull and convex_parts records to-gltf writes are src/shapes/stored.ts's.
 import { normalizeQuat, quatFromYTo } from './frame.ts';
 import { checkPrimitive, isPrimitiveFamily, PRIMITIVE_FAMILIES, type Primitive, type Quat, type Vec3 } from './types.ts';
 
@@ -19,6 +20,12 @@ export const SHAPE_SPEC_KEYS: Record<string, readonly string[]> = {
   box: ['size', 'halfExtents'],
 };
 export const SHAPE_SPEC_COMMON = ['type', 'centre', 'center', 'rotation', 'axis'];
+/**
+ * A box's `stored: true`: its numbers are a PhysicsResource's f32 values (to-gltf writes it, src/shapes/stored.ts):
+ * under a node whose world matrix is a translation they are written as they are, the rotation not normalised. Not
+ * one of the add-on's fields (SHAPE_SPEC_KEYS), so it is not offered for editing.
+ */
+export const SHAPE_SPEC_STORED = 'stored';
 
 /** Parses an sk8_shape value into a local primitive. Throws `shapes: <where>: sk8_shape ...` naming what is wrong. */
 export function parseShapeSpec(raw: unknown, where: string): Primitive {
@@ -37,7 +44,7 @@ export function parseShapeSpec(raw: unknown, where: string): Primitive {
   const o = v as Record<string, unknown>;
   const type = typeof o.type === 'string' ? o.type.trim().toLowerCase() : undefined;
   if (!type || !isPrimitiveFamily(type)) return fail(`type ${JSON.stringify(o.type)} is not one of ${PRIMITIVE_FAMILIES.join(', ')}`);
-  for (const k of Object.keys(o)) if (!SHAPE_SPEC_COMMON.includes(k) && !SHAPE_SPEC_KEYS[type].includes(k)) fail(`key "${k}" is not read for a ${type} (keys: ${[...SHAPE_SPEC_COMMON, ...SHAPE_SPEC_KEYS[type]].join(', ')})`);
+  for (const k of Object.keys(o)) if (!SHAPE_SPEC_COMMON.includes(k) && !SHAPE_SPEC_KEYS[type].includes(k) && !(type === 'box' && k === SHAPE_SPEC_STORED)) fail(`key "${k}" is not read for a ${type} (keys: ${[...SHAPE_SPEC_COMMON, ...SHAPE_SPEC_KEYS[type]].join(', ')})`);
   const num = (k: string, value: unknown = o[k]): number => {
     const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
     if (typeof n !== 'number' || !Number.isFinite(n)) return fail(`${k} ${JSON.stringify(value)} is not a finite number`);
@@ -52,6 +59,7 @@ export function parseShapeSpec(raw: unknown, where: string): Primitive {
     const k = keys.find((x) => o[x] !== undefined);
     return k ?? fail(`needs ${keys.join(' or ')} for a ${type}`);
   };
+  if (o.stored !== undefined && o.stored !== true && o.stored !== false) fail(`stored ${JSON.stringify(o.stored)} is not true or false`);
   if (o.centre !== undefined && o.center !== undefined) fail('gives both centre and center');
   const centre = (o.centre !== undefined ? vec('centre', 3) : o.center !== undefined ? vec('center', 3) : [0, 0, 0]) as Vec3;
   if (o.rotation !== undefined && o.axis !== undefined) fail('gives both rotation and axis');

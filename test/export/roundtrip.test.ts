@@ -7,6 +7,9 @@
 //   output (manifest order, its options recorded), compiled with the recorded options, gives the same files byte for
 //   byte and the same manifest totals (but collision-objects in a cell build: the GLB's objects are the cells'
 //   parts). Where it cannot (KNOWN below), every differing file has a note saying so and keeps its triangles.
+// - shapes.glb with --native-shapes through the CLI as a user runs it (compile, to-gltf, compile --recorded-options,
+//   diff), and kind-3 records / convex_parts objects made so that they cannot come back: a note each.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,13 +95,6 @@ describe('round trip: an object split at the u16 limits', () => {
 
 /** Samples × layouts whose outputs do not all round-trip, and the note each differing file must carry. */
 const KNOWN: Record<string, RegExp> = {
-  // convex_parts / aggregate objects: several parts of one material in one object's resource come back as one mesh.
-  'shapes objects level': /re-encode to 1 parts, not 3/,
-  'shapes objects shape': /re-encode to 1 parts, not 3/,
-  'shapes objects level native': /re-encode to 1 parts, not 3|kind 3 comes back|kind 2 comes back/,
-  'shapes objects shape native': /re-encode to 1 parts, not 3|kind 3 comes back|kind 2 comes back/,
-  'shapes cells level native': /kind 3 comes back|kind 2 comes back/,
-  'shapes cells shape native': /kind 3 comes back|kind 2 comes back/,
   // Corners joined by the level-wide seams whose stored edge data the world values written do not give back (the
   // world values are known only to the f32 recentring; to-gltf fits them to the stored joins, not always).
   'city-blocks cells level': /come back with other edge data from the level-wide seams/,
@@ -175,7 +171,10 @@ describe('round trip: a resource the compiler did not write (samples/kinds.physi
     const parts = group.listChildren().map((n) => (n.getExtras() as any).sk8_part).sort((a, b) => a.index - b.index);
     expect(parts.map((p) => p.ids)).toEqual(res.parts.map((p) => p.ids));
     expect(parts.map((p) => p.kind)).toEqual(res.parts.map((p) => p.kind));
-    expect(notes[0].notes.join('\n')).toMatch(/kind 3 comes back[\s\S]*kind 2 comes back|kind 2 comes back[\s\S]*kind 3 comes back/);
+    expect(notes[0].notes.join('\n')).toMatch(/part 1: kind 3 is written as its stored record[\s\S]*part 2: kind 2 is written as its stored record/);
+    // Not the compiler's records (its kind-3 planes and kind-2 vertices are the harness's): said per part.
+    expect(notes[0].notes.join('\n')).toMatch(/part 1: its kind-3 record does not give the stored planeOffsets back/);
+    expect(notes[0].notes.join('\n')).toMatch(/part 2: its kind-2 record does not give the stored vertices back/);
     // Recompiled with --native-shapes and the Studio header it carries: kinds and material words come back.
     const out = join(dir, 'kinds-out');
     const header = { word08: Number(phys.word08), body: Uint8Array.from(Buffer.from(phys.body, 'hex')) };
@@ -197,4 +196,59 @@ describe('round trip: a resource the compiler did not write (samples/kinds.physi
     expect(mesh.shapes[0].faceOffsets.length).toBe(res.shapes[0].faceOffsets.length);
     expect(mesh.word08).toBe(1);
   }, 60_000);
+});
+
+describe('round trip through the CLI: samples/shapes.glb with --native-shapes (kind-2 boxes, kind-3 hulls, convex_parts objects)', () => {
+  const cli = (...args: string[]) => spawnSync(process.execPath, ['bin/compile-collision.js', ...args], { encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  for (const tiling of ['objects', 'cells'] as const) for (const seams of ['level', 'shape'] as const) {
+    it(`${tiling}, --seams ${seams}: compile, to-gltf (no notes), compile --recorded-options, diff: every file identical`, () => {
+      const a = join(dir, `cli-${tiling}-${seams}-a`), b = join(dir, `cli-${tiling}-${seams}-b`), glb = join(dir, `cli-${tiling}-${seams}.glb`);
+      const quietBuild = ['-q', '--no-cache', '--no-report', '--workers', '1'];
+      const first = cli('samples/shapes.glb', '-o', a, '--native-shapes', '--tiling', tiling, '--seams', seams, ...quietBuild);
+      expect(first.status, first.stderr).toBe(0);
+      const kinds = readdirSync(a).filter((f) => f.endsWith('.physics')).flatMap((f) => readPhysicsResource(new Uint8Array(readFileSync(join(a, f)))).parts.map((p) => p.kind));
+      expect(new Set(kinds)).toEqual(new Set([2, 3, 5]));
+      const t = cli('to-gltf', a, '-o', glb);
+      expect(t.status, t.stderr).toBe(0);
+      expect(t.stderr).not.toMatch(/note:/);
+      const c = cli(glb, '-o', b, '--recorded-options', ...quietBuild);
+      expect(c.status, c.stderr).toBe(0);
+      const d = cli('diff', a, b);
+      const files = readdirSync(a).filter((f) => f.endsWith('.physics')).length;
+      // Only the input differs (the GLB, not the level): diff then exits 1 for it, every resource identical.
+      expect(d.stdout).toBe(`input file: "shapes.glb" → "cli-${tiling}-${seams}.glb"\ninput: built from different bytes (sha256 differs)\n0 added, 0 removed, 0 changed, ${files} identical resources\n`);
+    }, 60_000);
+  }
+});
+
+describe('round trip: native records and convex_parts objects that cannot come back (a note each)', () => {
+  const output = async (tag: string) => {
+    const out = join(dir, `native-notes-${tag}`);
+    const r = await compileLevel('samples/shapes.glb', { out, tiling: 'objects', workers: 1, cache: false, report: false, shapes: { nativeShapes: true } }, { logger: quiet });
+    const m = r.manifest.resources.find((x) => x.name === 'stack_convex_parts')!;
+    const rec = m && recordedBuild(r.manifest);
+    return { bytes: new Uint8Array(readFileSync(join(out, m.file))), m, rec, hull: new Uint8Array(readFileSync(join(out, 'rock_hull.physics'))) };
+  };
+
+  it('two convex parts made to share a face weld into one part as convex_parts finds them: said', async () => {
+    const { bytes, m, rec } = await output('weld');
+    const res = readPhysicsResource(bytes);
+    // Part 1 is a 1 × 0.6 × 1 block at (1, 0.3, 3): part 2 made the same block at x 2 meets it along the face x = 1.5.
+    expect(res.parts.map((p) => p.kind)).toEqual([5, 3, 3]);
+    res.parts[2].shape = res.parts[1].shape;
+    res.parts[2].position = [2, res.parts[1].position[1], res.parts[1].position[2]];
+    const moved = writePhysicsResource(res);
+    const { notes } = await resourcesToGltf([{ file: m.file, bytes: moved, name: m.name, cell: null, sourceObjects: m.sourceObjects }], {}, rec);
+    expect(notes[0].notes.join('\n')).toMatch(/as one convex_parts object its mesh splits into 2 parts, not the 3 stored/);
+    const { notes: asStored } = await resourcesToGltf([{ file: m.file, bytes, name: m.name, cell: null, sourceObjects: m.sourceObjects }], {}, rec);
+    expect(asStored[0].notes).toEqual([]);
+  });
+
+  it('a turned kind-3 part (the compiler writes them unrotated): its record does not give the rotation back, said', async () => {
+    const { hull, rec } = await output('turned');
+    const res = readPhysicsResource(hull);
+    res.parts[0].rotation = [0, Math.fround(Math.SQRT1_2), 0, Math.fround(Math.SQRT1_2)];
+    const { notes } = await resourcesToGltf([{ file: 'rock_hull.physics', bytes: writePhysicsResource(res), name: 'rock_hull', cell: null, sourceObjects: ['rock_hull'] }], {}, rec);
+    expect(notes[0].notes.join('\n')).toMatch(/part 0: its kind-3 record does not give the stored rotation back/);
+  });
 });

@@ -433,7 +433,7 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     }
     // The level's edge data: the corners each shape left unpaired, matched over the level, stored into the files
     // (counted in 'shape' mode too, for the manifest, where every listed corner is written open).
-    const level = await timed(b, 'seams', () => joinSeams(built, options.seams, cached, allKeys, b.cache, staging, b.pool, threads));
+    const level = await timed(b, 'seams', () => joinSeams(built, options.seams, cached, allKeys, b.cache, staging, b.pool, threads, (d, t) => b.hooks.onProgress?.('seams', d, t)));
     return { built, layout, threads, level };
   }
 }
@@ -445,7 +445,7 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
  * and nothing, not even a read, for one from the cache that already holds these codes. Each cache entry then holds
  * the final file.
  */
-async function joinSeams(built: BuiltResource[], mode: SeamMode, cached: BuiltResource[], keys: string[], cache: ResourceCache | undefined, staging: Staging, pool: ThreadPool | undefined, threads: number): Promise<SeamMatch> {
+async function joinSeams(built: BuiltResource[], mode: SeamMode, cached: BuiltResource[], keys: string[], cache: ResourceCache | undefined, staging: Staging, pool: ThreadPool | undefined, threads: number, onDone?: (done: number, total: number) => void): Promise<SeamMatch> {
   const match = levelMatch(built);
   // The files this build wrote that gain joined corners are patched on every thread (each read back, checked,
   // patched in place and summed: src/tiling/seams.ts patchStaged); the rest here, in resource order.
@@ -459,7 +459,7 @@ async function joinSeams(built: BuiltResource[], mode: SeamMode, cached: BuiltRe
     patched.push(i);
     items.push(item);
   });
-  const results = await runPatches(items, pool, threads);
+  const results = await runPatches(items, pool, threads, onDone);
   const byIndex = new Map(patched.map((i, k) => [i, { ...results[k], copyTo: items[k].copyTo }]));
   built.forEach((r, i) => {
     const codes = mode === 'level' ? match.codes[i] : null;

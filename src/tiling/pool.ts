@@ -352,10 +352,11 @@ const PATCH_UNIT = 32;
  * results in item order. `threads` counts the calling thread (the encode stage's count); without a pool, all on
  * the calling thread.
  */
-export async function runPatches(items: PatchItem[], pool: ThreadPool | undefined, threads: number): Promise<PatchResult[]> {
+export async function runPatches(items: PatchItem[], pool: ThreadPool | undefined, threads: number, onDone?: (done: number, total: number) => void): Promise<PatchResult[]> {
   const out: PatchResult[] = new Array(items.length);
   const workers = Math.max(0, Math.min(pool?.workers.length ?? 0, threads - 1, Math.ceil(items.length / PATCH_UNIT) - 1));
   let next = 0;
+  let done = 0;
   let failed = false;
   const take = (): number[] | undefined => {
     if (failed || next >= items.length) return undefined;
@@ -367,11 +368,13 @@ export async function runPatches(items: PatchItem[], pool: ThreadPool | undefine
     for (let unit = take(); unit; unit = take()) {
       const got = await pool!.patch(w, unit.map((i) => items[i]));
       unit.forEach((i, k) => (out[i] = got[k]));
+      onDone?.((done += unit.length), items.length);
     }
   };
   const onMain = async (): Promise<void> => {
     for (let unit = take(); unit; unit = take()) {
       for (const i of unit) out[i] = patchStaged(items[i]);
+      onDone?.((done += unit.length), items.length);
       if (workers) await new Promise((r) => setImmediate(r)); // take in the workers' replies
     }
   };

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { addNode, boxMesh, gridMesh, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
+const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
 const tmp = tempDir('sk8-cli-');
 afterAll(tmp.cleanup);
 const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
@@ -75,6 +76,14 @@ describe('compile-collision LEVEL', () => {
     expect(stages.at(-1)).toBe('publish');
     expect(events.filter((e) => e.stage === 'encode')).toEqual([{ stage: 'encode', done: 1, total: 2 }, { stage: 'encode', done: 2, total: 2 }]);
     for (const s of stages.filter((x) => x !== 'encode')) expect(events.filter((e) => e.stage === s).map((e) => e.done)).toEqual([0, 1]);
+    // Cells cut the level: the seams stage counts the files it patches, on every thread (src/tiling/pool.ts runPatches).
+    const cells = run(join(SAMPLES, 'city-blocks.glb'), '-o', 'out-progress-cells', '--no-cache', '--progress-json', '--workers', '2');
+    expect(cells.status).toBe(0);
+    const seams = cells.stderr.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { stage: string; done: number; total: number }).filter((e) => e.stage === 'seams');
+    const counted = seams.filter((e) => e.total > 1);
+    expect(counted.length).toBeGreaterThan(1);
+    expect(counted.at(-1)!.done).toBe(counted[0].total);
+    expect(counted.map((e) => e.done)).toEqual([...counted.map((e) => e.done)].sort((a, b) => a - b));
     const watching = run('levels/a/one.glb', '--watch', '--progress-json');
     expect(watching.status).toBe(2);
     expect(watching.stderr).toMatch(/--progress-json reports the stages of one build; --watch prints a line per rebuild/);

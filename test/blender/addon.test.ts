@@ -2,8 +2,9 @@
 // bpy==4.2.0), one child per case. properties: set through the add-on's fields and operators vs typed by hand,
 // the compiled .physics files are byte for byte the same; finding: a known crack's "go to" selects the object, the
 // edge and puts the 3D cursor on it; import: File → Import → skate. collision gives back a compiled sample's
-// triangles (per resource) and material words. Without bpy the tests are skipped with one line, unless
-// REQUIRE_BLENDER=1 (.ci/run), which makes that a failure.
+// triangles (per resource) and material words; records: to-gltf's stored records of a --native-shapes output shown,
+// kept, exported with the same extras and compiled again to the same files. Without bpy the tests are skipped with
+// one line, unless REQUIRE_BLENDER=1 (.ci/run), which makes that a failure.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

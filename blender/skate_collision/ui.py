@@ -77,6 +77,8 @@ def draw_record(col, context, obj, record, mode):
     box.label(text=record["summary"], icon="CHECKMARK")
     box.label(text=record["detail"])
     box.label(text="kept as it is: --native-shapes writes these numbers again", icon="INFO")
+    if not context.scene.sk8_build.native_shapes:
+        box.label(text="Compile has Native Shapes off: this compiles as triangles, not as the stored part", icon="ERROR")
     box.label(text="moving keeps them; turning, scaling or a mesh that no longer spans it rebuilds it")
     if record["form"] == "python":
         box.label(text="held as Python text (imported without the add-on): only the add-on's export writes it as JSON", icon="ERROR")
@@ -146,6 +148,7 @@ class SK8_PT_build(bpy.types.Panel):
         row.prop(s, "selection_only")
         row.prop(s, "strict")
         row.prop(s, "report")
+        col.prop(s, "native_shapes")
         row = col.row()
         row.enabled = not state.running
         row.operator("sk8.compile", icon="PLAY")

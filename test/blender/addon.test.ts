@@ -116,6 +116,8 @@ describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
     // Recompiled with --recorded-options: every file the --native-shapes compile wrote, byte for byte.
     expect(r.files).toBe(14);
     expect(r.identical).toHaveLength(14);
+    // The add-on's Compile button with Native Shapes on (its own export of the scene): the same 14 files.
+    expect(r.button_identical).toEqual(r.identical);
   }, 240_000);
 
   it.each(['extension', 'legacy'])('the zip of npm run blender:zip installs as a %s add-on; a missing compiler is named, one in node_modules/.bin above the .blend found', (how) => {

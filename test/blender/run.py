@@ -13,7 +13,8 @@
 #               from the compiler's --progress-json lines, read without blocking; every line arrives.
 #   records     samples/shapes.glb compiled with --native-shapes and back through to-gltf (stored records in sk8_shape):
 #               imported with Blender's glTF importer, the panel says what each holds and draws no field that would
-#               drop it; exported unchanged (extras compared in addon.test.ts) and compiled again, the same files;
+#               drop it; exported unchanged (extras compared in addon.test.ts) and compiled again (CLI with
+#               --recorded-options, and the Compile button with Native Shapes), the same files;
 #               a record kept under its own mode, dropped (after asking) under another, by Build from Mesh.
 #   install     the add-on's zip installs as an extension (4.2+) or a legacy add-on; a missing compiler is named.
 import json
@@ -311,6 +312,20 @@ def case_records(work):
     first, second = physics_files(out), physics_files(again)
     assert sorted(first) == sorted(second), (sorted(first), sorted(second))
     identical = sorted(f for f in first if first[f] == second[f])
+    # The add-on's Compile button (its own export) with Native Shapes on: the same files too. Off, the panel says
+    # the records compile as triangles.
+    log = draw_panels([ob["rock_hull"]], bpy.data.materials[0])
+    assert ("label", "Compile has Native Shapes off: this compiles as triangles, not as the stored part") in log, log
+    s = bpy.context.scene.sk8_build
+    s.native_shapes = True
+    s.report = False
+    s.out_dir = os.path.join(work, "button.collision")
+    assert bpy.ops.sk8.compile() == {"FINISHED"}
+    button = physics_files(s.out_dir)
+    assert sorted(button) == sorted(first), (sorted(button), sorted(first))
+    button_identical = sorted(f for f in first if first[f] == button[f])
+    log = draw_panels([ob["rock_hull"]], bpy.data.materials[0])
+    assert not [x for x in log if x[0] == "label" and x[1].startswith("Compile has Native Shapes off")], log
 
     # Replacing a record. Its own mode and none keep it as it is (not rewritten).
     hull = ob["rock_hull"]
@@ -336,7 +351,7 @@ def case_records(work):
     assert bpy.ops.sk8.build_from_mesh(target="stack_aggregate") == {"FINISHED"}
     assert props.SHAPE_KEY not in agg.keys() and agg[props.MODE_KEY] == "convex_parts"
     print("RESULT " + json.dumps({"source": source, "exported": exported, "summaries": summaries, "panels": panels, "menus": menus,
-                                  "files": len(first), "identical": identical, "asked": asked[0], "python_form": python_form}))
+                                  "files": len(first), "identical": identical, "button_identical": button_identical, "asked": asked[0], "python_form": python_form}))
 
 
 def case_finding(work):

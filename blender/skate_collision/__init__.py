@@ -16,7 +16,11 @@ bl_info = {
 import bpy
 from bpy.props import StringProperty
 
-from . import build, importer, operators, preview, props, ui
+from . import build, gltf_hooks, importer, operators, preview, props, ui
+
+# Found by Blender's glTF importer and exporter on every enabled add-on's package (gltf_hooks.py: stored records).
+glTF2ImportUserExtension = gltf_hooks.ImportHooks
+glTF2ExportUserExtension = gltf_hooks.ExportHooks
 
 
 class SK8_Preferences(bpy.types.AddonPreferences):

@@ -99,6 +99,8 @@ def build_command(base, glb, settings):
     cmd.append("--report" if settings["report"] else "--no-report")
     if settings["strict"]:
         cmd.append("--strict")
+    if settings.get("native_shapes"):
+        cmd.append("--native-shapes")
     return cmd
 
 
@@ -252,7 +254,7 @@ def settings_of(context):
         raise ValueError("the output folder %s is relative to the .blend, which is not saved: save it or give an absolute folder" % out)
     return {
         "out": os.path.abspath(bpy.path.abspath(out)), "cell_size": int(s.cell_size), "seams": s.seams, "strict": s.strict,
-        "report": s.report, "selection_only": s.selection_only,
+        "report": s.report, "selection_only": s.selection_only, "native_shapes": s.native_shapes,
     }
 
 
@@ -469,6 +471,7 @@ class SK8_BuildSettings(bpy.types.PropertyGroup):
     seams: EnumProperty(name="Seams", items=[("level", "Level", "--seams level: no open edges at the compiler's cuts"), ("shape", "Shape", "--seams shape: cuts left open, byte for byte as Studio writes")], default="level")
     strict: BoolProperty(name="Strict", description="--strict: any warning fails the build and nothing is written")
     report: BoolProperty(name="Report", default=True, description="--report: write report.html into the output")
+    native_shapes: BoolProperty(name="Native Shapes", description="--native-shapes (experimental): box objects as kind-2 boxes, hull and convex parts as kind-3 polyhedra; writes to-gltf's stored records again as they are")
 
 
 class SK8_OT_compile(bpy.types.Operator):

@@ -94,9 +94,11 @@ def _round(v):
 def read_mode(obj):
     """The mode the compiler will use for this object's own properties ('' when unset, None when unreadable)."""
     raw = obj.get(MODE_KEY)
-    shape = read_shape(obj)
     if raw is None:
-        return shape["type"] if shape else ""
+        # sk8_shape alone names the mode: a primitive's family, or a stored record's hull / convex_parts.
+        shape = read_shape(obj)
+        record = read_record(obj) if shape is None else None
+        return shape["type"] if shape else record["mode"] if record else ""
     if not isinstance(raw, str):
         return None
     name = raw.strip().lower()
@@ -111,23 +113,45 @@ def _get_mode(self):
     return _enum_number(MODE_ITEMS, m) if m else 99
 
 
+def record_dropped_by(obj, mode):
+    """The stored record (read_record) that setting `mode` would drop or retype, else None: a record is kept only
+    under its own mode, or none (the compiler accepts sk8_shape with none)."""
+    record = read_record(obj)
+    if record is None or mode in (record["mode"], "none"):
+        return None
+    return record
+
+
 def set_mode(obj, mode):
-    """Writes sk8_collision_mode ('' removes it). sk8_shape follows: kept (retyped) for a primitive, else removed."""
+    """Writes sk8_collision_mode ('' removes it). sk8_shape follows: kept (retyped) for a primitive, else removed;
+    a stored record (read_record) is kept untouched under its own mode (or none), else removed or retyped like a
+    primitive. Returns the record it dropped (read_record), else None."""
+    dropped = record_dropped_by(obj, mode if mode not in ("", UNSET) else "")
+    if dropped is not None:
+        print("skate. collision: %s: sk8_collision_mode %s drops the %s" % (obj.name, mode or "removed", dropped["summary"]))
     if mode in ("", UNSET):
         obj.pop(MODE_KEY, None)
         obj.pop(SHAPE_KEY, None)
-        return
+        return dropped
     if mode not in catalog.MODES:
         raise ValueError("sk8_collision_mode %r is not one of %s" % (mode, ", ".join(catalog.MODES)))
     obj[MODE_KEY] = mode
+    if dropped is None and read_record(obj) is not None:
+        return None  # the record's own mode (or none): sk8_shape as it is, not rewritten
+    if dropped is not None and dropped["type"] != "box":
+        # A hull / convex_parts record under another mode: the compiler refuses the two disagreeing.
+        obj.pop(SHAPE_KEY, None)
+        return dropped
     shape = read_shape(obj)
     if shape is not None:
+        # (A stored box retyped to another primitive keeps its centre and rotation; retype_shape drops "stored".)
         if mode in catalog.PRIMITIVE_FAMILIES:
             if shape["type"] != mode:
                 write_shape(obj, retype_shape(shape, mode, obj))
         elif mode != "none":
             # The compiler refuses sk8_shape with a mode that is not its primitive.
             obj.pop(SHAPE_KEY, None)
+    return dropped
 
 
 def _set_mode(self, value):
@@ -138,7 +162,10 @@ def _set_mode(self, value):
 
 # --- sk8_shape ----------------------------------------------------------------------------------------------------
 
-def read_shape(obj):
+def _shape_value(obj):
+    """sk8_shape as a dict with a lower-case type, whatever form it is held in: a JSON string (the add-on's), a
+    group (the glTF importer's, for an object in extras), or Python's text of one (the glTF importer's fallback,
+    str(value), for a value a group cannot hold, e.g. the nulls of a convex_parts record); else None."""
     raw = obj.get(SHAPE_KEY)
     if raw is None:
         return None
@@ -146,7 +173,9 @@ def read_shape(obj):
         try:
             v = json.loads(raw)
         except ValueError:
-            return None
+            v = _python_text(raw)
+            if isinstance(v, dict):
+                v[_PYTHON_TEXT] = True
     else:
         try:
             v = raw.to_dict()
@@ -155,7 +184,84 @@ def read_shape(obj):
     if not isinstance(v, dict) or not isinstance(v.get("type"), str):
         return None
     v["type"] = v["type"].strip().lower()
-    return v if v["type"] in catalog.PRIMITIVE_FAMILIES else None
+    return v
+
+
+_PYTHON_TEXT = "\0python"  # marks a value read from Python's text (never a key of the compiler's)
+
+
+def _python_text(text):
+    import ast
+    t = text.strip()
+    if not t.startswith("{"):
+        return None
+    try:
+        return ast.literal_eval(t)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+
+
+def read_shape(obj):
+    """sk8_shape when it is a primitive's parameters (a stored box record too: it is a box spec), else None."""
+    v = _shape_value(obj)
+    if v is not None:
+        v.pop(_PYTHON_TEXT, None)
+    return v if v is not None and v["type"] in catalog.PRIMITIVE_FAMILIES else None
+
+
+# --- stored native records (src/shapes/stored.ts) -------------------------------------------------------------------
+# compile-collision to-gltf writes a kind-2 box part as {"type": "box", "halfExtents", "rotation", "stored": true}, a
+# kind-3 part as {"type": "hull", "vertices", "faces"} and an object of convex parts as {"type": "convex_parts",
+# "parts": [null | record, …]}; --native-shapes writes those numbers again as they are. The add-on keeps them
+# untouched: it shows what they hold, and only a mode change, Fit or Build from Mesh replaces them.
+
+def _points(v):
+    return len(v) // 3 if isinstance(v, list) else 0
+
+
+def read_record(obj):
+    """The stored record sk8_shape holds, as {type, mode, summary, detail, value, form}, else None. summary is what
+    the panel says: "stored box record: exact round trip", "stored hull record: 12 vertices, 20 faces: exact round
+    trip", "convex_parts: 3 parts, 2 stored records"; form how Blender holds it: "json" (a string: the add-on's
+    import), "group" (custom properties: Blender's importer without the add-on; exact but for integers read as
+    floats) or "python" (Python's text of it: Blender's importer without the add-on, for a value with nulls, which
+    only the add-on's export writes back as JSON)."""
+    v = _shape_value(obj)
+    if v is None:
+        return None
+    form = "python" if v.pop(_PYTHON_TEXT, False) else "json" if isinstance(obj.get(SHAPE_KEY), str) else "group"
+    record = _record(v)
+    if record is not None:
+        record["form"] = form
+    return record
+
+
+def _record(v):
+    t = v["type"]
+    if t == "box":
+        if v.get("stored") is not True:
+            return None
+        h = v.get("halfExtents") or [x / 2 for x in v.get("size", [1, 1, 1])]
+        q = v.get("rotation", [0, 0, 0, 1])
+        detail = "half-extents %s m (glTF x, y, z), rotation %s (x, y, z, w)" % (
+            " × ".join("%.4g" % x for x in h), ", ".join("%.4g" % x for x in q))
+        return {"type": t, "mode": "box", "summary": "stored box record: exact round trip", "detail": detail, "value": v}
+    if t == "hull":
+        n, f = _points(v.get("vertices")), len(v.get("faces") or [])
+        summary = "stored hull record: %d vertices, %d faces: exact round trip" % (n, f)
+        return {"type": "hull", "mode": "hull", "summary": summary, "detail": "the kind-3 part's stored vertices and polygon faces", "value": v}
+    if t == "convex_parts":
+        parts = v.get("parts") if isinstance(v.get("parts"), list) else []
+        stored = [p for p in parts if isinstance(p, dict)]
+        summary = "convex_parts: %d part%s, %d stored record%s" % (len(parts), "" if len(parts) == 1 else "s", len(stored), "" if len(stored) == 1 else "s")
+        detail = "parts without a record (null) are built from the mesh's pieces"
+        return {"type": "convex_parts", "mode": "convex_parts", "summary": summary, "detail": detail, "value": v}
+    return None
+
+
+def record_json(value):
+    """A record as the JSON string the add-on holds it in (key order and int/float kept, floats as repr: exact)."""
+    return json.dumps(value, separators=(", ", ": "))
 
 
 SHAPE_ORDER = ["type", "radius", "length", "height", "size", "halfExtents", "axis", "rotation", "centre", "center"]

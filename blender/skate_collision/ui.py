@@ -21,9 +21,16 @@ class SK8_PT_object(bpy.types.Panel):
         obj = context.object
         col = self.layout.column()
         col.use_property_split = True
-        col.prop(obj, "sk8_ui_mode")
+        record = props.read_record(obj)
         mode = props.read_mode(obj)
-        if mode in catalog.PRIMITIVE_FAMILIES:
+        if record is not None:
+            # A stored record of to-gltf: a menu that asks before dropping it, not the mode field (whose set would).
+            draw_record(col, context, obj, record, mode)
+        else:
+            col.prop(obj, "sk8_ui_mode")
+        if record is not None:
+            pass  # drawn above
+        elif mode in catalog.PRIMITIVE_FAMILIES:
             box = col.box()
             row = box.row()
             row.prop(obj, "sk8_ui_explicit_shape")
@@ -51,6 +58,57 @@ class SK8_PT_object(bpy.types.Panel):
             sub = col.column()
             sub.prop(obj, "sk8_ui_grind_radius")
             sub.prop(obj, "sk8_ui_grind_surface")
+
+
+def mode_label(mode):
+    for ident, name, _, _ in props.MODE_ITEMS:
+        if ident == (mode or props.UNSET):
+            return name
+    return props.MODE_ITEMS[-1][1]
+
+
+def draw_record(col, context, obj, record, mode):
+    """An object holding a stored record of to-gltf (props.read_record): the mode as a menu whose entries ask before
+    dropping the record (sk8.set_mode's confirmation), what the record holds, and the two ways to replace it."""
+    row = col.row()
+    row.label(text="Collision")
+    row.menu(SK8_MT_record_mode.bl_idname, text=mode_label(mode), icon="LOCKED")
+    box = col.box()
+    box.label(text=record["summary"], icon="CHECKMARK")
+    box.label(text=record["detail"])
+    box.label(text="kept as it is: --native-shapes writes these numbers again", icon="INFO")
+    if not context.scene.sk8_build.native_shapes:
+        box.label(text="Compile has Native Shapes off: this compiles as triangles, not as the stored part", icon="ERROR")
+    box.label(text="moving keeps them; turning, scaling or a mesh that no longer spans it rebuilds it")
+    if record["form"] == "python":
+        box.label(text="held as Python text (imported without the add-on): only the add-on's export writes it as JSON", icon="ERROR")
+    elif record["form"] == "group":
+        box.label(text="held as custom properties (imported without the add-on): integers export as floats", icon="INFO")
+    row = box.row()
+    if record["type"] == "box":
+        row.operator("sk8.fit_shape", text="Fit", icon="MESH_CUBE")
+        row.prop(context.window_manager.sk8_state, "preview", text="", icon="HIDE_OFF")
+    row.operator("sk8.build_from_mesh", icon="MOD_REMESH").target = obj.name
+
+
+class SK8_MT_record_mode(bpy.types.Menu):
+    """The modes for an object holding a stored record: each entry is sk8.set_mode on that object, which asks
+    before it drops the record (its own mode and none keep it)."""
+    bl_idname = "SK8_MT_record_mode"
+    bl_label = "Collision Mode"
+
+    def draw(self, context):
+        obj = context.object
+        layout = self.layout
+        layout.operator_context = "INVOKE_DEFAULT"
+        record = props.read_record(obj) if obj is not None else None
+        for ident, name, description, _ in props.MODE_ITEMS:
+            if ident == props.OTHER or obj is None:
+                continue
+            keeps = record is None or props.record_dropped_by(obj, "" if ident == props.UNSET else ident) is None
+            op = layout.operator("sk8.set_mode", text=name if keeps else name + " (drops the record)", icon="NONE" if keeps else "ERROR")
+            op.mode = ident
+            op.target = obj.name
 
 
 class SK8_PT_material(bpy.types.Panel):
@@ -90,6 +148,7 @@ class SK8_PT_build(bpy.types.Panel):
         row.prop(s, "selection_only")
         row.prop(s, "strict")
         row.prop(s, "report")
+        col.prop(s, "native_shapes")
         row = col.row()
         row.enabled = not state.running
         row.operator("sk8.compile", icon="PLAY")
@@ -124,4 +183,4 @@ class SK8_PT_findings(bpy.types.Panel):
         row.operator("sk8.open_report", icon="URL")
 
 
-CLASSES = (SK8_PT_object, SK8_PT_material, SK8_PT_build, SK8_PT_findings)
+CLASSES = (SK8_MT_record_mode, SK8_PT_object, SK8_PT_material, SK8_PT_build, SK8_PT_findings)

@@ -2,10 +2,11 @@
 // bpy==4.2.0), one child per case. properties: set through the add-on's fields and operators vs typed by hand,
 // the compiled .physics files are byte for byte the same; finding: a known crack's "go to" selects the object, the
 // edge and puts the 3D cursor on it; import: File → Import → skate. collision gives back a compiled sample's
-// triangles (per resource) and material words. Without bpy the tests are skipped with one line, unless
-// REQUIRE_BLENDER=1 (.ci/run), which makes that a failure.
+// triangles (per resource) and material words; records: to-gltf's stored records of a --native-shapes output shown,
+// kept, exported with the same extras and compiled again to the same files. Without bpy the tests are skipped with
+// one line, unless REQUIRE_BLENDER=1 (.ci/run), which makes that a failure.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -31,6 +32,12 @@ describe('Blender as a Python module for the add-on tests', () => {
 
 const tmp = tempDir('sk8-blender-');
 afterAll(() => tmp.cleanup());
+
+/** The JSON chunk of a .glb. */
+function glbJson(path: string): any {
+  const b = readFileSync(path);
+  return JSON.parse(b.subarray(20, 20 + b.readUInt32LE(12)).toString('utf8'));
+}
 
 /** Runs one case of run.py; returns its RESULT json (the case asserts; a failed assertion fails here with its message). */
 function runCase(name: string, ...args: string[]): Record<string, any> {
@@ -81,11 +88,43 @@ describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
     expect(r.materials).toContain(0x60);
   }, 240_000);
 
+  it("to-gltf's stored records (--native-shapes) survive Blender: shown, kept, exported unchanged, compiled to the same files", () => {
+    const r = runCase('records');
+    expect(r.summaries).toEqual({
+      crate_box: 'stored box record: exact round trip',
+      rock_hull: 'stored hull record: 36 vertices, 68 faces: exact round trip',
+      stack_convex_parts: 'convex_parts: 3 parts, 2 stored records',
+    });
+    expect(r.panels.crate_box).toEqual(['Collision', 'stored box record: exact round trip']);
+    // The mode menu: the record's own mode and none keep it; every other entry says it drops the record.
+    expect(r.menus.rock_hull).toContain('Hull');
+    expect(r.menus.rock_hull).toContain('None');
+    expect(r.menus.rock_hull).toContain('Box (drops the record)');
+    expect(r.menus.rock_hull).toContain('Not set (triangle mesh) (drops the record)');
+    expect(r.asked).toMatchObject({ title: 'Drop the stored record?', confirm_text: 'Drop Record' });
+    expect(r.asked.message).toMatch(/^rock_hull holds a stored hull record: 36 vertices, 68 faces: exact round trip\. The compiler will then build a box from the mesh\.$/);
+    expect(r.python_form).toBe('python');
+    // Every node's extras (sk8_shape records, sk8_part, sk8_physics, modes) and the scene's sk8_compile leave Blender
+    // as they came: the same JSON text once parsed (numbers the same doubles, integers integers, keys in order).
+    const before = glbJson(r.source), after = glbJson(r.exported);
+    const extrasOf = (doc: any) => Object.fromEntries(doc.nodes.map((n: any) => [n.name, JSON.stringify(n.extras ?? null)]));
+    const a = extrasOf(before), b = extrasOf(after);
+    const records = before.nodes.filter((n: any) => n.extras?.sk8_shape).map((n: any) => n.name).sort();
+    expect(records).toEqual(['crate_box', 'rock_convex_hull', 'rock_hull', 'stack_aggregate', 'stack_convex_parts']);
+    for (const name of Object.keys(a)) expect(b[name], `extras of ${name}`).toBe(a[name]);
+    expect(JSON.stringify(after.scenes[0].extras.sk8_compile)).toBe(JSON.stringify(before.scenes[0].extras.sk8_compile));
+    // Recompiled with --recorded-options: every file the --native-shapes compile wrote, byte for byte.
+    expect(r.files).toBe(14);
+    expect(r.identical).toHaveLength(14);
+    // The add-on's Compile button with Native Shapes on (its own export of the scene): the same 14 files.
+    expect(r.button_identical).toEqual(r.identical);
+  }, 240_000);
+
   it.each(['extension', 'legacy'])('the zip of npm run blender:zip installs as a %s add-on; a missing compiler is named, one in node_modules/.bin above the .blend found', (how) => {
     const zip = join(tmp.dir, `addon-${how}.zip`);
     writeFileSync(zip, zipBytes(addonEntries()));
     const r = runCase('install', zip, how);
-    expect(r.files).toEqual(expect.arrayContaining(['__init__.py', 'blender_manifest.toml', 'catalog.py', 'LICENSE']));
+    expect(r.files).toEqual(expect.arrayContaining(['__init__.py', 'blender_manifest.toml', 'catalog.py', 'gltf_hooks.py', 'LICENSE']));
     expect(r.files).not.toContain('__pycache__');
     expect(r.missing).toMatch(/the path set in the add-on preferences .* is not a file/);
     expect(r.none).toMatch(/^compile-collision not found: install the npm package/);

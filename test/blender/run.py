@@ -11,6 +11,11 @@
 #               same packed material words as the compile output's manifest.
 #   progress    many plates, built as the button's timer runs it: the status shows "compiling… encode d/N · t s"
 #               from the compiler's --progress-json lines, read without blocking; every line arrives.
+#   records     samples/shapes.glb compiled with --native-shapes and back through to-gltf (stored records in sk8_shape):
+#               imported with Blender's glTF importer, the panel says what each holds and draws no field that would
+#               drop it; exported unchanged (extras compared in addon.test.ts) and compiled again (CLI with
+#               --recorded-options, and the Compile button with Native Shapes), the same files;
+#               a record kept under its own mode, dropped (after asking) under another, by Build from Mesh.
 #   install     the add-on's zip installs as an extension (4.2+) or a legacy add-on; a missing compiler is named.
 import json
 import os
@@ -124,12 +129,19 @@ class FakeLayout:
         cat, name = idname.split(".")
         op = getattr(getattr(bpy.ops, cat), name)
         rna = op.get_rna_type()
-        self.log.append(("operator", idname))
+        self.log.append(("operator", idname, k.get("text")))
+
+        log = self.log
 
         class Props:
             def __setattr__(self, key, value):
                 assert key in rna.properties, "panel sets %s.%s, which the operator lacks" % (idname, key)
+                log.append(("operator-setting", idname, key, value))
         return Props()
+
+    def menu(self, menu, text="", **k):
+        assert hasattr(bpy.types, menu), "panel draws menu %s, which is not registered" % menu
+        self.log.append(("menu", menu, text))
 
     def progress(self, factor=0.0, type="BAR", text=""):
         assert 0.0 < factor <= 1.0, factor
@@ -249,6 +261,97 @@ def case_properties(work):
     assert not differ, "these files differ: %s" % differ
     words = {r["name"]: r["materials"] for r in manifest["resources"]}
     print("RESULT " + json.dumps({"files": sorted(addon_files), "bytes": sum(len(b) for b in addon_files.values()), "written": written, "materials": words, "layout": lines[0], "preview": spans}))
+
+
+def case_records(work):
+    """samples/shapes.glb compiled with --native-shapes, back through to-gltf (stored records in sk8_shape: a box,
+    two hulls, two convex_parts objects), imported with Blender's glTF importer, shown, exported unchanged and
+    compiled again with --recorded-options; then the ways an author replaces a record."""
+    out = os.path.join(work, "shapes.collision")
+    p = subprocess.run(["node", BIN, os.path.join(ROOT, "samples/shapes.glb"), "-o", out, "--native-shapes", "--no-report", "--json"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    source = os.path.join(work, "records.glb")
+    p = subprocess.run(["node", BIN, "to-gltf", out, "-o", source], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    fresh()
+    from skate_collision import operators, props, ui
+    from types import SimpleNamespace
+    assert bpy.ops.import_scene.gltf(filepath=source, merge_vertices=False) == {"FINISHED"}
+    ob = bpy.data.objects
+    held = {o.name: o[props.SHAPE_KEY] for o in ob if props.SHAPE_KEY in o.keys()}
+    # What the panel says, and that showing it (the fields' getters, the menu) writes nothing.
+    summaries, panels, menus = {}, {}, {}
+    for name in ("crate_box", "rock_hull", "stack_convex_parts"):
+        o = ob[name]
+        r = props.read_record(o)
+        assert r is not None and r["form"] == "json", (name, r and r["form"])
+        summaries[name] = r["summary"]
+        assert props.read_mode(o) == r["mode"], (name, props.read_mode(o))
+        log = draw_panels([o], bpy.data.materials[0])
+        panels[name] = [x[1] for x in log if x[0] == "label"][:2]
+        assert ("prop", "sk8_ui_mode") not in log, "%s: the panel draws the mode field, whose set drops the record" % name
+        assert ("menu", "SK8_MT_record_mode", "Hull" if name == "rock_hull" else "Box" if name == "crate_box" else "Convex Parts") in log, log
+        assert ("operator-setting", "sk8.build_from_mesh", "target", name) in log, log
+        mlog = []
+        ui.SK8_MT_record_mode.draw(SimpleNamespace(layout=FakeLayout(mlog)), SimpleNamespace(object=o))
+        menus[name] = [x[2] for x in mlog if x[0] == "operator"]
+        _ = (o.sk8_ui_mode, o.sk8_ui_explicit_shape, tuple(o.sk8_ui_shape_size), tuple(o.sk8_ui_shape_centre), o.sk8_ui_shape_axis)
+    for name, text in held.items():
+        assert ob[name][props.SHAPE_KEY] == text, "%s: drawing the panel rewrote sk8_shape" % name
+    # stack_aggregate as Blender's importer leaves a convex_parts record without the add-on: Python's text of it
+    # (it cannot hold the nulls). The add-on reads it and its export writes the JSON object back.
+    agg = ob["stack_aggregate"]
+    agg[props.SHAPE_KEY] = str(json.loads(agg[props.SHAPE_KEY]))
+    python_form = props.read_record(agg)["form"]
+    assert python_form == "python", python_form
+    exported = os.path.join(work, "exported.glb")
+    bpy.ops.export_scene.gltf(filepath=exported, export_format="GLB", export_extras=True, export_yup=True, export_apply=True, use_mesh_edges=True)
+    again = os.path.join(work, "again.collision")
+    p = subprocess.run(["node", BIN, exported, "-o", again, "--recorded-options", "--no-report", "--json"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    first, second = physics_files(out), physics_files(again)
+    assert sorted(first) == sorted(second), (sorted(first), sorted(second))
+    identical = sorted(f for f in first if first[f] == second[f])
+    # The add-on's Compile button (its own export) with Native Shapes on: the same files too. Off, the panel says
+    # the records compile as triangles.
+    log = draw_panels([ob["rock_hull"]], bpy.data.materials[0])
+    assert ("label", "Compile has Native Shapes off: this compiles as triangles, not as the stored part") in log, log
+    s = bpy.context.scene.sk8_build
+    s.native_shapes = True
+    s.report = False
+    s.out_dir = os.path.join(work, "button.collision")
+    assert bpy.ops.sk8.compile() == {"FINISHED"}
+    button = physics_files(s.out_dir)
+    assert sorted(button) == sorted(first), (sorted(button), sorted(first))
+    button_identical = sorted(f for f in first if first[f] == button[f])
+    log = draw_panels([ob["rock_hull"]], bpy.data.materials[0])
+    assert not [x for x in log if x[0] == "label" and x[1].startswith("Compile has Native Shapes off")], log
+
+    # Replacing a record. Its own mode and none keep it as it is (not rewritten).
+    hull = ob["rock_hull"]
+    for mode in ("hull", "none", "hull"):
+        assert props.set_mode(hull, mode) is None and hull[props.SHAPE_KEY] == held["rock_hull"], mode
+    assert props.set_mode(ob["crate_box"], "box") is None and ob["crate_box"][props.SHAPE_KEY] == held["crate_box"]
+    # The confirmation sk8.set_mode's invoke shows (a window's popup: here a stand-in window manager).
+    asked = []
+    wm = SimpleNamespace(invoke_confirm=lambda op, event, **k: asked.append(k) or {"RUNNING_MODAL"})
+    ctx = SimpleNamespace(window_manager=wm)
+    assert operators.confirm_drop(None, ctx, None, "The compiler will then build a box from the mesh.", [(hull, props.record_dropped_by(hull, "box"))]) == {"RUNNING_MODAL"}
+    assert props.record_dropped_by(hull, "hull") is None and props.record_dropped_by(hull, "none") is None
+    # Another mode drops it: a hull / convex_parts record is removed (the compiler refuses it under another mode),
+    # a stored box retyped like any box.
+    dropped = props.set_mode(ob["rock_convex_hull"], "box")
+    assert dropped["type"] == "hull" and props.SHAPE_KEY not in ob["rock_convex_hull"].keys(), dict(ob["rock_convex_hull"])
+    assert bpy.ops.sk8.set_mode(mode="triangle_mesh", target="stack_convex_parts") == {"FINISHED"}
+    assert props.SHAPE_KEY not in ob["stack_convex_parts"].keys() and ob["stack_convex_parts"][props.MODE_KEY] == "triangle_mesh"
+    assert props.set_mode(ob["crate_box"], "sphere")["type"] == "box"
+    retyped = json.loads(ob["crate_box"][props.SHAPE_KEY])
+    assert retyped["type"] == "sphere" and "stored" not in retyped, retyped
+    # Build from Mesh: the record goes, the mode stays.
+    assert bpy.ops.sk8.build_from_mesh(target="stack_aggregate") == {"FINISHED"}
+    assert props.SHAPE_KEY not in agg.keys() and agg[props.MODE_KEY] == "convex_parts"
+    print("RESULT " + json.dumps({"source": source, "exported": exported, "summaries": summaries, "panels": panels, "menus": menus,
+                                  "files": len(first), "identical": identical, "button_identical": button_identical, "asked": asked[0], "python_form": python_form}))
 
 
 def case_finding(work):
@@ -466,6 +569,8 @@ def main():
         case_progress(work, int(sys.argv[3]))
     elif case == "import":
         case_import(work, sys.argv[3])
+    elif case == "records":
+        case_records(work)
     elif case == "install":
         case_install(work, sys.argv[3], sys.argv[4])
     else:

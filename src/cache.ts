@@ -338,7 +338,7 @@ export class ResourceCache {
   private held = new Map<string, Float32Array | null>();
   /** Keys whose entry failed its check this build (bytes, seal, not a plain file): dropped and removed at finish. */
   private rejected = new Set<string>();
-  /** Keys whose entry file this build wrote (put, settle): removed at finish unless the new index names them. */
+  /** Keys whose entry file this build wrote (settle, or the thread that patched the file): removed at finish unless the new index names them. */
   private written = new Set<string>();
   /** Hits and misses of this build (for the summary and tests). */
   readonly stats = { hits: 0, misses: 0, rejected: 0 };

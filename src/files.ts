@@ -6,7 +6,7 @@
 // ~150 MB/s until the kernel killed the process. A buffer URI is resolved against the glTF's directory after
 // percent-decoding (glTF 2.0 §3.6.1: URIs are RFC 3986, relative ones against the glTF file) and its symbolic links
 // are resolved before the confinement check, so `../`, `%2e%2e%2f`, absolute paths and links out are all caught.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, writeSync, type Stats } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { crc32 } from 'node:zlib';
 
@@ -14,6 +14,23 @@ import { crc32 } from 'node:zlib';
 export interface FileCheck {
   bytes: number;
   crc32: string;
+}
+
+/**
+ * Bytes [lo, hi) of a file this build wrote, rewritten in place (a link at `path` is refused, not written through);
+ * errors as "publish: <path>: ...". Only for a file no other directory shares (the seams step's patches).
+ */
+export function writeSpan(path: string, bytes: Uint8Array, lo: number, hi: number): void {
+  try {
+    const fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
+    try {
+      writeSync(fd, bytes, lo, hi - lo, lo);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    throw new Error(`publish: ${path}: ${(e as Error).message}`);
+  }
 }
 
 /** The check a manifest records for these bytes. */

@@ -17,12 +17,12 @@
 //   missing it finishes the swap from a complete temp directory or restores the old one; then it removes the stale
 //   temp/old siblings that are ours (the pid in the name is not alive), file by file, and warns about what is left.
 // - -o may be a symbolic link to a directory: the output is published into the link's target (the link stays).
-import { closeSync, linkSync, lstatSync, type BigIntStats, mkdirSync, openSync, writeSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, type BigIntStats, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { checkOf, isInside, type FileCheck } from './files.ts';
+import { checkOf, isInside, writeSpan, type FileCheck } from './files.ts';
 
 export { checkOf, type FileCheck };
 import { identify } from './format/identify.ts';
@@ -584,17 +584,7 @@ export class Staging {
    * codes so). Only for a file no other directory shares: one taken from the cache goes through replace().
    */
   patch(name: string, bytes: Uint8Array, lo: number, hi: number): void {
-    const path = join(this.tempDir, name);
-    try {
-      const fd = openSync(path, 'r+');
-      try {
-        writeSync(fd, bytes, lo, hi - lo, lo);
-      } finally {
-        closeSync(fd);
-      }
-    } catch (e) {
-      throw new Error(`publish: ${path}: ${(e as Error).message}`);
-    }
+    writeSpan(join(this.tempDir, name), bytes, lo, hi);
   }
 
   /**

@@ -6,9 +6,9 @@
 import { matchSeams, seamEdge, type SeamMatch } from '../geometry/seams.ts';
 import { SEAM_NONE } from '../geometry/edge-rule.ts';
 import { writeCornerEdge, type EdgeArrays } from '../format/resource.ts';
-import { closeSync, constants, copyFileSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { constants, copyFileSync, statSync, unlinkSync } from 'node:fs';
 import { readStaged, sha256Of, type BuiltResource } from './build.ts';
-import { checkOf } from '../files.ts';
+import { checkOf, writeSpan } from '../files.ts';
 import { fingerprint } from './unique.ts';
 
 /** 'level': corners cut apart by the compiler take the level's edge data; 'shape': each shape's own (Studio's bytes). */
@@ -191,18 +191,4 @@ function patchFile(item: PatchItem, codes: Float32Array): FileSums {
   }
   if (span[0] < span[1]) writeSpan(item.path, bytes, span[0], span[1]);
   return { size: bytes.length, fingerprint: fingerprint(bytes), check: checkOf(bytes), sha256: item.sha256 ? sha256Of(bytes) : undefined };
-}
-
-/** Bytes [lo, hi) of a file rewritten in place (Staging.patch's rule: only for a file no other directory shares). */
-function writeSpan(path: string, bytes: Uint8Array, lo: number, hi: number): void {
-  try {
-    const fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
-    try {
-      writeSync(fd, bytes, lo, hi - lo, lo);
-    } finally {
-      closeSync(fd);
-    }
-  } catch (e) {
-    throw new Error(`publish: ${path}: ${(e as Error).message}`);
-  }
 }

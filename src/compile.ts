@@ -20,6 +20,7 @@ import { groupTriangles, isNative, isPlanned, jobTriangles, noteBytes, releaseBy
 import { SEAM_NONE } from './geometry/edge-rule.ts';
 import { buildSurfaceTable } from './import/materials.ts';
 import { applySeams, countSeams, DEFAULT_SEAMS, levelMatch, seamReport, type PatchItem, type SeamMode } from './tiling/seams.ts';
+import { carrySeamValues } from './geometry/seams.ts';
 import type { SeamMatch } from './geometry/seams.ts';
 import { DEFAULT_CELL_SIZE, planCells, type CellSize, type KnownRuns } from './tiling/cells.ts';
 import { nativeGroups, withNativeCells } from './tiling/native-jobs.ts';
@@ -73,6 +74,12 @@ export interface CompileOptions {
    * (open at every cut: the reference encoder's bytes).
    */
   seams: SeamMode;
+  /**
+   * Convex values a round trip carries for joins across cuts (`--recorded-options` reads them from to-gltf's
+   * sk8_compile): SEAM_CARRY_STRIDE numbers a join (its edge's ends, world f32 x y z twice, then the value). A join
+   * matched within SEAM_CARRY_ULPS of its carried value takes it (src/geometry/seams.ts carrySeamValues). Default none.
+   */
+  seamValues?: number[];
   /** Read buffer URIs that resolve outside the glTF's directory. Default false (refused, naming the buffer). */
   allowOutsideUris: boolean;
   /** Shape modes: chord error, --native-shapes (experimental), --hull-parts (src/shapes/build.ts SHAPE_DEFAULTS). */
@@ -433,7 +440,7 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     }
     // The level's edge data: the corners each shape left unpaired, matched over the level, stored into the files
     // (counted in 'shape' mode too, for the manifest, where every listed corner is written open).
-    const level = await timed(b, 'seams', () => joinSeams(built, options.seams, cached, allKeys, b.cache, staging, b.pool, threads, (d, t) => b.hooks.onProgress?.('seams', d, t)));
+    const level = await timed(b, 'seams', () => joinSeams(built, options.seams, options.seamValues ?? [], cached, allKeys, b.cache, staging, b.pool, threads, (d, t) => b.hooks.onProgress?.('seams', d, t)));
     return { built, layout, threads, level };
   }
 }
@@ -445,8 +452,9 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
  * and nothing, not even a read, for one from the cache that already holds these codes. Each cache entry then holds
  * the final file.
  */
-async function joinSeams(built: BuiltResource[], mode: SeamMode, cached: BuiltResource[], keys: string[], cache: ResourceCache | undefined, staging: Staging, pool: ThreadPool | undefined, threads: number, onDone?: (done: number, total: number) => void): Promise<SeamMatch> {
+async function joinSeams(built: BuiltResource[], mode: SeamMode, carried: number[], cached: BuiltResource[], keys: string[], cache: ResourceCache | undefined, staging: Staging, pool: ThreadPool | undefined, threads: number, onDone?: (done: number, total: number) => void): Promise<SeamMatch> {
   const match = levelMatch(built);
+  if (mode === 'level') carrySeamValues(built.map((r) => r.open), match.codes, carried);
   // The files this build wrote that gain joined corners are patched on every thread (each read back, checked,
   // patched in place and summed: src/tiling/seams.ts patchStaged); the rest here, in resource order.
   const patched: number[] = [];

@@ -19,7 +19,7 @@ import { decodeMaterial } from '../format/material.ts';
 import { faceCount, KIND_BOX, KIND_CONVEX, KIND_MESH, NO_SHAPE, PART_FLAGS, type PartRecord, type PhysicsResource, type ShapeRecord, type Vec3 } from '../format/types.ts';
 import { encodeResource, type MeshObject } from '../geometry/resource.ts';
 import type { OpenCorners } from '../geometry/encode.ts';
-import { matchSeams, seamEdge } from '../geometry/seams.ts';
+import { carrySeamValues, matchSeams, seamEdge } from '../geometry/seams.ts';
 import { SEAM_NONE } from '../geometry/edge-rule.ts';
 import { quatToMat3 } from '../shapes/frame.ts';
 import type { NativeShape } from '../shapes/native.ts';
@@ -72,6 +72,11 @@ export interface RecordedBuild {
   layout: Manifest['layout'];
   /** The header form of its resources (word 0x08 and the 0x4c body, hex): what --studio-template gave. */
   header?: { word08: number; body: string };
+  /**
+   * The stored convex values of the joins across cuts that the written world values do not give back (--seams
+   * level), SEAM_CARRY_STRIDE numbers a join (src/geometry/seams.ts carrySeamValues): the recompile takes them.
+   */
+  seamValues?: number[];
 }
 
 /** How the compiler will group a resource's parts when this GLB is compiled (see the file header). */
@@ -334,8 +339,25 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
   // The level-wide seams the recompile will compute (--seams level), over every resource's open corners in order,
   // against the stored edge data of those corners.
   if (levelSeams && seamLists.length) {
-    const match = matchSeams(seamLists.flatMap((l) => l.open));
+    const lists = seamLists.flatMap((l) => l.open);
+    const match = matchSeams(lists);
+    // The stored convex values of the joins that come back a few steps off are carried for the recompile
+    // (sk8_compile.seamValues), which takes each where its join is still within SEAM_CARRY_ULPS of it.
+    const carried: number[] = [];
     let k = 0;
+    for (const l of seamLists) {
+      l.open.forEach((o, s) => {
+        const codes = match.codes[k++], st = l.stored[s];
+        for (let i = 0; i < o.corner.length; i++) {
+          const c = o.corner[i], v = st.edgeValues[c];
+          if (codes[i] < 0 || Object.is(codes[i], v) || bitOf(st.concaveBits, c) || bitOf(st.flatBits, c) || !(v >= 0 && v <= 1)) continue;
+          carried.push(...o.points.subarray(9 * i, 9 * i + 6), v);
+        }
+      });
+    }
+    carrySeamValues(lists, match.codes, carried);
+    if (carried.length && recorded) scene.setExtras({ sk8_compile: { ...recorded, seamValues: carried } });
+    k = 0;
     for (const l of seamLists) {
       let differ = 0, joined = 0;
       l.open.forEach((o, s) => {

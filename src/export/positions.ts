@@ -403,6 +403,47 @@ export class WorldSolver {
     }
   }
 
+  /**
+   * The extremes of one part's axis j pinned again within their spans before any part was pinned (this.raw), where
+   * the groups an earlier part pinned leave no pair whose middle is c: a vertex several parts bound (a corner on a
+   * cell cut) was pinned by the first of them to a value its other parts cannot use. Taken only where every part
+   * those groups bound keeps its middle. Returns whether it pinned them.
+   */
+  private repin(c: number, j: number, loRoots: Set<number>, hiRoots: Set<number>, prefA: number, prefB: number, lo: Int32Array, hi: Int32Array, val: Int32Array): boolean {
+    const raw = this.raw;
+    if (!raw) return false;
+    const span = (r: number): [number, number] => [raw.lo[3 * r + j], raw.hi[3 * r + j]];
+    let gs = -1, hs = -1;
+    for (const r of loRoots) if (gs < 0 || span(r)[1] < span(gs)[1]) gs = r;
+    for (const r of hiRoots) if (hs < 0 || span(r)[0] > span(hs)[0]) hs = r;
+    const earlier = new Set<number>();
+    for (const r of [...loRoots, ...hiRoots]) for (const e of this.extremeOf.get(3 * r + j) ?? []) earlier.add(e);
+    const tried = new Map<number, number>();
+    const at = (r: number): number => tried.get(r) ?? val[3 * r + j];
+    for (const [a, b] of boundsAcross(c, ...span(gs), ...span(hs), prefA, prefB)) {
+      tried.clear();
+      let fits = true;
+      for (const r of loRoots) tried.set(r, r === gs ? a : Math.max(val[3 * r + j], a));
+      for (const r of hiRoots) tried.set(r, r === hs ? b : Math.min(tried.get(r) ?? val[3 * r + j], b));
+      for (const [r, k] of tried) if (k < span(r)[0] || k > span(r)[1]) fits = false;
+      for (const e of earlier) {
+        if (!fits) break;
+        const x = this.extremes[e];
+        let mn = Infinity, mx = -Infinity;
+        for (const r of x.low) mn = Math.min(mn, at(r));
+        for (const r of x.high) mx = Math.max(mx, at(r));
+        if (!Object.is(middle(valueOf(mn), valueOf(mx)), x.c)) fits = false;
+      }
+      if (!fits) continue;
+      for (const [r, k] of tried) {
+        val[3 * r + j] = k;
+        lo[3 * r + j] = hi[3 * r + j] = k;
+      }
+      return true;
+    }
+    return false;
+  }
+
   /** Pins the extremes of part p's axis j so that their middle is its position (see solve), or says why it cannot. */
   private fitExtremes(p: PartSpans, at: number, j: number, find: (i: number) => number, lo: Int32Array, hi: Int32Array, val: Int32Array): string | null {
     const c = p.centre[j];
@@ -457,13 +498,37 @@ export class WorldSolver {
         if (a !== null) found = [a, b];
       }
     }
-    if (!found) return fail;
-    const [a, b] = found;
-    for (const r of loRoots) pin(r, r === gs ? a : Math.max(val[3 * r + j], a));
-    for (const r of hiRoots) pin(r, r === hs ? b : Math.min(val[3 * r + j], b));
+    // Else the low extremes that leave a high one in its span (a + b near 2c: a within [2c − b1, 2c − b0]), wherever
+    // they lie: a vertex near the world origin in a part centred far from it has a span of thousands of steps.
+    if (!found) found = boundsAcross(c, a0, a1, b0, b1, prefA, prefB).next().value ?? null;
+    if (found) {
+      const [a, b] = found;
+      for (const r of loRoots) pin(r, r === gs ? a : Math.max(val[3 * r + j], a));
+      for (const r of hiRoots) pin(r, r === hs ? b : Math.min(val[3 * r + j], b));
+    } else if (!this.repin(c, j, loRoots, hiRoots, prefA, prefB, lo, hi, val)) return fail;
     const e = this.extremes.push({ c, j, low: [...loRoots], high: [...hiRoots] }) - 1;
     for (const r of new Set([...loRoots, ...hiRoots])) this.extremeOf.set(3 * r + j, [...(this.extremeOf.get(3 * r + j) ?? []), e]);
     return null;
+  }
+}
+
+/**
+ * Keys a ∈ [a0, a1], b ∈ [b0, b1] whose middle is c, a nearest prefA first (each b nearest prefB). The middle is
+ * f32(f32(a + b) · 0.5), so a + b must round to 2c: the a worth trying are those with 2c − a within [b0, b1] (in
+ * value, a step either side for the rounding), and for each the b is solved for. The a tried are that range's keys
+ * nearest prefA, its two ends and its middle, so a wide range costs a few dozen solves, not one per key.
+ */
+function* boundsAcross(c: number, a0: number, a1: number, b0: number, b1: number, prefA: number, prefB: number): Generator<[number, number]> {
+  const t = 2 * c;
+  const lo = Math.max(a0, keyOf(fr(t - valueOf(Math.min(MAX_KEY, b1 + 1)))) - 1);
+  const hi = Math.min(a1, keyOf(fr(t - valueOf(Math.max(-MAX_KEY, b0 - 1)))) + 1);
+  if (lo > hi) return;
+  const near = Math.max(lo, Math.min(hi, prefA));
+  const tries = new Set<number>([lo, hi, Math.floor((lo + hi) / 2)]);
+  for (let d = 0; d <= 16; d++) for (const a of [near - d, near + d]) if (a >= lo && a <= hi) tries.add(a);
+  for (const a of [...tries].sort((x, y) => Math.abs(x - prefA) - Math.abs(y - prefA) || x - y)) {
+    const b = solveFor((b) => middle(valueOf(a), valueOf(b)), c, b0, b1, prefB);
+    if (b !== null) yield [a, b];
   }
 }
 

@@ -6,6 +6,7 @@ import { readRegularFile } from '../files.ts';
 import { MAX_LEVEL_BYTES } from '../import/gltf.ts';
 import type { CompileOptions, Manifest } from '../compile.ts';
 import { CELL_SIZES, type CellSize } from '../tiling/cells.ts';
+import { SEAM_CARRY_STRIDE } from '../geometry/seams.ts';
 import type { RecordedBuild } from './gltf.ts';
 
 const GLB_MAGIC = 0x46546c67, JSON_CHUNK = 0x4e4f534a;
@@ -62,9 +63,30 @@ export function recordedCompileOptions(rec: RecordedBuild, where: string): Parti
       hullParts: o.shapes?.hullParts === true, nativeShapes: o.shapes?.nativeShapes === 'experimental',
     },
   };
+  const carried = seamValuesOf(rec, where);
+  if (carried.length) out.seamValues = carried;
   if (o.header === 'studio') {
     if (!rec.header || !/^([0-9a-f]{2})*$/.test(rec.header.body)) throw new Error(`recorded: ${where}: Studio form recorded without its header words; give --studio-template`);
     out.encode = { header: { word08: rec.header.word08 >>> 0, body: Uint8Array.from(Buffer.from(rec.header.body, 'hex')) } };
   }
   return out;
+}
+
+/** Most joins a record may carry (a 16M-triangle level joins some 800,000 corners across its cuts). */
+export const MAX_CARRIED_SEAMS = 4_000_000;
+
+/** The record's carried joins (RecordedBuild.seamValues), checked: whole joins of finite numbers, values in 0…1. */
+function seamValuesOf(rec: RecordedBuild, where: string): number[] {
+  const v = rec.seamValues;
+  if (v === undefined) return [];
+  const bad = (why: string): Error => new Error(`recorded: ${where}: sk8_compile.seamValues ${why}`);
+  if (!Array.isArray(v)) throw bad('is not a list of numbers');
+  if (v.length % SEAM_CARRY_STRIDE !== 0) throw bad(`holds ${v.length} numbers, not ${SEAM_CARRY_STRIDE} a join`);
+  if (v.length / SEAM_CARRY_STRIDE > MAX_CARRIED_SEAMS) throw bad(`holds ${v.length / SEAM_CARRY_STRIDE} joins, more than ${MAX_CARRIED_SEAMS}`);
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (typeof x !== 'number' || !Number.isFinite(x)) throw bad(`[${i}] is ${JSON.stringify(x)}, not a finite number`);
+    if (i % SEAM_CARRY_STRIDE === SEAM_CARRY_STRIDE - 1 && (x < 0 || x > 1)) throw bad(`[${i}]: convex value ${x} outside 0…1`);
+  }
+  return v;
 }

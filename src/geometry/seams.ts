@@ -71,3 +71,51 @@ export function matchSeams(lists: OpenCorners[]): SeamMatch {
 export function seamEdge(code: number): { value: number; concave: boolean; flat: boolean } {
   return { value: code >= 0 ? code : 1, concave: code === SEAM_CONCAVE, flat: code === SEAM_FLAT };
 }
+
+/**
+ * Steps, in f32 units in the last place, that a join's level-wide convex value may lie from the value carried for
+ * its edge and take the carried one instead (carrySeamValues; docs/format-decisions.md, "Seams carried through a
+ * round trip"). The joins a round trip misses differ by 1–92 steps (city-blocks, cells, --seams level); an edit
+ * that moves a face by a millimetre changes them by thousands.
+ */
+export const SEAM_CARRY_ULPS = 256;
+
+/** Numbers per carried join: the edge's two ends (a then b, world f32 values, x y z) and its stored convex value. */
+export const SEAM_CARRY_STRIDE = 7;
+
+const cbits = new Float32Array(1), ubits = new Int32Array(cbits.buffer);
+/** The f32 x as an ordered integer (−0.0 = 0.0), so that the distance of two values is their difference. */
+function ordered(x: number): number {
+  cbits[0] = x;
+  const b = ubits[0];
+  return b < 0 ? -(b & 0x7fffffff) : b;
+}
+const edgeKey = (p: ArrayLike<number>, at: number): string => {
+  let k = '';
+  for (let i = 0; i < 6; i++) k += `${ordered(p[at + i])},`;
+  return k;
+};
+
+/**
+ * The convex values a round trip carries (to-gltf: the stored values of the joins its world values do not give
+ * back) put in place of the codes matched for the same edges (a → b, f32 values equal, −0.0 = 0.0) where both are
+ * convex values at most SEAM_CARRY_ULPS apart: the file's own value comes back, an edited join does not take it.
+ * `carried` holds SEAM_CARRY_STRIDE numbers a join. Changes `codes` in place; returns how many it changed.
+ */
+export function carrySeamValues(lists: OpenCorners[], codes: Float32Array[], carried: ArrayLike<number>): number {
+  if (carried.length === 0) return 0;
+  const want = new Map<string, number>();
+  for (let i = 0; i + SEAM_CARRY_STRIDE <= carried.length; i += SEAM_CARRY_STRIDE) want.set(edgeKey(carried, i), Math.fround(carried[i + 6]));
+  let changed = 0;
+  lists.forEach((l, s) => {
+    const c = codes[s];
+    for (let i = 0; i < l.corner.length; i++) {
+      if (!(c[i] >= 0)) continue;
+      const v = want.get(edgeKey(l.points, 9 * i));
+      if (v === undefined || !(v >= 0) || Object.is(v, c[i]) || Math.abs(ordered(v) - ordered(c[i])) > SEAM_CARRY_ULPS) continue;
+      c[i] = v;
+      changed++;
+    }
+  });
+  return changed;
+}

@@ -36,6 +36,18 @@ describe('recorded build', () => {
     expect(() => recordedCompileOptions({ ...record, options: { ...options, seams: 'none' as never } }, 'x.glb')).toThrow(/^recorded: x\.glb: seams/);
   });
 
+  it('carried seam values pass through whole, and a list that is not whole joins of finite numbers in 0…1 is refused naming the file', () => {
+    const join7 = [1, 2, 3, 4, 5, 6, 0.7071068];
+    expect(recordedCompileOptions({ ...record, seamValues: join7 }, 'x.glb').seamValues).toEqual(join7);
+    expect(recordedCompileOptions(record, 'x.glb').seamValues).toBeUndefined();
+    const bad = (v: unknown) => () => recordedCompileOptions({ ...record, seamValues: v as number[] }, 'x.glb');
+    expect(bad('1,2')).toThrow(/^recorded: x\.glb: sk8_compile\.seamValues is not a list/);
+    expect(bad(join7.slice(1))).toThrow(/^recorded: x\.glb: sk8_compile\.seamValues holds 6 numbers, not 7 a join/);
+    expect(bad([...join7.slice(0, 6), 1.5])).toThrow(/\[6\]: convex value 1\.5 outside 0…1/);
+    expect(bad([1, 2, null, 4, 5, 6, 0.5])).toThrow(/\[2\] is null, not a finite number/);
+    expect(bad([1, 2, 3, 4, 5, 6, -0.5])).toThrow(/convex value -0\.5/);
+  });
+
   it('every truncated prefix and 300 seeded mutations read or are refused as recorded: <file>', async () => {
     const glb = await glbWithRecord();
     const path = join(dir, 'm.glb');

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resourcesToGltf, type ToGltfInput } from '../../src/export/gltf.ts';
-import { recordedBuild, recordedCompileOptions } from '../../src/export/recorded.ts';
+import { readRecordedBuild, recordedBuild, recordedCompileOptions } from '../../src/export/recorded.ts';
 import { compileLevel, type CompileOptions } from '../../src/compile.ts';
 import { readdirSync } from 'node:fs';
 import { readPhysicsResource, writePhysicsResource } from '../../src/format/resource.ts';
@@ -94,14 +94,10 @@ describe('round trip: an object split at the u16 limits', () => {
 });
 
 /** Samples × layouts whose outputs do not all round-trip, and the note each differing file must carry. */
-const KNOWN: Record<string, RegExp> = {
-  // Corners joined by the level-wide seams whose stored edge data the world values written do not give back (the
-  // world values are known only to the f32 recentring; to-gltf fits them to the stored joins, not always).
-  'city-blocks cells level': /come back with other edge data from the level-wide seams/,
-};
+const KNOWN: Record<string, RegExp> = {};
 
-/** Most files a known exception may differ in (measured; more is a regression of the seams' fit). */
-const MOST_DIFFERING: Record<string, number> = { 'city-blocks cells level': 12 };
+/** Most files a known exception may differ in (measured; more is a regression). */
+const MOST_DIFFERING: Record<string, number> = {};
 
 const CONFIGS: [string, 'objects' | 'cells', 'level' | 'shape', boolean][] = [];
 for (const tiling of ['objects', 'cells'] as const) for (const seams of ['level', 'shape'] as const) {
@@ -126,7 +122,7 @@ describe('round trip: compile outputs', () => {
       const { glb, notes } = await resourcesToGltf(inputs, {}, rec);
       const path = join(dir, `${tag.replace(/ /g, '-')}.glb`);
       writeFileSync(path, glb);
-      const again = await compileLevel(path, { out: b, workers: 1, cache: false, report: false, ...recordedCompileOptions(rec, path) }, { logger: quiet });
+      const again = await compileLevel(path, { out: b, workers: 1, cache: false, report: false, ...recordedCompileOptions(readRecordedBuild(path)!, path) }, { logger: quiet });
       const files = (d: string) => readdirSync(d).filter((f) => f.endsWith('.physics')).sort();
       const differing: string[] = [];
       for (const f of files(a)) {

@@ -6,7 +6,7 @@
 // the codes stored into the pieces' shapes as the build stores them into the files.
 import { describe, expect, it } from 'vitest';
 import { encodeMeshShapes, type EncodedPiece } from '../../src/geometry/encode.ts';
-import { matchSeams, seamEdge } from '../../src/geometry/seams.ts';
+import { carrySeamValues, matchSeams, SEAM_CARRY_ULPS, seamEdge } from '../../src/geometry/seams.ts';
 import { classifyEdge, convexValue, EDGE_CONCAVE, EDGE_CONVEX, EDGE_FLAT, SEAM_NONE } from '../../src/geometry/edge-rule.ts';
 import { GOLDEN_CASES, objectMesh } from '../golden/cases.ts';
 import type { Mesh } from '../fixtures/meshes.ts';
@@ -250,5 +250,57 @@ describe('level-wide edge data', () => {
       expect([...p.open.points.subarray(9 * i + 3, 9 * i + 6)]).toEqual(world(p.shape.cornerVertices[next]));
     }
     expect(() => matchSeams([{ corner: new Uint32Array(2), points: new Float32Array(9) }])).toThrow('seams: 9 point values for 2 corners');
+  });
+});
+
+describe('carried seam values (a round trip: src/geometry/seams.ts carrySeamValues)', () => {
+  // Two triangles folded 45° down along x (a ridge, convex), each its own piece: the cut joins them with a convex value.
+  const s = Math.SQRT1_2;
+  const pieceA = encodeMeshShapes(Float32Array.of(0, 0, 0, 1, 0, 0, 0.5, 0, -1), Uint32Array.of(0, 1, 2)).pieces[0];
+  const pieceB = encodeMeshShapes(Float32Array.of(1, 0, 0, 0, 0, 0, 0.5, -s, s), Uint32Array.of(0, 1, 2)).pieces[0];
+  const lists = [pieceA.open, pieceB.open];
+  const matched = () => matchSeams(lists).codes.map((c) => c.slice());
+  const cornerOn = (l: number, a: number[], b: number[]) => {
+    const p = lists[l].points;
+    for (let i = 0; i < lists[l].corner.length; i++) if ([0, 1, 2].every((k) => p[9 * i + k] === a[k] && p[9 * i + 3 + k] === b[k])) return i;
+    throw new Error('no such corner');
+  };
+  const up = (v: number, n: number) => {
+    const f = new Float32Array([v]), u = new Uint32Array(f.buffer);
+    u[0] += n;
+    return f[0];
+  };
+
+  it('a joined corner takes the value carried for its edge within SEAM_CARRY_ULPS, and only that corner', () => {
+    const codes = matched();
+    const i = cornerOn(0, [0, 0, 0], [1, 0, 0]), j = cornerOn(1, [1, 0, 0], [0, 0, 0]);
+    const v = codes[0][i];
+    expect(v).toBeGreaterThanOrEqual(0);
+    const want = up(v, 90);
+    expect(carrySeamValues(lists, codes, [0, 0, 0, 1, 0, 0, want])).toBe(1);
+    expect(codes[0][i]).toBe(want);
+    expect(codes[1][j]).toBe(matched()[1][j]);
+    // −0.0 in the carried edge is the same point as 0.0.
+    const again = matched();
+    expect(carrySeamValues(lists, again, [-0, 0, -0, 1, -0, 0, want])).toBe(1);
+  });
+
+  it('must not fire: a value further than SEAM_CARRY_ULPS (an edited join), another edge, or a corner that is not a convex join', () => {
+    const i = cornerOn(0, [0, 0, 0], [1, 0, 0]);
+    const codes = matched();
+    const v = codes[0][i];
+    expect(carrySeamValues(lists, codes, [0, 0, 0, 1, 0, 0, up(v, SEAM_CARRY_ULPS + 1)])).toBe(0);
+    expect(carrySeamValues(lists, codes, [0, 0, 0, 1, 0, 1e-6, up(v, 2)])).toBe(0);
+    expect(codes[0][i]).toBe(v);
+    // The reverse edge b → a is the corner across the cut, not this one.
+    const j = cornerOn(1, [1, 0, 0], [0, 0, 0]);
+    expect(carrySeamValues(lists, codes, [1, 0, 0, 0, 0, 0, up(codes[1][j], 2)])).toBe(1);
+    expect(codes[0][i]).toBe(v);
+    // An open corner (SEAM_NONE) or a class code never takes a carried value.
+    const open = matched();
+    const k = cornerOn(0, [1, 0, 0], [0.5, 0, -1]);
+    expect(open[0][k]).toBe(SEAM_NONE);
+    expect(carrySeamValues(lists, open, [1, 0, 0, 0.5, 0, -1, 0.5])).toBe(0);
+    expect(open[0][k]).toBe(SEAM_NONE);
   });
 });

@@ -141,6 +141,15 @@ function stepsAround(k0: number, lo: number, hi: number, steps = SEAM_STEPS): nu
 const middle = (a: number, b: number): number => fr(fr(a + b) * 0.5);
 
 /**
+ * The world value of key k for a vertex stored as l about position c. Key 0 is both zeros; f32(w − c) is −0.0 only
+ * for w = −0.0 and c = +0.0, and a position −0.0 is the middle of −0.0 bounds only, so either gives −0.0 back
+ * (negative-zero golden); else +0.0.
+ */
+function worldValue(k: number, l: number, c: number): number {
+  return k === 0 && (Object.is(l, -0) || Object.is(c, -0)) ? -0 : valueOf(k);
+}
+
+/**
  * World values for the unrotated kind-5 parts of one export (see the file header): add every part, then solve once.
  * Deterministic: copies are joined in the order parts were added, their vertices in stored order.
  */
@@ -259,7 +268,7 @@ export class WorldSolver {
       const world = new Float32Array(3 * p.n);
       for (let v = 0; v < p.n; v++) {
         const r = find(base[pi] + v);
-        for (let j = 0; j < 3; j++) world[3 * v + j] = valueOf(val[3 * r + j]);
+        for (let j = 0; j < 3; j++) world[3 * v + j] = worldValue(val[3 * r + j], p.local[3 * v + j], p.centre[j]);
       }
       return { world, why: why[pi] };
     });
@@ -464,8 +473,9 @@ export class WorldSolver {
     };
     const fail = `axis ${'xyz'[j]}: no world bounds give the part position ${c} back from the stored ${lmin} … ${lmax}`;
     if (lmin === lmax) {
-      // Every vertex one value: the middle of it with itself is it, so it must be c.
-      const k = keyOf(c), w = valueOf(k);
+      // Every vertex one value: the middle of it with itself is it, so it must be c (−0.0 for a position −0.0: key 0
+      // stands for both zeros, and solve() gives −0.0 back where the part's position is −0.0).
+      const k = keyOf(c), w = Object.is(c, -0) ? -0 : valueOf(k);
       if (!Object.is(middle(w, w), c)) return fail;
       for (const r of loRoots) if (k < lo[3 * r + j] || k > hi[3 * r + j]) return fail;
       for (const r of loRoots) pin(r, k);
@@ -568,6 +578,11 @@ export function worldPositions(local: Float32Array, centre: Vec3): Float32Array 
 export function relativeTo(world: Float32Array, t: Vec3): Float32Array | null {
   const out = new Float32Array(world.length);
   for (let i = 0; i < world.length; i++) {
+    // An axis the node does not move is taken as written (src/import/gltf.ts untransformedAxes): −0.0 stays.
+    if (t[i % 3] === 0) {
+      out[i] = world[i];
+      continue;
+    }
     const x = fr(world[i] - t[i % 3]);
     if (!Object.is(fr(x + t[i % 3]), world[i]) && !(x === 0 && world[i] === 0)) return null;
     out[i] = x;

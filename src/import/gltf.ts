@@ -545,17 +545,31 @@ function transformPositions(v: ArrayLike<number>, n: number, m: Float64Array, wh
   const m0 = m[0], m1 = m[1], m2 = m[2], m4 = m[4], m5 = m[5], m6 = m[6], m8 = m[8], m9 = m[9], m10 = m[10], m12 = m[12], m13 = m[13], m14 = m[14];
   let overflow = -1;
   const E = WORLD_EXTENT_M;
+  // A world axis the matrix leaves as it is (its row a unit row, no translation) takes the file's value itself:
+  // the sum would give the same value but turn −0.0 into +0.0 (docs/format-decisions.md, "Untransformed axes").
+  const [keepX, keepY, keepZ] = untransformedAxes(m);
   for (let i = 0; i < n; i++) {
     const x = v[3 * i], y = v[3 * i + 1], z = v[3 * i + 2];
     // x - x is 0 exactly for finite x, NaN for ±Infinity and NaN.
     if (x - x !== 0 || y - y !== 0 || z - z !== 0) throw new Error(`gltf: ${where}: POSITION ${i} is (${x}, ${y}, ${z}), not finite`);
-    const a = (out[3 * i] = m0 * x + m4 * y + m8 * z + m12);
-    const b = (out[3 * i + 1] = m1 * x + m5 * y + m9 * z + m13);
-    const c = (out[3 * i + 2] = m2 * x + m6 * y + m10 * z + m14);
+    const a = (out[3 * i] = keepX ? x : m0 * x + m4 * y + m8 * z + m12);
+    const b = (out[3 * i + 1] = keepY ? y : m1 * x + m5 * y + m9 * z + m13);
+    const c = (out[3 * i + 2] = keepZ ? z : m2 * x + m6 * y + m10 * z + m14);
     if (overflow < 0 && !(a <= E && a >= -E && b <= E && b >= -E && c <= E && c >= -E)) overflow = i;
   }
   if (overflow >= 0) throw beyondExtent(where, overflow, v, m);
   return out;
+}
+
+/**
+ * Per world axis, whether the column-major matrix m leaves it as the vertex has it: its row is that axis's unit row
+ * and its translation 0 (an identity node, or a node moved along the other axes only). Then the world value is the
+ * file's own, −0.0 included, as the reference encoder takes its input; the product would give +0.0 for −0.0 and
+ * the same value otherwise.
+ */
+export function untransformedAxes(m: ArrayLike<number>): [boolean, boolean, boolean] {
+  const row = (j: number): boolean => [0, 1, 2].every((k) => m[4 * k + j] === (k === j ? 1 : 0)) && m[12 + j] === 0;
+  return [row(0), row(1), row(2)];
 }
 
 function beyondExtent(where: Place, i: number, v: ArrayLike<number>, m: Float64Array): Error {

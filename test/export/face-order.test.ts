@@ -68,10 +68,19 @@ describe('world positions', () => {
     });
   }
 
-  it('a −0.0 part position is refused (glTF cannot write −0.0)', () => {
+  it('a −0.0 part position comes back as −0.0 world values, and −0.0 stored about +0.0 as −0.0', () => {
     const { s, position } = shape('negative-zero');
     expect(Object.is(position[1], -0)).toBe(true);
-    expect(worldPositions(s.vertices, position)).toMatch(/^axis y: /);
+    const w = worldPositions(s.vertices, position);
+    expect(typeof w).not.toBe('string');
+    const world = w as Float32Array;
+    const fr = Math.fround;
+    for (let v = 0; v < world.length / 3; v++) {
+      // Every y −0.0 (their middle −0.0 again); x −0.0 where it was stored −0.0 about the centre +0.0.
+      expect(Object.is(world[3 * v + 1], -0)).toBe(true);
+      for (const j of [0, 2]) expect(Object.is(fr(world[3 * v + j] - position[j]), s.vertices[3 * v + j])).toBe(true);
+    }
+    expect(Array.from(world).filter((x) => Object.is(x, -0)).length).toBeGreaterThan(world.length / 3);
   });
 
   it('the world values that recentre to a stored value are exactly the span found (its ends and one past them checked)', () => {

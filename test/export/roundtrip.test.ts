@@ -32,8 +32,6 @@ const quiet = { warn: () => {} };
 
 /** Goldens no glTF can give back exactly, and the note that must say so. */
 const NOT_EXACT: Record<string, RegExp> = {
-  // Its part position is −0.0 (every vertex's y was −0.0): glTF's JSON and the importer's sums give +0.0.
-  'negative-zero': /position y/,
   // One object split at the u16 limits, as a lone file: its parts become two objects (see the next test for it as a
   // compile output's resource, one object, which comes back exactly).
   'split-faces-30000': /part 1: face \d+ does not start at its smallest vertex/,

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { EXTMeshGPUInstancing, KHRDracoMeshCompression, EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
-import { importGltf, IMPORT_DEFAULTS } from '../../src/import/gltf.ts';
+import { importGltf, IMPORT_DEFAULTS, untransformedAxes } from '../../src/import/gltf.ts';
 import { sanitizeName } from '../../src/model.ts';
 import { liteRoot } from '../../src/import/gltf-lite.ts';
 import { addNode, boxMesh, gridMesh, io, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
@@ -32,6 +32,24 @@ describe('importGltf: objects, transforms, winding', () => {
     addNode(doc, { name: 'mirror', ...gridMesh(1, 1, 1, [0, 0, 0]), scale: [-1, 1, 1] });
     const [o] = (await load(doc, 'm.glb')).objects;
     expect(Array.from(o.groups[0].indices)).toEqual([0, 1, 2, 1, 3, 2]);
+  });
+
+  it('keeps −0.0 on the axes a node does not move (untransformedAxes), and sums the others', async () => {
+    expect(untransformedAxes([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])).toEqual([true, true, true]);
+    expect(untransformedAxes([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 1])).toEqual([false, true, true]);
+    // 90° about Y: x and z take each other's values, y stays.
+    expect(untransformedAxes([0, 0, -1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1])).toEqual([false, true, false]);
+    expect(untransformedAxes([2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])).toEqual([false, true, true]);
+    const doc = newLevel();
+    const g = gridMesh(1, 1, 1, [0, 0, 0]);
+    g.positions = g.positions.map((x) => (x === 0 ? -0 : x));
+    addNode(doc, { name: 'still', ...g });
+    addNode(doc, { name: 'moved', ...g, translation: [3, 0, 0] });
+    const [still, moved] = (await load(doc, 'z.glb')).objects;
+    const signs = (p: Float32Array): string => Array.from(p, (x) => (Object.is(x, -0) ? '-0' : String(x))).join(' ');
+    expect(signs(still.positions)).toBe('-0 -0 -0 1 -0 -0 -0 -0 1 1 -0 1');
+    // x is moved (−0.0 + 3 is 3); y and z are not, and keep the file's −0.0.
+    expect(signs(moved.positions)).toBe('3 -0 -0 4 -0 -0 3 -0 1 4 -0 1');
   });
 
   it('turns strips and fans into triangles', async () => {

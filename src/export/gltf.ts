@@ -25,6 +25,7 @@ import { quatToMat3 } from '../shapes/frame.ts';
 import type { NativeShape } from '../shapes/native.ts';
 import type { Manifest } from '../compile.ts';
 import { encodeOrder, mergePieces } from './face-order.ts';
+import { prismRings, recoverGrindCurve, type RecoveredCurve } from './grind.ts';
 import { partSpans, relativeTo, WorldSolver, type PartSpans } from './positions.ts';
 import { surfaceColourLinear } from '../report/surfaces.ts';
 import { PHYSICS_LITERAL_FLAG } from '../import/materials.ts';
@@ -219,7 +220,7 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
     const nodeFor = (name: string, parts: number[]): Node => {
       const node = doc.createNode(name);
       const first = res.parts[parts[0]];
-      node.setExtras(partExtras(res, parts, input.grind === true && /^grind_/.test(name)));
+      node.setExtras(partExtras(res, parts, input.grind === true && /^grind_/.test(name) && isPrism(res, parts)));
       group.addChild(node);
       return node.setTranslation([...first.position]).setRotation([...first.rotation]);
     };
@@ -297,7 +298,20 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
       // One object: its kind-5 parts one node (translation: the first part's position), a native part its own.
       const name = input.name;
       const meshParts = withShape.filter((i) => res.parts[i].kind === KIND_MESH);
-      if (meshParts.length) {
+      const curve = input.grind === true && /^grind_./.test(name) && withShape.length === 1 && meshParts.length === 1 ? grindCurve(res, meshParts[0], planOf.get(meshParts[0])) : null;
+      if (typeof curve === 'string') n.push(`grind prism: its curve does not come back (${curve}); written as its triangles, flagged sk8_grind_prism`);
+      if (curve && typeof curve !== 'string') {
+        // The curve on a node of its own in world space, named so that the importer names its prism `name` again;
+        // the check below encodes the prism the importer will build from it.
+        const i = meshParts[0], p = res.parts[i];
+        const node = doc.createNode(name.slice('grind_'.length)).setTranslation(curve.translation);
+        node.setExtras({ ...partExtras(res, [i], false), sk8_grind_curve: { enabled: true, radius: curve.radius, surface: word(p.material) } });
+        group.addChild(node);
+        const prim = doc.createPrimitive().setMode(1).setAttribute('POSITION', accessor('VEC3', curve.points)).setIndices(accessor('SCALAR', curve.edges)).setMaterial(material(p.material));
+        node.setMesh(doc.createMesh(node.getName()).addPrimitive(prim));
+        const at = meshes.findIndex((m) => m.part === i);
+        meshes[at] = { part: i, parts: [i], world: curve.positions, tris: curve.indices, rotated: false, first: new Uint32Array(0) };
+      } else if (meshParts.length) {
         const node = nodeFor(name, meshParts);
         const t = res.parts[meshParts[0]].position;
         const fits = meshParts.every((i) => !planOf.get(i) || relativeTo(planOf.get(i)!.world, t));
@@ -544,6 +558,40 @@ function orderedTriangles(s: ShapeRecord, order: Uint32Array, rotation: Uint8Arr
     for (let j = 0; j < 3; j++) out[3 * k + j] = cv[3 * f + ((j + rotation[f]) % 3)];
   });
   return out;
+}
+
+/** The parts are one kind-5 part with a grind prism's vertex and face counts (src/export/grind.ts prismRings). */
+function isPrism(res: PhysicsResource, parts: number[]): boolean {
+  const p = res.parts[parts[0]];
+  return parts.length === 1 && p.kind === KIND_MESH && p.shape !== NO_SHAPE && prismRings(res.shapes[p.shape].vertices.length / 3, faceCount(res.shapes[p.shape])) !== null;
+}
+
+/**
+ * The grind curve of a compile output's grind prism (part i, planned as `plan`), or why it does not come back, or
+ * null where there is nothing to try (a rotated part, no plan): rebuilt prisms are encoded as the recompile will
+ * encode them and taken only where that gives the stored part back.
+ */
+function grindCurve(res: PhysicsResource, i: number, plan: MeshPlan | undefined): RecoveredCurve | string | null {
+  if (!plan || plan.rotated || plan.parts.length !== 1) return null;
+  const p = res.parts[i], stored = res.shapes[p.shape];
+  const spans = partSpans(stored.vertices, p.position);
+  return recoverGrindCurve(plan.world, faceCount(stored), (positions, indices) => {
+    let encoded: ReturnType<typeof encodeResource>;
+    try {
+      encoded = encodeResource([{ name: 'grind', positions, indices, material: p.material }], { header: { word08: res.word08, body: res.body } });
+    } catch {
+      return Infinity;
+    }
+    const [q] = encoded.resource.parts;
+    if (encoded.resource.parts.length !== 1 || q.material !== p.material) return Infinity;
+    const s = encoded.resource.shapes[q.shape];
+    if (s.vertices.length !== stored.vertices.length) return Infinity;
+    // Stored values off, a part position axis off counting as every vertex's; 0 only where every array matches.
+    let off = 0;
+    for (let j = 0; j < 3; j++) if (!Object.is(q.position[j], p.position[j])) off += stored.vertices.length / 3;
+    for (let k = 0; k < s.vertices.length; k++) if (!Object.is(s.vertices[k], stored.vertices[k])) off++;
+    return off > 0 ? off : shapeDifference(stored, s, encoded.open[q.shape].corner) === null ? 0 : 1;
+  }, typeof spans === 'string' ? undefined : spans);
 }
 
 /** sk8_part extras of a node holding the given parts (one entry per part), and the mode/grind flags. */

@@ -236,8 +236,13 @@ export function buildPrism(run: Run, radius: number): Prism {
     }
     writeRing(positions, i, [p[3 * i], p[3 * i + 1], p[3 * i + 2]], up, side, bend, stretch, radius);
   }
-  const segments = run.closed ? n : n - 1;
-  const indices = new Uint32Array(segments * GRIND_SIDES * 6);
+  return { positions, indices: prismIndices(n, run.closed) };
+}
+
+/** Step 7's faces of a prism over n rings (GRIND_SIDES vertices each, ring by ring), wound outward. */
+export function prismIndices(n: number, closed: boolean): Uint32Array {
+  const segments = closed ? n : n - 1;
+  const indices = new Uint32Array(Math.max(0, segments) * GRIND_SIDES * 6);
   let w = 0;
   for (let i = 0; i < segments; i++) {
     const here = GRIND_SIDES * i;
@@ -248,7 +253,7 @@ export function buildPrism(run: Run, radius: number): Prism {
       w += 6;
     }
   }
-  return { positions, indices };
+  return indices;
 }
 
 function tangent(before: number[], after: number[]): number[] {

@@ -81,9 +81,11 @@ describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
     expect(r.old).toMatch(/^failed: this compile-collision is older than the add-on \(it has no --progress-json\): update it/);
   }, 240_000);
 
-  it('importing a compiled sample brings back its triangles and material words', () => {
+  it('importing a compiled sample brings back its triangles and material words, and its grind prisms as grind curves', () => {
     const r = runCase('import', join(ROOT, 'samples/skatepark.glb'));
-    expect(r.triangles).toBe(1480);
+    // 1,480 triangles compiled, 48 of them the two grind prisms, which come back as curves (loose edges).
+    expect(r.triangles).toBe(1432);
+    expect(r.curves).toEqual({ grind_handrail: { edges: 2, radius: 0.025 }, grind_ledge_grind: { edges: 1, radius: 0.03 } });
     expect(r.resources).toBe(17);
     expect(r.materials).toContain(0x60);
   }, 240_000);

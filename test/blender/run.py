@@ -486,10 +486,28 @@ def case_import(work, sample):
     fresh()
     r = bpy.ops.import_scene.sk8_collision(filepath=os.path.join(out, "manifest.json"))
     assert r == {"FINISHED"}, r
+    from skate_collision import props
     meshes = [o for o in bpy.data.objects if o.type == "MESH"]
     tris = sum(len(o.data.polygons) for o in meshes)
     assert all(len(p.vertices) == 3 for o in meshes for p in o.data.polygons)
-    want_tris = manifest["totals"]["collision-triangles"]
+
+    def resource_of(o):
+        top = o
+        while top.parent is not None:
+            top = top.parent
+        return top.name[: -len("_resource")] if top.name.endswith("_resource") else top.name
+
+    # Grind prisms come back as their curves (to-gltf, src/export/grind.ts): loose edges the add-on reads as a grind
+    # curve, in place of the prism's triangles.
+    faces = {res["name"]: res["faces"] for res in manifest["resources"]}
+    curves = {}
+    for o in meshes:
+        if o.get("sk8_grind_curve") is None:
+            continue
+        g = props.read_grind(o)
+        assert g["enabled"] and len(o.data.polygons) == 0 and len(o.data.edges) > 0, (o.name, g)
+        curves[resource_of(o)] = {"edges": len(o.data.edges), "radius": round(g["radius"], 6)}
+    want_tris = manifest["totals"]["collision-triangles"] - sum(faces[n] for n in curves)
     assert tris == want_tris, (tris, want_tris)
     words = set()
     for o in meshes:
@@ -500,14 +518,11 @@ def case_import(work, sample):
     # Per resource: its parts' triangles under its node.
     per = {}
     for o in meshes:
-        top = o
-        while top.parent is not None:
-            top = top.parent
-        name = top.name[: -len("_resource")] if top.name.endswith("_resource") else top.name
+        name = resource_of(o)
         per[name] = per.get(name, 0) + len(o.data.polygons)
-    want_per = {res["name"]: res["faces"] for res in manifest["resources"]}
+    want_per = {n: 0 if n in curves else f for n, f in faces.items()}
     assert per == want_per, (per, want_per)
-    print("RESULT " + json.dumps({"objects": len(meshes), "triangles": tris, "materials": sorted(words), "resources": len(per)}))
+    print("RESULT " + json.dumps({"objects": len(meshes), "triangles": tris, "materials": sorted(words), "resources": len(per), "curves": curves}))
 
 
 def case_install(work, zip_path, how):

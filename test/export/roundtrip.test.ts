@@ -145,6 +145,17 @@ describe('round trip: compile outputs', () => {
       }
       // Every triangle survives either way.
       expect(again.manifest.totals['collision-triangles']).toBe(m.totals['collision-triangles']);
+      // A grind prism of an object build comes back as its curve (a line mesh with sk8_grind_curve), which the
+      // recompile builds into the same prism: the same objects are grind curves again.
+      const grinds = (o: { name: string; mode: string }[]) => o.filter((x) => x.mode === 'grind_curve').map((x) => x.name).sort();
+      if (tiling === 'objects') {
+        const doc = await new NodeIO().read(path);
+        const curves = doc.getRoot().listNodes().filter((x) => (x.getExtras() as any)?.sk8_grind_curve);
+        expect(curves.length).toBe(grinds(first.objects).length);
+        expect(curves.every((x) => x.getMesh()!.listPrimitives().every((q) => q.getMode() === 1))).toBe(true);
+        expect(grinds(again.objects)).toEqual(grinds(first.objects));
+        if (sample === 'skatepark') expect(grinds(first.objects)).toEqual(['grind_handrail', 'grind_ledge_grind']);
+      }
     }, 60_000);
   }
 });

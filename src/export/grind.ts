@@ -132,7 +132,10 @@ export function recoverGrindCurve(world: Float32Array, faces: number, cost: (pos
   // One coordinate at a time stepped by f32 steps while the prism comes closer to the stored one; the cost left.
   const descend = (tt: number[], ll: Float32Array): number => {
     let c = costOf(tt, ll, radius);
+    const c0 = c;
     for (let sweep = 0; sweep < CURVE_SWEEPS && c > 0; sweep++) {
+      // A sweep that leaves more than half of what was off (outside spans, or not encoding back) is not converging.
+      if (sweep === 1 && c > c0 / 2) break;
       let moved = false;
       for (let k = 0; k < ll.length && c > 0; k++) {
         const was = ll[k];

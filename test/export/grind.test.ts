@@ -79,6 +79,48 @@ describe('to-gltf: grind prisms back to curves', () => {
     }, 60_000);
   }
 
+  it('random curves under decimal, parented, turned and f32 transforms: each a curve again or noted, every file the same bytes', async () => {
+    let seed = 7;
+    const rnd = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const dec = (x: number, d: number) => Number(x.toFixed(d));
+    const doc = newLevel();
+    addNode(doc, { name: 'ground', ...boxMesh([0, -0.5, 0], [50, 0.5, 50]) });
+    for (let c = 0; c < 8; c++) {
+      const kind = c % 4, n = 2 + Math.floor(rnd() * 8), pts: number[] = [];
+      let x = 0, y = 0.5 + rnd(), z = 0;
+      for (let i = 0; i < n; i++) {
+        pts.push(kind === 3 ? Math.fround(x + rnd() * 1e-3) : dec(x, 2), dec(y, 2), kind === 3 ? Math.fround(z) : dec(z, 2));
+        [x, y, z] = [x + 0.3 + rnd(), y + (rnd() - 0.5) * 0.3, z + (rnd() - 0.5) * 0.8];
+      }
+      const t: [number, number, number] = kind === 3 ? [Math.fround(rnd() * 80 - 40), Math.fround(rnd()), Math.fround(rnd() * 80 - 40)] : [dec(rnd() * 80 - 40, 2), dec(rnd(), 2), dec(rnd() * 80 - 40, 2)];
+      const nodeExtras = { sk8_grind_curve: { enabled: true, radius: [0.03, 0.025, 0.05, 0.02][c % 4] } };
+      if (kind === 1 || kind === 2) {
+        const a = rnd() * Math.PI;
+        const parent = addNode(doc, { name: `p${c}`, ...boxMesh([0, 0.2, 0], [0.2, 0.2, 0.2]), translation: t, rotation: kind === 2 ? [0, Math.sin(a / 2), 0, Math.cos(a / 2)] : undefined });
+        addNode(doc, { name: `c${c}`, positions: pts, mode: LINE_STRIP, parent, translation: [dec(rnd(), 1), 0, dec(rnd(), 1)], nodeExtras });
+      } else addNode(doc, { name: `c${c}`, positions: pts, mode: LINE_STRIP, translation: t, nodeExtras });
+    }
+    const src = await writeLevel(doc, join(tmp.dir, 'random.glb'));
+    const a = join(tmp.dir, 'random-a'), b = join(tmp.dir, 'random-b');
+    const first = await compileLevel(src, { out: a, tiling: 'objects', workers: 1, cache: false, report: false }, { logger: quiet });
+    const m = first.manifest;
+    const inputs = m.resources.map((r) => ({ file: r.file, bytes: new Uint8Array(readFileSync(join(a, r.file))), name: r.name, cell: r.cell, sourceObjects: r.sourceObjects, grind: true }));
+    const head = readPhysicsResource(inputs[0].bytes);
+    const { glb, notes } = await resourcesToGltf(inputs, {}, recordedBuild(m, { word08: head.word08, body: head.body }));
+    const path = join(tmp.dir, 'random-rt.glb');
+    writeFileSync(path, glb);
+    const doc2 = await new NodeIO().read(path);
+    const curves = doc2.getRoot().listNodes().filter((x) => (x.getExtras() as any)?.sk8_grind_curve).length;
+    const noted = notes.filter((x) => /grind prism: its curve does not come back/.test(x.notes.join('\n'))).length;
+    const prisms = first.objects.filter((o) => o.mode === 'grind_curve').length;
+    expect(prisms).toBeGreaterThanOrEqual(8);
+    expect(curves + noted).toBe(prisms);
+    await compileLevel(path, { out: b, workers: 1, cache: false, report: false, ...recordedCompileOptions(readRecordedBuild(path)!, path) }, { logger: quiet });
+    const files = (d: string) => readdirSync(d).filter((f) => f.endsWith('.physics')).sort();
+    expect(files(b)).toEqual(files(a));
+    for (const f of files(a)) expect(Buffer.compare(readFileSync(join(a, f)), readFileSync(join(b, f))), f).toBe(0);
+  }, 60_000);
+
   it('recoverGrindCurve: null for counts that are no prism, a reason where no rebuild encodes back', () => {
     const pts = Float64Array.from([0, 1, 0, 2, 1, 0, 4, 1.5, 0]);
     const [p] = grindPrisms(chainRuns(pts, Uint32Array.from([0, 1, 1, 2])));

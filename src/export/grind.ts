@@ -4,7 +4,7 @@
 // the prism's faces), the rings are known, and corner 0 of each is a curve point. The curve is taken only where
 // the importer's own path (chain, clean, split, build, f32) over those points with a recovered radius gives a prism
 // that the caller's check finds encodes to the stored bytes; else it says why, and the prism stays triangles.
-import { keyOf } from './positions.ts';
+import { keyOf, valueOf } from '../geometry/f32-keys.ts';
 import { chainRuns, clampGrindRadius, grindPrisms, GRIND_DEFAULTS, GRIND_SIDES, prismIndices } from '../import/grind.ts';
 
 export interface RecoveredCurve {
@@ -36,13 +36,7 @@ const CURVE_TRANSLATION_STEPS = [1, 0.1, 0.05, 0.01];
 
 const fr = Math.fround;
 /** The f32 k steps from x (f32). */
-function stepF32(x: number, k: number): number {
-  const f = new Float32Array([x]), i = new Int32Array(f.buffer);
-  const key = i[0] < 0 ? -(i[0] & 0x7fffffff) : i[0];
-  const next = key + k;
-  i[0] = next < 0 ? -next | 0x80000000 : next;
-  return f[0];
-}
+const stepF32 = (x: number, k: number): number => valueOf(keyOf(x) + k);
 
 /** The rings of a prism with n vertices and `faces` faces, and whether it closes; null where those are no prism's. */
 export function prismRings(n: number, faces: number): { m: number; closed: boolean } | null {

@@ -10,25 +10,14 @@
 // so the weld and the level-wide seams see one point again. The bounds' extremes are then pinned so that their
 // middle is c again (random-soup golden: taking f32(c + l) for both puts x one step off).
 import type { Vec3 } from '../format/types.ts';
+import { keyOf, valueOf } from '../geometry/f32-keys.ts';
 import { convexValueFast, FLAT_COS, SEAM_CONCAVE, SEAM_FLAT, SEAM_NONE, SEAM_SHARP } from '../geometry/edge-rule.ts';
 
 const fr = Math.fround;
-const kf = new Float32Array(1), ki = new Int32Array(kf.buffer);
+// Re-exported for the tests and callers that take spans from here.
+export { keyOf, valueOf };
 /** Most key of a finite f32 (0x7f7fffff). */
 const MAX_KEY = 0x7f7fffff;
-
-/** The f32 x as an ordered integer: consecutive f32 values are consecutive keys, −0.0 and +0.0 both 0. */
-export function keyOf(x: number): number {
-  kf[0] = x;
-  const b = ki[0];
-  return b < 0 ? -(b & 0x7fffffff) : b;
-}
-
-/** The f32 of key k (0: +0.0). */
-export function valueOf(k: number): number {
-  ki[0] = k < 0 ? (-k | 0x80000000) : k;
-  return kf[0];
-}
 
 /**
  * The keys [lo, hi] of the f32 values x with f(x) = target, f monotone non-decreasing over f32 values, around the

@@ -20,6 +20,7 @@
 import { FLAT_COS, SEAM_CONCAVE, SEAM_FLAT } from './edge-rule.ts';
 import type { OpenCorners } from './encode.ts';
 import { encoderWasm, WasmLayout, withEncoder } from './wasm.ts';
+import { keyOf } from './f32-keys.ts';
 
 export interface SeamMatch {
   /** Per list, per listed corner: its level-wide code (edge-rule.ts SEAM_*, or the convex value; SEAM_NONE: open). */
@@ -83,16 +84,9 @@ export const SEAM_CARRY_ULPS = 256;
 /** Numbers per carried join: the edge's two ends (a then b, world f32 values, x y z) and its stored convex value. */
 export const SEAM_CARRY_STRIDE = 7;
 
-const cbits = new Float32Array(1), ubits = new Int32Array(cbits.buffer);
-/** The f32 x as an ordered integer (−0.0 = 0.0), so that the distance of two values is their difference. */
-function ordered(x: number): number {
-  cbits[0] = x;
-  const b = ubits[0];
-  return b < 0 ? -(b & 0x7fffffff) : b;
-}
 const edgeKey = (p: ArrayLike<number>, at: number): string => {
   let k = '';
-  for (let i = 0; i < 6; i++) k += `${ordered(p[at + i])},`;
+  for (let i = 0; i < 6; i++) k += `${keyOf(p[at + i])},`;
   return k;
 };
 
@@ -112,7 +106,7 @@ export function carrySeamValues(lists: OpenCorners[], codes: Float32Array[], car
     for (let i = 0; i < l.corner.length; i++) {
       if (!(c[i] >= 0)) continue;
       const v = want.get(edgeKey(l.points, 9 * i));
-      if (v === undefined || !(v >= 0) || Object.is(v, c[i]) || Math.abs(ordered(v) - ordered(c[i])) > SEAM_CARRY_ULPS) continue;
+      if (v === undefined || !(v >= 0) || Object.is(v, c[i]) || Math.abs(keyOf(v) - keyOf(c[i])) > SEAM_CARRY_ULPS) continue;
       c[i] = v;
       changed++;
     }

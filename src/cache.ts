@@ -10,15 +10,17 @@
 // may hold the joins of the build that wrote them (the seams step rewrites every listed corner, so that is harmless).
 //
 // Layout of a cache directory (default `<out>/.cache`, which src/publish.ts treats as the tool's own and moves into
-// each new output): `r/<key>.physics` (the resource's bytes; a copy, never a hard link shared with a published
-// file), `index.json` (per key the manifest numbers, the entry's size, sha256 and fingerprint, where its record
-// is, a seal over all of these, and the build that last used it) and `lists-<build>-….bin` (each entry's record:
-// its open corners and the codes its bytes hold, binary). Nothing in it is trusted (issue #22): an entry is taken
-// only as a plain file whose bytes hash to its sha256 and whose index line matches its seal, else it is a miss,
-// counted as rejected and removed; keys are hex digests only; a foreign --cache folder is refused. Entries not used by the last
-// KEEP_BUILDS builds are removed.
+// each new output): `r/pack-….bin` (the resources' bytes, appended by each build into packs of its own: a copy,
+// never a hard link shared with a published file; src/cache-pack.ts), `index.json` (per key the manifest numbers,
+// the entry's pack, offset, size, sha256 and fingerprint, where its record is, a seal over these, and the build
+// that last used it) and `lists-<build>-….bin` (each entry's record: its open corners and the codes its bytes
+// hold, binary). Nothing in it is trusted (issue #22): an entry is taken only as a slice of a plain file that
+// hashes to its sha256, with an index line that matches its seal, else it is a miss, counted as rejected; keys
+// are hex digests and pack names of one shape only, never paths; a foreign --cache folder is refused. Entries not
+// used by the last KEEP_BUILDS builds are dropped; a pack no entry names is removed, and one whose entries fill
+// less than COMPACT_BELOW of it is compacted (its entries copied into this build's pack).
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
@@ -28,21 +30,21 @@ import { linkFromPrevious, type FileCheck } from './publish.ts';
 import { arrayId } from './import/memo.ts';
 import { isShared } from './import/shared-arena.ts';
 import { fingerprint } from './tiling/unique.ts';
-import { copyEntry, sameCodes } from './tiling/seams.ts';
+import { sameCodes } from './tiling/seams.ts';
+import { isSlice, PACK_NAME, PackWriter, readSlice, type PackSlice } from './cache-pack.ts';
 import { SEAM_NONE } from './geometry/edge-rule.ts';
 
 /** The cache directory's name inside an output directory (one of src/publish.ts's OWNED_ENTRIES). */
 export const CACHE_ENTRY = '.cache';
 /** Bumped when the key's recipe or the index's form changes: older entries are then never hit. */
-export const CACHE_FORMAT = 5;
+export const CACHE_FORMAT = 6;
 /** Entries are kept while one of the last this many builds used them (an edit undone still hits). */
 export const KEEP_BUILDS = 2;
 /**
- * Every this many builds (and after an index that could not be read) finish lists the entries directory to remove
- * files no index names (left by a build that died before its index was written); in between it removes only the
- * entries it drops, which it knows (a listing of the 1M bench level's ~900 entries was ~5–10 ms a build).
+ * A pack whose kept entries fill less than this share of it is compacted at finish: its entries are copied
+ * (checked) into this build's pack and it is removed, so the packs hold at most ~2× the bytes of the kept entries.
  */
-export const SWEEP_EVERY = 16;
+export const COMPACT_BELOW = 0.5;
 
 const INDEX = 'index.json';
 /** Names of lists files (IndexFile.lists). */
@@ -63,10 +65,12 @@ interface IndexEntry {
   pending?: { open: ResourceOpen; codes: Float32Array | null };
   /** The entry's bytes' fingerprint (src/tiling/unique.ts). */
   fp: number;
+  /** Where the bytes are: a pack in the entries folder (its name), offset and size. */
+  pack: string;
+  at: number;
   size: number;
-  mtimeMs: number;
   used: number;
-  /** sha256 (hex) of the entry file's bytes: an entry is taken only when its bytes hash to it (issue #22). */
+  /** sha256 (hex) of the entry's bytes: an entry is taken only when its slice hashes to it (issue #22). */
   sha: string;
   /** sha256 (hex) over sha, meta, fp, size and the record (sealOf): metadata edited in the index is a miss too. */
   seal?: string;
@@ -74,7 +78,7 @@ interface IndexEntry {
 
 /** A cache key or a digest as the index may hold it: 64 lower-case hex digits, never a path. */
 const HEX64 = /^[0-9a-f]{64}$/;
-/** An entry file's name: its key and `.physics`; the sweep removes nothing else. */
+/** An entry file's name in cache formats before 6 (one file an entry): removed by finish's sweep. */
 const ENTRY_NAME = /^[0-9a-f]{64}\.physics$/;
 
 const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
@@ -94,8 +98,6 @@ interface IndexFile {
    * record, one after another.
    */
   lists: string;
-  /** Set (never written) when the index on disk could not be read: finish then sweeps the entries directory. */
-  unread?: boolean;
 }
 
 let codeDigest: string | undefined;
@@ -308,25 +310,6 @@ function lazyBytes(r: BuiltResource, path: string): BuiltResource {
   return r;
 }
 
-/** An entry file's bytes: a plain file (O_NOFOLLOW: a link is not followed) of exactly `size` bytes, else undefined. */
-function readEntry(path: string, size: number): Uint8Array | undefined {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size !== size) return undefined;
-    const out = new Uint8Array(size);
-    let at = 0;
-    while (at < size) {
-      const n = readSync(fd, out, at, size - at, at);
-      if (n === 0) return undefined;
-      at += n;
-    }
-    return out;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** What an index entry's metadata leaves out of a built resource: the job's own (name, file, cell, sources), the bytes and what is known of them, and the open corners (kept in the record). */
 const NOT_META = new Set(['name', 'file', 'cell', 'bytes', 'sources', 'open', 'size', 'fingerprint', 'check', 'sha256']);
 
@@ -336,10 +319,12 @@ export class ResourceCache {
   private used = new Map<string, IndexEntry>();
   /** The codes each entry taken this build holds (null: none joined). */
   private held = new Map<string, Float32Array | null>();
-  /** Keys whose entry failed its check this build (bytes, seal, not a plain file): dropped and removed at finish. */
-  private rejected = new Set<string>();
-  /** Keys whose entry file this build wrote (settle, or the thread that patched the file): removed at finish unless the new index names them. */
-  private written = new Set<string>();
+  /** This build's packs: `<packBase>-<unit>.bin` (src/cache-pack.ts PACK_NAME). */
+  private readonly packBase: string;
+  /** The pack of the entries settled on this thread (hits whose joins changed), made on first need. */
+  private mainPack?: PackWriter;
+  /** When this cache was opened (ms since the epoch): finish leaves unnamed packs newer than this (another build's, still writing). */
+  private readonly openedAt = Date.now();
   /** Hits and misses of this build (for the summary and tests). */
   readonly stats = { hits: 0, misses: 0, rejected: 0 };
   /** The output directory being rebuilt, whose checked files take() may link instead of writing (src/publish.ts previousDigest). */
@@ -350,6 +335,7 @@ export class ResourceCache {
 
   private constructor(readonly dir: string) {
     this.index = ResourceCache.readIndex(dir);
+    this.packBase = `pack-${this.index.builds + 1}-${process.pid}-${randomBytes(4).toString('hex')}`;
     try {
       this.lists = this.index.lists ? new Uint8Array(readFileSync(join(dir, this.index.lists))) : new Uint8Array(0);
     } catch {
@@ -384,14 +370,14 @@ export class ResourceCache {
         // Keys become file names: only hex digests with a digest and a seal are entries; anything else is dropped.
         const entries: Record<string, IndexEntry> = Object.create(null);
         for (const [k, e] of Object.entries(j.entries as Record<string, IndexEntry>)) {
-          if (HEX64.test(k) && e && typeof e === 'object' && typeof e.sha === 'string' && HEX64.test(e.sha) && typeof e.seal === 'string' && HEX64.test(e.seal) && typeof e.size === 'number') entries[k] = e;
+          if (HEX64.test(k) && e && typeof e === 'object' && typeof e.sha === 'string' && HEX64.test(e.sha) && typeof e.seal === 'string' && HEX64.test(e.seal) && isSlice(e)) entries[k] = e;
         }
         return { ...j, entries };
       }
     } catch {
       // none yet, or damaged: start empty (entries on disk without an index line are removed at finish)
     }
-    return { format: CACHE_FORMAT, builds: 0, entries: {}, lists: '', unread: true } as IndexFile;
+    return { format: CACHE_FORMAT, builds: 0, entries: {}, lists: '' };
   }
 
   /**
@@ -406,8 +392,9 @@ export class ResourceCache {
     return h.digest('hex');
   }
 
-  private entryPath(key: string): string {
-    return join(this.dir, ENTRIES, `${key}.physics`);
+  /** The pack a seams work unit appends its entries to (src/tiling/pool.ts runPatches). */
+  packPath(unit: number | 'm' | 'c'): string {
+    return join(this.dir, ENTRIES, `${this.packBase}-${unit}.bin`);
   }
 
   /**
@@ -416,14 +403,13 @@ export class ResourceCache {
   take(key: string, job: ResourceJob, dir: string): BuiltResource | undefined {
     const e = this.index.entries[key];
     if (!e) return this.miss();
-    const path = this.entryPath(key);
     const rec = unpackRecord(this.recordOf(e));
     if (!rec || typeof e.fp !== 'number') return this.miss();
     const { open, codes } = rec;
     const file = resourceFile(job.name);
-    // Nothing on disk is trusted (issue #22): the index line must match its seal, and the entry is read as a plain
-    // file (no link followed) whose bytes hash to the index's digest; the output gets a copy of the checked bytes,
-    // never a link to the entry, so an edit of the cache cannot reach a published file.
+    // Nothing on disk is trusted (issue #22): the index line must match its seal, and the entry is read from a plain
+    // file (no link followed) as a slice that hashes to the index's digest; the output gets a copy of the checked
+    // bytes, never a link to the pack, so an edit of the cache cannot reach a published file.
     // Or, better: the previous output's file with these very bytes (its sha256 checked by this process, the file
     // unchanged since; src/publish.ts linkFromPrevious) is linked into the new output and the entry not even read.
     // Creating 448 files costs 0.5 s of CPU on an ext4 that recently deleted many (the old outputs); a link creates
@@ -435,7 +421,7 @@ export class ResourceCache {
       if (sealOf(e, this.recordOf(e)!) !== e.seal) return this.reject(key);
       check = this.previous ? linkFromPrevious(this.previous, file, dir, e.sha) : undefined;
       if (!check) {
-        bytes = readEntry(path, e.size);
+        bytes = readSlice(join(this.dir, ENTRIES, e.pack), e.at, e.size);
         if (!bytes || sha256(bytes) !== e.sha) return this.reject(key);
         writeFileSync(join(dir, file), bytes, { flag: 'wx' });
       }
@@ -464,29 +450,27 @@ export class ResourceCache {
   }
 
   /**
-   * After the seams step: the entry for key (put or taken this build) becomes the resource's final file in dir
-   * (copied), holding these codes.
+   * After the seams step: the entry for key (put or taken this build) becomes the resource's final bytes, holding
+   * these codes. `copied`: where a seams work unit appended them (src/tiling/seams.ts patchUnit; null: that
+   * failed); undefined: appended here, to this thread's pack, from r.bytes.
    */
-  settle(key: string, r: BuiltResource, dir: string, codes: Float32Array | null, copied?: { size: number; mtimeMs: number } | null): void {
+  settle(key: string, r: BuiltResource, codes: Float32Array | null, copied?: PackSlice | null): void {
     const e = this.used.get(key);
     if (!e || r.parts === 0) return;
-    this.written.add(key);
-    // `copied`: the entry was copied already (on the thread that patched the file, src/tiling/seams.ts copyEntry;
-    // null: that failed); else it is copied here.
-    const st = copied === undefined ? copyEntry(join(dir, r.file), this.entryPath(key)) : copied;
     try {
-      if (!st) throw new Error('not copied');
+      const slice = copied === undefined ? (this.mainPack ??= new PackWriter(this.packPath('m'))).append(r.bytes) : copied;
+      if (!slice) throw new Error('not copied');
       // The caller keeps r.fingerprint and r.sha256 true to the bytes (src/tiling/build.ts noteBytes).
       const fp = r.fingerprint ?? fingerprint(r.bytes), sha = r.sha256 ?? sha256(r.bytes);
-      this.used.set(key, { ...e, pending: { open: r.open, codes }, fp, size: st.size, mtimeMs: st.mtimeMs, sha });
+      this.used.set(key, { ...e, pending: { open: r.open, codes }, fp, ...slice, sha });
     } catch {
       this.used.delete(key); // an entry that cannot be settled is not kept
     }
   }
 
-  /** Where the entry for key is copied to when settled (a key put this build), else undefined. */
-  entryFor(key: string): string | undefined {
-    return this.used.has(key) && !this.held.has(key) ? this.entryPath(key) : undefined;
+  /** Whether the entry for key is to be appended to a pack when settled (a key put this build). */
+  wantsEntry(key: string): boolean {
+    return this.used.has(key) && !this.held.has(key);
   }
 
   private miss(): undefined {
@@ -494,10 +478,9 @@ export class ResourceCache {
     return undefined;
   }
 
-  /** An entry that failed its check: a miss, counted, and its file removed at finish. */
+  /** An entry that failed its check: a miss, counted, and its line dropped (its pack goes once no line names it). */
   private reject(key: string): undefined {
     this.stats.rejected++;
-    this.rejected.add(key);
     delete this.index.entries[key];
     return this.miss();
   }
@@ -505,35 +488,27 @@ export class ResourceCache {
   /** Records a resource built in this build (its file already written into dir) under key. */
   put(key: string, r: BuiltResource): void {
     if (r.parts === 0) return; // no file was written for it
-    // Only what the index keeps of it: the file is copied in once, with its final codes, by settle (copying it here
-    // too wrote every file twice, ~0.8 s of the 1M bench level's main thread on this machine's disk). An entry
-    // never settled has no sha and no file, and finish() keeps no line for it.
+    // Only what the index keeps of it: the bytes are copied in once, with their final codes, when settled (copying
+    // them here too wrote every file twice, ~0.8 s of the 1M bench level's main thread on one machine's disk). An
+    // entry never settled has no sha and no slice, and finish() keeps no line for it.
     // Picked key by key, never reading `bytes`: they are out of memory now and reading them would read the file.
     const meta: Record<string, unknown> = {};
     for (const k of Object.keys(r)) if (!NOT_META.has(k)) meta[k] = r[k as keyof BuiltResource];
-    this.used.set(key, { meta: meta as IndexEntry['meta'], list: [0, 0], pending: { open: r.open, codes: null }, fp: 0, size: 0, mtimeMs: 0, used: 0, sha: '' });
+    this.used.set(key, { meta: meta as IndexEntry['meta'], list: [0, 0], pending: { open: r.open, codes: null }, fp: 0, pack: '', at: 0, size: 0, used: 0, sha: '' });
   }
 
   /**
    * After the build is published: the index with this build's entries (and those the last KEEP_BUILDS builds
-   * used), written atomically; every other entry file removed. `dir` is where the cache is now (an output's cache
-   * moved with the swap).
+   * used), written atomically; packs no kept entry names removed, sparse ones compacted. `dir` is where the cache
+   * is now (an output's cache moved with the swap).
    */
   finish(dir: string = this.dir): void {
+    this.mainPack?.close();
     const builds = this.index.builds + 1;
     const entries: Record<string, IndexEntry> = {};
     for (const [k, e] of Object.entries(this.index.entries)) if (builds - e.used < KEEP_BUILDS) entries[k] = e;
-    for (const [k, e] of this.used) {
-      if (!e.sha) continue; // put, never settled: no file of this build's
-      // Record the entry file's size and mtime as they are now.
-      let st;
-      try {
-        st = statSync(join(dir, ENTRIES, `${k}.physics`));
-      } catch {
-        continue;
-      }
-      entries[k] = { ...e, size: st.size, mtimeMs: st.mtimeMs, used: builds };
-    }
+    for (const [k, e] of this.used) if (e.sha) entries[k] = { ...e, used: builds }; // no sha: put, never settled
+    this.compact(dir, entries);
     // Every kept entry's record into a new lists file; the index names it, so a reader always finds the records
     // the index it read describes (the old file is removed only after the new index is in place).
     const records: Uint8Array[] = [];
@@ -561,25 +536,50 @@ export class ResourceCache {
       writeFileSync(tmp, JSON.stringify({ format: CACHE_FORMAT, builds, entries, lists } satisfies IndexFile), { flag: 'wx' });
       renameSync(tmp, join(dir, INDEX));
       for (const n of readdirSync(dir)) if (LISTS_NAME.test(n) && n !== lists) unlinkSync(join(dir, n));
-      if (this.index.unread || builds % SWEEP_EVERY === 0) {
-        for (const n of readdirSync(join(dir, ENTRIES))) {
-          // Only entry files of ours: a name of another shape, or anything but a plain file, stays.
-          if (!ENTRY_NAME.test(n) || entries[n.slice(0, -'.physics'.length)]) continue;
-          if (lstatSync(join(dir, ENTRIES, n)).isFile()) unlinkSync(join(dir, ENTRIES, n));
-        }
-      } else {
-        // The entries the old index named and this one does not (a put this build that did not settle included).
-        for (const key of new Set([...Object.keys(this.index.entries), ...this.written, ...this.rejected])) {
-          if (entries[key] || !HEX64.test(key)) continue;
-          try {
-            unlinkSync(join(dir, ENTRIES, `${key}.physics`));
-          } catch {
-            // already gone
-          }
-        }
+      // Only files of ours, and only plain files: a pack no kept entry names (this build's, or one older than this
+      // build: a pack newer than that is another build's, still writing into a shared --cache), and the entry files
+      // of cache formats before packs. A name of another shape stays.
+      const named = new Set(Object.values(entries).map((e) => e.pack));
+      for (const n of readdirSync(join(dir, ENTRIES))) {
+        const pack = PACK_NAME.test(n);
+        if (!(pack ? !named.has(n) : ENTRY_NAME.test(n))) continue;
+        const st = lstatSync(join(dir, ENTRIES, n));
+        if (st.isFile() && (!pack || n.startsWith(`${this.packBase}-`) || st.mtimeMs < this.openedAt)) unlinkSync(join(dir, ENTRIES, n));
       }
     } catch {
       // as in put: a cache that cannot be kept costs hits, never the build
+    }
+  }
+
+  /**
+   * Packs of earlier builds whose kept entries fill less than COMPACT_BELOW of them: each entry's bytes read
+   * (checked against its digest; one that fails is dropped) and appended to this build's compaction pack, its line
+   * moved there. The old pack is then named by no entry, and finish removes it.
+   */
+  private compact(dir: string, entries: Record<string, IndexEntry>): void {
+    const live = new Map<string, number>();
+    for (const e of Object.values(entries)) live.set(e.pack, (live.get(e.pack) ?? 0) + e.size);
+    const sparse = new Set<string>();
+    for (const [pack, bytes] of live) {
+      if (pack.startsWith(`${this.packBase}-`)) continue;
+      try {
+        if (bytes < COMPACT_BELOW * lstatSync(join(dir, ENTRIES, pack)).size) sparse.add(pack);
+      } catch {
+        // gone: its entries miss next time
+      }
+    }
+    if (sparse.size === 0) return;
+    const out = new PackWriter(join(dir, ENTRIES, `${this.packBase}-c.bin`));
+    try {
+      for (const [k, e] of Object.entries(entries)) {
+        if (!sparse.has(e.pack)) continue;
+        const bytes = readSlice(join(dir, ENTRIES, e.pack), e.at, e.size);
+        const slice = bytes && sha256(bytes) === e.sha ? out.append(bytes) : undefined;
+        if (slice) entries[k] = { ...e, ...slice };
+        else delete entries[k];
+      }
+    } finally {
+      out.close();
     }
   }
 }

@@ -426,7 +426,8 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     const t0 = performance.now();
     const before = timings.validate ?? 0;
     const onResult = b.cache ? (i: number, r: BuiltResource): void => b.cache!.put(keys[i], r) : undefined;
-    const encoded = await runJobs(toRun, { threads, pool: b.pool, sideWork, encode: options.encode, onDone, writeDir: staging.dir, sha256: b.cache !== undefined, onResult });
+    // No sha256 here: the cache's entries are hashed once, as their final bytes, by the seams step (patchUnit).
+    const encoded = await runJobs(toRun, { threads, pool: b.pool, sideWork, encode: options.encode, onDone, writeDir: staging.dir, onResult });
     const built = cached.slice();
     encoded.forEach((r, i) => (built[index[i]] = r));
     timings.encode = (timings.encode ?? 0) + performance.now() - t0 - ((timings.validate ?? 0) - before);
@@ -448,27 +449,28 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
 /**
  * Matches the open corners over the level and stores each resource's codes ('level') or open corners ('shape')
  * into its bytes and its staged file: the changed span in place for a file this build wrote, the whole file anew
- * for one taken from the cache (linked with the cache entry and the previous output, which must not change) —
- * and nothing, not even a read, for one from the cache that already holds these codes. Each cache entry then holds
- * the final file.
+ * for one taken from the cache (it may be linked with the previous output, which must not change) — and nothing,
+ * not even a read, for one from the cache that already holds these codes. Each cache entry then holds the final
+ * bytes (appended to a pack: src/cache-pack.ts).
  */
 async function joinSeams(built: BuiltResource[], mode: SeamMode, carried: number[], cached: BuiltResource[], keys: string[], cache: ResourceCache | undefined, staging: Staging, pool: ThreadPool | undefined, threads: number, onDone?: (done: number, total: number) => void): Promise<SeamMatch> {
   const match = levelMatch(built);
   if (mode === 'level') carrySeamValues(built.map((r) => r.open), match.codes, carried);
   // The files this build wrote that gain joined corners are patched on every thread (each read back, checked,
-  // patched in place and summed: src/tiling/seams.ts patchStaged); the rest here, in resource order.
+  // patched in place and summed, and with the cache on appended to a pack: src/tiling/seams.ts patchUnit); the
+  // rest here, in resource order.
   const patched: number[] = [];
   const items: PatchItem[] = [];
   built.forEach((r, i) => {
     const codes = mode === 'level' ? match.codes[i] : null;
     if (cached[i] !== undefined || r.parts === 0 || !r.check) return;
-    const item: PatchItem = { name: r.name, path: join(staging.dir, r.file), check: r.check, codes: hasJoined(codes) ? codes : null, shape: r.open.shape, corner: r.open.corner, arrays: r.open.arrays, sha256: cache !== undefined, copyTo: cache?.entryFor(keys[i]) };
-    if (item.codes === null && item.copyTo === undefined) return;
+    const item: PatchItem = { name: r.name, path: join(staging.dir, r.file), check: r.check, codes: hasJoined(codes) ? codes : null, shape: r.open.shape, corner: r.open.corner, arrays: r.open.arrays, sha256: cache !== undefined, toCache: cache?.wantsEntry(keys[i]) };
+    if (item.codes === null && !item.toCache) return;
     patched.push(i);
     items.push(item);
   });
-  const results = await runPatches(items, pool, threads, onDone);
-  const byIndex = new Map(patched.map((i, k) => [i, { ...results[k], copyTo: items[k].copyTo }]));
+  const results = await runPatches(items, pool, threads, onDone, cache && ((unit) => cache.packPath(unit)));
+  const byIndex = new Map(patched.map((i, k) => [i, { ...results[k], toCache: items[k].toCache }]));
   built.forEach((r, i) => {
     const codes = mode === 'level' ? match.codes[i] : null;
     const fromCache = cached[i] !== undefined;
@@ -481,6 +483,7 @@ async function joinSeams(built: BuiltResource[], mode: SeamMode, carried: number
     if (done) {
       countSeams(r, codes);
       if (done.sums) Object.assign(r, done.sums);
+      if (done.sha256) r.sha256 = done.sha256;
     } else {
       const [lo, hi] = applySeams(r, codes, !fromCache);
       if (lo < hi && r.parts > 0) {
@@ -491,7 +494,7 @@ async function joinSeams(built: BuiltResource[], mode: SeamMode, carried: number
       if (lo < hi || r.check === undefined || (cache && r.sha256 === undefined)) noteBytes(r, cache !== undefined);
     }
     if (r.parts > 0) staging.note(r.file, r.check!, r.sha256);
-    cache?.settle(keys[i], r, staging.dir, codes, done?.copyTo === undefined ? undefined : (done.copied ?? null));
+    cache?.settle(keys[i], r, codes, done?.toCache ? (done.copied ?? null) : undefined);
     // The bytes leave memory again, to be read back (checked) only if asked for: the manifest's equal-file count.
     if (r.parts > 0) releaseBytes(r, join(staging.dir, r.file));
   });

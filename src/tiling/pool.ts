@@ -19,7 +19,7 @@ import type { CrackCounts, MeshReport } from '../import/validate.ts';
 import type { MemoItem } from '../import/validate-memo.ts';
 import { buildResource, isNative, isPlanned, jobTriangles, releaseBytes, resourceFile, writeResource, type BuiltResource, type EncodeOptions, type ResourceJob } from './build.ts';
 import { join } from 'node:path';
-import { patchStaged, type PatchItem, type PatchResult } from './seams.ts';
+import { patchUnit, type PatchItem, type PatchResult } from './seams.ts';
 
 export interface PoolOptions {
   /** Encoding threads including the calling thread: 1 = calling thread only. */
@@ -204,9 +204,9 @@ export class ThreadPool {
     return reply;
   }
 
-  /** Seam patches of staged files on a worker (src/tiling/seams.ts patchStaged). */
-  patch(worker: number, items: PatchItem[]): Promise<PatchResult[]> {
-    return this.call(worker, { kind: 'patch', items });
+  /** Seam patches of staged files on a worker (src/tiling/seams.ts patchUnit). */
+  patch(worker: number, items: PatchItem[], pack?: string): Promise<PatchResult[]> {
+    return this.call(worker, { kind: 'patch', items, pack });
   }
 
   /** Mesh validation reports on a worker (shared-memory arrays are read in place, others copied; none transferred). */
@@ -350,31 +350,34 @@ const PATCH_UNIT = 32;
  * The seams step's patches spread over the pool's workers and the calling thread (each a read-back, a write of
  * the changed span and the file's sums: I/O and hashing that scale with the output, which one thread did alone),
  * results in item order. `threads` counts the calling thread (the encode stage's count); without a pool, all on
- * the calling thread.
+ * the calling thread. `packOf(unit)`: the cache pack a work unit (numbered in the order taken) appends its
+ * toCache items to (src/cache.ts packPath).
  */
-export async function runPatches(items: PatchItem[], pool: ThreadPool | undefined, threads: number, onDone?: (done: number, total: number) => void): Promise<PatchResult[]> {
+export async function runPatches(items: PatchItem[], pool: ThreadPool | undefined, threads: number, onDone?: (done: number, total: number) => void, packOf?: (unit: number) => string): Promise<PatchResult[]> {
   const out: PatchResult[] = new Array(items.length);
   const workers = Math.max(0, Math.min(pool?.workers.length ?? 0, threads - 1, Math.ceil(items.length / PATCH_UNIT) - 1));
   let next = 0;
+  let units = 0;
   let done = 0;
   let failed = false;
-  const take = (): number[] | undefined => {
+  const take = (): { at: number[]; pack?: string } | undefined => {
     if (failed || next >= items.length) return undefined;
     const from = next;
     next = Math.min(items.length, next + PATCH_UNIT);
-    return Array.from({ length: next - from }, (_, k) => from + k);
+    const at = Array.from({ length: next - from }, (_, k) => from + k);
+    return { at, pack: packOf && at.some((i) => items[i].toCache) ? packOf(units++) : undefined };
   };
   const onWorker = async (w: number): Promise<void> => {
     for (let unit = take(); unit; unit = take()) {
-      const got = await pool!.patch(w, unit.map((i) => items[i]));
-      unit.forEach((i, k) => (out[i] = got[k]));
-      onDone?.((done += unit.length), items.length);
+      const got = await pool!.patch(w, unit.at.map((i) => items[i]), unit.pack);
+      unit.at.forEach((i, k) => (out[i] = got[k]));
+      onDone?.((done += unit.at.length), items.length);
     }
   };
   const onMain = async (): Promise<void> => {
     for (let unit = take(); unit; unit = take()) {
-      for (const i of unit) out[i] = patchStaged(items[i]);
-      onDone?.((done += unit.length), items.length);
+      patchUnit(unit.at.map((i) => items[i]), unit.pack).forEach((r, k) => (out[unit.at[k]] = r));
+      onDone?.((done += unit.at.length), items.length);
       if (workers) await new Promise((r) => setImmediate(r)); // take in the workers' replies
     }
   };

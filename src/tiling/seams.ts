@@ -6,7 +6,7 @@
 import { matchSeams, seamEdge, type SeamMatch } from '../geometry/seams.ts';
 import { SEAM_NONE } from '../geometry/edge-rule.ts';
 import { writeCornerEdge, type EdgeArrays } from '../format/resource.ts';
-import { constants, copyFileSync, statSync, unlinkSync } from 'node:fs';
+import { PackWriter, type PackSlice } from '../cache-pack.ts';
 import { readStaged, sha256Of, type BuiltResource } from './build.ts';
 import { checkOf, writeSpan } from '../files.ts';
 import { fingerprint } from './unique.ts';
@@ -124,8 +124,8 @@ export interface PatchItem {
   arrays: Uint32Array;
   /** Take the patched file's sha256 too (the cache records it). */
   sha256: boolean;
-  /** The cache entry to copy the final file to (src/cache.ts entryFor), if any. */
-  copyTo?: string;
+  /** Append the final file to the work unit's cache pack (src/cache.ts wantsEntry, src/cache-pack.ts). */
+  toCache?: boolean;
 }
 
 /** What is known of a patched file's bytes afterwards (BuiltResource's size, fingerprint, check, sha256). */
@@ -139,44 +139,40 @@ export interface FileSums {
 export interface PatchResult {
   /** The patched file's sums; none when it was not changed. */
   sums?: FileSums;
-  /** The cache entry's stat once copied (copyTo); none when not asked or the copy failed (then no entry is kept). */
-  copied?: { size: number; mtimeMs: number };
+  /** Where the final file went in the unit's pack (toCache); none when not asked or the write failed (then no entry is kept). */
+  copied?: PackSlice;
+  /** An unchanged file's sha256, taken for its entry (a changed one's is in sums). */
+  sha256?: string;
 }
 
 const patchScratch = { buf: new Uint8Array(0) };
 
 /**
- * Stores the joined corners' edge data into a file this build wrote (applySeams' rule for encoder bytes: only
- * corners with a code are written), rewriting only the changed span, and sums the result. The file is read back
+ * Stores the joined corners' edge data into files this build wrote (applySeams' rule for encoder bytes: only
+ * corners with a code are written), rewriting only the changed span, and sums the results. Each file is read back
  * into one buffer reused file after file (src/tiling/build.ts readStaged: plain file, size and CRC-32 checked).
+ * Items marked toCache have their final bytes appended to the pack at `pack` (one per work unit, created here).
  */
-export function patchStaged(item: PatchItem): PatchResult {
-  const out: PatchResult = {};
-  if (item.codes) out.sums = patchFile(item, item.codes);
-  if (item.copyTo !== undefined) out.copied = copyEntry(item.path, item.copyTo);
-  return out;
-}
-
-/**
- * The cache entry at `to` as a fresh copy of `from` (a link planted there is removed, not followed); its stat, or
- * undefined when it cannot be written (a cache that cannot be written only costs the next build its hits).
- */
-export function copyEntry(from: string, to: string): { size: number; mtimeMs: number } | undefined {
+export function patchUnit(items: PatchItem[], pack?: string): PatchResult[] {
+  const writer = pack === undefined ? undefined : new PackWriter(pack);
   try {
-    try {
-      unlinkSync(to);
-    } catch {
-      // not there
-    }
-    copyFileSync(from, to, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
-    const st = statSync(to);
-    return { size: st.size, mtimeMs: st.mtimeMs };
-  } catch {
-    return undefined;
+    return items.map((item) => {
+      const out: PatchResult = {};
+      let bytes: Uint8Array | undefined;
+      if (item.codes) ({ sums: out.sums, bytes } = patchFile(item, item.codes));
+      if (item.toCache && writer) {
+        // A file left as encoded is hashed here, once, as the bytes the entry keeps (the encoding thread did not).
+        if (!bytes) out.sha256 = sha256Of((bytes = readStaged(item.path, item.check, patchScratch)));
+        out.copied = writer.append(bytes);
+      }
+      return out;
+    });
+  } finally {
+    writer?.close();
   }
 }
 
-function patchFile(item: PatchItem, codes: Float32Array): FileSums {
+function patchFile(item: PatchItem, codes: Float32Array): { sums: FileSums; bytes: Uint8Array } {
   const bytes = readStaged(item.path, item.check, patchScratch);
   const arrays = edgeArraysOf(item.name, bytes, item.arrays);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -190,5 +186,5 @@ function patchFile(item: PatchItem, codes: Float32Array): FileSums {
     writeCornerEdge(view, a, item.corner[i], e.value, e.concave, e.flat, span);
   }
   if (span[0] < span[1]) writeSpan(item.path, bytes, span[0], span[1]);
-  return { size: bytes.length, fingerprint: fingerprint(bytes), check: checkOf(bytes), sha256: item.sha256 ? sha256Of(bytes) : undefined };
+  return { sums: { size: bytes.length, fingerprint: fingerprint(bytes), check: checkOf(bytes), sha256: item.sha256 ? sha256Of(bytes) : undefined }, bytes };
 }

@@ -9,7 +9,7 @@ import { buildResource, resourceBuffers, writeResource, type EncodeOptions, type
 import type { ValidateItem } from './pool.ts';
 import { ValidationMemo, type MemoItem } from '../import/validate-memo.ts';
 import { pieceReply } from './mesh-threads.ts';
-import { patchStaged, type PatchItem, type PatchResult } from './seams.ts';
+import { patchUnit, type PatchItem, type PatchResult } from './seams.ts';
 import type { PieceInput } from '../geometry/pieces.ts';
 
 type Request =
@@ -19,7 +19,7 @@ type Request =
   | { id: number; kind: 'reset'; session?: string }
   | { id: number; kind: 'cellRuns'; items: ValidateItem[]; cellSize: number }
   | { id: number; kind: 'piece'; input: PieceInput }
-  | { id: number; kind: 'patch'; items: PatchItem[] };
+  | { id: number; kind: 'patch'; items: PatchItem[]; pack?: string };
 
 /**
  * Objects validated since the last 'cracks' request, with their reports (open-edge lists kept here, not sent):
@@ -34,7 +34,7 @@ let memoToken: string | undefined;
 parentPort!.on('message', (msg: Request) => {
   try {
     if (msg.kind === 'patch') {
-      parentPort!.postMessage({ id: msg.id, result: msg.items.map(patchStaged) });
+      parentPort!.postMessage({ id: msg.id, result: patchUnit(msg.items, msg.pack) });
       return;
     }
     if (msg.kind === 'piece') {

@@ -1,8 +1,9 @@
-// Issue 22, the incremental cache: nothing in it is trusted. A tampered, swapped, truncated or linked entry, edited
-// index metadata, a key that is a path, a --cache folder of the user's own files: each gives a clean build's bytes
-// and deletes nothing outside the cache. Each case fails on the cache before this issue.
+// Issue 22, the incremental cache: nothing in it is trusted. A tampered, overwritten, truncated or linked entry (a
+// slice of a pack file, src/cache-pack.ts), edited index metadata, a key or pack name that is a path, a --cache
+// folder of the user's own files: each gives a clean build's bytes and deletes nothing outside the cache. Each case
+// fails on the cache before this issue.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileLevel as compile } from '../../src/compile.ts';
@@ -26,13 +27,31 @@ beforeEach(() => {
   mkdirSync(dir, { recursive: true });
 });
 
-/** A first build into dir/out, its clean files, and the cache's entries folder and index. */
+interface Slice {
+  key: string;
+  pack: string;
+  at: number;
+  size: number;
+}
+
+/** A first build into dir/out, its clean files, the cache's entries folder and index, and each entry's slice (as the index says). */
 async function built() {
   const out = join(dir, 'out');
   await compileLevel(LEVEL, { out }, hooks);
   const cache = join(out, '.cache');
-  const entries = readdirSync(join(cache, 'r')).filter((f) => f.endsWith('.physics')).sort();
-  return { out, cache, r: join(cache, 'r'), entries, clean: files(out), indexFile: join(cache, 'index.json') };
+  const indexFile = join(cache, 'index.json');
+  const entries: Slice[] = Object.entries(JSON.parse(readFileSync(indexFile, 'utf8')).entries as Record<string, Slice>)
+    .map(([key, e]) => ({ key, pack: e.pack, at: e.at, size: e.size }))
+    .sort((a, b) => a.pack.localeCompare(b.pack) || a.at - b.at);
+  expect(entries.length).toBeGreaterThanOrEqual(3);
+  return { out, cache, r: join(cache, 'r'), entries, clean: files(out), indexFile };
+}
+
+/** Rewrites bytes of a pack in place. */
+function editPack(path: string, edit: (b: Buffer) => void): void {
+  const b = readFileSync(path);
+  edit(b);
+  writeFileSync(path, b);
 }
 
 function expectClean(out: string, clean: Map<string, Buffer>): void {
@@ -44,10 +63,8 @@ function expectClean(out: string, clean: Map<string, Buffer>): void {
 describe('cache entries are checked before reuse', () => {
   it('a flipped byte in an entry is a miss, counted as rejected; the output is a clean build\'s', async () => {
     const c = await built();
-    const e = join(c.r, c.entries[0]);
-    const b = readFileSync(e);
-    b[b.length >> 1] ^= 0x40;
-    writeFileSync(e, b);
+    const e = c.entries[0];
+    editPack(join(c.r, e.pack), (b) => void (b[e.at + (e.size >> 1)] ^= 0x40));
     // Into the same output the previous (checked) files are linked and the entries not even read: clean.
     expectClean((await compileLevel(LEVEL, { out: c.out }, hooks)).outDir, c.clean);
     // Into another output through the same cache, the entries are what is reused: the flipped one is rejected.
@@ -57,28 +74,34 @@ describe('cache entries are checked before reuse', () => {
     expectClean(join(dir, 'out2'), c.clean);
   });
 
-  it('two entries swapped, and one truncated, are misses', async () => {
+  it('an entry overwritten with another\'s bytes, and a pack cut short inside an entry, are misses', async () => {
     const c = await built();
-    const [a, b] = [readFileSync(join(c.r, c.entries[0])), readFileSync(join(c.r, c.entries[1]))];
-    writeFileSync(join(c.r, c.entries[0]), b);
-    writeFileSync(join(c.r, c.entries[1]), a);
-    writeFileSync(join(c.r, c.entries[2]), readFileSync(join(c.r, c.entries[2])).subarray(0, 100));
+    const [a, b] = c.entries;
+    const other = readFileSync(join(c.r, b.pack)).subarray(b.at, b.at + b.size);
+    editPack(join(c.r, a.pack), (p) => void p.set(other.subarray(0, Math.min(a.size, other.length)), a.at));
+    const last = c.entries[c.entries.length - 1];
+    truncateSync(join(c.r, last.pack), last.at + 100);
     expectClean((await compileLevel(LEVEL, { out: c.out }, hooks)).outDir, c.clean);
     const r = await compileLevel(LEVEL, { out: join(dir, 'out2'), cache: c.cache }, hooks);
-    expect(r.cache!.misses).toBeGreaterThanOrEqual(3);
+    expect(r.cache!.misses).toBeGreaterThanOrEqual(2);
+    expect(r.cache!.rejected).toBeGreaterThanOrEqual(2);
     expectClean(join(dir, 'out2'), c.clean);
   });
 
-  it('an entry replaced by a link to another file is not followed, not published as a link', async () => {
+  it('a pack replaced by a link to another file is not followed, not published as a link, not removed', async () => {
     const c = await built();
-    const victim = join(dir, 'secret.txt');
-    writeFileSync(victim, 'not collision');
-    const e = join(c.r, c.entries[0]);
-    unlinkSync(e);
-    symlinkSync(victim, e);
-    await compileLevel(LEVEL, { out: c.out }, hooks);
-    expectClean(c.out, c.clean);
-    expect(readFileSync(victim, 'utf8')).toBe('not collision');
+    const victim = join(dir, 'secret.bin');
+    const e = c.entries[0];
+    // The link's target holds the very bytes the pack did: only the link itself makes it a miss.
+    const bytes = readFileSync(join(c.r, e.pack));
+    writeFileSync(victim, bytes);
+    unlinkSync(join(c.r, e.pack));
+    symlinkSync(victim, join(c.r, e.pack));
+    const r = await compileLevel(LEVEL, { out: join(dir, 'out2'), cache: c.cache }, hooks);
+    expect(r.cache!.rejected).toBeGreaterThanOrEqual(1);
+    expectClean(join(dir, 'out2'), c.clean);
+    expect(readFileSync(victim).equals(bytes)).toBe(true);
+    expect(readdirSync(join(dir, 'out2')).filter((f) => f.endsWith('.physics')).every((f) => !lstatSync(join(dir, 'out2', f)).isSymbolicLink())).toBe(true);
   });
 
   it('edited index metadata (faces, bounds) is a miss: the manifest is a clean build\'s', async () => {
@@ -95,18 +118,25 @@ describe('cache entries are checked before reuse', () => {
     expectClean(c.out, c.clean);
   });
 
-  it('an index key that is a path never reaches the file it names', async () => {
+  it('an index key or pack name that is a path never reaches the file it names', async () => {
     const c = await built();
     const victims = join(dir, 'victims');
     mkdirSync(victims);
     writeFileSync(join(victims, 'victim.physics'), 'keep me');
+    // A pack-shaped name two folders up, holding an entry's very bytes: only its name's being a path refuses it.
+    const e = c.entries[0];
+    writeFileSync(join(victims, 'pack-1-1-00000000-0.bin'), readFileSync(join(c.r, e.pack)));
     const index = JSON.parse(readFileSync(c.indexFile, 'utf8'));
-    const [k] = Object.keys(index.entries);
-    index.entries['../../../victims/victim'] = { ...index.entries[k], used: -1000 };
+    index.entries['../../../victims/victim'] = { ...index.entries[e.key], used: -1000 };
+    index.entries[e.key].pack = '../../../victims/pack-1-1-00000000-0.bin';
     writeFileSync(c.indexFile, JSON.stringify(index));
-    for (let i = 0; i < 3; i++) await compileLevel(LEVEL, { out: c.out }, hooks);
+    for (let i = 0; i < 3; i++) {
+      const r = await compileLevel(LEVEL, { out: join(dir, `o${i}`), cache: c.cache }, hooks);
+      if (i === 0) expect(r.cache!.misses).toBe(1); // the entry whose pack was a path
+      expectClean(join(dir, `o${i}`), c.clean);
+    }
     expect(readFileSync(join(victims, 'victim.physics'), 'utf8')).toBe('keep me');
-    expectClean(c.out, c.clean);
+    expect(readdirSync(victims).sort()).toEqual(['pack-1-1-00000000-0.bin', 'victim.physics']);
   });
 
   it('a planted link at a guessed temporary name is not written through', async () => {

@@ -2,7 +2,8 @@
 // material, delete one, add one — a rebuild through the cache writes exactly the files and bytes of a clean build
 // (manifest included), reusing what did not change; entries edited in place, --no-cache and --cache DIR.
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { COMPACT_BELOW } from '../../src/cache.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileLevel as compile, type CompileResult } from '../../src/compile.ts';
@@ -142,36 +143,83 @@ describe('cache entries and options', () => {
 });
 
 describe('cache pruning', () => {
-  it('an entry no build of the last KEEP_BUILDS used is removed, and files no index names are swept', { timeout: 120_000 }, async () => {
+  /** The entries folder's files, and each index line's pack. */
+  const onDisk = (out: string): string[] => readdirSync(join(out, '.cache', 'r')).sort();
+  const lines = (out: string): Record<string, { pack: string; at: number; size: number }> => JSON.parse(readFileSync(join(out, '.cache', 'index.json'), 'utf8')).entries;
+  const named = (out: string): string[] => [...new Set(Object.values(lines(out)).map((e) => e.pack))].sort();
+
+  it('an entry no build of the last KEEP_BUILDS used is dropped, packs no line names are removed, and only files of ours go', { timeout: 120_000 }, async () => {
     const dir = join(tmp.dir, 'prune');
     mkdirSync(dir, { recursive: true });
     const out = join(dir, 'out');
     const level = join(dir, 'level.glb');
     const doc = await io().read(join(SAMPLES, 'skatepark.glb'));
     const node = doc.getRoot().listNodes().find((n) => n.getMesh() && n.getName() === 'ground')!;
-    const entries = (): string[] => readdirSync(join(out, '.cache', 'r')).sort();
-    const index = (): Record<string, unknown> => JSON.parse(readFileSync(join(out, '.cache', 'index.json'), 'utf8')).entries;
     await io().write(level, doc);
-    await compileLevel(level, { out }, hooks);
-    const first = entries();
-    expect(first.length).toBe(Object.keys(index()).length);
+    const first = await compileLevel(level, { out }, hooks);
+    const firstKeys = Object.keys(lines(out));
+    expect(firstKeys).toHaveLength(first.manifest.resources.length);
+    // A few packs, not a file an entry: the packs on disk are exactly those the index names.
+    expect(onDisk(out)).toEqual(named(out));
+    expect(onDisk(out).length).toBeLessThan(firstKeys.length);
     // Move the ground twice: its first entry is used by no build of the last KEEP_BUILDS (2) and goes.
     for (const dx of [1, 2]) {
       node.setTranslation([dx, 0, 0]);
       await io().write(level, doc);
       await compileLevel(level, { out }, hooks);
     }
-    const now = entries();
-    expect(now.length).toBe(Object.keys(index()).length);
-    expect(first.filter((f) => !now.includes(f))).toHaveLength(1);
-    // A file no index names (a build that died before writing its index) is swept once the index is unreadable.
-    writeFileSync(join(out, '.cache', 'r', `${'0'.repeat(64)}.physics`), 'stray');
+    const now = Object.keys(lines(out));
+    expect(firstKeys.filter((k) => !now.includes(k))).toHaveLength(1);
+    expect(now).toHaveLength(firstKeys.length + 1); // the ground's last two entries
+    expect(onDisk(out)).toEqual(named(out));
+    // Strays: a pack of a build that died (old), a pack another build is still writing (newer than this build),
+    // an entry file of cache format 5, and a file not of ours.
+    const r = join(out, '.cache', 'r');
+    const old = 'pack-1-1-00000000-0.bin', fresh = 'pack-9-9-ffffffff-m.bin', legacy = `${'0'.repeat(64)}.physics`;
+    for (const f of [old, fresh, legacy, 'notes.txt']) writeFileSync(join(r, f), 'stray');
+    utimesSync(join(r, old), new Date(Date.now() - 3600e3), new Date(Date.now() - 3600e3));
+    utimesSync(join(r, fresh), new Date(Date.now() + 3600e3), new Date(Date.now() + 3600e3));
     await compileLevel(level, { out }, hooks);
-    expect(entries()).toContain(`${'0'.repeat(64)}.physics`); // not listed on an ordinary build
+    expect(onDisk(out)).toEqual([...named(out), fresh, 'notes.txt'].sort());
+    // An index that cannot be read: every entry misses, and every pack of ours but the running one's is removed.
     writeFileSync(join(out, '.cache', 'index.json'), '{ damaged');
+    const again = await compileLevel(level, { out }, hooks);
+    expect(again.cache).toMatchObject({ hits: 0 });
+    expect(onDisk(out)).toEqual([...named(out), fresh, 'notes.txt'].sort());
+  });
+
+  it(`a pack whose kept entries fill less than ${COMPACT_BELOW * 100} % of it is compacted: its entries copied (readable), the pack removed`, { timeout: 120_000 }, async () => {
+    const dir = join(tmp.dir, 'compact');
+    mkdirSync(dir, { recursive: true });
+    const out = join(dir, 'out');
+    const level = join(dir, 'level.glb');
+    const doc = await io().read(join(SAMPLES, 'skatepark.glb'));
+    const meshNodes = doc.getRoot().listNodes().filter((n) => n.getMesh());
+    await io().write(level, doc);
     await compileLevel(level, { out }, hooks);
-    expect(entries()).not.toContain(`${'0'.repeat(64)}.physics`);
-    expect(entries().length).toBe(Object.keys(index()).length);
+    const firstPacks = named(out);
+    const kept = meshNodes[meshNodes.length - 1].getName();
+    // Every object but one moved, twice: the first build's entries of the moved ones are dropped at the third.
+    for (const dx of [5, 9]) {
+      for (const n of meshNodes.slice(0, -1)) n.setTranslation([dx, 0, 0]);
+      await io().write(level, doc);
+      await compileLevel(level, { out }, hooks);
+    }
+    const packs = named(out);
+    expect(packs.filter((p) => firstPacks.includes(p))).toEqual([]);
+    expect(packs.some((p) => p.endsWith('-c.bin'))).toBe(true);
+    expect(onDisk(out)).toEqual(packs);
+    // The compacted entry is read (not linked: another output) and gives a clean build's bytes.
+    const other = join(dir, 'other');
+    forgetLastBuild(other, join(out, '.cache'));
+    const r = await compileLevel(level, { out: other, cache: join(out, '.cache') }, hooks);
+    expect(r.cache).toMatchObject({ misses: 0, rejected: 0 });
+    const clean = join(dir, 'clean');
+    await compileLevel(level, { out: clean, cache: false }, hooks);
+    expectSameOutput(other, clean);
+    // The unmoved object's entry is the one the compaction moved.
+    expect(Object.values(lines(out)).filter((e) => e.pack.endsWith('-c.bin')).length).toBeGreaterThanOrEqual(1);
+    expect(r.objects.map((o) => o.source).join(' ')).toContain(kept);
   });
 });
 
@@ -183,13 +231,14 @@ describe('the seams step through the cache', () => {
     const out = join(dir, 'out');
     await compileLevel(city, { out }, hooks);
     const inodes = (d: string): Map<string, number> => new Map(readdirSync(d).filter((f) => f.endsWith('.physics')).map((f) => [f, statSync(join(d, f)).ino]));
-    const entryInodes = (): Set<number> => new Set([...inodes(join(out, '.cache', 'r')).values()]);
+    const entryInodes = (): Set<number> => new Set(readdirSync(join(out, '.cache', 'r')).map((f) => statSync(join(out, '.cache', 'r', f)).ino));
     const firstBytes = files(out);
     const firstInodes = inodes(out);
     const again = await compileLevel(city, { out }, hooks);
     expect(again.cache).toMatchObject({ misses: 0 });
     const second = inodes(out);
     const entries = entryInodes();
+    expect(entries.size).toBeGreaterThan(0);
     for (const [f, ino] of second) expect(entries.has(ino), f).toBe(false);
     // Linked from the previous output (no file created again for the same bytes), whose names the swap removed:
     // the first build's inodes, one link each.

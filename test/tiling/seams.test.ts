@@ -114,7 +114,7 @@ describe('seams in the build', () => {
 });
 
 describe('patching staged files (the build: written files, bytes out of memory)', () => {
-  it('patchStaged on every thread writes the bytes applySeams makes, sums them, and refuses a file changed since', async () => {
+  it('patchUnit on every thread writes the bytes applySeams makes, sums them, packs the cache entries, and refuses a file changed since', async () => {
     const dir = mkdtempSync(pathJoin(tmpdir(), 'sk8-patch-'));
     const pool = await ThreadPool.start(2);
     try {
@@ -127,26 +127,35 @@ describe('patching staged files (the build: written files, bytes out of memory)'
         rmSync(dir, { recursive: true, force: true });
         mkdirSync(dir);
         const built = await runJobs(jobsOf(objects, 20), { threads: 1, writeDir: dir, sha256: true });
-        // Every other file is also copied to a cache entry (planted there first: it is replaced, not written through).
+        // Every other file is also appended to its work unit's cache pack (src/cache-pack.ts); unit 0's pack name is
+        // planted as a link first: it is not written through, and that unit's files get no entry. Every third file
+        // has no joins: it is only copied (read back, checked, hashed).
         const entries = pathJoin(dir, 'entries');
         mkdirSync(entries);
         writeFileSync(pathJoin(dir, 'elsewhere'), 'not ours');
-        symlinkSync(pathJoin(dir, 'elsewhere'), pathJoin(entries, built[0].file));
+        const packOf = (u: number): string => pathJoin(entries, `pack-1-1-abcdef01-${u}.bin`);
+        symlinkSync(pathJoin(dir, 'elsewhere'), packOf(0));
         const items: PatchItem[] = built.map((r, i) => ({
-          name: r.name, path: pathJoin(dir, r.file), check: r.check!, codes: m.codes[i], shape: r.open.shape, corner: r.open.corner, arrays: r.open.arrays, sha256: true,
-          copyTo: i % 2 ? undefined : pathJoin(entries, r.file),
+          name: r.name, path: pathJoin(dir, r.file), check: r.check!, codes: i % 3 ? m.codes[i] : null, shape: r.open.shape, corner: r.open.corner, arrays: r.open.arrays, sha256: true,
+          toCache: i % 2 === 0,
         }));
         expect(items.length).toBeGreaterThan(2 * 32); // more than one unit a thread
-        const got = await runPatches(items, p, threads);
+        const got = await runPatches(items, p, threads, undefined, packOf);
         built.forEach((r, i) => {
           const file = readFileSync(pathJoin(dir, r.file));
-          expect(file.equals(Buffer.from(want[i].bytes))).toBe(true);
-          expect(got[i].sums).toEqual({ size: file.length, fingerprint: fingerprint(file), check: checkOf(file), sha256: createHash('sha256').update(file).digest('hex') });
-          if (i % 2) expect(got[i].copied).toBeUndefined();
+          const sha = createHash('sha256').update(file).digest('hex');
+          if (i % 3) {
+            expect(file.equals(Buffer.from(want[i].bytes))).toBe(true);
+            expect(got[i].sums).toEqual({ size: file.length, fingerprint: fingerprint(file), check: checkOf(file), sha256: sha });
+          } else expect(got[i].sums).toBeUndefined();
+          const unit = Math.floor(i / 32);
+          if (i % 2 || unit === 0) expect(got[i].copied).toBeUndefined();
           else {
-            expect(got[i].copied?.size).toBe(file.length);
-            expect(lstatSync(pathJoin(entries, r.file)).isFile()).toBe(true);
-            expect(readFileSync(pathJoin(entries, r.file)).equals(file)).toBe(true);
+            const c = got[i].copied!;
+            expect(c).toMatchObject({ pack: `pack-1-1-abcdef01-${unit}.bin`, size: file.length });
+            expect(lstatSync(packOf(unit)).isFile()).toBe(true);
+            expect(readFileSync(packOf(unit)).subarray(c.at, c.at + c.size).equals(file)).toBe(true);
+            expect(i % 3 ? got[i].sums!.sha256 : got[i].sha256).toBe(sha);
           }
         });
         expect(readFileSync(pathJoin(dir, 'elsewhere'), 'utf8')).toBe('not ours');

@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
 import { isNative, isPlanned, resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob, type ResourceOpen } from './tiling/build.ts';
 import { hashSources, TOOL_VERSION } from './version.ts';
-import { linkFromPrevious, type FileCheck } from './publish.ts';
+import { linkFromPrevious, previousDigest, type FileCheck } from './publish.ts';
 import { arrayId } from './import/memo.ts';
 import { isShared } from './import/shared-arena.ts';
 import { fingerprint } from './tiling/unique.ts';
@@ -65,9 +65,13 @@ interface IndexEntry {
   pending?: { open: ResourceOpen; codes: Float32Array | null };
   /** The entry's bytes' fingerprint (src/tiling/unique.ts). */
   fp: number;
-  /** Where the bytes are: a pack in the entries folder (its name), offset and size. */
-  pack: string;
-  at: number;
+  /**
+   * Where the bytes are: a pack in the entries folder (its name) and offset; or, in an output's own cache
+   * (outputRefs), `file`: the output's resource file that holds them (copied into a pack before a rebuild replaces it).
+   */
+  pack?: string;
+  at?: number;
+  file?: string;
   size: number;
   used: number;
   /** sha256 (hex) of the entry's bytes: an entry is taken only when its slice hashes to it (issue #22). */
@@ -78,6 +82,10 @@ interface IndexEntry {
 
 /** A cache key or a digest as the index may hold it: 64 lower-case hex digits, never a path. */
 const HEX64 = /^[0-9a-f]{64}$/;
+/** A resource file of the output an entry may name (a plain name, never a path). */
+const OUTPUT_FILE = /^(?!\.)[^/\\\0]{1,240}\.physics$/;
+/** Whether an index line says where its bytes are: a pack slice, or a resource file of the output. */
+const isPlace = (e: IndexEntry): boolean => (e.file === undefined ? isSlice(e) : e.pack === undefined && typeof e.file === 'string' && OUTPUT_FILE.test(e.file) && Number.isSafeInteger(e.size) && e.size > 0);
 /** An entry file's name in cache formats before 6 (one file an entry): removed by finish's sweep. */
 const ENTRY_NAME = /^[0-9a-f]{64}\.physics$/;
 
@@ -329,6 +337,12 @@ export class ResourceCache {
   readonly stats = { hits: 0, misses: 0, rejected: 0 };
   /** The output directory being rebuilt, whose checked files take() may link instead of writing (src/publish.ts previousDigest). */
   previous?: string;
+  /**
+   * The cache is the output's own (`<out>/.cache`): an entry of this build names the output file holding its bytes
+   * instead of a copy in a pack (no second copy of every resource), and a rebuild copies into its pack only the
+   * entries it keeps whose files it replaces (preserve). Off for --cache DIR, which may serve other outputs.
+   */
+  outputRefs = false;
 
   /** The lists file the index names, as read (records of entries from earlier builds). */
   private lists: Uint8Array;
@@ -370,7 +384,7 @@ export class ResourceCache {
         // Keys become file names: only hex digests with a digest and a seal are entries; anything else is dropped.
         const entries: Record<string, IndexEntry> = Object.create(null);
         for (const [k, e] of Object.entries(j.entries as Record<string, IndexEntry>)) {
-          if (HEX64.test(k) && e && typeof e === 'object' && typeof e.sha === 'string' && HEX64.test(e.sha) && typeof e.seal === 'string' && HEX64.test(e.seal) && isSlice(e)) entries[k] = e;
+          if (HEX64.test(k) && e && typeof e === 'object' && typeof e.sha === 'string' && HEX64.test(e.sha) && typeof e.seal === 'string' && HEX64.test(e.seal) && isPlace(e)) entries[k] = e;
         }
         return { ...j, entries };
       }
@@ -421,18 +435,47 @@ export class ResourceCache {
       if (sealOf(e, this.recordOf(e)!) !== e.seal) return this.reject(key);
       check = this.previous ? linkFromPrevious(this.previous, file, dir, e.sha) : undefined;
       if (!check) {
-        bytes = readSlice(join(this.dir, ENTRIES, e.pack), e.at, e.size);
-        if (!bytes || sha256(bytes) !== e.sha) return this.reject(key);
+        if (e.file !== undefined) {
+          bytes = this.outputBytes(e);
+          if (!bytes) return this.drop(key); // the output's file is gone or changed: the entry with it
+        } else {
+          bytes = readSlice(join(this.dir, ENTRIES, e.pack!), e.at!, e.size);
+          if (!bytes || sha256(bytes) !== e.sha) return this.reject(key);
+        }
         writeFileSync(join(dir, file), bytes, { flag: 'wx' });
       }
     } catch {
       return this.miss();
     }
-    this.used.set(key, e);
+    // In an output's own cache the entry now lives in this output's file (its bytes, linked or written here).
+    this.used.set(key, this.outputRefs ? { ...e, pack: undefined, at: undefined, file } : e);
     this.held.set(key, codes);
     this.stats.hits++;
     const r = { ...e.meta, name: job.name, file, cell: job.cell, sources: job.sources, open, size: e.size, fingerprint: e.fp, sha256: e.sha } as BuiltResource;
     return bytes ? Object.assign(r, { bytes }) : lazyBytes(Object.assign(r, { check }), join(this.previous!, file));
+  }
+
+  /** An output-file entry's bytes: the previous output's file as this process checked it, hashing to the entry's digest. */
+  private outputBytes(e: IndexEntry): Uint8Array | undefined {
+    if (!this.previous || previousDigest(this.previous, e.file!) !== e.sha) return undefined;
+    const bytes = readSlice(join(this.previous, e.file!), 0, e.size);
+    return bytes && sha256(bytes) === e.sha ? bytes : undefined;
+  }
+
+  /**
+   * Before the publish replaces the previous output: the entries kept for later builds that name one of its files
+   * and that this build did not use (their resources changed, so their files are replaced) are copied, checked,
+   * into this build's pack; one whose file is gone or changed is dropped.
+   */
+  preserve(): void {
+    const builds = this.index.builds + 1;
+    for (const [k, e] of Object.entries(this.index.entries)) {
+      if (e.file === undefined || this.used.has(k) || builds - e.used >= KEEP_BUILDS) continue;
+      const bytes = this.outputBytes(e);
+      const slice = bytes && (this.mainPack ??= new PackWriter(this.packPath('m'))).append(bytes);
+      if (slice) this.index.entries[k] = { ...e, ...slice, file: undefined };
+      else delete this.index.entries[k];
+    }
   }
 
   /** An entry's record: this build's, or its place in the lists file read at open. */
@@ -451,31 +494,45 @@ export class ResourceCache {
 
   /**
    * After the seams step: the entry for key (put or taken this build) becomes the resource's final bytes, holding
-   * these codes. `copied`: where a seams work unit appended them (src/tiling/seams.ts patchUnit; null: that
-   * failed); undefined: appended here, to this thread's pack, from r.bytes.
+   * these codes: in an output's own cache (outputRefs), the output's file r.file; else `copied`, where a seams work
+   * unit appended them (src/tiling/seams.ts patchUnit; null: that failed), or (undefined) appended here, to this
+   * thread's pack, from r.bytes.
    */
   settle(key: string, r: BuiltResource, codes: Float32Array | null, copied?: PackSlice | null): void {
     const e = this.used.get(key);
     if (!e || r.parts === 0) return;
     try {
-      const slice = copied === undefined ? (this.mainPack ??= new PackWriter(this.packPath('m'))).append(r.bytes) : copied;
-      if (!slice) throw new Error('not copied');
+      const place = this.outputRefs
+        ? { file: r.file, size: r.check?.bytes ?? r.bytes.length, pack: undefined, at: undefined }
+        : copied === undefined ? (this.mainPack ??= new PackWriter(this.packPath('m'))).append(r.bytes) : copied && { ...copied, file: undefined };
+      if (!place) throw new Error('not copied');
       // The caller keeps r.fingerprint and r.sha256 true to the bytes (src/tiling/build.ts noteBytes).
       const fp = r.fingerprint ?? fingerprint(r.bytes), sha = r.sha256 ?? sha256(r.bytes);
-      this.used.set(key, { ...e, pending: { open: r.open, codes }, fp, ...slice, sha });
+      this.used.set(key, { ...e, pending: { open: r.open, codes }, fp, ...place, sha });
     } catch {
       this.used.delete(key); // an entry that cannot be settled is not kept
     }
   }
 
-  /** Whether the entry for key is to be appended to a pack when settled (a key put this build). */
+  /** Whether the entry for key is settled from a seams work unit (a key put this build): hashed there, and appended to the unit's pack unless outputRefs. */
   wantsEntry(key: string): boolean {
     return this.used.has(key) && !this.held.has(key);
+  }
+
+  /** The pack a seams work unit appends its entries to, or undefined when entries name output files (outputRefs). */
+  unitPack(unit: number): string | undefined {
+    return this.outputRefs ? undefined : this.packPath(unit);
   }
 
   private miss(): undefined {
     this.stats.misses++;
     return undefined;
+  }
+
+  /** An entry whose output file is gone or changed: a miss, its line dropped. */
+  private drop(key: string): undefined {
+    delete this.index.entries[key];
+    return this.miss();
   }
 
   /** An entry that failed its check: a miss, counted, and its line dropped (its pack goes once no line names it). */
@@ -558,7 +615,7 @@ export class ResourceCache {
    */
   private compact(dir: string, entries: Record<string, IndexEntry>): void {
     const live = new Map<string, number>();
-    for (const e of Object.values(entries)) live.set(e.pack, (live.get(e.pack) ?? 0) + e.size);
+    for (const e of Object.values(entries)) if (e.pack !== undefined) live.set(e.pack, (live.get(e.pack) ?? 0) + e.size);
     const sparse = new Set<string>();
     for (const [pack, bytes] of live) {
       if (pack.startsWith(`${this.packBase}-`)) continue;
@@ -572,8 +629,8 @@ export class ResourceCache {
     const out = new PackWriter(join(dir, ENTRIES, `${this.packBase}-c.bin`));
     try {
       for (const [k, e] of Object.entries(entries)) {
-        if (!sparse.has(e.pack)) continue;
-        const bytes = readSlice(join(dir, ENTRIES, e.pack), e.at, e.size);
+        if (e.pack === undefined || !sparse.has(e.pack)) continue;
+        const bytes = readSlice(join(dir, ENTRIES, e.pack), e.at!, e.size);
         const slice = bytes && sha256(bytes) === e.sha ? out.append(bytes) : undefined;
         if (slice) entries[k] = { ...e, ...slice };
         else delete entries[k];

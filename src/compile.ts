@@ -332,6 +332,7 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
     const { built, layout, threads, level } = await encodeStage(b, imported.objects);
     const reports = await timed(b, 'validate', () => b.validation.results(imported.objects));
     b.validation.report(imported.objects, reports, b.logger);
+    b.cache?.preserve(); // before the publish replaces the previous output's files
     const result = await publishStage(b, imported, await sha256, built, layout, threads, level);
     if (b.cache) {
       b.cache.finish(b.cacheHome);
@@ -469,7 +470,7 @@ async function joinSeams(built: BuiltResource[], mode: SeamMode, carried: number
     patched.push(i);
     items.push(item);
   });
-  const results = await runPatches(items, pool, threads, onDone, cache && ((unit) => cache.packPath(unit)));
+  const results = await runPatches(items, pool, threads, onDone, cache && ((unit) => cache.unitPack(unit)));
   const byIndex = new Map(patched.map((i, k) => [i, { ...results[k], toCache: items[k].toCache }]));
   built.forEach((r, i) => {
     const codes = mode === 'level' ? match.codes[i] : null;
@@ -652,6 +653,7 @@ function openCache(b: Build): void {
   const dir = options.cache !== undefined || (prev!.exists && (prev!.files.length > 0 || prev!.owned.length > 0)) ? home : join(b.staging!.dir, CACHE_ENTRY);
   b.cache = ResourceCache.open(dir);
   b.cache.previous = outDir;
+  b.cache.outputRefs = options.cache === undefined;
   b.cacheHome = home;
 }
 

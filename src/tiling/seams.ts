@@ -124,7 +124,7 @@ export interface PatchItem {
   arrays: Uint32Array;
   /** Take the patched file's sha256 too (the cache records it). */
   sha256: boolean;
-  /** Append the final file to the work unit's cache pack (src/cache.ts wantsEntry, src/cache-pack.ts). */
+  /** The final file is a cache entry (src/cache.ts wantsEntry): hashed, and appended to the work unit's pack if it has one (src/cache-pack.ts). */
   toCache?: boolean;
 }
 
@@ -151,7 +151,7 @@ const patchScratch = { buf: new Uint8Array(0) };
  * Stores the joined corners' edge data into files this build wrote (applySeams' rule for encoder bytes: only
  * corners with a code are written), rewriting only the changed span, and sums the results. Each file is read back
  * into one buffer reused file after file (src/tiling/build.ts readStaged: plain file, size and CRC-32 checked).
- * Items marked toCache have their final bytes appended to the pack at `pack` (one per work unit, created here).
+ * Items marked toCache have their final bytes hashed and, given `pack` (one per work unit, created here), appended to it.
  */
 export function patchUnit(items: PatchItem[], pack?: string): PatchResult[] {
   const writer = pack === undefined ? undefined : new PackWriter(pack);
@@ -160,10 +160,10 @@ export function patchUnit(items: PatchItem[], pack?: string): PatchResult[] {
       const out: PatchResult = {};
       let bytes: Uint8Array | undefined;
       if (item.codes) ({ sums: out.sums, bytes } = patchFile(item, item.codes));
-      if (item.toCache && writer) {
+      if (item.toCache) {
         // A file left as encoded is hashed here, once, as the bytes the entry keeps (the encoding thread did not).
         if (!bytes) out.sha256 = sha256Of((bytes = readStaged(item.path, item.check, patchScratch)));
-        out.copied = writer.append(bytes);
+        if (writer) out.copied = writer.append(bytes);
       }
       return out;
     });

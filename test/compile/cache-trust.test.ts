@@ -34,11 +34,14 @@ interface Slice {
   size: number;
 }
 
-/** A first build into dir/out, its clean files, the cache's entries folder and index, and each entry's slice (as the index says). */
+/**
+ * A first build into dir/out through the cache dir/cache (--cache DIR: entries are copies in packs), its clean
+ * files, the cache's entries folder and index, and each entry's slice (as the index says).
+ */
 async function built() {
   const out = join(dir, 'out');
-  await compileLevel(LEVEL, { out }, hooks);
-  const cache = join(out, '.cache');
+  const cache = join(dir, 'cache');
+  await compileLevel(LEVEL, { out, cache }, hooks);
   const indexFile = join(cache, 'index.json');
   const entries: Slice[] = Object.entries(JSON.parse(readFileSync(indexFile, 'utf8')).entries as Record<string, Slice>)
     .map(([key, e]) => ({ key, pack: e.pack, at: e.at, size: e.size }))
@@ -66,7 +69,7 @@ describe('cache entries are checked before reuse', () => {
     const e = c.entries[0];
     editPack(join(c.r, e.pack), (b) => void (b[e.at + (e.size >> 1)] ^= 0x40));
     // Into the same output the previous (checked) files are linked and the entries not even read: clean.
-    expectClean((await compileLevel(LEVEL, { out: c.out }, hooks)).outDir, c.clean);
+    expectClean((await compileLevel(LEVEL, { out: c.out, cache: c.cache }, hooks)).outDir, c.clean);
     // Into another output through the same cache, the entries are what is reused: the flipped one is rejected.
     const r = await compileLevel(LEVEL, { out: join(dir, 'out2'), cache: c.cache }, hooks);
     expect(r.cache!.misses).toBeGreaterThanOrEqual(1);
@@ -81,7 +84,7 @@ describe('cache entries are checked before reuse', () => {
     editPack(join(c.r, a.pack), (p) => void p.set(other.subarray(0, Math.min(a.size, other.length)), a.at));
     const last = c.entries[c.entries.length - 1];
     truncateSync(join(c.r, last.pack), last.at + 100);
-    expectClean((await compileLevel(LEVEL, { out: c.out }, hooks)).outDir, c.clean);
+    expectClean((await compileLevel(LEVEL, { out: c.out, cache: c.cache }, hooks)).outDir, c.clean);
     const r = await compileLevel(LEVEL, { out: join(dir, 'out2'), cache: c.cache }, hooks);
     expect(r.cache!.misses).toBeGreaterThanOrEqual(2);
     expect(r.cache!.rejected).toBeGreaterThanOrEqual(2);
@@ -112,7 +115,7 @@ describe('cache entries are checked before reuse', () => {
       e.meta = JSON.parse(JSON.stringify(e.meta).replace(/\d+(\.\d+)?/g, (m) => String(Number(m) + 1)));
     }
     writeFileSync(c.indexFile, JSON.stringify(index));
-    const r = await compileLevel(LEVEL, { out: c.out }, hooks);
+    const r = await compileLevel(LEVEL, { out: c.out, cache: c.cache }, hooks);
     expect(r.cache!.hits).toBe(0);
     expect(JSON.parse(readFileSync(join(c.out, 'manifest.json'), 'utf8')).resources).toEqual(cleanManifest.resources);
     expectClean(c.out, c.clean);
@@ -139,6 +142,27 @@ describe('cache entries are checked before reuse', () => {
     expect(readdirSync(victims).sort()).toEqual(['pack-1-1-00000000-0.bin', 'victim.physics']);
   });
 
+  it('in the output\'s own cache, an index line naming an output file by a path is dropped, and that file is never read', async () => {
+    const out = join(dir, 'out');
+    await compileLevel(LEVEL, { out }, hooks);
+    const clean = files(out);
+    const indexFile = join(out, '.cache', 'index.json');
+    const index = JSON.parse(readFileSync(indexFile, 'utf8'));
+    const lines = Object.values(index.entries) as { file?: string; pack?: string }[];
+    expect(lines.every((e) => typeof e.file === 'string' && e.pack === undefined)).toBe(true); // no second copy
+    // The victim holds the very bytes the line's file did: only its name's being a path refuses it.
+    const [key] = Object.keys(index.entries);
+    const victims = join(dir, 'victims');
+    mkdirSync(victims);
+    writeFileSync(join(victims, index.entries[key].file), readFileSync(join(out, index.entries[key].file)));
+    index.entries[key].file = `../../victims/${index.entries[key].file}`;
+    writeFileSync(indexFile, JSON.stringify(index));
+    // Its file is not linked (out's own file of the job's name would be, but the line is not an entry): one miss.
+    const r = await compileLevel(LEVEL, { out }, hooks);
+    expect(r.cache).toMatchObject({ misses: 1, hits: r.manifest.resources.length - 1 });
+    expectClean(out, clean);
+  });
+
   it('a planted link at a guessed temporary name is not written through', async () => {
     const c = await built();
     const victim = join(dir, 'victim.txt');
@@ -146,7 +170,7 @@ describe('cache entries are checked before reuse', () => {
     for (const pid of [process.pid]) {
       symlinkSync(victim, join(c.cache, `index.json.${pid}.tmp`));
     }
-    await compileLevel(LEVEL, { out: c.out }, hooks);
+    await compileLevel(LEVEL, { out: c.out, cache: c.cache }, hooks);
     expect(readFileSync(victim, 'utf8')).toBe('unchanged');
   });
 });
@@ -176,7 +200,7 @@ describe('a cache folder that is not ours', () => {
     writeFileSync(join(user, 'analysis.R'), 'x');
     rmSync(c.r, { recursive: true });
     symlinkSync(user, c.r);
-    await compileLevel(LEVEL, { out: c.out }, hooks).catch((e: Error) => expect(e.message).toMatch(/cache: .*r is a symbolic link/));
+    await compileLevel(LEVEL, { out: c.out, cache: c.cache }, hooks).catch((e: Error) => expect(e.message).toMatch(/cache: .*r is a symbolic link/));
     expect(readdirSync(user)).toEqual(['analysis.R']);
   });
 });

@@ -2,6 +2,7 @@
 // material, delete one, add one — a rebuild through the cache writes exactly the files and bytes of a clean build
 // (manifest included), reusing what did not change; entries edited in place, --no-cache and --cache DIR.
 import { afterAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { COMPACT_BELOW } from '../../src/cache.ts';
 import { join } from 'node:path';
@@ -74,10 +75,52 @@ describe('cache entries and options', () => {
     await expect(compileLevel(join(SAMPLES, 'skatepark.glb'), { out }, hooks)).rejects.toThrow(/ground\.physics \(listed, but its bytes are not what the build wrote/);
     expect(readFileSync(f).equals(bytes)).toBe(true);
     unlinkSync(f);
+    // In the output's own cache the entry's bytes were that file (no second copy): with it gone, it misses.
     const r = await compileLevel(join(SAMPLES, 'skatepark.glb'), { out }, hooks);
-    expect(r.cache!.hits).toBe(first.manifest.resources.length); // the entry kept its bytes
+    expect(r.cache).toMatchObject({ hits: first.manifest.resources.length - 1, misses: 1 });
     const now = files(out);
     for (const [n, b] of clean) expect(b.equals(now.get(n)!), n).toBe(true);
+    // Through --cache DIR the entries are copies (packs): an edited, then deleted, published file misses nothing.
+    const out2 = join(dir, 'out2'), cache = join(dir, 'cache');
+    await compileLevel(join(SAMPLES, 'skatepark.glb'), { out: out2, cache }, hooks);
+    writeFileSync(join(out2, 'ground.physics'), bytes);
+    unlinkSync(join(out2, 'ground.physics'));
+    const s2 = await compileLevel(join(SAMPLES, 'skatepark.glb'), { out: out2, cache }, hooks);
+    expect(s2.cache!.hits).toBe(first.manifest.resources.length); // the entry kept its bytes
+    for (const [n, b] of clean) expect(b.equals(readFileSync(join(out2, n))), n).toBe(true);
+  });
+
+  it('in the output\'s own cache a build keeps no second copy: entries name its files, and a rebuild copies into a pack only the kept entries whose files it replaces (an undone edit still hits)', { timeout: 120_000 }, async () => {
+    const dir = join(tmp.dir, 'refs');
+    mkdirSync(dir, { recursive: true });
+    const out = join(dir, 'out');
+    const level = join(dir, 'level.glb');
+    const doc = await io().read(join(SAMPLES, 'city-blocks.glb'));
+    const node = doc.getRoot().listNodes().find((n) => n.getName().startsWith('planter'))!;
+    const t = node.getTranslation();
+    await io().write(level, doc);
+    const first = await compileLevel(level, { out }, hooks);
+    const lines = (): { file?: string; pack?: string; sha: string }[] => Object.values(JSON.parse(readFileSync(join(out, '.cache', 'index.json'), 'utf8')).entries);
+    expect(readdirSync(join(out, '.cache', 'r'))).toEqual([]);
+    expect(lines()).toHaveLength(first.manifest.resources.length);
+    for (const e of lines()) expect(createHash('sha256').update(readFileSync(join(out, e.file!))).digest('hex')).toBe(e.sha);
+    const clean = files(out);
+    node.setTranslation([t[0] + 3, t[1], t[2]]);
+    await io().write(level, doc);
+    const moved = await compileLevel(level, { out }, hooks);
+    expect(moved.cache!.misses).toBeGreaterThan(0);
+    // The replaced files' entries, kept for an undo, are now copies in this build's pack; the rest name files.
+    const packs = readdirSync(join(out, '.cache', 'r'));
+    expect(packs).toHaveLength(1);
+    expect(lines().filter((e) => e.pack !== undefined)).toHaveLength(moved.cache!.misses);
+    for (const e of lines()) if (e.file) expect(createHash('sha256').update(readFileSync(join(out, e.file))).digest('hex')).toBe(e.sha);
+    // Undone: every resource is a hit again (the replaced ones read from the pack), byte for byte the first build.
+    node.setTranslation(t);
+    await io().write(level, doc);
+    const undone = await compileLevel(level, { out }, hooks);
+    expect(undone.cache).toMatchObject({ misses: 0, rejected: 0 });
+    expectSameOutput(out, (await compileLevel(level, { out: join(dir, 'clean'), cache: false }, hooks)).outDir);
+    for (const [n, b] of clean) expect(b.equals(readFileSync(join(out, n))), n).toBe(true);
   });
   it('an entry whose open corners or seams codes are damaged in the index is a miss, not a wrong file', async () => {
     const dir = join(tmp.dir, 'damaged');
@@ -143,82 +186,81 @@ describe('cache entries and options', () => {
 });
 
 describe('cache pruning', () => {
-  /** The entries folder's files, and each index line's pack. */
-  const onDisk = (out: string): string[] => readdirSync(join(out, '.cache', 'r')).sort();
-  const lines = (out: string): Record<string, { pack: string; at: number; size: number }> => JSON.parse(readFileSync(join(out, '.cache', 'index.json'), 'utf8')).entries;
-  const named = (out: string): string[] => [...new Set(Object.values(lines(out)).map((e) => e.pack))].sort();
+  // Through --cache DIR (entries are copies, in packs). The entries folder's files, and each index line's pack:
+  const onDisk = (cache: string): string[] => readdirSync(join(cache, 'r')).sort();
+  const lines = (cache: string): Record<string, { pack: string; at: number; size: number }> => JSON.parse(readFileSync(join(cache, 'index.json'), 'utf8')).entries;
+  const named = (cache: string): string[] => [...new Set(Object.values(lines(cache)).map((e) => e.pack))].sort();
 
   it('an entry no build of the last KEEP_BUILDS used is dropped, packs no line names are removed, and only files of ours go', { timeout: 120_000 }, async () => {
     const dir = join(tmp.dir, 'prune');
     mkdirSync(dir, { recursive: true });
-    const out = join(dir, 'out');
+    const out = join(dir, 'out'), cache = join(dir, 'cache');
     const level = join(dir, 'level.glb');
     const doc = await io().read(join(SAMPLES, 'skatepark.glb'));
     const node = doc.getRoot().listNodes().find((n) => n.getMesh() && n.getName() === 'ground')!;
     await io().write(level, doc);
-    const first = await compileLevel(level, { out }, hooks);
-    const firstKeys = Object.keys(lines(out));
+    const first = await compileLevel(level, { out, cache }, hooks);
+    const firstKeys = Object.keys(lines(cache));
     expect(firstKeys).toHaveLength(first.manifest.resources.length);
     // A few packs, not a file an entry: the packs on disk are exactly those the index names.
-    expect(onDisk(out)).toEqual(named(out));
-    expect(onDisk(out).length).toBeLessThan(firstKeys.length);
+    expect(onDisk(cache)).toEqual(named(cache));
+    expect(onDisk(cache).length).toBeLessThan(firstKeys.length);
     // Move the ground twice: its first entry is used by no build of the last KEEP_BUILDS (2) and goes.
     for (const dx of [1, 2]) {
       node.setTranslation([dx, 0, 0]);
       await io().write(level, doc);
-      await compileLevel(level, { out }, hooks);
+      await compileLevel(level, { out, cache }, hooks);
     }
-    const now = Object.keys(lines(out));
+    const now = Object.keys(lines(cache));
     expect(firstKeys.filter((k) => !now.includes(k))).toHaveLength(1);
     expect(now).toHaveLength(firstKeys.length + 1); // the ground's last two entries
-    expect(onDisk(out)).toEqual(named(out));
+    expect(onDisk(cache)).toEqual(named(cache));
     // Strays: a pack of a build that died (old), a pack another build is still writing (newer than this build),
     // an entry file of cache format 5, and a file not of ours.
-    const r = join(out, '.cache', 'r');
+    const r = join(cache, 'r');
     const old = 'pack-1-1-00000000-0.bin', fresh = 'pack-9-9-ffffffff-m.bin', legacy = `${'0'.repeat(64)}.physics`;
     for (const f of [old, fresh, legacy, 'notes.txt']) writeFileSync(join(r, f), 'stray');
     utimesSync(join(r, old), new Date(Date.now() - 3600e3), new Date(Date.now() - 3600e3));
     utimesSync(join(r, fresh), new Date(Date.now() + 3600e3), new Date(Date.now() + 3600e3));
-    await compileLevel(level, { out }, hooks);
-    expect(onDisk(out)).toEqual([...named(out), fresh, 'notes.txt'].sort());
+    await compileLevel(level, { out, cache }, hooks);
+    expect(onDisk(cache)).toEqual([...named(cache), fresh, 'notes.txt'].sort());
     // An index that cannot be read: every entry misses, and every pack of ours but the running one's is removed.
-    writeFileSync(join(out, '.cache', 'index.json'), '{ damaged');
-    const again = await compileLevel(level, { out }, hooks);
+    writeFileSync(join(cache, 'index.json'), '{ damaged');
+    const again = await compileLevel(level, { out, cache }, hooks);
     expect(again.cache).toMatchObject({ hits: 0 });
-    expect(onDisk(out)).toEqual([...named(out), fresh, 'notes.txt'].sort());
+    expect(onDisk(cache)).toEqual([...named(cache), fresh, 'notes.txt'].sort());
   });
 
   it(`a pack whose kept entries fill less than ${COMPACT_BELOW * 100} % of it is compacted: its entries copied (readable), the pack removed`, { timeout: 120_000 }, async () => {
     const dir = join(tmp.dir, 'compact');
     mkdirSync(dir, { recursive: true });
-    const out = join(dir, 'out');
+    const out = join(dir, 'out'), cache = join(dir, 'cache');
     const level = join(dir, 'level.glb');
     const doc = await io().read(join(SAMPLES, 'skatepark.glb'));
     const meshNodes = doc.getRoot().listNodes().filter((n) => n.getMesh());
     await io().write(level, doc);
-    await compileLevel(level, { out }, hooks);
-    const firstPacks = named(out);
+    await compileLevel(level, { out, cache }, hooks);
+    const firstPacks = named(cache);
     const kept = meshNodes[meshNodes.length - 1].getName();
     // Every object but one moved, twice: the first build's entries of the moved ones are dropped at the third.
     for (const dx of [5, 9]) {
       for (const n of meshNodes.slice(0, -1)) n.setTranslation([dx, 0, 0]);
       await io().write(level, doc);
-      await compileLevel(level, { out }, hooks);
+      await compileLevel(level, { out, cache }, hooks);
     }
-    const packs = named(out);
+    const packs = named(cache);
     expect(packs.filter((p) => firstPacks.includes(p))).toEqual([]);
     expect(packs.some((p) => p.endsWith('-c.bin'))).toBe(true);
-    expect(onDisk(out)).toEqual(packs);
+    expect(onDisk(cache)).toEqual(packs);
     // The compacted entry is read (not linked: another output) and gives a clean build's bytes.
     const other = join(dir, 'other');
-    forgetLastBuild(other, join(out, '.cache'));
-    const r = await compileLevel(level, { out: other, cache: join(out, '.cache') }, hooks);
+    const r = await compileLevel(level, { out: other, cache }, hooks);
     expect(r.cache).toMatchObject({ misses: 0, rejected: 0 });
     const clean = join(dir, 'clean');
     await compileLevel(level, { out: clean, cache: false }, hooks);
     expectSameOutput(other, clean);
     // The unmoved object's entry is the one the compaction moved.
-    expect(Object.values(lines(out)).filter((e) => e.pack.endsWith('-c.bin')).length).toBeGreaterThanOrEqual(1);
+    expect(Object.values(lines(cache)).filter((e) => e.pack.endsWith('-c.bin')).length).toBeGreaterThanOrEqual(1);
     expect(r.objects.map((o) => o.source).join(' ')).toContain(kept);
   });
 });
@@ -238,7 +280,6 @@ describe('the seams step through the cache', () => {
     expect(again.cache).toMatchObject({ misses: 0 });
     const second = inodes(out);
     const entries = entryInodes();
-    expect(entries.size).toBeGreaterThan(0);
     for (const [f, ino] of second) expect(entries.has(ino), f).toBe(false);
     // Linked from the previous output (no file created again for the same bytes), whose names the swap removed:
     // the first build's inodes, one link each.
@@ -255,6 +296,10 @@ describe('the seams step through the cache', () => {
     const r = await compileLevel(moved, { out }, hooks);
     const clean = await compileLevel(moved, { out: join(dir, 'clean'), cache: false }, hooks);
     expectSameOutput(out, join(dir, 'clean'));
+    // The first build's entries of the cells it replaced are copies now (a pack), never sharing an inode with the output.
+    const packed = entryInodes();
+    expect(packed.size).toBeGreaterThan(0);
+    for (const [f, ino] of inodes(out)) expect(packed.has(ino), f).toBe(false);
     expect(r.cache!.hits).toBeGreaterThan(r.cache!.misses);
     expect(clean.manifest.seams).toEqual(r.manifest.seams);
   });

@@ -35,37 +35,114 @@ export interface SeamMatch {
 const MATCH_CHUNK = 4096;
 
 /**
+ * Most corners matched in one call (bytes of wasm memory per corner ~96: points, keys, table, slot, code). Above
+ * it the corners are matched in buckets of undirected edges (matchBuckets), so the match's memory stays ~25 MB
+ * whatever the level: the 64M-triangle bench level lists ~3 million corners, which in one call grew the main
+ * thread's wasm memory by ~280 MB, held until a collection.
+ */
+export const MATCH_BUCKET_CORNERS = 1 << 18;
+
+/**
  * The level-wide codes of every listed corner (see the file header), computed in WebAssembly (assembly/seams.ts).
  * Lists are taken in order (a resource's shapes, resources in job order), which fixes each pair's classification
- * order: the result does not depend on how many threads encoded them.
+ * order: the result does not depend on how many threads encoded them. `bucketCorners` (tests): see
+ * MATCH_BUCKET_CORNERS; the codes do not depend on it.
  */
-export function matchSeams(lists: OpenCorners[]): SeamMatch {
+export function matchSeams(lists: OpenCorners[], bucketCorners = MATCH_BUCKET_CORNERS): SeamMatch {
   let n = 0;
   for (const l of lists) {
     if (l.points.length !== 9 * l.corner.length) throw new Error(`seams: ${l.points.length} point values for ${l.corner.length} corners`);
     n += l.corner.length;
   }
   const all = new Float32Array(n);
-  const r = withEncoder(`seams: ${n} open corners`, () => {
-    const m = new WasmLayout(encoderWasm());
-    const pPoints = m.take(36 * n), pCodes = m.take(4 * n);
-    const buf = m.commit();
-    let at = pPoints;
-    for (const l of lists) {
-      new Float32Array(buf, at, l.points.length).set(l.points);
-      at += 4 * l.points.length;
-    }
-    const w = m.w;
-    w.matchBegin(n, pPoints, pCodes, m.end(), FLAT_COS);
-    for (let i = 0; i < n; i += MATCH_CHUNK) w.matchInsert(i, Math.min(n, i + MATCH_CHUNK));
-    for (let i = 0; i < n; i += MATCH_CHUNK) w.matchPair(i, Math.min(n, i + MATCH_CHUNK), pPoints, pCodes);
-    all.set(new Float32Array(m.w.memory.buffer, pCodes, n));
-    return { openCorners: m.w.matchResult(0), joined: m.w.matchResult(1) };
-  });
+  const r = n <= bucketCorners
+    ? matchRun(n, (into) => {
+      let at = 0;
+      for (const l of lists) {
+        into.set(l.points, at);
+        at += l.points.length;
+      }
+    }, (codes) => all.set(codes))
+    : matchBuckets(lists, n, bucketCorners, all);
   const codes: Float32Array[] = [];
   let at = 0;
   for (const l of lists) codes.push(all.subarray(at, (at += l.corner.length)));
   return { codes, ...r };
+}
+
+/** One call of the match over n corners: `fill` writes their points (9 f32 each) in order, `take` reads their codes. */
+function matchRun(n: number, fill: (points: Float32Array) => void, take: (codes: Float32Array) => void): { openCorners: number; joined: number } {
+  return withEncoder(`seams: ${n} open corners`, () => {
+    const m = new WasmLayout(encoderWasm());
+    const pPoints = m.take(36 * n), pCodes = m.take(4 * n);
+    const buf = m.commit();
+    fill(new Float32Array(buf, pPoints, 9 * n));
+    const w = m.w;
+    w.matchBegin(n, pPoints, pCodes, m.end(), FLAT_COS);
+    for (let i = 0; i < n; i += MATCH_CHUNK) w.matchInsert(i, Math.min(n, i + MATCH_CHUNK));
+    for (let i = 0; i < n; i += MATCH_CHUNK) w.matchPair(i, Math.min(n, i + MATCH_CHUNK), pPoints, pCodes);
+    take(new Float32Array(w.memory.buffer, pCodes, n));
+    return { openCorners: w.matchResult(0), joined: w.matchResult(1) };
+  });
+}
+
+/** f32 bits as the match keys them: −0.0 as 0.0. */
+const bitsKey = (b: number): number => (b === 0x80000000 ? 0 : b);
+
+/** A corner's endpoint (three f32 bit patterns at `at`), keyed as the match keys it, mixed to 32 bits. */
+function endHash(bits: Uint32Array, at: number): number {
+  let h = Math.imul(bitsKey(bits[at]) ^ 0x9e3779b9, 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13) ^ bitsKey(bits[at + 1]), 0xc2b2ae35);
+  h = Math.imul(h ^ (h >>> 16) ^ bitsKey(bits[at + 2]), 0x27d4eb2f);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+/**
+ * The match in buckets: each corner goes to the bucket of its undirected edge {a, b} (a hash symmetric in a and b),
+ * so a → b and every b → a meet in one bucket, and each bucket is matched alone with its corners in their level
+ * order. The rule looks at one edge's corners only (how many hold a → b and b → a, then the pair at its lower
+ * corner), so the codes and counts are those of one call over all of them.
+ */
+function matchBuckets(lists: OpenCorners[], n: number, bucketCorners: number, all: Float32Array): { openCorners: number; joined: number } {
+  const buckets = 2 ** Math.ceil(Math.log2(Math.ceil((2 * n) / bucketCorners)));
+  const shift = 32 - Math.log2(buckets);
+  const bucketOf = buckets <= 65_536 ? new Uint16Array(n) : new Uint32Array(n);
+  const count = new Uint32Array(buckets + 1);
+  let g = 0;
+  for (const l of lists) {
+    const bits = new Uint32Array(l.points.buffer, l.points.byteOffset, l.points.length);
+    for (let c = 0; c < l.corner.length; c++, g++) {
+      const s = (endHash(bits, 9 * c) + endHash(bits, 9 * c + 3)) >>> 0;
+      const b = Math.imul(s ^ (s >>> 16), 0x2c1b3c6d) >>> shift;
+      bucketOf[g] = b;
+      count[b + 1]++;
+    }
+  }
+  for (let b = 0; b < buckets; b++) count[b + 1] += count[b];
+  const order = new Uint32Array(n);
+  const next = count.slice(0, buckets);
+  for (let i = 0; i < n; i++) order[next[bucketOf[i]]++] = i;
+  const starts = new Uint32Array(lists.length + 1);
+  lists.forEach((l, k) => (starts[k + 1] = starts[k] + l.corner.length));
+  let openCorners = 0, joined = 0;
+  for (let b = 0; b < buckets; b++) {
+    const lo = count[b], hi = count[b + 1];
+    if (hi === lo) continue;
+    const r = matchRun(hi - lo, (into) => {
+      // The bucket's corners ascend, so their lists are found by one pointer moving forward.
+      for (let j = lo, k = 0; j < hi; j++) {
+        const i = order[j];
+        while (starts[k + 1] <= i) k++;
+        const at = 9 * (i - starts[k]);
+        into.set(lists[k].points.subarray(at, at + 9), 9 * (j - lo));
+      }
+    }, (codes) => {
+      for (let j = lo; j < hi; j++) all[order[j]] = codes[j - lo];
+    });
+    openCorners += r.openCorners;
+    joined += r.joined;
+  }
+  return { openCorners, joined };
 }
 
 /** A corner's stored edge data for a code: value (1.0 unless convex) and its two bits. */

@@ -253,6 +253,38 @@ describe('level-wide edge data', () => {
   });
 });
 
+describe('the match in buckets (big levels: matchSeams past MATCH_BUCKET_CORNERS)', () => {
+  it('gives every corner the code, and the counts, of one call over all of them', () => {
+    // Triangles on a small lattice (many shared edges, some held 3+ times, back-to-back pairs, −0.0 against 0.0),
+    // each corner listed, the lists cut at random.
+    let seed = 7;
+    const rnd = (): number => ((seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32);
+    const v = (): number[] => [Math.floor(rnd() * 5), rnd() < 0.5 ? (rnd() < 0.5 ? -0 : 0) : Math.floor(rnd() * 3), Math.floor(rnd() * 5)];
+    const tris: number[][][] = [];
+    for (let t = 0; t < 1200; t++) {
+      const [a, b, c] = [v(), v(), v()];
+      if (a.join() === b.join() || b.join() === c.join() || a.join() === c.join()) continue;
+      tris.push([a, b, c]);
+      if (rnd() < 0.1) tris.push([b, a, c]); // back to back: never paired
+    }
+    const corners = tris.flatMap(([a, b, c]) => [[...a, ...b, ...c], [...b, ...c, ...a], [...c, ...a, ...b]]);
+    const lists: { corner: Uint32Array; points: Float32Array }[] = [];
+    for (let at = 0; at < corners.length;) {
+      const n = Math.min(corners.length - at, 1 + Math.floor(rnd() * 40));
+      lists.push({ corner: Uint32Array.from({ length: n }, (_, i) => i), points: Float32Array.from(corners.slice(at, at + n).flat()) });
+      at += n;
+    }
+    const one = matchSeams(lists, Infinity);
+    expect(one.joined).toBeGreaterThan(100);
+    expect(one.openCorners).toBeGreaterThan(100);
+    for (const bucket of [1, 5, 64, 1000]) {
+      const m = matchSeams(lists, bucket);
+      expect([m.joined, m.openCorners], `bucket ${bucket}`).toEqual([one.joined, one.openCorners]);
+      m.codes.forEach((c, i) => expect(Buffer.from(c.buffer, c.byteOffset, c.byteLength).equals(Buffer.from(one.codes[i].buffer, one.codes[i].byteOffset, one.codes[i].byteLength)), `bucket ${bucket} list ${i}`).toBe(true));
+    }
+  });
+});
+
 describe('carried seam values (a round trip: src/geometry/seams.ts carrySeamValues)', () => {
   // Two triangles folded 45° down along x (a ridge, convex), each its own piece: the cut joins them with a convex value.
   const s = Math.SQRT1_2;

@@ -568,26 +568,27 @@ export class ResourceCache {
     this.compact(dir, entries);
     // Every kept entry's record into a new lists file; the index names it, so a reader always finds the records
     // the index it read describes (the old file is removed only after the new index is in place).
-    const records: Uint8Array[] = [];
-    let at = 0;
-    for (const [k, e] of Object.entries(entries)) {
-      const rec = this.recordOf(e);
-      if (!rec) {
-        delete entries[k];
-        continue;
-      }
-      records.push(rec);
-      const { pending: _p, ...kept } = e;
-      // A line carried over untaken keeps its seal: sealing it anew would launder an edit made to it on disk.
-      entries[k] = { ...kept, list: [at, rec.length], seal: this.used.has(k) ? sealOf(e, rec) : e.seal };
-      at += rec.length;
-    }
     const lists = `lists-${builds}-${process.pid}-${randomBytes(4).toString('hex')}.bin`;
+    // Temporary names are random and created exclusively: a link planted under a guessed name is never written
+    // through (issue #22).
+    const tmpLists = join(dir, `${lists}.${randomBytes(8).toString('hex')}.tmp`);
+    const out = new PackWriter(tmpLists);
     try {
-      // Temporary names are random and created exclusively: a link planted under a guessed name is never written
-      // through (issue #22).
-      const tmpLists = join(dir, `${lists}.${randomBytes(8).toString('hex')}.tmp`);
-      writeFileSync(tmpLists, Buffer.concat(records), { flag: 'wx' });
+      // Records are written as they are sealed, not gathered into one buffer (at 64M triangles ~130 MB, twice).
+      for (const [k, e] of Object.entries(entries)) {
+        const rec = this.recordOf(e);
+        if (!rec) {
+          delete entries[k];
+          continue;
+        }
+        const slice = out.append(rec);
+        if (!slice) throw new Error('lists not written');
+        const { pending: _p, ...kept } = e;
+        // A line carried over untaken keeps its seal: sealing it anew would launder an edit made to it on disk.
+        entries[k] = { ...kept, list: [slice.at, rec.length], seal: this.used.has(k) ? sealOf(e, rec) : e.seal };
+      }
+      if (out.size === 0) writeFileSync(tmpLists, new Uint8Array(0), { flag: 'wx' }); // no entries: an empty lists file
+      out.close();
       renameSync(tmpLists, join(dir, lists));
       const tmp = join(dir, `${INDEX}.${randomBytes(8).toString('hex')}.tmp`);
       writeFileSync(tmp, JSON.stringify({ format: CACHE_FORMAT, builds, entries, lists } satisfies IndexFile), { flag: 'wx' });
@@ -605,6 +606,12 @@ export class ResourceCache {
       }
     } catch {
       // as in put: a cache that cannot be kept costs hits, never the build
+      out.close();
+      try {
+        unlinkSync(tmpLists);
+      } catch {
+        // not made, or renamed already
+      }
     }
   }
 

@@ -455,6 +455,11 @@ export class ResourceCache {
     return bytes ? Object.assign(r, { bytes }) : lazyBytes(Object.assign(r, { check }), join(this.previous!, file));
   }
 
+  /** Bytes appended to this thread's pack (made on first need), or undefined when it cannot be written. */
+  private appendHere(bytes: Uint8Array): PackSlice | undefined {
+    return (this.mainPack ??= new PackWriter(this.packPath('m'))).append(bytes);
+  }
+
   /** An output-file entry's bytes: the previous output's file as this process checked it, hashing to the entry's digest. */
   private outputBytes(e: IndexEntry): Uint8Array | undefined {
     if (!this.previous || previousDigest(this.previous, e.file!) !== e.sha) return undefined;
@@ -472,7 +477,7 @@ export class ResourceCache {
     for (const [k, e] of Object.entries(this.index.entries)) {
       if (e.file === undefined || this.used.has(k) || builds - e.used >= KEEP_BUILDS) continue;
       const bytes = this.outputBytes(e);
-      const slice = bytes && (this.mainPack ??= new PackWriter(this.packPath('m'))).append(bytes);
+      const slice = bytes && this.appendHere(bytes);
       if (slice) this.index.entries[k] = { ...e, ...slice, file: undefined };
       else delete this.index.entries[k];
     }
@@ -504,7 +509,7 @@ export class ResourceCache {
     try {
       const place = this.outputRefs
         ? { file: r.file, size: r.check?.bytes ?? r.bytes.length, pack: undefined, at: undefined }
-        : copied === undefined ? (this.mainPack ??= new PackWriter(this.packPath('m'))).append(r.bytes) : copied && { ...copied, file: undefined };
+        : copied === undefined ? this.appendHere(r.bytes) : copied && { ...copied, file: undefined };
       if (!place) throw new Error('not copied');
       // The caller keeps r.fingerprint and r.sha256 true to the bytes (src/tiling/build.ts noteBytes).
       const fp = r.fingerprint ?? fingerprint(r.bytes), sha = r.sha256 ?? sha256(r.bytes);

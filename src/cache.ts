@@ -28,6 +28,7 @@ import { isNative, isPlanned, resourceFile, type BuiltResource, type EncodeOptio
 import { hashSources, TOOL_VERSION } from './version.ts';
 import { linkFromPrevious, previousDigest, type FileCheck } from './publish.ts';
 import { arrayId } from './import/memo.ts';
+import { readRegularFile } from './files.ts';
 import { isShared } from './import/shared-arena.ts';
 import { fingerprint } from './tiling/unique.ts';
 import { sameCodes } from './tiling/seams.ts';
@@ -47,6 +48,10 @@ export const KEEP_BUILDS = 2;
 export const COMPACT_BELOW = 0.5;
 
 const INDEX = 'index.json';
+/** Largest index read (bytes): ~600 bytes a line; 500,000 objects' cells fit. Past it, the cache starts empty. */
+const MAX_INDEX_BYTES = 512 << 20;
+/** Largest lists file read (bytes): 44+ bytes an open corner; the 64M bench level's is ~130 MB. */
+const MAX_LISTS_BYTES = 1 << 30;
 /** Names of lists files (IndexFile.lists). */
 const LISTS_NAME = /^lists-\d+-\d+-[0-9a-f]{8}\.bin$/;
 const ENTRIES = 'r';
@@ -351,7 +356,7 @@ export class ResourceCache {
     this.index = ResourceCache.readIndex(dir);
     this.packBase = `pack-${this.index.builds + 1}-${process.pid}-${randomBytes(4).toString('hex')}`;
     try {
-      this.lists = this.index.lists ? new Uint8Array(readFileSync(join(dir, this.index.lists))) : new Uint8Array(0);
+      this.lists = this.index.lists ? readRegularFile(join(dir, this.index.lists), MAX_LISTS_BYTES) : new Uint8Array(0);
     } catch {
       this.lists = new Uint8Array(0); // gone: every entry's record is unreadable, so every entry misses
     }
@@ -379,7 +384,8 @@ export class ResourceCache {
 
   private static readIndex(dir: string): IndexFile {
     try {
-      const j = JSON.parse(readFileSync(join(dir, INDEX), 'utf8'));
+      // A plain file only (a FIFO planted there would block the read), of a bounded size.
+      const j = JSON.parse(Buffer.from(readRegularFile(join(dir, INDEX), MAX_INDEX_BYTES)).toString('utf8'));
       if (j?.format === CACHE_FORMAT && typeof j.builds === 'number' && j.entries && typeof j.entries === 'object' && typeof j.lists === 'string' && LISTS_NAME.test(j.lists)) {
         // Keys become file names: only hex digests with a digest and a seal are entries; anything else is dropped.
         const entries: Record<string, IndexEntry> = Object.create(null);

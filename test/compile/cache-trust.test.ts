@@ -3,6 +3,7 @@
 // folder of the user's own files: each gives a clean build's bytes and deletes nothing outside the cache. Each case
 // fails on the cache before this issue.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,7 @@ const compileLevel: typeof compile = (input, opts = {}, h) => {
 };
 
 const LEVEL = fileURLToPath(new URL('../../samples/skatepark.glb', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
 const tmp = tempDir('sk8-cache-trust-');
 afterAll(tmp.cleanup);
 const hooks = { logger: { warn: () => {} } };
@@ -161,6 +163,23 @@ describe('cache entries are checked before reuse', () => {
     const r = await compileLevel(LEVEL, { out }, hooks);
     expect(r.cache).toMatchObject({ misses: 1, hits: r.manifest.resources.length - 1 });
     expectClean(out, clean);
+  });
+
+  it('a FIFO planted as the index or the lists file does not block the build: every entry misses, the output is clean', { timeout: 60_000 }, async () => {
+    for (const which of ['index', 'lists'] as const) {
+      const c = await built();
+      const lists = JSON.parse(readFileSync(c.indexFile, 'utf8')).lists as string;
+      const path = which === 'index' ? c.indexFile : join(c.cache, lists);
+      unlinkSync(path);
+      execFileSync('mkfifo', [path]);
+      // As a user runs it, in a child with a time limit: a read that blocks fails the test instead of hanging it.
+      const r = spawnSync(process.execPath, [BIN, LEVEL, '-o', join(dir, `out-${which}`), '--cache', c.cache, '--no-report'], { encoding: 'utf8', timeout: 30_000 });
+      expect([r.status, r.signal], `${which}: ${r.stderr}`).toEqual([0, null]);
+      expect(r.stdout, which).toMatch(/cache: \d+ resource\(s\) encoded, 0 reused/);
+      expectClean(join(dir, `out-${which}`), c.clean);
+      rmSync(c.out, { recursive: true });
+      rmSync(c.cache, { recursive: true });
+    }
   });
 
   it('a planted link at a guessed temporary name is not written through', async () => {

@@ -5,7 +5,7 @@
 // build the vertex→corner CSR with each slot's neighbours, and the edge data (edges.ts). Results stay in linear
 // memory for the caller to copy out; a header of pointers and counts says where (HEADER_* below).
 
-import { build } from './tree';
+import { build, orderScratchBytes } from './tree';
 import { edges } from './edges';
 import { boundsOf } from './bounds';
 import { alloc, resetArena } from './arena';
@@ -155,7 +155,7 @@ function shape(h: usize, v: usize, fv: usize, faces: i32, nv: i32, flatCos: f64,
   const bounds = h + HEADER_F64 + 24;
   boundsOf(v, 0, 0, nv, bounds);
   const nodeCount = <usize>(2 * faces - 1);
-  const box = alloc(<usize>(48 * faces)), ord = alloc(<usize>(40 * faces)), tb = alloc(48 * nodeCount), bx = alloc(48 * nodeCount);
+  const box = alloc(<usize>(48 * faces)), ord = alloc(orderScratchBytes(faces)), tb = alloc(48 * nodeCount), bx = alloc(48 * nodeCount);
   const leaves = alloc(4 * nodeCount), stack = alloc(4 * 400), nodes = alloc(<usize>(8 * (faces - 1))), leaf = alloc(<usize>(4 * faces));
   memory.copy(bx, bounds, 48);
   store<i32>(h + H_DEPTH, build(faces, v, fv, box, ord, tb, bx, leaves, stack, nodes, leaf));

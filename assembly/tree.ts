@@ -1,188 +1,162 @@
 // AssemblyScript source of the kind-5 tree builder (compiled to WebAssembly by scripts/build-wasm.mjs at
 // `npm install`; loaded by src/geometry/tree-wasm.ts). It builds exactly the tree src/geometry/bvh.ts describes
 // (../shared/spec/physics-resource.md, "Triangle-mesh shapes"; docs/format-decisions.md, "Encoder", Tree):
-// face boxes and centroids, Studio's face order by selection, true boxes bottom-up, conservative quantisation in
-// heap order. Why WebAssembly: the same loops as JavaScript run ~0.75× as long warm, and from the first call —
+// face boxes and centroids, Studio's face order by per-axis lists sorted once and split stably down the tree, true
+// boxes bottom-up, conservative quantisation in heap order. Why WebAssembly: the same loops as JavaScript run ~0.75× as long warm, and from the first call —
 // a fresh worker no longer spends its first encodes in the interpreter while TurboFan compiles the tree (measured
 // in bvh.ts's design log). f64/f32 arithmetic is IEEE-754 as in JavaScript (f32 demotion = Math.fround), so the
-// bytes are the same; test/geometry/tree-wasm.test.ts holds it to that.
+// bytes are the same; the goldens hold it to that, and test/geometry/tree-order.test.ts the face order to its rule.
 //
 // Memory: raw linear memory laid out by the caller (tree-wasm.ts), all offsets 8-byte aligned, after heapBase().
 
-import { SAMPLE_SELECT_MIN, WINDOW_HI, WINDOW_LO, sampleWindow } from './sample';
-
-/** f64 per face record in the split phase: centroid x, y, z, face-box min x, face index. */
-const STRIDE: i32 = 5;
-/** Record slot of the face-box min x, also the "axis" of the min-x fallback order. */
-const MIN_X: i32 = 3;
-const FACE: i32 = 4;
-/** Ranges of at most this many records are insertion-sorted. */
-const SORT_MAX: i32 = 12;
 const STEP_MIN: f64 = 1.0 / 1024.0;
 
-/** Base of the split phase's records. */
-let R: usize = 0;
-/** scan()'s second result: the smallest box min x of its range. */
-let SCAN_MIN: f64 = 0;
+// The face order's scratch (orderScratchBytes(n) bytes at ord), n faces: centroid x, y, z and box min x (f64 each,
+// 32n bytes); two banks of three u32 lists, the faces in (centroid, min x, face) order on x, y and z (a node's faces
+// sit at [lo, hi) of each list of the bank its depth's parity picks; its children's go to the other bank), the
+// second bank 20n bytes so that the first sort's scratch fits in it; one u8 per face (its side in the current split).
+let N: usize = 0;
+let CX: usize = 0;
+let MX: usize = 0;
+let BANK: usize = 0;
+let SIDE: usize = 0;
+/** Runs of equal 32-bit centroid keys longer than this are heap-sorted unless already in order. */
+const RUN_INSERT_MAX: i32 = 32;
+/** Radix histograms: three digits (11, 11 and 10 bits) of a 32-bit key. */
+const HIST: usize = memory.data(3 * 2048 * 4, 8);
+
+/** Bytes of scratch build() needs at ord for n faces (see above: 32n + 12n + 20n + n, and alignment). */
+export function orderScratchBytes(n: i32): usize {
+  return <usize>(65 * n + 8);
+}
 
 /** Where the caller may start laying out its arrays. */
 export function heapBase(): usize {
   return __heap_base;
 }
 
-@inline function rd(i: i32): f64 {
-  return load<f64>(R + (<usize>i << 3));
-}
-
 @inline function fr(x: f64): f64 {
   return <f64><f32>x;
 }
 
-/** Record i orders before record j on slot ax (then min x, then face index). */
-@inline function before(ax: i32, i: i32, j: i32): bool {
-  const a = rd(STRIDE * i + ax), b = rd(STRIDE * j + ax);
-  if (a != b) return a < b;
-  const ix = rd(STRIDE * i + MIN_X), jx = rd(STRIDE * j + MIN_X);
-  if (ix != jx) return ix < jx;
-  return rd(STRIDE * i + FACE) < rd(STRIDE * j + FACE);
+@inline function cen(a: i32, f: u32): f64 {
+  return load<f64>(CX + (<usize>a * N << 3) + (<usize>f << 3));
 }
 
-@inline function beforePivot(ax: i32, i: i32, pk: f64, px: f64, pf: f64): bool {
-  const o = STRIDE * i, v = rd(o + ax);
-  return v < pk || (v == pk && (rd(o + MIN_X) < px || (rd(o + MIN_X) == px && rd(o + FACE) < pf)));
+@inline function minx(f: u32): f64 {
+  return load<f64>(MX + (<usize>f << 3));
 }
 
-@inline function afterPivot(ax: i32, i: i32, pk: f64, px: f64, pf: f64): bool {
-  const o = STRIDE * i, v = rd(o + ax);
-  return v > pk || (v == pk && (rd(o + MIN_X) > px || (rd(o + MIN_X) == px && rd(o + FACE) > pf)));
+/** List k (by centroid x, y, z) of bank b. */
+@inline function list(b: i32, k: i32): usize {
+  return BANK + (<usize>(3 * b + k) * N << 2);
 }
 
-/** Swaps records i and j (bit patterns moved as i64: a −0.0 stays −0.0). */
-@inline function swap(i: i32, j: i32): void {
-  const a = R + (<usize>(STRIDE * i) << 3), b = R + (<usize>(STRIDE * j) << 3);
-  const a0 = load<i64>(a), a1 = load<i64>(a, 8), a2 = load<i64>(a, 16), a3 = load<i64>(a, 24), a4 = load<i64>(a, 32);
-  store<i64>(a, load<i64>(b)); store<i64>(a, load<i64>(b, 8), 8); store<i64>(a, load<i64>(b, 16), 16);
-  store<i64>(a, load<i64>(b, 24), 24); store<i64>(a, load<i64>(b, 32), 32);
-  store<i64>(b, a0); store<i64>(b, a1, 8); store<i64>(b, a2, 16); store<i64>(b, a3, 24); store<i64>(b, a4, 32);
+@inline function at(l: usize, j: i32): u32 {
+  return load<u32>(l + (<usize>j << 2));
 }
 
-/** Insertion sort of records [lo, hi) by (slot ax, min x, face index). */
-function sortRecords(ax: i32, lo: i32, hi: i32): void {
-  for (let i = lo + 1; i < hi; i++) {
-    const o = R + (<usize>(STRIDE * i) << 3);
-    const c0 = load<i64>(o), c1 = load<i64>(o, 8), c2 = load<i64>(o, 16);
-    const mx = load<f64>(o, 24), f = load<f64>(o, 32), key = load<f64>(o + (<usize>ax << 3));
-    let h = o;
-    const first = R + (<usize>(STRIDE * lo) << 3);
-    while (h > first) {
-      const p = h - (<usize>STRIDE << 3), v = load<f64>(p + (<usize>ax << 3));
-      const pmx = load<f64>(p, 24);
-      if (!(key < v || (key == v && (mx < pmx || (mx == pmx && f < load<f64>(p, 32)))))) break;
-      store<i64>(h, load<i64>(p)); store<i64>(h, load<i64>(p, 8), 8); store<i64>(h, load<i64>(p, 16), 16);
-      store<i64>(h, load<i64>(p, 24), 24); store<i64>(h, load<i64>(p, 32), 32);
-      h = p;
+/** Stable LSD radix sort of n u64 at a by their high 32 bits (t: n u64 scratch); returns where the result is. */
+function radixHigh(a: usize, t: usize, n: i32): usize {
+  memory.fill(HIST, 0, 3 * 2048 * 4);
+  for (let j = 0; j < n; j++) {
+    const w = load<u32>(a + (<usize>j << 3), 4);
+    const h0 = HIST + ((<usize>w & 0x7ff) << 2), h1 = HIST + 8192 + ((<usize>(w >> 11) & 0x7ff) << 2), h2 = HIST + 16384 + (<usize>(w >> 22) << 2);
+    store<u32>(h0, load<u32>(h0) + 1); store<u32>(h1, load<u32>(h1) + 1); store<u32>(h2, load<u32>(h2) + 1);
+  }
+  let src = a, dst = t;
+  for (let d = 0; d < 3; d++) {
+    const h = HIST + (<usize>d << 13), shift = <u32>(32 + 11 * d);
+    // A digit every key shares moves nothing.
+    if (load<u32>(h + (<usize>((load<u64>(src) >> shift) & 0x7ff) << 2)) == <u32>n) continue;
+    let sum: u32 = 0;
+    for (let b = 0; b < 2048; b++) {
+      const c = load<u32>(h + (<usize>b << 2));
+      store<u32>(h + (<usize>b << 2), sum);
+      sum += c;
     }
-    store<i64>(h, c0); store<i64>(h, c1, 8); store<i64>(h, c2, 16); store<f64>(h, mx, 24); store<f64>(h, f, 32);
-  }
-}
-
-/** The first k − lo of records [lo, hi) become the smallest (quickselect, median of three, Hoare partition). */
-function selectRecords(ax: i32, lo: i32, hi: i32, k: i32): void {
-  while (hi - lo > 1 && k > lo && k < hi) {
-    if (hi - lo <= SORT_MAX) {
-      sortRecords(ax, lo, hi);
-      return;
+    for (let j = 0; j < n; j++) {
+      const v = load<u64>(src + (<usize>j << 3));
+      const hp = h + (<usize>((v >> shift) & 0x7ff) << 2), pos = load<u32>(hp);
+      store<u32>(hp, pos + 1);
+      store<u64>(dst + (<usize>pos << 3), v);
     }
-    const mid = lo + ((hi - lo) >> 1);
-    if (before(ax, mid, lo)) swap(mid, lo);
-    if (before(ax, hi - 1, lo)) swap(hi - 1, lo);
-    if (before(ax, hi - 1, mid)) swap(hi - 1, mid);
-    swap(lo, mid);
-    const pk = rd(STRIDE * lo + ax), px = rd(STRIDE * lo + MIN_X), pf = rd(STRIDE * lo + FACE);
-    let i = lo - 1, j = hi;
-    for (;;) {
-      do i++; while (beforePivot(ax, i, pk, px, pf));
-      do j--; while (afterPivot(ax, j, pk, px, pf));
-      if (i >= j) break;
-      swap(i, j);
+    const s = src; src = dst; dst = s;
+  }
+  return src;
+}
+
+/** An order-preserving u32 of the f32 value x (−0 as +0). */
+@inline function keyF32(x: f64): u64 {
+  const b = x == 0 ? <u32>0 : reinterpret<u32>(<f32>x);
+  return <u64>((b >> 31) != 0 ? ~b : b | 0x80000000);
+}
+
+/** The high 32 bits of an order-preserving u64 of x (−0 as +0). */
+@inline function keyF64High(x: f64): u64 {
+  const b = x == 0 ? <u64>0 : reinterpret<u64>(x);
+  return ((b >> 63) != 0 ? ~b : b | 0x8000000000000000) >> 32;
+}
+
+/** s entry p before q: by centroid a of face m[low 32 bits], then by those bits (the face's rank in min-x order). */
+@inline function runBefore(a: i32, m: usize, p: u64, q: u64): bool {
+  const cp = cen(a, at(m, <i32><u32>p)), cq = cen(a, at(m, <i32><u32>q));
+  return cp < cq || (cp == cq && <u32>p < <u32>q);
+}
+
+/** Entries [lo, hi) of s (equal in their high 32 bits) into runBefore order: insertion, or heap sort if long. */
+function sortRun(a: i32, m: usize, s: usize, lo: i32, hi: i32): void {
+  let sorted = true;
+  for (let j = lo + 1; j < hi && sorted; j++) sorted = !runBefore(a, m, load<u64>(s + (<usize>j << 3)), load<u64>(s + (<usize>(j - 1) << 3)));
+  if (sorted) return;
+  if (hi - lo <= RUN_INSERT_MAX) {
+    for (let j = lo + 1; j < hi; j++) {
+      const v = load<u64>(s + (<usize>j << 3));
+      let k = j;
+      while (k > lo && runBefore(a, m, v, load<u64>(s + (<usize>(k - 1) << 3)))) {
+        store<u64>(s + (<usize>k << 3), load<u64>(s + (<usize>(k - 1) << 3)));
+        k--;
+      }
+      store<u64>(s + (<usize>k << 3), v);
     }
-    if (k <= j) hi = j + 1;
-    else lo = j + 1;
+    return;
+  }
+  // Heap sort (keys are distinct: the rank breaks every tie), so a hostile run stays O(k log k).
+  const b = s + (<usize>lo << 3), k = hi - lo;
+  for (let i = (k >> 1) - 1; i >= 0; i--) siftDown(a, m, b, i, k);
+  for (let e = k - 1; e > 0; e--) {
+    const t = load<u64>(b);
+    store<u64>(b, load<u64>(b + (<usize>e << 3)));
+    store<u64>(b + (<usize>e << 3), t);
+    siftDown(a, m, b, 0, e);
   }
 }
 
-/** selectRecords with Floyd–Rivest sampling for long ranges (the pivot: a sample window's rank-k record). */
-function selectRecordsSampled(ax: i32, lo: i32, hi: i32, k: i32): void {
-  let left = lo, right = hi - 1;
-  while (right - left + 1 > SAMPLE_SELECT_MIN && k > left && k <= right) {
-    sampleWindow(left, right, k);
-    const sl = WINDOW_LO, sr = WINDOW_HI;
-    selectRecordsSampled(ax, sl, sr + 1, k);
-    let best = k;
-    for (let q = k + 1; q <= sr; q++) if (before(ax, q, best)) best = q;
-    swap(best, k);
-    const po = STRIDE * k;
-    const pk = rd(po + ax), px = rd(po + MIN_X), pf = rd(po + FACE);
-    let i = left, j = right;
-    swap(left, k);
-    if (afterPivot(ax, right, pk, px, pf)) swap(left, right);
-    while (i < j) {
-      swap(i, j);
-      i++;
-      j--;
-      while (beforePivot(ax, i, pk, px, pf)) i++;
-      while (afterPivot(ax, j, pk, px, pf)) j--;
-    }
-    if (rd(STRIDE * left + FACE) == pf) swap(left, j);
-    else { j++; swap(j, right); }
-    if (j <= k) left = j + 1;
-    if (k <= j) right = j - 1;
+function siftDown(a: i32, m: usize, b: usize, i: i32, k: i32): void {
+  const v = load<u64>(b + (<usize>i << 3));
+  for (;;) {
+    let c = 2 * i + 1;
+    if (c >= k) break;
+    if (c + 1 < k && runBefore(a, m, load<u64>(b + (<usize>c << 3)), load<u64>(b + (<usize>(c + 1) << 3)))) c++;
+    const cv = load<u64>(b + (<usize>c << 3));
+    if (!runBefore(a, m, v, cv)) break;
+    store<u64>(b + (<usize>i << 3), cv);
+    i = c;
   }
-  if (right >= left) selectRecords(ax, left, right + 1, k);
+  store<u64>(b + (<usize>i << 3), v);
 }
 
-/** The axis along which the centroids of records [lo, hi) spread most (ties: the lower); SCAN_MIN = least min x. */
-function scan(lo: i32, hi: i32): i32 {
-  let o = R + (<usize>(STRIDE * lo) << 3);
-  if (hi - lo == 1) {
-    SCAN_MIN = load<f64>(o, 24);
-    return 0;
-  }
-  // Lanes (cx, cy) and (cz, min x); pmin/pmax are `b < a ? b : a` / `a < b ? b : a`: the same as keeping the
-  // earlier value on a tie, one instruction each.
-  let lo0 = v128.load(o), lo1 = v128.load(o, 16);
-  let hi0 = lo0, hi1 = lo1;
-  const e = R + (<usize>(STRIDE * hi) << 3);
-  for (o += <usize>STRIDE << 3; o < e; o += <usize>STRIDE << 3) {
-    const v0 = v128.load(o), v1 = v128.load(o, 16);
-    lo0 = f64x2.pmin(lo0, v0);
-    hi0 = f64x2.pmax(hi0, v0);
-    lo1 = f64x2.pmin(lo1, v1);
-    hi1 = f64x2.pmax(hi1, v1);
-  }
-  const cx0 = f64x2.extract_lane(lo0, 0), cy0 = f64x2.extract_lane(lo0, 1), cz0 = f64x2.extract_lane(lo1, 0);
-  const cx1 = f64x2.extract_lane(hi0, 0), cy1 = f64x2.extract_lane(hi0, 1), cz1 = f64x2.extract_lane(hi1, 0);
-  SCAN_MIN = f64x2.extract_lane(lo1, 1);
-  const ex = cx1 - cx0, ey = cy1 - cy0, ez = cz1 - cz0;
-  return ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
-}
-
-/** Smallest box min x over records [lo, hi). */
-function minX(lo: i32, hi: i32): f64 {
-  let mx = rd(STRIDE * lo + MIN_X);
-  for (let i = lo + 1; i < hi; i++) {
-    const x = rd(STRIDE * i + MIN_X);
-    if (x < mx) mx = x;
-  }
-  return mx;
-}
-
-/** Face boxes (6 f64 per face at box) and split records (at R) of n faces over f32 vertices v, corners fv. */
+/**
+ * Face boxes (6 f64 per face at box), centroids and min x, and bank 0's lists. The faces are first sorted by
+ * (min x, face): a stable radix sort of the exact f32 keys. Each axis list is then a stable radix sort of that order
+ * by the high 32 bits of the centroid's f64 key, which keeps every tie in (min x, face) order; runs that share those
+ * bits are then ordered by the whole centroid (then that rank). O(n) but for such runs, which are O(k log k).
+ */
 function faceRecords(v: usize, fv: usize, n: i32, box: usize): void {
   for (let f = 0; f < n; f++) {
     const t = fv + (<usize>(3 * f) << 2);
     const a = v + (<usize>(3 * load<u32>(t)) << 2), b = v + (<usize>(3 * load<u32>(t, 4)) << 2), c = v + (<usize>(3 * load<u32>(t, 8)) << 2);
-    const bo = box + (<usize>(6 * f) << 3), ro = R + (<usize>(STRIDE * f) << 3);
+    const bo = box + (<usize>(6 * f) << 3);
     for (let k: usize = 0; k < 12; k += 4) {
       const x = <f64>load<f32>(a + k), y = <f64>load<f32>(b + k), z = <f64>load<f32>(c + k);
       let lo = x, hi = x; // a tie keeps the earlier value (only −0.0 against 0.0 can tell)
@@ -192,68 +166,111 @@ function faceRecords(v: usize, fv: usize, n: i32, box: usize): void {
       if (z > hi) hi = z;
       store<f64>(bo + (k << 1), lo);
       store<f64>(bo + (k << 1), hi, 24);
-      store<f64>(ro + (k << 1), (x + y + z) / 3);
+      store<f64>(CX + (k >> 2) * (N << 3) + (<usize>f << 3), (x + y + z) / 3);
     }
-    store<f64>(ro, load<f64>(bo), 24);
-    store<f64>(ro, <f64>f, 32);
+    store<f64>(MX + (<usize>f << 3), load<f64>(bo));
+  }
+  // Bank 1 is free until the split starts: the radix sorts' two u64 arrays.
+  const p = list(1, 0), q = p + (N << 3), m = q + (N << 3);
+  for (let f = 0; f < n; f++) store<u64>(p + (<usize>f << 3), keyF32(minx(f)) << 32 | <u64>f);
+  let s = radixHigh(p, q, n);
+  for (let j = 0; j < n; j++) store<u32>(m + (<usize>j << 2), load<u32>(s + (<usize>j << 3)));
+  for (let a = 0; a < 3; a++) {
+    for (let j = 0; j < n; j++) store<u64>(p + (<usize>j << 3), keyF64High(cen(a, at(m, j))) << 32 | <u64>j);
+    s = radixHigh(p, q, n);
+    for (let lo = 0; lo < n;) {
+      const top = load<u32>(s + (<usize>lo << 3), 4);
+      let hi = lo + 1;
+      while (hi < n && load<u32>(s + (<usize>hi << 3), 4) == top) hi++;
+      if (hi - lo > 1) sortRun(a, m, s, lo, hi);
+      lo = hi;
+    }
+    const l = list(0, a);
+    for (let j = 0; j < n; j++) store<u32>(l + (<usize>j << 2), at(m, <i32>load<u32>(s + (<usize>j << 3))));
   }
 }
 
-/** Studio's face order into leaf (n u32); returns the deepest leaf's depth. leaves: 2n − 1 i32, stack: 400 i32. */
+/** List src's [lo, hi) into dst: faces whose side is 1 to [lo, lo + left), the rest after them, each in order. */
+@inline function partition(src: usize, dst: usize, lo: i32, hi: i32, left: i32): void {
+  let l = dst + (<usize>lo << 2), r = dst + (<usize>(lo + left) << 2);
+  for (let j = lo; j < hi; j++) {
+    const f = at(src, j);
+    const g = <usize>load<u8>(SIDE + <usize>f);
+    store<u32>(g != 0 ? l : r, f);
+    l += g << 2;
+    r += (g ^ 1) << 2;
+  }
+}
+
+/**
+ * Studio's face order into leaf (n u32); returns the deepest leaf's depth. leaves: 2n − 1 i32, stack: 400 i32.
+ * A node of leaves[i] faces splits along the axis its centroids spread most (ties: the lower); its left child
+ * takes the first leaves[2i + 1] in that axis's order unless they miss the node's least min x, and then the last
+ * ones (which then hold it: the left child has at least half the faces, so the two sets cover the node).
+ */
 function orderFaces(n: i32, leaf: usize, leaves: usize, stack: usize): i32 {
   for (let i = 2 * n - 2; i >= 0; i--) {
     const c = i >= n - 1 ? 1 : load<i32>(leaves + (<usize>(2 * i + 1) << 2)) + load<i32>(leaves + (<usize>(2 * i + 2) << 2));
     store<i32>(leaves + (<usize>i << 2), c);
   }
   let depth = 0, sp = 0;
-  store<i32>(stack, 0); store<i32>(stack, 0, 4); store<i32>(stack, n, 8); store<i32>(stack, 0, 12); store<i32>(stack, scan(0, n), 16);
-  sp = 5;
+  store<i32>(stack, 0); store<i32>(stack, 0, 4); store<i32>(stack, n, 8); store<i32>(stack, 0, 12);
+  sp = 4;
   while (sp > 0) {
-    sp -= 5;
+    sp -= 4;
     const e = stack + (<usize>sp << 2);
-    const i = load<i32>(e), lo = load<i32>(e, 4), hi = load<i32>(e, 8), d = load<i32>(e, 12), axis = load<i32>(e, 16);
-    const size = hi - lo;
+    const i = load<i32>(e), lo = load<i32>(e, 4), hi = load<i32>(e, 8), d = load<i32>(e, 12);
+    const size = hi - lo, b = d & 1;
     if (size == 1) {
-      store<u32>(leaf + (<usize>(i - (n - 1)) << 2), <u32>rd(STRIDE * lo + FACE));
+      store<u32>(leaf + (<usize>(i - (n - 1)) << 2), at(list(b, 0), lo));
       if (d > depth) depth = d;
       continue;
     }
+    const lx = list(b, 0), ly = list(b, 1), lz = list(b, 2);
+    const ex = cen(0, at(lx, hi - 1)) - cen(0, at(lx, lo));
+    const ey = cen(1, at(ly, hi - 1)) - cen(1, at(ly, lo));
+    const ez = cen(2, at(lz, hi - 1)) - cen(2, at(lz, lo));
+    const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
+    const la = list(b, axis);
     if (size == 2) {
-      let first = lo, second = lo + 1;
-      if (before(axis, second, first)) { first = lo + 1; second = lo; }
-      if (rd(STRIDE * second + MIN_X) < rd(STRIDE * first + MIN_X)) { const t = first; first = second; second = t; }
-      store<u32>(leaf + (<usize>(2 * i + 1 - (n - 1)) << 2), <u32>rd(STRIDE * first + FACE));
-      store<u32>(leaf + (<usize>(2 * i + 2 - (n - 1)) << 2), <u32>rd(STRIDE * second + FACE));
+      let first = at(la, lo), second = at(la, lo + 1);
+      if (minx(second) < minx(first)) { const t = first; first = second; second = t; }
+      store<u32>(leaf + (<usize>(2 * i + 1 - (n - 1)) << 2), first);
+      store<u32>(leaf + (<usize>(2 * i + 2 - (n - 1)) << 2), second);
       if (d + 1 > depth) depth = d + 1;
       continue;
     }
     const left = load<i32>(leaves + (<usize>(2 * i + 1) << 2));
-    const m = lo + left;
-    selectRecordsSampled(axis, lo, hi, m);
-    let leftLo = lo, leftAxis = scan(lo, m);
-    const leftMin = SCAN_MIN;
-    let rightAxis = scan(m, hi);
-    if (SCAN_MIN < leftMin) {
-      // The right half starts lower in x: the last `left` faces become the left.
-      const cut = hi - left;
-      if (cut > m) selectRecords(axis, m, hi, cut);
-      else if (cut < m) selectRecords(axis, lo, m, cut);
-      leftLo = cut;
-      if (minX(lo, cut) < minX(cut, hi)) {
-        // Still: order by min x, then index.
-        selectRecords(MIN_X, lo, hi, m);
-        leftLo = lo;
-      }
-      const rLo = leftLo == lo ? m : lo;
-      rightAxis = scan(rLo, rLo + size - left);
-      leftAxis = scan(leftLo, leftLo + left);
+    // The first `left` faces are the left child unless the rest start lower in x; then the last `left` are. Sides
+    // are written for the first case while the least min x of each part is found.
+    const cutA = lo + left, cutB = hi - left;
+    let inA = Infinity, rest = Infinity;
+    for (let j = lo; j < cutA; j++) {
+      const f = at(la, j), x = minx(f);
+      inA = x < inA ? x : inA;
+      store<u8>(SIDE + <usize>f, 1);
     }
-    const rightLo = leftLo == lo ? m : lo;
-    let p = stack + (<usize>sp << 2);
-    store<i32>(p, 2 * i + 2); store<i32>(p, rightLo, 4); store<i32>(p, rightLo + (size - left), 8); store<i32>(p, d + 1, 12); store<i32>(p, rightAxis, 16);
-    p += 20;
-    store<i32>(p, 2 * i + 1); store<i32>(p, leftLo, 4); store<i32>(p, leftLo + left, 8); store<i32>(p, d + 1, 12); store<i32>(p, leftAxis, 16);
-    sp += 10;
+    for (let j = cutA; j < hi; j++) {
+      const f = at(la, j), x = minx(f);
+      rest = x < rest ? x : rest;
+      store<u8>(SIDE + <usize>f, 0);
+    }
+    const first = !(rest < inA), cut = first ? cutA : cutB;
+    if (!first) {
+      for (let j = lo; j < cutB; j++) store<u8>(SIDE + <usize>at(la, j), 0);
+      for (let j = cutA; j < hi; j++) store<u8>(SIDE + <usize>at(la, j), 1);
+    }
+    const nb = b ^ 1, da = list(nb, axis);
+    if (first) memory.copy(da + (<usize>lo << 2), la + (<usize>lo << 2), <usize>size << 2);
+    else {
+      memory.copy(da + (<usize>lo << 2), la + (<usize>cut << 2), <usize>left << 2);
+      memory.copy(da + (<usize>(lo + left) << 2), la + (<usize>lo << 2), <usize>(size - left) << 2);
+    }
+    for (let k = 0; k < 3; k++) if (k != axis) partition(list(b, k), list(nb, k), lo, hi, left);
+    const p = stack + (<usize>sp << 2);
+    store<i32>(p, 2 * i + 2); store<i32>(p, lo + left, 4); store<i32>(p, hi, 8); store<i32>(p, d + 1, 12);
+    store<i32>(p, 2 * i + 1, 16); store<i32>(p, lo, 20); store<i32>(p, lo + left, 24); store<i32>(p, d + 1, 28);
+    sp += 8;
   }
   return depth;
 }
@@ -344,12 +361,16 @@ function quantiseNodes(n: i32, tb: usize, bx: usize, nodes: usize): void {
 }
 
 /**
- * The whole tree of n ≥ 1 faces: v (f32 ×3 per vertex), fv (u32 ×3 per face) in; box (6n f64), ord (5n f64), tb and
+ * The whole tree of n ≥ 1 faces: v (f32 ×3 per vertex), fv (u32 ×3 per face) in; box (6n f64), ord (orderScratchBytes(n) bytes), tb and
  * bx (6 f64 per node; bx[0..6) = the root box, set by the caller), leaves (2n − 1 i32), stack (400 i32) scratch;
  * nodes (2(n − 1) u32) and leaf (n u32: face per leaf) out. Returns the deepest leaf's depth.
  */
 export function build(n: i32, v: usize, fv: usize, box: usize, ord: usize, tb: usize, bx: usize, leaves: usize, stack: usize, nodes: usize, leaf: usize): i32 {
-  R = ord;
+  N = <usize>n;
+  CX = ord;
+  MX = ord + (N * 24);
+  BANK = ord + (N * 32);
+  SIDE = ord + (N * 64);
   faceRecords(v, fv, n, box);
   const depth = orderFaces(n, leaf, leaves, stack);
   trueBoxes(box, leaf, n, tb);

@@ -12,9 +12,10 @@
 // Studio's face order (observed on the reference encoder): at each node the faces are ordered by centroid on the
 // axis of largest centroid extent, then face-box minimum x, then face index, and the left child takes as many as
 // its subtree has leaves. When the right half then starts lower in x than the left, the halves swap places (the
-// last faces become the left); if that still holds, the faces are ordered by minimum x, then index. Only the
-// split matters (children re-order their own faces under a total order), so selection replaces sorting: O(n) per
-// level, O(n log n) overall, the same tree as a full sort would give.
+// last faces become the left); if that still holds, the faces are ordered by minimum x, then index (never reached:
+// the left child has at least half the faces, so the last ones then hold the least min x). Only the split matters
+// (children re-order their own faces under a total order), so the builder sorts each axis once and splits those
+// lists stably down the tree: O(n log n) overall, the same tree as a full sort at every node would give.
 //
 // The builder itself runs in WebAssembly: assembly/tree.ts (AssemblyScript; loaded by tree-wasm.ts). This file
 // keeps the rule's reference pieces in JavaScript — the quantisers, one node's encode and decode (the codec's
@@ -195,6 +196,16 @@ export function subtreeLeaves(c: number, n: number): number {
 //   exactly "b < a ? b : a" / "a < b ? b : a" (the tie keeps the earlier value, as the scalar branches did): whole
 //   80k encode 0.85–0.88× (medians 57.6–59.2 → 48.9–50.9 ms, alternating processes; same bytes). The scalar
 //   min/max branches mispredicted on the short ranges of the lower levels.
+// - 2026-12-04, kept: presorted lists in wasm, replacing selection and the SIMD scan below (docs/format-decisions.md, Tree, says how). Same
+//   leaves on every fixture and golden. A/B of the two modules' build() in one process, 60 interleaved calls,
+//   ns per face min/p25/median: 21,000-face terrain piece 352/358/366 → 263/270/275, 21,000-face soup 434/438/443 →
+//   348/357/362, 2,000-face terrain 276/281/290 → 224/228/231, 120,000 faces 383/392/405 → 315/325/342. The
+//   phases at 21k terrain (min): face records and the four sorts ~65 ns a face, the order ~90 (the selection's ~180, by difference), true
+//   boxes ~25, quantisation ~90–100, now the largest part. The min-x list first went down the tree too (a third
+//   partition); reading the least min x of each side while the side bytes are written instead: 0.89–0.98×.
+//   memory.copy for the axis list's halves against a plain u32 loop: the same (the tiny nodes do not show it).
+//   Tried, not kept: quantisation evaluating the estimate's neighbours k − 1 … k + 2 at once instead of stepping
+//   from k (no faster: the steps were not mispredicting).
 
 
 export interface Tree {

@@ -6,8 +6,8 @@
 import type { Tree } from './bvh.ts';
 import { encoderWasm, WasmLayout, withEncoder } from './wasm.ts';
 
-/** Stack entries of the split phase (node, lo, hi, depth, axis): ≤ log2(faces) + 2 pending, 80 is ample. */
-const STACK_I32 = 5 * 80;
+/** Stack entries of the split phase (node, lo, hi, depth): ≤ log2(faces) + 2 pending, 100 is ample. */
+const STACK_I32 = 4 * 100;
 
 /**
  * Studio's tree over `faces` faces of the f32 vertices `v` (corners `faceVerts`, 3 per face), root box `root`
@@ -23,7 +23,7 @@ function treeCopy(v: Float32Array, faceVerts: Uint32Array, faces: number, root: 
   const w = encoderWasm();
   const m = new WasmLayout(w);
   const nodeCount = 2 * n - 1;
-  const pv = m.take(4 * v.length), pfv = m.take(12 * n), pbox = m.take(48 * n), pord = m.take(40 * n);
+  const pv = m.take(4 * v.length), pfv = m.take(12 * n), pbox = m.take(48 * n), pord = m.take(w.orderScratchBytes(n));
   const ptb = m.take(48 * nodeCount), pbx = m.take(48 * nodeCount), pleaves = m.take(4 * nodeCount), pstack = m.take(4 * STACK_I32);
   const pnodes = m.take(8 * (n - 1)), pleaf = m.take(4 * n);
   const buf = m.commit();

@@ -13,6 +13,7 @@ export interface EncoderWasm {
   memory: WebAssembly.Memory;
   heapBase(): number;
   build(n: number, v: number, fv: number, box: number, ord: number, tb: number, bx: number, leaves: number, stack: number, nodes: number, leaf: number): number;
+  orderScratchBytes(n: number): number;
   weld(nv: number, nt: number, bits: number, indices: number, outBits: number, remap: number, tris: number, source: number, arena: number): void;
   weldResult(k: number): number;
   split(n: number, pos: number, tris: number, maxFaces: number, spatial: number, ids: number, ends: number, arena: number): number;

@@ -304,60 +304,69 @@ function trueBoxes(box: usize, leaf: usize, n: i32, tb: usize): void {
  */
 function quantiseNodes(n: i32, tb: usize, bx: usize, nodes: usize): void {
   for (let i = 0; i < n - 1; i++) {
-    const po = bx + (<usize>(6 * i) << 3), lt = tb + (<usize>(12 * i + 6) << 3), rt = lt + 48;
-    const lb = bx + (<usize>(12 * i + 6) << 3), rb = lb + 48;
+    const po = bx + (<usize>(6 * i) << 3), lt = tb + (<usize>(12 * i + 6) << 3);
+    const lb = bx + (<usize>(12 * i + 6) << 3);
     const inner = 2 * i + 1 < n - 1; // leaves' decoded boxes are never read
-    let wlo: u32 = 0, whi: u32 = 0;
-    for (let a = 0; a < 3; a++) {
-      const ka = <usize>a << 3;
-      const pl = load<f64>(po + ka), ph = load<f64>(po + ka, 24);
-      const ext = fr(ph - pl);
-      const lmin = load<f64>(lt + ka), rmin = load<f64>(rt + ka), lmax = load<f64>(lt + ka, 24), rmax = load<f64>(rt + ka, 24);
-      const leftMin = lmin > rmin, leftMax = lmax < rmax;
-      const vmin = leftMin ? lmin : rmin, vmax = leftMax ? lmax : rmax; // the inner planes
-      const binsMax: f64 = a == 1 ? 512 : 1024, stepMax: f64 = a == 1 ? 1.0 / 512 : STEP_MIN;
-      let kMin: f64 = 0, kMax: f64 = 0, inMin = fr(pl + fr(ext * 0)), inMax = fr(ph - fr(ext * 0));
-      if (ext > 0) {
-        const inv = 1 / ext;
-        kMin = clampStep(Math.floor((vmin - pl) * inv * 1024), 1024);
-        inMin = fr(pl + fr(ext * (kMin * STEP_MIN)));
-        if (inMin > vmin) {
-          while (kMin > 0) { kMin--; inMin = fr(pl + fr(ext * (kMin * STEP_MIN))); if (inMin <= vmin) break; }
-        } else {
-          let p: f64 = 0;
-          for (; kMin < 1023 && (p = fr(pl + fr(ext * ((kMin + 1) * STEP_MIN)))) <= vmin; kMin++) inMin = p;
-        }
-        kMax = clampStep(Math.floor((ph - vmax) * inv * binsMax), binsMax);
-        inMax = fr(ph - fr(ext * (kMax * stepMax)));
-        if (inMax < vmax) {
-          while (kMax > 0) { kMax--; inMax = fr(ph - fr(ext * (kMax * stepMax))); if (inMax >= vmax) break; }
-        } else {
-          let p: f64 = 0;
-          for (; kMax < binsMax - 1 && (p = fr(ph - fr(ext * ((kMax + 1) * stepMax)))) >= vmax; kMax++) inMax = p;
-        }
-      }
-      const km = <u32>kMin, kx = <u32>kMax;
-      if (a == 0) {
-        wlo += km;
-        whi += kx + (leftMax ? 0x20000000 : 0);
-      } else if (a == 1) {
-        wlo += km * 0x400 + (leftMin ? 0x40000000 : 0);
-        whi += kx * 0x400 + (leftMax ? 0x40000000 : 0);
-      } else {
-        wlo += km * 0x100000 + (leftMin ? 0x80000000 : 0);
-        whi += kx * 0x80000 + (leftMax ? 0x80000000 : 0);
-      }
-      if (inner) {
-        const lTakesMin = a > 0 && leftMin; // min x has no owner bit: the left starts lowest
-        store<f64>(lb + ka, lTakesMin ? inMin : pl);
-        store<f64>(rb + ka, lTakesMin ? pl : inMin);
-        store<f64>(lb + ka, leftMax ? inMax : ph, 24);
-        store<f64>(rb + ka, leftMax ? ph : inMax, 24);
-      }
-    }
-    store<u32>(nodes + (<usize>(2 * i) << 2), wlo);
-    store<u32>(nodes + (<usize>(2 * i + 1) << 2), whi);
+    // One axis at a time, each inlined with its constants (a loop over the axes kept them as variables).
+    const x = quantiseAxis(0, po, lt, lb, inner), y = quantiseAxis(1, po, lt, lb, inner), z = quantiseAxis(2, po, lt, lb, inner);
+    store<u32>(nodes + (<usize>(2 * i) << 2), <u32>x + <u32>y + <u32>z);
+    store<u32>(nodes + (<usize>(2 * i + 1) << 2), <u32>(x >> 32) + <u32>(y >> 32) + <u32>(z >> 32));
   }
+}
+
+/**
+ * Axis a of the node whose box is at po and children's true boxes at lt (right: lt + 48): its bits of the node's
+ * low word (low 32 bits of the result) and high word (high 32); with inner, the children's decoded planes to lb
+ * (right: lb + 48).
+ */
+@inline function quantiseAxis(a: i32, po: usize, lt: usize, lb: usize, inner: bool): u64 {
+  const ka = <usize>a << 3, rt = lt + 48, rb = lb + 48;
+  const pl = load<f64>(po + ka), ph = load<f64>(po + ka, 24);
+  const ext = fr(ph - pl);
+  const lmin = load<f64>(lt + ka), rmin = load<f64>(rt + ka), lmax = load<f64>(lt + ka, 24), rmax = load<f64>(rt + ka, 24);
+  const leftMin = lmin > rmin, leftMax = lmax < rmax;
+  const vmin = leftMin ? lmin : rmin, vmax = leftMax ? lmax : rmax; // the inner planes
+  const binsMax: f64 = a == 1 ? 512 : 1024, stepMax: f64 = a == 1 ? 1.0 / 512 : STEP_MIN;
+  let kMin: f64 = 0, kMax: f64 = 0, inMin = fr(pl + fr(ext * 0)), inMax = fr(ph - fr(ext * 0));
+  if (ext > 0) {
+    const inv = 1 / ext;
+    kMin = clampStep(Math.floor((vmin - pl) * inv * 1024), 1024);
+    inMin = fr(pl + fr(ext * (kMin * STEP_MIN)));
+    if (inMin > vmin) {
+      while (kMin > 0) { kMin--; inMin = fr(pl + fr(ext * (kMin * STEP_MIN))); if (inMin <= vmin) break; }
+    } else {
+      let p: f64 = 0;
+      for (; kMin < 1023 && (p = fr(pl + fr(ext * ((kMin + 1) * STEP_MIN)))) <= vmin; kMin++) inMin = p;
+    }
+    kMax = clampStep(Math.floor((ph - vmax) * inv * binsMax), binsMax);
+    inMax = fr(ph - fr(ext * (kMax * stepMax)));
+    if (inMax < vmax) {
+      while (kMax > 0) { kMax--; inMax = fr(ph - fr(ext * (kMax * stepMax))); if (inMax >= vmax) break; }
+    } else {
+      let p: f64 = 0;
+      for (; kMax < binsMax - 1 && (p = fr(ph - fr(ext * ((kMax + 1) * stepMax)))) >= vmax; kMax++) inMax = p;
+    }
+  }
+  if (inner) {
+    const lTakesMin = a > 0 && leftMin; // min x has no owner bit: the left starts lowest
+    store<f64>(lb + ka, lTakesMin ? inMin : pl);
+    store<f64>(rb + ka, lTakesMin ? pl : inMin);
+    store<f64>(lb + ka, leftMax ? inMax : ph, 24);
+    store<f64>(rb + ka, leftMax ? ph : inMax, 24);
+  }
+  const km = <u32>kMin, kx = <u32>kMax;
+  let wlo: u32, whi: u32;
+  if (a == 0) {
+    wlo = km;
+    whi = kx + (leftMax ? 0x20000000 : 0);
+  } else if (a == 1) {
+    wlo = km * 0x400 + (leftMin ? 0x40000000 : 0);
+    whi = kx * 0x400 + (leftMax ? 0x40000000 : 0);
+  } else {
+    wlo = km * 0x100000 + (leftMin ? 0x80000000 : 0);
+    whi = kx * 0x80000 + (leftMax ? 0x80000000 : 0);
+  }
+  return <u64>wlo | (<u64>whi << 32);
 }
 
 /**

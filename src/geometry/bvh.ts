@@ -206,6 +206,9 @@ export function subtreeLeaves(c: number, n: number): number {
 //   memory.copy for the axis list's halves against a plain u32 loop: the same (the tiny nodes do not show it).
 //   Tried, not kept: quantisation evaluating the estimate's neighbours k − 1 … k + 2 at once instead of stepping
 //   from k (no faster: the steps were not mispredicting).
+// - 2026-12-04, kept: quantiseNodes' loop over the three axes written as three inlined calls of quantiseAxis (the
+//   loop kept each axis's bins and owner bits as variables and the axes in series): the whole build() 0.93×
+//   (min of 60 interleaved calls: 21k terrain 276 → 257 ns a face, soup 364 → 337, 2k 220 → 205, 120k 335 → 320).
 
 
 export interface Tree {

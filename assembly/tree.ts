@@ -14,7 +14,7 @@ const STEP_MIN: f64 = 1.0 / 1024.0;
 // The face order's scratch (orderScratchBytes(n) bytes at ord), n faces: centroid x, y, z and box min x (f64 each,
 // 32n bytes); two banks of three u32 lists, the faces in (centroid, min x, face) order on x, y and z (a node's faces
 // sit at [lo, hi) of each list of the bank its depth's parity picks; its children's go to the other bank), the
-// second bank 20n bytes so that the first sort's scratch fits in it; one u8 per face (its side in the current split).
+// second bank 16n bytes so that the sorts' scratch fits in it; one u8 per face (its side in the current split).
 let N: usize = 0;
 let CX: usize = 0;
 let MX: usize = 0;
@@ -25,9 +25,9 @@ const RUN_INSERT_MAX: i32 = 32;
 /** Radix histograms: three digits (11, 11 and 10 bits) of a 32-bit key. */
 const HIST: usize = memory.data(3 * 2048 * 4, 8);
 
-/** Bytes of scratch build() needs at ord for n faces (see above: 32n + 12n + 20n + n, and alignment). */
+/** Bytes of scratch build() needs at ord for n faces (see above: 32n + 12n + 16n + n, and alignment). */
 export function orderScratchBytes(n: i32): usize {
-  return <usize>(65 * n + 8);
+  return <usize>(61 * n + 8);
 }
 
 /** Where the caller may start laying out its arrays. */
@@ -86,34 +86,31 @@ function radixHigh(a: usize, t: usize, n: i32): usize {
   return src;
 }
 
-/** An order-preserving u32 of the f32 value x (−0 as +0). */
-@inline function keyF32(x: f64): u64 {
-  const b = x == 0 ? <u32>0 : reinterpret<u32>(<f32>x);
-  return <u64>((b >> 31) != 0 ? ~b : b | 0x80000000);
-}
-
 /** The high 32 bits of an order-preserving u64 of x (−0 as +0). */
 @inline function keyF64High(x: f64): u64 {
   const b = x == 0 ? <u64>0 : reinterpret<u64>(x);
   return ((b >> 63) != 0 ? ~b : b | 0x8000000000000000) >> 32;
 }
 
-/** s entry p before q: by centroid a of face m[low 32 bits], then by those bits (the face's rank in min-x order). */
-@inline function runBefore(a: i32, m: usize, p: u64, q: u64): bool {
-  const cp = cen(a, at(m, <i32><u32>p)), cq = cen(a, at(m, <i32><u32>q));
-  return cp < cq || (cp == cq && <u32>p < <u32>q);
+/** Sort entry p (face: its low 32 bits) before q in (centroid a, min x, face) order. */
+@inline function runBefore(a: i32, p: u64, q: u64): bool {
+  const f = <u32>p, g = <u32>q;
+  const cp = cen(a, f), cq = cen(a, g);
+  if (cp != cq) return cp < cq;
+  const xp = minx(f), xq = minx(g);
+  return xp < xq || (xp == xq && f < g);
 }
 
 /** Entries [lo, hi) of s (equal in their high 32 bits) into runBefore order: insertion, or heap sort if long. */
-function sortRun(a: i32, m: usize, s: usize, lo: i32, hi: i32): void {
+function sortRun(a: i32, s: usize, lo: i32, hi: i32): void {
   let sorted = true;
-  for (let j = lo + 1; j < hi && sorted; j++) sorted = !runBefore(a, m, load<u64>(s + (<usize>j << 3)), load<u64>(s + (<usize>(j - 1) << 3)));
+  for (let j = lo + 1; j < hi && sorted; j++) sorted = !runBefore(a, load<u64>(s + (<usize>j << 3)), load<u64>(s + (<usize>(j - 1) << 3)));
   if (sorted) return;
   if (hi - lo <= RUN_INSERT_MAX) {
     for (let j = lo + 1; j < hi; j++) {
       const v = load<u64>(s + (<usize>j << 3));
       let k = j;
-      while (k > lo && runBefore(a, m, v, load<u64>(s + (<usize>(k - 1) << 3)))) {
+      while (k > lo && runBefore(a, v, load<u64>(s + (<usize>(k - 1) << 3)))) {
         store<u64>(s + (<usize>k << 3), load<u64>(s + (<usize>(k - 1) << 3)));
         k--;
       }
@@ -123,23 +120,23 @@ function sortRun(a: i32, m: usize, s: usize, lo: i32, hi: i32): void {
   }
   // Heap sort (keys are distinct: the rank breaks every tie), so a hostile run stays O(k log k).
   const b = s + (<usize>lo << 3), k = hi - lo;
-  for (let i = (k >> 1) - 1; i >= 0; i--) siftDown(a, m, b, i, k);
+  for (let i = (k >> 1) - 1; i >= 0; i--) siftDown(a, b, i, k);
   for (let e = k - 1; e > 0; e--) {
     const t = load<u64>(b);
     store<u64>(b, load<u64>(b + (<usize>e << 3)));
     store<u64>(b + (<usize>e << 3), t);
-    siftDown(a, m, b, 0, e);
+    siftDown(a, b, 0, e);
   }
 }
 
-function siftDown(a: i32, m: usize, b: usize, i: i32, k: i32): void {
+function siftDown(a: i32, b: usize, i: i32, k: i32): void {
   const v = load<u64>(b + (<usize>i << 3));
   for (;;) {
     let c = 2 * i + 1;
     if (c >= k) break;
-    if (c + 1 < k && runBefore(a, m, load<u64>(b + (<usize>c << 3)), load<u64>(b + (<usize>(c + 1) << 3)))) c++;
+    if (c + 1 < k && runBefore(a, load<u64>(b + (<usize>c << 3)), load<u64>(b + (<usize>(c + 1) << 3)))) c++;
     const cv = load<u64>(b + (<usize>c << 3));
-    if (!runBefore(a, m, v, cv)) break;
+    if (!runBefore(a, v, cv)) break;
     store<u64>(b + (<usize>i << 3), cv);
     i = c;
   }
@@ -147,10 +144,10 @@ function siftDown(a: i32, m: usize, b: usize, i: i32, k: i32): void {
 }
 
 /**
- * Face boxes (6 f64 per face at box), centroids and min x, and bank 0's lists. The faces are first sorted by
- * (min x, face): a stable radix sort of the exact f32 keys. Each axis list is then a stable radix sort of that order
- * by the high 32 bits of the centroid's f64 key, which keeps every tie in (min x, face) order; runs that share those
- * bits are then ordered by the whole centroid (then that rank). O(n) but for such runs, which are O(k log k).
+ * Face boxes (6 f64 per face at box), centroids and min x, and bank 0's lists: per axis a stable radix sort of the
+ * faces by the high 32 bits of the centroid's order-preserving f64 key, then each run sharing those bits put in
+ * (centroid, min x, face) order (most are: equal centroids of a grid share their min x too, and stay in face order).
+ * O(n), but O(k log k) for a run of k out of order.
  */
 function faceRecords(v: usize, fv: usize, n: i32, box: usize): void {
   for (let f = 0; f < n; f++) {
@@ -171,22 +168,19 @@ function faceRecords(v: usize, fv: usize, n: i32, box: usize): void {
     store<f64>(MX + (<usize>f << 3), load<f64>(bo));
   }
   // Bank 1 is free until the split starts: the radix sorts' two u64 arrays.
-  const p = list(1, 0), q = p + (N << 3), m = q + (N << 3);
-  for (let f = 0; f < n; f++) store<u64>(p + (<usize>f << 3), keyF32(minx(f)) << 32 | <u64>f);
-  let s = radixHigh(p, q, n);
-  for (let j = 0; j < n; j++) store<u32>(m + (<usize>j << 2), load<u32>(s + (<usize>j << 3)));
+  const p = list(1, 0), q = p + (N << 3);
   for (let a = 0; a < 3; a++) {
-    for (let j = 0; j < n; j++) store<u64>(p + (<usize>j << 3), keyF64High(cen(a, at(m, j))) << 32 | <u64>j);
-    s = radixHigh(p, q, n);
+    for (let f = 0; f < n; f++) store<u64>(p + (<usize>f << 3), keyF64High(cen(a, f)) << 32 | <u64>f);
+    const s = radixHigh(p, q, n);
     for (let lo = 0; lo < n;) {
       const top = load<u32>(s + (<usize>lo << 3), 4);
       let hi = lo + 1;
       while (hi < n && load<u32>(s + (<usize>hi << 3), 4) == top) hi++;
-      if (hi - lo > 1) sortRun(a, m, s, lo, hi);
+      if (hi - lo > 1) sortRun(a, s, lo, hi);
       lo = hi;
     }
     const l = list(0, a);
-    for (let j = 0; j < n; j++) store<u32>(l + (<usize>j << 2), at(m, <i32>load<u32>(s + (<usize>j << 3))));
+    for (let j = 0; j < n; j++) store<u32>(l + (<usize>j << 2), load<u32>(s + (<usize>j << 3)));
   }
 }
 

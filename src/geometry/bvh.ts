@@ -209,6 +209,10 @@ export function subtreeLeaves(c: number, n: number): number {
 // - 2026-12-04, kept: quantiseNodes' loop over the three axes written as three inlined calls of quantiseAxis (the
 //   loop kept each axis's bins and owner bits as variables and the axes in series): the whole build() 0.93×
 //   (min of 60 interleaved calls: 21k terrain 276 → 257 ns a face, soup 364 → 337, 2k 220 → 205, 120k 335 → 320).
+// - 2026-12-04, kept: the axis sorts start from face order instead of a fourth sort by (min x, face), the runs of
+//   one 32-bit key ordered by the whole (centroid, min x, face): build() p25 0.95–0.97× (21k terrain 377 → 363,
+//   soup 498 → 475, 120k 447 → 432 ns a face, on a busy machine). A run of k out of order costs O(k log k): 21,845
+//   faces all within 64 f32 steps of x = y = z = 1 build in 23 ms against 8 for a random soup.
 
 
 export interface Tree {

@@ -2,10 +2,10 @@
 // `npm install`; loaded by src/geometry/tree-wasm.ts). It builds exactly the tree src/geometry/bvh.ts describes
 // (../shared/spec/physics-resource.md, "Triangle-mesh shapes"; docs/format-decisions.md, "Encoder", Tree):
 // face boxes and centroids, Studio's face order by per-axis lists sorted once and split stably down the tree, true
-// boxes bottom-up, conservative quantisation in heap order. Why WebAssembly: the same loops as JavaScript run ~0.75× as long warm, and from the first call —
+// boxes bottom-up, conservative quantisation in heap order (siblings two at a time in SIMD lanes). Why WebAssembly: the same loops as JavaScript run ~0.75× as long warm, and from the first call —
 // a fresh worker no longer spends its first encodes in the interpreter while TurboFan compiles the tree (measured
 // in bvh.ts's design log). f64/f32 arithmetic is IEEE-754 as in JavaScript (f32 demotion = Math.fround), so the
-// bytes are the same; the goldens hold it to that, and test/geometry/tree-order.test.ts the face order to its rule.
+// bytes are the same; the goldens hold it to that, and test/geometry/wasm.test.ts the whole tree to its rule.
 //
 // Memory: raw linear memory laid out by the caller (tree-wasm.ts), all offsets 8-byte aligned, after heapBase().
 
@@ -297,15 +297,106 @@ function trueBoxes(box: usize, leaf: usize, n: i32, tb: usize): void {
  * root's box written by the caller); words to nodes (2 u32 per inner node). As bvh.ts's quantiseNodes.
  */
 function quantiseNodes(n: i32, tb: usize, bx: usize, nodes: usize): void {
-  for (let i = 0; i < n - 1; i++) {
-    const po = bx + (<usize>(6 * i) << 3), lt = tb + (<usize>(12 * i + 6) << 3);
-    const lb = bx + (<usize>(12 * i + 6) << 3);
-    const inner = 2 * i + 1 < n - 1; // leaves' decoded boxes are never read
-    // One axis at a time, each inlined with its constants (a loop over the axes kept them as variables).
-    const x = quantiseAxis(0, po, lt, lb, inner), y = quantiseAxis(1, po, lt, lb, inner), z = quantiseAxis(2, po, lt, lb, inner);
-    store<u32>(nodes + (<usize>(2 * i) << 2), <u32>x + <u32>y + <u32>z);
-    store<u32>(nodes + (<usize>(2 * i + 1) << 2), <u32>(x >> 32) + <u32>(y >> 32) + <u32>(z >> 32));
+  if (n < 2) return;
+  quantiseNode(0, n, tb, bx, nodes);
+  // Siblings 2j + 1 and 2j + 2 depend only on their parent: two at a time in f64x2 lanes.
+  let i = 1;
+  for (; i + 1 < n - 1; i += 2) {
+    const ok = quantisePair(i, tb, bx, nodes);
+    // A lane whose estimate was not its step (rounding: rare) is done again by the stepping search.
+    if ((ok & 1) == 0) quantiseNode(i, n, tb, bx, nodes);
+    if ((ok & 2) == 0) quantiseNode(i + 1, n, tb, bx, nodes);
   }
+  if (i < n - 1) quantiseNode(i, n, tb, bx, nodes);
+}
+
+/** Node i's words (and, when its children are inner, their decoded boxes): quantiseAxis on each axis. */
+function quantiseNode(i: i32, n: i32, tb: usize, bx: usize, nodes: usize): void {
+  const po = bx + (<usize>(6 * i) << 3), lt = tb + (<usize>(12 * i + 6) << 3);
+  const lb = bx + (<usize>(12 * i + 6) << 3);
+  const inner = 2 * i + 1 < n - 1; // leaves' decoded boxes are never read
+  // One axis at a time, each inlined with its constants (a loop over the axes kept them as variables).
+  const x = quantiseAxis(0, po, lt, lb, inner), y = quantiseAxis(1, po, lt, lb, inner), z = quantiseAxis(2, po, lt, lb, inner);
+  store<u32>(nodes + (<usize>(2 * i) << 2), <u32>x + <u32>y + <u32>z);
+  store<u32>(nodes + (<usize>(2 * i + 1) << 2), <u32>(x >> 32) + <u32>(y >> 32) + <u32>(z >> 32));
+}
+
+@inline function fr2(x: v128): v128 {
+  return f64x2.promote_low_f32x4(f32x4.demote_f64x2_zero(x));
+}
+
+/** f64 at p (lane 0) and at q (lane 1). */
+@inline function load2(p: usize, q: usize): v128 {
+  return v128.load64_lane(q, v128.load64_zero(p), 1);
+}
+
+@inline function clamp2(k: v128, top: f64): v128 {
+  const t = f64x2.splat(top);
+  return v128.bitselect(f64x2.splat(0), v128.bitselect(t, k, f64x2.gt(k, t)), f64x2.lt(k, f64x2.splat(0)));
+}
+
+/** The pair's words and the lane masks of the f64 word sums (low, high) of one axis: see quantisePair. */
+let PAIR_LO: v128 = f64x2.splat(0);
+let PAIR_HI: v128 = f64x2.splat(0);
+
+/**
+ * Axis a of siblings i (lane 0) and i + 1 (lane 1), quantiseAxis's arithmetic lane by lane but taking the floor
+ * estimate as the step without searching: returns the lanes where that held (the estimate's plane holds the bound
+ * and the next step's does not, or there is none). Adds the axis's bits to PAIR_LO/PAIR_HI as f64 (exact below
+ * 2^32); writes both children's decoded planes of both nodes (a leaf's are never read).
+ */
+@inline function quantisePairAxis(a: i32, po: usize, lt: usize, lb: usize): v128 {
+  const ka = <usize>a << 3;
+  const binsMax: f64 = a == 1 ? 512 : 1024, stepMax: f64 = a == 1 ? 1.0 / 512 : STEP_MIN;
+  const pl = load2(po + ka, po + 48 + ka), ph = load2(po + ka + 24, po + 72 + ka);
+  const ext = fr2(f64x2.sub(ph, pl));
+  const lmin = load2(lt + ka, lt + 96 + ka), rmin = load2(lt + 48 + ka, lt + 144 + ka);
+  const lmax = load2(lt + 24 + ka, lt + 120 + ka), rmax = load2(lt + 72 + ka, lt + 168 + ka);
+  const leftMin = f64x2.gt(lmin, rmin), leftMax = f64x2.lt(lmax, rmax);
+  const vmin = v128.bitselect(lmin, rmin, leftMin), vmax = v128.bitselect(lmax, rmax, leftMax);
+  const pos = f64x2.gt(ext, f64x2.splat(0));
+  const inv = f64x2.div(f64x2.splat(1), ext);
+  const zero = f64x2.splat(0), one = f64x2.splat(1);
+  const sMin = f64x2.splat(STEP_MIN), sMax = f64x2.splat(stepMax);
+  const kMin = clamp2(f64x2.floor(f64x2.mul(f64x2.mul(f64x2.sub(vmin, pl), inv), f64x2.splat(1024))), 1023);
+  const pk = fr2(f64x2.add(pl, fr2(f64x2.mul(ext, f64x2.mul(kMin, sMin)))));
+  const pk1 = fr2(f64x2.add(pl, fr2(f64x2.mul(ext, f64x2.mul(f64x2.add(kMin, one), sMin)))));
+  const okMin = v128.and(f64x2.le(pk, vmin), v128.or(f64x2.gt(pk1, vmin), f64x2.eq(kMin, f64x2.splat(1023))));
+  const kMax = clamp2(f64x2.floor(f64x2.mul(f64x2.mul(f64x2.sub(ph, vmax), inv), f64x2.splat(binsMax))), binsMax - 1);
+  const qk = fr2(f64x2.sub(ph, fr2(f64x2.mul(ext, f64x2.mul(kMax, sMax)))));
+  const qk1 = fr2(f64x2.sub(ph, fr2(f64x2.mul(ext, f64x2.mul(f64x2.add(kMax, one), sMax)))));
+  const okMax = v128.and(f64x2.ge(qk, vmax), v128.or(f64x2.lt(qk1, vmax), f64x2.eq(kMax, f64x2.splat(binsMax - 1))));
+  // An empty extent: steps 0, planes as quantiseAxis gives them then.
+  const km = v128.and(kMin, pos), kx = v128.and(kMax, pos);
+  const inMin = v128.bitselect(pk, fr2(f64x2.add(pl, fr2(f64x2.mul(ext, zero)))), pos);
+  const inMax = v128.bitselect(qk, fr2(f64x2.sub(ph, fr2(f64x2.mul(ext, zero)))), pos);
+  const lTakesMin = a > 0 ? leftMin : zero; // min x has no owner bit: the left starts lowest
+  const lbMin = v128.bitselect(inMin, pl, lTakesMin), rbMin = v128.bitselect(pl, inMin, lTakesMin);
+  const lbMax = v128.bitselect(inMax, ph, leftMax), rbMax = v128.bitselect(ph, inMax, leftMax);
+  v128.store64_lane(lb + ka, lbMin, 0); v128.store64_lane(lb + 96 + ka, lbMin, 1);
+  v128.store64_lane(lb + 48 + ka, rbMin, 0); v128.store64_lane(lb + 144 + ka, rbMin, 1);
+  v128.store64_lane(lb + 24 + ka, lbMax, 0); v128.store64_lane(lb + 120 + ka, lbMax, 1);
+  v128.store64_lane(lb + 72 + ka, rbMax, 0); v128.store64_lane(lb + 168 + ka, rbMax, 1);
+  const minBit: f64 = a == 1 ? 1073741824 : 2147483648, maxBit: f64 = a == 0 ? 536870912 : a == 1 ? 1073741824 : 2147483648;
+  const minMul: f64 = a == 0 ? 1 : a == 1 ? 1024 : 1048576, maxMul: f64 = a == 0 ? 1 : a == 1 ? 1024 : 524288;
+  let lo = f64x2.mul(km, f64x2.splat(minMul));
+  if (a > 0) lo = f64x2.add(lo, v128.and(leftMin, f64x2.splat(minBit)));
+  const hi = f64x2.add(f64x2.mul(kx, f64x2.splat(maxMul)), v128.and(leftMax, f64x2.splat(maxBit)));
+  PAIR_LO = f64x2.add(PAIR_LO, lo);
+  PAIR_HI = f64x2.add(PAIR_HI, hi);
+  return v128.or(v128.and(okMin, okMax), v128.not(pos));
+}
+
+/** Siblings i and i + 1 quantised together; returns bit 0 / bit 1 set where node i / i + 1 needed no search. */
+function quantisePair(i: i32, tb: usize, bx: usize, nodes: usize): i32 {
+  const po = bx + (<usize>(6 * i) << 3), lt = tb + (<usize>(12 * i + 6) << 3);
+  const lb = bx + (<usize>(12 * i + 6) << 3);
+  PAIR_LO = f64x2.splat(0);
+  PAIR_HI = f64x2.splat(0);
+  const ok = v128.and(v128.and(quantisePairAxis(0, po, lt, lb), quantisePairAxis(1, po, lt, lb)), quantisePairAxis(2, po, lt, lb));
+  const lo = i32x4.trunc_sat_f64x2_u_zero(PAIR_LO), hi = i32x4.trunc_sat_f64x2_u_zero(PAIR_HI);
+  v128.store(nodes + (<usize>(2 * i) << 2), i32x4.shuffle(lo, hi, 0, 4, 1, 5));
+  return i64x2.bitmask(ok);
 }
 
 /**

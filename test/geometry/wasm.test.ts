@@ -1,7 +1,9 @@
 // The WebAssembly tree builder (src/geometry/tree-wasm.ts, source assembly/tree.ts) against the face-order rule
 // written out naively here — a full sort at every node, true boxes as unions over each node's faces, each node
 // quantised with bvh.ts's encodeNode inside the box its parent decodes to (decodeNode) — on meshes with ties,
-// −0.0, flat axes and odd counts; plus the build's freshness (the embedded module is compiled from today's source).
+// −0.0, flat axes and odd counts, and on raw meshes built around the builder's own shortcuts (its radix key's
+// 32 bits, its sort-run fallback, the quantiser's paired fast path); plus the build's freshness (the embedded
+// module is compiled from today's source).
 // The wasm edge data is held to the rule by edges.test.ts and encode.test.ts, and to the bytes by the goldens.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -73,6 +75,57 @@ const cases: [string, M.Mesh][] = [
   ['quarter pipe', M.quarterPipe()], ['round rail', M.roundRail()], ['channel U', M.channelU()],
 ];
 
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+interface Fixture { name: string; v: Float32Array; fv: Uint32Array }
+
+function grid(w: number, h: number, height: (i: number, j: number) => number): Fixture {
+  const v = new Float32Array((w + 1) * (h + 1) * 3);
+  for (let j = 0, k = 0; j <= h; j++) for (let i = 0; i <= w; i++, k += 3) v.set([i * 0.5, height(i, j), j * 0.5], k);
+  const fv = new Uint32Array(w * h * 6);
+  for (let j = 0, k = 0; j < h; j++) {
+    for (let i = 0; i < w; i++, k += 6) {
+      const a = j * (w + 1) + i;
+      fv.set([a, a + w + 1, a + 1, a + 1, a + w + 1, a + w + 2], k);
+    }
+  }
+  return { name: `grid ${w}×${h}`, v, fv };
+}
+
+/** Unshared triangles: corner coordinates from `coord` (seeded), one vertex each. */
+function soup(name: string, n: number, coord: (r: () => number, t: number, corner: number, axis: number) => number, seed: number): Fixture {
+  const r = rng(seed), v = new Float32Array(9 * n), fv = new Uint32Array(3 * n);
+  for (let t = 0; t < n; t++) for (let k = 0; k < 3; k++) {
+    for (let a = 0; a < 3; a++) v[9 * t + 3 * k + a] = coord(r, t, k, a);
+    fv[3 * t + k] = 3 * t + k;
+  }
+  return { name, v, fv };
+}
+
+/** Raw (unwelded) meshes that lean on the order's ties; see the 'tie-heavy' test. */
+const tieFixtures: Fixture[] = [
+  grid(40, 30, () => 0),
+  grid(25, 25, (i, j) => Math.round(Math.sin(i * 0.3) * Math.cos(j * 0.2) * 8) / 4),
+  // A wall at x = ±0: every min x ties, the sign of zero must not split them.
+  (() => {
+    const g = grid(30, 20, (i) => i * 0.25);
+    for (let k = 0; k < g.v.length; k += 3) { const x = g.v[k]; g.v[k] = (k / 3) % 2 ? -0 : 0; g.v[k + 2] += x * 0; }
+    return { ...g, name: 'wall at ±0' };
+  })(),
+  // Quarter-metre lattice soup: exact ties in centroid and in min x, faces stacked on each other.
+  soup('lattice soup', 1500, (r, _t, _k, a) => Math.floor(r() * (a === 1 ? 3 : 12)) / 4, 7),
+  // Slivers near x = 1, 2, 4, 8 (x = 2^c · (1 + k · 2^-23), exact in f32): centroids equal in the top 32 bits of
+  // their f64 (the builder's radix key) in runs of ~150, out of centroid order in face order.
+  soup('slivers', 1200, (r, t, k, a) => (a === 0 ? 2 ** (t % 4) * (1 + Math.floor(r() * 16) * 2 ** -23) : a === 1 ? 0 : k * 1e-6), 11),
+  // Flat triangles at y = −0.0, 0.0, 1, 2 (x, z spread less): the y order must take −0.0 and 0.0 as one centroid.
+  soup('±0 floors', 900, (r, t, _k, a) => (a === 1 ? (t % 3 === 0 ? (t % 2 ? -0 : 0) : (t % 3)) : Math.floor(r() * 3) / 4), 5),
+  soup('random soup', 2000, (r, _t, _k, a) => (r() - 0.5) * (a === 1 ? 4 : 60), 3),
+];
+for (let n = 1; n <= 40; n++) tieFixtures.push(soup(`soup of ${n}`, n, (r) => Math.floor(r() * 6) / 2 - 1, 100 + n));
+
 describe('wasm tree', () => {
   it.each(cases)('%s: same nodes, leaf order and depth as the rule written out', (_name, m) => {
     const w = weld(m.positions, m.indices);
@@ -83,6 +136,28 @@ describe('wasm tree', () => {
     expect(got.depth).toBe(want.depth);
     expect(Array.from(got.leafFaces)).toEqual(Array.from(want.leafFaces));
     expect(Array.from(got.nodes)).toEqual(Array.from(want.nodes));
+  });
+
+  it.each(tieFixtures)('tie-heavy $name: same nodes, leaf order and depth as the rule written out', ({ v, fv }) => {
+    const n = fv.length / 3, root = boundsOf(v);
+    const got = buildTreeWasm(v, fv, n, root);
+    const want = referenceTree(v, fv, n, root);
+    expect(got.depth).toBe(want.depth);
+    expect(Array.from(got.leafFaces)).toEqual(Array.from(want.leafFaces));
+    expect(Array.from(got.nodes)).toEqual(Array.from(want.nodes));
+  });
+
+  it('the slivers fixture does hold long runs of one 32-bit centroid key, out of order by face', () => {
+    const { v, fv } = tieFixtures[4];
+    const top = new Uint32Array(2), f64 = new Float64Array(top.buffer);
+    const runs = new Map<number, number[]>();
+    for (let f = 0; f < fv.length / 3; f++) {
+      f64[0] = (v[3 * fv[3 * f]] + v[3 * fv[3 * f + 1]] + v[3 * fv[3 * f + 2]]) / 3;
+      runs.set(top[1], [...(runs.get(top[1]) ?? []), f64[0]]);
+    }
+    const long = [...runs.values()].filter((r) => r.length > 32);
+    expect(long.length).toBeGreaterThan(1);
+    expect(long.some((r) => r.some((x, i) => i > 0 && x < r[i - 1]))).toBe(true);
   });
 
   it('reuses its memory across calls of different sizes (a small tree after a large one is unchanged)', () => {

@@ -196,6 +196,19 @@ function faceRecords(v: usize, fv: usize, n: i32, box: usize): void {
   }
 }
 
+/** Node i of two faces f, g: its leaves in Studio's order (as a two-face node of orderFaces). */
+@inline function placePair(i: i32, f: u32, g: u32, leaf: usize, n: i32): void {
+  const ex = Math.abs(cen(0, f) - cen(0, g)), ey = Math.abs(cen(1, f) - cen(1, g)), ez = Math.abs(cen(2, f) - cen(2, g));
+  const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
+  const cf = cen(axis, f), cg = cen(axis, g), xf = minx(f), xg = minx(g);
+  // (centroid, min x, face) order, then the lower min x first.
+  let first = f, second = g;
+  if (cg < cf || (cg == cf && (xg < xf || (xg == xf && g < f)))) { first = g; second = f; }
+  if (minx(second) < minx(first)) { const t = first; first = second; second = t; }
+  store<u32>(leaf + (<usize>(2 * i + 1 - (n - 1)) << 2), first);
+  store<u32>(leaf + (<usize>(2 * i + 2 - (n - 1)) << 2), second);
+}
+
 /**
  * Studio's face order into leaf (n u32); returns the deepest leaf's depth. leaves: 2n − 1 i32, stack: 400 i32.
  * A node of leaves[i] faces splits along the axis its centroids spread most (ties: the lower); its left child
@@ -235,6 +248,21 @@ function orderFaces(n: i32, leaf: usize, leaves: usize, stack: usize): i32 {
       continue;
     }
     const left = load<i32>(leaves + (<usize>(2 * i + 1) << 2));
+    if (size <= 4) {
+      // Children of one or two faces: placed here, without lists (left = 2, right = size − 2).
+      const f0 = at(la, lo), f1 = at(la, lo + 1), f2 = at(la, lo + 2), f3 = size == 4 ? at(la, lo + 3) : 0;
+      const inA = Math.min(minx(f0), minx(f1)), rest = size == 4 ? Math.min(minx(f2), minx(f3)) : minx(f2);
+      let l0 = f0, l1 = f1, r0 = f2, r1 = f3;
+      if (rest < inA) {
+        // The last two are the left child.
+        if (size == 4) { l0 = f2; l1 = f3; r0 = f0; r1 = f1; } else { l0 = f1; l1 = f2; r0 = f0; }
+      }
+      placePair(2 * i + 1, l0, l1, leaf, n);
+      if (size == 4) placePair(2 * i + 2, r0, r1, leaf, n);
+      else store<u32>(leaf + (<usize>(2 * i + 2 - (n - 1)) << 2), r0);
+      if (d + 2 > depth) depth = d + 2;
+      continue;
+    }
     // The first `left` faces are the left child unless the rest start lower in x; then the last `left` are. Sides
     // are written for the first case while the least min x of each part is found.
     const cutA = lo + left, cutB = hi - left;

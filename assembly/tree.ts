@@ -56,14 +56,17 @@ export function heapBase(): usize {
   return load<u32>(l + (<usize>j << 2));
 }
 
-/** Stable LSD radix sort of n u64 at a by their high 32 bits (t: n u64 scratch); returns where the result is. */
+/** Counts the three radix digits of key w in HIST. */
+@inline function countDigits(w: u32): void {
+  const h0 = HIST + ((<usize>w & 0x7ff) << 2), h1 = HIST + 8192 + ((<usize>(w >> 11) & 0x7ff) << 2), h2 = HIST + 16384 + (<usize>(w >> 22) << 2);
+  store<u32>(h0, load<u32>(h0) + 1); store<u32>(h1, load<u32>(h1) + 1); store<u32>(h2, load<u32>(h2) + 1);
+}
+
+/**
+ * Stable LSD radix sort of n u64 at a by their high 32 bits, whose digits the caller counted in HIST (zeroed, then
+ * countDigits of each); t: n u64 scratch. Returns where the result is.
+ */
 function radixHigh(a: usize, t: usize, n: i32): usize {
-  memory.fill(HIST, 0, 3 * 2048 * 4);
-  for (let j = 0; j < n; j++) {
-    const w = load<u32>(a + (<usize>j << 3), 4);
-    const h0 = HIST + ((<usize>w & 0x7ff) << 2), h1 = HIST + 8192 + ((<usize>(w >> 11) & 0x7ff) << 2), h2 = HIST + 16384 + (<usize>(w >> 22) << 2);
-    store<u32>(h0, load<u32>(h0) + 1); store<u32>(h1, load<u32>(h1) + 1); store<u32>(h2, load<u32>(h2) + 1);
-  }
   let src = a, dst = t;
   for (let d = 0; d < 3; d++) {
     const h = HIST + (<usize>d << 13), shift = <u32>(32 + 11 * d);
@@ -170,7 +173,12 @@ function faceRecords(v: usize, fv: usize, n: i32, box: usize): void {
   // Bank 1 is free until the split starts: the radix sorts' two u64 arrays.
   const p = list(1, 0), q = p + (N << 3);
   for (let a = 0; a < 3; a++) {
-    for (let f = 0; f < n; f++) store<u64>(p + (<usize>f << 3), keyF64High(cen(a, f)) << 32 | <u64>f);
+    memory.fill(HIST, 0, 3 * 2048 * 4);
+    for (let f = 0; f < n; f++) {
+      const k = keyF64High(cen(a, f));
+      store<u64>(p + (<usize>f << 3), k << 32 | <u64>f);
+      countDigits(<u32>k);
+    }
     const s = radixHigh(p, q, n);
     for (let lo = 0; lo < n;) {
       const top = load<u32>(s + (<usize>lo << 3), 4);
@@ -187,8 +195,8 @@ function faceRecords(v: usize, fv: usize, n: i32, box: usize): void {
 /** List src's [lo, hi) into dst: faces whose side is 1 to [lo, lo + left), the rest after them, each in order. */
 @inline function partition(src: usize, dst: usize, lo: i32, hi: i32, left: i32): void {
   let l = dst + (<usize>lo << 2), r = dst + (<usize>(lo + left) << 2);
-  for (let j = lo; j < hi; j++) {
-    const f = at(src, j);
+  for (let p = src + (<usize>lo << 2), e = src + (<usize>hi << 2); p < e; p += 4) {
+    const f = load<u32>(p);
     const g = <usize>load<u8>(SIDE + <usize>f);
     store<u32>(g != 0 ? l : r, f);
     l += g << 2;
@@ -267,20 +275,21 @@ function orderFaces(n: i32, leaf: usize, leaves: usize, stack: usize): i32 {
     // are written for the first case while the least min x of each part is found.
     const cutA = lo + left, cutB = hi - left;
     let inA = Infinity, rest = Infinity;
-    for (let j = lo; j < cutA; j++) {
-      const f = at(la, j), x = minx(f);
+    const pa = la + (<usize>cutA << 2), pb = la + (<usize>cutB << 2), pl = la + (<usize>lo << 2), ph = la + (<usize>hi << 2);
+    for (let p = pl; p < pa; p += 4) {
+      const f = load<u32>(p), x = minx(f);
       inA = x < inA ? x : inA;
       store<u8>(SIDE + <usize>f, 1);
     }
-    for (let j = cutA; j < hi; j++) {
-      const f = at(la, j), x = minx(f);
+    for (let p = pa; p < ph; p += 4) {
+      const f = load<u32>(p), x = minx(f);
       rest = x < rest ? x : rest;
       store<u8>(SIDE + <usize>f, 0);
     }
     const first = !(rest < inA), cut = first ? cutA : cutB;
     if (!first) {
-      for (let j = lo; j < cutB; j++) store<u8>(SIDE + <usize>at(la, j), 0);
-      for (let j = cutA; j < hi; j++) store<u8>(SIDE + <usize>at(la, j), 1);
+      for (let p = pl; p < pb; p += 4) store<u8>(SIDE + <usize>load<u32>(p), 0);
+      for (let p = pa; p < ph; p += 4) store<u8>(SIDE + <usize>load<u32>(p), 1);
     }
     const nb = b ^ 1, da = list(nb, axis);
     if (first) memory.copy(da + (<usize>lo << 2), la + (<usize>lo << 2), <usize>size << 2);

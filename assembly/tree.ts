@@ -310,18 +310,17 @@ function orderFaces(n: i32, leaf: usize, leaves: usize, stack: usize): i32 {
 function trueBoxes(box: usize, leaf: usize, n: i32, tb: usize): void {
   for (let j = 0; j < n; j++) {
     const o = tb + (<usize>(6 * (n - 1 + j)) << 3), f = box + (<usize>(6 * load<u32>(leaf + (<usize>j << 2))) << 3);
-    store<i64>(o, load<i64>(f)); store<i64>(o, load<i64>(f, 8), 8); store<i64>(o, load<i64>(f, 16), 16);
-    store<i64>(o, load<i64>(f, 24), 24); store<i64>(o, load<i64>(f, 32), 32); store<i64>(o, load<i64>(f, 40), 40);
+    v128.store(o, v128.load(f)); v128.store(o, v128.load(f, 16), 16); v128.store(o, v128.load(f, 32), 32);
   }
   for (let i = n - 2; i >= 0; i--) {
     const o = tb + (<usize>(6 * i) << 3), l = tb + (<usize>(12 * i + 6) << 3), r = l + 48;
-    // A tie keeps the left child's value.
-    for (let k: usize = 0; k < 24; k += 8) {
-      const a = load<f64>(l + k), b = load<f64>(r + k);
-      store<f64>(o + k, b < a ? b : a);
-      const c = load<f64>(l + k + 24), d = load<f64>(r + k + 24);
-      store<f64>(o + k + 24, d > c ? d : c);
-    }
+    // A tie keeps the left child's value: pmin(a, b) is b < a ? b : a, pmax(a, b) is a < b ? b : a. Lanes: min x,
+    // y | min z, max x | max y, z.
+    const l0 = v128.load(l), l1 = v128.load(l, 16), l2 = v128.load(l, 32);
+    const r0 = v128.load(r), r1 = v128.load(r, 16), r2 = v128.load(r, 32);
+    v128.store(o, f64x2.pmin(l0, r0));
+    v128.store(o, v128.shuffle<i64>(f64x2.pmin(l1, r1), f64x2.pmax(l1, r1), 0, 3), 16);
+    v128.store(o, f64x2.pmax(l2, r2), 32);
   }
 }
 

@@ -20,8 +20,10 @@ let CX: usize = 0;
 let MX: usize = 0;
 let BANK: usize = 0;
 let SIDE: usize = 0;
-/** Runs of equal 32-bit centroid keys longer than this are heap-sorted unless already in order. */
+/** Runs of one 32-bit centroid key out of order: insertion-sorted up to RUN_INSERT_MAX entries, heap-sorted up to
+ *  RUN_HEAP_MAX, radix-sorted beyond (a flat floor's whole piece is one run on its flat axis). */
 const RUN_INSERT_MAX: i32 = 32;
+const RUN_HEAP_MAX: i32 = 1024;
 /** Radix histograms: three digits (11, 11 and 10 bits) of a 32-bit key. */
 const HIST: usize = memory.data(3 * 2048 * 4, 8);
 
@@ -89,10 +91,20 @@ function radixHigh(a: usize, t: usize, n: i32): usize {
   return src;
 }
 
-/** The high 32 bits of an order-preserving u64 of x (−0 as +0). */
-@inline function keyF64High(x: f64): u64 {
+/** An order-preserving u64 of x (−0 as +0). */
+@inline function keyF64(x: f64): u64 {
   const b = x == 0 ? <u64>0 : reinterpret<u64>(x);
-  return ((b >> 63) != 0 ? ~b : b | 0x8000000000000000) >> 32;
+  return (b >> 63) != 0 ? ~b : b | 0x8000000000000000;
+}
+
+@inline function keyF64High(x: f64): u64 {
+  return keyF64(x) >> 32;
+}
+
+/** An order-preserving u32 of the f32 value x (−0 as +0). */
+@inline function keyF32(x: f64): u64 {
+  const b = x == 0 ? <u32>0 : reinterpret<u32>(<f32>x);
+  return <u64>((b >> 31) != 0 ? ~b : b | 0x80000000);
 }
 
 /** Sort entry p (face: its low 32 bits) before q in (centroid a, min x, face) order. */
@@ -104,8 +116,11 @@ function radixHigh(a: usize, t: usize, n: i32): usize {
   return xp < xq || (xp == xq && f < g);
 }
 
-/** Entries [lo, hi) of s (equal in their high 32 bits) into runBefore order: insertion, or heap sort if long. */
-function sortRun(a: i32, s: usize, lo: i32, hi: i32): void {
+/**
+ * Entries [lo, hi) of s (equal in their high 32 bits) into runBefore order: insertion, heap or radix sort by
+ * length (t: scratch at the same offsets).
+ */
+function sortRun(a: i32, s: usize, t: usize, lo: i32, hi: i32): void {
   let sorted = true;
   for (let j = lo + 1; j < hi && sorted; j++) sorted = !runBefore(a, load<u64>(s + (<usize>j << 3)), load<u64>(s + (<usize>(j - 1) << 3)));
   if (sorted) return;
@@ -121,7 +136,11 @@ function sortRun(a: i32, s: usize, lo: i32, hi: i32): void {
     }
     return;
   }
-  // Heap sort (keys are distinct: the rank breaks every tie), so a hostile run stays O(k log k).
+  if (hi - lo > RUN_HEAP_MAX) {
+    radixRun(a, s + (<usize>lo << 3), t + (<usize>lo << 3), hi - lo);
+    return;
+  }
+  // Heap sort (keys are distinct: the face breaks every tie), so a hostile run stays O(k log k).
   const b = s + (<usize>lo << 3), k = hi - lo;
   for (let i = (k >> 1) - 1; i >= 0; i--) siftDown(a, b, i, k);
   for (let e = k - 1; e > 0; e--) {
@@ -130,6 +149,29 @@ function sortRun(a: i32, s: usize, lo: i32, hi: i32): void {
     store<u64>(b + (<usize>e << 3), t);
     siftDown(a, b, 0, e);
   }
+}
+
+/**
+ * k entries at b (one 32-bit centroid key) into (centroid, min x, face) order: stable radix sorts from face order
+ * by min x, then by the centroid key's low 32 bits (c: k u64 scratch). A digit all share is skipped, so a flat
+ * axis (one centroid) costs the min-x passes only.
+ */
+function radixRun(a: i32, b: usize, c: usize, k: i32): void {
+  memory.fill(HIST, 0, 3 * 2048 * 4);
+  for (let j = 0; j < k; j++) {
+    const p = b + (<usize>j << 3), f = <u32>load<u64>(p), key = keyF32(minx(f));
+    store<u64>(p, key << 32 | <u64>f);
+    countDigits(<u32>key);
+  }
+  let r = radixHigh(b, c, k);
+  memory.fill(HIST, 0, 3 * 2048 * 4);
+  for (let j = 0; j < k; j++) {
+    const p = r + (<usize>j << 3), f = <u32>load<u64>(p), key = keyF64(cen(a, f)) & 0xffffffff;
+    store<u64>(p, key << 32 | <u64>f);
+    countDigits(<u32>key);
+  }
+  r = radixHigh(r, r == b ? c : b, k);
+  if (r != b) memory.copy(b, r, <usize>k << 3);
 }
 
 function siftDown(a: i32, b: usize, i: i32, k: i32): void {
@@ -179,12 +221,12 @@ function faceRecords(v: usize, fv: usize, n: i32, box: usize): void {
       store<u64>(p + (<usize>f << 3), k << 32 | <u64>f);
       countDigits(<u32>k);
     }
-    const s = radixHigh(p, q, n);
+    const s = radixHigh(p, q, n), t = s == p ? q : p;
     for (let lo = 0; lo < n;) {
       const top = load<u32>(s + (<usize>lo << 3), 4);
       let hi = lo + 1;
       while (hi < n && load<u32>(s + (<usize>hi << 3), 4) == top) hi++;
-      if (hi - lo > 1) sortRun(a, s, lo, hi);
+      if (hi - lo > 1) sortRun(a, s, t, lo, hi);
       lo = hi;
     }
     const l = list(0, a);

@@ -120,6 +120,17 @@ const tieFixtures: Fixture[] = [
   // Slivers near x = 1, 2, 4, 8 (x = 2^c · (1 + k · 2^-23), exact in f32): centroids equal in the top 32 bits of
   // their f64 (the builder's radix key) in runs of ~150, out of centroid order in face order.
   soup('slivers', 1200, (r, t, k, a) => (a === 0 ? 2 ** (t % 4) * (1 + Math.floor(r() * 16) * 2 ** -23) : a === 1 ? 0 : k * 1e-6), 11),
+  // 1,500 triangles with one centroid (1, 1, 1) and many shapes: every extent 0, so x splits them all, as one run
+  // of equal keys ordered by min x alone.
+  soup('one centroid', 1500, (_r, t, k, a) => {
+    // Multiples of 2^-20 in [−1, 1): 3 − u − w is exact in f32, and the min x keys differ in their low bits.
+    // (the same u, w for a triangle's three corners: a hash of triangle and axis, not the seeded stream)
+    const u = ((Math.imul(t * 3 + a, 2654435761) >>> 11) - 2 ** 20) * 2 ** -20;
+    const w = ((Math.imul(t * 3 + a, 2246822519) >>> 11) - 2 ** 20) * 2 ** -20;
+    return k === 0 ? u : k === 1 ? w : 3 - u - w;
+  }, 17),
+  // The same near x = 1 alone: runs past 1,024 (the radix-sorted ones).
+  soup('one sliver run', 2500, (r, _t, k, a) => (a === 0 ? 1 + Math.floor(r() * 16) * 2 ** -23 : a === 1 ? 0 : k * 1e-6), 13),
   // Flat triangles at y = −0.0, 0.0, 1, 2 (x, z spread less): the y order must take −0.0 and 0.0 as one centroid.
   soup('±0 floors', 900, (r, t, _k, a) => (a === 1 ? (t % 3 === 0 ? (t % 2 ? -0 : 0) : (t % 3)) : Math.floor(r() * 3) / 4), 5),
   soup('random soup', 2000, (r, _t, _k, a) => (r() - 0.5) * (a === 1 ? 4 : 60), 3),
@@ -148,7 +159,7 @@ describe('wasm tree', () => {
   });
 
   it('the slivers fixture does hold long runs of one 32-bit centroid key, out of order by face', () => {
-    const { v, fv } = tieFixtures[4];
+    const { v, fv } = tieFixtures.find((x) => x.name === 'slivers')!;
     const top = new Uint32Array(2), f64 = new Float64Array(top.buffer);
     const runs = new Map<number, number[]>();
     for (let f = 0; f < fv.length / 3; f++) {
@@ -157,6 +168,25 @@ describe('wasm tree', () => {
     }
     const long = [...runs.values()].filter((r) => r.length > 32);
     expect(long.length).toBeGreaterThan(1);
+    expect(long.some((r) => r.some((x, i) => i > 0 && x < r[i - 1]))).toBe(true);
+  });
+
+  it('the one-centroid fixture does have one centroid', () => {
+    const { v, fv } = tieFixtures.find((x) => x.name === 'one centroid')!;
+    for (let f = 0; f < fv.length / 3; f++) {
+      for (let a = 0; a < 3; a++) expect((v[3 * fv[3 * f] + a] + v[3 * fv[3 * f + 1] + a] + v[3 * fv[3 * f + 2] + a]) / 3).toBe(1);
+    }
+  });
+
+  it('the one-sliver-run fixture holds a run of one 32-bit centroid key past 1,024 faces, out of order by face', () => {
+    const { v, fv } = tieFixtures.find((x) => x.name === 'one sliver run')!;
+    const top = new Uint32Array(2), f64 = new Float64Array(top.buffer);
+    const runs = new Map<number, number[]>();
+    for (let f = 0; f < fv.length / 3; f++) {
+      f64[0] = (v[3 * fv[3 * f]] + v[3 * fv[3 * f + 1]] + v[3 * fv[3 * f + 2]]) / 3;
+      runs.set(top[1], [...(runs.get(top[1]) ?? []), f64[0]]);
+    }
+    const long = [...runs.values()].filter((r) => r.length > 1024);
     expect(long.some((r) => r.some((x, i) => i > 0 && x < r[i - 1]))).toBe(true);
   });
 

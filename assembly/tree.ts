@@ -24,6 +24,10 @@ let SIDE: usize = 0;
  *  RUN_HEAP_MAX, radix-sorted beyond (a flat floor's whole piece is one run on its flat axis). */
 const RUN_INSERT_MAX: i32 = 32;
 const RUN_HEAP_MAX: i32 = 1024;
+/** Shapes of at most this many faces sort each axis as one run (insertion sort), without the radix. */
+const RADIX_MIN: i32 = 32;
+/** Shapes of at most this many faces radix-sort by 8-bit digits (four passes, small histograms), larger by 11-bit. */
+const RADIX8_MAX: i32 = 4096;
 /** Radix histograms: three digits (11, 11 and 10 bits) of a 32-bit key. */
 const HIST: usize = memory.data(3 * 2048 * 4, 8);
 
@@ -83,6 +87,36 @@ function radixHigh(a: usize, t: usize, n: i32): usize {
     for (let j = 0; j < n; j++) {
       const v = load<u64>(src + (<usize>j << 3));
       const hp = h + (<usize>((v >> shift) & 0x7ff) << 2), pos = load<u32>(hp);
+      store<u32>(hp, pos + 1);
+      store<u64>(dst + (<usize>pos << 3), v);
+    }
+    const s = src; src = dst; dst = s;
+  }
+  return src;
+}
+
+/** Counts the four 8-bit radix digits of key w in HIST (radix8High's layout). */
+@inline function countDigits8(w: u32): void {
+  const h0 = HIST + ((<usize>w & 0xff) << 2), h1 = HIST + 1024 + ((<usize>(w >> 8) & 0xff) << 2);
+  const h2 = HIST + 2048 + ((<usize>(w >> 16) & 0xff) << 2), h3 = HIST + 3072 + (<usize>(w >> 24) << 2);
+  store<u32>(h0, load<u32>(h0) + 1); store<u32>(h1, load<u32>(h1) + 1); store<u32>(h2, load<u32>(h2) + 1); store<u32>(h3, load<u32>(h3) + 1);
+}
+
+/** radixHigh with four 8-bit digits, counted by countDigits8: for small n, whose cost the histograms would be. */
+function radix8High(a: usize, t: usize, n: i32): usize {
+  let src = a, dst = t;
+  for (let d = 0; d < 4; d++) {
+    const h = HIST + (<usize>d << 10), shift = <u32>(32 + 8 * d);
+    if (load<u32>(h + (<usize>((load<u64>(src) >> shift) & 0xff) << 2)) == <u32>n) continue;
+    let sum: u32 = 0;
+    for (let b = 0; b < 256; b++) {
+      const c = load<u32>(h + (<usize>b << 2));
+      store<u32>(h + (<usize>b << 2), sum);
+      sum += c;
+    }
+    for (let j = 0; j < n; j++) {
+      const v = load<u64>(src + (<usize>j << 3));
+      const hp = h + (<usize>((v >> shift) & 0xff) << 2), pos = load<u32>(hp);
       store<u32>(hp, pos + 1);
       store<u64>(dst + (<usize>pos << 3), v);
     }
@@ -215,13 +249,33 @@ function faceRecords(v: usize, fv: usize, n: i32, box: usize): void {
   // Bank 1 is free until the split starts: the radix sorts' two u64 arrays.
   const p = list(1, 0), q = p + (N << 3);
   for (let a = 0; a < 3; a++) {
-    memory.fill(HIST, 0, 3 * 2048 * 4);
-    for (let f = 0; f < n; f++) {
-      const k = keyF64High(cen(a, f));
-      store<u64>(p + (<usize>f << 3), k << 32 | <u64>f);
-      countDigits(<u32>k);
+    if (n <= RADIX_MIN) {
+      // Few faces: one run insertion-sorted whole.
+      for (let f = 0; f < n; f++) store<u64>(p + (<usize>f << 3), <u64>f);
+      sortRun(a, p, q, 0, n);
+      const l = list(0, a);
+      for (let j = 0; j < n; j++) store<u32>(l + (<usize>j << 2), load<u32>(p + (<usize>j << 3)));
+      continue;
     }
-    const s = radixHigh(p, q, n), t = s == p ? q : p;
+    let s: usize = 0;
+    if (n <= RADIX8_MAX) {
+      memory.fill(HIST, 0, 4 * 256 * 4);
+      for (let f = 0; f < n; f++) {
+        const k = keyF64High(cen(a, f));
+        store<u64>(p + (<usize>f << 3), k << 32 | <u64>f);
+        countDigits8(<u32>k);
+      }
+      s = radix8High(p, q, n);
+    } else {
+      memory.fill(HIST, 0, 3 * 2048 * 4);
+      for (let f = 0; f < n; f++) {
+        const k = keyF64High(cen(a, f));
+        store<u64>(p + (<usize>f << 3), k << 32 | <u64>f);
+        countDigits(<u32>k);
+      }
+      s = radixHigh(p, q, n);
+    }
+    const t = s == p ? q : p;
     for (let lo = 0; lo < n;) {
       const top = load<u32>(s + (<usize>lo << 3), 4);
       let hi = lo + 1;

@@ -229,6 +229,11 @@ export function subtreeLeaves(c: number, n: number): number {
 // - 2026-12-04, kept: runs past RUN_HEAP_MAX radix-sorted (by min x, then the centroid key's low bits) instead of
 //   heap-sorted. A flat piece is one run of all its faces on the flat axis (heap-sorted, it gave back the whole
 //   gain of the lists there): 21k flat grid 438 (the selection) / 426 (heapsort) → 267 ns a face, min of 60.
+// - 2026-12-04, kept: small shapes sort by 8-bit digits (RADIX8_MAX), the tiniest by insertion (RADIX_MIN). The
+//   11-bit histograms (24 KB cleared, 3 × 2,048 prefix sums an axis) made a 112-face prop 1.38× slower than the
+//   selection (221 against 160 ns a face, p25 of 2,000 calls); now 148, and 600 faces 245 → 149. The 1M bench
+//   level (4,100 props of 108 faces) had shown it: its encode stage 844–1,042 ms before the lists, 867–1,148 with
+//   them (alternating fresh processes); with this, 656–784 against 761–813 (wall 1,236–1,320 against 1,297–1,334).
 
 
 export interface Tree {

@@ -70,7 +70,8 @@ function boundsOf(v: Float32Array): number[] {
 const cases: [string, M.Mesh][] = [
   ['box', M.box()], ['flat grid 16×16', M.flatGrid(16, 16)], ['flat grid 7×3', M.flatGrid(7, 3)],
   ['bumpy 1', M.bumpyGrid(1)], ['bumpy 2', M.bumpyGrid(2)], ['bumpy 3', M.bumpyGrid(3)], ['bumpy 5', M.bumpyGrid(5)],
-  ['bumpy 1,000', M.bumpyGrid(1000)], ['bumpy 2,048', M.bumpyGrid(2048, 9)], ['soup 700', M.randomSoup(700, 3)],
+  ['bumpy 1,000', M.bumpyGrid(1000)], ['bumpy 2,048', M.bumpyGrid(2048, 9)],
+  ['bumpy 6,000 (past the 8-bit radix)', M.bumpyGrid(6000, 5)], ['soup 700', M.randomSoup(700, 3)],
   ['soup 1,500', M.randomSoup(1500, 8)], ['negative zero', M.negativeZero()], ['stairs', M.stairs()],
   ['quarter pipe', M.quarterPipe()], ['round rail', M.roundRail()], ['channel U', M.channelU()],
 ];

@@ -159,17 +159,23 @@ describe('wasm tree', () => {
     expect(Array.from(got.nodes)).toEqual(Array.from(want.nodes));
   });
 
-  it('the slivers fixture does hold long runs of one 32-bit centroid key, out of order by face', () => {
-    const { v, fv } = tieFixtures.find((x) => x.name === 'slivers')!;
+  /** The fixture's centroid x values grouped by the top 32 bits of their f64 (the builder's radix key), face order. */
+  const runsByTopKey = (name: string): number[][] => {
+    const { v, fv } = tieFixtures.find((x) => x.name === name)!;
     const top = new Uint32Array(2), f64 = new Float64Array(top.buffer);
     const runs = new Map<number, number[]>();
     for (let f = 0; f < fv.length / 3; f++) {
       f64[0] = (v[3 * fv[3 * f]] + v[3 * fv[3 * f + 1]] + v[3 * fv[3 * f + 2]]) / 3;
       runs.set(top[1], [...(runs.get(top[1]) ?? []), f64[0]]);
     }
-    const long = [...runs.values()].filter((r) => r.length > 32);
+    return [...runs.values()];
+  };
+  const outOfOrder = (r: number[]): boolean => r.some((x, i) => i > 0 && x < r[i - 1]);
+
+  it('the slivers fixture does hold long runs of one 32-bit centroid key, out of order by face', () => {
+    const long = runsByTopKey('slivers').filter((r) => r.length > 32);
     expect(long.length).toBeGreaterThan(1);
-    expect(long.some((r) => r.some((x, i) => i > 0 && x < r[i - 1]))).toBe(true);
+    expect(long.some(outOfOrder)).toBe(true);
   });
 
   it('the one-centroid fixture does have one centroid', () => {
@@ -180,15 +186,7 @@ describe('wasm tree', () => {
   });
 
   it('the one-sliver-run fixture holds a run of one 32-bit centroid key past 1,024 faces, out of order by face', () => {
-    const { v, fv } = tieFixtures.find((x) => x.name === 'one sliver run')!;
-    const top = new Uint32Array(2), f64 = new Float64Array(top.buffer);
-    const runs = new Map<number, number[]>();
-    for (let f = 0; f < fv.length / 3; f++) {
-      f64[0] = (v[3 * fv[3 * f]] + v[3 * fv[3 * f + 1]] + v[3 * fv[3 * f + 2]]) / 3;
-      runs.set(top[1], [...(runs.get(top[1]) ?? []), f64[0]]);
-    }
-    const long = [...runs.values()].filter((r) => r.length > 1024);
-    expect(long.some((r) => r.some((x, i) => i > 0 && x < r[i - 1]))).toBe(true);
+    expect(runsByTopKey('one sliver run').filter((r) => r.length > 1024).some(outOfOrder)).toBe(true);
   });
 
   it('reuses its memory across calls of different sizes (a small tree after a large one is unchanged)', () => {

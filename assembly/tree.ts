@@ -2,9 +2,9 @@
 // `npm install`; loaded by src/geometry/tree-wasm.ts). It builds exactly the tree src/geometry/bvh.ts describes
 // (../shared/spec/physics-resource.md, "Triangle-mesh shapes"; docs/format-decisions.md, "Encoder", Tree):
 // face boxes and centroids, Studio's face order by per-axis lists sorted once and split stably down the tree, true
-// boxes bottom-up, conservative quantisation in heap order (siblings two at a time in SIMD lanes). Why WebAssembly: the same loops as JavaScript run ~0.75× as long warm, and from the first call —
-// a fresh worker no longer spends its first encodes in the interpreter while TurboFan compiles the tree (measured
-// in bvh.ts's design log). f64/f32 arithmetic is IEEE-754 as in JavaScript (f32 demotion = Math.fround), so the
+// boxes bottom-up, conservative quantisation in heap order (siblings two at a time in SIMD lanes). Why
+// WebAssembly: the same loops as JavaScript run ~0.75× as long warm, and from the first call — a fresh worker no
+// longer spends its first encodes in the interpreter while TurboFan compiles the tree (measured in bvh.ts's log). f64/f32 arithmetic is IEEE-754 as in JavaScript (f32 demotion = Math.fround), so the
 // bytes are the same; the goldens hold it to that, and test/geometry/wasm.test.ts the whole tree to its rule.
 //
 // Memory: raw linear memory laid out by the caller (tree-wasm.ts), all offsets 8-byte aligned, after heapBase().
@@ -28,7 +28,7 @@ const RUN_HEAP_MAX: i32 = 1024;
 const RADIX_MIN: i32 = 32;
 /** Shapes of at most this many faces radix-sort by 8-bit digits (four passes, small histograms), larger by 11-bit. */
 const RADIX8_MAX: i32 = 4096;
-/** Radix histograms: three digits (11, 11 and 10 bits) of a 32-bit key. */
+/** Radix histograms: three digits (11, 11 and 10 bits) of a 32-bit key, or four of 8 bits. */
 const HIST: usize = memory.data(3 * 2048 * 4, 8);
 
 /** Bytes of scratch build() needs at ord for n faces (see above: 32n + 12n + 16n + n, and alignment). */

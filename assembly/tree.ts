@@ -4,8 +4,9 @@
 // face boxes and centroids, Studio's face order by per-axis lists sorted once and split stably down the tree, true
 // boxes bottom-up, conservative quantisation in heap order (siblings two at a time in SIMD lanes). Why
 // WebAssembly: the same loops as JavaScript run ~0.75× as long warm, and from the first call — a fresh worker no
-// longer spends its first encodes in the interpreter while TurboFan compiles the tree (measured in bvh.ts's log). f64/f32 arithmetic is IEEE-754 as in JavaScript (f32 demotion = Math.fround), so the
-// bytes are the same; the goldens hold it to that, and test/geometry/wasm.test.ts the whole tree to its rule.
+// longer spends its first encodes in the interpreter while TurboFan compiles the tree (measured in bvh.ts's log).
+// f64/f32 arithmetic is IEEE-754 as in JavaScript (f32 demotion = Math.fround), so the bytes are the same; the
+// goldens hold it to that, and test/geometry/wasm.test.ts the whole tree to its rule.
 //
 // Memory: raw linear memory laid out by the caller (tree-wasm.ts), all offsets 8-byte aligned, after heapBase().
 
@@ -230,7 +231,7 @@ function siftDown(a: i32, b: usize, i: i32, k: i32): void {
  * Face boxes (6 f64 per face at box), centroids and min x, and bank 0's lists: per axis a stable radix sort of the
  * faces by the high 32 bits of the centroid's order-preserving f64 key, then each run sharing those bits put in
  * (centroid, min x, face) order (most are: equal centroids of a grid share their min x too, and stay in face order).
- * O(n), but O(k log k) for a run of k out of order.
+ * O(n), but O(k log k) for a run of k ≤ RUN_HEAP_MAX out of order.
  */
 function faceRecords(v: usize, fv: usize, n: i32, box: usize): void {
   for (let f = 0; f < n; f++) {
@@ -261,25 +262,15 @@ function faceRecords(v: usize, fv: usize, n: i32, box: usize): void {
       for (let j = 0; j < n; j++) store<u32>(l + (<usize>j << 2), load<u32>(p + (<usize>j << 3)));
       continue;
     }
-    let s: usize = 0;
-    if (n <= RADIX8_MAX) {
-      memory.fill(HIST, 0, 4 * 256 * 4);
-      for (let f = 0; f < n; f++) {
-        const k = keyF64High(cen(a, f));
-        store<u64>(p + (<usize>f << 3), k << 32 | <u64>f);
-        countDigits8(<u32>k);
-      }
-      s = radix8High(p, q, n);
-    } else {
-      memory.fill(HIST, 0, 3 * 2048 * 4);
-      for (let f = 0; f < n; f++) {
-        const k = keyF64High(cen(a, f));
-        store<u64>(p + (<usize>f << 3), k << 32 | <u64>f);
-        countDigits(<u32>k);
-      }
-      s = radixHigh(p, q, n);
+    const small = n <= RADIX8_MAX;
+    memory.fill(HIST, 0, small ? 4 * 256 * 4 : 3 * 2048 * 4);
+    for (let f = 0; f < n; f++) {
+      const k = keyF64High(cen(a, f));
+      store<u64>(p + (<usize>f << 3), k << 32 | <u64>f);
+      if (small) countDigits8(<u32>k);
+      else countDigits(<u32>k);
     }
-    const t = s == p ? q : p;
+    const s = small ? radix8High(p, q, n) : radixHigh(p, q, n), t = s == p ? q : p;
     for (let lo = 0; lo < n;) {
       const top = load<u32>(s + (<usize>lo << 3), 4);
       let hi = lo + 1;
@@ -304,7 +295,7 @@ function faceRecords(v: usize, fv: usize, n: i32, box: usize): void {
   }
 }
 
-/** Node i of two faces f, g: its leaves in Studio's order (as a two-face node of orderFaces). */
+/** Node i of two faces f, g (in any order): its leaves in Studio's order, the rule of every two-face node. */
 @inline function placePair(i: i32, f: u32, g: u32, leaf: usize, n: i32): void {
   const ex = Math.abs(cen(0, f) - cen(0, g)), ey = Math.abs(cen(1, f) - cen(1, g)), ez = Math.abs(cen(2, f) - cen(2, g));
   const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
@@ -341,20 +332,18 @@ function orderFaces(n: i32, leaf: usize, leaves: usize, stack: usize): i32 {
       if (d > depth) depth = d;
       continue;
     }
-    const lx = list(b, 0), ly = list(b, 1), lz = list(b, 2);
+    const lx = list(b, 0);
+    if (size == 2) {
+      placePair(i, at(lx, lo), at(lx, lo + 1), leaf, n);
+      if (d + 1 > depth) depth = d + 1;
+      continue;
+    }
+    const ly = list(b, 1), lz = list(b, 2);
     const ex = cen(0, at(lx, hi - 1)) - cen(0, at(lx, lo));
     const ey = cen(1, at(ly, hi - 1)) - cen(1, at(ly, lo));
     const ez = cen(2, at(lz, hi - 1)) - cen(2, at(lz, lo));
     const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
     const la = list(b, axis);
-    if (size == 2) {
-      let first = at(la, lo), second = at(la, lo + 1);
-      if (minx(second) < minx(first)) { const t = first; first = second; second = t; }
-      store<u32>(leaf + (<usize>(2 * i + 1 - (n - 1)) << 2), first);
-      store<u32>(leaf + (<usize>(2 * i + 2 - (n - 1)) << 2), second);
-      if (d + 1 > depth) depth = d + 1;
-      continue;
-    }
     const left = load<i32>(leaves + (<usize>(2 * i + 1) << 2));
     if (size <= 4) {
       // Children of one or two faces: placed here, without lists (left = 2, right = size − 2).

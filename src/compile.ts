@@ -35,7 +35,7 @@ import { inspectOutput, LOCK_WAIT_MS, lockOutput, MANIFEST_FILE, recoverOutput, 
 export { MANIFEST_FILE, OWNED_ENTRIES } from './publish.ts';
 export { STREAMING_PLAN_FILE, type Manifest, type ManifestResource, type StreamingPlan, type Totals } from './manifest.ts';
 import { makeManifest, STREAMING_PLAN_FILE, type Manifest, type StreamingPlan } from './manifest.ts';
-import { buildKey, unchangedSince, writeRecord, type RecordedResult } from './unchanged.ts';
+import { buildKey, readRecord, unchangedSince, writeRecord, type BuildRecord, type RecordedResult } from './unchanged.ts';
 
 export interface CompileOptions {
   /** Output directory; default `<input dir>/<input stem>.collision`. */
@@ -278,17 +278,20 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
   const logger: Logger = { warn: (m) => (warnings.push(m), hooks.logger.warn(m)) };
   // Before any work (the output locked): no input inside it, an interrupted earlier publish repaired, and a
   // directory holding anything a rebuild may not remove refused (src/publish.ts).
+  // The last build's record, read first: its verdicts spare the inspection reading every file (src/unchanged.ts).
+  const cacheHome = options.dryRun ? undefined : cacheHomeOf(options, outDir);
+  const t0 = performance.now();
+  let record: BuildRecord<RecordedResult> | undefined;
   if (!options.dryRun) {
     refuseInputsInside(outDir, [input]);
     recoverOutput(outDir, logger);
+    if (cacheHome) record = readRecord<RecordedResult>(cacheHome, outDir);
     inspectOutput(outDir);
   }
   // Nothing changed since the last build of this output (src/unchanged.ts): prove it, redo nothing.
-  const cacheHome = options.dryRun ? undefined : cacheHomeOf(options, outDir);
-  const t0 = performance.now();
   const key = cacheHome ? recordKey(options) : undefined;
   if (key && cacheHome && !hooks.session) {
-    const same = unchangedSince<RecordedResult>(cacheHome, outDir, input, key);
+    const same = unchangedSince<RecordedResult>(record, outDir, input, key);
     if (same) {
       for (const w of same.manifest.warnings) logger.warn(w);
       const r = same.result;
@@ -337,7 +340,7 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
     if (b.cache) {
       b.cache.finish(b.cacheHome);
       result.cache = { dir: b.cacheHome!, ...b.cache.stats };
-      if (key) writeRecord<RecordedResult>(b.cacheHome!, outDir, key, { importStats: result.importStats, objects: result.objects, workers: result.workers }, input);
+      if (key) writeRecord<RecordedResult>(b.cacheHome!, outDir, key, { importStats: result.importStats, objects: result.objects, workers: result.workers }, input, result.manifest.files);
     }
     settle(b, session);
     return result;

@@ -132,6 +132,38 @@ export function readRegularFile(path: string, maxBytes: number, over: 'error' | 
   }
 }
 
+/**
+ * A file this tool wrote for its own later use (a build record), read only when it can only be ours: a regular
+ * file, not a symbolic link, owned by this process's user and writable by nobody else (group or others), at most
+ * `maxBytes`. Undefined otherwise, and always on Windows, where Node reports neither owner nor real permissions.
+ */
+export function readOwnFile(path: string, maxBytes: number): Uint8Array | undefined {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  if (uid === undefined || constants.O_NOFOLLOW === undefined) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.uid !== uid || (st.mode & 0o022) !== 0 || st.size > maxBytes) return undefined;
+    const out = new Uint8Array(st.size);
+    let at = 0;
+    while (at < out.length) {
+      const n = readSync(fd, out, at, out.length - at, at);
+      if (n === 0) return undefined; // shrank while reading: being written
+      at += n;
+    }
+    return out;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** `p` inside `dir` (or equal to it), both absolute. */
 export function isInside(p: string, dir: string): boolean {
   const r = relative(dir, p);

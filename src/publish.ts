@@ -200,6 +200,7 @@ function ownedFile(dir: string, name: string, listed: ListedFiles): string | und
   let why: string | undefined;
   let sha: string | undefined;
   try {
+    checkedReads.count++;
     const bytes = readFileSync(path);
     if (!kind[1](bytes)) why = 'listed, but not the kind of file its name says';
     else if (check && hex8(crc32(bytes)) !== check.crc32) why = 'listed, but its bytes are not what the build wrote (edited or replaced since)';
@@ -224,7 +225,10 @@ export function previousDigest(dir: string, name: string): string | undefined {
   try {
     if (v.stamp !== stampOf(lstatSync(path, { bigint: true }))) return undefined;
     // Checked by its stamp alone (this process published it) and its digest not known: read it once.
-    v.sha ??= sha256Hex(readFileSync(path));
+    if (v.sha === undefined) {
+      checkedReads.count++;
+      v.sha = sha256Hex(readFileSync(path));
+    }
     return v.stamp === stampOf(lstatSync(path, { bigint: true })) ? v.sha : undefined;
   } catch {
     return undefined;
@@ -254,6 +258,77 @@ export function linkFromPrevious(dir: string, name: string, toDir: string, sha: 
     verdicts.delete(path);
     return undefined;
   }
+}
+
+/**
+ * A verdict as the build record keeps it for the next process (src/unchanged.ts): the file's name in the output, its
+ * stat stamp, the CRC-32 it was checked against and its sha256 ('' when not known).
+ */
+export type KeptVerdict = [name: string, stamp: string, crc: string, sha: string];
+
+/**
+ * How long (ns) before the stat that confirms a verdict for the next process the file must have last changed: a
+ * write in the same tick of the file system's clock as that stat would keep the stamp (git's "racy" entries; Linux's
+ * coarse clock ticks every 1–10 ms). A file too recent is left out, and read by the next build.
+ */
+export const RACY_NS = 20_000_000n;
+const STAMP = /^\d{1,20}:\d{1,20}:\d{1,20}:\d{1,20}:\d{1,20}$/;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * The verdicts of this process for `names` in `outDir` that the next process may take on the file's stamp alone:
+ * files proven ours (as written or checked) that still have the stamp they were proven with, on the device of
+ * `now` and last changed at least RACY_NS before it. `now`: the stat of a file created just before this call (the
+ * record's temporary), the file system's own clock. Times in whole milliseconds (a coarse clock) keep nothing.
+ */
+export function keptVerdicts(outDir: string, names: readonly string[], now: BigIntStats): KeptVerdict[] {
+  const out: KeptVerdict[] = [];
+  if (now.ctimeNs % 1_000_000n === 0n) return out;
+  for (const name of names) {
+    const path = join(outDir, name);
+    const v = verdicts.get(path);
+    if (!v || v.why !== undefined || v.crc === '') continue;
+    try {
+      const st = lstatSync(path, { bigint: true });
+      if (stampOf(st) !== v.stamp || st.dev !== now.dev || st.ctimeNs + RACY_NS > now.ctimeNs || st.ctimeNs % 1_000_000n === 0n) continue;
+    } catch {
+      continue;
+    }
+    out.push([name, v.stamp, v.crc, v.sha ?? '']);
+  }
+  return out;
+}
+
+/**
+ * Takes the verdicts a build record kept (keptVerdicts, in an earlier process) for files of `outDir`: each one
+ * then stands while the file keeps that stamp (any write, rename over or link changes the inode or the change
+ * time, which no caller can set back) and the manifest lists the same CRC-32. The caller has checked the record
+ * (ours, not writable by others, src/unchanged.ts readRecord). Malformed entries are skipped; this process's own
+ * verdicts are never replaced. Returns how many were taken.
+ */
+export function adoptVerdicts(outDir: string, kept: unknown): number {
+  if (!Array.isArray(kept)) return 0;
+  let n = 0;
+  for (const e of kept) {
+    if (!Array.isArray(e) || e.length !== 4) continue;
+    const [name, stamp, crc, sha] = e as unknown[];
+    if (!isPlainName(name) || !WRITTEN_KIND.some(([re]) => re.test(name)) || typeof stamp !== 'string' || !STAMP.test(stamp)) continue;
+    if (typeof crc !== 'string' || !/^[0-9a-f]{8}$/.test(crc) || typeof sha !== 'string' || (sha !== '' && !SHA256_HEX.test(sha))) continue;
+    const path = join(outDir, name);
+    if (verdicts.has(path)) continue;
+    rememberVerdict(path, { stamp, crc, why: undefined, sha: sha === '' ? undefined : sha });
+    n++;
+  }
+  return n;
+}
+
+/** @internal Output files read to check or digest them (tests: verdicts taken from a record read none). */
+export const checkedReads = { count: 0 };
+
+/** @internal Forgets every verdict and manifest of this process (tests: a fresh process). */
+export function forgetChecked(): void {
+  verdicts.clear();
+  manifests.clear();
 }
 
 const list = (names: string[], max = 12): string => names.slice(0, max).join(', ') + (names.length > max ? `, … ${names.length - max} more` : '');

@@ -35,7 +35,7 @@ import { inspectOutput, LOCK_WAIT_MS, lockOutput, MANIFEST_FILE, recoverOutput, 
 export { MANIFEST_FILE, OWNED_ENTRIES } from './publish.ts';
 export { STREAMING_PLAN_FILE, type Manifest, type ManifestResource, type StreamingPlan, type Totals } from './manifest.ts';
 import { makeManifest, STREAMING_PLAN_FILE, type Manifest, type StreamingPlan } from './manifest.ts';
-import { buildKey, readRecord, unchangedSince, writeRecord, type BuildRecord, type RecordedResult } from './unchanged.ts';
+import { buildKey, codeFingerprint, readRecord, readValidationPass, unchangedSince, writeRecord, writeValidationPass, type BuildRecord, type RecordedResult } from './unchanged.ts';
 
 export interface CompileOptions {
   /** Output directory; default `<input dir>/<input stem>.collision`. */
@@ -317,6 +317,9 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
     else if (early > 0) b.pool = ThreadPool.spawn(early);
     // Kept workers forget the last build; a session's worker keeps its memo (src/validation.ts).
     if (b.pool && (b.pool === hooks.pool || session)) void b.pool.reset(0, session?.validation.token).catch(() => undefined); // a dead worker is reported where its work is awaited
+    // Outside a session the worker takes the last build's validation for arrays it has seen (src/import/validate-store.ts).
+    const restored = b.pool !== undefined && !session && cacheHome !== undefined;
+    if (restored) void b.pool!.restoreValidation(0, readValidationPass(cacheHome!, outDir), codeFingerprint()).catch(() => undefined);
     if (options.studioTemplate) options.encode = { ...options.encode, header: await readStudioTemplate(options.studioTemplate) };
     const imported = await importStage(b);
     // Shape modes (src/shapes/): primitives, hulls and convex parts become what the plan and encoder take.
@@ -335,12 +338,14 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
     const { built, layout, threads, level } = await encodeStage(b, imported.objects);
     const reports = await timed(b, 'validate', () => b.validation.results(imported.objects));
     b.validation.report(imported.objects, reports, b.logger);
+    const pass = restored ? b.pool!.storedValidation(0).catch(() => null) : undefined;
     b.cache?.preserve(); // before the publish replaces the previous output's files
     const result = await publishStage(b, imported, await sha256, built, layout, threads, level);
     if (b.cache) {
       b.cache.finish(b.cacheHome);
       result.cache = { dir: b.cacheHome!, ...b.cache.stats };
       if (key) writeRecord<RecordedResult>(b.cacheHome!, outDir, key, { importStats: result.importStats, objects: result.objects, workers: result.workers }, input, result.manifest.files);
+      if (pass) writeValidationPass(b.cacheHome!, outDir, await pass);
     }
     settle(b, session);
     return result;

@@ -15,13 +15,15 @@
 // The record also keeps each output file's verdict (src/publish.ts keptVerdicts: its stat stamp, CRC-32 and
 // sha256), so that the next process checks a file it finds with the same stamp without reading it (the 1M bench
 // level: ~100 ms of reading and hashing 42 MB at every build). Taken only from a record that can only be ours
-// (readOwnFile: owned by this user, writable by no one else, not a link; never on Windows).
+// (readOwnFile: owned by this user, writable by no one else, not a link; never on Windows). Beside the record goes
+// the build's validation pass (src/import/validate-store.ts), read back under the same rule.
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readOwnFile, readRegularFile } from './files.ts';
 import { MAX_LEVEL_BYTES } from './import/gltf.ts';
+import { MAX_STORE_BYTES } from './import/validate-store.ts';
 import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
 import type { Manifest } from './manifest.ts';
 import type { ImportStats } from './model.ts';
@@ -195,4 +197,31 @@ export interface RecordedResult {
   importStats: ImportStats;
   objects: unknown[];
   workers: number;
+}
+
+/** Where the validation pass of the last build of `outDir` lives beside its record (src/import/validate-store.ts). */
+export const validationPath = (cacheDir: string, outDir: string): string => recordPath(cacheDir, outDir).replace(/\.json$/, '.validation.bin');
+
+/** The last build's validation pass, from a file that can only be ours (readOwnFile), or undefined. */
+export function readValidationPass(cacheDir: string, outDir: string): Uint8Array | undefined {
+  return readOwnFile(validationPath(cacheDir, outDir), MAX_STORE_BYTES);
+}
+
+/** Writes (or, with none, removes) the validation pass beside the record; a failure only costs the next build time. */
+export function writeValidationPass(cacheDir: string, outDir: string, bytes: Uint8Array | null): void {
+  const path = validationPath(cacheDir, outDir);
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    if (!bytes) throw new Error('none');
+    writeFileSync(tmp, bytes, { flag: 'wx', mode: 0o644 });
+    renameSync(tmp, path);
+  } catch {
+    for (const p of [tmp, path]) {
+      try {
+        unlinkSync(p);
+      } catch {
+        // none
+      }
+    }
+  }
 }

@@ -27,9 +27,15 @@ interface Entry {
   name: string;
 }
 
-interface Kept {
-  positions: Float32Array;
-  groups: Uint32Array[];
+/** What the memo keeps of one mesh. */
+export interface Kept {
+  /**
+   * Its arrays; undefined for a mesh of a pass restored from another process (src/import/validate-store.ts) that no
+   * object of this build has claimed yet (same content, so validate() hands it this build's arrays): as a changed
+   * mesh of the pass, its box then stands for its triangles.
+   */
+  positions?: Float32Array;
+  groups?: Uint32Array[];
   /** validateMesh's report, open-edge list included (never handed out: copies are). */
   report: MeshReport;
   /** The positions' box (x0, y0, z0, x1, y1, z1), or null for none. */
@@ -37,6 +43,14 @@ interface Kept {
   /** Its name in the last crack pass, and each open edge's value then (−1, or a mesh's place in that pass). */
   name?: string;
   hits?: Int32Array;
+  /** Its borders and cracks as last counted (what a null of cracks() stands for). */
+  counts?: CrackCounts;
+}
+
+/** A crack pass as kept: its meshes in order, by key (what src/import/validate-store.ts writes and reads back). */
+export interface KeptPass {
+  order: number[];
+  kept: Map<number, Kept>;
 }
 
 /** A report for the caller: a copy it may complete (cracks) without touching the kept one. */
@@ -70,8 +84,33 @@ export class ValidationMemo {
     if (!k) {
       k = { positions: item.positions, groups: item.groups, report: validateMesh(item.positions, item.groups), box: boxOf(item.positions) };
       this.kept.set(item.key, k);
+    } else if (!k.positions) {
+      k.positions = item.positions; // a restored mesh: these arrays are its content
+      k.groups = item.groups;
     }
     return handOut(k.report);
+  }
+
+  /** The last crack pass (its meshes, for src/import/validate-store.ts to write). */
+  pass(): KeptPass {
+    return { order: this.order, kept: this.kept };
+  }
+
+  /** A memo holding a pass another process kept (nothing claimed yet: see Kept.positions). */
+  static restored(pass: KeptPass, limits?: AreaLimits): ValidationMemo {
+    const m = new ValidationMemo(limits);
+    m.order = pass.order;
+    m.kept = pass.kept;
+    return m;
+  }
+
+  /** cracks(), with each null replaced by the counts of the previous pass (kept here). */
+  cracksWhole(keys: ArrayLike<number>, names: string[]): CrackCounts[] {
+    return this.cracks(keys, names).map((c, i) => {
+      const counts = c ?? this.kept.get(keys[i])!.counts;
+      if (!counts) throw new Error(`validate: no crack counts kept for "${names[i]}"`);
+      return counts;
+    });
   }
 
   /**
@@ -86,12 +125,16 @@ export class ValidationMemo {
     const before = new Map(this.order.map((key, i) => [key, i]));
     const kept = cur.map((it) => this.kept.get(it.key)!);
     const known = place.size === cur.length ? this.known(cur, place, before, kept) : undefined;
-    const meshes = kept.map((k) => crackMesh(k.positions, k.groups, k.report));
+    const meshes = kept.map((k, i) => {
+      if (!k.positions || !k.groups) throw new Error(`validate: no arrays for "${cur[i].name}" (${cur[i].key})`);
+      return crackMesh(k.positions, k.groups, k.report);
+    });
     const { with: hits } = classifyOpenEdges(meshes, {}, known);
     const out = cur.map((it, i) => {
       const k = kept[i];
-      const same = known !== undefined && before.has(it.key) && !known[i].includes(UNKNOWN) && sameNames(hits[i], i, names, cur, this.kept);
-      return same ? null : countCracks(k.report.open!, hits[i], i, names);
+      const same = known !== undefined && before.has(it.key) && k.counts !== undefined && !known[i].includes(UNKNOWN) && sameNames(hits[i], i, names, cur, this.kept);
+      if (same) return null;
+      return (k.counts = countCracks(k.report.open!, hits[i], i, names));
     });
     let edges = 0;
     cur.forEach((it, i) => {
@@ -179,11 +222,12 @@ class ChangedArea {
   constructor(meshes: Kept[], private grow: number, private limits: AreaLimits) {
     const extents: number[] = [];
     let total = 0;
-    for (const k of meshes) for (const g of k.groups) total += g.length / 3;
+    for (const k of meshes) for (const g of k.groups ?? []) total += g.length / 3;
     const step = Math.max(1, Math.floor(total / 1024));
     let t = 0;
     for (const k of meshes) {
       const p = k.positions;
+      if (!p || !k.groups) continue;
       for (const g of k.groups) {
         for (let c = 0; c < g.length; c += 3, t++) {
           if (t % step !== 0) continue;
@@ -204,11 +248,16 @@ class ChangedArea {
     }
   }
 
-  /** Marks every changed triangle; false when that would pass the limit of cells. */
+  /** Marks every changed triangle (a mesh without its arrays: its box); false when that would pass the limit of cells. */
   private mark(meshes: Kept[]): boolean {
     const s = this.size, r = this.grow;
     for (const k of meshes) {
       const p = k.positions;
+      if (!p || !k.groups) {
+        const b = k.box;
+        if (b) this.boxes.push(b[0] - r, b[1] - r, b[2] - r, b[3] + r, b[4] + r, b[5] + r);
+        continue;
+      }
       for (const g of k.groups) {
         for (let c = 0; c < g.length; c += 3) {
           const a = 3 * g[c], b = 3 * g[c + 1], d = 3 * g[c + 2];

@@ -234,6 +234,19 @@ export class ThreadPool {
     return this.call(worker, { kind: 'reset', session });
   }
 
+  /**
+   * Outside a session: the worker keeps what it validates by the digest of the arrays, starting from `stored` (a
+   * pass an earlier process wrote: src/import/validate-store.ts; checked there against `code`). Before any validate.
+   */
+  restoreValidation(worker: number, stored: Uint8Array | undefined, code: string): Promise<null> {
+    return this.call(worker, { kind: 'restore', stored, code });
+  }
+
+  /** The worker's last crack pass as bytes for the next process (after restoreValidation and cracks), or null. */
+  storedValidation(worker: number): Promise<Uint8Array | null> {
+    return this.call(worker, { kind: 'stored' });
+  }
+
   /** Cell runs (src/tiling/cells.ts cellRuns) of every group of each item, at cellSize, on a worker. */
   cellRuns(worker: number, items: ValidateItem[], cellSize: number): Promise<Float64Array[][]> {
     return this.call(worker, { kind: 'cellRuns', items, cellSize });

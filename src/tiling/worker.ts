@@ -8,6 +8,7 @@ import { cellRuns } from './cells.ts';
 import { buildResource, resourceBuffers, writeResource, type EncodeOptions, type ResourceJob } from './build.ts';
 import type { ValidateItem } from './pool.ts';
 import { ValidationMemo, type MemoItem } from '../import/validate-memo.ts';
+import { StoredValidation } from '../import/validate-store.ts';
 import { pieceReply } from './mesh-threads.ts';
 import { patchUnit, type PatchItem, type PatchResult } from './seams.ts';
 import type { PieceInput } from '../geometry/pieces.ts';
@@ -17,6 +18,8 @@ type Request =
   | { id: number; kind: 'validate'; items: ValidateItem[] | MemoItem[] }
   | { id: number; kind: 'cracks'; keys?: number[]; names?: string[] }
   | { id: number; kind: 'reset'; session?: string }
+  | { id: number; kind: 'restore'; stored?: Uint8Array; code: string }
+  | { id: number; kind: 'stored' }
   | { id: number; kind: 'cellRuns'; items: ValidateItem[]; cellSize: number }
   | { id: number; kind: 'piece'; input: PieceInput }
   | { id: number; kind: 'patch'; items: PatchItem[]; pack?: string };
@@ -30,6 +33,9 @@ let validated: { item: ValidateItem; report: MeshReport }[] = [];
 /** A session's memo (src/import/validate-memo.ts), named by the token of the 'reset' that started its build. */
 let memo: ValidationMemo | undefined;
 let memoToken: string | undefined;
+
+/** Outside a session, with the cache on ('restore'): src/import/validate-store.ts. */
+let stored: StoredValidation | undefined;
 
 parentPort!.on('message', (msg: Request) => {
   try {
@@ -51,6 +57,21 @@ parentPort!.on('message', (msg: Request) => {
       parentPort!.postMessage({ id: msg.id, result: (msg.items as MemoItem[]).map((it) => memo!.validate(it)) });
       return;
     }
+    if (msg.kind === 'validate' && stored) {
+      parentPort!.postMessage({ id: msg.id, result: stored.validate(msg.items as ValidateItem[]) });
+      return;
+    }
+    if (msg.kind === 'restore') {
+      stored = new StoredValidation(msg.stored, msg.code);
+      validated = [];
+      parentPort!.postMessage({ id: msg.id, result: null });
+      return;
+    }
+    if (msg.kind === 'stored') {
+      const bytes = stored?.encode();
+      parentPort!.postMessage({ id: msg.id, result: bytes ?? null }, bytes ? [bytes.buffer as ArrayBuffer] : []);
+      return;
+    }
     if (msg.kind === 'validate') {
       const items = msg.items as ValidateItem[];
       const reports = items.map((it) => validateMesh(it.positions, it.groups));
@@ -62,6 +83,7 @@ parentPort!.on('message', (msg: Request) => {
       // A new build on a worker kept across builds (--watch): what an earlier, perhaps failed, build validated here
       // must not reach this build's crack pass.
       validated = [];
+      stored = undefined;
       if (msg.session !== memoToken) {
         memoToken = msg.session;
         memo = msg.session === undefined ? undefined : new ValidationMemo();
@@ -71,6 +93,10 @@ parentPort!.on('message', (msg: Request) => {
     }
     if (msg.kind === 'cracks' && memo) {
       parentPort!.postMessage({ id: msg.id, result: memo.cracks(msg.keys ?? [], msg.names ?? []) });
+      return;
+    }
+    if (msg.kind === 'cracks' && stored) {
+      parentPort!.postMessage({ id: msg.id, result: stored.cracks() });
       return;
     }
     if (msg.kind === 'cracks') {

@@ -9,8 +9,9 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { compileLevel, type CompileResult } from '../../src/compile.ts';
 import { importGltf } from '../../src/import/gltf.ts';
-import { validateMesh } from '../../src/import/validate.ts';
+import { classifyCracks, validateMesh } from '../../src/import/validate.ts';
 import { contentDigest, decodePass, encodePass, StoredValidation } from '../../src/import/validate-store.ts';
+import { ValidationMemo } from '../../src/import/validate-memo.ts';
 import { codeFingerprint, validationPath } from '../../src/unchanged.ts';
 import { addNode, boxMesh, gridMesh, io, newLevel, tempDir } from '../fixtures/levels.ts';
 import { editLevel, expectSameOutput, seeded, type Edit } from '../fixtures/edits.ts';
@@ -36,24 +37,33 @@ async function objectsOf(path: string) {
   return r.objects.filter((o) => o.kind === 'mesh' && !o.shape).map((o) => ({ positions: o.positions, groups: o.groups.map((g) => g.indices), name: o.name }));
 }
 
-async function storedPass(): Promise<{ bytes: Uint8Array; store: StoredValidation; items: Awaited<ReturnType<typeof objectsOf>> }> {
+/** The crack level's objects validated and cracked in a memo keyed by content digest, and its pass as bytes. */
+async function storedPass(code = 'code-1') {
   const dir = join(tmp.dir, `unit-${Math.random().toString(36).slice(2)}`);
   mkdirSync(dir, { recursive: true });
   const level = join(dir, 'level.glb');
   await io().write(level, crackLevel());
   const items = await objectsOf(level);
-  const store = new StoredValidation(undefined, 'code-1');
-  store.validate(items);
-  store.cracks();
-  return { bytes: store.encode()!, store, items };
+  const keys = new Map<string, number>(), digests = new Map<number, string>();
+  const keyOf = (d: string): number => {
+    let k = keys.get(d);
+    if (k === undefined) keys.set(d, (k = keys.size + 1)), digests.set(k, d);
+    return k;
+  };
+  const memo = new ValidationMemo();
+  const order = items.map((it) => keyOf(contentDigest(it.positions, it.groups)));
+  items.forEach((it, i) => memo.validate({ key: order[i], positions: it.positions, groups: it.groups }));
+  memo.cracksWhole(order, items.map((it) => it.name));
+  const encode = (): Uint8Array => encodePass(memo.pass(), (k) => digests.get(k), code)!;
+  return { bytes: encode(), memo, items, keyOf, encode };
 }
 
 describe('a stored pass', () => {
   it('reads back as the pass it was: reports (key order, −0, ∞), open edges, values, boxes, counts, names', async () => {
-    const { bytes, store, items } = await storedPass();
+    const { bytes, memo, items } = await storedPass();
     const keys = new Map<string, number>();
     const back = decodePass(bytes, 'code-1', (d) => keys.get(d) ?? (keys.set(d, keys.size + 100), keys.size + 99));
-    const pass = store.memo.pass();
+    const pass = memo.pass();
     expect(back.order.length).toBe(pass.order.length);
     const reports = items.map((it) => validateMesh(it.positions, it.groups));
     expect(reports.some((r) => r.maxHalfEdgesPerMetre === Infinity)).toBe(true);
@@ -68,13 +78,20 @@ describe('a stored pass', () => {
       expect(b.name).toBe(a.name);
       // toEqual compares numbers with Object.is: a −0 read back as 0 fails.
     });
-    // The same pass encodes to the same bytes (determinism).
-    const again = new StoredValidation(bytes, 'code-1');
+    // Through the worker's side: a first build's pass, then the same objects from it: the same bytes (determinism),
+    // every report taken and no edge classified again.
+    const first = new StoredValidation(undefined, 'code-1');
+    first.validate(items);
+    first.cracks();
+    const written = first.encode()!;
+    expect(first.encode()).toBeUndefined(); // handed out once
+    const again = new StoredValidation(written, 'code-1');
     again.validate(items);
     again.cracks();
-    expect(Buffer.from(again.encode()!).equals(Buffer.from(bytes))).toBe(true);
-    expect(again.memo.stats.incremental).toBe(true);
-    expect(again.memo.stats.classified).toBe(0);
+    expect(Buffer.from(again.encode()!).equals(Buffer.from(written))).toBe(true);
+    expect(again.stats.incremental).toBe(true);
+    expect(again.stats.classified).toBe(0);
+    expect(again.stats.edges).toBeGreaterThan(0);
   });
 
   it('another code fingerprint, every truncated prefix and seeded byte flips are refused', async () => {
@@ -117,6 +134,21 @@ describe('a stored pass', () => {
   });
 });
 
+describe('past MAX_STORED_MESHES', () => {
+  it('the objects so far go on to the plain crack pass with the same counts', async () => {
+    const { items } = await storedPass();
+    const store = new StoredValidation(undefined, 'code-1');
+    store.validate(items.slice(0, 5));
+    const plain = store.plain();
+    for (const it of items.slice(5)) plain.push({ item: { ...it }, report: validateMesh(it.positions, it.groups) });
+    const counts = classifyCracks(plain.map(({ item, report }) => ({ ...item, report })));
+    const whole = new StoredValidation(undefined, 'code-1');
+    whole.validate(items);
+    expect(counts).toEqual(whole.cracks());
+    expect(counts.some((c) => c.crackEdges > 0)).toBe(true);
+  });
+});
+
 describe('builds through the stored pass', () => {
   const build = (level: string, out: string, cache = true): Promise<CompileResult> => compileLevel(level, { out, workers: 2, ...(cache ? {} : { cache: false }) }, { logger: quiet });
 
@@ -156,20 +188,17 @@ describe('builds through the stored pass', () => {
     const first = await build(level, out);
     const clean = first.manifest.warnings;
     // A pass claiming 99 degenerate triangles for tile_0, signed and of this code: what someone could plant.
-    const items = await objectsOf(level);
-    const forge = new StoredValidation(undefined, codeFingerprint());
-    forge.validate(items);
-    forge.cracks();
-    const tile = forge.memo.pass().kept.get(forge.keyOf(contentDigest(items[0].positions, items[0].groups)))!;
-    expect(items[0].name).toBe('tile_0');
-    tile.report.degenerate = 99;
+    const forge = await storedPass(codeFingerprint());
+    expect(forge.items[0].name).toBe('tile_0');
+    forge.memo.pass().kept.get(forge.keyOf(contentDigest(forge.items[0].positions, forge.items[0].groups)))!.report.degenerate = 99;
+    const forged0 = forge.encode();
     const path = validationPath(join(out, '.cache'), out);
     // The build record blanked, so the next build does not just prove nothing changed (and repeat what it said).
     const noShortcut = (): void => {
       for (const f of readdirSync(join(out, '.cache'))) if (/^build-[0-9a-f]+\.json$/.test(f)) writeFileSync(join(out, '.cache', f), '{}');
     };
     const plant = (mode: number): void => {
-      writeFileSync(path, forge.encode()!);
+      writeFileSync(path, forged0);
       chmodSync(path, mode);
       noShortcut();
     };

@@ -178,13 +178,19 @@ class KeyHasher {
   }
 
   feed(h: ReturnType<typeof createHash>, v: unknown, skip: readonly string[] = []): void {
-    walkPlain(v, skip, (t) => h.update(t), (a) => {
+    // The text between arrays goes in as one string: the same bytes as a call per token, ~10 calls fewer a source
+    // (update() costs ~0.5 µs a call: ~0.35 s of the 16M level's 7,168 keys).
+    let text = '';
+    walkPlain(v, skip, (t) => void (text += t), (a) => {
       // Small arrays (a prop's) go into the key as they are; big ones (a terrain every cell reads) are digested
       // once and their digest used: a digest per array cost more than the hashing on the 1M bench level.
-      if (a.byteLength < DIGEST_FROM_BYTES) h.update(`a${a.constructor.name}:${a.byteLength}:`).update(Buffer.from(a.buffer as ArrayBuffer, a.byteOffset, a.byteLength));
-      else h.update(`A${a.constructor.name}:${this.arrayDigest(a)};`);
+      if (a.byteLength < DIGEST_FROM_BYTES) {
+        h.update(`${text}a${a.constructor.name}:${a.byteLength}:`).update(Buffer.from(a.buffer as ArrayBuffer, a.byteOffset, a.byteLength));
+        text = '';
+      } else text += `A${a.constructor.name}:${this.arrayDigest(a)};`;
       return true;
     });
+    if (text) h.update(text);
   }
 }
 

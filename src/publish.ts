@@ -241,8 +241,17 @@ export function previousDigest(dir: string, name: string): string | undefined {
  * build's next inspection of `dir` does not read it again.
  */
 export function linkFromPrevious(dir: string, name: string, toDir: string, sha: string): FileCheck | undefined {
-  if (previousDigest(dir, name) !== sha) return undefined;
   const path = join(dir, name);
+  const known = verdicts.get(path);
+  // A digest already known is checked against one stat (previousDigest's second stat guards the read it makes).
+  if (known?.sha !== undefined && known.why === undefined) {
+    if (known.sha !== sha) return undefined;
+    try {
+      if (known.stamp !== stampOf(lstatSync(path, { bigint: true }))) return undefined;
+    } catch {
+      return undefined;
+    }
+  } else if (previousDigest(dir, name) !== sha) return undefined;
   const v = verdicts.get(path)!;
   if (v.crc === '') return undefined; // checked by name and kind alone (an old manifest): write it anew
   try {
@@ -251,11 +260,19 @@ export function linkFromPrevious(dir: string, name: string, toDir: string, sha: 
     return undefined;
   }
   try {
-    const st = lstatSync(path, { bigint: true });
+    // The file linked is the one checked: the same inode, size and modification time (the link changed its ctime).
+    const st = lstatSync(join(toDir, name), { bigint: true });
+    const [dev, ino, size, , mtime] = v.stamp.split(':');
+    if (`${st.dev}` !== dev || `${st.ino}` !== ino || `${st.size}` !== size || `${st.mtimeNs}` !== mtime) throw new Error('replaced while linked');
     v.stamp = stampOf(st);
     return { bytes: Number(st.size), crc32: v.crc };
   } catch {
     verdicts.delete(path);
+    try {
+      unlinkSync(join(toDir, name));
+    } catch {
+      // not made
+    }
     return undefined;
   }
 }

@@ -6,6 +6,7 @@
 // and counts it received (ValidationKeep), and each build sends the worker only the objects it does not hold.
 import { applyCrackCounts, classifyCracks, describeReport, validateMesh, type CrackCounts, type MeshReport } from './import/validate.ts';
 import { ValidationMemo } from './import/validate-memo.ts';
+import { arrayId } from './import/memo.ts';
 import type { ImportedObject, Logger } from './model.ts';
 import type { RunsMemo } from './tiling/cells.ts';
 import { cellRuns } from './tiling/cells.ts';
@@ -207,7 +208,7 @@ export class Validation {
     if (needRuns.length) {
       this.pool.cellRuns(0, needRuns.map(item), cs!).then((r) => needRuns.forEach((o, i) => this.runs.set(o, r[i])), () => undefined);
     }
-    const sent = this.session ? objs.map((o) => ({ key: this.keyOf(o), positions: o.positions, groups: o.groups.map((g) => g.indices) })) : objs.map(item);
+    const sent = this.session ? objs.map((o) => ({ key: this.keyOf(o), positions: o.positions, groups: o.groups.map((g) => g.indices) })) : objs.map((o) => ({ ...item(o), ids: o.groups.map((g) => arrayId(g.indices)) }));
     const reports = this.pool.validate(0, sent).then((r): [ImportedObject[], MeshReport[]] => [objs, r]);
     reports.catch(() => undefined); // a worker that died is reported where the reports are awaited, not as unhandled
     this.remote.push(reports);

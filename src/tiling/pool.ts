@@ -153,6 +153,8 @@ export interface ValidateItem {
   groups: Uint32Array[];
   /** The object's name (for a crack's "along" object). */
   name?: string;
+  /** Per group, its index list's identity in the sending thread (src/import/validate-store.ts contentDigest). */
+  ids?: number[];
 }
 
 /** Worker threads with request/response by id; a dead worker fails every request in flight. */

@@ -134,6 +134,22 @@ describe('a stored pass', () => {
   });
 });
 
+describe('contentDigest', () => {
+  it('is the same with the index lists\' digests taken from the caller\'s map by id, and differs for any other content', async () => {
+    const { items } = await storedPass();
+    const known = new Map<number, Buffer>();
+    const ids = items.map((it) => it.groups.map((_, g) => (it.name.startsWith('ramp_') ? 1000 + g : Math.random())));
+    items.forEach((it, i) => expect(contentDigest(it.positions, it.groups, ids[i], known)).toBe(contentDigest(it.positions, it.groups)));
+    expect(known.size).toBeGreaterThan(0);
+    const [a] = items;
+    const moved = Float32Array.from(a.positions);
+    moved[4] += 1e-3;
+    expect(contentDigest(moved, a.groups)).not.toBe(contentDigest(a.positions, a.groups));
+    expect(contentDigest(a.positions, [a.groups[0].slice(3)])).not.toBe(contentDigest(a.positions, a.groups));
+    expect(contentDigest(a.positions, [...a.groups, new Uint32Array(0)])).not.toBe(contentDigest(a.positions, a.groups));
+  });
+});
+
 describe('past MAX_STORED_MESHES', () => {
   it('the objects so far go on to the plain crack pass with the same counts', async () => {
     const { items } = await storedPass();

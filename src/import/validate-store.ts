@@ -219,6 +219,8 @@ export class StoredValidation {
   constructor(
     stored: Uint8Array | undefined,
     private code: string,
+    /** Most objects kept (MAX_STORED_MESHES; tests lower it): past it the caller goes on with plain(). */
+    readonly limit = MAX_STORED_MESHES,
   ) {
     let memo: ValidationMemo | undefined;
     if (stored) {

@@ -8,7 +8,7 @@ import { cellRuns } from './cells.ts';
 import { buildResource, resourceBuffers, writeResource, type EncodeOptions, type ResourceJob } from './build.ts';
 import type { ValidateItem } from './pool.ts';
 import { ValidationMemo, type MemoItem } from '../import/validate-memo.ts';
-import { MAX_STORED_MESHES, StoredValidation } from '../import/validate-store.ts';
+import { StoredValidation } from '../import/validate-store.ts';
 import { pieceReply } from './mesh-threads.ts';
 import { patchUnit, type PatchItem, type PatchResult } from './seams.ts';
 import type { PieceInput } from '../geometry/pieces.ts';
@@ -57,7 +57,7 @@ parentPort!.on('message', (msg: Request) => {
       parentPort!.postMessage({ id: msg.id, result: (msg.items as MemoItem[]).map((it) => memo!.validate(it)) });
       return;
     }
-    if (msg.kind === 'validate' && stored && stored.count + msg.items.length > MAX_STORED_MESHES) {
+    if (msg.kind === 'validate' && stored && stored.count + msg.items.length > stored.limit) {
       validated = stored.plain(); // too many objects to keep: on as without a stored pass
       stored = undefined;
     }

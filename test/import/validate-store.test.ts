@@ -165,6 +165,7 @@ describe('past MAX_STORED_MESHES', () => {
   });
 });
 
+// Worker 0 validates through the pass (workers 2); without a worker the main thread validates plainly.
 describe('builds through the stored pass', () => {
   const build = (level: string, out: string, cache = true): Promise<CompileResult> => compileLevel(level, { out, workers: 2, ...(cache ? {} : { cache: false }) }, { logger: quiet });
 

@@ -120,16 +120,22 @@ export function readRegularFile(path: string, maxBytes: number, over: 'error' | 
     const size = Math.min(st.size, maxBytes);
     // `into`: memory the caller reuses (a session's: src/import/memo.ts); only the bytes read are handed out.
     const out = into ? into(size) : new Uint8Array(size);
-    let at = 0;
-    while (at < size) {
-      const n = readSync(fd, out, at, size - at, at);
-      if (n === 0) break; // shrank while reading
-      at += n;
-    }
+    const at = readInto(fd, out, size);
     return at === size ? out : out.subarray(0, at);
   } finally {
     closeSync(fd);
   }
+}
+
+/** Reads up to `size` bytes of fd from its start into out; how many it got (fewer: the file shrank meanwhile). */
+function readInto(fd: number, out: Uint8Array, size: number): number {
+  let at = 0;
+  while (at < size) {
+    const n = readSync(fd, out, at, size - at, at);
+    if (n === 0) break;
+    at += n;
+  }
+  return at;
 }
 
 /**
@@ -150,13 +156,7 @@ export function readOwnFile(path: string, maxBytes: number): Uint8Array | undefi
     const st = fstatSync(fd);
     if (!st.isFile() || st.uid !== uid || (st.mode & 0o022) !== 0 || st.size > maxBytes) return undefined;
     const out = new Uint8Array(st.size);
-    let at = 0;
-    while (at < out.length) {
-      const n = readSync(fd, out, at, out.length - at, at);
-      if (n === 0) return undefined; // shrank while reading: being written
-      at += n;
-    }
-    return out;
+    return readInto(fd, out, out.length) === out.length ? out : undefined; // shrank while reading: being written
   } catch {
     return undefined;
   } finally {

@@ -54,6 +54,8 @@ export interface PublishLogger {
 const ours = (j: unknown): boolean => (j as { tool?: { name?: unknown } } | null)?.tool?.name === 'compile-collision';
 
 /** A file name directly inside a directory: no separators, not `.`/`..`, no NUL. */
+/** A manifest's (and a kept verdict's) CRC-32: 8 lowercase hex digits. */
+const CRC32_HEX = /^[0-9a-f]{8}$/;
 const isPlainName = (n: unknown): n is string => typeof n === 'string' && n !== '' && n !== '.' && n !== '..' && !/[/\\\0]/.test(n);
 
 /**
@@ -136,7 +138,7 @@ function manifestFiles(j: any): ListedFiles | undefined {
   const checks = new Map<string, FileCheck>();
   if (j.checks && typeof j.checks === 'object') {
     for (const [name, c] of Object.entries(j.checks as Record<string, any>)) {
-      if (isPlainName(name) && Number.isSafeInteger(c?.bytes) && c.bytes >= 0 && typeof c?.crc32 === 'string' && /^[0-9a-f]{8}$/.test(c.crc32)) checks.set(name, { bytes: c.bytes, crc32: c.crc32 });
+      if (isPlainName(name) && Number.isSafeInteger(c?.bytes) && c.bytes >= 0 && typeof c?.crc32 === 'string' && CRC32_HEX.test(c.crc32)) checks.set(name, { bytes: c.bytes, crc32: c.crc32 });
     }
   }
   return { files, checks };
@@ -224,11 +226,11 @@ export function previousDigest(dir: string, name: string): string | undefined {
   if (!v || v.why !== undefined) return undefined;
   try {
     if (v.stamp !== stampOf(lstatSync(path, { bigint: true }))) return undefined;
-    // Checked by its stamp alone (this process published it) and its digest not known: read it once.
-    if (v.sha === undefined) {
-      checkedReads.count++;
-      v.sha = sha256Hex(readFileSync(path));
-    }
+    if (v.sha !== undefined) return v.sha;
+    // Checked by its stamp alone (this process published it, or a record kept it without one): read it once, the
+    // second stat proving the bytes read are the file checked.
+    checkedReads.count++;
+    v.sha = sha256Hex(readFileSync(path));
     return v.stamp === stampOf(lstatSync(path, { bigint: true })) ? v.sha : undefined;
   } catch {
     return undefined;
@@ -241,17 +243,8 @@ export function previousDigest(dir: string, name: string): string | undefined {
  * build's next inspection of `dir` does not read it again.
  */
 export function linkFromPrevious(dir: string, name: string, toDir: string, sha: string): FileCheck | undefined {
+  if (previousDigest(dir, name) !== sha) return undefined;
   const path = join(dir, name);
-  const known = verdicts.get(path);
-  // A digest already known is checked against one stat (previousDigest's second stat guards the read it makes).
-  if (known?.sha !== undefined && known.why === undefined) {
-    if (known.sha !== sha) return undefined;
-    try {
-      if (known.stamp !== stampOf(lstatSync(path, { bigint: true }))) return undefined;
-    } catch {
-      return undefined;
-    }
-  } else if (previousDigest(dir, name) !== sha) return undefined;
   const v = verdicts.get(path)!;
   if (v.crc === '') return undefined; // checked by name and kind alone (an old manifest): write it anew
   try {
@@ -330,7 +323,7 @@ export function adoptVerdicts(outDir: string, kept: unknown): number {
     if (!Array.isArray(e) || e.length !== 4) continue;
     const [name, stamp, crc, sha] = e as unknown[];
     if (!isPlainName(name) || !WRITTEN_KIND.some(([re]) => re.test(name)) || typeof stamp !== 'string' || !STAMP.test(stamp)) continue;
-    if (typeof crc !== 'string' || !/^[0-9a-f]{8}$/.test(crc) || typeof sha !== 'string' || (sha !== '' && !SHA256_HEX.test(sha))) continue;
+    if (typeof crc !== 'string' || !CRC32_HEX.test(crc) || typeof sha !== 'string' || (sha !== '' && !SHA256_HEX.test(sha))) continue;
     const path = join(outDir, name);
     if (verdicts.has(path)) continue;
     rememberVerdict(path, { stamp, crc, why: undefined, sha: sha === '' ? undefined : sha });

@@ -96,17 +96,20 @@ export function buildKey(options: object, files: Uint8Array[]): string {
 /** Where the record of the last build of `outDir` lives in a cache directory. */
 export const recordPath = (cacheDir: string, outDir: string): string => join(cacheDir, `build-${createHash('sha256').update(outDir).digest('hex').slice(0, 24)}.json`);
 
-/** Writes the record of a build just published (a random temporary, then a rename); a failure only costs the next build its shortcut. */
-export function writeRecord<R>(cacheDir: string, outDir: string, key: string, result: R, input: string, files: readonly string[]): void {
-  const path = recordPath(cacheDir, outDir);
+/**
+ * Writes `path` through a random temporary beside it and a rename (mode 0644, so readOwnFile takes it): `fill` gets
+ * the temporary's descriptor, created before anything it stats, and gives the bytes, or null for none. On any
+ * failure, or none, neither the temporary nor an older `path` survives: a stale file never describes a build it
+ * was not written for. A failure only costs the next build time.
+ */
+function replaceBeside(path: string, fill: (fd: number) => string | Uint8Array | null): void {
   const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   let fd: number | undefined;
   try {
-    const manifest = checkOf(readFileSync(join(outDir, MANIFEST_FILE)));
-    // Created before the files' stats: its change time is the file system's clock at a moment before them.
     fd = openSync(tmp, 'wx', 0o644);
-    const record: BuildRecord<R> = { format: RECORD_FORMAT, key, manifest, input: inputStamp(input), result, files: keptVerdicts(outDir, files, fstatSync(fd, { bigint: true })) };
-    writeFileSync(fd, JSON.stringify(record));
+    const bytes = fill(fd);
+    if (bytes === null) throw new Error('none');
+    writeFileSync(fd, bytes);
     closeSync(fd);
     fd = undefined;
     renameSync(tmp, path);
@@ -114,12 +117,22 @@ export function writeRecord<R>(cacheDir: string, outDir: string, key: string, re
     if (fd !== undefined) closeSync(fd);
     for (const p of [tmp, path]) {
       try {
-        unlinkSync(p); // no stale record survives a build it does not describe
+        unlinkSync(p);
       } catch {
         // none
       }
     }
   }
+}
+
+/** Writes the record of a build just published; a failure only costs the next build its shortcut. */
+export function writeRecord<R>(cacheDir: string, outDir: string, key: string, result: R, input: string, files: readonly string[]): void {
+  replaceBeside(recordPath(cacheDir, outDir), (fd) => {
+    const manifest = checkOf(readFileSync(join(outDir, MANIFEST_FILE)));
+    // The temporary's change time is the file system's clock at a moment before the files' stats (keptVerdicts).
+    const record: BuildRecord<R> = { format: RECORD_FORMAT, key, manifest, input: inputStamp(input), result, files: keptVerdicts(outDir, files, fstatSync(fd, { bigint: true })) };
+    return JSON.stringify(record);
+  });
 }
 
 /** A level file's stat as the record keeps it; '' when it cannot be read. */
@@ -209,19 +222,5 @@ export function readValidationPass(cacheDir: string, outDir: string): Uint8Array
 
 /** Writes (or, with none, removes) the validation pass beside the record; a failure only costs the next build time. */
 export function writeValidationPass(cacheDir: string, outDir: string, bytes: Uint8Array | null): void {
-  const path = validationPath(cacheDir, outDir);
-  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    if (!bytes) throw new Error('none');
-    writeFileSync(tmp, bytes, { flag: 'wx', mode: 0o644 });
-    renameSync(tmp, path);
-  } catch {
-    for (const p of [tmp, path]) {
-      try {
-        unlinkSync(p);
-      } catch {
-        // none
-      }
-    }
-  }
+  replaceBeside(validationPath(cacheDir, outDir), () => bytes);
 }

@@ -254,8 +254,9 @@ export class StoredValidation {
    * own copy of the report (open edges included): the worker goes on without a stored pass.
    */
   plain(): { item: { positions: Float32Array; groups: Uint32Array[]; name: string }; report: MeshReport }[] {
+    const { kept } = this.memo.pass();
     return this.order.map(({ key, name }) => {
-      const k = this.memo.pass().kept.get(key)!;
+      const k = kept.get(key)!;
       return { item: { positions: k.positions!, groups: k.groups!, name }, report: { ...k.report, locations: { ...k.report.locations } } };
     });
   }

@@ -78,11 +78,17 @@ function firstBadIndex(nv: i32, n: i32, indices: usize): i32 {
   return -1;
 }
 
-/** Welded ids in first-use order through one probe table of (id + 1) slots, keys compared against outBits. */
+/**
+ * Welded ids in first-use order through one probe table of (id + 1) slots, keys compared against outBits. A slot's
+ * bits above those id + 1 needs hold the same bits of the key's hash (a tag): a slot whose tag differs is passed
+ * without reading that vertex's bits (a random load into outBits).
+ */
 function weldVertices(nv: i32, nt: i32, bits: usize, indices: usize, outBits: usize, remap: usize): i32 {
   memory.fill(remap, 0xff, <usize>nv << 2);
   const most = min(nv, 3 * nt);
   const cap = nextPow2(2 * most), mask = <u32>(cap - 1);
+  const idBits = 32 - clz<u32>(<u32>most + 1);
+  const idMask: u32 = idBits >= 32 ? 0xffffffff : (<u32>1 << <u32>idBits) - 1, tagMask = ~idMask;
   const table = allocZeroed(<usize>cap << 2);
   let count = 0;
   for (let i = 0; i < 3 * nt; i++) {
@@ -93,21 +99,25 @@ function weldVertices(nv: i32, nt: i32, bits: usize, indices: usize, outBits: us
     const bx = load<u32>(vp), by = load<u32>(vp, 4), bz = load<u32>(vp, 8);
     if (notFinite(bx) || notFinite(by) || notFinite(bz)) { R_BAD_CORNER = i; return count; }
     const kx = keyOf(bx), ky = keyOf(by), kz = keyOf(bz);
-    let h = mix3(kx, ky, kz) & mask;
+    const hash = mix3(kx, ky, kz), tag = hash & tagMask;
+    let h = hash & mask;
     for (;;) {
       const sp = table + (<usize>h << 2);
-      const w = load<i32>(sp);
+      const w = load<u32>(sp);
       if (w == 0) {
-        store<i32>(sp, count + 1);
+        store<u32>(sp, (<u32>count + 1) | tag);
         const o = outBits + <usize>(12 * count); // the first use's bits (a −0.0 stays −0.0)
         store<u32>(o, bx); store<u32>(o, by, 4); store<u32>(o, bz, 8);
         store<i32>(rp, count++);
         break;
       }
-      const o = outBits + <usize>(12 * (w - 1));
-      if (keyOf(load<u32>(o)) == kx && keyOf(load<u32>(o, 4)) == ky && keyOf(load<u32>(o, 8)) == kz) {
-        store<i32>(rp, w - 1);
-        break;
+      if ((w & tagMask) == tag) {
+        const id = <i32>(w & idMask) - 1;
+        const o = outBits + <usize>(12 * id);
+        if (keyOf(load<u32>(o)) == kx && keyOf(load<u32>(o, 4)) == ky && keyOf(load<u32>(o, 8)) == kz) {
+          store<i32>(rp, id);
+          break;
+        }
       }
       h = (h + 1) & mask;
     }

@@ -98,15 +98,62 @@ function widest(lo: i32, hi: i32): usize {
   let best = CX, bestExtent: f64 = -1;
   for (let a = 0; a < 3; a++) {
     const k = a == 0 ? CX : a == 1 ? CY : CZ;
-    let lo_ = Infinity, hi_ = -Infinity;
-    for (let i = lo; i < hi; i++) {
-      const v = load<f64>(k + (<usize>i << 3));
-      if (v < lo_) lo_ = v;
-      if (v > hi_) hi_ = v;
-    }
-    if (hi_ - lo_ > bestExtent) { best = k; bestExtent = hi_ - lo_; }
+    const e = extent(k, lo, hi);
+    if (e > bestExtent) { best = k; bestExtent = e; }
   }
   return best;
+}
+
+/**
+ * max − min of the f64 at k over [lo, hi), two lanes at a time (pmin/pmax: the scalar compare-and-keep rule).
+ */
+@inline function extent(k: usize, lo: i32, hi: i32): f64 {
+  let mn = f64x2.splat(Infinity), mx = f64x2.splat(-Infinity);
+  let p = k + (<usize>lo << 3);
+  const e = k + (<usize>hi << 3), e2 = e - 8;
+  for (; p < e2; p += 16) {
+    const x = v128.load(p);
+    mn = f64x2.pmin(mn, x);
+    mx = f64x2.pmax(mx, x);
+  }
+  let lo_ = Math.min(f64x2.extract_lane(mn, 0), f64x2.extract_lane(mn, 1));
+  let hi_ = Math.max(f64x2.extract_lane(mx, 0), f64x2.extract_lane(mx, 1));
+  if (p < e) {
+    const x = load<f64>(p);
+    lo_ = Math.min(lo_, x);
+    hi_ = Math.max(hi_, x);
+  }
+  return hi_ - lo_;
+}
+
+/** Coordinate `axis` of the vertices at byte offsets a (lane 0) and b (lane 1) of pos, as f64. */
+@inline function coordPair(a: usize, b: usize, axis: usize): v128 {
+  return f64x2.promote_low_f32x4(v128.load32_lane(b + (axis << 2), v128.load32_zero(a + (axis << 2)), 1));
+}
+
+/** Every triangle's centroid (f64 mean of its f32 corners, summed in corner order) into CX, CY, CZ; IDS = 0 … n − 1. */
+function centroids(n: i32, pos: usize, tris: usize): void {
+  const three = f64x2.splat(3);
+  let t = 0;
+  for (; t + 1 < n; t += 2) {
+    const o = tris + <usize>(12 * t);
+    const a0 = pos + <usize>(12 * load<u32>(o)), a1 = pos + <usize>(12 * load<u32>(o, 4)), a2 = pos + <usize>(12 * load<u32>(o, 8));
+    const b0 = pos + <usize>(12 * load<u32>(o, 12)), b1 = pos + <usize>(12 * load<u32>(o, 16)), b2 = pos + <usize>(12 * load<u32>(o, 20));
+    const ot = <usize>t << 3;
+    v128.store(CX + ot, f64x2.div(f64x2.add(f64x2.add(coordPair(a0, b0, 0), coordPair(a1, b1, 0)), coordPair(a2, b2, 0)), three));
+    v128.store(CY + ot, f64x2.div(f64x2.add(f64x2.add(coordPair(a0, b0, 1), coordPair(a1, b1, 1)), coordPair(a2, b2, 1)), three));
+    v128.store(CZ + ot, f64x2.div(f64x2.add(f64x2.add(coordPair(a0, b0, 2), coordPair(a1, b1, 2)), coordPair(a2, b2, 2)), three));
+    store<u64>(IDS + (<usize>t << 2), <u64>t | (<u64>(t + 1) << 32));
+  }
+  for (; t < n; t++) {
+    const o = tris + <usize>(12 * t);
+    const a = pos + <usize>(12 * load<u32>(o)), b = pos + <usize>(12 * load<u32>(o, 4)), d = pos + <usize>(12 * load<u32>(o, 8));
+    const ot = <usize>t << 3;
+    store<f64>(CX + ot, (<f64>load<f32>(a) + <f64>load<f32>(b) + <f64>load<f32>(d)) / 3);
+    store<f64>(CY + ot, (<f64>load<f32>(a, 4) + <f64>load<f32>(b, 4) + <f64>load<f32>(d, 4)) / 3);
+    store<f64>(CZ + ot, (<f64>load<f32>(a, 8) + <f64>load<f32>(b, 8) + <f64>load<f32>(d, 8)) / 3);
+    store<u32>(IDS + (<usize>t << 2), <u32>t);
+  }
 }
 
 /** Cuts [lo, hi) until each piece fits; each piece's end goes to ENDS, left to right. */
@@ -145,15 +192,7 @@ export function split(n: i32, pos: usize, tris: usize, maxFaces: i32, spatial: i
   IDS = alloc(<usize>n << 2);
   ENDS = ends;
   PIECES = 0;
-  for (let t = 0; t < n; t++) {
-    const o = tris + <usize>(12 * t);
-    const a = pos + <usize>(12 * load<u32>(o)), b = pos + <usize>(12 * load<u32>(o, 4)), d = pos + <usize>(12 * load<u32>(o, 8));
-    const ot = <usize>t << 3;
-    store<f64>(CX + ot, (<f64>load<f32>(a) + <f64>load<f32>(b) + <f64>load<f32>(d)) / 3);
-    store<f64>(CY + ot, (<f64>load<f32>(a, 4) + <f64>load<f32>(b, 4) + <f64>load<f32>(d, 4)) / 3);
-    store<f64>(CZ + ot, (<f64>load<f32>(a, 8) + <f64>load<f32>(b, 8) + <f64>load<f32>(d, 8)) / 3);
-    store<u32>(IDS + (<usize>t << 2), <u32>t);
-  }
+  centroids(n, pos, tris);
   bisect(0, n, maxFaces);
   // Each piece's ids in ascending order: every id's piece noted, then one pass over the ids in order.
   const pieceOf = alloc(<usize>n << 2), fill = alloc(<usize>PIECES << 2);

@@ -39,6 +39,18 @@ const FACE_STRIDE: i32 = 6;
   return <f64>load<f32>(p + (<usize>i << 2));
 }
 
+/** The paired edges found by pairCorners, (c << 16 | o) per edge (each once), and their count. */
+let PAIRS: usize = 0;
+let NPAIRS: i32 = 0;
+
+/** Corners c and o are each other's opposite: noted in twin and on the pair list. */
+@inline function pairUp(twin: usize, c: i32, o: i32): void {
+  store<i32>(twin + (<usize>c << 2), o + 1);
+  store<i32>(twin + (<usize>o << 2), c + 1);
+  store<u32>(PAIRS + (<usize>NPAIRS << 2), (<u32>c << 16) | <u32>o);
+  NPAIRS++;
+}
+
 /** In-place heapsort of u32 run [s, e) (hub lists: distinct values, so any correct sort gives the same order). */
 function sortRun(p: usize, s: i32, e: i32): void {
   const n = e - s;
@@ -92,9 +104,7 @@ function pairHub(a: i32, s: i32, e: i32, out: usize, inc: usize, twin: usize): v
     if ((k > s && <i32>(u32At(out, k - 1) >> 16) == b) || (k + 1 < e && <i32>(u32At(out, k + 1) >> 16) == b)) continue;
     const j = onceIn(inc, s, e, b);
     if (j < 0) continue;
-    const c = <i32>(u32At(out, k) & 0xffff), o = <i32>(u32At(inc, j) & 0xffff);
-    store<i32>(twin + (<usize>c << 2), o + 1);
-    store<i32>(twin + (<usize>o << 2), c + 1);
+    pairUp(twin, <i32>(u32At(out, k) & 0xffff), <i32>(u32At(inc, j) & 0xffff));
   }
 }
 
@@ -104,6 +114,7 @@ function pairHub(a: i32, s: i32, e: i32, out: usize, inc: usize, twin: usize): v
  */
 function pairCorners(nv: i32, nc: i32, offsets: usize, ids: usize, nb: usize, twin: usize, out: usize, inc: usize): void {
   memory.fill(twin, 0, <usize>nc << 2);
+  NPAIRS = 0;
   for (let a = 0; a < nv; a++) {
     const s = u16At(offsets, a), e = u16At(offsets, a + 1);
     if (e - s > HUB_VALENCE) {
@@ -127,32 +138,75 @@ function pairCorners(nv: i32, nc: i32, offsets: usize, ids: usize, nb: usize, tw
         if (<i32>(x & 0xffff) == b) { ins++; j = q; }
       }
       if (outs == 1 && ins == 1) {
-        const c = u16At(ids, k), o = prevCorner(u16At(ids, j));
-        store<i32>(twin + (<usize>c << 2), o + 1);
-        store<i32>(twin + (<usize>o << 2), c + 1);
+        pairUp(twin, u16At(ids, k), prevCorner(u16At(ids, j)));
       }
     }
   }
 }
 
-/** Newell's unit normal (zero for no area) and the centroid of every face, interleaved (FACE_STRIDE f64). */
+/** Face f's corner k's vertex coordinate (f32 index: 3 × vertex + axis). */
+@inline function cornerCoord(v: usize, corners: usize, c: i32, axis: i32): usize {
+  return v + (<usize>(3 * u16At(corners, c) + axis) << 2);
+}
+
+/** Coordinate `axis` of corner k of faces f (lane 0) and f + 1 (lane 1), as f64. */
+@inline function coordPair(v: usize, corners: usize, f: i32, k: i32, axis: i32): v128 {
+  const lo = v128.load32_zero(cornerCoord(v, corners, 3 * f + k, axis));
+  return f64x2.promote_low_f32x4(v128.load32_lane(cornerCoord(v, corners, 3 * f + 3 + k, axis), lo, 1));
+}
+
+/**
+ * Newell's unit normal (zero for no area) and the centroid of every face, interleaved (FACE_STRIDE f64). Two faces
+ * at a time in f64x2 lanes: each lane's arithmetic is the scalar one (IEEE, no fused steps), so the bits are the
+ * same; the point is the divisions and square roots, two for the price of one.
+ */
 function faceData(v: usize, corners: usize, faces: i32, fd: usize): void {
-  for (let f = 0; f < faces; f++) {
-    const p = 3 * u16At(corners, 3 * f), q = 3 * u16At(corners, 3 * f + 1), r = 3 * u16At(corners, 3 * f + 2);
-    const px = f32At(v, p), py = f32At(v, p + 1), pz = f32At(v, p + 2);
-    const qx = f32At(v, q), qy = f32At(v, q + 1), qz = f32At(v, q + 2);
-    const rx = f32At(v, r), ry = f32At(v, r + 1), rz = f32At(v, r + 2);
+  const zero = f64x2.splat(0), three = f64x2.splat(3);
+  let f = 0;
+  for (; f + 1 < faces; f += 2) {
+    const px = coordPair(v, corners, f, 0, 0), py = coordPair(v, corners, f, 0, 1), pz = coordPair(v, corners, f, 0, 2);
+    const qx = coordPair(v, corners, f, 1, 0), qy = coordPair(v, corners, f, 1, 1), qz = coordPair(v, corners, f, 1, 2);
+    const rx = coordPair(v, corners, f, 2, 0), ry = coordPair(v, corners, f, 2, 1), rz = coordPair(v, corners, f, 2, 2);
     // Newell's sums over the edges p→q, q→r, r→p, added in that order from 0 (as the reference does).
-    let nx: f64 = 0, ny: f64 = 0, nz: f64 = 0;
-    nx += (py - qy) * (pz + qz); ny += (pz - qz) * (px + qx); nz += (px - qx) * (py + qy);
-    nx += (qy - ry) * (qz + rz); ny += (qz - rz) * (qx + rx); nz += (qx - rx) * (qy + ry);
-    nx += (ry - py) * (rz + pz); ny += (rz - pz) * (rx + px); nz += (rx - px) * (ry + py);
-    const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
-    const o = fd + (<usize>(FACE_STRIDE * f) << 3);
-    if (len > 0) { store<f64>(o, nx / len); store<f64>(o, ny / len, 8); store<f64>(o, nz / len, 16); }
-    else { store<f64>(o, 0); store<f64>(o, 0, 8); store<f64>(o, 0, 16); }
-    store<f64>(o, (px + qx + rx) / 3, 24); store<f64>(o, (py + qy + ry) / 3, 32); store<f64>(o, (pz + qz + rz) / 3, 40);
+    let nx = f64x2.add(zero, f64x2.mul(f64x2.sub(py, qy), f64x2.add(pz, qz)));
+    let ny = f64x2.add(zero, f64x2.mul(f64x2.sub(pz, qz), f64x2.add(px, qx)));
+    let nz = f64x2.add(zero, f64x2.mul(f64x2.sub(px, qx), f64x2.add(py, qy)));
+    nx = f64x2.add(nx, f64x2.mul(f64x2.sub(qy, ry), f64x2.add(qz, rz)));
+    ny = f64x2.add(ny, f64x2.mul(f64x2.sub(qz, rz), f64x2.add(qx, rx)));
+    nz = f64x2.add(nz, f64x2.mul(f64x2.sub(qx, rx), f64x2.add(qy, ry)));
+    nx = f64x2.add(nx, f64x2.mul(f64x2.sub(ry, py), f64x2.add(rz, pz)));
+    ny = f64x2.add(ny, f64x2.mul(f64x2.sub(rz, pz), f64x2.add(rx, px)));
+    nz = f64x2.add(nz, f64x2.mul(f64x2.sub(rx, px), f64x2.add(ry, py)));
+    const len = f64x2.sqrt(f64x2.add(f64x2.add(f64x2.mul(nx, nx), f64x2.mul(ny, ny)), f64x2.mul(nz, nz)));
+    const has = f64x2.gt(len, zero);
+    const ux = v128.and(f64x2.div(nx, len), has), uy = v128.and(f64x2.div(ny, len), has), uz = v128.and(f64x2.div(nz, len), has);
+    const cx = f64x2.div(f64x2.add(f64x2.add(px, qx), rx), three);
+    const cy = f64x2.div(f64x2.add(f64x2.add(py, qy), ry), three);
+    const cz = f64x2.div(f64x2.add(f64x2.add(pz, qz), rz), three);
+    const o = fd + (<usize>(FACE_STRIDE * f) << 3), o2 = o + (<usize>FACE_STRIDE << 3);
+    v128.store64_lane(o, ux, 0); v128.store64_lane(o, uy, 0, 8); v128.store64_lane(o, uz, 0, 16);
+    v128.store64_lane(o, cx, 0, 24); v128.store64_lane(o, cy, 0, 32); v128.store64_lane(o, cz, 0, 40);
+    v128.store64_lane(o2, ux, 1); v128.store64_lane(o2, uy, 1, 8); v128.store64_lane(o2, uz, 1, 16);
+    v128.store64_lane(o2, cx, 1, 24); v128.store64_lane(o2, cy, 1, 32); v128.store64_lane(o2, cz, 1, 40);
   }
+  if (f < faces) faceDataOne(v, corners, f, fd);
+}
+
+/** faceData of face f alone (the odd one out). */
+function faceDataOne(v: usize, corners: usize, f: i32, fd: usize): void {
+  const p = 3 * u16At(corners, 3 * f), q = 3 * u16At(corners, 3 * f + 1), r = 3 * u16At(corners, 3 * f + 2);
+  const px = f32At(v, p), py = f32At(v, p + 1), pz = f32At(v, p + 2);
+  const qx = f32At(v, q), qy = f32At(v, q + 1), qz = f32At(v, q + 2);
+  const rx = f32At(v, r), ry = f32At(v, r + 1), rz = f32At(v, r + 2);
+  let nx: f64 = 0, ny: f64 = 0, nz: f64 = 0;
+  nx += (py - qy) * (pz + qz); ny += (pz - qz) * (px + qx); nz += (px - qx) * (py + qy);
+  nx += (qy - ry) * (qz + rz); ny += (qz - rz) * (qx + rx); nz += (qx - rx) * (qy + ry);
+  nx += (ry - py) * (rz + pz); ny += (rz - pz) * (rx + px); nz += (rx - px) * (ry + py);
+  const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  const o = fd + (<usize>(FACE_STRIDE * f) << 3);
+  if (len > 0) { store<f64>(o, nx / len); store<f64>(o, ny / len, 8); store<f64>(o, nz / len, 16); }
+  else { store<f64>(o, 0); store<f64>(o, 0, 8); store<f64>(o, 0, 16); }
+  store<f64>(o, (px + qx + rx) / 3, 24); store<f64>(o, (py + qy + ry) / 3, 32); store<f64>(o, (pz + qz + rz) / 3, 40);
 }
 
 /** f32(cos(acos(d)/2)) as √((1 + d)/2) when its f32 rounding is settled, else through JavaScript's cos and acos. */
@@ -168,16 +222,18 @@ export function convexValueFast(d: f64): f64 {
 }
 
 /**
- * Every paired edge classified once, in corner order (edges.ts classifyAll): open when either face has no normal;
- * flat (both flat bits) when d ≥ flatCos; else per side, by the other face's centroid against this face's plane
- * through the corner's vertex: concave bit (d > 0) or sharp concave (no bit), or convex (value). counts: 5 i32
- * [open, flat, concave, convex, sharp concave].
+ * Every paired edge classified once (edges.ts classifyAll; each edge's result is its own, so the pair list's order
+ * is as good as corner order): open when either face has no normal; flat (both flat bits) when d ≥ flatCos; else
+ * per side, by the other face's centroid against this face's plane through the corner's vertex: concave bit
+ * (d > 0) or sharp concave (no bit), or convex (value). counts: 5 i32 [open, flat, concave, convex, sharp concave].
+ * Past the flat test the sides are chosen without branches (they follow the surface's bumps, which no predictor
+ * can): the convex value is computed for every such edge, and stored or not by a select.
  */
-function classifyAll(v: usize, corners: usize, nc: i32, fd: usize, twin: usize, flatCos: f64, values: usize, concave: usize, flat: usize, counts: usize): void {
+function classifyAll(v: usize, corners: usize, nc: i32, fd: usize, flatCos: f64, values: usize, concave: usize, flat: usize, counts: usize): void {
   let nFlat = 0, nConcave = 0, nConvex = 0, nSharp = 0;
-  for (let c = 0; c < nc; c++) {
-    const o = i32At(twin, c) - 1;
-    if (o <= c) continue;
+  for (let e = 0; e < NPAIRS; e++) {
+    const w = load<u32>(PAIRS + (<usize>e << 2));
+    const c = <i32>(w >> 16), o = <i32>(w & 0xffff);
     const f = FACE_STRIDE * <i32>((<u32>c * 0xaaab) >> 17), g = FACE_STRIDE * <i32>((<u32>o * 0xaaab) >> 17);
     const fx = f64At(fd, f), fy = f64At(fd, f + 1), fz = f64At(fd, f + 2);
     const gx = f64At(fd, g), gy = f64At(fd, g + 1), gz = f64At(fd, g + 2);
@@ -191,42 +247,46 @@ function classifyAll(v: usize, corners: usize, nc: i32, fd: usize, twin: usize, 
     }
     const d = dot < -1 ? -1 : dot;
     const a = 3 * u16At(corners, c), b = 3 * u16At(corners, o);
-    const aboveC = (f64At(fd, g + 3) - f32At(v, a)) * fx + (f64At(fd, g + 4) - f32At(v, a + 1)) * fy + (f64At(fd, g + 5) - f32At(v, a + 2)) * fz >= 0;
-    const aboveO = (f64At(fd, f + 3) - f32At(v, b)) * gx + (f64At(fd, f + 4) - f32At(v, b + 1)) * gy + (f64At(fd, f + 5) - f32At(v, b + 2)) * gz >= 0;
-    if (!aboveC || !aboveO) {
-      const value = <f32>convexValueFast(d);
-      if (!aboveC) { store<f32>(values + (<usize>c << 2), value); nConvex++; }
-      if (!aboveO) { store<f32>(values + (<usize>o << 2), value); nConvex++; }
-    }
-    if (aboveC || aboveO) {
-      if (d > 0) {
-        if (aboveC) { setBit(concave, c); nConcave++; }
-        if (aboveO) { setBit(concave, o); nConcave++; }
-      } else {
-        nSharp += (aboveC ? 1 : 0) + (aboveO ? 1 : 0);
-      }
-    }
+    const aboveC = <i32>((f64At(fd, g + 3) - f32At(v, a)) * fx + (f64At(fd, g + 4) - f32At(v, a + 1)) * fy + (f64At(fd, g + 5) - f32At(v, a + 2)) * fz >= 0);
+    const aboveO = <i32>((f64At(fd, f + 3) - f32At(v, b)) * gx + (f64At(fd, f + 4) - f32At(v, b + 1)) * gy + (f64At(fd, f + 5) - f32At(v, b + 2)) * gz >= 0);
+    const value = reinterpret<u32>(<f32>convexValueFast(d));
+    store<u32>(values + (<usize>c << 2), select<u32>(0x3f800000, value, aboveC != 0));
+    store<u32>(values + (<usize>o << 2), select<u32>(0x3f800000, value, aboveO != 0));
+    const bend = <i32>(d > 0);
+    setBitIf(concave, c, aboveC & bend);
+    setBitIf(concave, o, aboveO & bend);
+    nConvex += 2 - aboveC - aboveO;
+    nConcave += (aboveC + aboveO) & -bend;
+    nSharp += (aboveC + aboveO) & (bend - 1);
   }
   store<i32>(counts, nc - nFlat - nConcave - nConvex - nSharp);
   store<i32>(counts, nFlat, 4); store<i32>(counts, nConcave, 8); store<i32>(counts, nConvex, 12); store<i32>(counts, nSharp, 16);
 }
 
+/** Bit c of bits set when on is 1 (0: left as it is), without a branch. */
+@inline function setBitIf(bits: usize, c: i32, on: i32): void {
+  const p = bits + (<usize>c >> 3);
+  store<u8>(p, load<u8>(p) | <u8>(on << (c & 7)));
+}
+
 /**
  * The corner edge data of one shape. In: v (f32 ×3 per vertex), corners (nc u16), the vertex→corner CSR offsets
  * (nv + 1 u16) and ids (nc u16), nb (nc i32: next << 16 | previous vertex per CSR slot). Scratch: twin (nc i32:
- * the opposite corner + 1, 0 for none; piece.ts reads it after), fd (6 f64 per face), out and inc (nc u32 each).
+ * the opposite corner + 1, 0 for none; piece.ts reads it after), fd (6 f64 per face), out and inc (nc u32 each),
+ * pairs (nc / 2 u32: the paired edges).
  * Out: values (nc f32, filled with 1.0 here), concave and flat (bitset bytes, zeroed here), counts (5 i32).
  */
 export function edges(
   nv: i32, nc: i32, flatCos: f64, v: usize, corners: usize, offsets: usize, ids: usize, nb: usize,
-  twin: usize, fd: usize, out: usize, inc: usize, values: usize, concave: usize, flat: usize, bitsetBytes: i32, counts: usize,
+  twin: usize, fd: usize, out: usize, inc: usize, pairs: usize, values: usize, concave: usize, flat: usize, bitsetBytes: i32, counts: usize,
 ): void {
+  PAIRS = pairs;
   for (let c = 0; c < nc; c++) store<f32>(values + (<usize>c << 2), 1.0);
   memory.fill(concave, 0, <usize>bitsetBytes);
   memory.fill(flat, 0, <usize>bitsetBytes);
   pairCorners(nv, nc, offsets, ids, nb, twin, out, inc);
   faceData(v, corners, nc / 3, fd);
-  classifyAll(v, corners, nc, fd, twin, flatCos, values, concave, flat, counts);
+  classifyAll(v, corners, nc, fd, flatCos, values, concave, flat, counts);
 }
 
 

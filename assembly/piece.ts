@@ -188,8 +188,8 @@ function shape(h: usize, v: usize, fv: usize, faces: i32, nv: i32, flatCos: f64,
   }
   const bitsetBytes = 4 * ((nc + 31) >> 5);
   const twin = alloc(<usize>(4 * nc)), fd = alloc(<usize>(48 * faces)), out = alloc(<usize>(4 * nc)), inc = alloc(<usize>(4 * nc));
-  const values = alloc(<usize>(4 * nc)), concave = alloc(<usize>bitsetBytes), flat = alloc(<usize>bitsetBytes);
-  edges(nv, nc, flatCos, v, corners, offsets, ids, nb, twin, fd, out, inc, values, concave, flat, bitsetBytes, h + H_COUNTS);
+  const pairs = alloc(<usize>(2 * nc)), values = alloc(<usize>(4 * nc)), concave = alloc(<usize>bitsetBytes), flat = alloc(<usize>bitsetBytes);
+  edges(nv, nc, flatCos, v, corners, offsets, ids, nb, twin, fd, out, inc, pairs, values, concave, flat, bitsetBytes, h + H_COUNTS);
   if (exportOpen != 0) listOpen(h, nc, twin, leaf, subset, orig);
   store<u32>(h + H_V, <u32>v); store<u32>(h + H_OFFSETS, <u32>offsets); store<u32>(h + H_IDS, <u32>ids);
   store<u32>(h + H_CORNERS, <u32>corners); store<u32>(h + H_VALUES, <u32>values); store<u32>(h + H_CONCAVE, <u32>concave);

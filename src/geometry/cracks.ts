@@ -230,15 +230,19 @@ function columnSize(meshes: CrackMesh[], tol: number, px: Float64Array, pz: Floa
   const total = meshes.reduce((s, m) => s + m.groups.reduce((t, g) => t + g.length / 3, 0), 0);
   const step = Math.max(1, Math.floor(total / 1024));
   const sizes: number[] = [];
+  // Every step-th triangle in order over the meshes' lists (global index t ≡ 0 mod step), visited directly.
   let t = 0;
   for (const m of meshes) {
+    const p = m.positions;
     for (const g of m.groups) {
-      for (let c = 0; c < g.length; c += 3, t++) {
-        if (t % step !== 0) continue;
-        const p = m.positions;
-        const xs = [p[3 * g[c]], p[3 * g[c + 1]], p[3 * g[c + 2]]], zs = [p[3 * g[c] + 2], p[3 * g[c + 1] + 2], p[3 * g[c + 2] + 2]];
-        sizes.push(Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...zs) - Math.min(...zs)));
+      const count = g.length / 3;
+      for (let j = (step - (t % step)) % step; j < count; j += step) {
+        const a = 3 * g[3 * j], b = 3 * g[3 * j + 1], c = 3 * g[3 * j + 2];
+        const dx = Math.max(p[a], p[b], p[c]) - Math.min(p[a], p[b], p[c]);
+        const dz = Math.max(p[a + 2], p[b + 2], p[c + 2]) - Math.min(p[a + 2], p[b + 2], p[c + 2]);
+        sizes.push(Math.max(dx, dz));
       }
+      t += count;
     }
   }
   sizes.sort((a, b) => a - b);

@@ -240,6 +240,13 @@ export function subtreeLeaves(c: number, n: number): number {
 //   tie rule, the division IEEE's). The per-piece step on the 500k terrain, interleaved in one process: min
 //   109.5 → 107.6 ms; by perf samples (encode loop, 25 calls) faceRecords 1,343 → 1,329 of ~15,500: the radix sorts
 //   are most of it.
+// - Tried, not kept (2026-12-04): lazy lists. A list whose axis extent was ≤ ¼ of the node's widest was not split
+//   for the children (carried as stale with that extent as a bound); a node scanned a stale axis's exact extent
+//   only when the bound could beat the exact ones, and sorted its faces by that axis only when it then won (same
+//   trees: digests of 18 encodes equal). On the 21,840-face terrain piece it skipped nearly every height-list split
+//   (6.2M list moves instead of ~12M for the 500k terrain), yet build() went 2.80–2.96 → 2.76–2.91 ms: all splits
+//   are ~19 % of build() (measured by doing them twice), and the stale bookkeeping on ~10,000 small nodes and the
+//   scans took most of the half saved. The side scans are ~9 %.
 
 
 export interface Tree {

@@ -31,6 +31,8 @@
 //   terrain (of ~15,500): pairing + classification + convex values 2,838 → 2,645; face data −26 % (normalised to
 //   the functions left unchanged); the per-piece step (interleaved in one process) min 99.5 → 97.1 ms for the
 //   list and selects alone. Same bytes.
+//   Tried, not kept (wasm): the non-hub pairing's counts by selects instead of branches (per-piece step 98.7 →
+//   99.8 ms); convexValueFast inlined into the classification (97.4 → 98.6, noise).
 
 export { FLAT_COS, EDGE_OPEN, EDGE_FLAT, EDGE_CONCAVE, EDGE_CONVEX, EDGE_CONCAVE_SHARP, classifyEdge, convexValue, convexValueFast } from './edge-rule.ts';
 

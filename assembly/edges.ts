@@ -144,7 +144,7 @@ function pairCorners(nv: i32, nc: i32, offsets: usize, ids: usize, nb: usize, tw
   }
 }
 
-/** Face f's corner k's vertex coordinate (f32 index: 3 × vertex + axis). */
+/** The address of coordinate `axis` of corner c's vertex. */
 @inline function cornerCoord(v: usize, corners: usize, c: i32, axis: i32): usize {
   return v + (<usize>(3 * u16At(corners, c) + axis) << 2);
 }

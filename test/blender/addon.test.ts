@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../fixtures/levels.ts';
+import { lazyTempDir } from '../fixtures/levels.ts';
 import { addonEntries, zipBytes } from '../../scripts/blender-zip.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -30,7 +30,7 @@ describe('Blender as a Python module for the add-on tests', () => {
   });
 });
 
-const tmp = tempDir('sk8-blender-');
+const tmp = lazyTempDir('sk8-blender-');
 afterAll(() => tmp.cleanup());
 
 /** The JSON chunk of a .glb. */

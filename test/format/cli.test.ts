@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { readPhysicsResource } from '../../src/format/resource.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -36,6 +36,7 @@ describe('compile-collision inspect / verify', () => {
 
   it('verify: ok per good file, the file and check of a bad one, exit 1 when any fails', () => {
     const dir = mkdtempSync(join(tmpdir(), 'verify-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const bad = join(dir, 'bad.physics');
     const bytes = new Uint8Array(readFileSync(join(root, sample)));
     bytes[4] ^= 0xff; // magic
@@ -58,6 +59,7 @@ describe('compile-collision inspect / verify', () => {
 
   it('inspect of a truncated file exits 1 with the reason', () => {
     const dir = mkdtempSync(join(tmpdir(), 'inspect-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const cut = join(dir, 'cut.physics');
     writeFileSync(cut, readFileSync(join(root, sample)).subarray(0, 100));
     const r = run('inspect', cut);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { compileLevel, type CompileResult } from '../../src/compile.ts';
-import { tempDir, writeBigLevel } from '../fixtures/levels.ts';
+import { lazyTempDir, tempDir, writeBigLevel } from '../fixtures/levels.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -24,7 +24,7 @@ describe('a browser for the report tests', () => {
   });
 });
 
-const tmp = tempDir('sk8-report-');
+const tmp = lazyTempDir('sk8-report-');
 const hooks = { logger: { warn: () => {} } };
 
 describe.skipIf(!chromium).each(['skatepark', 'city-blocks'])('report.html of %s in Chromium', (sample) => {

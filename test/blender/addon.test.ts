@@ -6,7 +6,8 @@
 // kept, exported with the same extras and compiled again to the same files. Without bpy the tests are skipped with
 // one line, unless REQUIRE_BLENDER=1 (.ci/run), which makes that a failure.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,7 +18,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // SK8_BLENDER_PYTHON: the interpreter whose bpy runs the cases (a venv with another Blender's wheel, docs/blender-addon.md);
 // else PYTHON (.ci/run's), else python3.
 const PYTHON = process.env.SK8_BLENDER_PYTHON || process.env.PYTHON || 'python3';
-const probe = spawnSync(PYTHON, ['-c', 'import bpy; print("BLENDER " + bpy.app.version_string)'], { encoding: 'utf8' });
+// Blender makes a blender_* folder in its temporary directory per process and leaves it: each process here gets a
+// TMPDIR of its own that the test removes (the probe's at once, a case's with the test's folder).
+const probeTmp = mkdtempSync(join(tmpdir(), 'sk8-bpy-probe-'));
+const probe = spawnSync(PYTHON, ['-c', 'import bpy; print("BLENDER " + bpy.app.version_string)'], { encoding: 'utf8', env: { ...process.env, TMPDIR: probeTmp } });
+rmSync(probeTmp, { recursive: true, force: true });
 const hasBpy = probe.status === 0;
 const version = /^BLENDER (.*)$/m.exec(probe.stdout ?? '')?.[1];
 if (hasBpy) console.log(`blender add-on tests: ${PYTHON}, bpy ${version}`);
@@ -43,7 +48,8 @@ function glbJson(path: string): any {
 function runCase(name: string, ...args: string[]): Record<string, any> {
   const work = join(tmp.dir, [name, ...args.slice(1)].join('-'));
   // HOME in the temporary folder: Blender's user folders (installed add-ons, preferences) are made there.
-  const env = { ...process.env, HOME: join(work, 'home') };
+  const env = { ...process.env, HOME: join(work, 'home'), TMPDIR: join(work, 'tmp') };
+  mkdirSync(env.TMPDIR, { recursive: true });
   const r = spawnSync(PYTHON, [join(ROOT, 'test/blender/run.py'), name, work, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 240_000, env });
   const result = /^RESULT (.*)$/m.exec(r.stdout ?? '');
   expect(r.status, `run.py ${name} failed:\n${(r.stderr ?? '').split('\n').slice(-25).join('\n')}`).toBe(0);

@@ -5,6 +5,8 @@
 // paired edge. Two values come from JavaScript so the bytes cannot drift: FLAT_COS (Math.cos of 0.1°, passed in)
 // and the convex value's rare slow path, f32(cos(acos(d)/2)) with the JavaScript engine's own cos and acos.
 
+import { coordPair } from './lanes';
+
 @external("env", "convexValue")
 declare function convexValueJs(d: f64): f64;
 
@@ -144,69 +146,45 @@ function pairCorners(nv: i32, nc: i32, offsets: usize, ids: usize, nb: usize, tw
   }
 }
 
-/** The address of coordinate `axis` of corner c's vertex. */
-@inline function cornerCoord(v: usize, corners: usize, c: i32, axis: i32): usize {
-  return v + (<usize>(3 * u16At(corners, c) + axis) << 2);
+/** The address of corner c's vertex (3 f32). */
+@inline function cornerVertex(v: usize, corners: usize, c: i32): usize {
+  return v + <usize>(12 * u16At(corners, c));
 }
 
-/** Coordinate `axis` of corner k of faces f (lane 0) and f + 1 (lane 1), as f64. */
-@inline function coordPair(v: usize, corners: usize, f: i32, k: i32, axis: i32): v128 {
-  const lo = v128.load32_zero(cornerCoord(v, corners, 3 * f + k, axis));
-  return f64x2.promote_low_f32x4(v128.load32_lane(cornerCoord(v, corners, 3 * f + 3 + k, axis), lo, 1));
-}
-
-/**
- * Newell's unit normal (zero for no area) and the centroid of every face, interleaved (FACE_STRIDE f64). Two faces
- * at a time in f64x2 lanes: each lane's arithmetic is the scalar one (IEEE, no fused steps), so the bits are the
- * same; the point is the divisions and square roots, two for the price of one.
- */
+/** Newell's unit normal (zero for no area) and the centroid of every face, interleaved (FACE_STRIDE f64). */
 function faceData(v: usize, corners: usize, faces: i32, fd: usize): void {
-  const zero = f64x2.splat(0), three = f64x2.splat(3);
-  let f = 0;
-  for (; f + 1 < faces; f += 2) {
-    const px = coordPair(v, corners, f, 0, 0), py = coordPair(v, corners, f, 0, 1), pz = coordPair(v, corners, f, 0, 2);
-    const qx = coordPair(v, corners, f, 1, 0), qy = coordPair(v, corners, f, 1, 1), qz = coordPair(v, corners, f, 1, 2);
-    const rx = coordPair(v, corners, f, 2, 0), ry = coordPair(v, corners, f, 2, 1), rz = coordPair(v, corners, f, 2, 2);
-    // Newell's sums over the edges p→q, q→r, r→p, added in that order from 0 (as the reference does).
-    let nx = f64x2.add(zero, f64x2.mul(f64x2.sub(py, qy), f64x2.add(pz, qz)));
-    let ny = f64x2.add(zero, f64x2.mul(f64x2.sub(pz, qz), f64x2.add(px, qx)));
-    let nz = f64x2.add(zero, f64x2.mul(f64x2.sub(px, qx), f64x2.add(py, qy)));
-    nx = f64x2.add(nx, f64x2.mul(f64x2.sub(qy, ry), f64x2.add(qz, rz)));
-    ny = f64x2.add(ny, f64x2.mul(f64x2.sub(qz, rz), f64x2.add(qx, rx)));
-    nz = f64x2.add(nz, f64x2.mul(f64x2.sub(qx, rx), f64x2.add(qy, ry)));
-    nx = f64x2.add(nx, f64x2.mul(f64x2.sub(ry, py), f64x2.add(rz, pz)));
-    ny = f64x2.add(ny, f64x2.mul(f64x2.sub(rz, pz), f64x2.add(rx, px)));
-    nz = f64x2.add(nz, f64x2.mul(f64x2.sub(rx, px), f64x2.add(ry, py)));
-    const len = f64x2.sqrt(f64x2.add(f64x2.add(f64x2.mul(nx, nx), f64x2.mul(ny, ny)), f64x2.mul(nz, nz)));
-    const has = f64x2.gt(len, zero);
-    const ux = v128.and(f64x2.div(nx, len), has), uy = v128.and(f64x2.div(ny, len), has), uz = v128.and(f64x2.div(nz, len), has);
-    const cx = f64x2.div(f64x2.add(f64x2.add(px, qx), rx), three);
-    const cy = f64x2.div(f64x2.add(f64x2.add(py, qy), ry), three);
-    const cz = f64x2.div(f64x2.add(f64x2.add(pz, qz), rz), three);
-    const o = fd + (<usize>(FACE_STRIDE * f) << 3), o2 = o + (<usize>FACE_STRIDE << 3);
-    v128.store64_lane(o, ux, 0); v128.store64_lane(o, uy, 0, 8); v128.store64_lane(o, uz, 0, 16);
-    v128.store64_lane(o, cx, 0, 24); v128.store64_lane(o, cy, 0, 32); v128.store64_lane(o, cz, 0, 40);
-    v128.store64_lane(o2, ux, 1); v128.store64_lane(o2, uy, 1, 8); v128.store64_lane(o2, uz, 1, 16);
-    v128.store64_lane(o2, cx, 1, 24); v128.store64_lane(o2, cy, 1, 32); v128.store64_lane(o2, cz, 1, 40);
-  }
-  if (f < faces) faceDataOne(v, corners, f, fd);
+  for (let f = 0; f < faces; f += 2) faceDataPair(v, corners, f, min(f + 1, faces - 1), fd);
 }
 
-/** faceData of face f alone (the odd one out). */
-function faceDataOne(v: usize, corners: usize, f: i32, fd: usize): void {
-  const p = 3 * u16At(corners, 3 * f), q = 3 * u16At(corners, 3 * f + 1), r = 3 * u16At(corners, 3 * f + 2);
-  const px = f32At(v, p), py = f32At(v, p + 1), pz = f32At(v, p + 2);
-  const qx = f32At(v, q), qy = f32At(v, q + 1), qz = f32At(v, q + 2);
-  const rx = f32At(v, r), ry = f32At(v, r + 1), rz = f32At(v, r + 2);
-  let nx: f64 = 0, ny: f64 = 0, nz: f64 = 0;
-  nx += (py - qy) * (pz + qz); ny += (pz - qz) * (px + qx); nz += (px - qx) * (py + qy);
-  nx += (qy - ry) * (qz + rz); ny += (qz - rz) * (qx + rx); nz += (qx - rx) * (qy + ry);
-  nx += (ry - py) * (rz + pz); ny += (rz - pz) * (rx + px); nz += (rx - px) * (ry + py);
-  const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
-  const o = fd + (<usize>(FACE_STRIDE * f) << 3);
-  if (len > 0) { store<f64>(o, nx / len); store<f64>(o, ny / len, 8); store<f64>(o, nz / len, 16); }
-  else { store<f64>(o, 0); store<f64>(o, 0, 8); store<f64>(o, 0, 16); }
-  store<f64>(o, (px + qx + rx) / 3, 24); store<f64>(o, (py + qy + ry) / 3, 32); store<f64>(o, (pz + qz + rz) / 3, 40);
+/** faceData of faces f (lane 0) and g (lane 1): the divisions and square roots two for the price of one. */
+@inline function faceDataPair(v: usize, corners: usize, f: i32, g: i32, fd: usize): void {
+  const zero = f64x2.splat(0), three = f64x2.splat(3);
+  const pf = cornerVertex(v, corners, 3 * f), qf = cornerVertex(v, corners, 3 * f + 1), rf = cornerVertex(v, corners, 3 * f + 2);
+  const pg = cornerVertex(v, corners, 3 * g), qg = cornerVertex(v, corners, 3 * g + 1), rg = cornerVertex(v, corners, 3 * g + 2);
+  const px = coordPair(pf, pg, 0), py = coordPair(pf, pg, 1), pz = coordPair(pf, pg, 2);
+  const qx = coordPair(qf, qg, 0), qy = coordPair(qf, qg, 1), qz = coordPair(qf, qg, 2);
+  const rx = coordPair(rf, rg, 0), ry = coordPair(rf, rg, 1), rz = coordPair(rf, rg, 2);
+  // Newell's sums over the edges p→q, q→r, r→p, added in that order from 0 (as the reference does).
+  let nx = f64x2.add(zero, f64x2.mul(f64x2.sub(py, qy), f64x2.add(pz, qz)));
+  let ny = f64x2.add(zero, f64x2.mul(f64x2.sub(pz, qz), f64x2.add(px, qx)));
+  let nz = f64x2.add(zero, f64x2.mul(f64x2.sub(px, qx), f64x2.add(py, qy)));
+  nx = f64x2.add(nx, f64x2.mul(f64x2.sub(qy, ry), f64x2.add(qz, rz)));
+  ny = f64x2.add(ny, f64x2.mul(f64x2.sub(qz, rz), f64x2.add(qx, rx)));
+  nz = f64x2.add(nz, f64x2.mul(f64x2.sub(qx, rx), f64x2.add(qy, ry)));
+  nx = f64x2.add(nx, f64x2.mul(f64x2.sub(ry, py), f64x2.add(rz, pz)));
+  ny = f64x2.add(ny, f64x2.mul(f64x2.sub(rz, pz), f64x2.add(rx, px)));
+  nz = f64x2.add(nz, f64x2.mul(f64x2.sub(rx, px), f64x2.add(ry, py)));
+  const len = f64x2.sqrt(f64x2.add(f64x2.add(f64x2.mul(nx, nx), f64x2.mul(ny, ny)), f64x2.mul(nz, nz)));
+  const has = f64x2.gt(len, zero); // no area: a zero normal
+  const ux = v128.and(f64x2.div(nx, len), has), uy = v128.and(f64x2.div(ny, len), has), uz = v128.and(f64x2.div(nz, len), has);
+  const cx = f64x2.div(f64x2.add(f64x2.add(px, qx), rx), three);
+  const cy = f64x2.div(f64x2.add(f64x2.add(py, qy), ry), three);
+  const cz = f64x2.div(f64x2.add(f64x2.add(pz, qz), rz), three);
+  const o = fd + (<usize>(FACE_STRIDE * f) << 3), o2 = fd + (<usize>(FACE_STRIDE * g) << 3);
+  v128.store64_lane(o, ux, 0); v128.store64_lane(o, uy, 0, 8); v128.store64_lane(o, uz, 0, 16);
+  v128.store64_lane(o, cx, 0, 24); v128.store64_lane(o, cy, 0, 32); v128.store64_lane(o, cz, 0, 40);
+  v128.store64_lane(o2, ux, 1); v128.store64_lane(o2, uy, 1, 8); v128.store64_lane(o2, uz, 1, 16);
+  v128.store64_lane(o2, cx, 1, 24); v128.store64_lane(o2, cy, 1, 32); v128.store64_lane(o2, cz, 1, 40);
 }
 
 /** f32(cos(acos(d)/2)) as √((1 + d)/2) when its f32 rounding is settled, else through JavaScript's cos and acos. */

@@ -7,6 +7,7 @@
 
 import { alloc, resetArena } from './arena';
 import { SAMPLE_SELECT_MIN, WINDOW_HI, WINDOW_LO, sampleWindow } from './sample';
+import { coordPair } from './lanes';
 
 
 // Centroid arrays (x, y, z: f64 per entry) and ids (u32), permuted together.
@@ -126,34 +127,25 @@ function widest(lo: i32, hi: i32): usize {
   return hi_ - lo_;
 }
 
-/** Coordinate `axis` of the vertices at byte offsets a (lane 0) and b (lane 1) of pos, as f64. */
-@inline function coordPair(a: usize, b: usize, axis: usize): v128 {
-  return f64x2.promote_low_f32x4(v128.load32_lane(b + (axis << 2), v128.load32_zero(a + (axis << 2)), 1));
+/** Triangles t0 (lane 0) and t1 (lane 1): their centroids (f64 mean of the f32 corners, in corner order) and ids. */
+@inline function centroidPair(pos: usize, tris: usize, t0: i32, t1: i32, three: v128): void {
+  const o = tris + <usize>(12 * t0), q = tris + <usize>(12 * t1);
+  const a0 = pos + <usize>(12 * load<u32>(o)), a1 = pos + <usize>(12 * load<u32>(o, 4)), a2 = pos + <usize>(12 * load<u32>(o, 8));
+  const b0 = pos + <usize>(12 * load<u32>(q)), b1 = pos + <usize>(12 * load<u32>(q, 4)), b2 = pos + <usize>(12 * load<u32>(q, 8));
+  const o0 = <usize>t0 << 3, o1 = <usize>t1 << 3;
+  const cx = f64x2.div(f64x2.add(f64x2.add(coordPair(a0, b0, 0), coordPair(a1, b1, 0)), coordPair(a2, b2, 0)), three);
+  const cy = f64x2.div(f64x2.add(f64x2.add(coordPair(a0, b0, 1), coordPair(a1, b1, 1)), coordPair(a2, b2, 1)), three);
+  const cz = f64x2.div(f64x2.add(f64x2.add(coordPair(a0, b0, 2), coordPair(a1, b1, 2)), coordPair(a2, b2, 2)), three);
+  v128.store64_lane(CX + o0, cx, 0); v128.store64_lane(CY + o0, cy, 0); v128.store64_lane(CZ + o0, cz, 0);
+  v128.store64_lane(CX + o1, cx, 1); v128.store64_lane(CY + o1, cy, 1); v128.store64_lane(CZ + o1, cz, 1);
+  store<u32>(IDS + (<usize>t0 << 2), <u32>t0);
+  store<u32>(IDS + (<usize>t1 << 2), <u32>t1);
 }
 
-/** Every triangle's centroid (f64 mean of its f32 corners, summed in corner order) into CX, CY, CZ; IDS = 0 … n − 1. */
+/** Every triangle's centroid into CX, CY, CZ; IDS = 0 … n − 1. */
 function centroids(n: i32, pos: usize, tris: usize): void {
   const three = f64x2.splat(3);
-  let t = 0;
-  for (; t + 1 < n; t += 2) {
-    const o = tris + <usize>(12 * t);
-    const a0 = pos + <usize>(12 * load<u32>(o)), a1 = pos + <usize>(12 * load<u32>(o, 4)), a2 = pos + <usize>(12 * load<u32>(o, 8));
-    const b0 = pos + <usize>(12 * load<u32>(o, 12)), b1 = pos + <usize>(12 * load<u32>(o, 16)), b2 = pos + <usize>(12 * load<u32>(o, 20));
-    const ot = <usize>t << 3;
-    v128.store(CX + ot, f64x2.div(f64x2.add(f64x2.add(coordPair(a0, b0, 0), coordPair(a1, b1, 0)), coordPair(a2, b2, 0)), three));
-    v128.store(CY + ot, f64x2.div(f64x2.add(f64x2.add(coordPair(a0, b0, 1), coordPair(a1, b1, 1)), coordPair(a2, b2, 1)), three));
-    v128.store(CZ + ot, f64x2.div(f64x2.add(f64x2.add(coordPair(a0, b0, 2), coordPair(a1, b1, 2)), coordPair(a2, b2, 2)), three));
-    store<u64>(IDS + (<usize>t << 2), <u64>t | (<u64>(t + 1) << 32));
-  }
-  for (; t < n; t++) {
-    const o = tris + <usize>(12 * t);
-    const a = pos + <usize>(12 * load<u32>(o)), b = pos + <usize>(12 * load<u32>(o, 4)), d = pos + <usize>(12 * load<u32>(o, 8));
-    const ot = <usize>t << 3;
-    store<f64>(CX + ot, (<f64>load<f32>(a) + <f64>load<f32>(b) + <f64>load<f32>(d)) / 3);
-    store<f64>(CY + ot, (<f64>load<f32>(a, 4) + <f64>load<f32>(b, 4) + <f64>load<f32>(d, 4)) / 3);
-    store<f64>(CZ + ot, (<f64>load<f32>(a, 8) + <f64>load<f32>(b, 8) + <f64>load<f32>(d, 8)) / 3);
-    store<u32>(IDS + (<usize>t << 2), <u32>t);
-  }
+  for (let t = 0; t < n; t += 2) centroidPair(pos, tris, t, min(t + 1, n - 1), three);
 }
 
 /** Cuts [lo, hi) until each piece fits; each piece's end goes to ENDS, left to right. */

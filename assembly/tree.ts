@@ -10,6 +10,8 @@
 //
 // Memory: raw linear memory laid out by the caller (tree-wasm.ts), all offsets 8-byte aligned, after heapBase().
 
+import { coordPair } from './lanes';
+
 const STEP_MIN: f64 = 1.0 / 1024.0;
 
 // The face order's scratch (orderScratchBytes(n) bytes at ord), n faces: centroid x, y, z and box min x (f64 each,
@@ -236,34 +238,7 @@ function siftDown(a: i32, b: usize, i: i32, k: i32): void {
 function faceRecords(v: usize, fv: usize, n: i32, box: usize): void {
   // Two faces at a time in f64x2 lanes (pmin/pmax are the scalar compare-and-keep rule, the division is IEEE's).
   const three = f64x2.splat(3);
-  let f = 0;
-  for (; f + 1 < n; f += 2) {
-    const t = fv + (<usize>(3 * f) << 2);
-    const a0 = v + (<usize>(3 * load<u32>(t)) << 2), b0 = v + (<usize>(3 * load<u32>(t, 4)) << 2), c0 = v + (<usize>(3 * load<u32>(t, 8)) << 2);
-    const a1 = v + (<usize>(3 * load<u32>(t, 12)) << 2), b1 = v + (<usize>(3 * load<u32>(t, 16)) << 2), c1 = v + (<usize>(3 * load<u32>(t, 20)) << 2);
-    const bo = box + (<usize>(6 * f) << 3);
-    const lx = faceAxisPair(0, a0, b0, c0, a1, b1, c1, bo, f, three);
-    faceAxisPair(1, a0, b0, c0, a1, b1, c1, bo, f, three);
-    faceAxisPair(2, a0, b0, c0, a1, b1, c1, bo, f, three);
-    v128.store(MX + (<usize>f << 3), lx);
-  }
-  for (; f < n; f++) {
-    const t = fv + (<usize>(3 * f) << 2);
-    const a = v + (<usize>(3 * load<u32>(t)) << 2), b = v + (<usize>(3 * load<u32>(t, 4)) << 2), c = v + (<usize>(3 * load<u32>(t, 8)) << 2);
-    const bo = box + (<usize>(6 * f) << 3);
-    for (let k: usize = 0; k < 12; k += 4) {
-      const x = <f64>load<f32>(a + k), y = <f64>load<f32>(b + k), z = <f64>load<f32>(c + k);
-      let lo = x, hi = x; // a tie keeps the earlier value (only −0.0 against 0.0 can tell)
-      if (y < lo) lo = y;
-      if (z < lo) lo = z;
-      if (y > hi) hi = y;
-      if (z > hi) hi = z;
-      store<f64>(bo + (k << 1), lo);
-      store<f64>(bo + (k << 1), hi, 24);
-      store<f64>(CX + (k >> 2) * (N << 3) + (<usize>f << 3), (x + y + z) / 3);
-    }
-    store<f64>(MX + (<usize>f << 3), load<f64>(bo));
-  }
+  for (let f = 0; f < n; f += 2) facePair(v, fv, box, f, min(f + 1, n - 1), three);
   // Bank 1 is free until the split starts: the radix sorts' two u64 arrays.
   const p = list(1, 0), q = p + (N << 3);
   for (let a = 0; a < 3; a++) {
@@ -296,21 +271,31 @@ function faceRecords(v: usize, fv: usize, n: i32, box: usize): void {
   }
 }
 
-/** Coordinate k of the vertices at a (lane 0) and b (lane 1), as f64. */
-@inline function coordPair(a: usize, b: usize, k: usize): v128 {
-  return f64x2.promote_low_f32x4(v128.load32_lane(b + (k << 2), v128.load32_zero(a + (k << 2)), 1));
+/**
+ * Faces f0 (lane 0) and f1 (lane 1): their boxes (a tie keeps the earlier value: only −0.0 against 0.0 can tell),
+ * centroids and min x.
+ */
+@inline function facePair(v: usize, fv: usize, box: usize, f0: i32, f1: i32, three: v128): void {
+  const t = fv + (<usize>(3 * f0) << 2), u = fv + (<usize>(3 * f1) << 2);
+  const a0 = v + (<usize>(3 * load<u32>(t)) << 2), b0 = v + (<usize>(3 * load<u32>(t, 4)) << 2), c0 = v + (<usize>(3 * load<u32>(t, 8)) << 2);
+  const a1 = v + (<usize>(3 * load<u32>(u)) << 2), b1 = v + (<usize>(3 * load<u32>(u, 4)) << 2), c1 = v + (<usize>(3 * load<u32>(u, 8)) << 2);
+  const bo0 = box + (<usize>(6 * f0) << 3), bo1 = box + (<usize>(6 * f1) << 3);
+  const lx = faceAxisPair(0, a0, b0, c0, a1, b1, c1, bo0, bo1, f0, f1, three);
+  faceAxisPair(1, a0, b0, c0, a1, b1, c1, bo0, bo1, f0, f1, three);
+  faceAxisPair(2, a0, b0, c0, a1, b1, c1, bo0, bo1, f0, f1, three);
+  v128.store64_lane(MX + (<usize>f0 << 3), lx, 0);
+  v128.store64_lane(MX + (<usize>f1 << 3), lx, 1);
 }
 
-/**
- * Axis k of faces f (corners at a0, b0, c0) and f + 1 (a1, b1, c1): their box planes (a tie keeps the earlier value:
- * only −0.0 against 0.0 can tell) and centroids; returns the min planes.
- */
-@inline function faceAxisPair(k: usize, a0: usize, b0: usize, c0: usize, a1: usize, b1: usize, c1: usize, bo: usize, f: i32, three: v128): v128 {
+/** Axis k of facePair (written out per axis: a loop over k kept its offsets as variables); returns the min planes. */
+@inline function faceAxisPair(k: usize, a0: usize, b0: usize, c0: usize, a1: usize, b1: usize, c1: usize, bo0: usize, bo1: usize, f0: i32, f1: i32, three: v128): v128 {
   const x = coordPair(a0, a1, k), y = coordPair(b0, b1, k), z = coordPair(c0, c1, k);
   const lo = f64x2.pmin(f64x2.pmin(x, y), z), hi = f64x2.pmax(f64x2.pmax(x, y), z);
-  v128.store64_lane(bo + (k << 3), lo, 0); v128.store64_lane(bo + (k << 3), hi, 0, 24);
-  v128.store64_lane(bo + (k << 3), lo, 1, 48); v128.store64_lane(bo + (k << 3), hi, 1, 72);
-  v128.store(CX + k * (N << 3) + (<usize>f << 3), f64x2.div(f64x2.add(f64x2.add(x, y), z), three));
+  v128.store64_lane(bo0 + (k << 3), lo, 0); v128.store64_lane(bo0 + (k << 3), hi, 0, 24);
+  v128.store64_lane(bo1 + (k << 3), lo, 1); v128.store64_lane(bo1 + (k << 3), hi, 1, 24);
+  const c = f64x2.div(f64x2.add(f64x2.add(x, y), z), three), ck = CX + k * (N << 3);
+  v128.store64_lane(ck + (<usize>f0 << 3), c, 0);
+  v128.store64_lane(ck + (<usize>f1 << 3), c, 1);
   return lo;
 }
 

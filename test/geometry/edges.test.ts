@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { convexValue, convexValueFast } from '../../src/geometry/edges.ts';
-import { prng } from '../fixtures/meshes.ts';
+import { encodeMeshShapes } from '../../src/geometry/encode.ts';
+import { classifyEdge, EDGE_CONCAVE, EDGE_CONCAVE_SHARP, EDGE_CONVEX, EDGE_FLAT, EDGE_OPEN, FLAT_COS } from '../../src/geometry/edge-rule.ts';
+import type { ShapeRecord } from '../../src/format/types.ts';
+import { bumpyGrid, concat, flatGrid, prng, stairs, type Mesh } from '../fixtures/meshes.ts';
 
 describe('convexValueFast', () => {
   it('equals convexValue bit for bit (random d, d near ±1, f32 d, the ends)', () => {
@@ -30,10 +33,6 @@ describe('convexValueFast', () => {
 // in f64 over the stored f32 vertices, the flat / above tests. The WebAssembly classifies a list of paired edges
 // with selects and computes face data two faces at a time; this holds it to the plain rule on meshes with hubs,
 // non-manifold edges, folds, flat runs and odd face counts.
-import { encodeMeshShapes } from '../../src/geometry/encode.ts';
-import { classifyEdge, EDGE_CONCAVE, EDGE_CONCAVE_SHARP, EDGE_CONVEX, EDGE_FLAT, EDGE_OPEN, FLAT_COS } from '../../src/geometry/edge-rule.ts';
-import type { ShapeRecord } from '../../src/format/types.ts';
-import { bumpyGrid, concat, flatGrid, stairs, type Mesh } from '../fixtures/meshes.ts';
 
 /** Per corner: [class, value, concave bit, flat bit] as the rule gives them. */
 function referenceEdges(s: ShapeRecord): { value: Float32Array; concave: Uint8Array; flat: Uint8Array; counts: number[] } {

@@ -2,8 +2,8 @@
 // sorts: recursive bisection at the median of the widest centroid axis (f64 mean of the f32 corners, summed in
 // corner order; ties between axes go to the lower, between triangles to the lower index), left share
 // ⌊n·⌊p/2⌋/p⌋ for p = ⌈n/maxFaces⌉ pieces, pieces left to right, each ascending. The WebAssembly selects with
-// Floyd–Rivest, finds extents two lanes at a time and computes centroids two triangles at a time (odd counts take
-// a scalar tail): this holds all of that to the rule.
+// Floyd–Rivest, finds extents two lanes at a time and computes centroids two triangles at a time (an odd count
+// runs its last triangle in both lanes): this holds all of that to the rule.
 import { describe, expect, it } from 'vitest';
 import { splitTriangles } from '../../src/geometry/split.ts';
 import { bumpyGrid, prng } from '../fixtures/meshes.ts';

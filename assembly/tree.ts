@@ -23,10 +23,10 @@ let CX: usize = 0;
 let MX: usize = 0;
 let BANK: usize = 0;
 let SIDE: usize = 0;
-/** Runs of one 32-bit centroid key out of order: insertion-sorted up to RUN_INSERT_MAX entries, heap-sorted up to
- *  RUN_HEAP_MAX, radix-sorted beyond (a flat floor's whole piece is one run on its flat axis). */
-const RUN_INSERT_MAX: i32 = 32;
-const RUN_HEAP_MAX: i32 = 1024;
+/** Runs of one 32-bit centroid key out of order: insertion-sorted up to RUN_INSERT_MAX entries, merge-sorted up to
+ *  RUN_MERGE_MAX (its scratch, keys and entries, is HIST), radix-sorted beyond (sortRun). */
+const RUN_INSERT_MAX: i32 = 16;
+const RUN_MERGE_MAX: i32 = 1024;
 /** Shapes of at most this many faces sort each axis as one run (insertion sort), without the radix. */
 const RADIX_MIN: i32 = 32;
 /** Shapes of at most this many faces radix-sort by 8-bit digits (four passes, small histograms), larger by 11-bit. */
@@ -158,37 +158,97 @@ function radix8High(a: usize, t: usize, n: i32): usize {
 }
 
 /**
- * Entries [lo, hi) of s (equal in their high 32 bits) into runBefore order: insertion, heap or radix sort by
- * length (t: scratch at the same offsets).
+ * Entries [0, n) of s (faces, any centroids) into runBefore order by insertion: a shape of at most RADIX_MIN faces.
+ */
+function sortSmall(a: i32, s: usize, n: i32): void {
+  for (let j = 1; j < n; j++) {
+    const v = load<u64>(s + (<usize>j << 3));
+    let k = j;
+    while (k > 0 && runBefore(a, v, load<u64>(s + (<usize>(k - 1) << 3)))) {
+      store<u64>(s + (<usize>k << 3), load<u64>(s + (<usize>(k - 1) << 3)));
+      k--;
+    }
+    store<u64>(s + (<usize>k << 3), v);
+  }
+}
+
+/**
+ * Face f's order inside a run on axis a (its centroid key's high 32 bits shared by the run): the centroid key's low
+ * 32 bits, then min x's f32 key. Equal keys mean an equal centroid and min x (−0 as +0, as runBefore compares).
+ */
+@inline function runKey(a: i32, f: u32): u64 {
+  return (keyF64(cen(a, f)) << 32) | keyF32(minx(f));
+}
+
+/**
+ * Entries [lo, hi) of s (equal in their high 32 bits, in face order as the stable radix leaves them) into runBefore
+ * order: each entry's runKey into t at the same offsets, then a stable sort by it (ties stay in face order, the
+ * rule's last key) moving keys and entries together: insertion up to RUN_INSERT_MAX entries, a merge sort through
+ * HIST up to RUN_MERGE_MAX, radix beyond (a flat floor's whole piece is one run on its flat axis).
  */
 function sortRun(a: i32, s: usize, t: usize, lo: i32, hi: i32): void {
-  let sorted = true;
-  for (let j = lo + 1; j < hi && sorted; j++) sorted = !runBefore(a, load<u64>(s + (<usize>j << 3)), load<u64>(s + (<usize>(j - 1) << 3)));
-  if (sorted) return;
-  if (hi - lo <= RUN_INSERT_MAX) {
-    for (let j = lo + 1; j < hi; j++) {
-      const v = load<u64>(s + (<usize>j << 3));
-      let k = j;
-      while (k > lo && runBefore(a, v, load<u64>(s + (<usize>(k - 1) << 3)))) {
-        store<u64>(s + (<usize>k << 3), load<u64>(s + (<usize>(k - 1) << 3)));
-        k--;
+  // Most runs are in order already (a grid's equal centroids share their min x): checked first without storing.
+  let j = lo + 1;
+  for (let prev = runKey(a, <u32>load<u64>(s + (<usize>lo << 3))); j < hi; j++) {
+    const k = runKey(a, <u32>load<u64>(s + (<usize>j << 3)));
+    if (k < prev) break;
+    prev = k;
+  }
+  if (j == hi) return;
+  const n = hi - lo, ks = t + (<usize>lo << 3), es = s + (<usize>lo << 3);
+  for (let i = 0; i < n; i++) store<u64>(ks + (<usize>i << 3), runKey(a, <u32>load<u64>(es + (<usize>i << 3))));
+  if (n > RUN_MERGE_MAX) {
+    radixRun(a, es, ks, n);
+    return;
+  }
+  if (n <= RUN_INSERT_MAX) {
+    insertKeyed(ks, es, 0, n);
+    return;
+  }
+  // Blocks of RUN_INSERT_MAX insertion-sorted in place, then merged pairwise, ping-ponging with HIST (keys, then
+  // entries at HIST + 8 · RUN_MERGE_MAX).
+  for (let b = 0; b < n; b += RUN_INSERT_MAX) insertKeyed(ks, es, b, min(b + RUN_INSERT_MAX, n));
+  let sk = ks, se = es, dk = HIST, de = HIST + (<usize>RUN_MERGE_MAX << 3);
+  for (let w = RUN_INSERT_MAX; w < n; w <<= 1) {
+    for (let l = 0; l < n; l += 2 * w) {
+      const m = min(l + w, n), e = min(l + 2 * w, n);
+      let i = l, j = m, o = l;
+      while (i < m && j < e) {
+        const ki = load<u64>(sk + (<usize>i << 3)), kj = load<u64>(sk + (<usize>j << 3));
+        const right = kj < ki; // ties from the left: stable
+        const src = right ? j : i;
+        store<u64>(dk + (<usize>o << 3), right ? kj : ki);
+        store<u64>(de + (<usize>o << 3), load<u64>(se + (<usize>src << 3)));
+        i += right ? 0 : 1;
+        j += right ? 1 : 0;
+        o++;
       }
-      store<u64>(s + (<usize>k << 3), v);
+      if (i < m) {
+        memory.copy(dk + (<usize>o << 3), sk + (<usize>i << 3), <usize>(m - i) << 3);
+        memory.copy(de + (<usize>o << 3), se + (<usize>i << 3), <usize>(m - i) << 3);
+      } else if (j < e) {
+        memory.copy(dk + (<usize>o << 3), sk + (<usize>j << 3), <usize>(e - j) << 3);
+        memory.copy(de + (<usize>o << 3), se + (<usize>j << 3), <usize>(e - j) << 3);
+      }
     }
-    return;
+    let x = sk; sk = dk; dk = x;
+    x = se; se = de; de = x;
   }
-  if (hi - lo > RUN_HEAP_MAX) {
-    radixRun(a, s + (<usize>lo << 3), t + (<usize>lo << 3), hi - lo);
-    return;
-  }
-  // Heap sort (keys are distinct: the face breaks every tie), so a hostile run stays O(k log k).
-  const b = s + (<usize>lo << 3), k = hi - lo;
-  for (let i = (k >> 1) - 1; i >= 0; i--) siftDown(a, b, i, k);
-  for (let e = k - 1; e > 0; e--) {
-    const t = load<u64>(b);
-    store<u64>(b, load<u64>(b + (<usize>e << 3)));
-    store<u64>(b + (<usize>e << 3), t);
-    siftDown(a, b, 0, e);
+  if (se != es) memory.copy(es, se, <usize>n << 3);
+}
+
+/** Entries [lo, hi) of es by their keys at ks (same offsets), stable insertion, keys moved along. */
+@inline function insertKeyed(ks: usize, es: usize, lo: i32, hi: i32): void {
+  for (let j = lo + 1; j < hi; j++) {
+    const kv = load<u64>(ks + (<usize>j << 3)), ev = load<u64>(es + (<usize>j << 3));
+    let k = j;
+    while (k > lo && kv < load<u64>(ks + (<usize>(k - 1) << 3))) {
+      store<u64>(ks + (<usize>k << 3), load<u64>(ks + (<usize>(k - 1) << 3)));
+      store<u64>(es + (<usize>k << 3), load<u64>(es + (<usize>(k - 1) << 3)));
+      k--;
+    }
+    store<u64>(ks + (<usize>k << 3), kv);
+    store<u64>(es + (<usize>k << 3), ev);
   }
 }
 
@@ -215,25 +275,11 @@ function radixRun(a: i32, b: usize, c: usize, k: i32): void {
   if (r != b) memory.copy(b, r, <usize>k << 3);
 }
 
-function siftDown(a: i32, b: usize, i: i32, k: i32): void {
-  const v = load<u64>(b + (<usize>i << 3));
-  for (;;) {
-    let c = 2 * i + 1;
-    if (c >= k) break;
-    if (c + 1 < k && runBefore(a, load<u64>(b + (<usize>c << 3)), load<u64>(b + (<usize>(c + 1) << 3)))) c++;
-    const cv = load<u64>(b + (<usize>c << 3));
-    if (!runBefore(a, v, cv)) break;
-    store<u64>(b + (<usize>i << 3), cv);
-    i = c;
-  }
-  store<u64>(b + (<usize>i << 3), v);
-}
-
 /**
  * Face boxes (6 f64 per face at box), centroids and min x, and bank 0's lists: per axis a stable radix sort of the
  * faces by the high 32 bits of the centroid's order-preserving f64 key, then each run sharing those bits put in
  * (centroid, min x, face) order (most are: equal centroids of a grid share their min x too, and stay in face order).
- * O(n), but O(k log k) for a run of k ≤ RUN_HEAP_MAX out of order.
+ * O(n), but O(k log k) for a run of k ≤ RUN_MERGE_MAX out of order.
  */
 function faceRecords(v: usize, fv: usize, n: i32, box: usize): void {
   // Two faces at a time in f64x2 lanes (pmin/pmax are the scalar compare-and-keep rule, the division is IEEE's).
@@ -245,7 +291,7 @@ function faceRecords(v: usize, fv: usize, n: i32, box: usize): void {
     if (n <= RADIX_MIN) {
       // Few faces: one run insertion-sorted whole.
       for (let f = 0; f < n; f++) store<u64>(p + (<usize>f << 3), <u64>f);
-      sortRun(a, p, q, 0, n);
+      sortSmall(a, p, n);
       const l = list(0, a);
       for (let j = 0; j < n; j++) store<u32>(l + (<usize>j << 2), load<u32>(p + (<usize>j << 3)));
       continue;

@@ -100,6 +100,11 @@ function notFiniteError(positions: ArrayLike<number>, v: number, i: number): Err
 //   Tried, not kept: each batch of 32 corners' new vertices hashed first and their first slots read ahead (to
 //   overlap the misses of a table far past the caches): weld 4M 173 → 209 ms, 1M 23 → 27, 80k 1.5 → 1.9 (min of
 //   12): the probes' misses already overlap, and the extra pass is pure cost.
+//   Tried, not kept (2026-12-04, evening): two passes, each input vertex's first corner listed first (branch-free),
+//   then the hashes of that list, then the probes touching the slot 8, 16 or 32 vertices ahead. weld() alone, min
+//   of 3 × 3 calls, two modules in one process: 4M 317–357 → 292–321 ms, but 1M 28.1–28.6 → 29.3–31.0, 500k and 80k
+//   equal; whole encodes 1M −1 %, 4M −3.5 % (within this machine's spread). By perf, the touching load itself then
+//   holds retirement (wasm has no prefetch), so at most what fits in the reorder buffer overlaps, as before.
 
 /** Where a weld's input and output arrays are in the encoder's wasm memory (byte offsets). */
 export interface WeldRegions {

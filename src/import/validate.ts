@@ -159,6 +159,10 @@ function locate(
     if (duplicate.length) loc.duplicate = duplicate;
   }
   const n = report.openEdges;
+  if (n === 0) {
+    report.open = NO_OPEN_EDGES;
+    return;
+  }
   const list = new Int32Array(buf, m.w.topologyOut(1), 3 * n);
   const ends = new Float32Array(6 * n), triangle = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
@@ -169,6 +173,9 @@ function locate(
   }
   report.open = { ends, triangle };
 }
+
+/** A closed object's open-edge list (most objects': one shared, never written, instead of two empty arrays each). */
+const NO_OPEN_EDGES: OpenEdgeList = Object.freeze({ ends: new Float32Array(0), triangle: new Uint32Array(0) });
 
 /** The weld's zero-area test: (b − a) × (c − a) of the welded f32 positions, in f64, has length 0. */
 function zeroArea(p: Float32Array, a: number, b: number, c: number): boolean {
@@ -203,7 +210,8 @@ export function classifyCracks(objects: CrackObject[], options: Partial<CrackOpt
 
 /** An object as classifyOpenEdges sees it: its faces and its report's open edges (none when the list is gone). */
 export function crackMesh(positions: Float32Array, groups: Uint32Array[], report: MeshReport): CrackMesh {
-  return { positions, groups, open: report.open?.ends ?? new Float32Array(0), openTriangle: report.open?.triangle ?? new Uint32Array(0) };
+  const open = report.open ?? NO_OPEN_EDGES;
+  return { positions, groups, open: open.ends, openTriangle: open.triangle };
 }
 
 /**

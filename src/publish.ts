@@ -17,12 +17,13 @@
 //   missing it finishes the swap from a complete temp directory or restores the old one; then it removes the stale
 //   temp/old siblings that are ours (the pid in the name is not alive), file by file, and warns about what is left.
 // - -o may be a symbolic link to a directory: the output is published into the link's target (the link stays).
-import { linkSync, lstatSync, type BigIntStats, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, linkSync, openSync, lstatSync, type BigIntStats, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { checkOf, isInside, writeSpan, type FileCheck } from './files.ts';
+import { writeJson } from './json-file.ts';
 
 export { checkOf, type FileCheck };
 import { identify } from './format/identify.ts';
@@ -700,7 +701,13 @@ export class Staging {
     const step = (s: PublishStep): void => this.onStep?.(s);
     try {
       const published = recordChecks(dir, manifest, this.known);
-      writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+      // Streamed (src/json-file.ts): the 64M bench level's manifest is ~32 MB of text, written at the build's peak.
+      const fd = openSync(join(dir, MANIFEST_FILE), 'w');
+      try {
+        writeJson(fd, manifest, 2);
+      } finally {
+        closeSync(fd);
+      }
       const prev = inspectOutput(outDir); // again: something may have appeared there during the build
       step('staged');
       if (!prev.exists) {

@@ -22,6 +22,7 @@ import { closeSync, fstatSync, lstatSync, openSync, readFileSync, renameSync, un
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readOwnFile, readRegularFile } from './files.ts';
+import { writeJson } from './json-file.ts';
 import { MAX_LEVEL_BYTES } from './import/gltf.ts';
 import { MAX_STORE_BYTES } from './import/validate-store.ts';
 import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
@@ -102,14 +103,15 @@ export const recordPath = (cacheDir: string, outDir: string): string => join(cac
  * failure, or none, neither the temporary nor an older `path` survives: a stale file never describes a build it
  * was not written for. A failure only costs the next build time.
  */
-function replaceBeside(path: string, fill: (fd: number) => string | Uint8Array | null): void {
+function replaceBeside(path: string, fill: (fd: number) => string | Uint8Array | { json: unknown } | null): void {
   const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   let fd: number | undefined;
   try {
     fd = openSync(tmp, 'wx', 0o644);
     const bytes = fill(fd);
     if (bytes === null) throw new Error('none');
-    writeFileSync(fd, bytes);
+    if (typeof bytes === 'object' && 'json' in bytes) writeJson(fd, bytes.json);
+    else writeFileSync(fd, bytes);
     closeSync(fd);
     fd = undefined;
     renameSync(tmp, path);
@@ -131,7 +133,7 @@ export function writeRecord<R>(cacheDir: string, outDir: string, key: string, re
     const manifest = checkOf(readFileSync(join(outDir, MANIFEST_FILE)));
     // The temporary's change time is the file system's clock at a moment before the files' stats (keptVerdicts).
     const record: BuildRecord<R> = { format: RECORD_FORMAT, key, manifest, input: inputStamp(input), result, files: keptVerdicts(outDir, files, fstatSync(fd, { bigint: true })) };
-    return JSON.stringify(record);
+    return { json: record }; // streamed (src/json-file.ts): one decision an object, ~40 MB of text at 64M
   });
 }
 

@@ -196,11 +196,11 @@ function sortRun(a: i32, s: usize, t: usize, lo: i32, hi: i32): void {
   }
   if (j == hi) return;
   const n = hi - lo, ks = t + (<usize>lo << 3), es = s + (<usize>lo << 3);
-  for (let i = 0; i < n; i++) store<u64>(ks + (<usize>i << 3), runKey(a, <u32>load<u64>(es + (<usize>i << 3))));
   if (n > RUN_MERGE_MAX) {
     radixRun(a, es, ks, n);
     return;
   }
+  for (let i = 0; i < n; i++) store<u64>(ks + (<usize>i << 3), runKey(a, <u32>load<u64>(es + (<usize>i << 3))));
   if (n <= RUN_INSERT_MAX) {
     insertKeyed(ks, es, 0, n);
     return;

@@ -489,15 +489,19 @@ function quantiseNodes(n: i32, tb: usize, bx: usize, nodes: usize): void {
   // Siblings 2j + 1 and 2j + 2 depend only on their parent: two at a time in f64x2 lanes.
   let i = 1;
   for (; i + 1 < n - 1; i += 2) {
-    // An axis of a lane whose estimate was not its step (rounding; on terrain 0.4 % of nodes, where planes of a
-    // modular level line up with the steps ~10 %) is done again by the stepping search, that axis alone.
+    // An axis whose estimate was not its step (rounding: 0.4 % of a terrain's nodes, ~10 % of a modular level's,
+    // whose planes line up with the steps) is searched again by stepping, that axis alone.
     const ok = quantisePair(i, tb, bx, nodes);
     if (ok != 63) redoAxes(i, n, tb, bx, nodes, ok);
   }
   if (i < n - 1) quantiseNode(i, n, tb, bx, nodes);
 }
 
-/** Each axis quantisePair's ok bits (bit 2a + lane) say missed, by the stepping search, into that node's words. */
+/**
+ * Siblings i and i + 1: each axis whose bit in ok (2a + lane, quantisePair's) is clear searched again by stepping
+ * (quantiseAxis, which also writes that axis's decoded planes), its bits put into the node's words in place of the
+ * estimate's.
+ */
 function redoAxes(i: i32, n: i32, tb: usize, bx: usize, nodes: usize, ok: i32): void {
   for (let lane = 0; lane < 2; lane++) {
     const j = i + lane;

@@ -6,7 +6,7 @@
 // no raw line break inside a string).
 import { writeSync } from 'node:fs';
 
-/** Containers with at most this many entries (below the top level) are stringified whole: native, fast, small. */
+/** Containers below the top with at most this many entries, holding none with more, are stringified whole (native, fast). */
 const WHOLE_MAX = 64;
 /** Characters of text buffered before a write. */
 const CHUNK = 1 << 20;

@@ -421,6 +421,7 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
   for (;;) {
     if (layout === 'cells') await new Promise((r) => setImmediate(r)); // take in the worker's cell runs sent so far
     const all = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize, b.validation.knownRuns(options.cellSize))));
+    if (layout === 'cells') b.validation.releaseRuns();
     checkPool(jobsGeometries(all), options, 'at least '); // before encoding: the estimate is a lower bound
     // Resources whose key is in the cache are published from it; only the others are encoded.
     const staging = b.staging!;

@@ -141,6 +141,15 @@ export class Validation {
   }
 
   /**
+   * The cell plan is made: the worker's runs are not needed again (a plan by cells is never redone), so they are let
+   * go, and any still on their way are dropped (the 64M bench level: one small array for each of 262,464 objects).
+   */
+  releaseRuns(): void {
+    this.runs.clear();
+    this.runsCellSize = undefined;
+  }
+
+  /**
    * For planCells: the runs of group gi of o at cellSize — the worker's if they are in; in a session, the previous
    * build's for the same arrays, else computed here and kept.
    */
@@ -206,7 +215,7 @@ export class Validation {
     const memo = this.session?.runs;
     const needRuns = cs === undefined || !small ? [] : memo ? objs.filter((o) => o.groups.some((g) => !memo.get(o.positions, g.indices, cs))) : objs;
     if (needRuns.length) {
-      this.pool.cellRuns(0, needRuns.map(item), cs!).then((r) => needRuns.forEach((o, i) => this.runs.set(o, r[i])), () => undefined);
+      this.pool.cellRuns(0, needRuns.map(item), cs!).then((r) => this.runsCellSize === cs && needRuns.forEach((o, i) => this.runs.set(o, r[i])), () => undefined);
     }
     const sent = this.session ? objs.map((o) => ({ key: this.keyOf(o), positions: o.positions, groups: o.groups.map((g) => g.indices) })) : objs.map((o) => ({ ...item(o), ids: o.groups.map((g) => arrayId(g.indices)) }));
     const reports = this.pool.validate(0, sent).then((r): [ImportedObject[], MeshReport[]] => [objs, r]);

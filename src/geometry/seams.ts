@@ -109,8 +109,10 @@ function matchBuckets(lists: OpenCorners[], n: number, bucketCorners: number, al
   const bucketOf = buckets <= 65_536 ? new Uint16Array(n) : new Uint32Array(n);
   const count = new Uint32Array(buckets + 1);
   let g = 0;
-  for (const l of lists) {
-    const bits = new Uint32Array(l.points.buffer, l.points.byteOffset, l.points.length);
+  // Points copied as bits (exact), nine words a corner, without a subarray a corner (~125 ms of the 16M level's).
+  const listBits = lists.map((l) => new Uint32Array(l.points.buffer, l.points.byteOffset, l.points.length));
+  for (const [k, l] of lists.entries()) {
+    const bits = listBits[k];
     for (let c = 0; c < l.corner.length; c++, g++) {
       const s = (endHash(bits, 9 * c) + endHash(bits, 9 * c + 3)) >>> 0;
       const b = Math.imul(s ^ (s >>> 16), 0x2c1b3c6d) >>> shift;
@@ -129,12 +131,13 @@ function matchBuckets(lists: OpenCorners[], n: number, bucketCorners: number, al
     const lo = count[b], hi = count[b + 1];
     if (hi === lo) continue;
     const r = matchRun(hi - lo, (into) => {
+      const dst = new Uint32Array(into.buffer, into.byteOffset, into.length);
       // The bucket's corners ascend, so their lists are found by one pointer moving forward.
       for (let j = lo, k = 0; j < hi; j++) {
         const i = order[j];
         while (starts[k + 1] <= i) k++;
-        const at = 9 * (i - starts[k]);
-        into.set(lists[k].points.subarray(at, at + 9), 9 * (j - lo));
+        const src = listBits[k];
+        for (let q = 0, at = 9 * (i - starts[k]), d = 9 * (j - lo); q < 9; q++) dst[d + q] = src[at + q];
       }
     }, (codes) => {
       for (let j = lo; j < hi; j++) all[order[j]] = codes[j - lo];

@@ -137,7 +137,7 @@ const DIGEST_FROM_BYTES = 1 << 16;
  * `type:json;`), handing each typed array to `array`: the key's recipe (KeyHasher) and a job's signature
  * (valueSignature) say the same structure. `array` returning false stops the walk (false).
  */
-function walkPlain(v: unknown, skip: readonly string[], text: (s: string) => void, array: (a: ArrayBufferView) => boolean): boolean {
+export function walkPlain(v: unknown, skip: readonly string[], text: (s: string) => void, array: (a: ArrayBufferView) => boolean): boolean {
   if (ArrayBuffer.isView(v)) return array(v);
   if (Array.isArray(v)) {
     text(`[${v.length}:`);
@@ -146,17 +146,43 @@ function walkPlain(v: unknown, skip: readonly string[], text: (s: string) => voi
     return true;
   }
   if (v !== null && typeof v === 'object') {
-    const keys = Object.keys(v).filter((k) => !skip.includes(k) && (v as Record<string, unknown>)[k] !== undefined).sort();
-    text(`{${keys.length}:`);
-    for (const k of keys) {
-      text(`${JSON.stringify(k)}=`);
-      if (!walkPlain((v as Record<string, unknown>)[k], [], text, array)) return false;
+    const o = v as Record<string, unknown>;
+    const { names, tokens } = keyPlan(Object.keys(o), skip);
+    let n = 0;
+    for (const k of names) if (o[k] !== undefined) n++;
+    text(`{${n}:`);
+    for (let i = 0; i < names.length; i++) {
+      const x = o[names[i]];
+      if (x === undefined) continue;
+      text(tokens[i]);
+      if (!walkPlain(x, [], text, array)) return false;
     }
     text('}');
     return true;
   }
-  text(`${typeof v}:${JSON.stringify(v)};`);
+  text(typeof v === 'number' ? `number:${Number.isFinite(v) ? String(v) : 'null'};` : `${typeof v}:${JSON.stringify(v)};`);
   return true;
+}
+
+/** An object's own keys less `skip`, sorted, each with its `"key"=` token: per key list, made once (a job's
+ *  objects share a few lists; sorting and quoting them per object was most of the 16M level's key walk). */
+interface KeyPlan {
+  names: string[];
+  tokens: string[];
+}
+const keyPlans = new Map<string, KeyPlan>();
+/** Distinct key lists remembered (a plain value of other shapes still walks, unremembered past this). */
+const KEY_PLANS_MAX = 1024;
+
+function keyPlan(keys: string[], skip: readonly string[]): KeyPlan {
+  const id = skip.length ? `${keys.join('\0')}\u0001${skip.join('\0')}` : keys.join('\0');
+  let plan = keyPlans.get(id);
+  if (!plan) {
+    const names = keys.filter((k) => !skip.includes(k)).sort();
+    plan = { names, tokens: names.map((k) => `${JSON.stringify(k)}=`) };
+    if (keyPlans.size < KEY_PLANS_MAX) keyPlans.set(id, plan);
+  }
+  return plan;
 }
 
 /** Feeds any plain value into the hash: typed arrays by their bytes (digested once per array), others by structure. */

@@ -1,4 +1,4 @@
-// Two records at a time in f64x2 lanes (the weld's split, the tree's face records, the edges' face data): each
+// Two records at a time in f64x2 lanes (the split's centroids, the tree's face records, the edges' face data): each
 // lane's arithmetic is the scalar one (IEEE, no fused steps), so the bits are the same. An odd one out runs the
 // same routine with both lanes on it.
 

@@ -5,9 +5,9 @@
 // machine's kernel time and 44 % of the build (docs/performance.md). Nothing read here is trusted (issue #22):
 // a pack is opened without following a link, must be a plain file holding the slice, and the caller checks the
 // slice's sha256 before using it; a pack is created exclusively, so a planted name is never written through.
-import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import { MAX_RESOURCE_BYTES } from './files.ts';
+import { MAX_RESOURCE_BYTES, writeAll } from './files.ts';
 
 /** A pack file's name: build number, writer's pid, 8 random hex digits, and the unit (a number, `m` or `c`). */
 export const PACK_NAME = /^pack-\d+-\d+-[0-9a-f]{8}-(\d+|m|c)\.bin$/;
@@ -43,7 +43,7 @@ export class PackWriter {
     if (this.failed || bytes.length === 0) return undefined;
     try {
       this.fd ??= openSync(this.path, 'wx');
-      for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, bytes.length - done, this.end + done);
+      writeAll(this.fd, bytes, this.end);
       const at = this.end;
       this.end += bytes.length;
       return { pack: this.name, at, size: bytes.length };

@@ -17,6 +17,14 @@ export interface FileCheck {
 }
 
 /**
+ * Writes bytes [lo, hi) of `bytes` to fd at file position `at` + lo (null: at the descriptor's own position),
+ * however many calls it takes (a write may take fewer bytes than given).
+ */
+export function writeAll(fd: number, bytes: Uint8Array, at: number | null = null, lo = 0, hi = bytes.length): void {
+  for (let done = lo; done < hi; ) done += writeSync(fd, bytes, done, hi - done, at === null ? null : at + done);
+}
+
+/**
  * Bytes [lo, hi) of a file this build wrote, rewritten in place (a link at `path` is refused, not written through);
  * errors as "publish: <path>: ...". Only for a file no other directory shares (the seams step's patches).
  */
@@ -24,7 +32,7 @@ export function writeSpan(path: string, bytes: Uint8Array, lo: number, hi: numbe
   try {
     const fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
     try {
-      writeSync(fd, bytes, lo, hi - lo, lo);
+      writeAll(fd, bytes, 0, lo, hi);
     } finally {
       closeSync(fd);
     }

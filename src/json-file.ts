@@ -4,17 +4,12 @@
 // three copies of each at the build's peak). The top value, every container of more than WHOLE_MAX entries and
 // every container holding one are walked; anything else is JSON.stringify's own text (re-indented: a JSON text has
 // no raw line break inside a string).
-import { writeSync } from 'node:fs';
+import { writeAll } from './files.ts';
 
 /** Containers below the top with at most this many entries, holding none with more, are stringified whole (native, fast). */
 const WHOLE_MAX = 64;
 /** Characters of text buffered before a write. */
 const CHUNK = 1 << 20;
-
-/** Writes all of `bytes` to fd at its position (a write may take fewer bytes than given). */
-function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
-}
 
 /** A value JSON.stringify leaves out of an object (and writes as null in an array). */
 const skipped = (v: unknown): boolean => v === undefined || typeof v === 'function' || typeof v === 'symbol';

@@ -3,7 +3,9 @@
 // use (triangles in order, corners in order) and keep their first use's f32 bits; −0.0 welds with 0.0. Kept
 // triangles are rotated to start at their smallest welded vertex; a triangle with a repeated welded vertex or no
 // f64 cross-product length is degenerate; one equal to an earlier kept triangle (same corners, same winding) is a
-// repeat. The output depends only on these rules, not on the tables used to find equal keys.
+// repeat. The output depends only on these rules, not on the tables used to find equal keys: one probe table
+// (weldVertices), or for large inputs partitions that each stay in cache (weldPartitioned; measured in
+// src/geometry/weld.ts's design log).
 
 import { alloc, allocZeroed, resetArena } from './arena';
 
@@ -66,7 +68,7 @@ export function weld(nv: i32, nt: i32, bits: usize, indices: usize, outBits: usi
   R_BAD_CORNER = -1;
   R_BAD_INDEX = firstBadIndex(nv, 3 * nt, indices);
   if (R_BAD_INDEX >= 0) return;
-  const count = weldVertices(nv, nt, bits, indices, outBits, remap);
+  const count = min(nv, 3 * nt) >= (nv > 2 * nt ? PART_MIN_SPLIT : PART_MIN) ? weldPartitioned(nv, nt, bits, indices, outBits, remap) : weldVertices(nv, nt, bits, indices, outBits, remap);
   R_COUNT = count;
   if (R_BAD_CORNER >= 0) return;
   keep(nt, indices, remap, outBits, count, tris, source);
@@ -120,6 +122,111 @@ function weldVertices(nv: i32, nt: i32, bits: usize, indices: usize, outBits: us
         }
       }
       h = (h + 1) & mask;
+    }
+  }
+  return count;
+}
+
+/**
+ * Inputs of at least this many possible vertices (min(nv, 3 nt)) weld through partitions (weldPartitioned): one
+ * probe table for them all would be past the caches (4 bytes a slot, 2 slots a vertex: 4 MB at 2^19 vertices).
+ */
+const PART_MIN: i32 = 1 << 19;
+/** The same for inputs with more vertices than an indexed surface has (nv > 2 nt: split vertices, each position repeated; the one table's repeat probes hit cached slots, so it pays off later). */
+const PART_MIN_SPLIT: i32 = 1 << 20;
+/** A partition's vertices on average (its records and probe table then stay in a core's cache), and their count's cap. */
+const PART_LOG: i32 = 13;
+const PART_MAX_BITS: i32 = 8;
+
+/**
+ * weldVertices' numbering, through partitions: the used vertices listed in first-use order (each checked finite at
+ * its first use, as weldVertices does), their keys scattered by the hash's top bits into ≤ 2^PART_MAX_BITS
+ * partitions (sequential write streams), each partition welded with a small probe table (its entries in list
+ * order, so a key's first entry is its first use), then the list numbered in order: a new id at each key's first
+ * entry. Same ids, same first-use bits as weldVertices.
+ */
+function weldPartitioned(nv: i32, nt: i32, bits: usize, indices: usize, outBits: usize, remap: usize): i32 {
+  memory.fill(remap, 0xff, <usize>nv << 2);
+  const most = min(nv, 3 * nt);
+  // The first-use list: remap[v] is v's place in it for now.
+  const first = alloc(<usize>most << 2);
+  let n = 0;
+  for (let i = 0; i < 3 * nt; i++) {
+    const v = u32At(indices, i);
+    const rp = remap + (<usize>v << 2);
+    if (load<i32>(rp) >= 0) continue;
+    const vp = bits + <usize>(12 * v);
+    if (notFinite(load<u32>(vp)) || notFinite(load<u32>(vp, 4)) || notFinite(load<u32>(vp, 8))) { R_BAD_CORNER = i; return 0; }
+    store<i32>(rp, n);
+    store<u32>(first + (<usize>n << 2), v);
+    n++;
+  }
+  const logN = 32 - clz<u32>(<u32>n);
+  const pb = max(1, min(PART_MAX_BITS, logN - PART_LOG)), shift = 32 - pb, parts = 1 << pb;
+  // Each entry's partition, and the partitions' starts.
+  const part = alloc(<usize>n << 1), start = allocZeroed(<usize>(parts + 1) << 2);
+  for (let k = 0; k < n; k++) {
+    const vp = bits + <usize>(12 * u32At(first, k));
+    const p = mix3(keyOf(load<u32>(vp)), keyOf(load<u32>(vp, 4)), keyOf(load<u32>(vp, 8))) >> shift;
+    store<u16>(part + (<usize>k << 1), <u16>p);
+    const sp = start + (<usize>(p + 1) << 2);
+    store<u32>(sp, load<u32>(sp) + 1);
+  }
+  let largest: u32 = 0;
+  for (let p = 0; p < parts; p++) {
+    const c = load<u32>(start + (<usize>(p + 1) << 2));
+    if (c > largest) largest = c;
+    store<u32>(start + (<usize>(p + 1) << 2), c + load<u32>(start + (<usize>p << 2)));
+  }
+  // Records (k, key x, y, z) by partition, in list order within each.
+  const rec = alloc(<usize>n << 4), fill = alloc(<usize>parts << 2);
+  memory.copy(fill, start, <usize>parts << 2);
+  for (let k = 0; k < n; k++) {
+    const vp = bits + <usize>(12 * u32At(first, k));
+    const fp = fill + (<usize>load<u16>(part + (<usize>k << 1)) << 2);
+    const at = load<u32>(fp);
+    store<u32>(fp, at + 1);
+    const o = rec + (<usize>at << 4);
+    store<u32>(o, <u32>k); store<u32>(o, keyOf(load<u32>(vp)), 4); store<u32>(o, keyOf(load<u32>(vp, 4)), 8); store<u32>(o, keyOf(load<u32>(vp, 8)), 12);
+  }
+  // Per partition: an entry whose key an earlier entry has gets that entry's place (dup[k]); −1: its key's first.
+  const dup = alloc(<usize>n << 2);
+  memory.fill(dup, 0xff, <usize>n << 2);
+  const cap = nextPow2(2 * <i32>largest), mask = <u32>(cap - 1);
+  const table = alloc(<usize>cap << 2);
+  for (let p = 0; p < parts; p++) {
+    const lo = load<u32>(start + (<usize>p << 2)), hi = load<u32>(start + (<usize>(p + 1) << 2));
+    if (hi - lo < 2) continue;
+    const size = nextPow2(2 * <i32>(hi - lo)), m = <u32>(size - 1);
+    memory.fill(table, 0, <usize>size << 2);
+    for (let r = lo; r < hi; r++) {
+      const o = rec + (<usize>r << 4);
+      const kx = load<u32>(o, 4), ky = load<u32>(o, 8), kz = load<u32>(o, 12);
+      let h = mix3(kx, ky, kz) & m & mask;
+      for (;;) {
+        const sp = table + (<usize>h << 2);
+        const w = load<u32>(sp);
+        if (w == 0) { store<u32>(sp, r - lo + 1); break; }
+        const q = rec + (<usize>(lo + w - 1) << 4);
+        if (load<u32>(q, 4) == kx && load<u32>(q, 8) == ky && load<u32>(q, 12) == kz) {
+          store<u32>(dup + (<usize>load<u32>(o) << 2), load<u32>(q));
+          break;
+        }
+        h = (h + 1) & m;
+      }
+    }
+  }
+  // Numbering in list order: ids as weldVertices gives them; remap[v] becomes v's welded id.
+  let count = 0;
+  for (let k = 0; k < n; k++) {
+    const v = u32At(first, k);
+    const d = load<i32>(dup + (<usize>k << 2));
+    if (d < 0) {
+      const vp = bits + <usize>(12 * v), o = outBits + <usize>(12 * count); // the first use's bits (a −0.0 stays −0.0)
+      store<u32>(o, load<u32>(vp)); store<u32>(o, load<u32>(vp, 4), 4); store<u32>(o, load<u32>(vp, 8), 8);
+      store<i32>(remap + (<usize>v << 2), count++);
+    } else {
+      store<i32>(remap + (<usize>v << 2), load<i32>(remap + (<usize>u32At(first, d) << 2)));
     }
   }
   return count;

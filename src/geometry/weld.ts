@@ -105,6 +105,17 @@ function notFiniteError(positions: ArrayLike<number>, v: number, i: number): Err
 //   of 3 × 3 calls, two modules in one process: 4M 317–357 → 292–321 ms, but 1M 28.1–28.6 → 29.3–31.0, 500k and 80k
 //   equal; whole encodes 1M −1 %, 4M −3.5 % (within this machine's spread). By perf, the touching load itself then
 //   holds retirement (wasm has no prefetch), so at most what fits in the reorder buffer overlaps, as before.
+// - 2026-12-04, late (issue #28 goal 4, 4M/1M): large inputs weld through partitions again, now in wasm
+//   (assembly/weld.ts weldPartitioned: the used vertices in first-use order, their keys scattered by the hash's top
+//   bits into ≤ 256 partitions of ~8,192, each welded with a probe table that stays in a core's cache, then numbered
+//   in list order). The one table for 2M vertices is 16 MB, past this machine's caches: a random miss a vertex.
+//   weld() alone, two modules in one process, min of 12 (terrain: all positions distinct): 4M 187 → 93 ms, 2M 73 →
+//   47, 1.1M 29.6 → 24.4, 1M 25.7 → 25.3; split-vertex copies: 2M 243 → 185, 1M 105 → 91, 500k 46 → 43, but 300k
+//   20 → 26 and 200k 12 → 17 (their repeats hit cached slots of the one table, and the partitions' five passes
+//   cost per corner). Hence two thresholds on min(nv, 3 nt): PART_MIN 2^19 for indexed inputs, PART_MIN_SPLIT 2^20
+//   where nv > 2 nt. Whole encodes (encodeMeshShapes, both modules in one process, min): 4M 1,484 → 1,321 ms, 1M
+//   equal (338 / 342). Same output on terrains, split-vertex copies, shuffled triangles, lattices with −0.0, one
+//   point, and the same first bad corner (test/geometry/weld.test.ts holds it to the rules written out).
 
 /** Where a weld's input and output arrays are in the encoder's wasm memory (byte offsets). */
 export interface WeldRegions {

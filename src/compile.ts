@@ -30,7 +30,7 @@ import { autoThreads, cpuMark, freeCores, runJobs, runPatches, ThreadPool, type 
 import { MAX_RESOURCE_BYTES, readRegularFile } from './files.ts';
 import { CACHE_ENTRY, ResourceCache, type KeyMemo } from './cache.ts';
 import type { CompileSession } from './session.ts';
-import { inspectOutput, LOCK_WAIT_MS, lockOutput, MANIFEST_FILE, recoverOutput, refuseInputsInside, resolveOutDir, Staging, type PublishStep } from './publish.ts';
+import { inspectOutput, LOCK_WAIT_MS, lockOutput, MANIFEST_FILE, outlastRacyWindow, recoverOutput, refuseInputsInside, resolveOutDir, Staging, type PublishStep } from './publish.ts';
 
 export { MANIFEST_FILE, OWNED_ENTRIES } from './publish.ts';
 export { STREAMING_PLAN_FILE, type Manifest, type ManifestResource, type StreamingPlan, type Totals } from './manifest.ts';
@@ -341,11 +341,22 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
     const pass = restored ? b.pool!.storedValidation(0).catch(() => null) : undefined;
     b.cache?.preserve(); // before the publish replaces the previous output's files
     const result = await publishStage(b, imported, await sha256, built, layout, threads, level);
+    const published = performance.timeOrigin + performance.now();
     if (b.cache) {
       b.cache.finish(b.cacheHome);
       result.cache = { dir: b.cacheHome!, ...b.cache.stats };
-      if (key) writeRecord<RecordedResult>(b.cacheHome!, outDir, key, { importStats: result.importStats, objects: result.objects, workers: result.workers }, input, result.manifest.files);
       if (pass) writeValidationPass(b.cacheHome!, outDir, await pass);
+      if (key) {
+        // The record vouches only for files changed RACY_NS before it (src/publish.ts keptVerdicts): the build's
+        // own workers are closed first (time that passes anyway), then what is left of that window waited out.
+        if (b.pool !== hooks.pool) {
+          const pool = b.pool;
+          b.pool = undefined;
+          await pool?.close();
+        }
+        await outlastRacyWindow(published);
+        writeRecord<RecordedResult>(b.cacheHome!, outDir, key, { importStats: result.importStats, objects: result.objects, workers: result.workers }, input, result.manifest.files);
+      }
     }
     settle(b, session);
     return result;

@@ -283,6 +283,20 @@ export type KeptVerdict = [name: string, stamp: string, crc: string, sha: string
  * coarse clock ticks every 1–10 ms). A file too recent is left out, and read by the next build.
  */
 export const RACY_NS = 20_000_000n;
+/** A coarse file-system clock's tick at most (ms): how far its times may lag the wall clock (Linux: 1–10 ms). */
+const FS_TICK_MS = 10;
+
+/**
+ * Waits until the wall clock is RACY_NS and one file-system tick past `sinceMs` (performance.timeOrigin-based ms,
+ * taken right after the output's files last changed: the publish, whose removal of the old output changes the
+ * change time of every file it shared by link), so that keptVerdicts, called after it, keeps every file rather
+ * than leave the newest for the next build to read and hash again (at 1M triangles: the 377 of 449 files a
+ * rebuild links, ~70 ms of the next build). Waits at most RACY_NS + FS_TICK_MS; not at all once that has passed.
+ */
+export async function outlastRacyWindow(sinceMs: number): Promise<void> {
+  const wait = sinceMs + Number(RACY_NS / 1_000_000n) + FS_TICK_MS - (performance.timeOrigin + performance.now());
+  if (wait > 0) await new Promise((r) => setTimeout(r, Math.ceil(wait)));
+}
 const STAMP = /^\d{1,20}:\d{1,20}:\d{1,20}:\d{1,20}:\d{1,20}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 

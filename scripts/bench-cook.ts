@@ -13,7 +13,8 @@
 // Create() (BVH and active edges); filling Jolt's vertex and triangle lists (wasm heap writes) is not timed. Jolt's
 // prebuilt wasm heap (128 MB) aborts with OOM on the 1M terrain: it is skipped above --jolt-max (default 600,000).
 // Order: per mesh, every engine warms up, then each round times every engine once in turn (a shared machine's
-// drift then moves all engines alike). Memory: the process's peak RSS (a high-water mark) with the meshes built,
+// drift then moves all engines alike), each timed run right after an untimed run of the same engine (so no engine
+// is timed in a state another left). Memory: the process's peak RSS (a high-water mark) with the meshes built,
 // after one encode of each mesh by ours (before any other engine allocates: our peak), and at the end.
 //
 // Figures and the design log (alternatives measured): docs/performance.md.
@@ -171,6 +172,10 @@ async function benchMesh(m: Mesh, engines: Engine[], runs: number): Promise<Row[
     for (let i = 0; i < engines.length; i++) {
       const cook = cooks[i];
       if (!cook) continue;
+      // An untimed run first: each timed run then starts from its own engine's state, not from what the engine
+      // before it left (ours×N's pieces on this thread leave the encoder's memory grown: 55 MB after a 1M mesh, 10
+      // MB after a 4M one, which spared the next 1M run of ours its page faults but not the 4M run).
+      await cook.run();
       const t = performance.now();
       await cook.run();
       rows[i].times.push(performance.now() - t);

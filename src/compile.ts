@@ -348,13 +348,15 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
       if (pass) writeValidationPass(b.cacheHome!, outDir, await pass);
       if (key) {
         // The record vouches only for files changed RACY_NS before it (src/publish.ts keptVerdicts): the build's
-        // own workers are closed first (time that passes anyway), then what is left of that window waited out.
+        // own workers are closed first (time that passes anyway), then what is left of that window waited out —
+        // not in a session (--watch), whose next build is in this process and knows the files already: there a
+        // rebuild's latency matters more than the record's completeness for a later fresh process.
         if (b.pool !== hooks.pool) {
           const pool = b.pool;
           b.pool = undefined;
           await pool?.close();
         }
-        await outlastRacyWindow(published);
+        if (!session) await outlastRacyWindow(published);
         writeRecord<RecordedResult>(b.cacheHome!, outDir, key, { importStats: result.importStats, objects: result.objects, workers: result.workers }, input, result.manifest.files);
       }
     }

@@ -48,9 +48,9 @@ export function takeSplitRegions(m: WasmLayout, n: number): SplitRegions {
  * pieces of at most maxFaces: each piece's triangle indices, ascending, are ids[ends[p − 1], ends[p]) (ends[−1] = 0).
  * Returns the piece count (one piece when no split is needed, also for n = 0).
  */
-export function runSplit(m: WasmLayout, r: SplitRegions, pos: number, tris: number, n: number, maxFaces: number, rule: SplitRule): number {
+export function runSplit(m: WasmLayout, r: SplitRegions, pos: number, tris: number, n: number, maxFaces: number, rule: SplitRule, arena = m.end()): number {
   if (!(maxFaces >= 1)) throw new Error(`split: maxFaces ${maxFaces} must be ≥ 1`);
-  return m.w.split(n, pos, tris, maxFaces, rule === 'spatial' ? 1 : 0, r.ids, r.ends, m.end());
+  return m.w.split(n, pos, tris, maxFaces, rule === 'spatial' ? 1 : 0, r.ids, r.ends, arena);
 }
 
 /** Welded triangle indices of each piece, ascending within a piece. One piece when no split is needed. */

@@ -131,6 +131,14 @@ export interface WeldRegions {
   source: number;
 }
 
+/**
+ * The regions of a weld whose outputs (welded positions and triangles) were taken already, at `out` and `tris`:
+ * its input, remap and sources, which nothing reads after it (encode.ts lets the next calls' tables start there).
+ */
+export function takeWeldInputs(m: WasmLayout, nv: number, nt: number, out: number, tris: number): WeldRegions {
+  return { nv, nt, bits: m.take(12 * nv), indices: m.take(12 * nt), out, remap: m.take(4 * nv), tris, source: m.take(4 * nt) };
+}
+
 /** Takes the regions of a weld of nv vertices and nt triangles from the layout. */
 export function takeWeldRegions(m: WasmLayout, nv: number, nt: number): WeldRegions {
   const most = Math.min(nv, 3 * nt);

@@ -150,15 +150,17 @@ export function classifyOpenEdges(meshes: CrackMesh[], options: Partial<CrackOpt
         const ax = pos[i0], ay = pos[i0 + 1], az = pos[i0 + 2];
         const bx = pos[i1], by = pos[i1 + 1], bz = pos[i1 + 2];
         const cx = pos[i2], cy = pos[i2 + 1], cz = pos[i2 + 2];
+        // The columns first: most faces have no point under them, and then no normal is needed.
+        const x0 = Math.min(ax, bx, cx) - tol, z0 = Math.min(az, bz, cz) - tol;
+        const x1 = Math.max(ax, bx, cx) + tol, z1 = Math.max(az, bz, cz) + tol;
+        const n = grid.gather(x0, z0, x1, z1);
+        if (n === 0) continue;
         const ux = bx - ax, uy = by - ay, uz = bz - az, vx = cx - ax, vy = cy - ay, vz = cz - az;
         const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
         const n2 = nx * nx + ny * ny + nz * nz;
         if (n2 === 0) continue;
         const nlen = Math.sqrt(n2);
-        const x0 = Math.min(ax, bx, cx) - tol, z0 = Math.min(az, bz, cz) - tol;
-        const x1 = Math.max(ax, bx, cx) + tol, z1 = Math.max(az, bz, cz) + tol;
         const y0 = Math.min(ay, by, cy) - tol, y1 = Math.max(ay, by, cy) + tol;
-        const n = grid.gather(x0, z0, x1, z1);
         for (let q = 0; q < n; q++) {
           const p = grid.found[q];
           const w = result.with[pMesh[p]];

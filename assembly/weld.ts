@@ -192,8 +192,7 @@ function weldPartitioned(nv: i32, nt: i32, bits: usize, indices: usize, outBits:
   // Per partition: an entry whose key an earlier entry has gets that entry's place (dup[k]); −1: its key's first.
   const dup = alloc(<usize>n << 2);
   memory.fill(dup, 0xff, <usize>n << 2);
-  const cap = nextPow2(2 * <i32>largest), mask = <u32>(cap - 1);
-  const table = alloc(<usize>cap << 2);
+  const table = alloc(<usize>nextPow2(2 * <i32>largest) << 2); // the largest partition's table; each uses its own size
   for (let p = 0; p < parts; p++) {
     const lo = load<u32>(start + (<usize>p << 2)), hi = load<u32>(start + (<usize>(p + 1) << 2));
     if (hi - lo < 2) continue;
@@ -202,7 +201,7 @@ function weldPartitioned(nv: i32, nt: i32, bits: usize, indices: usize, outBits:
     for (let r = lo; r < hi; r++) {
       const o = rec + (<usize>r << 4);
       const kx = load<u32>(o, 4), ky = load<u32>(o, 8), kz = load<u32>(o, 12);
-      let h = mix3(kx, ky, kz) & m & mask;
+      let h = mix3(kx, ky, kz) & m;
       for (;;) {
         const sp = table + (<usize>h << 2);
         const w = load<u32>(sp);

@@ -351,11 +351,7 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
         // own workers are closed first (time that passes anyway), then what is left of that window waited out —
         // not in a session (--watch), whose next build is in this process and knows the files already: there a
         // rebuild's latency matters more than the record's completeness for a later fresh process.
-        if (b.pool !== hooks.pool) {
-          const pool = b.pool;
-          b.pool = undefined;
-          await pool?.close();
-        }
+        await closeOwnPool(b, hooks);
         if (!session) await outlastRacyWindow(published);
         writeRecord<RecordedResult>(b.cacheHome!, outDir, key, { importStats: result.importStats, objects: result.objects, workers: result.workers }, input, result.manifest.files);
       }
@@ -367,9 +363,17 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
     throw e;
   } finally {
     if (session) session.building = false;
-    if (b.pool !== hooks.pool) await b.pool?.close();
+    await closeOwnPool(b, hooks);
     b.staging?.discard();
   }
+}
+
+/** Closes the build's own worker threads (not a caller's kept pool), once. */
+async function closeOwnPool(b: Build, hooks: CompileHooks): Promise<void> {
+  if (b.pool === hooks.pool) return;
+  const pool = b.pool;
+  b.pool = undefined;
+  await pool?.close();
 }
 
 /** A successful build's session memos become what the next build looks in (a dry run computes no keys). */

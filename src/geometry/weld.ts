@@ -139,14 +139,10 @@ export function takeWeldInputs(m: WasmLayout, nv: number, nt: number, out: numbe
   return { nv, nt, bits: m.take(12 * nv), indices: m.take(12 * nt), out, remap: m.take(4 * nv), tris, source: m.take(4 * nt) };
 }
 
-/** Takes the regions of a weld of nv vertices and nt triangles from the layout. */
+/** Takes the regions of a weld of nv vertices and nt triangles from the layout: its outputs, then takeWeldInputs. */
 export function takeWeldRegions(m: WasmLayout, nv: number, nt: number): WeldRegions {
-  const most = Math.min(nv, 3 * nt);
-  return {
-    nv, nt,
-    bits: m.take(12 * nv), indices: m.take(12 * nt), out: m.take(12 * most), remap: m.take(4 * nv),
-    tris: m.take(12 * nt), source: m.take(4 * nt),
-  };
+  const out = m.take(12 * Math.min(nv, 3 * nt)), tris = m.take(12 * nt);
+  return takeWeldInputs(m, nv, nt, out, tris);
 }
 
 export interface WeldCounts {

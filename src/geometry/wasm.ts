@@ -3,8 +3,9 @@
 // its linear memory for one call at a time. The callers (encode.ts, tree-wasm.ts) lay out their arrays from the
 // heap base, copy in, call, copy out; nothing stays live between calls, so the memory is reused and only grows.
 // piece() also takes memory past its caller's region itself (assembly/piece.ts), so views are made after a call.
-// A linear memory cannot shrink: after a call that grew it past RETAIN_BYTES, releaseLargeMemory drops the instance
-// (the compiled module stays), so a long process that encoded one huge mesh does not keep its memory.
+// A linear memory cannot shrink: a memory grown past RETAIN_BYTES is dropped with its instance (the compiled module
+// stays) once no call has used it for LARGE_IDLE_MS, so a process that encoded one huge mesh does not keep its
+// memory, while big meshes encoded one after another reuse it instead of faulting in fresh pages each time.
 
 import { WASM_BASE64 } from './wasm.generated.ts';
 import { convexValue } from './edge-rule.ts';
@@ -51,14 +52,44 @@ export function encoderWasm(): EncoderWasm {
  */
 export const RETAIN_BYTES = 64 * 2 ** 20;
 
-/** Drops the instance when its memory grew past RETAIN_BYTES (call when the results are copied out). */
+/**
+ * How long a memory grown past RETAIN_BYTES is kept after the last call that used it (ms). Long enough for the
+ * next big mesh of a build or a benchmark to reuse it (between calls there is only copying out and writing files:
+ * tens of ms); short enough that an idle process (--watch between edits) lets it go soon. A 4M-triangle terrain's
+ * encode needs ~290 MB; faulting that in afresh (a 4 KB page ~2 µs on a VM) cost it ~1,350 against ~1,100 ms
+ * reusing it (docs/performance.md). The timer does not keep the process alive.
+ */
+export const LARGE_IDLE_MS = 1_000;
+
+let idle: ReturnType<typeof setTimeout> | undefined;
+
+/** After a call (its results copied out): a memory grown past RETAIN_BYTES is dropped once idle for LARGE_IDLE_MS. */
 function releaseLargeMemory(): void {
+  if (idle !== undefined) clearTimeout(idle);
+  idle = undefined;
+  const w = EXPORTS;
+  if (!w || w.memory.buffer.byteLength <= RETAIN_BYTES) return;
+  idle = setTimeout(() => {
+    idle = undefined;
+    if (EXPORTS === w) EXPORTS = null;
+  }, LARGE_IDLE_MS);
+  (idle as { unref?: () => void }).unref?.();
+}
+
+/**
+ * Lets this thread's memory grown past RETAIN_BYTES go now instead of after LARGE_IDLE_MS: for a caller that knows
+ * no big mesh follows and has other memory to use (the compile, at the end of each stage and of each worker
+ * message: there the memory would sit beside the next stage's).
+ */
+export function releaseEncoderMemory(): void {
+  if (idle !== undefined) clearTimeout(idle);
+  idle = undefined;
   if (EXPORTS && EXPORTS.memory.buffer.byteLength > RETAIN_BYTES) EXPORTS = null;
 }
 
 /**
  * Runs one encoder call (`what` names it for messages, e.g. "encode: 1,000,000 triangles"): afterwards a memory
- * grown past RETAIN_BYTES is let go, and after a failure the instance is replaced. Running out of linear memory
+ * grown past RETAIN_BYTES is let go once idle (releaseLargeMemory), and after a failure the instance is replaced. Running out of linear memory
  * (4 GiB at most for wasm32, or less if the process cannot map it) becomes a plain error saying so, instead of
  * "unreachable" (a trap in assembly/arena.ts) or a RangeError from Memory.grow.
  */

@@ -8,6 +8,7 @@ import { checkOf } from '../files.ts';
 import { fingerprint } from './unique.ts';
 import { encodeResource, type MeshObject } from '../geometry/resource.ts';
 import type { OpenCorners } from '../geometry/encode.ts';
+import { releaseEncoderMemory } from '../geometry/wasm.ts';
 import { locateEdgeArrays, writePhysicsResource } from '../format/resource.ts';
 import { gatherGroup, type CellGroupPlan } from './cells.ts';
 import { PART_FLAGS, type PartRecord } from '../format/types.ts';
@@ -226,6 +227,7 @@ export function buildResource(job: ResourceJob, options?: EncodeOptions): BuiltR
   } catch (e) {
     throw stageError('encode', `resource "${job.name}"`, e);
   }
+  releaseEncoderMemory(); // before the resource's bytes are written: a big mesh's memory must not sit beside them
   const res = encoded.resource;
   const min: [number, number, number] = [Infinity, Infinity, Infinity];
   const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];

@@ -7,13 +7,13 @@
 // The wasm edge data is held to the rule by edges.test.ts and encode.test.ts, and to the bytes by the goldens.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodeNode, encodeNode, subtreeLeaves } from '../../src/geometry/bvh.ts';
 import { buildTreeWasm } from '../../src/geometry/tree-wasm.ts';
 import { WASM_SOURCE_SHA256 } from '../../src/geometry/wasm.generated.ts';
 import { weld } from '../../src/geometry/weld.ts';
 import { encodeMeshShapes } from '../../src/geometry/encode.ts';
-import { encoderWasm, RETAIN_BYTES, wasmError } from '../../src/geometry/wasm.ts';
+import { encoderWasm, LARGE_IDLE_MS, RETAIN_BYTES, wasmError } from '../../src/geometry/wasm.ts';
 import * as M from '../fixtures/meshes.ts';
 
 interface Ref { nodes: Uint32Array; leafFaces: Uint32Array; depth: number }
@@ -217,7 +217,12 @@ describe('wasm tree', () => {
 });
 
 describe('wasm memory', () => {
-  it('keeps up to RETAIN_BYTES between calls and lets a larger memory go after the call', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('keeps up to RETAIN_BYTES between calls, and a larger memory until no call has used it for LARGE_IDLE_MS', () => {
+    vi.useFakeTimers();
     // A flat 800 × 800 grid (1,280,000 triangles): weld, split and pieces take ~100 MB of linear memory.
     const n = 800;
     const positions = new Float32Array(3 * (n + 1) * (n + 1));
@@ -232,13 +237,31 @@ describe('wasm memory', () => {
     encodeMeshShapes(M.box().positions, M.box().indices);
     const small = encoderWasm();
     expect(small.memory.buffer.byteLength).toBeLessThanOrEqual(RETAIN_BYTES);
-    const { stats } = encodeMeshShapes(positions, indices);
-    expect(stats.faces).toBe(2 * n * n);
+    expect(vi.getTimerCount()).toBe(0); // nothing to let go
+    const first = encodeMeshShapes(positions, indices);
+    expect(first.stats.faces).toBe(2 * n * n);
+    const grown = encoderWasm();
+    expect(grown).toBe(small); // grew in place
+    const size = grown.memory.buffer.byteLength;
+    expect(size).toBeGreaterThan(RETAIN_BYTES);
+    vi.advanceTimersByTime(LARGE_IDLE_MS - 1);
+    // The next big mesh within the idle time reuses the memory: no growth, same bytes.
+    const second = encodeMeshShapes(positions, indices);
+    expect(encoderWasm()).toBe(grown);
+    expect(grown.memory.buffer.byteLength).toBe(size);
+    expect(Buffer.from(second.pieces[0].shape.vertices.buffer).equals(Buffer.from(first.pieces[0].shape.vertices.buffer))).toBe(true);
+    // A small call restarts the idle time too (the memory is in use).
+    vi.advanceTimersByTime(LARGE_IDLE_MS - 1);
+    encodeMeshShapes(M.box().positions, M.box().indices);
+    vi.advanceTimersByTime(LARGE_IDLE_MS - 1);
+    expect(encoderWasm()).toBe(grown);
+    vi.advanceTimersByTime(1);
     const after = encoderWasm();
-    expect(after).not.toBe(small); // the grown instance was dropped
+    expect(after).not.toBe(grown); // idle for LARGE_IDLE_MS: dropped
     expect(after.memory.buffer.byteLength).toBeLessThanOrEqual(RETAIN_BYTES);
     encodeMeshShapes(M.box().positions, M.box().indices);
-    expect(encoderWasm()).toBe(after); // a small call keeps its instance
+    expect(encoderWasm()).toBe(after); // a small call keeps its instance, with no timer
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
 

@@ -14,6 +14,7 @@ import { WASM_SOURCE_SHA256 } from '../../src/geometry/wasm.generated.ts';
 import { weld } from '../../src/geometry/weld.ts';
 import { encodeMeshShapes } from '../../src/geometry/encode.ts';
 import { encoderWasm, LARGE_IDLE_MS, RETAIN_BYTES, wasmError } from '../../src/geometry/wasm.ts';
+import { buildResource } from '../../src/tiling/build.ts';
 import * as M from '../fixtures/meshes.ts';
 
 interface Ref { nodes: Uint32Array; leafFaces: Uint32Array; depth: number }
@@ -261,6 +262,13 @@ describe('wasm memory', () => {
     expect(after.memory.buffer.byteLength).toBeLessThanOrEqual(RETAIN_BYTES);
     encodeMeshShapes(M.box().positions, M.box().indices);
     expect(encoderWasm()).toBe(after); // a small call keeps its instance, with no timer
+    expect(vi.getTimerCount()).toBe(0);
+    // The compile's resource build lets it go at once, before the resource's bytes are written.
+    const built = buildResource({ name: 'big', cell: null, groups: [{ material: 0, positions, indices }], sources: ['big'] });
+    expect(built.shapes).toBe(first.pieces.length);
+    const next = encoderWasm();
+    expect(next).not.toBe(after);
+    expect(next.memory.buffer.byteLength).toBeLessThanOrEqual(RETAIN_BYTES);
     expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -89,9 +89,9 @@ export function releaseEncoderMemory(): void {
 
 /**
  * Runs one encoder call (`what` names it for messages, e.g. "encode: 1,000,000 triangles"): afterwards a memory
- * grown past RETAIN_BYTES is let go once idle (releaseLargeMemory), and after a failure the instance is replaced. Running out of linear memory
- * (4 GiB at most for wasm32, or less if the process cannot map it) becomes a plain error saying so, instead of
- * "unreachable" (a trap in assembly/arena.ts) or a RangeError from Memory.grow.
+ * grown past RETAIN_BYTES is let go once idle (releaseLargeMemory), and after a failure the instance is replaced.
+ * Running out of linear memory (4 GiB at most for wasm32, or less if the process cannot map it) becomes a plain
+ * error saying so, instead of "unreachable" (a trap in assembly/arena.ts) or a RangeError from Memory.grow.
  */
 export function withEncoder<T>(what: string, fn: () => T): T {
   try {

@@ -18,7 +18,6 @@ import { buildReport, REPORT_FILE } from './report/index.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings, RESKATE_POOL } from './tiling/budget.ts';
 import { groupTriangles, isNative, isPlanned, jobTriangles, noteBytes, releaseBytes, type BuiltResource, type EncodeOptions, type MeshGroup, type ResourceJob } from './tiling/build.ts';
 import { SEAM_NONE } from './geometry/edge-rule.ts';
-import { releaseEncoderMemory } from './geometry/wasm.ts';
 import { buildSurfaceTable } from './import/materials.ts';
 import { applySeams, countSeams, DEFAULT_SEAMS, levelMatch, seamReport, type PatchItem, type SeamMode } from './tiling/seams.ts';
 import { carrySeamValues } from './geometry/seams.ts';
@@ -251,7 +250,6 @@ async function timed<T>(b: Build, stage: ProgressStage, f: () => T | Promise<T>)
   try {
     return await f();
   } finally {
-    releaseEncoderMemory(); // a big mesh's encoder memory must not sit beside the next stage's (src/geometry/wasm.ts)
     b.timings[stage] = (b.timings[stage] ?? 0) + performance.now() - t0;
     b.hooks.onProgress?.(stage, 1, 1);
   }
@@ -457,7 +455,6 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     const onResult = b.cache ? (i: number, r: BuiltResource): void => b.cache!.put(keys[i], r) : undefined;
     // No sha256 here: the cache's entries are hashed once, as their final bytes, by the seams step (patchUnit).
     const encoded = await runJobs(toRun, { threads, pool: b.pool, sideWork, encode: options.encode, onDone, writeDir: staging.dir, onResult });
-    releaseEncoderMemory();
     const built = cached.slice();
     encoded.forEach((r, i) => (built[index[i]] = r));
     timings.encode = (timings.encode ?? 0) + performance.now() - t0 - ((timings.validate ?? 0) - before);

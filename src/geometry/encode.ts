@@ -97,7 +97,8 @@ export function encodeMeshShapes(
     throw new Error(`encode: maxFaces ${opt.maxFaces} outside 1…${MAX_SHAPE_FACES}`);
   }
   if (opt.split !== 'spatial' && opt.split !== 'sequential') throw new Error(`encode: split "${opt.split}" is not 'spatial' or 'sequential'`);
-  return withEncoder(`encode: ${indices.length / 3} triangles`, () => encodeInWasm(positions, indices, opt));
+  // A big mesh's memory is kept a moment for the caller's next one (wasm.ts LARGE_IDLE_MS).
+  return withEncoder(`encode: ${indices.length / 3} triangles`, () => encodeInWasm(positions, indices, opt), true);
 }
 
 /** encodeMeshShapes's work: weld, split and every piece in wasm memory, the shapes copied out. */

@@ -4,8 +4,8 @@
 // heap base, copy in, call, copy out; nothing stays live between calls, so the memory is reused and only grows.
 // piece() also takes memory past its caller's region itself (assembly/piece.ts), so views are made after a call.
 // A linear memory cannot shrink: a memory grown past RETAIN_BYTES is dropped with its instance (the compiled module
-// stays) once no call has used it for LARGE_IDLE_MS, so a process that encoded one huge mesh does not keep its
-// memory, while big meshes encoded one after another reuse it instead of faulting in fresh pages each time.
+// stays) after the call, or, after a whole-mesh encode (encodeMeshShapes), once no call has used it for
+// LARGE_IDLE_MS, so that big meshes encoded one after another reuse it instead of faulting in fresh pages each time.
 
 import { WASM_BASE64 } from './wasm.generated.ts';
 import { convexValue } from './edge-rule.ts';
@@ -53,18 +53,18 @@ export function encoderWasm(): EncoderWasm {
 export const RETAIN_BYTES = 64 * 2 ** 20;
 
 /**
- * How long a memory grown past RETAIN_BYTES is kept after the last call that used it (ms). Long enough for the
- * next big mesh of a build or a benchmark to reuse it (between calls there is only copying out and writing files:
- * tens of ms); short enough that an idle process (--watch between edits) lets it go soon. A 4M-triangle terrain's
- * encode needs ~290 MB; faulting that in afresh (a 4 KB page ~2 µs on a VM) cost it ~1,350 against ~1,100 ms
- * reusing it (docs/performance.md). The timer does not keep the process alive.
+ * How long a memory grown past RETAIN_BYTES is kept after a whole-mesh encode that used it (ms): long enough for
+ * the caller's next big mesh to reuse it (between calls there is only copying out: tens of ms), short enough that
+ * an idle process lets it go soon. A 4M-triangle terrain's encode needs ~290 MB; faulting that in afresh (a 4 KB
+ * page ~2 µs on a VM) cost it ~1,350 against ~1,100 ms reusing it (docs/performance.md). The timer does not keep
+ * the process alive. The compile does not keep it (src/tiling/build.ts buildResource lets it go at once).
  */
 export const LARGE_IDLE_MS = 1_000;
 
 let idle: ReturnType<typeof setTimeout> | undefined;
 
-/** After a call (its results copied out): a memory grown past RETAIN_BYTES is dropped once idle for LARGE_IDLE_MS. */
-function releaseLargeMemory(): void {
+/** After a keeping call (its results copied out): a memory grown past RETAIN_BYTES is dropped once idle for LARGE_IDLE_MS. */
+function keepWhileBusy(): void {
   if (idle !== undefined) clearTimeout(idle);
   idle = undefined;
   const w = EXPORTS;
@@ -77,9 +77,9 @@ function releaseLargeMemory(): void {
 }
 
 /**
- * Lets this thread's memory grown past RETAIN_BYTES go now instead of after LARGE_IDLE_MS: for a caller that knows
- * no big mesh follows and has other memory to use (the compile, at the end of each stage and of each worker
- * message: there the memory would sit beside the next stage's).
+ * Lets this thread's memory grown past RETAIN_BYTES go now: what every call does afterwards unless it keeps the
+ * memory (`keep`), and what a caller of a keeping call does when no big mesh follows and it has other memory to use
+ * (the compile, before a resource's bytes are written: there a kept memory would sit beside the next stage's).
  */
 export function releaseEncoderMemory(): void {
   if (idle !== undefined) clearTimeout(idle);
@@ -89,14 +89,16 @@ export function releaseEncoderMemory(): void {
 
 /**
  * Runs one encoder call (`what` names it for messages, e.g. "encode: 1,000,000 triangles"): afterwards a memory
- * grown past RETAIN_BYTES is let go once idle (releaseLargeMemory), and after a failure the instance is replaced.
- * Running out of linear memory (4 GiB at most for wasm32, or less if the process cannot map it) becomes a plain
- * error saying so, instead of "unreachable" (a trap in assembly/arena.ts) or a RangeError from Memory.grow.
+ * grown past RETAIN_BYTES is let go, at once or with `keep` once idle for LARGE_IDLE_MS, and after a failure the
+ * instance is replaced. Running out of linear memory (4 GiB at most for wasm32, or less if the process cannot map
+ * it) becomes a plain error saying so, instead of "unreachable" (a trap in assembly/arena.ts) or a RangeError from
+ * Memory.grow.
  */
-export function withEncoder<T>(what: string, fn: () => T): T {
+export function withEncoder<T>(what: string, fn: () => T, keep = false): T {
   try {
     const out = fn();
-    releaseLargeMemory();
+    if (keep) keepWhileBusy();
+    else releaseEncoderMemory();
     return out;
   } catch (e) {
     EXPORTS = null;

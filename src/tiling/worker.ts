@@ -12,7 +12,6 @@ import { StoredValidation } from '../import/validate-store.ts';
 import { pieceReply } from './mesh-threads.ts';
 import { patchUnit, type PatchItem, type PatchResult } from './seams.ts';
 import type { PieceInput } from '../geometry/pieces.ts';
-import { releaseEncoderMemory } from '../geometry/wasm.ts';
 
 type Request =
   | { id: number; kind: 'encode'; batch: { index: number; job: ResourceJob }[]; encode?: EncodeOptions; writeDir?: string; sha256?: boolean }
@@ -118,7 +117,5 @@ parentPort!.on('message', (msg: Request) => {
     parentPort!.postMessage({ id: msg.id, result }, result.flatMap((r) => resourceBuffers(r.result)));
   } catch (e) {
     parentPort!.postMessage({ id: msg.id, error: (e as Error).message });
-  } finally {
-    releaseEncoderMemory(); // each message is a compile's unit of work: a big mesh's memory must not sit beside the next
   }
 });

@@ -30,7 +30,7 @@ import { autoThreads, cpuMark, freeCores, runJobs, runPatches, ThreadPool, type 
 import { MAX_RESOURCE_BYTES, readRegularFile } from './files.ts';
 import { CACHE_ENTRY, ResourceCache, type KeyMemo } from './cache.ts';
 import type { CompileSession } from './session.ts';
-import { inspectOutput, LOCK_WAIT_MS, lockOutput, MANIFEST_FILE, outlastRacyWindow, recoverOutput, refuseInputsInside, resolveOutDir, Staging, type PublishStep } from './publish.ts';
+import { inspectOutput, LOCK_WAIT_MS, lockOutput, MANIFEST_FILE, outlastRacyWindow, recoverOutput, refuseInputsInside, resolveOutDir, Staging, type PreviousOutput, type PublishStep } from './publish.ts';
 
 export { MANIFEST_FILE, OWNED_ENTRIES } from './publish.ts';
 export { STREAMING_PLAN_FILE, type Manifest, type ManifestResource, type StreamingPlan, type Totals } from './manifest.ts';
@@ -242,6 +242,11 @@ interface Build {
   start: CpuMark;
   /** Objects with a shape mode (box, hull, …), by name, as imported: the decision --verbose reports. */
   modes: Map<string, string>;
+  /**
+   * The previous output as inspected before any work (none in a dry run). The output is locked for this build, so
+   * only the publish inspects it again (for what may have appeared there meanwhile).
+   */
+  prev?: PreviousOutput;
 }
 
 async function timed<T>(b: Build, stage: ProgressStage, f: () => T | Promise<T>): Promise<T> {
@@ -282,16 +287,17 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
   const cacheHome = options.dryRun ? undefined : cacheHomeOf(options, outDir);
   const t0 = performance.now();
   let record: BuildRecord<RecordedResult> | undefined;
+  let prev: PreviousOutput | undefined;
   if (!options.dryRun) {
     refuseInputsInside(outDir, [input]);
     recoverOutput(outDir, logger);
     if (cacheHome) record = readRecord<RecordedResult>(cacheHome, outDir);
-    inspectOutput(outDir);
+    prev = inspectOutput(outDir);
   }
   // Nothing changed since the last build of this output (src/unchanged.ts): prove it, redo nothing.
   const key = cacheHome ? recordKey(options) : undefined;
   if (key && cacheHome && !hooks.session) {
-    const same = unchangedSince<RecordedResult>(record, outDir, input, key);
+    const same = unchangedSince<RecordedResult>(record, outDir, input, key, prev);
     if (same) {
       for (const w of same.manifest.warnings) logger.warn(w);
       const r = same.result;
@@ -304,7 +310,7 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
   const session = hooks.session;
   if (session?.building) throw new Error('compile: this CompileSession is already building; a session builds one level at a time');
   const validation = new Validation(session && { keep: session.validation, runs: session.runs });
-  const b: Build = { input, hooks, warnings, options, outDir, timings: {}, validation, start: cpuMark(), logger, modes: new Map() };
+  const b: Build = { input, hooks, warnings, options, outDir, prev, timings: {}, validation, start: cpuMark(), logger, modes: new Map() };
   session?.keys.begin();
   // Large inputs: start the workers now, so they are up when the import starts walking the scene. With 'auto' this
   // is a guess by size (the encode stage uses only as many as the cores measured free during the import); a worker
@@ -675,7 +681,7 @@ function openCache(b: Build): void {
   const { options, outDir } = b;
   const home = cacheHomeOf(options, outDir);
   if (home === undefined) return;
-  const prev = options.cache === undefined ? inspectOutput(outDir) : undefined;
+  const prev = options.cache === undefined ? (b.prev ?? inspectOutput(outDir)) : undefined;
   const dir = options.cache !== undefined || (prev!.exists && (prev!.files.length > 0 || prev!.owned.length > 0)) ? home : join(b.staging!.dir, CACHE_ENTRY);
   b.cache = ResourceCache.open(dir);
   b.cache.previous = outDir;

@@ -28,7 +28,7 @@ import { MAX_STORE_BYTES } from './import/validate-store.ts';
 import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
 import type { Manifest } from './manifest.ts';
 import type { ImportStats } from './model.ts';
-import { adoptVerdicts, checkOf, inspectOutput, keptVerdicts, MANIFEST_FILE, type FileCheck, type KeptVerdict } from './publish.ts';
+import { adoptVerdicts, checkOf, inspectOutput, keptVerdicts, MANIFEST_FILE, type FileCheck, type KeptVerdict, type PreviousOutput } from './publish.ts';
 import { hashSources, TOOL_VERSION } from './version.ts';
 
 /** Bumped when the record's form or the key's recipe changes. */
@@ -176,9 +176,10 @@ export function readRecord<R>(cacheDir: string, outDir: string): BuildRecord<R> 
 
 /**
  * The last build's manifest and recorded result when nothing changed since it (see the file header), else
- * undefined. Reads the level file once (its digest). `record`: readRecord's.
+ * undefined. Reads the level file once (its digest). `record`: readRecord's; `inspected`: inspectOutput's result
+ * for outDir when the caller has just taken it (the output locked since), else it is inspected here.
  */
-export function unchangedSince<R>(record: BuildRecord<R> | undefined, outDir: string, input: string, key: string): { manifest: Manifest; result: R } | undefined {
+export function unchangedSince<R>(record: BuildRecord<R> | undefined, outDir: string, input: string, key: string, inspected?: PreviousOutput): { manifest: Manifest; result: R } | undefined {
   let manifestBytes: Uint8Array;
   try {
     if (record?.key !== key || !record.manifest || !record.result) return undefined;
@@ -196,7 +197,7 @@ export function unchangedSince<R>(record: BuildRecord<R> | undefined, outDir: st
     manifest = JSON.parse(Buffer.from(manifestBytes).toString('utf8'));
     if (!Array.isArray(manifest?.files) || !manifest.checks || typeof manifest.input?.sha256 !== 'string') return undefined;
     // Every listed file present and as written (inspectOutput refuses any that is not; a missing one it cannot see).
-    const prev = inspectOutput(outDir);
+    const prev = inspected ?? inspectOutput(outDir);
     const present = new Set(prev.files);
     if (!manifest.files.every((f) => present.has(f))) return undefined;
     const digest = createHash('sha256').update(readRegularFile(input, MAX_LEVEL_BYTES)).digest('hex');

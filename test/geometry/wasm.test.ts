@@ -13,7 +13,7 @@ import { buildTreeWasm } from '../../src/geometry/tree-wasm.ts';
 import { WASM_SOURCE_SHA256 } from '../../src/geometry/wasm.generated.ts';
 import { weld } from '../../src/geometry/weld.ts';
 import { encodeMeshShapes } from '../../src/geometry/encode.ts';
-import { encoderWasm, LARGE_IDLE_MS, RETAIN_BYTES, wasmError } from '../../src/geometry/wasm.ts';
+import { encoderWasm, LARGE_IDLE_MS, releaseEncoderMemory, RETAIN_BYTES, wasmError } from '../../src/geometry/wasm.ts';
 import { buildResource } from '../../src/tiling/build.ts';
 import * as M from '../fixtures/meshes.ts';
 
@@ -223,6 +223,7 @@ describe('wasm memory', () => {
   });
 
   it('keeps up to RETAIN_BYTES between calls, and a larger memory until no call has used it for LARGE_IDLE_MS', () => {
+    releaseEncoderMemory(); // no real timer of an earlier test's left to fire under this one
     vi.useFakeTimers();
     // A flat 800 × 800 grid (1,280,000 triangles): weld, split and pieces take ~100 MB of linear memory.
     const n = 800;

@@ -18,7 +18,10 @@
 // size (the median extent of a sample, at least 4 × tolerance); every face and open edge then visits the columns
 // under its box grown by the tolerance, or, when those columns are more than the points, tests every point
 // (a face that would visit more columns than there are points). So the cost is about linear in faces + points.
-// Pure functions over typed arrays; no per-face objects.
+// Pure functions over typed arrays; no per-face objects. The two loops run in WebAssembly (assembly/cracks.ts,
+// the same arithmetic step for step); the JavaScript ones stay for inputs it does not take (classifyInWasm).
+
+import { encoderWasm, WasmLayout, withEncoder } from './wasm.ts';
 
 export interface CrackOptions {
   /** Distance (metres, > 0) within which an open edge counts as lying along another edge or a face. Default 0.001. */
@@ -69,6 +72,30 @@ export const UNKNOWN = -2;
  * value is the value a full pass would give when those meshes and their order are the same.
  */
 export function classifyOpenEdges(meshes: CrackMesh[], options: Partial<CrackOptions> = {}, known?: Int32Array[]): CrackResult {
+  return classify(meshes, options, known, true);
+}
+
+/** classifyOpenEdges all in JavaScript: what the WebAssembly path is held to (test/geometry/cracks.test.ts). */
+export function classifyOpenEdgesJs(meshes: CrackMesh[], options: Partial<CrackOptions> = {}, known?: Int32Array[]): CrackResult {
+  return classify(meshes, options, known, false);
+}
+
+/** The pass's settings and points, as both paths read them. */
+interface Pass {
+  meshes: CrackMesh[];
+  tol: number;
+  cosMax: number;
+  join: boolean;
+  px: Float64Array;
+  py: Float64Array;
+  pz: Float64Array;
+  pMesh: Int32Array;
+  pEdge: Int32Array;
+  /** Per mesh, per open edge: −1 or the mesh it lies along (the result's lists, or views of the wasm's copy). */
+  with: Int32Array[];
+}
+
+function classify(meshes: CrackMesh[], options: Partial<CrackOptions>, known: Int32Array[] | undefined, wasm: boolean): CrackResult {
   const opt = { ...CRACK_DEFAULTS, ...options };
   const tol = opt.tolerance;
   const cosMax = Math.cos((opt.maxAngle * Math.PI) / 180);
@@ -83,13 +110,25 @@ export function classifyOpenEdges(meshes: CrackMesh[], options: Partial<CrackOpt
     for (let i = 0; i < m.open.length / 6; i++) if (todo(mi, i)) totalEdges++;
   });
   if (totalEdges === 0) return result;
+  const np = totalEdges * SAMPLES.length;
+  if (wasm) return withEncoder(`cracks: ${np} points`, () => classifyInWasm(meshes, result, np, todo, tol, cosMax, join));
 
   // Points: xyz, and the (mesh, edge) they belong to.
-  const np = totalEdges * SAMPLES.length;
-  const px = new Float64Array(np), py = new Float64Array(np), pz = new Float64Array(np);
-  const pMesh = new Int32Array(np), pEdge = new Int32Array(np);
-  let k = 0;
+  const pass: Pass = { meshes, tol, cosMax, join, px: new Float64Array(np), py: new Float64Array(np), pz: new Float64Array(np), pMesh: new Int32Array(np), pEdge: new Int32Array(np), with: result.with };
+  samplePoints(pass, todo);
+  const grid = new ColumnHash(pass.px, pass.pz, columnSize(meshes, tol, pass.px, pass.pz));
+  meshes.forEach((_, mi) => edgesJs(pass, grid, mi));
   meshes.forEach((m, mi) => {
+    if (nearAnyPoint(grid, m.positions, tol)) facesJs(pass, grid, mi);
+  });
+  return result;
+}
+
+/** The points of every open edge to classify (SAMPLES along it) into the pass's arrays. */
+function samplePoints(pass: Pass, todo: (mi: number, i: number) => boolean): void {
+  const { px, py, pz, pMesh, pEdge } = pass;
+  let k = 0;
+  pass.meshes.forEach((m, mi) => {
     const e = m.open;
     for (let i = 0; i < e.length / 6; i++) {
       if (!todo(mi, i)) continue;
@@ -103,81 +142,177 @@ export function classifyOpenEdges(meshes: CrackMesh[], options: Partial<CrackOpt
       }
     }
   });
-  const grid = new ColumnHash(px, pz, columnSize(meshes, tol, px, pz));
-  const flag = (p: number, mi: number): void => {
-    const w = result.with[pMesh[p]];
+}
+
+/** Mesh mi's open edges against the points of other open edges. */
+function edgesJs(pass: Pass, grid: ColumnHash, mi: number): void {
+  const { meshes, tol, cosMax, join, px, py, pz, pMesh, pEdge } = pass;
+  const flag = (p: number): void => {
+    const w = pass.with[pMesh[p]];
     if (w[pEdge[p]] < 0) w[pEdge[p]] = mi;
   };
+  const e = meshes[mi].open;
+  for (let i = 0; i < e.length / 6; i++) {
+    const ax = e[6 * i], ay = e[6 * i + 1], az = e[6 * i + 2];
+    const dx = e[6 * i + 3] - ax, dy = e[6 * i + 4] - ay, dz = e[6 * i + 5] - az;
+    const len2 = dx * dx + dy * dy + dz * dz;
+    if (len2 === 0) continue;
+    const len = Math.sqrt(len2);
+    const n = grid.gather(Math.min(ax, ax + dx) - tol, Math.min(az, az + dz) - tol, Math.max(ax, ax + dx) + tol, Math.max(az, az + dz) + tol);
+    for (let q = 0; q < n; q++) {
+      const p = grid.found[q];
+      if (pMesh[p] === mi && pEdge[p] === i) continue;
+      const w = pass.with[pMesh[p]];
+      if (w[pEdge[p]] >= 0) continue;
+      const t = ((px[p] - ax) * dx + (py[p] - ay) * dy + (pz[p] - az) * dz) / len2;
+      if (!(t > 0 && t < 1)) continue;
+      const qx = ax + t * dx - px[p], qy = ay + t * dy - py[p], qz = az + t * dz - pz[p];
+      if (qx * qx + qy * qy + qz * qz > tol * tol) continue;
+      // Parallel enough: the other edge's direction.
+      const o = meshes[pMesh[p]].open, j = pEdge[p];
+      const ex = o[6 * j + 3] - o[6 * j], ey = o[6 * j + 4] - o[6 * j + 1], ez = o[6 * j + 5] - o[6 * j + 2];
+      const elen = Math.hypot(ex, ey, ez);
+      if (elen === 0 || Math.abs(dx * ex + dy * ey + dz * ez) < cosMax * len * elen) continue;
+      if (join && pMesh[p] !== mi && joinedEdge(e, i, o, j)) continue;
+      flag(p);
+    }
+  }
+}
 
-  // Open edge against the points of other open edges.
-  meshes.forEach((m, mi) => {
-    const e = m.open;
-    for (let i = 0; i < e.length / 6; i++) {
-      const ax = e[6 * i], ay = e[6 * i + 1], az = e[6 * i + 2];
-      const dx = e[6 * i + 3] - ax, dy = e[6 * i + 4] - ay, dz = e[6 * i + 5] - az;
-      const len2 = dx * dx + dy * dy + dz * dz;
-      if (len2 === 0) continue;
-      const len = Math.sqrt(len2);
-      const n = grid.gather(Math.min(ax, ax + dx) - tol, Math.min(az, az + dz) - tol, Math.max(ax, ax + dx) + tol, Math.max(az, az + dz) + tol);
+/** Mesh mi's faces against the points. */
+function facesJs(pass: Pass, grid: ColumnHash, mi: number): void {
+  const { meshes, tol, join, px, py, pz, pMesh, pEdge } = pass;
+  const flag = (p: number): void => {
+    const w = pass.with[pMesh[p]];
+    if (w[pEdge[p]] < 0) w[pEdge[p]] = mi;
+  };
+  const m = meshes[mi];
+  const pos = m.positions;
+  let t = 0;
+  for (const g of m.groups) {
+    for (let c = 0; c < g.length; c += 3, t++) {
+      const i0 = 3 * g[c], i1 = 3 * g[c + 1], i2 = 3 * g[c + 2];
+      const ax = pos[i0], ay = pos[i0 + 1], az = pos[i0 + 2];
+      const bx = pos[i1], by = pos[i1 + 1], bz = pos[i1 + 2];
+      const cx = pos[i2], cy = pos[i2 + 1], cz = pos[i2 + 2];
+      // The columns first: most faces have no point under them, and then no normal is needed.
+      const x0 = Math.min(ax, bx, cx) - tol, z0 = Math.min(az, bz, cz) - tol;
+      const x1 = Math.max(ax, bx, cx) + tol, z1 = Math.max(az, bz, cz) + tol;
+      const n = grid.gather(x0, z0, x1, z1);
+      if (n === 0) continue;
+      const ux = bx - ax, uy = by - ay, uz = bz - az, vx = cx - ax, vy = cy - ay, vz = cz - az;
+      const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+      const n2 = nx * nx + ny * ny + nz * nz;
+      if (n2 === 0) continue;
+      const nlen = Math.sqrt(n2);
+      const y0 = Math.min(ay, by, cy) - tol, y1 = Math.max(ay, by, cy) + tol;
       for (let q = 0; q < n; q++) {
         const p = grid.found[q];
-        if (pMesh[p] === mi && pEdge[p] === i) continue;
-        const w = result.with[pMesh[p]];
-        if (w[pEdge[p]] >= 0) continue;
-        const t = ((px[p] - ax) * dx + (py[p] - ay) * dy + (pz[p] - az) * dz) / len2;
-        if (!(t > 0 && t < 1)) continue;
-        const qx = ax + t * dx - px[p], qy = ay + t * dy - py[p], qz = az + t * dz - pz[p];
-        if (qx * qx + qy * qy + qz * qz > tol * tol) continue;
-        // Parallel enough: the other edge's direction.
-        const o = meshes[pMesh[p]].open, j = pEdge[p];
-        const ex = o[6 * j + 3] - o[6 * j], ey = o[6 * j + 4] - o[6 * j + 1], ez = o[6 * j + 5] - o[6 * j + 2];
-        const elen = Math.hypot(ex, ey, ez);
-        if (elen === 0 || Math.abs(dx * ex + dy * ey + dz * ez) < cosMax * len * elen) continue;
-        if (join && pMesh[p] !== mi && joinedEdge(e, i, o, j)) continue;
-        flag(p, mi);
+        const w = pass.with[pMesh[p]];
+        if (w[pEdge[p]] >= 0 || py[p] < y0 || py[p] > y1) continue;
+        const qx = px[p] - ax, qy = py[p] - ay, qz = pz[p] - az;
+        const dist = (qx * nx + qy * ny + qz * nz) / nlen;
+        if (Math.abs(dist) > tol) continue;
+        // Barycentrics of the projection (signed areas over n).
+        const s1 = (uy * qz - uz * qy) * nx + (uz * qx - ux * qz) * ny + (ux * qy - uy * qx) * nz; // c's weight · n2
+        const s2 = (qy * vz - qz * vy) * nx + (qz * vx - qx * vz) * ny + (qx * vy - qy * vx) * nz; // b's weight · n2
+        if (s1 < 0 || s2 < 0 || s1 + s2 > n2) continue;
+        if (pMesh[p] === mi && ownFace(meshes[mi], pEdge[p], t, ax, ay, az, bx, by, bz, cx, cy, cz)) continue;
+        if (join && pMesh[p] !== mi && joinedFace(meshes[pMesh[p]].open, pEdge[p], ax, ay, az, bx, by, bz, cx, cy, cz)) continue;
+        flag(p);
       }
     }
-  });
+  }
+}
 
-  // Faces against the points.
-  meshes.forEach((m, mi) => {
-    const pos = m.positions;
-    if (!nearAnyPoint(grid, pos, tol)) return;
-    let t = 0;
-    for (const g of m.groups) {
-      for (let c = 0; c < g.length; c += 3, t++) {
-        const i0 = 3 * g[c], i1 = 3 * g[c + 1], i2 = 3 * g[c + 2];
-        const ax = pos[i0], ay = pos[i0 + 1], az = pos[i0 + 2];
-        const bx = pos[i1], by = pos[i1 + 1], bz = pos[i1 + 2];
-        const cx = pos[i2], cy = pos[i2 + 1], cz = pos[i2 + 2];
-        // The columns first: most faces have no point under them, and then no normal is needed.
-        const x0 = Math.min(ax, bx, cx) - tol, z0 = Math.min(az, bz, cz) - tol;
-        const x1 = Math.max(ax, bx, cx) + tol, z1 = Math.max(az, bz, cz) + tol;
-        const n = grid.gather(x0, z0, x1, z1);
-        if (n === 0) continue;
-        const ux = bx - ax, uy = by - ay, uz = bz - az, vx = cx - ax, vy = cy - ay, vz = cz - az;
-        const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-        const n2 = nx * nx + ny * ny + nz * nz;
-        if (n2 === 0) continue;
-        const nlen = Math.sqrt(n2);
-        const y0 = Math.min(ay, by, cy) - tol, y1 = Math.max(ay, by, cy) + tol;
-        for (let q = 0; q < n; q++) {
-          const p = grid.found[q];
-          const w = result.with[pMesh[p]];
-          if (w[pEdge[p]] >= 0 || py[p] < y0 || py[p] > y1) continue;
-          const qx = px[p] - ax, qy = py[p] - ay, qz = pz[p] - az;
-          const dist = (qx * nx + qy * ny + qz * nz) / nlen;
-          if (Math.abs(dist) > tol) continue;
-          // Barycentrics of the projection (signed areas over n).
-          const s1 = (uy * qz - uz * qy) * nx + (uz * qx - ux * qz) * ny + (ux * qy - uy * qx) * nz; // c's weight · n2
-          const s2 = (qy * vz - qz * vy) * nx + (qz * vx - qx * vz) * ny + (qx * vy - qy * vx) * nz; // b's weight · n2
-          if (s1 < 0 || s2 < 0 || s1 + s2 > n2) continue;
-          if (pMesh[p] === mi && ownFace(meshes[mi], pEdge[p], t, ax, ay, az, bx, by, bz, cx, cy, cz)) continue;
-          if (join && pMesh[p] !== mi && joinedFace(meshes[pMesh[p]].open, pEdge[p], ax, ay, az, bx, by, bz, cx, cy, cz)) continue;
-          flag(p, mi);
-        }
-      }
+/**
+ * Column indices (coordinate / column size) stay within ±2^30 on the WebAssembly path, where they are i32; a
+ * point, open edge or vertex beyond (or not finite) sends the pass, or that mesh's faces, to the JavaScript loops.
+ */
+const WASM_COLUMNS = 2 ** 30;
+
+/** How many passes took which path, and how many meshes' faces went to JavaScript on the WebAssembly path (tests). */
+export const CRACK_PATHS = { wasm: 0, js: 0, jsMeshes: 0 };
+
+/**
+ * The two loops in WebAssembly (assembly/cracks.ts; the points are sampled and the column size chosen here, as in
+ * JavaScript): the points, open edges and values laid out in its memory, the meshes' faces copied in one mesh at
+ * a time. Falls back to the JavaScript loops — for the whole pass when a point or an open edge is not finite or
+ * beyond ±WASM_COLUMNS columns, for one mesh's faces when one of its vertices is or an index is past its vertices.
+ */
+function classifyInWasm(meshes: CrackMesh[], result: CrackResult, np: number, todo: (mi: number, i: number) => boolean, tol: number, cosMax: number, join: boolean): CrackResult {
+  const m = new WasmLayout(encoderWasm());
+  const nm = meshes.length;
+  const table = m.take(16 * nm);
+  const at = meshes.map((me) => {
+    const ne = me.open.length / 6;
+    return { open: m.take(24 * ne), tri: m.take(4 * ne), with: m.take(4 * ne), ne };
+  });
+  const ppx = m.take(8 * np), ppy = m.take(8 * np), ppz = m.take(8 * np), pm = m.take(4 * np), pe = m.take(4 * np);
+  let buf = m.commit();
+  const views = (b: ArrayBuffer) => ({ px: new Float64Array(b, ppx, np), py: new Float64Array(b, ppy, np), pz: new Float64Array(b, ppz, np), pMesh: new Int32Array(b, pm, np), pEdge: new Int32Array(b, pe, np), with: meshes.map((me, i) => (at[i].ne ? new Int32Array(b, at[i].with, at[i].ne) : NO_EDGES)) });
+  const pass: Pass = { meshes, tol, cosMax, join, ...views(buf) };
+  samplePoints(pass, todo);
+  const size = columnSize(meshes, tol, pass.px, pass.pz);
+  const limit = WASM_COLUMNS * size;
+  const inRange = (x: number): boolean => Math.abs(x) <= limit; // false for NaN
+  let ok = Number.isFinite(size) && size > 0;
+  for (let p = 0; ok && p < np; p++) ok = inRange(pass.px[p]) && inRange(pass.pz[p]);
+  for (const me of meshes) {
+    const e = me.open;
+    for (let k = 0; ok && k < e.length; k += 3) ok = inRange(e[k]) && inRange(e[k + 2]);
+  }
+  if (!ok) {
+    CRACK_PATHS.js++;
+    // The JavaScript loops on copies of the points (the memory is let go after this call).
+    const js: Pass = { ...pass, px: pass.px.slice(), py: pass.py.slice(), pz: pass.pz.slice(), pMesh: pass.pMesh.slice(), pEdge: pass.pEdge.slice(), with: result.with };
+    const grid = new ColumnHash(js.px, js.pz, size);
+    meshes.forEach((_, mi) => edgesJs(js, grid, mi));
+    meshes.forEach((me, mi) => {
+      if (nearAnyPoint(grid, me.positions, tol)) facesJs(js, grid, mi);
+    });
+    return result;
+  }
+  CRACK_PATHS.wasm++;
+  const t32 = new Uint32Array(buf, table, 4 * nm);
+  meshes.forEach((me, i) => {
+    const a = at[i];
+    t32.set([a.open, a.ne, a.tri, a.with], 4 * i);
+    if (!a.ne) return;
+    new Float32Array(buf, a.open, 6 * a.ne).set(me.open);
+    new Uint32Array(buf, a.tri, a.ne).set(me.openTriangle);
+    pass.with[i].set(result.with[i]);
+  });
+  const w = m.w;
+  const end = w.cracksBegin(np, ppx, ppy, ppz, pm, pe, size, tol, cosMax, join ? 1 : 0, table, m.end());
+  w.cracksEdges(0, nm);
+  let jsGrid: ColumnHash | undefined;
+  meshes.forEach((me, mi) => {
+    const nv = me.positions.length / 3;
+    let nt = 0;
+    for (const g of me.groups) nt += g.length / 3;
+    if (nt === 0) return;
+    const pos = end, idx = pos + ((12 * nv + 7) & ~7);
+    const need = idx + 12 * nt;
+    if (need > w.memory.buffer.byteLength) w.memory.grow(Math.ceil((need - w.memory.buffer.byteLength) / 65_536));
+    buf = w.memory.buffer;
+    new Float32Array(buf, pos, 3 * nv).set(me.positions);
+    let k = idx;
+    for (const g of me.groups) {
+      new Uint32Array(buf, k, g.length).set(g);
+      k += 4 * g.length;
     }
+    if (w.cracksFaces(mi, pos, nv, idx, nt, limit) >= 0) return;
+    // A vertex beyond the columns or not finite, or a bad index: this mesh's faces in JavaScript, on the same values.
+    CRACK_PATHS.jsMeshes++;
+    const v = views(w.memory.buffer);
+    jsGrid ??= new ColumnHash(v.px.slice(), v.pz.slice(), size);
+    const js: Pass = { ...pass, ...v };
+    if (nearAnyPoint(jsGrid, me.positions, tol)) facesJs(js, jsGrid, mi);
+  });
+  const out = views(w.memory.buffer).with;
+  meshes.forEach((_, i) => {
+    if (at[i].ne) result.with[i].set(out[i]);
   });
   return result;
 }
@@ -258,6 +393,9 @@ function columnSize(meshes: CrackMesh[], tol: number, px: Float64Array, pz: Floa
   return Math.max(4 * tol, Number.isFinite(median) ? median : 1, Number.isFinite(spacing) ? spacing : 0);
 }
 
+/** Column indices from here on (or not numbers) are not looked up by key (ColumnHash.gather). */
+const I32_COLUMNS = 2 ** 31;
+
 /** Points bucketed by X/Z column (CSR over an open-addressed table of column keys). */
 class ColumnHash {
   private keys: Int32Array;
@@ -319,7 +457,9 @@ class ColumnHash {
     const s = this.size, px = this.px, pz = this.pz, found = this.found;
     const ix0 = Math.floor(x0 / s), ix1 = Math.floor(x1 / s), iz0 = Math.floor(z0 / s), iz1 = Math.floor(z1 / s);
     let n = 0;
-    if ((ix1 - ix0 + 1) * (iz1 - iz0 + 1) > px.length) {
+    // Columns past the i32 keys (or not numbers) are walked as the points themselves: stepping a column index past
+    // 2^53 never ended, and a key past 2^31 never matched.
+    if ((ix1 - ix0 + 1) * (iz1 - iz0 + 1) > px.length || !(Math.abs(ix0) < I32_COLUMNS && Math.abs(ix1) < I32_COLUMNS && Math.abs(iz0) < I32_COLUMNS && Math.abs(iz1) < I32_COLUMNS)) {
       for (let p = 0; p < px.length && n < most; p++) if (px[p] >= x0 && px[p] <= x1 && pz[p] >= z0 && pz[p] <= z1) found[n++] = p;
       return n;
     }

@@ -28,6 +28,9 @@ export interface EncoderWasm {
   topologyResult(k: number): number;
   groupExtent(pos: number, indices: number, from: number, to: number): void;
   extentResult(k: number): number;
+  cracksBegin(np: number, px: number, py: number, pz: number, pMesh: number, pEdge: number, size: number, tol: number, cosMax: number, join: number, meshes: number, arena: number): number;
+  cracksEdges(from: number, to: number): void;
+  cracksFaces(mi: number, pos: number, nv: number, idx: number, nt: number, limit: number): number;
 }
 
 let MODULE: WebAssembly.Module | null = null;
@@ -40,6 +43,7 @@ export function encoderWasm(): EncoderWasm {
     const env = {
       abort: (): never => { throw new Error('encoder: wasm abort'); },
       convexValue, // the rare slow path of a convex edge value: JavaScript's own cos and acos, so bytes cannot drift
+      hypot3: (x: number, y: number, z: number): number => Math.hypot(x, y, z), // the crack pass's rare parallel test (assembly/cracks.ts)
     };
     EXPORTS = new WebAssembly.Instance(MODULE, { env }).exports as unknown as EncoderWasm;
   }

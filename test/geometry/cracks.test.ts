@@ -5,18 +5,9 @@
 // path hands back (a vertex not finite or far out, a bad index, a far open edge).
 import { describe, expect, it } from 'vitest';
 import { classifyOpenEdges, classifyOpenEdgesJs, CRACK_PATHS, UNKNOWN, type CrackMesh, type CrackOptions } from '../../src/geometry/cracks.ts';
+import { prng } from '../fixtures/meshes.ts';
 
-/** mulberry32: a small seeded PRNG, so a failing seed can be run again. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = prng;
 
 /** A mesh's open edges as the validation lists them: each edge used by one triangle, as that triangle runs it. */
 function withOpenEdges(positions: Float32Array, groups: Uint32Array[]): CrackMesh {

@@ -6,6 +6,7 @@
 // The caller takes this path only when every coordinate is finite and every column index fits an i32 comfortably.
 
 import { alloc, resetArena } from './arena';
+import { f32At, f64At, i32At } from './at';
 
 /** The rare parallel test's length: JavaScript's own Math.hypot, so the value cannot differ. */
 @external("env", "hypot3")
@@ -29,18 +30,6 @@ let USED: usize = 0;
 let START: usize = 0;
 let ITEMS: usize = 0;
 let FOUND: usize = 0;
-
-@inline function f64At(p: usize, i: i32): f64 {
-  return load<f64>(p + (<usize>i << 3));
-}
-
-@inline function i32At(p: usize, i: i32): i32 {
-  return load<i32>(p + (<usize>i << 2));
-}
-
-@inline function f32At(p: usize, i: i32): f64 {
-  return <f64>load<f32>(p + (<usize>i << 2));
-}
 
 @inline function meshField(m: i32, k: i32): usize {
   return <usize>load<u32>(MESHES + (<usize>(4 * m + k) << 2));

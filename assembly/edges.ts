@@ -6,6 +6,7 @@
 // and the convex value's rare slow path, f32(cos(acos(d)/2)) with the JavaScript engine's own cos and acos.
 
 import { coordPair } from './lanes';
+import { f32At, f64At, i32At, u32At } from './at';
 
 @external("env", "convexValue")
 declare function convexValueJs(d: f64): f64;
@@ -23,22 +24,6 @@ const FACE_STRIDE: i32 = 6;
 
 @inline function u16At(p: usize, i: i32): i32 {
   return <i32>load<u16>(p + (<usize>i << 1));
-}
-
-@inline function i32At(p: usize, i: i32): i32 {
-  return load<i32>(p + (<usize>i << 2));
-}
-
-@inline function u32At(p: usize, i: i32): u32 {
-  return load<u32>(p + (<usize>i << 2));
-}
-
-@inline function f64At(p: usize, i: i32): f64 {
-  return load<f64>(p + (<usize>i << 3));
-}
-
-@inline function f32At(p: usize, i: i32): f64 {
-  return <f64>load<f32>(p + (<usize>i << 2));
 }
 
 /** The paired edges found by pairCorners, (c << 16 | o) per edge (each once), and their count. */

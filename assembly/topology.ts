@@ -7,6 +7,7 @@
 
 import { alloc, allocZeroed, resetArena } from './arena';
 import { boundsOf } from './bounds';
+import { i32At } from './at';
 
 /** Buckets (triangles sharing a smallest vertex) up to this size are searched pairwise; larger ones hashed. */
 const PAIRWISE_MAX: i32 = 16;
@@ -32,10 +33,6 @@ let CAP: i32 = 0;
 
 export function topologyOut(k: i32): usize {
   return k == 0 ? O_REVERSED : k == 1 ? O_OPEN : k == 2 ? O_NON_MANIFOLD : O_INCONSISTENT;
-}
-
-@inline function i32At(p: usize, i: i32): i32 {
-  return load<i32>(p + (<usize>i << 2));
 }
 
 @inline function setI32(p: usize, i: i32, v: i32): void {

@@ -8,6 +8,7 @@
 // src/geometry/weld.ts's design log).
 
 import { alloc, allocZeroed, resetArena } from './arena';
+import { u32At } from './at';
 
 @inline export function nextPow2(n: i32): i32 {
   const m = n < 2 ? 2 : n;
@@ -34,10 +35,6 @@ import { alloc, allocZeroed, resetArena } from './arena';
   h ^= h >> 13;
   h *= 0xc2b2ae35;
   return h ^ (h >> 16);
-}
-
-@inline export function u32At(p: usize, i: i32): u32 {
-  return load<u32>(p + (<usize>i << 2));
 }
 
 /** Kept triangles per smallest vertex chained for the repeat test; a hub's later ones go to a hashed table. */

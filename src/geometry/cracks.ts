@@ -116,12 +116,17 @@ function classify(meshes: CrackMesh[], options: Partial<CrackOptions>, known: In
   // Points: xyz, and the (mesh, edge) they belong to.
   const pass: Pass = { meshes, tol, cosMax, join, px: new Float64Array(np), py: new Float64Array(np), pz: new Float64Array(np), pMesh: new Int32Array(np), pEdge: new Int32Array(np), with: result.with };
   samplePoints(pass, todo);
-  const grid = new ColumnHash(pass.px, pass.pz, columnSize(meshes, tol, pass.px, pass.pz));
-  meshes.forEach((_, mi) => edgesJs(pass, grid, mi));
-  meshes.forEach((m, mi) => {
-    if (nearAnyPoint(grid, m.positions, tol)) facesJs(pass, grid, mi);
-  });
+  loopsJs(pass, columnSize(meshes, tol, pass.px, pass.pz));
   return result;
+}
+
+/** Both loops in JavaScript over the pass's points, in columns of `size`. */
+function loopsJs(pass: Pass, size: number): void {
+  const grid = new ColumnHash(pass.px, pass.pz, size);
+  pass.meshes.forEach((_, mi) => edgesJs(pass, grid, mi));
+  pass.meshes.forEach((m, mi) => {
+    if (nearAnyPoint(grid, m.positions, pass.tol)) facesJs(pass, grid, mi);
+  });
 }
 
 /** The points of every open edge to classify (SAMPLES along it) into the pass's arrays. */
@@ -264,13 +269,8 @@ function classifyInWasm(meshes: CrackMesh[], result: CrackResult, np: number, to
   }
   if (!ok) {
     CRACK_PATHS.js++;
-    // The JavaScript loops on copies of the points (the memory is let go after this call).
-    const js: Pass = { ...pass, px: pass.px.slice(), py: pass.py.slice(), pz: pass.pz.slice(), pMesh: pass.pMesh.slice(), pEdge: pass.pEdge.slice(), with: result.with };
-    const grid = new ColumnHash(js.px, js.pz, size);
-    meshes.forEach((_, mi) => edgesJs(js, grid, mi));
-    meshes.forEach((me, mi) => {
-      if (nearAnyPoint(grid, me.positions, tol)) facesJs(js, grid, mi);
-    });
+    // The JavaScript loops on the points where they are (no wasm call follows to move the memory), into the result.
+    loopsJs({ ...pass, with: result.with }, size);
     return result;
   }
   CRACK_PATHS.wasm++;

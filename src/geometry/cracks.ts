@@ -277,7 +277,7 @@ function classifyInWasm(meshes: CrackMesh[], result: CrackResult, np: number, to
   const t32 = new Uint32Array(buf, table, 4 * nm);
   meshes.forEach((me, i) => {
     const a = at[i];
-    t32.set([a.open, a.ne, a.tri, a.with], 4 * i);
+    t32[4 * i] = a.open; t32[4 * i + 1] = a.ne; t32[4 * i + 2] = a.tri; t32[4 * i + 3] = a.with;
     if (!a.ne) return;
     new Float32Array(buf, a.open, 6 * a.ne).set(me.open);
     new Uint32Array(buf, a.tri, a.ne).set(me.openTriangle);

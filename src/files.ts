@@ -135,11 +135,17 @@ export function readRegularFile(path: string, maxBytes: number, over: 'error' | 
   }
 }
 
+/**
+ * Bytes one read asks for at most: Node refuses a read of 2 GiB or more ("The value of "length" is out of range"),
+ * and a level may be up to 4 GiB (MAX_LEVEL_BYTES, a GLB's u32 length).
+ */
+export const READ_CHUNK = 1 << 30;
+
 /** Reads up to `size` bytes of fd from its start into out; how many it got (fewer: the file shrank meanwhile). */
-function readInto(fd: number, out: Uint8Array, size: number): number {
+export function readInto(fd: number, out: Uint8Array, size: number, chunk = READ_CHUNK): number {
   let at = 0;
   while (at < size) {
-    const n = readSync(fd, out, at, size - at, at);
+    const n = readSync(fd, out, at, Math.min(size - at, chunk), at);
     if (n === 0) break;
     at += n;
   }

@@ -2,11 +2,11 @@
 // (src/files.ts; issue #11 "Inputs confined to the level").
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileLevel } from '../../src/compile.ts';
-import { MAX_RESOURCE_BYTES, readRegularFile, resolveUri } from '../../src/files.ts';
+import { MAX_RESOURCE_BYTES, READ_CHUNK, readInto, readRegularFile, resolveUri } from '../../src/files.ts';
 import { importGltf, IMPORT_DEFAULTS } from '../../src/import/gltf.ts';
 import { tempDir } from '../fixtures/levels.ts';
 import { glbBytes, triangleBin, triangleJson } from '../fixtures/gltf-raw.ts';
@@ -128,5 +128,19 @@ describe('only regular files, never more bytes than the format allows', () => {
     expect(() => readRegularFile(p, 9)).toThrow(/10 bytes, more than 9 bytes/);
     expect(Buffer.from(readRegularFile(p, 4, 'truncate')).toString()).toBe('0123');
     expect(readRegularFile(p, 10).byteLength).toBe(10);
+  });
+  it('readInto reads a file whole in chunks (READ_CHUNK below the 2 GiB Node refuses in one read)', () => {
+    expect(READ_CHUNK).toBeLessThan(2 ** 31);
+    const p = join(tmp.dir, 'chunks.bin');
+    const bytes = Uint8Array.from({ length: 1000 }, (_, i) => (i * 37) & 0xff);
+    writeFileSync(p, bytes);
+    const fd = openSync(p, 'r');
+    try {
+      const out = new Uint8Array(1000);
+      expect(readInto(fd, out, 1000, 7)).toBe(1000);
+      expect(Buffer.from(out).equals(Buffer.from(bytes))).toBe(true);
+    } finally {
+      closeSync(fd);
+    }
   });
 });

@@ -26,7 +26,7 @@ import { DEFAULT_CELL_SIZE, planCells, type CellSize, type KnownRuns } from './t
 import { nativeGroups, withNativeCells } from './tiling/native-jobs.ts';
 import { SHAPE_DEFAULTS, shapeObjects, type ShapeOptions } from './shapes/build.ts';
 import { availableParallelism } from 'node:os';
-import { autoThreads, cpuMark, freeCores, runJobs, runPatches, ThreadPool, type CpuMark } from './tiling/pool.ts';
+import { autoThreads, cpuMark, freeCores, runJobs, runPatches, takeInReplies, ThreadPool, type CpuMark } from './tiling/pool.ts';
 import { MAX_RESOURCE_BYTES, readRegularFile } from './files.ts';
 import { CACHE_ENTRY, ResourceCache, type KeyMemo } from './cache.ts';
 import type { CompileSession } from './session.ts';
@@ -442,7 +442,7 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     timings.validate = (timings.validate ?? 0) + performance.now() - t0;
   };
   for (;;) {
-    if (layout === 'cells') await new Promise((r) => setImmediate(r)); // take in the worker's cell runs sent so far
+    if (layout === 'cells') await takeInReplies(); // the worker's cell runs sent so far
     const all = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize, b.validation.knownRuns(options.cellSize))));
     if (layout === 'cells') b.validation.releaseRuns();
     checkPool(jobsGeometries(all), options, 'at least '); // before encoding: the estimate is a lower bound
@@ -621,7 +621,7 @@ async function dryRunStage(b: Build, imported: ImportResult & { ybn?: YbnReport 
   const objects = imported.objects;
   const estimate = objects.reduce((s, o) => s + objectGeometries(o), 0);
   const layout: 'objects' | 'cells' = options.tiling === 'auto' ? (estimate < options.budget ? 'objects' : 'cells') : options.tiling;
-  if (layout === 'cells') await new Promise((r) => setImmediate(r)); // take in the worker's cell runs sent so far
+  if (layout === 'cells') await takeInReplies(); // the worker's cell runs sent so far
   const jobs = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize, b.validation.knownRuns(options.cellSize))));
   const geometries = jobsGeometries(jobs);
   checkPool(geometries, options, 'at least ');

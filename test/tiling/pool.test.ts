@@ -3,7 +3,10 @@ import type { MeshGroup, ResourceJob } from '../../src/tiling/build.ts';
 import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freeCores, idleCores, MIN_SAMPLE_MS, runJobs, ThreadPool, units, workerFlags } from '../../src/tiling/pool.ts';
+import { freeCores, idleCores, MIN_SAMPLE_MS, runJobs, takeInReplies, ThreadPool, units, workerFlags } from '../../src/tiling/pool.ts';
+import { stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { cellRuns, gatherGroup, planCells } from '../../src/tiling/cells.ts';
 import { SharedArena } from '../../src/import/shared-arena.ts';
 
@@ -21,6 +24,27 @@ function gridJob(name: string, n: number, y: number): ResourceJob & { groups: Me
 }
 
 const jobs = (): (ResourceJob & { groups: MeshGroup[] })[] => Array.from({ length: 12 }, (_, k) => gridJob(`g${k}`, 40 + k, k));
+
+describe('takeInReplies', () => {
+  // The plan's "take in the worker's cell runs" after the import. The build starts its workers in the
+  // continuation of a file stat (a poll-phase callback), and walks the scene there: a worker's replies then wait
+  // for the next poll phase, which one setImmediate does not reach (it runs in the same turn's check phase).
+  it('runs the handler of a reply already sent, from where the build waits', async () => {
+    await stat(fileURLToPath(import.meta.url));
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker("const { parentPort, workerData } = require('node:worker_threads'); parentPort.postMessage('runs'); Atomics.store(workerData, 0, 1); Atomics.notify(workerData, 0);", { eval: true, workerData: flag });
+    try {
+      const got: string[] = [];
+      worker.on('message', (m: string) => got.push(m));
+      expect(Atomics.wait(flag, 0, 0, 10_000)).not.toBe('timed-out'); // the reply is sent (the walk is busy meanwhile)
+      expect(got).toEqual([]);
+      await takeInReplies();
+      expect(got).toEqual(['runs']);
+    } finally {
+      await worker.terminate();
+    }
+  });
+});
 
 describe('runJobs', () => {
   it('gives the same bytes, in job order, on 1 and 3 threads', async () => {
@@ -85,6 +109,23 @@ describe('runJobs', () => {
       const got = await pool.cellRuns(0, items, 50);
       expect(got.map((r) => r.map((g) => Array.from(g)))).toEqual(items.map((it) => it.groups.map((g) => Array.from(cellRuns(it.positions, g, 50)))));
       expect(got[0][0].length).toBeGreaterThan(4);
+    } finally {
+      await pool.close();
+    }
+  });
+  it('answers cell runs ahead of validation requests sent before them (the plan waits on the runs)', async () => {
+    const pool = await ThreadPool.start(1);
+    try {
+      const big = gridJob('big', 150, 0); // 45,000 triangles: the worker is busy with it when the others come in
+      const small = gridJob('small', 3, 0);
+      const item = (j: ReturnType<typeof gridJob>) => ({ positions: j.groups[0].positions, groups: [j.groups[0].indices] });
+      const order: string[] = [];
+      const first = pool.validate(0, [item(big)]).then(() => order.push('validate 1'));
+      const second = pool.validate(0, [item(small)]).then(() => order.push('validate 2'));
+      const runs = pool.cellRuns(0, [item(small)], 50).then(() => order.push('runs'));
+      await Promise.all([first, second, runs]);
+      expect(order.indexOf('runs')).toBeLessThan(order.indexOf('validate 2'));
+      expect(order.indexOf('validate 1')).toBeLessThan(order.indexOf('validate 2')); // the others keep their order
     } finally {
       await pool.close();
     }

@@ -542,23 +542,35 @@ function readPositions(prim: Primitive, world: Float64Array, where: Place, arena
  */
 function transformPositions(v: ArrayLike<number>, n: number, m: Float64Array, where: Place, arena: SharedArena): Float32Array {
   const out = arena.f32(n * 3);
-  const m0 = m[0], m1 = m[1], m2 = m[2], m4 = m[4], m5 = m[5], m6 = m[6], m8 = m[8], m9 = m[9], m10 = m[10], m12 = m[12], m13 = m[13], m14 = m[14];
-  let overflow = -1;
-  const E = WORLD_EXTENT_M;
   // A world axis the matrix leaves as it is (its row a unit row, no translation) takes the file's value itself:
   // the sum would give the same value but turn −0.0 into +0.0 (docs/format-decisions.md, "Untransformed axes").
   const [keepX, keepY, keepZ] = untransformedAxes(m);
+  const bad = transformLoop(v, n, m, keepX, keepY, keepZ, out);
+  if (bad < 0) return out;
+  const x = v[3 * bad], y = v[3 * bad + 1], z = v[3 * bad + 2];
+  if (x - x !== 0 || y - y !== 0 || z - z !== 0) throw new Error(`gltf: ${where}: POSITION ${bad} is (${x}, ${y}, ${z}), not finite`);
+  throw beyondExtent(where, bad, v, m);
+}
+
+/**
+ * transformPositions' pass: the first non-finite input's index, else the first result beyond WORLD_EXTENT_M's,
+ * else −1. Its own function, ending at the loop: V8 compiles a level's first, long call (its terrain) on the loop
+ * and keeps that code, so a comparison after the loop, never reached by then, would deoptimise every later call.
+ */
+function transformLoop(v: ArrayLike<number>, n: number, m: Float64Array, keepX: boolean, keepY: boolean, keepZ: boolean, out: Float32Array): number {
+  const m0 = m[0], m1 = m[1], m2 = m[2], m4 = m[4], m5 = m[5], m6 = m[6], m8 = m[8], m9 = m[9], m10 = m[10], m12 = m[12], m13 = m[13], m14 = m[14];
+  const E = WORLD_EXTENT_M;
+  let overflow = -1;
   for (let i = 0; i < n; i++) {
     const x = v[3 * i], y = v[3 * i + 1], z = v[3 * i + 2];
     // x - x is 0 exactly for finite x, NaN for ±Infinity and NaN.
-    if (x - x !== 0 || y - y !== 0 || z - z !== 0) throw new Error(`gltf: ${where}: POSITION ${i} is (${x}, ${y}, ${z}), not finite`);
+    if (x - x !== 0 || y - y !== 0 || z - z !== 0) return i;
     const a = (out[3 * i] = keepX ? x : m0 * x + m4 * y + m8 * z + m12);
     const b = (out[3 * i + 1] = keepY ? y : m1 * x + m5 * y + m9 * z + m13);
     const c = (out[3 * i + 2] = keepZ ? z : m2 * x + m6 * y + m10 * z + m14);
     if (overflow < 0 && !(a <= E && a >= -E && b <= E && b >= -E && c <= E && c >= -E)) overflow = i;
   }
-  if (overflow >= 0) throw beyondExtent(where, overflow, v, m);
-  return out;
+  return overflow;
 }
 
 /**

@@ -71,6 +71,7 @@ type Case = [string, () => Promise<string> | string, RegExp, object?];
 
 const cases: Case[] = [
   ['NaN position', () => writeGltf('nan.gltf', (_, b) => void (new Float32Array(b.buffer, 0, 9)[4] = NaN)), /node 0 "tri" mesh 0 "tri" primitive 0: POSITION 1 is \(0, NaN, 1\), not finite/],
+  ['NaN position after one past the world extent (input errors first)', () => writeGltf('nan-far.gltf', (_, b) => void ((new Float32Array(b.buffer, 0, 9)[0] = 200_000), (new Float32Array(b.buffer, 0, 9)[4] = NaN))), /node 0 "tri" mesh 0 "tri" primitive 0: POSITION 1 is \(0, NaN, 1\), not finite/],
   ['Infinity position', () => writeGltf('inf.gltf', (_, b) => void (new Float32Array(b.buffer, 0, 9)[0] = Infinity)), /POSITION 0 is \(Infinity, 0, 0\), not finite/],
   ['transform overflowing f32', () => writeGltf('scale.gltf', (j) => void (j.nodes[0].scale = [1e39, 1e39, 1e39])), /node 0 "tri" mesh 0 "tri" primitive 0: POSITION 1 \(0, 0, 1\) is at \(0, 0, 1e\+39\) in world space \(world scale \(1e\+39, 1e\+39, 1e\+39\)\), beyond ±100000 m \(WORLD_EXTENT_M\)/],
   // Spec-invalid input that used to become silent wrong collision (issue #11).

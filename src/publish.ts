@@ -651,9 +651,11 @@ export class Staging {
     return this.tempDir;
   }
 
-  /** Refuses a foreign K again (it may have changed since the build started), then opens the temporary sibling. */
+  /**
+   * Opens the temporary sibling. K is not inspected here: the build did before any work (under its lock), and the
+   * publish does again for what may have appeared there meanwhile (a third look cost a rebuild 6–10 ms of lstat).
+   */
   static open(outDir: string, onStep?: (step: PublishStep) => void): Staging {
-    inspectOutput(outDir);
     mkdirSync(dirname(outDir), { recursive: true });
     return new Staging(outDir, Staging.temp(outDir), onStep);
   }

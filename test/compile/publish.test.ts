@@ -78,6 +78,20 @@ describe('a rebuild removes only what the previous build wrote', () => {
     expect(readFileSync(join(out, 'notes.txt'), 'utf8')).toBe('mine');
   });
 
+  it('a file of the user put into the output while the build runs: refused at the publish, every file kept', async () => {
+    const level = await park(join(tmp.dir, 'during/level.glb'));
+    const out = join(tmp.dir, 'during/out');
+    await compileLevel(level, { out }, hooks);
+    const before = readdirSync(out).sort();
+    const manifest = readFileSync(join(out, 'manifest.json'));
+    const planted = { ...hooks, onProgress: (stage: string, done: number) => void (stage === 'plan' && done === 0 && writeFileSync(join(out, 'notes.txt'), 'mine')) };
+    await expect(compileLevel(level, { out, cache: false }, planted)).rejects.toThrow(/publish: .*during\/out holds 1 entry the previous build did not write: notes\.txt; refusing/);
+    expect(readdirSync(out).sort()).toEqual([...before, 'notes.txt'].sort());
+    expect(readFileSync(join(out, 'manifest.json')).equals(manifest)).toBe(true);
+    expect(readFileSync(join(out, 'notes.txt'), 'utf8')).toBe('mine');
+    expect(readdirSync(join(tmp.dir, 'during')).sort()).toEqual(['level.glb', 'out']); // no temporary sibling left
+  });
+
   it('a manifest edited in place between builds (same size, same inode) is read again, not taken as remembered', async () => {
     const level = await park(join(tmp.dir, 'edited/level.glb'));
     const out = join(tmp.dir, 'edited/out');

@@ -16,16 +16,34 @@ export class FormatError extends Error {
 
 export const hex = (n: number): string => `0x${n.toString(16)}`;
 
+/**
+ * A plain Uint8Array over the same memory as `bytes`, whatever view it is (a Node Buffer, a pooled Buffer at a
+ * byteOffset inside a shared slab, a subarray). Readers take their input through this: a Buffer's `slice` does not
+ * copy, and its `.buffer` is the whole slab, so code written for Uint8Array semantics would read someone else's bytes.
+ */
+export const plainBytes = (bytes: ArrayBufferView): Uint8Array =>
+  Object.getPrototypeOf(bytes) === Uint8Array.prototype ? (bytes as Uint8Array) : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** A fresh copy of `n` bytes of `bytes` from `at`, in a buffer of its own (offset 0, nothing else in it). */
+export const copyBytes = (bytes: Uint8Array, at: number, n: number): Uint8Array => {
+  const out = new Uint8Array(n);
+  out.set(bytes.subarray(at, at + n));
+  return out;
+};
+
 /** Bounds-checked little-endian reader. Reads are absolute (`u32At`) or sequential (`u32`). */
 export class Reader {
   readonly view: DataView;
   pos: number;
 
+  readonly bytes: Uint8Array;
+
   constructor(
-    readonly bytes: Uint8Array,
+    bytes: Uint8Array,
     readonly stage = 'read',
     pos = 0,
   ) {
+    this.bytes = plainBytes(bytes);
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.pos = pos;
   }
@@ -67,7 +85,7 @@ export class Reader {
   }
   bytesAt(at: number, size: number, what = 'bytes'): Uint8Array {
     this.need(at, size, what);
-    return this.bytes.slice(at, at + size);
+    return copyBytes(this.bytes, at, size);
   }
 
   u8(what?: string): number {

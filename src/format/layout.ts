@@ -2,7 +2,7 @@
 // arrays), as the reference encoder settles it (docs/format-decisions.md, "Codec"). A resource read from bytes
 // carries the layout it was found in (ResourceLayout); the writer follows that while it still fits the record, so
 // padding and grouping other tools chose survive a round trip, and otherwise lays the record out afresh.
-import { FormatError, type Writer, alignUp, hex } from './cursor.ts';
+import { FormatError, type Writer, alignUp, copyBytes, hex } from './cursor.ts';
 import { ARRAY_SPECS, SHAPE_FIELD, SLOT, recordArrayBytes } from './shape.ts';
 import {
   HEADER_SIZE,
@@ -73,13 +73,13 @@ function gapFill(bytes: Uint8Array, from: number, to: number, fill: LayoutFill[]
   for (let i = from; i < to; i++) {
     if (bytes[i] === 0) continue;
     if (start >= 0 && i - last > FILL_MERGE_GAP) {
-      fill.push({ at: start, bytes: bytes.slice(start, last + 1) });
+      fill.push({ at: start, bytes: copyBytes(bytes, start, last + 1 - start) });
       start = -1;
     }
     if (start < 0) start = i;
     last = i;
   }
-  if (start >= 0) fill.push({ at: start, bytes: bytes.slice(start, last + 1) });
+  if (start >= 0) fill.push({ at: start, bytes: copyBytes(bytes, start, last + 1 - start) });
 }
 
 export function writeFill(w: Writer, fill: readonly LayoutFill[]): void {

@@ -3,7 +3,7 @@
 // keep exactly (FormatError naming the field, its offset and the values), and records the layout it found so that
 // writePhysicsResource(readPhysicsResource(b)) is b, byte for byte. Without layout hints the writer uses the reference
 // encoder's layout (src/format/layout.ts).
-import { FormatError, Reader, Writer, hex } from './cursor.ts';
+import { FormatError, Reader, Writer, hex, plainBytes } from './cursor.ts';
 import { HEADER_FIELD, readHeader, writeHeader } from './header.ts';
 import { findFill, planLayout, type Region, checkRegions, writeFill } from './layout.ts';
 import { readPart, writePart } from './part.ts';
@@ -22,7 +22,8 @@ import {
 import { HEADER_SIZE, NO_SHAPE, PART_SIZE, type PhysicsResource, SHAPE_ARRAY_COUNT, SHAPE_SIZE } from './types.ts';
 
 /** Decodes a PhysicsResource; throws FormatError on anything it cannot read and write back exactly. */
-export function readPhysicsResource(bytes: Uint8Array): PhysicsResource {
+export function readPhysicsResource(input: Uint8Array): PhysicsResource {
+  const bytes = plainBytes(input); // a Buffer's slice would alias the input: the body and fill must be copies
   const h = readHeader(new Reader(bytes, 'header'));
   const regions: Region[] = [
     { at: 0, size: HEADER_SIZE, what: 'header' },

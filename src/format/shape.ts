@@ -1,7 +1,7 @@
 // Shape record (0x54 bytes) and its twelve arrays: ../shared/spec/physics-resource.md, "PhysicsResource", second
 // table. The record holds the counts; each array's byte size follows from them (ARRAY_SPECS). The shape does not
 // name its kind (the part does), so reading is kind-agnostic: an array is present exactly when its offset is not 0.
-import { FormatError, Reader, Writer, hex } from './cursor.ts';
+import { FormatError, Reader, Writer, copyBytes, hex } from './cursor.ts';
 import { SHAPE_ARRAY_COUNT, SHAPE_SIZE, type ShapeRecord, type Vec3, faceCount } from './types.ts';
 
 /** Field positions inside the shape record. */
@@ -207,7 +207,7 @@ export function writeShapeHeader(w: Writer, s: ShapeRecord, arrays: readonly num
 // little-endian on every host Node runs on; checked once here.
 if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('format: a little-endian host is required');
 
-const copy = (bytes: Uint8Array, at: number, n: number): ArrayBuffer => bytes.slice(at, at + n).buffer;
+const copy = (bytes: Uint8Array, at: number, n: number): ArrayBuffer => copyBytes(bytes, at, n).buffer as ArrayBuffer;
 const asBytes = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 /**

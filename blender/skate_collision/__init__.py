@@ -29,11 +29,17 @@ class SK8_Preferences(bpy.types.AddonPreferences):
     compiler_path: StringProperty(
         name="compile-collision",
         subtype="FILE_PATH",
-        description="Path of compile-collision (or its bin/compile-collision.js); empty: the one on PATH or in node_modules/.bin",
+        description="The compiler's bin/compile-collision.js (an absolute path); empty: the one bundled with the add-on, else compile-collision on PATH",
+    )
+    node_path: StringProperty(
+        name="node",
+        subtype="FILE_PATH",
+        description="The node program (Node.js 20+, an absolute path); empty: node on PATH, else nvm's, fnm's, volta's, Homebrew's or the installer's",
     )
 
     def draw(self, context):
         self.layout.prop(self, "compiler_path")
+        self.layout.prop(self, "node_path")
         try:
             self.layout.label(text="uses: " + " ".join(build.find_compiler(context)))
         except build.CompilerMissing as e:

@@ -15,9 +15,10 @@ import time
 import bpy
 from bpy.props import BoolProperty, CollectionProperty, EnumProperty, FloatProperty, IntProperty, PointerProperty, StringProperty
 
-from . import catalog
+from . import catalog, locate
 
 PACKAGE = __package__
+ADDON_DIR = os.path.dirname(os.path.abspath(__file__))
 
 KIND_LABELS = {
     "crackEdges": "crack", "nonManifoldEdges": "non-manifold edge", "inconsistentEdges": "inconsistent winding",
@@ -32,49 +33,26 @@ def preferences(context=None):
     return addon.preferences if addon else None
 
 
-class CompilerMissing(Exception):
-    pass
+CompilerMissing = locate.NotFound
 
 
-def find_compiler(context=None):
-    """The command that runs compile-collision, as a list: the path in the add-on's preferences (a .js file runs
-    through node), else SK8_COMPILE_COLLISION, else compile-collision on PATH, else node_modules/.bin under the
-    .blend's folder or one above it."""
+def _preference_path(prefs, name, label):
+    """A path from the add-on preferences, absolute: a //-relative one would mean another file in each .blend's
+    folder, so it is refused."""
+    value = (getattr(prefs, name, "") if prefs else "").strip()
+    if value.startswith("//"):
+        raise CompilerMissing("%s: the path set in the add-on preferences (%s) is relative to the .blend: set an absolute path" % (label, value))
+    return os.path.abspath(os.path.expanduser(value)) if value else ""
+
+
+def find_compiler(context=None, platform=sys.platform, env=None, addon_dir=ADDON_DIR):
+    """The command that runs compile-collision, as a list [node, the compiler's JavaScript] (locate.py): the
+    compiler bundled in the add-on, else the preference's, else SK8_COMPILE_COLLISION, else the one on PATH; node
+    from the preference, PATH or the usual install folders. Raises CompilerMissing with what to do."""
     prefs = preferences(context)
-    configured = (prefs.compiler_path if prefs else "") or os.environ.get("SK8_COMPILE_COLLISION", "")
-    if configured:
-        path = bpy.path.abspath(configured)
-        if not os.path.isfile(path):
-            raise CompilerMissing("compile-collision: the path set in the add-on preferences (%s) is not a file" % path)
-        return _command_for(path)
-    found = shutil.which("compile-collision")
-    if found:
-        return [found]
-    start = os.path.dirname(bpy.data.filepath) if bpy.data.filepath else os.getcwd()
-    d = os.path.abspath(start)
-    while True:
-        # npm puts a shell script and (on Windows) a .cmd side by side: Windows runs the .cmd.
-        for name in (("compile-collision.cmd", "compile-collision") if sys.platform == "win32" else ("compile-collision",)):
-            p = os.path.join(d, "node_modules", ".bin", name)
-            if os.path.isfile(p):
-                return [p]
-        parent = os.path.dirname(d)
-        if parent == d:
-            break
-        d = parent
-    raise CompilerMissing(
-        "compile-collision not found: install the npm package (npm install -g skate-collision, or npm install in "
-        "the level's folder), or set its path in Edit → Preferences → Add-ons → skate. collision"
-    )
-
-
-def _command_for(path):
-    if path.endswith((".js", ".mjs", ".cjs")):
-        node = shutil.which("node")
-        if not node:
-            raise CompilerMissing("compile-collision: %s is a JavaScript file but node is not on PATH" % path)
-        return [node, path]
-    return [path]
+    compiler = _preference_path(prefs, "compiler_path", "compile-collision")
+    node = _preference_path(prefs, "node_path", "node")
+    return locate.compiler_command(addon_dir, compiler, node, env=env, platform=platform)
 
 
 def export_level(context, glb, selection_only):
@@ -124,7 +102,7 @@ class Job:
         self._chunks = []
         self._reader = None
         with open(self.out_path, "wb") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env={**os.environ, "CI": "1"})
+            self.proc = locate.popen(cmd, stdout=out, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env={**os.environ, "CI": "1"})
         self._fd = self.proc.stderr.fileno()
         try:
             os.set_blocking(self._fd, False)

@@ -12,7 +12,7 @@ import bpy
 from bpy.props import BoolProperty, CollectionProperty, StringProperty
 from bpy_extras.io_utils import ImportHelper
 
-from . import build
+from . import build, locate
 
 
 def to_gltf_inputs(filepath, directory, files):
@@ -36,8 +36,8 @@ def import_collision(context, inputs, edge_colors=False):
     workdir = tempfile.mkdtemp(prefix="sk8-import-")
     glb = os.path.join(workdir, "collision.glb")
     try:
-        cmd = list(base) + ["to-gltf", *inputs, "-o", glb] + (["--edge-colors"] if edge_colors else [])
-        r = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL, env={**os.environ, "CI": "1"})
+        cmd = list(base) + ["to-gltf", *[locate.file_argument(i) for i in inputs], "-o", glb] + (["--edge-colors"] if edge_colors else [])
+        r = locate.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL, env={**os.environ, "CI": "1"})
         if r.returncode != 0 or not os.path.isfile(glb):
             raise RuntimeError((r.stderr.strip() or "compile-collision to-gltf exited with %d" % r.returncode).splitlines()[-1])
         if not hasattr(bpy.types, "IMPORT_SCENE_OT_gltf"):

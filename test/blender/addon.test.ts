@@ -128,13 +128,23 @@ describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
     expect(r.button_identical).toEqual(r.identical);
   }, 240_000);
 
-  it.each(['extension', 'legacy'])('the zip of npm run blender:zip installs as a %s add-on; a missing compiler is named, one in node_modules/.bin above the .blend found', (how) => {
+  it.each(['extension', 'legacy'])('the zip of npm run blender:zip installs as a %s add-on; a missing compiler is named, one in node_modules/.bin above the .blend never run', (how) => {
     const zip = join(tmp.dir, `addon-${how}.zip`);
     writeFileSync(zip, zipBytes(addonEntries()));
     const r = runCase('install', zip, how);
     expect(r.files).toEqual(expect.arrayContaining(['__init__.py', 'blender_manifest.toml', 'catalog.py', 'gltf_hooks.py', 'LICENSE']));
     expect(r.files).not.toContain('__pycache__');
     expect(r.missing).toMatch(/the path set in the add-on preferences .* is not a file/);
-    expect(r.none).toMatch(/^compile-collision not found: install the npm package/);
+    expect(r.none).toMatch(/^compile-collision not found: install the add-on from the release zip/);
+  }, 240_000);
+
+  it('nothing a .blend holds is run: hostile output folders, shims, planted and world-writable compilers, no node (POSIX, and Windows by parameter)', () => {
+    const r = runCase('hostile');
+    expect(r.posix_outputs).toBe(17);
+    expect(r.planted).toMatch(/^compile-collision not found/);
+    expect(r.world_writable).toMatch(/on PATH is not run: its folder .* can be written by other users/);
+    expect(r.no_node).toMatch(/^node \(Node\.js 20 or newer\) not found: looked on PATH .*\(nvm, fnm, volta/);
+    expect(r.windows_line).toMatch(/^"C:\\Program Files\\nodejs\\node\.exe" /);
+    expect(Object.keys(r.windows_refused)).toEqual(['evil.cmd', 'evil.bat', 'evil.CMD..', 'evil.ps1', 'evil']);
   }, 240_000);
 });

@@ -17,6 +17,8 @@
 #               --recorded-options, and the Compile button with Native Shapes), the same files;
 #               a record kept under its own mode, dropped (after asking) under another, by Build from Mesh.
 #   install     the add-on's zip installs as an extension (4.2+) or a legacy add-on; a missing compiler is named.
+#   hostile     the locate/run functions fed hostile names (output folders, shims, planted compilers, no node), for
+#               POSIX and, by their platform parameter, Windows: nothing runs but node on the compiler's JavaScript.
 import json
 import os
 import subprocess
@@ -561,16 +563,268 @@ def case_install(work, zip_path, how):
     except build.CompilerMissing as e:
         none_found = str(e)
     assert "compile-collision not found" in none_found and "Preferences" in none_found, none_found
-    # node_modules/.bin/compile-collision in a folder above the saved .blend is found.
+    # node_modules/.bin/compile-collision in a folder above the saved .blend is never run (anyone who can write
+    # there would choose what runs): still "not found".
     os.makedirs(os.path.join(work, "proj", "levels"))
     os.makedirs(os.path.join(work, "proj", "node_modules", ".bin"))
     fake = os.path.join(work, "proj", "node_modules", ".bin", "compile-collision")
-    open(fake, "w").write("#!/bin/sh\n")
+    open(fake, "w").write("#!/usr/bin/env node\n")
+    os.chmod(fake, 0o755)
     bpy.ops.wm.save_as_mainfile(filepath=os.path.join(work, "proj", "levels", "park.blend"))
-    assert build.find_compiler(bpy.context) == [fake], build.find_compiler(bpy.context)
+    try:
+        raise AssertionError("found %s" % build.find_compiler(bpy.context))
+    except build.CompilerMissing:
+        pass
     installed = os.path.dirname(sys.modules[module].__file__)
     assert installed.startswith(os.environ["HOME"]), installed
     print("RESULT " + json.dumps({"module": module, "files": sorted(os.listdir(installed)), "missing": status, "none": none_found}))
+
+
+def msvc_argv(line):
+    """Splits a Windows command line as node.exe's C runtime does (CommandLineToArgvW's rules)."""
+    args, cur, i, quoted, have = [], [], 0, False, False
+    while i < len(line):
+        c = line[i]
+        if c == "\\":
+            n = 0
+            while i < len(line) and line[i] == "\\":
+                n += 1
+                i += 1
+            if i < len(line) and line[i] == '"':
+                cur.append("\\" * (n // 2))
+                if n % 2:
+                    cur.append('"')
+                    i += 1
+                have = True
+            else:
+                cur.append("\\" * n)
+                have = True
+            continue
+        if c == '"':
+            if quoted and i + 1 < len(line) and line[i + 1] == '"':
+                cur.append('"')
+                i += 2
+                continue
+            quoted = not quoted
+            have = True
+            i += 1
+            continue
+        if c in " \t" and not quoted:
+            if have or cur:
+                args.append("".join(cur))
+            cur, have = [], False
+            i += 1
+            continue
+        cur.append(c)
+        have = True
+        i += 1
+    if have or cur:
+        args.append("".join(cur))
+    return args
+
+
+HOSTILE_NAMES = ["C:\\x&calc", "x&calc", "$(touch PWNED)", "`touch PWNED`", "a;touch PWNED", "a|touch PWNED", "\"; touch PWNED; \"",
+                 "%COMSPEC% /c calc", "^&calc", "it's", "a\\\"b\\", "trailing\\", "-o", "--help", "--config=x", "new\nline", "sp ace", "ünï cødé"]
+
+
+def case_hostile(work):
+    """The add-on's locate/run functions (locate.py, build.find_compiler, build.start_compile) fed hostile names,
+    for POSIX and (selected by their platform parameter) Windows."""
+    fresh()
+    from skate_collision import build, locate
+    prefs = bpy.context.preferences.addons["skate_collision"].preferences
+    prefs.compiler_path = ""
+    out = {}
+    # A fake release: <add-on>/compiler/compile-collision.mjs that records the arguments it was given.
+    addon = os.path.join(work, "addon")
+    os.makedirs(os.path.join(addon, "compiler"))
+    record = os.path.join(work, "argv.json")
+    with open(os.path.join(addon, "compiler", "compile-collision.mjs"), "w") as f:
+        f.write("import { writeFileSync } from 'node:fs';\nwriteFileSync(%s, JSON.stringify(process.argv.slice(2)));\n"
+                "process.stdout.write(JSON.stringify({ ok: false, error: { stage: 'cli', message: 'fake' } }));\nprocess.exit(1);\n" % json.dumps(record))
+    node = locate.find_node()
+    env = {"PATH": os.path.dirname(node), "HOME": os.path.join(work, "nohome")}
+    cmd = build.find_compiler(bpy.context, env=env, addon_dir=addon)
+    assert cmd == [node, os.path.join(addon, "compiler", "compile-collision.mjs")], cmd
+    # 1. Output folders a shared .blend could hold: each reaches the compiler as one argument, unchanged, and no
+    #    shell runs anything (no PWNED file anywhere).
+    os.chdir(work)
+    real_find = build.find_compiler
+    build.find_compiler = lambda context=None, **k: real_find(context, env=env, addon_dir=addon)
+    mesh_object("floor", [(0, 0, 0), (1, 0, 0), (1, 1, 0)], [(0, 1, 2)])
+    bpy.ops.wm.save_as_mainfile(filepath=os.path.join(work, "level.blend"))
+    passed = []
+    try:
+        for name in HOSTILE_NAMES:
+            if "\n" in name:
+                continue  # a newline is not a folder name Blender's field keeps; given to the compiler below
+            bpy.context.scene.sk8_build.out_dir = os.path.join(work, "outs", name)
+            job = build.start_compile(bpy.context)
+            while job.poll() is None:
+                time.sleep(0.02)
+            argv = json.load(open(record))
+            want = os.path.abspath(os.path.join(work, "outs", name))
+            assert argv[argv.index("-o") + 1] == want, (name, argv)
+            passed.append(name)
+    finally:
+        build.find_compiler = real_find
+    for root, dirs, files in os.walk(work):
+        assert "PWNED" not in files, "a shell ran: %s" % root
+    assert not os.path.exists(os.path.join(os.getcwd(), "PWNED"))
+    # Any argument, as a list: node on the bundled script gets them back one for one (newline included).
+    p = locate.run([node, os.path.join(addon, "compiler", "compile-collision.mjs")] + HOSTILE_NAMES, capture_output=True)
+    assert json.load(open(record)) == HOSTILE_NAMES
+    for bad in ([node, "a\0b"], "node x", []):
+        try:
+            locate.check_command(bad)
+            raise AssertionError("accepted %r" % (bad,))
+        except ValueError:
+            pass
+    # Import: a file name like "-o" or "--help" reaches to-gltf as an absolute path.
+    assert locate.file_argument("--help") == os.path.join(os.getcwd(), "--help")
+    out["posix_outputs"] = len(passed)
+
+    # 2. No compiler from a folder found by walking up from the .blend: node_modules/.bin/compile-collision planted
+    #    in a world-writable folder above it is never found (nor any below the .blend's folder).
+    shared = os.path.join(work, "shared")
+    os.makedirs(os.path.join(shared, "node_modules", ".bin"))
+    os.makedirs(os.path.join(shared, "levels", "node_modules", ".bin"))
+    os.chmod(shared, 0o777)
+    for d in (os.path.join(shared, "node_modules", ".bin"), os.path.join(shared, "levels", "node_modules", ".bin")):
+        with open(os.path.join(d, "compile-collision"), "w") as f:
+            f.write("#!/usr/bin/env node\nrequire('fs').writeFileSync('PWNED', '')\n")
+        os.chmod(os.path.join(d, "compile-collision"), 0o755)
+    bpy.ops.wm.save_as_mainfile(filepath=os.path.join(shared, "levels", "park.blend"))
+    os.chdir(os.path.join(shared, "levels"))
+    try:
+        build.find_compiler(bpy.context, env=env, addon_dir=os.path.join(work, "no-addon"))
+        raise AssertionError("found a compiler above the .blend")
+    except build.CompilerMissing as e:
+        out["planted"] = str(e)
+    assert out["planted"].startswith("compile-collision not found"), out["planted"]
+    # 3. On PATH, a compiler in a folder others can write, or owned by another user, is refused by name.
+    wbin = os.path.join(work, "world-bin")
+    os.makedirs(wbin)
+    os.chmod(wbin, 0o777)
+    fake = os.path.join(wbin, "compile-collision")
+    with open(fake, "w") as f:
+        f.write("#!/usr/bin/env node\n")
+    os.chmod(fake, 0o755)
+    path_env = dict(env, PATH=wbin + ":" + env["PATH"])
+    try:
+        build.find_compiler(bpy.context, env=path_env, addon_dir=os.path.join(work, "no-addon"))
+        raise AssertionError("ran a compiler from a world-writable folder")
+    except build.CompilerMissing as e:
+        out["world_writable"] = str(e)
+    assert "can be written by other users" in out["world_writable"], out["world_writable"]
+    os.chmod(wbin, 0o755)
+    assert build.find_compiler(bpy.context, env=path_env, addon_dir=os.path.join(work, "no-addon")) == [node, fake]
+    if os.getuid() == 0:
+        os.chown(fake, 12345, 12345)
+        assert "belongs to another user" in locate.unsafe_reason(fake), locate.unsafe_reason(fake)
+        os.chown(fake, 0, 0)
+    # "" and "." on PATH (the current folder) are never searched.
+    os.chdir(wbin)
+    assert locate._which("compile-collision", {"PATH": ":.:"}, "linux") is None
+    # npm's global link (bin/compile-collision → ../lib/node_modules/skate-collision/bin/compile-collision.js) runs
+    # as node on the JavaScript, so a missing /usr/bin/env node is never the message.
+    pkg = os.path.join(work, "prefix", "lib", "node_modules", "skate-collision", "bin")
+    os.makedirs(pkg)
+    os.makedirs(os.path.join(work, "prefix", "bin"))
+    js = os.path.join(pkg, "compile-collision.js")
+    open(js, "w").write("#!/usr/bin/env node\n")
+    os.chmod(js, 0o755)
+    os.symlink(js, os.path.join(work, "prefix", "bin", "compile-collision"))
+    got = build.find_compiler(bpy.context, env=dict(env, PATH=os.path.join(work, "prefix", "bin") + ":" + env["PATH"]), addon_dir=os.path.join(work, "no-addon"))
+    assert got == [node, js], got
+    # A preference naming something else than the compiler's JavaScript (a shell script) is refused; a //-relative
+    # one too (it would mean a file next to each .blend).
+    sh = os.path.join(work, "wrapper.sh")
+    open(sh, "w").write("#!/bin/sh\ntouch PWNED\n")
+    for value, want in ((sh, "is not the compiler's JavaScript"), ("//node_modules/.bin/compile-collision", "relative to the .blend")):
+        prefs.compiler_path = value
+        try:
+            build.find_compiler(bpy.context, env=env, addon_dir=os.path.join(work, "no-addon"))
+            raise AssertionError("accepted %s" % value)
+        except build.CompilerMissing as e:
+            assert want in str(e), e
+    prefs.compiler_path = ""
+    # 4. node: not on PATH (a desktop launcher's) but in nvm's folder: the newest found; nowhere: a clear message.
+    home = os.path.join(work, "home-nvm")
+    for v in ("v18.20.1", "v22.11.0", "v20.9.0"):
+        os.makedirs(os.path.join(home, ".nvm", "versions", "node", v, "bin"))
+        shutil_copy(node, os.path.join(home, ".nvm", "versions", "node", v, "bin", "node"))
+    got = locate.find_node(env={"PATH": "/nonexistent", "HOME": home}, platform="linux", home=home)
+    assert got == os.path.join(home, ".nvm", "versions", "node", "v22.11.0", "bin", "node"), got
+    fnm = os.path.join(work, "home-fnm")
+    os.makedirs(os.path.join(fnm, ".local", "share", "fnm", "node-versions", "v20.0.0", "installation", "bin"))
+    shutil_copy(node, os.path.join(fnm, ".local", "share", "fnm", "node-versions", "v20.0.0", "installation", "bin", "node"))
+    assert locate.find_node(env={"PATH": "", "HOME": fnm}, platform="linux", home=fnm).startswith(fnm)
+    empty = os.path.join(work, "home-empty")
+    os.makedirs(empty)
+    real_isfile = os.path.isfile
+    os.path.isfile = lambda p: real_isfile(p) and p.startswith(work)  # hide this machine's /usr/bin/node
+    try:
+        try:
+            locate.find_node(env={"PATH": "/nonexistent", "HOME": empty}, platform="linux", home=empty)
+            raise AssertionError("node found")
+        except locate.NotFound as e:
+            out["no_node"] = str(e)
+    finally:
+        os.path.isfile = real_isfile
+    assert out["no_node"].startswith("node (Node.js 20 or newer) not found"), out["no_node"]
+
+    # 5. Windows (platform="win32"): npm's .cmd shim is never run; its package's JavaScript is, by node.exe.
+    win = os.path.join(work, "win")
+    npm = os.path.join(win, "AppData", "Roaming", "npm")
+    os.makedirs(os.path.join(npm, "node_modules", "skate-collision", "bin"))
+    shim = os.path.join(npm, "compile-collision.cmd")
+    open(shim, "w").write("@ECHO off\r\nnode \"%~dp0\\node_modules\\skate-collision\\bin\\compile-collision.js\" %*\r\n")
+    wjs = os.path.join(npm, "node_modules", "skate-collision", "bin", "compile-collision.js")
+    open(wjs, "w").write("")
+    pf = os.path.join(win, "Program Files")
+    os.makedirs(os.path.join(pf, "nodejs"))
+    node_exe = os.path.join(pf, "nodejs", "node.exe")
+    open(node_exe, "w").write("")
+    node_cmd_dir = os.path.join(win, "cmd-only")
+    os.makedirs(node_cmd_dir)
+    open(os.path.join(node_cmd_dir, "node.cmd"), "w").write("")
+    wenv = {"PATH": node_cmd_dir + ";" + npm, "ProgramFiles": pf, "APPDATA": os.path.join(win, "AppData", "Roaming"), "LOCALAPPDATA": os.path.join(win, "AppData", "Local"), "USERPROFILE": win}
+    wcmd = build.find_compiler(bpy.context, platform="win32", env=wenv, addon_dir=os.path.join(work, "no-addon"))
+    assert wcmd == [node_exe, wjs], wcmd
+    # A .cmd/.bat (also spelled with trailing dots or spaces, which Windows drops) without npm's package next to
+    # it is refused; so is any program that is not an .exe.
+    refused = {}
+    for name in ("evil.cmd", "evil.bat", "evil.CMD..", "evil.ps1", "evil"):
+        p = os.path.join(win, name)
+        open(p, "w").write("")
+        prefs.compiler_path = p
+        try:
+            build.find_compiler(bpy.context, platform="win32", env=wenv, addon_dir=os.path.join(work, "no-addon"))
+            raise AssertionError("accepted %s" % name)
+        except build.CompilerMissing as e:
+            refused[name] = str(e)
+            assert "is not run" in str(e), e
+    prefs.compiler_path = ""
+    for prog in ("C:\\npm\\compile-collision.cmd", "C:\\npm\\compile-collision.cmd .", "C:\\x\\run.BAT", "C:\\x\\node"):
+        try:
+            locate.check_command([prog, "x"], "win32")
+            raise AssertionError("would run %s" % prog)
+        except ValueError:
+            pass
+    # The command line node.exe receives: split back by the C runtime's rules, every hostile name is one argument,
+    # unchanged; the program is node.exe, so no cmd.exe reads "&", "|", "^" or "%".
+    names = [n for n in HOSTILE_NAMES if "\n" not in n]
+    line = locate.windows_command_line(["C:\\Program Files\\nodejs\\node.exe", "C:\\addon\\compiler\\compile-collision.mjs"] + names)
+    assert msvc_argv(line) == ["C:\\Program Files\\nodejs\\node.exe", "C:\\addon\\compiler\\compile-collision.mjs"] + names, (line, msvc_argv(line))
+    out["windows_line"] = line
+    out["windows_refused"] = refused
+    print("RESULT " + json.dumps(out))
+
+
+def shutil_copy(a, b):
+    import shutil
+    shutil.copy2(a, b)
 
 
 def main():
@@ -586,6 +840,8 @@ def main():
         case_import(work, sys.argv[3])
     elif case == "records":
         case_records(work)
+    elif case == "hostile":
+        case_hostile(work)
     elif case == "install":
         case_install(work, sys.argv[3], sys.argv[4])
     else:

@@ -63,6 +63,8 @@ export interface Manifest {
   /** Open-edge corners: the level as authored, joined across the compiler's cuts, written (src/tiling/seams.ts). */
   seams: SeamReport;
   warnings: string[];
+  /** Object name → the input's name for it, for every object the compiler renamed (cleaned, made unique, a grind prism); absent when none was. */
+  sourceNames?: Record<string, string>;
   /** Every file the build wrote besides this manifest: what the next build of this directory may remove. */
   files: string[];
   /** Each listed file's size and CRC-32 as published (src/publish.ts): a rebuild removes a listed file only if it still matches. */
@@ -104,8 +106,13 @@ export function makeManifest(
     streamingPlan,
     seams,
     warnings,
+    ...sourceNamesOf(objects),
     files,
     ...(ybn ? { ybn } : {}),
   };
 }
 
+function sourceNamesOf(objects: ImportedObject[]): { sourceNames?: Record<string, string> } {
+  const renamed = objects.filter((o) => o.sourceName !== undefined && o.sourceName !== o.name);
+  return renamed.length ? { sourceNames: Object.fromEntries(renamed.map((o) => [o.name, o.sourceName!])) } : {};
+}

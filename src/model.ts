@@ -35,6 +35,8 @@ export interface ImportedObject {
   name: string;
   /** Where it came from, for messages: node index and name. */
   source: string;
+  /** The input's name for it (a glTF node's) when `name` differs: cleaned, made unique, or a grind prism's or instance's. */
+  sourceName?: string;
   /** 'shape': made by src/shapes/ from a shape mode (not validated: closed or convex by construction or by contract). */
   kind: 'mesh' | 'grind' | 'shape';
   /** World-space (game-space) positions, xyz, rounded to f32. */

@@ -322,6 +322,7 @@ class SceneWalker {
       checkWorld(matrix, new NodePlace(this, node, undefined, matrix === world ? undefined : k));
       const name = this.uniqueName(matrix === world ? base : `${base}_${k}`);
       const obj = this.meshObject(node, matrix, name, mode === 'water');
+      if (obj) Object.assign(obj, renamedFrom(name, node));
       if (obj && isShapeMode(mode)) obj.shape = { mode, world: Array.from(matrix), spec: nodeExtras.sk8_shape ?? meshExtras.sk8_shape };
       if (obj) this.add(obj);
     }
@@ -339,7 +340,7 @@ class SceneWalker {
     const material = this.materials.resolveExtras(extras, where);
     const name = this.uniqueName(node.getName() || `node_${this.nodeIndex.get(node)}`);
     const shape: ShapeRequest = { mode: mode as ShapeRequest['mode'], world: Array.from(world), spec };
-    this.add({ name, source: `node ${this.nodeIndex.get(node)} "${node.getName()}"`, kind: 'mesh', positions: new Float32Array(0), groups: [{ material, indices: new Uint32Array(0) }], shape });
+    this.add({ name, source: `node ${this.nodeIndex.get(node)} "${node.getName()}"`, ...renamedFrom(name, node), kind: 'mesh', positions: new Float32Array(0), groups: [{ material, indices: new Uint32Array(0) }], shape });
   }
 
   /**
@@ -462,7 +463,7 @@ class SceneWalker {
         this.logger.warn(`grind: "${name}": ${Math.round(density)} half-edges per metre > ${DENSITY_WARN_HALF_EDGES_PER_METRE}: too detailed to grind`);
       }
       const indices = this.arena.copyU32(prism.indices);
-      this.add({ name, source: `node ${this.nodeIndex.get(node)} "${node.getName()}"`, kind: 'grind', positions, groups: [{ material: cfg.material, indices }] });
+      this.add({ name, source: `node ${this.nodeIndex.get(node)} "${node.getName()}"`, ...renamedFrom(name, node), kind: 'grind', positions, groups: [{ material: cfg.material, indices }] });
     });
     this.stats.grindPrisms += prisms.length;
   }
@@ -726,4 +727,9 @@ function collectLines(node: Node, world: Float64Array, where: (pi: number) => st
     if (mode === LINE_LOOP && idx.length > 2) seg(idx.length - 1, 0);
   });
   return { points: Float64Array.from(pts), edges: Uint32Array.from(edges) };
+}
+
+/** ImportedObject.sourceName: the node's own name when the object's differs (a node without a name has none). */
+function renamedFrom(name: string, node: Node): { sourceName?: string } {
+  return node.getName() && name !== node.getName() ? { sourceName: node.getName() } : {};
 }

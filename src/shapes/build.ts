@@ -68,7 +68,7 @@ function shapeObject(o: ImportedObject, req: ShapeRequest, opt: ShapeOptions, lo
   const where = `object "${o.name}" (${o.source})`;
   const { tris, materialOf } = allTriangles(o);
   const material = o.groups[0]?.material ?? 0x20;
-  const base = { name: o.name, source: o.source, kind: 'shape' as const };
+  const base = { name: o.name, source: o.source, ...(o.sourceName !== undefined ? { sourceName: o.sourceName } : {}), kind: 'shape' as const };
   if (isPrimitiveFamily(req.mode)) {
     // A box to-gltf wrote from a kind-2 part, not moved: the stored numbers as they are (a fit would round again).
     const stored = opt.nativeShapes && req.mode === 'box' && req.spec !== undefined && isTranslation(req.world) ? storedBoxSpec(req.spec, where) : undefined;

@@ -11,9 +11,13 @@
 //   each: marker 33 AA FB 57 99 FA 04 10, u16, algorithm byte (marker + 10), u16, u16 largest block, block count
 //   (u16; u32 in the Unity generation), (u16 raw, u16 packed) per block, then per block a u32 checksum (kept,
 //   unchecked) and the packed bytes; packed = raw means stored;
-// - the joined streams: u16 record count, per record u32 id (u64 in Unity), u32 span, and (AC2 onwards) u16 n +
-//   2n bytes; then per record u32 type, u32 body size, u32 name length, name, a check byte (0, or 1 + 3 bytes +
-//   u32 n + 12n bytes), the body, and up to its span any bytes the span leaves (kept, warned).
+// - the joined streams: u16 record count, per record u32 id (u64 in Unity), u32 span, and in the AC2 generation
+//   one of two layouts, told apart by which one the records fit (readStreams): ACExplorer's (an i16 per entry,
+//   then a u32 byte count and its bytes, two such blocks in version 26) or u16 n + 2n bytes per entry; then per
+//   record u32 type, u32 body size, u32 name length, name, a check byte (0, or 1 + 3 bytes + u32 n + 12n bytes),
+//   the body, and up to its span any bytes the span leaves (kept, warned).
+// Memory is bounded by the input: every data file's block tables are read first; one listed again (the same
+// sections) is read once; what all decompress to is checked against maxDecodedBytes before any is decoded.
 // Every offset and count is checked against the input before use; sizes are capped before any allocation.
 import { FormatError, hex, Reader } from '../../format/cursor.ts';
 import { lzo1xDecompress, MAX_LZO_OUTPUT_BYTES } from './lzo.ts';
@@ -139,8 +143,19 @@ export function dataFileStart(bytes: Uint8Array, e: IndexEntry, version: number,
   throw new FormatError(stage, candidates[0], `no compressed stream marker (33 aa fb 57 99 fa 04 10) where the ${version === 27 ? 'Unity' : 'AC1 or AC2'} generation puts it${version === 25 ? ` (440 bytes after the indexed offset ${hex(e.offset)})` : ''}; found ${first || 'the end of the file'}`);
 }
 
-/** One compressed section at `r.pos`: its blocks joined, appended to `out`. */
-function readSection(r: Reader, generation: Generation, out: Uint8Array[], budget: { left: number }): void {
+/** One compressed section's header: where its blocks are and what they decompress to (nothing decoded yet). */
+interface SectionPlan {
+  algorithm: number;
+  algoAt: number;
+  blocks: [raw: number, packed: number][];
+  /** Offset of the first block's checksum. */
+  dataAt: number;
+  /** Decompressed bytes (the sum of the raw sizes). */
+  total: number;
+}
+
+/** Reads a section's header and block table at `r.pos` and moves past its blocks (checked to lie in the data file). */
+function planSection(r: Reader, generation: Generation): SectionPlan {
   const at = r.pos;
   if (!isMarker(r.bytes, at)) r.fail(`expected the compressed stream marker 33 aa fb 57 99 fa 04 10, found ${Array.from(r.bytes.subarray(at, at + 8), (v) => v.toString(16).padStart(2, '0')).join(' ') || 'the end'}`);
   r.pos += 8;
@@ -151,110 +166,229 @@ function readSection(r: Reader, generation: Generation, out: Uint8Array[], budge
   const maxBlock = r.u16('largest block');
   if (maxBlock === 0) r.fail('a section with largest block 0 (the chunked form) is not read', at + 13);
   const countAt = r.pos;
-  const blocks = generation === 'unity' ? r.u32('block count') : r.u16('block count');
-  r.need(r.pos, blocks * 4, `size table of ${blocks} blocks`);
-  const sizes: [number, number][] = [];
+  const count = generation === 'unity' ? r.u32('block count') : r.u16('block count');
+  r.need(r.pos, count * 4, `size table of ${count} blocks`);
+  const blocks: [number, number][] = [];
   let total = 0;
-  for (let i = 0; i < blocks; i++) {
+  let packedTotal = 0;
+  for (let i = 0; i < count; i++) {
     const raw = r.u16('raw size');
     const packed = r.u16('packed size');
-    sizes.push([raw, packed]);
+    blocks.push([raw, packed]);
     total += raw;
+    packedTotal += 4 + packed;
   }
-  if (total > budget.left) r.fail(`${blocks} blocks decompress to ${total} bytes, more than the ${MAX_STREAM_BYTES}-byte cap left`, countAt);
-  budget.left -= total;
-  for (let i = 0; i < blocks; i++) {
-    const [raw, packed] = sizes[i];
-    r.u32('block checksum');
-    const data = r.bytesN(packed, `block ${i} (${packed} bytes)`);
-    if (packed === raw) {
-      out.push(data);
-      continue;
-    }
-    if (algorithm !== 0 && algorithm !== 1) {
-      const name = ALGORITHM_NAMES[algorithm];
-      r.fail(`compression algorithm ${algorithm}${name ? ` (${name})` : ' (unknown)'} is not read: only LZO1X (0, 1) and stored blocks are`, algoAt);
-    }
-    out.push(lzo1xDecompress(data, raw, `${r.stage}: block ${i} at ${hex(r.pos - packed)}`));
-  }
+  if (total > MAX_STREAM_BYTES) r.fail(`${count} blocks decompress to ${total} bytes, more than the ${MAX_STREAM_BYTES}-byte cap`, countAt);
+  const dataAt = r.pos;
+  r.need(dataAt, packedTotal, `${count} blocks (checksums and ${packedTotal - 4 * count} packed bytes)`);
+  r.pos += packedTotal;
+  return { algorithm, algoAt, blocks, dataAt, total };
 }
 
-/** A data file's bytes (from `start`) → its records. Throws FormatError with the data file's offsets. */
-export function readDataFile(bytes: Uint8Array, start: number, size: number, generation: Generation, stage: string, warn: (m: string) => void, keep: KeepType = KEEP_ALL): RawRecord[] {
+/** A data file located and its section headers read: everything needed to decode it, and what that costs. */
+export interface DataFilePlan {
+  start: number;
+  generation: Generation;
+  sections: [SectionPlan, SectionPlan];
+  /** Bytes the two sections decompress to. */
+  decoded: number;
+}
+
+/** The prefix and the two sections' headers of a data file at `start` (`size` bytes as indexed); nothing decoded. */
+export function planDataFile(bytes: Uint8Array, start: number, size: number, generation: Generation, stage: string, warn: (m: string) => void): DataFilePlan {
   if (size > MAX_DATA_FILE_BYTES) throw new FormatError(stage, start, `data file of ${size} bytes is more than the ${MAX_DATA_FILE_BYTES}-byte cap`);
   const end = Math.min(bytes.length, start + size);
   const r = new Reader(bytes.subarray(0, end), stage, start);
   if (generation === 'ac2') {
     const n = r.u32('prefix count');
-    r.bytesN(8 * n, 'prefix');
+    r.need(r.pos, 8 * n, `prefix of ${n} × 8 bytes`);
+    r.pos += 8 * n;
   }
-  const parts: Uint8Array[] = [];
-  const budget = { left: MAX_STREAM_BYTES };
-  readSection(r, generation, parts, budget);
-  readSection(r, generation, parts, budget);
+  const first = planSection(r, generation);
+  const second = planSection(r, generation);
+  const decoded = first.total + second.total;
+  if (decoded > MAX_STREAM_BYTES) r.fail(`the two sections decompress to ${decoded} bytes, more than the ${MAX_STREAM_BYTES}-byte cap`, start);
   if (r.pos !== end) warn(`${stage}: ${end - r.pos} byte(s) after the second section at ${hex(r.pos)}; ignored`);
-  const total = parts.reduce((s, p) => s + p.length, 0);
-  const joined = new Uint8Array(total);
-  let o = 0;
-  for (const p of parts) joined.set(p, (o += p.length) - p.length);
-  return readStreams(joined, generation, `${stage}: streams`, warn, keep);
+  return { start, generation, sections: [first, second], decoded };
 }
 
-/** The joined table of contents and records → records. */
-export function readStreams(s: Uint8Array, generation: Generation, stage: string, warn: (m: string) => void, keep: KeepType = KEEP_ALL): RawRecord[] {
-  const r = new Reader(s, stage);
+/** Decodes a planned data file's two sections into one buffer of exactly `plan.decoded` bytes. */
+export function decodeDataFile(bytes: Uint8Array, plan: DataFilePlan, stage: string): Uint8Array {
+  const out = new Uint8Array(plan.decoded);
+  let o = 0;
+  for (const s of plan.sections) {
+    let at = s.dataAt;
+    s.blocks.forEach(([raw, packed], i) => {
+      const data = bytes.subarray(at + 4, at + 4 + packed); // after the block's checksum (kept, not checked)
+      if (packed === raw) out.set(data, o);
+      else {
+        if (s.algorithm !== 0 && s.algorithm !== 1) {
+          const name = ALGORITHM_NAMES[s.algorithm];
+          throw new FormatError(stage, s.algoAt, `compression algorithm ${s.algorithm}${name ? ` (${name})` : ' (unknown)'} is not read: only LZO1X (0, 1) and stored blocks are`);
+        }
+        out.set(lzo1xDecompress(data, raw, `${stage}: block ${i} at ${hex(at + 4)}`), o);
+      }
+      o += raw;
+      at += 4 + packed;
+    });
+  }
+  return out;
+}
+
+/** A data file's bytes (from `start`) → its records. Throws FormatError with the data file's offsets. */
+export function readDataFile(bytes: Uint8Array, start: number, size: number, generation: Generation, stage: string, warn: (m: string) => void, keep: KeepType = KEEP_ALL, version = 26): RawRecord[] {
+  const plan = planDataFile(bytes, start, size, generation, stage, warn);
+  return readStreams(decodeDataFile(bytes, plan, stage), generation, `${stage}: streams`, warn, keep, version).records;
+}
+
+/**
+ * How the joined streams of an AC2-generation data file lay out the table of contents (docs/forge.md):
+ * - 'counted' (ACExplorer's reader for AC2 on): entries u32 id, u32 span, i16 (no values follow it); after the
+ *   table a u32 byte count and its bytes (version 26: two such blocks), then the records;
+ * - 'listed': entries u32 id, u32 span, u16 n and n u16 values; the records right after the table.
+ * AC1 and Unity data files have one layout each ('plain': AC1 entries u32 id, u32 span; Unity: u64 id, u32 span,
+ * u16 n + n u16 values; records right after the table).
+ */
+export type StreamLayout = 'plain' | 'counted' | 'listed';
+
+interface TocEntry {
+  id: bigint;
+  span: number;
+}
+
+/** Reads the table of contents at r.pos for `layout`; r.pos ends where the records start. */
+function readToc(r: Reader, count: number, generation: Generation, layout: StreamLayout, version: number): TocEntry[] {
+  const toc: TocEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    let id: bigint;
+    if (generation === 'unity') {
+      const lo = r.u32('id');
+      id = (BigInt(r.u32('id')) << 32n) | BigInt(lo);
+    } else id = BigInt(r.u32('id'));
+    const span = r.u32('span');
+    if (generation === 'unity' || layout === 'listed') {
+      const n = r.u16('list count');
+      r.need(r.pos, 2 * n, `list of ${n} u16 values`);
+      r.pos += 2 * n;
+    } else if (layout === 'counted') r.i16('extra count');
+    toc.push({ id, span });
+  }
+  if (layout === 'counted') {
+    for (let k = 0; k < (version === 26 ? 2 : 1); k++) {
+      const n = r.u32('byte count after the table of contents');
+      r.need(r.pos, n, `${n} bytes after the table of contents`);
+      r.pos += n;
+    }
+  }
+  return toc;
+}
+
+/**
+ * Checks, without keeping anything, that records laid one after another from r.pos fit the table of contents:
+ * each header's check byte is 0 or 1, its name and body fit its span, the spans fit the stream. Returns why not.
+ */
+function walkRecords(r: Reader, toc: TocEntry[]): string | undefined {
+  try {
+    for (let i = 0; i < toc.length; i++) {
+      const at = r.pos;
+      const used = recordHeader(r, i);
+      if (toc[i].span < used.size) return `record ${i} at ${hex(at)}: table of contents span ${toc[i].span} bytes, the record's header and body take ${used.size}`;
+      r.need(at, toc[i].span, `record ${i} span`);
+      r.pos = at + toc[i].span;
+    }
+    return undefined;
+  } catch (e) {
+    if (e instanceof FormatError) return e.message.slice(r.stage.length + 2);
+    throw e;
+  }
+}
+
+/** A record's header at r.pos (moved past it): type, body size, name, and the bytes header and body take. */
+function recordHeader(r: Reader, i: number): { type: number; bodySize: number; name: Uint8Array; size: number } {
+  const at = r.pos;
+  const type = r.u32('record type');
+  const bodySize = r.u32('body size');
+  const nameLen = r.u32('name length');
+  if (nameLen > 0xffff) r.fail(`record ${i}: name length ${nameLen} is more than 65535`, at + 8);
+  r.need(r.pos, nameLen, 'name');
+  const name = r.bytes.subarray(r.pos, r.pos + nameLen);
+  r.pos += nameLen;
+  const checkAt = r.pos;
+  const check = r.u8('check byte');
+  if (check === 1) {
+    r.need(r.pos, 3, 'check bytes');
+    r.pos += 3;
+    const n = r.u32('check list count');
+    r.need(r.pos, 12 * n, `check list of ${n} × 12 bytes`);
+    r.pos += 12 * n;
+  } else if (check !== 0) r.fail(`record ${i}: check byte 0 or 1, found ${check}`, checkAt);
+  r.need(r.pos, bodySize, `record ${i} body`);
+  return { type, bodySize, name, size: r.pos - at + bodySize };
+}
+
+/**
+ * The joined table of contents and records → records. AC2-generation streams come in two layouts ('counted',
+ * 'listed'); the one whose records fit the table of contents is read, the other never guessed: when both or
+ * neither fit, the data file is refused saying so.
+ */
+export function readStreams(s: Uint8Array, generation: Generation, stage: string, warn: (m: string) => void, keep: KeepType = KEEP_ALL, version = 26): { records: RawRecord[]; layout: StreamLayout } {
+  const r: Reader = new Reader(s, stage);
   const count = r.u16('record count');
   const each = generation === 'ac1' ? 8 : generation === 'ac2' ? 10 : 14;
   r.need(r.pos, count * each, `table of contents of ${count} records`);
-  const toc: { id: bigint; span: number }[] = [];
-  for (let i = 0; i < count; i++) {
-    const id = generation === 'unity' ? (() => {
-      const lo = r.u32('id');
-      return (BigInt(r.u32('id')) << 32n) | BigInt(lo);
-    })() : BigInt(r.u32('id'));
-    const span = r.u32('span');
-    if (generation !== 'ac1') {
-      const n = r.u16('list count');
-      r.bytesN(2 * n, 'list');
+  let layout: StreamLayout = generation === 'ac2' ? 'counted' : 'plain';
+  let toc: TocEntry[];
+  let from: number;
+  if (generation !== 'ac2') {
+    toc = readToc(r, count, generation, layout, version);
+    from = r.pos;
+  } else {
+    const tried = (['counted', 'listed'] as const).map((l) => {
+      const t = new Reader(s, stage, 2);
+      try {
+        const entries = readToc(t, count, generation, l, version);
+        const start = t.pos;
+        const why = walkRecords(t, entries);
+        return { layout: l, toc: entries, start, why, exact: !why && t.pos === s.length };
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw e;
+        return { layout: l, toc: [], start: 0, why: e.detail, exact: false };
+      }
+    });
+    const fits = tried.filter((t) => !t.why);
+    // Both may fit only by accident; the one that ends exactly at the stream's end is then the layout.
+    const pick = fits.length === 1 ? fits[0] : fits.filter((t) => t.exact).length === 1 ? fits.find((t) => t.exact)! : undefined;
+    if (!pick) {
+      if (fits.length) r.fail(`the table of contents fits both AC2-generation layouts (records after a counted block at ${hex(tried[0].start)}, or after u16 lists at ${hex(tried[1].start)}); not guessing`, 2);
+      r.fail(`the records fit neither AC2-generation layout: after the table and its counted byte block(s): ${tried[0].why}; after the table with u16 lists: ${tried[1].why}`, 2);
     }
-    toc.push({ id, span });
+    layout = pick.layout;
+    toc = pick.toc;
+    from = pick.start;
   }
+  r.pos = from;
   const records: RawRecord[] = [];
   let leftovers = 0;
   for (let i = 0; i < count; i++) {
     const at = r.pos;
-    const type = r.u32('record type');
-    const bodySize = r.u32('body size');
-    const nameLen = r.u32('name length');
-    if (nameLen > 0xffff) r.fail(`record ${i}: name length ${nameLen} is more than 65535`, at + 8);
-    const name = new TextDecoder('latin1').decode(r.bytesN(nameLen, 'name'));
-    const checkAt = r.pos;
-    const check = r.u8('check byte');
-    if (check === 1) {
-      r.bytesN(3, 'check bytes');
-      const n = r.u32('check list count');
-      r.bytesN(12 * n, 'check list');
-    } else if (check !== 0) r.fail(`record ${i}: check byte 0 or 1, found ${check}`, checkAt);
-    r.need(r.pos, bodySize, `record ${i} body`);
-    const body = keep(type) ? r.bytes.slice(r.pos, r.pos + bodySize) : new Uint8Array(0);
-    r.pos += bodySize;
-    const used = r.pos - at;
+    const h = recordHeader(r, i);
     const { span } = toc[i];
-    if (span < used) r.fail(`record ${i} (${hex(type)}): table of contents span ${span} bytes, the record's header and body take ${used} (13 + ${nameLen}-byte name + ${bodySize}-byte body)`, at);
-    if (span > used) {
-      r.bytesN(span - used, `record ${i} span`);
-      leftovers++;
-    }
-    records.push({ id: toc[i].id, type, name, body });
+    if (span < h.size) r.fail(`record ${i} (${hex(h.type)}): table of contents span ${span} bytes, the record's header and body take ${h.size} (${h.size - h.bodySize - h.name.length}-byte header + ${h.name.length}-byte name + ${h.bodySize}-byte body)`, at);
+    const body = keep(h.type) ? s.slice(r.pos, r.pos + h.bodySize) : new Uint8Array(0);
+    r.need(at, span, `record ${i} span`);
+    if (span > h.size) leftovers++;
+    r.pos = at + span;
+    records.push({ id: toc[i].id, type: h.type, name: new TextDecoder('latin1').decode(h.name), body });
   }
   if (leftovers) warn(`${stage}: ${leftovers} record(s) whose table-of-contents span is longer than header and body; the rest was skipped`);
   if (r.pos !== s.length) warn(`${stage}: ${s.length - r.pos} byte(s) after the last record; ignored`);
-  return records;
+  return { records, layout };
 }
 
 export interface ForgeDataFile {
   entry: IndexEntry;
   generation: Generation;
+  layout: StreamLayout;
   records: RawRecord[];
 }
 
@@ -265,16 +399,35 @@ export interface ForgeContents {
   refused: { entry: IndexEntry; why: string }[];
   /** Data files that are not containers (ids 16 and 145), not read. */
   skipped: IndexEntry[];
+  /** Index entries that list a data file already listed (the same compressed sections): read once, under the first. */
+  repeated: { entry: IndexEntry; sameAs: IndexEntry }[];
+  /** Bytes decompressed in all. */
+  decoded: number;
 }
 
 /**
- * A whole .forge: the index (a bad one throws), then each data file; a data file that fails (a bad block, an
- * algorithm other than LZO1X, a table of contents that does not add up) is refused with its message and counted,
- * the others are read.
+ * Most bytes all the data files of one forge may decompress to: DECODED_FLOOR_BYTES plus DECODED_PER_INPUT_BYTE
+ * for each byte of the file. LZO1X packs game data a few times over; 32 leaves room for data files of mostly
+ * zeros, while a small file whose blocks claim hundreds of times their size (LZO1X runs reach ~250×) is refused
+ * before anything is decoded.
+ */
+export const DECODED_FLOOR_BYTES = 64 << 20;
+export const DECODED_PER_INPUT_BYTE = 32;
+export const maxDecodedBytes = (inputBytes: number): number => DECODED_FLOOR_BYTES + DECODED_PER_INPUT_BYTE * inputBytes;
+
+/**
+ * A whole .forge: the index (a bad one throws), then every data file located and its block tables read; a data
+ * file listed again (the same compressed sections) is read once; what they decompress to in all is checked against
+ * maxDecodedBytes before any is decoded (throws); then each is decoded and read. A data file that fails (a bad
+ * block, an algorithm other than LZO1X, a table of contents that does not add up) is refused with its message and
+ * counted, the others are read.
  */
 export function readForge(bytes: Uint8Array, stage: string, warn: (m: string) => void, keep: KeepType = KEEP_ALL): ForgeContents {
   const index = readForgeIndex(bytes, stage);
-  const out: ForgeContents = { version: index.version, dataFiles: [], refused: [], skipped: [] };
+  const out: ForgeContents = { version: index.version, dataFiles: [], refused: [], skipped: [], repeated: [], decoded: 0 };
+  const plans: { entry: IndexEntry; plan: DataFilePlan; where: string }[] = [];
+  const bySections = new Map<number, IndexEntry>();
+  let total = 0;
   for (const entry of index.entries) {
     const where = `${stage}: data file ${entry.id} "${entry.name}"`;
     if (NON_CONTAINER_DATA_FILES.has(Number(entry.id))) {
@@ -285,8 +438,38 @@ export function readForge(bytes: Uint8Array, stage: string, warn: (m: string) =>
       const { start, generation } = dataFileStart(bytes, entry, index.version, where);
       // The indexed size counts from where the data file starts (after the 440-byte prefix too), as the public readers read it.
       if (start + entry.size > bytes.length) throw new FormatError(where, start, `data file of ${entry.size} bytes runs past the end of the ${bytes.length}-byte input`);
-      const size = entry.size;
-      out.dataFiles.push({ entry, generation, records: readDataFile(bytes, start, size, generation, where, warn, keep) });
+      const plan = planDataFile(bytes, start, entry.size, generation, where, warn);
+      const key = plan.sections[0].dataAt;
+      const first = bySections.get(key);
+      if (first) {
+        out.repeated.push({ entry, sameAs: first });
+        continue;
+      }
+      bySections.set(key, entry);
+      plans.push({ entry, plan, where });
+      total += plan.decoded;
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      out.refused.push({ entry, why: e.message });
+    }
+  }
+  const cap = maxDecodedBytes(bytes.length);
+  if (total > cap) {
+    throw new Error(
+      `${stage}: its ${plans.length} data file(s) decompress to ${total} bytes in all, more than the ${cap}-byte cap for a ${bytes.length}-byte file ` +
+        `(${DECODED_FLOOR_BYTES} + ${DECODED_PER_INPUT_BYTE} × its size); refusing before decoding any`,
+    );
+  }
+  if (out.repeated.length) {
+    const e = out.repeated[0];
+    warn(`${stage}: ${out.repeated.length} index entr${out.repeated.length === 1 ? 'y lists' : 'ies list'} a data file listed before (e.g. data file ${e.entry.id} "${e.entry.name}" is data file ${e.sameAs.id} "${e.sameAs.name}"); read once`);
+  }
+  for (const { entry, plan, where } of plans) {
+    try {
+      const streams = decodeDataFile(bytes, plan, where);
+      out.decoded += streams.length;
+      const { records, layout } = readStreams(streams, plan.generation, `${where}: streams`, warn, keep, index.version);
+      out.dataFiles.push({ entry, generation: plan.generation, layout, records });
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
       out.refused.push({ entry, why: e.message });

@@ -96,6 +96,7 @@ export async function importForge(input: string, options: ForgeOptions, logger: 
   let profile: EntityProfile = 'sws';
   let refusedFiles = 0;
   let skippedFiles = 0;
+  let repeatedFiles = 0;
   if (isDirectory(input)) {
     const r = readExtractedFolder(input, stage);
     if (r.records.length === 0) throw new Error(`${stage}: no extracted forge records (files in folders named by an 8-hex-digit type id, as ACExplorer writes them)`);
@@ -116,6 +117,7 @@ export async function importForge(input: string, options: ForgeOptions, logger: 
     records = c.dataFiles.flatMap((d) => d.records.map((r) => ({ ...r, source: `data file "${d.entry.name}"` })));
     refusedFiles = c.refused.length;
     skippedFiles = c.skipped.length;
+    repeatedFiles = c.repeated.length;
     if (c.refused.length) {
       logger.warn(`${stage}: ${c.refused.length} data file(s) not read, e.g. ${c.refused.slice(0, 3).map((r) => r.why).join('; ')}`);
     }
@@ -129,5 +131,6 @@ export async function importForge(input: string, options: ForgeOptions, logger: 
   // Data files count with the records: a refused one hides every record inside it.
   if (refusedFiles) built.report.records.refused['data file'] = refusedFiles;
   if (skippedFiles) built.report.records.skipped['data file (not a container)'] = skippedFiles;
+  if (repeatedFiles) built.report.records.skipped['data file (listed again)'] = repeatedFiles;
   return { objects: built.objects, stats: built.stats, inputBytes, forge: built.report };
 }

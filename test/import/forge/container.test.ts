@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../../src/format/cursor.ts';
 import { readDataFile, readForge, readForgeIndex, readStreams } from '../../../src/import/forge/container.ts';
-import { Bytes, boxBody, dataFile, dataFileStreams, forgeFile, lzopBlocks, section, sphereBody, storedBlocks, T, type FixtureRecord } from '../../fixtures/forge.ts';
+import { ac2DataFile, Bytes, boxBody, dataFile, dataFileStreams, forgeFile, lzopBlocks, section, sphereBody, storedBlocks, T, type FixtureRecord } from '../../fixtures/forge.ts';
 import { prng } from '../../fixtures/meshes.ts';
 
 const records: FixtureRecord[] = [
@@ -16,6 +16,39 @@ const HAVE_LZOP = lzopBlocks(Uint8Array.of(1), 16) !== undefined;
 const noWarn = (m: string): void => {
   throw new Error(`unexpected warning: ${m}`);
 };
+
+/** A version-25 forge: each data file moved 440 bytes after its indexed offset (the readers' header there). */
+function withV25Prefix(f: Uint8Array): Uint8Array {
+  const dv = new DataView(f.buffer, f.byteOffset);
+  const block = Number(dv.getBigUint64(21 + 32, true));
+  const table = Number(dv.getBigUint64(block + 8, true));
+  const offset = Number(dv.getBigUint64(table, true));
+  const g = new Uint8Array(f.length + 440);
+  g.set(f.subarray(0, offset));
+  g.set(f.subarray(offset), offset + 440);
+  return g;
+}
+
+/** The forge's one index entry listed `n` times (the same offset and size), in a new index table and name table. */
+function listedAgain(f: Uint8Array, n: number): Uint8Array {
+  const dv = new DataView(f.buffer, f.byteOffset);
+  const block = Number(dv.getBigUint64(21 + 32, true));
+  const table = Number(dv.getBigUint64(block + 8, true));
+  const names = Number(dv.getBigUint64(block + 32, true));
+  const idx = new Bytes();
+  for (let i = 0; i < n; i++) idx.raw(f.subarray(table, table + 8)).u32(i === 0 ? 7 : 1000 + i).raw(f.subarray(table + 12, table + 16));
+  const nameTable = new Bytes();
+  for (let i = 0; i < n; i++) nameTable.raw(i === 0 ? f.subarray(names, names + 188) : new Bytes().zeros(44).raw(new TextEncoder().encode('again')).zeros(123 + 16).done());
+  const extra = new Bytes().raw(idx.done()).raw(nameTable.done()).done();
+  const g = new Uint8Array(f.length + extra.length);
+  g.set(f);
+  g.set(extra, f.length);
+  const gv = new DataView(g.buffer);
+  gv.setUint32(block, n, true);
+  gv.setBigUint64(block + 8, BigInt(f.length), true);
+  gv.setBigUint64(block + 32, BigInt(f.length + 16 * n), true);
+  return g;
+}
 
 describe('forge container', () => {
   it('reads the index and a stored data file back to its records (version 26)', () => {
@@ -118,7 +151,67 @@ describe('forge container', () => {
     s.set(toc);
     s.set(data, toc.length);
     new DataView(s.buffer).setUint32(2 + 4, 5, true); // record 0's span
-    expect(() => readStreams(s, 'ac2', 'streams', noWarn)).toThrow(/record 0 \(0xfa3f7a18\): table of contents span 5 bytes, the record's header and body take 52 \(13 \+ 4-byte name \+ 35-byte body\)/);
+    // Neither AC2-generation layout fits: the reason for each is given.
+    expect(() => readStreams(s, 'ac2', 'streams', noWarn)).toThrow(/the records fit neither AC2-generation layout: after the table and its counted byte block\(s\): .*; after the table with u16 lists: record 0 at 0x20: table of contents span 5 bytes, the record's header and body take 52/);
+    // One layout (AC1): the record's own account.
+    const ac1 = new Bytes().u16(1).u32(0x55).u32(5).raw(data.subarray(0, 52)).done();
+    expect(() => readStreams(ac1, 'ac1', 'streams', noWarn)).toThrow(/record 0 \(0xfa3f7a18\): table of contents span 5 bytes, the record's header and body take 52 \(13-byte header \+ 4-byte name \+ 35-byte body\)/);
+  });
+
+  describe('the two AC2-generation layouts, detected from the records', () => {
+    for (const version of [25, 26] as const) {
+      it(`version ${version}: ACExplorer's layout (prefix, i16 entries, counted byte block${version === 26 ? 's' : ''} after the table)`, () => {
+        const f = forgeFile([{ id: 7, name: 'ac2', bytes: ac2DataFile(records, { version }) }], version === 25 ? 26 : 26);
+        // The fixture writer puts no 440-byte prefix; the version field alone decides the counted blocks.
+        new DataView(f.buffer).setUint32(9, version, true);
+        const g = version === 25 ? withV25Prefix(f) : f;
+        const c = readForge(g, 'forge', noWarn);
+        expect(c.refused).toEqual([]);
+        expect(c.dataFiles[0]).toMatchObject({ generation: 'ac2', layout: 'counted' });
+        expect(c.dataFiles[0].records.map((r) => [r.id, r.type, r.name, r.body.length])).toEqual(records.map((r) => [BigInt(r.id), r.type, r.name, r.body.length]));
+        expect(Buffer.from(c.dataFiles[0].records[0].body).equals(Buffer.from(records[0].body))).toBe(true);
+      });
+    }
+    it('check byte 1 with its 3 bytes and 12-byte list, and an empty prefix', () => {
+      const c = readForge(forgeFile([{ id: 7, name: 'ac2', bytes: ac2DataFile(records, { prefix: 0, checkList: 3 }) }]), 'forge', noWarn);
+      expect(c.refused).toEqual([]);
+      expect(c.dataFiles[0].records.map((r) => r.name)).toEqual(['ball', 'crate', '']);
+    });
+    it('the layout with u16 lists after each entry still reads', () => {
+      const c = readForge(forgeFile([{ id: 7, name: 'listed', bytes: dataFile(records) }]), 'forge', noWarn);
+      expect(c.dataFiles[0]).toMatchObject({ generation: 'ac2', layout: 'listed' });
+    });
+    it('version 26 blocks read as version 25 (one counted block) fit no layout: refused naming both', () => {
+      const f = forgeFile([{ id: 7, name: 'ac2', bytes: ac2DataFile(records, { version: 26 }) }]);
+      new DataView(f.buffer).setUint32(9, 25, true);
+      const c = readForge(withV25Prefix(f), 'forge', noWarn);
+      expect(c.dataFiles).toEqual([]);
+      expect(c.refused[0].why).toMatch(/fit neither AC2-generation layout/);
+    });
+  });
+
+  it('a data file the index lists 1,000 times is decoded and read once', () => {
+    const f = listedAgain(forgeFile([{ id: 7, name: 'level', bytes: dataFile(records) }]), 1000);
+    const warnings: string[] = [];
+    const c = readForge(f, 'forge', (m) => warnings.push(m));
+    expect(c.dataFiles).toHaveLength(1);
+    expect(c.repeated).toHaveLength(999);
+    const { toc, data } = dataFileStreams(records);
+    expect(c.decoded).toBe(toc.length + data.length);
+    expect(warnings).toEqual([expect.stringMatching(/^forge: 999 index entries list a data file listed before \(e\.g\. data file 1001 "again" is data file 7 "level"\); read once$/)]);
+  });
+
+  it('what all data files decompress to is checked against a cap proportional to the file before any is decoded', () => {
+    // 1,200 blocks that each claim 65,535 bytes from 1 packed byte: 78.6 MB from a ~14 KB file.
+    const claim = (n: number): Uint8Array => {
+      const b = new Bytes().u8(0x33, 0xaa, 0xfb, 0x57, 0x99, 0xfa, 0x04, 0x10).u8(1, 0, 1, 0, 0x80).u16(0xffff).u16(n);
+      for (let i = 0; i < n; i++) b.u16(0xffff).u16(1);
+      for (let i = 0; i < n; i++) b.u32(0).u8(0x11);
+      return b.done();
+    };
+    const d = new Bytes().u32(0).raw(claim(1)).raw(claim(1200)).done();
+    const f = forgeFile([{ id: 7, name: 'bomb', bytes: d }]);
+    expect(() => readForge(f, 'forge', noWarn)).toThrow(new RegExp(`^forge: its 1 data file\\(s\\) decompress to ${1201 * 65535} bytes in all, more than the ${64 * 2 ** 20 + 32 * f.length}-byte cap for a ${f.length}-byte file \\(67108864 \\+ 32 × its size\\); refusing before decoding any$`));
   });
 
   it('refuses a wrong magic and an unknown version', () => {

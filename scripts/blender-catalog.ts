@@ -1,7 +1,7 @@
 // Writes blender/skate_collision/catalog.py: the lists the Blender add-on's enums are made of, taken from the
 // compiler's own source so there is no second hand-kept copy: the collision modes (src/import/objects.ts), the
 // primitive families and the sk8_shape keys each reads (src/shapes/), the surface names and the packed word each
-// gives (buildSurfaceTable over src/import/surface-catalog.json), the grind radius range (src/import/grind.ts), the
+// gives (buildSurfaceTable over src/format/material-catalog.json, Studio's preset names first), the grind radius range (src/import/grind.ts), the
 // finding kinds of manifest.json (src/import/validate.ts).
 // test/blender/catalog.test.ts fails when the file is not what this script writes. Run: npm run blender:catalog
 import { writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { COLLISION_MODES, MODE_SPELLINGS } from '../src/import/objects.ts';
 import { GRIND_DEFAULTS, GRIND_RADIUS_MAX, GRIND_RADIUS_MIN } from '../src/import/grind.ts';
 import { FINDING_KINDS } from '../src/import/validate.ts';
-import { buildSurfaceTable, DEFAULT_MATERIAL, normaliseSurfaceName } from '../src/import/materials.ts';
+import { buildSurfaceTable, DEFAULT_MATERIAL, normaliseSurfaceName, STUDIO_SURFACE_PRESETS } from '../src/import/materials.ts';
 import { SHAPE_SPEC_KEYS } from '../src/shapes/spec.ts';
 import { PRIMITIVE_FAMILIES } from '../src/shapes/types.ts';
 
@@ -18,14 +18,20 @@ export const CATALOG_PY = fileURLToPath(new URL('../blender/skate_collision/cata
 /** The text of catalog.py (JSON literals are Python literals for strings, numbers, lists and dicts). */
 export function blenderCatalogText(): string {
   const table = buildSurfaceTable();
-  // A name whose word an earlier name already gives is an alias (wood → wood_thin_rough): listed for reading
-  // hand-typed values, not offered in the enum twice.
+  // Names giving one word are listed once, at the first name's place: under Studio's preset name where the word has
+  // one (wood, not wood_thin_rough; roofing, not roofing_asphalt), else the first name; the others are aliases,
+  // listed for reading hand-typed values, not offered in the enum twice.
+  const studio = new Map(STUDIO_SURFACE_PRESETS.map(([name, word]) => [word, name]));
   const surfaces: [string, number][] = [];
   const aliases: Record<string, string> = {};
   for (const [name, word] of table) {
-    const first = surfaces.find(([, w]) => w === word);
-    if (first) aliases[name] = first[0];
-    else surfaces.push([name, word]);
+    if (surfaces.some(([, w]) => w === word)) continue;
+    const primary = studio.get(word) === undefined || table.get(studio.get(word)!) !== word ? name : studio.get(word)!;
+    surfaces.push([primary, word]);
+  }
+  for (const [name, word] of table) {
+    const primary = surfaces.find(([, w]) => w === word)![0];
+    if (name !== primary) aliases[name] = primary;
   }
   const j = (v: unknown): string => JSON.stringify(v);
   const lines = [

@@ -14,11 +14,11 @@ SURFACES = [
     ("default", 0x00000020),
     ("concrete", 0x00000060),
     ("asphalt", 0x000000a0),
-    ("earth", 0x001800e0),
+    ("earth", 0x00000da0),
     ("metal", 0x00000160),
-    ("wood_thin_rough", 0x000001a0),
+    ("wood", 0x000001a0),
     ("marble", 0x000001e0),
-    ("plastic", 0x00400220),
+    ("plastic", 0x00000ce0),
     ("grass", 0x00000260),
     ("footwear_hitops", 0x000004a0),
     ("footwear_slipons", 0x000004e0),
@@ -30,7 +30,7 @@ SURFACES = [
     ("water", 0x00f007a0),
     ("brick", 0x000007e0),
     ("glass", 0x00000860),
-    ("roofing_asphalt", 0x000008e0),
+    ("roofing", 0x000008e0),
     ("clothing", 0x00000920),
     ("clothing_cottonlight", 0x00000960),
     ("clothing_cottonheavy", 0x000009a0),
@@ -66,7 +66,7 @@ SURFACES = [
     ("stairs", 0x02d00320),
     ("round_rail", 0x02380ba0),
 ]
-ALIASES = {"wood":"wood_thin_rough","rail":"metal_rail","stair":"stairs","dirt":"earth","steel":"metal"}
+ALIASES = {"wood_thin_rough":"wood","roofing_asphalt":"roofing","rail":"metal_rail","stair":"stairs","dirt":"earth","steel":"metal"}
 DEFAULT_MATERIAL = 0x00000020
 # sk8_grind_curve: radius range and default, metres; the default surface.
 GRIND_RADIUS_MIN = 0.005

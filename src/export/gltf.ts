@@ -16,6 +16,7 @@
 import { Document, NodeIO, type Material, type Node } from '@gltf-transform/core';
 import { readPhysicsResource } from '../format/resource.ts';
 import { decodeMaterial } from '../format/material.ts';
+import { buildSurfaceTable, normaliseSurfaceName, surfaceNameOfWord } from '../import/materials.ts';
 import { faceCount, KIND_BOX, KIND_CONVEX, KIND_MESH, NO_SHAPE, PART_FLAGS, type PartRecord, type PhysicsResource, type ShapeRecord, type Vec3 } from '../format/types.ts';
 import { encodeResource, type MeshObject } from '../geometry/resource.ts';
 import type { OpenCorners } from '../geometry/encode.ts';
@@ -105,14 +106,20 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
   const scene = doc.createScene('collision');
   if (recorded) scene.setExtras({ sk8_compile: recorded });
   const materials = new Map<number, Material>();
+  const surfaceTable = buildSurfaceTable();
   const material = (packed: number): Material => {
     let m = materials.get(packed);
     if (m) return m;
+    // Named by the surface name that reads back as this word (Studio's preset name where the word has one: wood,
+    // earth, roofing), kept in the catalog's spelling where that already reads back ("Concrete"); a word no name
+    // gives keeps its slot's sound id and property slot ("Earth_p3") and no sk8_surface_name.
     const d = decodeMaterial(packed);
-    const surface = d.slotName ?? `slot_${d.slot}`;
-    const name = d.propertySlot === 0 ? surface : `${surface}_p${d.propertySlot}`;
+    const named = surfaceNameOfWord(packed, surfaceTable);
+    const slotName = d.slotName ?? `slot_${d.slot}`;
+    const catalogName = d.propertySlot === 0 ? slotName : `${slotName}_p${d.propertySlot}`;
+    const name = named === undefined || normaliseSurfaceName(catalogName) === named ? catalogName : named;
     m = doc.createMaterial(`${name}_${word(packed)}`).setBaseColorFactor([...surfaceColourLinear(packed), 1]).setDoubleSided(false);
-    m.setExtras({ sk8_collision_material_packed: word(packed), sk8_surface_name: surface });
+    m.setExtras({ sk8_collision_material_packed: word(packed), ...(named !== undefined ? { sk8_surface_name: name } : {}) });
     materials.set(packed, m);
     return m;
   };

@@ -1,8 +1,23 @@
 // Packed physics material (part + 0x40): ../shared/spec/authoring-notes.md, "Materials". Bits 0-5 flags (0x20 the
 // physics-literal flag), bits 6-18 material slot, bits 19-31 property slot. Names come from material-catalog.json,
-// a verbatim subset of ../shared/data/collision_surface_catalog.json (the base game's material grid), copied so the
-// package never reads outside itself at run time.
-import catalog from './material-catalog.json' with { type: 'json' };
+// the source tree's one copy of ../shared/data/collision_surface_catalog.json (the base game's material grid,
+// verbatim), copied so the package never reads outside itself at run time; src/import/materials.ts reads it here.
+import catalogJson from './material-catalog.json' with { type: 'json' };
+
+/** Shape of the catalog fields the compiler reads. */
+export interface SurfaceCatalog {
+  packing: { flagMask: number; physicsLiteralFlags: number; materialSlotShift: number; materialSlotMask: number; propertySlotShift: number };
+  /** Sound id per material slot (null where the grid has none). */
+  materialSoundIds: (string | null)[];
+  /** Property slot (decimal string) → its intrinsic properties. */
+  intrinsicProperties: Record<string, string[]>;
+  /** The grid's network values (packed words without the physics-literal flag), in the grid's order. */
+  networkIdToPackedMaterial: number[];
+}
+
+/** The base game's material grid (material-catalog.json). */
+export const SURFACE_CATALOG: SurfaceCatalog = catalogJson as SurfaceCatalog;
+const catalog = SURFACE_CATALOG;
 
 export const MATERIAL_PACKING = catalog.packing;
 /** Slots of the base material grid; maps that add surfaces append from here (an unknown slot crashes the game). */

@@ -3,21 +3,10 @@
 // Packing: bits 0–5 flags, bits 6–18 material slot, bits 19–31 property slot. The value written carries the
 // physics-literal flag 0x20. A material slot outside the level's grid crashes the game on contact, so slots from
 // BASE_GRID_SLOTS on are refused unless the caller allows custom slots.
-import catalogJson from './surface-catalog.json' with { type: 'json' };
+import { SURFACE_CATALOG, type SurfaceCatalog } from '../format/material.ts';
 
-/** Shape of the catalog fields this module reads. */
-export interface SurfaceCatalog {
-  packing: { flagMask: number; physicsLiteralFlags: number; materialSlotShift: number; materialSlotMask: number; propertySlotShift: number };
-  materialSoundIds: (string | null)[];
-  intrinsicProperties: Record<string, string[]>;
-  networkIdToPackedMaterial: number[];
-}
-
-/**
- * The base game's material grid: surface-catalog.json is a verbatim copy of
- * ../shared/data/collision_surface_catalog.json, so the package never reads outside itself at run time.
- */
-export const SURFACE_CATALOG: SurfaceCatalog = catalogJson as SurfaceCatalog;
+// The base game's material grid: src/format/material-catalog.json, the source tree's one copy of the catalog.
+export { SURFACE_CATALOG, type SurfaceCatalog };
 
 /** The physics-literal flag every written material word carries. */
 export const PHYSICS_LITERAL_FLAG = 0x20;
@@ -33,11 +22,54 @@ export const materialSlot = (packed: number): number => (packed >>> MATERIAL_SLO
 export const propertySlot = (packed: number): number => packed >>> PROPERTY_SLOT_SHIFT;
 
 /**
+ * ReSkate Studio's native surface presets: name → the packed word Studio writes for it (MaterialDecl.Packed, flag
+ * 0x20 included). Source: ../shared/spec/public-facts.md "ReSkate Studio's native surface presets", where two
+ * independent public ports that drive Studio list the same words (the GTA V port los-santos-reskate,
+ * tools/gta-skate/Collision.cs; the GTA IV port ReSkateLibertyCity, contrib/liberty-city/liberty/studio.py). A map
+ * author who types one of these names gets Studio's word, wherever names are read (glTF material names,
+ * sk8_surface, the Blender add-on, the forge and YBN tables); every other name is derived from the catalog.
+ * Three differ from the catalog derivation: earth (slot 54, not slot 3 property 3: 0x1800E0), plastic (slot 51, not
+ * slot 8 property 8: 0x400220) and roofing (slot 35, a name the catalog spells roofing_asphalt).
+ */
+export const STUDIO_SURFACE_PRESETS: readonly (readonly [string, number])[] = [
+  ['default', 0x20],
+  ['concrete', 0x60],
+  ['asphalt', 0xa0],
+  ['metal', 0x160],
+  ['wood', 0x1a0],
+  ['marble', 0x1e0],
+  ['grass', 0x260],
+  ['brick', 0x7e0],
+  ['glass', 0x860],
+  ['earth', 0xda0],
+  ['sand', 0x1320],
+  ['gravel', 0x1360],
+  ['plastic', 0xce0],
+  ['rubber', 0x1020],
+  ['metal_grate', 0x660],
+  ['metal_thin', 0x6a0],
+  ['roofing', 0x8e0],
+  ['metal_rail', 0xba0],
+  ['stairs', 0x2d00320],
+];
+
+/** The name a reader should see for a word: Studio's preset name, else the first surface-table name giving it. */
+export function surfaceNameOfWord(word: number, table: ReadonlyMap<string, number> = buildSurfaceTable()): string | undefined {
+  const w = word >>> 0;
+  const studio = STUDIO_SURFACE_PRESETS.find(([, v]) => v === w);
+  if (studio) return studio[0];
+  for (const [name, v] of table) if (v === w) return name;
+  return undefined;
+}
+
+/**
  * Surface names users write (glTF material names or extras sk8_surface) → packed word with the 0x20 flag.
- * Derived from the catalog: each slot's sound id, lower-cased, names the first network value whose material slot
- * is that slot (so water, whose only grid entry carries property slot 30, gets 0x00F007A0). Extra names:
- * stairs (the first value whose property slot has the intrinsic "Stair"), round_rail (metal rail with the
- * property slot that has "IncludeInSurfaceAnalysis"), and short aliases (wood, rail, default).
+ * Studio's presets (STUDIO_SURFACE_PRESETS) first decide; every other name is derived from the catalog: each
+ * slot's sound id, lower-cased, names the first network value whose material slot is that slot (so water, whose
+ * only grid entry carries property slot 30, gets 0x00F007A0). Extra names: stairs (the first value whose property
+ * slot has the intrinsic "Stair"), round_rail (metal rail with the property slot that has
+ * "IncludeInSurfaceAnalysis"), and short aliases (rail, stair, dirt, steel). The table keeps the catalog's order;
+ * a Studio name the catalog does not derive (roofing) comes after the catalog's names.
  */
 export function buildSurfaceTable(catalog: SurfaceCatalog = SURFACE_CATALOG): Map<string, number> {
   const values = catalog.networkIdToPackedMaterial;
@@ -61,17 +93,16 @@ export function buildSurfaceTable(catalog: SurfaceCatalog = SURFACE_CATALOG): Ma
   const roundProp = propWith('IncludeInSurfaceAnalysis');
   const round = roundProp === undefined ? undefined : firstWithSlot(railSlot, roundProp);
   table.set('round_rail', ((round ?? railSlot << MATERIAL_SLOT_SHIFT) | PHYSICS_LITERAL_FLAG) >>> 0);
+  for (const [name, word] of STUDIO_SURFACE_PRESETS) table.set(name, word);
   for (const [alias, target] of SURFACE_ALIASES) {
     const v = table.get(target);
     if (v !== undefined && !table.has(alias)) table.set(alias, v);
   }
-  table.set('default', DEFAULT_MATERIAL);
   return table;
 }
 
-/** Short names users expect, mapped onto catalog sound ids. */
+/** Short names users expect, mapped onto surface names (dirt follows Studio's earth). */
 const SURFACE_ALIASES: [string, string][] = [
-  ['wood', 'wood_thin_rough'],
   ['rail', 'metal_rail'],
   ['stair', 'stairs'],
   ['dirt', 'earth'],

@@ -190,7 +190,7 @@ def case_properties(work):
     o["tube"].sk8_ui_shape_length = 3.0
     select_only(o["rail"])
     bpy.ops.sk8.set_grind(enabled=True, radius=0.04, surface="metal_rail")
-    o["ramp"].data.materials[0].sk8_ui_surface = "wood_thin_rough"
+    o["ramp"].data.materials[0].sk8_ui_surface = "wood"
     o["pool"].sk8_ui_mode = "water"
     o["plate"].sk8_ui_packed = "0x00f007a0"
     log = draw_panels(list(o.values()), o["ramp"].data.materials[0])

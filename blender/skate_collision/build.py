@@ -303,18 +303,36 @@ def _line(state, text, icon):
     it.icon = icon
 
 
+def kind_label(kind):
+    """A finding kind as the list shows it: the known ones by name, any other (kinds added to the manifest later)
+    from its camelCase key ("rideBumps" → "ride bumps")."""
+    import re
+    return KIND_LABELS.get(kind) or re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: " " + m.group(1).lower(), kind)
+
+
 def load_findings(context, manifest, out_dir):
-    """One entry per object and finding kind with locations in manifest.json: warnings first, then info."""
+    """One entry per object and finding kind with locations in manifest.json: warnings first, then info. The kinds
+    the catalog knows come in its order, then any other kind the manifest lists locations of."""
     state = context.window_manager.sk8_state
     state.findings.clear()
     state.out_dir = out_dir
+    names = manifest.get("sourceNames")
+    state.source_names = json.dumps(names if isinstance(names, dict) else {})
     rows = []
-    for obj, report in (manifest.get("validation") or {}).items():
-        for kind in catalog.FINDING_KINDS:
-            locs = (report.get("locations") or {}).get(kind) or []
+    validation = manifest.get("validation")
+    for obj, report in (validation.items() if isinstance(validation, dict) else ()):
+        if not isinstance(report, dict):
+            continue
+        locations = report.get("locations") if isinstance(report.get("locations"), dict) else {}
+        extra = sorted(k for k in locations if k not in catalog.FINDING_KINDS)
+        for order, kind in enumerate(list(catalog.FINDING_KINDS) + extra):
+            locs = locations.get(kind)
+            locs = [l for l in locs if isinstance(l, dict) and isinstance(l.get("points"), list)] if isinstance(locs, list) else []
             count = report.get(kind, len(locs))
+            if not isinstance(count, (int, float)) or isinstance(count, bool):
+                count = len(locs)
             if count or locs:
-                rows.append((kind in catalog.INFO_KINDS, catalog.FINDING_KINDS.index(kind), obj, kind, count, locs))
+                rows.append((kind in catalog.INFO_KINDS, order, obj, kind, count, locs))
     rows.sort(key=lambda r: (r[0], r[1], r[2]))
     for info, _, obj, kind, count, locs in rows:
         f = state.findings.add()
@@ -331,31 +349,26 @@ def game_to_blender(p):
     return (p[0], -p[2], p[1])
 
 
-def sanitize_name(name):
-    """The compiler's object names (src/model.ts sanitizeName, the part that matters for matching): characters
-    outside A-Z a-z 0-9 _ . - become _."""
-    import re
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+def find_object(name, source_names=None):
+    """The Blender object a compiled object came from: by the manifest's sourceNames (the compiler's record of every
+    object it renamed: "Rail 1" compiles as Rail_1, "Rail_1" then as Rail_1_2), else by its own name. No guessing
+    from how names are cleaned: that picks the wrong object when two clean to the same name."""
+    source = (source_names or {}).get(name)
+    if isinstance(source, str):
+        return bpy.data.objects.get(source)
+    return bpy.data.objects.get(name)
 
 
-def find_object(name):
-    obj = bpy.data.objects.get(name)
-    if obj is not None:
-        return obj
-    for o in bpy.data.objects:
-        if sanitize_name(o.name) == name or sanitize_name(o.name).lower() == name.lower():
-            return o
-    return None
-
-
-def go_to_finding(context, finding, location_index=0):
+def go_to_finding(context, finding, location_index=0, source_names=None):
     """Selects the finding's object, puts the 3D cursor on its place and frames it in every 3D view; for an edge
-    finding enters edit mode with that edge selected. Returns (object, place in Blender space)."""
+    finding enters edit mode with that edge selected, for a triangle finding (degenerate, duplicate) that face.
+    Returns (object, place in Blender space, note): note says when the place is on geometry a modifier made."""
     from mathutils import Vector
     locs = json.loads(finding.locations or "[]")
-    obj = find_object(finding.object)
+    obj = find_object(finding.object, source_names)
     if obj is None:
-        raise LookupError("no object named %s in this file (the finding's object)" % finding.object)
+        source = (source_names or {}).get(finding.object)
+        raise LookupError("no object named %s in this file (the finding's object%s)" % (source or finding.object, ", compiled as %s" % finding.object if source else ""))
     if context.object is not None and context.object.mode != "OBJECT":
         bpy.ops.object.mode_set(mode="OBJECT")
     for o in context.view_layer.objects:
@@ -364,7 +377,7 @@ def go_to_finding(context, finding, location_index=0):
     obj.select_set(True)
     context.view_layer.objects.active = obj
     if not locs:
-        return obj, None
+        return obj, None, ""
     loc = locs[location_index % len(locs)]
     pts = [Vector(game_to_blender(p)) for p in loc["points"]]
     centre = sum(pts, Vector()) / len(pts)
@@ -379,38 +392,86 @@ def go_to_finding(context, finding, location_index=0):
                     space.region_3d.view_location = centre
                     space.region_3d.view_distance = max(2.0, 3.0 * size)
             area.tag_redraw()
-    if len(pts) == 2 and obj.type == "MESH":
-        _select_edge(context, obj, pts)
-    return obj, tuple(centre)
+    note = ""
+    if obj.type == "MESH" and len(pts) in (2, 3):
+        _, note = _select_element(context, obj, pts, "EDGE" if len(pts) == 2 else "FACE")
+    return obj, tuple(centre), note
 
 
-def _select_edge(context, obj, pts):
-    """Edit mode, edge select, the mesh edge whose world end points are nearest the finding's (either way round)."""
-    import bmesh
-    mw = obj.matrix_world
+INDEX_ATTRIBUTE = "sk8_go_to_index"  # a temporary attribute: which original edge/face each evaluated one comes from
+
+
+def _evaluated_match(context, obj, pts, domain):
+    """The mesh element (EDGE or FACE) whose world corners are nearest the finding's points, looked for in the mesh
+    as the compiler got it (modifiers applied: Array copies, Mirror…), mapped back to the element of the object's own
+    mesh it was made from. A temporary integer attribute numbering the elements rides through the modifiers (they
+    copy attributes to what they make). Returns (original index or None, distance of the match, distance of that
+    original element itself from the finding)."""
     me = obj.data
-    best, best_d = None, float("inf")
-    for e in me.edges:
-        a = mw @ me.vertices[e.vertices[0]].co
-        b = mw @ me.vertices[e.vertices[1]].co
-        d = min((a - pts[0]).length + (b - pts[1]).length, (a - pts[1]).length + (b - pts[0]).length)
-        if d < best_d:
-            best, best_d = e.index, d
+    count = len(me.edges) if domain == "EDGE" else len(me.polygons)
+    if count == 0:
+        return None, float("inf"), float("inf")
+    attr = me.attributes.new(INDEX_ATTRIBUTE, "INT", domain)
+    try:
+        attr.data.foreach_set("value", list(range(count)))
+        me.update()
+        depsgraph = context.evaluated_depsgraph_get()
+        depsgraph.update()
+        ev = obj.evaluated_get(depsgraph)
+        em = ev.to_mesh()
+        try:
+            mw = ev.matrix_world
+            co = [mw @ v.co for v in em.vertices]
+            elements = em.edges if domain == "EDGE" else em.polygons
+            layer = em.attributes.get(INDEX_ATTRIBUTE)
+            origin = [layer.data[i].value for i in range(len(elements))] if layer is not None and layer.domain == domain else list(range(len(elements)))
+            best, best_d = None, float("inf")
+            for i, el in enumerate(elements):
+                d = _corner_distance([co[v] for v in el.vertices], pts)
+                if d < best_d:
+                    best, best_d = i, d
+        finally:
+            ev.to_mesh_clear()
+    finally:
+        me.attributes.remove(me.attributes[INDEX_ATTRIBUTE])
+        me.update()
+    if best is None or not 0 <= origin[best] < count:
+        return None, best_d, float("inf")
+    index = origin[best]
+    mw = obj.matrix_world
+    own = me.edges[index] if domain == "EDGE" else me.polygons[index]
+    return index, best_d, _corner_distance([mw @ me.vertices[v].co for v in own.vertices], pts)
+
+
+def _corner_distance(corners, pts):
+    """How far an element's corners are from a finding's points: each point to its nearest corner, summed."""
+    return sum(min((c - p).length for c in corners) for p in pts) if corners else float("inf")
+
+
+def _select_element(context, obj, pts, domain):
+    """Edit mode with the original element the finding is on selected (edge select mode for an edge, face select
+    for a triangle). Returns (index, note)."""
+    import bmesh
+    index, _, own = _evaluated_match(context, obj, pts, domain)
+    me = obj.data
     bpy.ops.object.mode_set(mode="EDIT")
-    context.tool_settings.mesh_select_mode = (False, True, False)
+    context.tool_settings.mesh_select_mode = (False, domain == "EDGE", domain == "FACE")
     bm = bmesh.from_edit_mesh(me)
-    for v in bm.verts:
-        v.select_set(False)
-    for f in bm.faces:
-        f.select_set(False)
-    for e in bm.edges:
-        e.select_set(False)
-    bm.edges.ensure_lookup_table()
-    if best is not None:
-        bm.edges[best].select_set(True)
+    for seq in (bm.verts, bm.edges, bm.faces):
+        for el in seq:
+            el.select_set(False)
+    note = ""
+    if index is not None:
+        seq = bm.edges if domain == "EDGE" else bm.faces
+        seq.ensure_lookup_table()
+        seq[index].select_set(True)
+        if own > 1e-3 * len(pts):
+            # The finding is on geometry a modifier made (an Array copy): the element it was made from is selected;
+            # the cursor and the view are on the finding's own place.
+            note = "on geometry the modifiers make from the selected %s" % ("edge" if domain == "EDGE" else "face")
     bm.select_flush_mode()
     bmesh.update_edit_mesh(me)
-    return best
+    return index, note
 
 
 # --- state, settings and operators ----------------------------------------------------------------------------
@@ -438,6 +499,7 @@ class SK8_State(bpy.types.PropertyGroup):
     lines: CollectionProperty(type=SK8_Line)
     findings: CollectionProperty(type=SK8_Finding)
     finding_index: IntProperty()
+    source_names: StringProperty(description="JSON: the manifest's sourceNames (compiled object name → the object's name in the level)")
     preview: BoolProperty(name="Preview Shapes", default=True, description="Draw the primitive each selected object compiles as (explicit or fitted) in the 3D view")
 
 
@@ -567,12 +629,16 @@ class SK8_OT_go_to_finding(bpy.types.Operator):
         n = len(json.loads(f.locations or "[]")) or 1
         f.current = (f.current + self.step) % n
         try:
-            obj, place = go_to_finding(context, f, f.current)
+            names = json.loads(state.source_names or "{}")
+        except ValueError:
+            names = {}
+        try:
+            obj, place, note = go_to_finding(context, f, f.current, names if isinstance(names, dict) else {})
         except LookupError as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
         where = "" if place is None else " at (%.3f, %.3f, %.3f)" % place
-        self.report({"INFO"}, "%s on %s%s (%d of %d)" % (KIND_LABELS.get(f.kind, f.kind), obj.name, where, f.current + 1, n))
+        self.report({"INFO"}, "%s on %s%s%s (%d of %d)" % (kind_label(f.kind), obj.name, where, ", " + note if note else "", f.current + 1, n))
         return {"FINISHED"}
 
 

@@ -73,6 +73,16 @@ describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
     expect(r.edge).toEqual([[10, 3, 1], [10, 5, 1]]);
   }, 240_000);
 
+  it("go to: objects the compiler renamed (by the manifest's sourceNames), an Array modifier's copy, a degenerate triangle", () => {
+    const r = runCase('goto');
+    expect(r.sourceNames).toEqual({ Rail_1: 'Rail 1', Rail_1_2: 'Rail_1', wall_2: 'wall', CON_: 'CON', Kicker_: 'Kicker.' });
+    for (const [compiled, [selected, at]] of Object.entries(r.picked as Record<string, [string, string]>)) expect(selected, compiled).toBe(at);
+    expect(Object.keys(r.picked)).toHaveLength(6);
+    expect(r.array).toEqual({ cursor: [3, -20, 0], edge: [[-1, -1, 0], [-1, 1, 0]] });
+    expect(r.degenerate).toEqual([4, 5, 6]);
+    expect(r.missing).toMatch(/no object named Gone in this file \(the finding's object, compiled as Rail_1_2\)/);
+  }, 240_000);
+
   it('a long build shows the stage and its counts while it runs, from the compiler\'s --progress-json lines', () => {
     const r = runCase('progress', '150');
     expect(r.files).toBe(150);

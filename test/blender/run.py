@@ -17,6 +17,8 @@
 #               --recorded-options, and the Compile button with Native Shapes), the same files;
 #               a record kept under its own mode, dropped (after asking) under another, by Build from Mesh.
 #   install     the add-on's zip installs as an extension (4.2+) or a legacy add-on; a missing compiler is named.
+#   goto        Go To on objects the compiler renamed (the manifest's sourceNames), on an Array modifier's copy, on a
+#               degenerate triangle.
 #   hostile     the locate/run functions fed hostile names (output folders, shims, planted compilers, no node), for
 #               POSIX and, by their platform parameter, Windows: nothing runs but node on the compiler's JavaScript.
 import json
@@ -580,6 +582,89 @@ def case_install(work, zip_path, how):
     print("RESULT " + json.dumps({"module": module, "files": sorted(os.listdir(installed)), "missing": status, "none": none_found}))
 
 
+def case_goto(work):
+    """Go To when the compiler renamed objects (the manifest's sourceNames), on an Array modifier's copy, and on a
+    degenerate triangle."""
+    fresh()
+    from skate_collision import build
+    quad = [(-1, -1, 0), (1, -1, 0), (1, 1, 0), (-1, 1, 0)]
+    # Open plates: every one has border findings (info) with locations. Names the compiler cleans or makes unique.
+    names = ["Rail 1", "Rail_1", "Wall", "wall", "CON", "Kicker."]
+    for k, name in enumerate(names):
+        mesh_object(name, quad, [(0, 1, 2, 3)], location=(0, 10 * k, 0))
+    # An Array copy: "deck" (a plate at x −1..1) arrayed twice 4 m apart along X; "other" meets the copy's left
+    # edge (x = 3) along a longer edge of its own: a crack on deck at the copy, 4 m from the base mesh's left edge
+    # and 2 m from its right.
+    deck = mesh_object("deck", quad, [(0, 1, 2, 3)], location=(0, -20, 0))
+    arr = deck.modifiers.new("Array", "ARRAY")
+    arr.count = 2
+    arr.use_relative_offset = False
+    arr.use_constant_offset = True
+    arr.constant_offset_displace = (4, 0, 0)
+    mesh_object("other", [(1.5, -1, 0), (3, -1, 0), (3, 3, 0), (1.5, 3, 0)], [(0, 1, 2, 3)], location=(0, -20, 0))
+    # A degenerate triangle (three points on a line) beside a good quad.
+    mesh_object("sliver", [(0, 0, 0), (2, 0, 0), (2, 2, 0), (0, 2, 0), (3, 0, 0), (4, 0, 0), (5, 0, 0)], [(0, 1, 2, 3), (4, 5, 6)], location=(0, -40, 0))
+    s = bpy.context.scene.sk8_build
+    s.out_dir = os.path.join(work, "goto.collision")
+    s.report = False
+    assert bpy.ops.sk8.compile() == {"FINISHED"}, bpy.context.window_manager.sk8_state.status
+    state = bpy.context.window_manager.sk8_state
+    manifest = json.load(open(os.path.join(s.out_dir, "manifest.json")))
+    out = {"sourceNames": manifest.get("sourceNames")}
+    ctx = bpy.context
+    picked = {}
+    for i, f in enumerate(state.findings):
+        if f.kind != "borderEdges" or f.object in picked or f.object in ("deck", "other", "sliver"):
+            continue
+        assert bpy.ops.sk8.go_to_finding(index=i) == {"FINISHED"}, f.object
+        obj = ctx.view_layer.objects.active
+        # Each plate is 10 m apart along Y: the cursor tells which plate the finding is on.
+        k = round(ctx.scene.cursor.location.y / 10)
+        picked[f.object] = [obj.name, names[k]]
+        bpy.ops.object.mode_set(mode="OBJECT")
+    for compiled, (selected, at) in picked.items():
+        assert selected == at, "Go To on %s selected %s, the finding is on %s" % (compiled, selected, at)
+    assert len(picked) == len(names), picked
+    out["picked"] = picked
+    # The crack on the Array copy: the cursor on the copy's edge, the base edge it is made from selected.
+    cracks = [i for i, f in enumerate(state.findings) if f.kind == "crackEdges" and f.object == "deck"]
+    assert cracks, [(f.kind, f.object) for f in state.findings]
+    assert bpy.ops.sk8.go_to_finding(index=cracks[0]) == {"FINISHED"}
+    assert ctx.object.name == "deck" and ctx.object.mode == "EDIT", (ctx.object.name, ctx.object.mode)
+    cursor = tuple(round(c, 4) for c in ctx.scene.cursor.location)
+    assert cursor == (3.0, -20.0, 0.0), cursor
+    bm = bmesh.from_edit_mesh(deck.data)
+    sel = [sorted(tuple(round(c, 4) for c in v.co) for v in e.verts) for e in bm.edges if e.select]
+    assert sel == [[(-1.0, -1.0, 0.0), (-1.0, 1.0, 0.0)]], "selected %s, not the base edge the copy's x = 3 edge is made from" % sel
+    out["array"] = {"cursor": cursor, "edge": sel[0]}
+    bpy.ops.object.mode_set(mode="OBJECT")
+    # The degenerate triangle: face select mode, that face selected.
+    degen = [i for i, f in enumerate(state.findings) if f.kind == "degenerate" and f.object == "sliver"]
+    assert degen, [(f.kind, f.object) for f in state.findings]
+    assert bpy.ops.sk8.go_to_finding(index=degen[0]) == {"FINISHED"}
+    assert ctx.object.name == "sliver" and ctx.object.mode == "EDIT"
+    assert tuple(ctx.tool_settings.mesh_select_mode) == (False, False, True), tuple(ctx.tool_settings.mesh_select_mode)
+    bm = bmesh.from_edit_mesh(ctx.object.data)
+    faces = [sorted(v.index for v in f.verts) for f in bm.faces if f.select]
+    assert faces == [[4, 5, 6]], faces
+    out["degenerate"] = faces[0]
+    bpy.ops.object.mode_set(mode="OBJECT")
+    # The temporary attribute is gone; the meshes hold only what they held.
+    for o in bpy.data.objects:
+        if o.type == "MESH":
+            assert build.INDEX_ATTRIBUTE not in o.data.attributes, o.name
+    # A finding on an object the file no longer has: named, with the compiled name.
+    state.source_names = json.dumps({"Rail_1_2": "Gone"})
+    f = state.findings.add()
+    f.object, f.kind, f.severity, f.count, f.locations = "Rail_1_2", "crackEdges", "WARNING", 1, "[]"
+    try:
+        bpy.ops.sk8.go_to_finding(index=len(state.findings) - 1)
+        raise AssertionError("went to a missing object")
+    except RuntimeError as e:
+        out["missing"] = str(e).strip().splitlines()[-1]
+    print("RESULT " + json.dumps(out))
+
+
 def msvc_argv(line):
     """Splits a Windows command line as node.exe's C runtime does (CommandLineToArgvW's rules)."""
     args, cur, i, quoted, have = [], [], 0, False, False
@@ -840,6 +925,8 @@ def main():
         case_import(work, sys.argv[3])
     elif case == "records":
         case_records(work)
+    elif case == "goto":
+        case_goto(work)
     elif case == "hostile":
         case_hostile(work)
     elif case == "install":

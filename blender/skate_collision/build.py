@@ -55,6 +55,63 @@ def find_compiler(context=None, platform=sys.platform, env=None, addon_dir=ADDON
     return locate.compiler_command(addon_dir, compiler, node, env=env, platform=platform)
 
 
+def collision_candidates(context, selection_only):
+    """The exported objects that should give collision: (name, why it might give none). Meshes, curves, surfaces,
+    text and metaballs unless their mode is none, and empties with a collision mode or sk8_shape. The reason is
+    what the author should do, used when the build comes back without the object."""
+    from . import props
+    objs = context.selected_objects if selection_only else context.view_layer.objects
+    out = []
+    for o in objs:
+        mode = props.read_mode(o)
+        if mode == "none":
+            continue
+        grind = props.read_grind(o)["enabled"]
+        label = props_mode_label(mode)
+        if o.type == "EMPTY":
+            if o.get(props.MODE_KEY) is None and o.get(props.SHAPE_KEY) is None:
+                continue
+            why = ("an Empty set to %s has no mesh to fit the shape to: turn on Explicit Shape (or Fit on a mesh)" % label
+                   if o.get(props.SHAPE_KEY) is None else "its sk8_shape gave nothing (see the warnings)")
+        elif o.type == "MESH":
+            me = o.data
+            if len(me.polygons) == 0 and len(me.edges) == 0:
+                why = "a mesh of vertices only (%s): collision needs faces" % label
+            elif len(me.polygons) == 0 and not grind:
+                why = "a mesh of edges only: loose edges give collision only as a grind curve (tick Grind Curve)"
+            else:
+                why = "its faces gave no collision (modifiers, or every triangle without area: see the warnings)"
+        elif o.type == "CURVE":
+            if grind:
+                continue  # the exporter writes no lines for a curve: said below if the build lacks it
+            why = "a curve gives collision only with faces (a bevel or extrude) or as a grind curve (convert it to a mesh and tick Grind Curve)"
+        elif o.type in ("SURFACE", "FONT", "META"):
+            why = "gave no faces to export"
+        else:
+            continue
+        out.append((o.name, why))
+    return out
+
+
+def props_mode_label(mode):
+    from . import props
+    for ident, name, _, _ in props.MODE_ITEMS:
+        if ident == (mode or props.UNSET):
+            return name
+    return mode or "triangle mesh"
+
+
+def dropped_objects(candidates, manifest):
+    """The candidates the build made nothing of: not a source of any resource (by the compiled name, or the name
+    sourceNames maps it back to). [(name, why)]."""
+    names = manifest.get("sourceNames") if isinstance(manifest.get("sourceNames"), dict) else {}
+    built = set()
+    for r in manifest.get("resources") or []:
+        for n in (r.get("sourceObjects") or []) if isinstance(r, dict) else []:
+            built.add(names.get(n, n))
+    return [(name, why) for name, why in candidates if name not in built]
+
+
 def export_level(context, glb, selection_only):
     """File → Export → glTF 2.0 with the README's settings: custom properties (extras) on, +Y up, modifiers
     applied, loose edges as lines; no textures, cameras, lights or animation (the compiler reads none)."""
@@ -196,7 +253,7 @@ class Job:
             entry = json.loads(text) if text.strip() else None
         except ValueError:
             entry = None
-        self.result = {"code": code, "entry": entry, "stderr": "\n".join(self._err), "seconds": time.monotonic() - self.started}
+        self.result = {"code": code, "entry": entry, "stderr": "\n".join(self._err), "seconds": time.monotonic() - self.started, "candidates": getattr(self, "candidates", [])}
         shutil.rmtree(self.workdir, ignore_errors=True)
         return self.result
 
@@ -252,7 +309,9 @@ def start_compile(context):
     state.running = True
     state.status = "compiling…"
     state.progress = 0.0
-    return Job(build_command(base, glb, settings), workdir)
+    job = Job(build_command(base, glb, settings), workdir)
+    job.candidates = collision_candidates(context, settings["selection_only"])
+    return job
 
 
 def finish_compile(context, result):
@@ -273,6 +332,8 @@ def finish_compile(context, result):
             _line(state, "%s  %s" % (k, v), "NONE")
         for w in m.get("warnings", []):
             _line(state, w, "ERROR")
+        for name, why in dropped_objects(result.get("candidates") or [], m):
+            _line(state, "%s: no collision built: %s" % (name, why), "ERROR")
         load_findings(context, m, entry["outDir"])
         return True, state.status
     if entry and entry.get("error"):

@@ -83,6 +83,13 @@ describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
     expect(r.missing).toMatch(/no object named Gone in this file \(the finding's object, compiled as Rail_1_2\)/);
   }, 240_000);
 
+  it('objects with a collision setting that yield nothing are named in a warning', () => {
+    const r = runCase('dropped');
+    expect(Object.keys(r.dropped).sort()).toEqual(['box_empty', 'edges_only', 'points_box', 'rail_curve']);
+    expect(r.dropped.box_empty).toMatch(/an Empty set to Box has no mesh to fit the shape to: turn on Explicit Shape/);
+    expect(r.dropped.edges_only).toMatch(/loose edges give collision only as a grind curve/);
+  }, 240_000);
+
   it('a long build shows the stage and its counts while it runs, from the compiler\'s --progress-json lines', () => {
     const r = runCase('progress', '150');
     expect(r.files).toBe(150);

@@ -19,6 +19,7 @@
 #   install     the add-on's zip installs as an extension (4.2+) or a legacy add-on; a missing compiler is named.
 #   goto        Go To on objects the compiler renamed (the manifest's sourceNames), on an Array modifier's copy, on a
 #               degenerate triangle.
+#   dropped     objects with a collision setting that yield nothing are named in a warning.
 #   hostile     the locate/run functions fed hostile names (output folders, shims, planted compilers, no node), for
 #               POSIX and, by their platform parameter, Windows: nothing runs but node on the compiler's JavaScript.
 import json
@@ -665,6 +666,42 @@ def case_goto(work):
     print("RESULT " + json.dumps(out))
 
 
+def case_dropped(work):
+    """Objects with a collision setting that yield nothing are named in a warning: an Empty set to Box without an
+    explicit shape, a vertices-only mesh set to Box, an edge-only mesh, a curve without the grind flag."""
+    fresh()
+    quad = [(-1, -1, 0), (1, -1, 0), (1, 1, 0), (-1, 1, 0)]
+    mesh_object("ground", quad, [(0, 1, 2, 3)])
+    empty = bpy.data.objects.new("box_empty", None)
+    bpy.context.scene.collection.objects.link(empty)
+    empty.location = (5, 0, 0)
+    empty.sk8_ui_mode = "box"
+    points = mesh_object("points_box", [(0, 0, 0), (1, 0, 0), (1, 1, 1)], location=(8, 0, 0))
+    points.sk8_ui_mode = "box"
+    mesh_object("edges_only", [(0, 0, 0), (1, 0, 0), (2, 1, 0)], edges=[(0, 1), (1, 2)], location=(10, 0, 0))
+    cu = bpy.data.curves.new("rail_curve", "CURVE")
+    spline = cu.splines.new("POLY")
+    spline.points.add(2)
+    for k, p in enumerate([(0, 0, 1, 1), (2, 0, 1, 1), (4, 1, 1, 1)]):
+        spline.points[k].co = p
+    curve = bpy.data.objects.new("rail_curve", cu)
+    bpy.context.scene.collection.objects.link(curve)
+    # Kept out of the warnings: an object set to none, a helper empty with no setting, a grind curve that builds.
+    helper = mesh_object("helper", quad, [(0, 1, 2, 3)], location=(0, 5, 0))
+    helper.sk8_ui_mode = "none"
+    bpy.context.scene.collection.objects.link(bpy.data.objects.new("plain_empty", None))
+    rail = mesh_object("rail", [(0, 0, 0.5), (2, 0, 0.5)], edges=[(0, 1)], location=(0, -5, 0))
+    rail.sk8_ui_grind = True
+    s = bpy.context.scene.sk8_build
+    s.out_dir = os.path.join(work, "dropped.collision")
+    s.report = False
+    assert bpy.ops.sk8.compile() == {"FINISHED"}, bpy.context.window_manager.sk8_state.status
+    lines = [l.text for l in bpy.context.window_manager.sk8_state.lines]
+    dropped = {l.split(":", 1)[0]: l for l in lines if ": no collision built: " in l}
+    assert sorted(dropped) == ["box_empty", "edges_only", "points_box", "rail_curve"], lines
+    print("RESULT " + json.dumps({"dropped": dropped, "lines": lines}))
+
+
 def msvc_argv(line):
     """Splits a Windows command line as node.exe's C runtime does (CommandLineToArgvW's rules)."""
     args, cur, i, quoted, have = [], [], 0, False, False
@@ -927,6 +964,8 @@ def main():
         case_records(work)
     elif case == "goto":
         case_goto(work)
+    elif case == "dropped":
+        case_dropped(work)
     elif case == "hostile":
         case_hostile(work)
     elif case == "install":

@@ -51,9 +51,25 @@ export interface CrackMesh {
 }
 
 export interface CrackResult {
-  /** Per mesh, per open edge: −1 a border, else the mesh the first match belongs to (a crack). */
+  /** Per mesh, per open edge: −1 a border, UNCHECKED (the pass was past its budget), else the mesh the first match belongs to (a crack). */
   with: Int32Array[];
+  /** Set when the pass was not run: its estimated work and the budget it was past (CRACK_BUDGET). */
+  unchecked?: { work: number; budget: number };
 }
+
+/** In a result: an edge the pass did not classify (its work was past the budget); neither a border nor a crack. */
+export const UNCHECKED = -3;
+
+/**
+ * The crack pass's work budget, in point tests (a point of an open edge gathered under a face's or an edge's
+ * X/Z box): `base` plus `perItem` for each face and point. A level of ordinary pieces tests a few to a few dozen
+ * points per face; a soup of large overlapping faces over a spread of points tests nearly every point for every
+ * face (100,000 faces of ~100 m over 900,000 points: ~10^11 tests, hours). Past the budget the pass is not run and
+ * every edge it would have classified is UNCHECKED (a warning says how many): a bounded build over a complete one.
+ * ~8 ns a test in WebAssembly (measured: 10,000 such faces, 2.2·10^9 tests, 17 s): the base is ~4 s of work, and
+ * the bench levels test ~2 points a face (city-blocks: 268,000 tests for 120,000 faces), far under perItem.
+ */
+export const CRACK_BUDGET = { base: 5e8, perItem: 200 };
 
 /** The classification of a mesh without open edges: shared, and with nothing in it nothing is ever written to it. */
 const NO_EDGES = new Int32Array(0);
@@ -111,6 +127,15 @@ function classify(meshes: CrackMesh[], options: Partial<CrackOptions>, known: In
   });
   if (totalEdges === 0) return result;
   const np = totalEdges * SAMPLES.length;
+  const budget = crackBudget(meshes, np);
+  const work = crackWork(meshes, todo, np, tol, budget);
+  if (work > budget) {
+    meshes.forEach((m, mi) => {
+      for (let i = 0; i < m.open.length / 6; i++) if (todo(mi, i)) result.with[mi][i] = UNCHECKED;
+    });
+    result.unchecked = { work, budget };
+    return result;
+  }
   if (wasm) return withEncoder(`cracks: ${np} points`, () => classifyInWasm(meshes, result, np, todo, tol, cosMax, join));
 
   // Points: xyz, and the (mesh, edge) they belong to.
@@ -391,6 +416,83 @@ function columnSize(meshes: CrackMesh[], tol: number, px: Float64Array, pz: Floa
   sizes.sort((a, b) => a - b);
   const median = sizes.length ? sizes[sizes.length >> 1] : 1;
   return Math.max(4 * tol, Number.isFinite(median) ? median : 1, Number.isFinite(spacing) ? spacing : 0);
+}
+
+/** The pass's budget (CRACK_BUDGET) for these meshes and np points. */
+function crackBudget(meshes: CrackMesh[], np: number): number {
+  let faces = 0;
+  for (const m of meshes) for (const g of m.groups) faces += g.length / 3;
+  return CRACK_BUDGET.base + CRACK_BUDGET.perItem * (faces + np);
+}
+
+/**
+ * The point tests the two loops would make (an estimate from above, linear in faces + edges + points): the points
+ * counted into a dense grid of the pass's columns (coarser when that grid would have more cells than 4 × points),
+ * and for each face and open edge the points in the cells under its box grown by the tolerance (summed-area
+ * table), or all of them when its columns outnumber the points (the loops then walk every point). Stops counting
+ * past `stop`. Points not finite are left out (no box holds them); a box not finite counts every point.
+ */
+function crackWork(meshes: CrackMesh[], todo: (mi: number, i: number) => boolean, np: number, tol: number, stop: number): number {
+  // The points as samplePoints makes them (only their X/Z): their box, then the grid.
+  const px = new Float64Array(np), pz = new Float64Array(np);
+  let k = 0;
+  meshes.forEach((m, mi) => {
+    const e = m.open;
+    for (let i = 0; i < e.length / 6; i++) {
+      if (!todo(mi, i)) continue;
+      for (const f of SAMPLES) {
+        px[k] = e[6 * i] + f * (e[6 * i + 3] - e[6 * i]);
+        pz[k] = e[6 * i + 2] + f * (e[6 * i + 5] - e[6 * i + 2]);
+        k++;
+      }
+    }
+  });
+  const size = columnSize(meshes, tol, px, pz);
+  let x0 = Infinity, x1 = -Infinity, z0 = Infinity, z1 = -Infinity;
+  for (let p = 0; p < np; p++) {
+    if (!(Number.isFinite(px[p]) && Number.isFinite(pz[p]))) continue;
+    x0 = Math.min(x0, px[p]); x1 = Math.max(x1, px[p]);
+    z0 = Math.min(z0, pz[p]); z1 = Math.max(z1, pz[p]);
+  }
+  if (!(x0 <= x1) || !(size > 0)) return 0;
+  // Cells of `cell` metres (a whole number of columns), at most ~4 × np of them.
+  let cell = size;
+  const cellsAt = (c: number): number => (Math.floor(x1 / c) - Math.floor(x0 / c) + 1) * (Math.floor(z1 / c) - Math.floor(z0 / c) + 1);
+  while (!(cellsAt(cell) <= 4 * np + 1024)) cell *= 2;
+  const gx0 = Math.floor(x0 / cell), gz0 = Math.floor(z0 / cell);
+  const nx = Math.floor(x1 / cell) - gx0 + 1, nz = Math.floor(z1 / cell) - gz0 + 1;
+  const sat = new Float64Array((nx + 1) * (nz + 1));
+  for (let p = 0; p < np; p++) {
+    if (!(Number.isFinite(px[p]) && Number.isFinite(pz[p]))) continue;
+    sat[(Math.floor(px[p] / cell) - gx0 + 1) * (nz + 1) + Math.floor(pz[p] / cell) - gz0 + 1]++;
+  }
+  for (let i = 1; i <= nx; i++) for (let j = 1; j <= nz; j++) sat[i * (nz + 1) + j] += sat[(i - 1) * (nz + 1) + j] + sat[i * (nz + 1) + j - 1] - sat[(i - 1) * (nz + 1) + j - 1];
+  const clampX = (v: number): number => Math.min(nx, Math.max(0, v));
+  const clampZ = (v: number): number => Math.min(nz, Math.max(0, v));
+  let work = 0;
+  const box = (bx0: number, bz0: number, bx1: number, bz1: number): void => {
+    const columns = (Math.floor(bx1 / size) - Math.floor(bx0 / size) + 1) * (Math.floor(bz1 / size) - Math.floor(bz0 / size) + 1);
+    if (!(columns <= np)) {
+      work += np;
+      return;
+    }
+    const i0 = clampX(Math.floor(bx0 / cell) - gx0), i1 = clampX(Math.floor(bx1 / cell) - gx0 + 1);
+    const j0 = clampZ(Math.floor(bz0 / cell) - gz0), j1 = clampZ(Math.floor(bz1 / cell) - gz0 + 1);
+    work += columns + sat[i1 * (nz + 1) + j1] - sat[i0 * (nz + 1) + j1] - sat[i1 * (nz + 1) + j0] + sat[i0 * (nz + 1) + j0];
+  };
+  for (const m of meshes) {
+    const e = m.open;
+    for (let i = 0; i < e.length && work <= stop; i += 6) box(Math.min(e[i], e[i + 3]) - tol, Math.min(e[i + 2], e[i + 5]) - tol, Math.max(e[i], e[i + 3]) + tol, Math.max(e[i + 2], e[i + 5]) + tol);
+    const pos = m.positions;
+    for (const g of m.groups) {
+      for (let c = 0; c < g.length && work <= stop; c += 3) {
+        const a = 3 * g[c], b = 3 * g[c + 1], d = 3 * g[c + 2];
+        box(Math.min(pos[a], pos[b], pos[d]) - tol, Math.min(pos[a + 2], pos[b + 2], pos[d + 2]) - tol, Math.max(pos[a], pos[b], pos[d]) + tol, Math.max(pos[a + 2], pos[b + 2], pos[d + 2]) + tol);
+      }
+    }
+    if (work > stop) break;
+  }
+  return work;
 }
 
 /** Column indices from here on (or not numbers) are not looked up by key (ColumnHash.gather). */

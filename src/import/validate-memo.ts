@@ -5,7 +5,7 @@
 // mesh that changed (its triangles, old or new, grown by more than the tolerance) and those of new meshes; every
 // other edge keeps its value, mapped to the same mesh's place in this build (src/geometry/cracks.ts `known`). When
 // the meshes kept are not in the same order as before, or too many changed, the whole pass runs again.
-import { classifyOpenEdges, CRACK_DEFAULTS, SAMPLES, UNKNOWN } from '../geometry/cracks.ts';
+import { classifyOpenEdges, CRACK_DEFAULTS, SAMPLES, UNCHECKED, UNKNOWN } from '../geometry/cracks.ts';
 import { countCracks, crackMesh, validateMesh, type CrackCounts, type MeshReport } from './validate.ts';
 
 /** Above this many meshes changed (added, removed or edited), the crack pass runs whole. */
@@ -181,6 +181,7 @@ export class ValidationMemo {
         }
         if (dirty) continue;
         const v = k.hits[i];
+        if (v === UNCHECKED) continue; // not classified last pass: classify now
         if (v < 0) out[i] = -1;
         else {
           const to = place.get(this.order[v]);

@@ -106,8 +106,10 @@ export function encodePass(pass: KeptPass, digestOf: (key: number) => string | u
     fields.forEach((f, j) => (fixed[o + j] = r[f] as number));
     const t = o + fields.length;
     for (let j = 0; j < 6; j++) fixed[t + j] = k.box ? k.box[j] : NaN;
-    fixed[t + 6] = k.counts ? k.counts.crackEdges : NaN;
-    fixed[t + 7] = k.counts ? k.counts.borderEdges : NaN;
+    // A pass past its budget left edges unclassified: neither its counts nor its values are kept (classified again).
+    const sure = !k.counts?.uncheckedEdges;
+    fixed[t + 6] = k.counts && sure ? k.counts.crackEdges : NaN;
+    fixed[t + 7] = k.counts && sure ? k.counts.borderEdges : NaN;
     const open = k.report.open;
     const edges = open?.triangle.length ?? 0;
     if (open && open.ends.length !== 6 * edges) return undefined;
@@ -115,7 +117,7 @@ export function encodePass(pass: KeptPass, digestOf: (key: number) => string | u
     fixed[t + 8] = open ? edges : -1;
     fixed[t + 9] = open ? put(open.ends) : -1;
     if (open) put(open.triangle);
-    fixed[t + 10] = k.hits ? put(k.hits) : -1;
+    fixed[t + 10] = k.hits && sure ? put(k.hits) : -1;
     head.names.push(k.name ?? null);
     const loc: StoredHead['locations'][string] = {};
     if (Object.keys(k.report.locations).length) loc.report = k.report.locations;

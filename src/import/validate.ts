@@ -21,7 +21,7 @@
 //   fresh process, small first: cold 142 + 124 → 67 + 94 ms (props + terrain), warm ~90 + 105 → 42 + 66. Bench,
 //   fresh children alternating, 2 threads: wall 1,052–1,382 → 975–1,112 ms, CPU 2,022–2,677 → 1,824–2,073 ms.
 
-import { classifyOpenEdges, type CrackMesh, type CrackOptions } from '../geometry/cracks.ts';
+import { classifyOpenEdges, UNCHECKED, type CrackMesh, type CrackOptions } from '../geometry/cracks.ts';
 import { encoderWasm, WasmLayout, withEncoder } from '../geometry/wasm.ts';
 import { runWeld, takeWeldRegions } from '../geometry/weld.ts';
 import { concatU32 } from './shared-arena.ts';
@@ -67,6 +67,11 @@ export interface MeshReport {
   borderEdges: number;
   /** Open edges along another open edge or a face, not welded to it: a bump under the board. Set by classifyCracks. */
   crackEdges: number;
+  /**
+   * Open edges the level-wide crack pass did not classify (neither border nor crack): its work was past its budget
+   * (src/geometry/cracks.ts CRACK_BUDGET). Set by classifyCracks.
+   */
+  uncheckedEdges: number;
   /** Edges used by three or more triangles. */
   nonManifoldEdges: number;
   /** Edges whose two triangles run it in the same direction (flipped neighbour). */
@@ -90,7 +95,7 @@ export const DENSITY_LIMIT = 900;
 export function validateMesh(positions: Float32Array, groups: Uint32Array[], cap = LOCATIONS_CAP): MeshReport {
   const total = groups.reduce((s, g) => s + g.length / 3, 0);
   const report: MeshReport = {
-    triangles: total, degenerate: 0, duplicate: 0, reversedDuplicate: 0, openEdges: 0, borderEdges: 0, crackEdges: 0,
+    triangles: total, degenerate: 0, duplicate: 0, reversedDuplicate: 0, openEdges: 0, borderEdges: 0, crackEdges: 0, uncheckedEdges: 0,
     nonManifoldEdges: 0, inconsistentEdges: 0, denseParts: 0, maxHalfEdgesPerMetre: 0, locations: {},
   };
   const indices = concatU32(groups);
@@ -220,9 +225,13 @@ export function crackMesh(positions: Float32Array, groups: Uint32Array[], report
  */
 export function countCracks(open: OpenEdgeList, hits: Int32Array, i: number, names: string[], cap = LOCATIONS_CAP): CrackCounts {
   const border: FindingLocation[] = [], crack: FindingLocation[] = [];
-  let cracks = 0;
+  let cracks = 0, unchecked = 0;
   const p = open.ends;
   hits.forEach((w, e) => {
+    if (w === UNCHECKED) {
+      unchecked++;
+      return;
+    }
     if (w >= 0) cracks++;
     const list = w >= 0 ? crack : border;
     if (list.length >= cap) return;
@@ -233,13 +242,17 @@ export function countCracks(open: OpenEdgeList, hits: Int32Array, i: number, nam
   const locations: CrackCounts['locations'] = {};
   if (crack.length) locations.crackEdges = crack;
   if (border.length) locations.borderEdges = border;
-  return { crackEdges: cracks, borderEdges: hits.length - cracks, locations };
+  const counts: CrackCounts = { crackEdges: cracks, borderEdges: hits.length - cracks - unchecked, locations };
+  if (unchecked) counts.uncheckedEdges = unchecked;
+  return counts;
 }
 
 /** What classifyCracks sets in a report (a worker that ran it sends these back: src/tiling/worker.ts). */
 export interface CrackCounts {
   crackEdges: number;
   borderEdges: number;
+  /** Open edges not classified (the pass was past its budget); absent when none. */
+  uncheckedEdges?: number;
   locations: Pick<MeshReport['locations'], 'crackEdges' | 'borderEdges'>;
 }
 
@@ -247,13 +260,16 @@ function crackCounts(r: MeshReport): CrackCounts {
   const locations: CrackCounts['locations'] = {};
   if (r.locations.crackEdges) locations.crackEdges = r.locations.crackEdges;
   if (r.locations.borderEdges) locations.borderEdges = r.locations.borderEdges;
-  return { crackEdges: r.crackEdges, borderEdges: r.borderEdges, locations };
+  const counts: CrackCounts = { crackEdges: r.crackEdges, borderEdges: r.borderEdges, locations };
+  if (r.uncheckedEdges) counts.uncheckedEdges = r.uncheckedEdges;
+  return counts;
 }
 
 /** Puts a worker's CrackCounts into the main thread's copy of the report. */
 export function applyCrackCounts(r: MeshReport, c: CrackCounts): void {
   r.crackEdges = c.crackEdges;
   r.borderEdges = c.borderEdges;
+  r.uncheckedEdges = c.uncheckedEdges ?? 0;
   Object.assign(r.locations, c.locations);
   delete r.open;
 }
@@ -300,6 +316,9 @@ export function describeReport(name: string, r: MeshReport): string | undefined 
     if (kind === 'borderEdges' || !n) continue;
     const first = r.locations[kind]?.[0];
     items.push(`${n} ${FINDING_NAMES[kind]}${first ? ` (first: ${describeLocation(first)})` : ''}`);
+  }
+  if (r.uncheckedEdges > 0) {
+    items.push(`${r.uncheckedEdges} open edges not checked for cracks (the level-wide crack pass was past its work budget: large faces over many open edges; docs/validation.md, "Work budget")`);
   }
   if (r.denseParts > 0) {
     items.push(`${r.denseParts} part(s) too dense to grind (${Math.round(r.maxHalfEdgesPerMetre)} > ${DENSITY_LIMIT} half-edges per metre)`);

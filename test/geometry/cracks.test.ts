@@ -4,7 +4,8 @@
 // off faces, degenerate edges and faces, a mesh's own faces, known values — and for the inputs the WebAssembly
 // path hands back (a vertex not finite or far out, a bad index, a far open edge).
 import { describe, expect, it } from 'vitest';
-import { classifyOpenEdges, classifyOpenEdgesJs, CRACK_PATHS, UNKNOWN, type CrackMesh, type CrackOptions } from '../../src/geometry/cracks.ts';
+import { classifyOpenEdges, classifyOpenEdgesJs, CRACK_BUDGET, CRACK_PATHS, UNCHECKED, UNKNOWN, type CrackMesh, type CrackOptions } from '../../src/geometry/cracks.ts';
+import { countCracks } from '../../src/import/validate.ts';
 import { prng } from '../fixtures/meshes.ts';
 
 const rng = prng;
@@ -138,6 +139,51 @@ describe('crack pass: WebAssembly against JavaScript', () => {
         if (path === 'mesh') expect(CRACK_PATHS.jsMeshes - before.jsMeshes, what).toBe(1);
         else expect(CRACK_PATHS.js - before.js, what).toBe(1);
       }
+    }
+  });
+});
+
+describe('crack pass: work budget', () => {
+  it('past its budget classifies nothing: every edge to classify is UNCHECKED (neither border nor crack), and counted so', () => {
+    const meshes = level(3, 0.001).filter((m) => m.open.length);
+    const full = classifyOpenEdges(meshes);
+    expect(full.unchecked).toBeUndefined();
+    const saved = { ...CRACK_BUDGET };
+    try {
+      Object.assign(CRACK_BUDGET, { base: 0, perItem: 0 });
+      const r = classifyOpenEdges(meshes);
+      expect(r.unchecked!.work).toBeGreaterThan(0);
+      expect(r.unchecked!.budget).toBe(0);
+      for (const w of r.with) expect([...w].every((v) => v === UNCHECKED)).toBe(true);
+      // Known values are kept as they are: only the UNKNOWN ones go unchecked.
+      const known = full.with.map((w) => Int32Array.from(w, (v, i) => (i % 2 ? UNKNOWN : v)));
+      const k = classifyOpenEdges(meshes, {}, known);
+      k.with.forEach((w, mi) => w.forEach((v, i) => expect(v).toBe(i % 2 ? UNCHECKED : full.with[mi][i])));
+      const m = meshes[0];
+      const counts = countCracks({ ends: m.open, triangle: m.openTriangle }, r.with[0], 0, meshes.map((_, i) => `m${i}`));
+      expect(counts).toMatchObject({ crackEdges: 0, borderEdges: 0, uncheckedEdges: m.open.length / 6 });
+    } finally {
+      Object.assign(CRACK_BUDGET, saved);
+    }
+  });
+
+  it('its estimate is linear: 1,000 large overlapping faces over 3,000 open edges are refused before any point is tested', () => {
+    // Each face's X/Z box covers a third of the box of points: ~1,000 × 3,000 tests a loop, past 200 a face or point.
+    const r = prng(11);
+    const n = 1000;
+    const positions = new Float32Array(Array.from({ length: 9 * n }, () => r() * 300));
+    const groups = [Uint32Array.from({ length: 3 * n }, (_, i) => i)];
+    const mesh = withOpenEdges(positions, groups);
+    const saved = { ...CRACK_BUDGET };
+    try {
+      Object.assign(CRACK_BUDGET, { base: 0 });
+      const t0 = performance.now();
+      const res = classifyOpenEdges([mesh]);
+      expect(res.unchecked).toBeDefined();
+      expect(res.unchecked!.budget).toBe(200 * (n + 9 * n));
+      expect(performance.now() - t0).toBeLessThan(500);
+    } finally {
+      Object.assign(CRACK_BUDGET, saved);
     }
   });
 });

@@ -120,7 +120,38 @@ def export_level(context, glb, selection_only):
         bpy.ops.object.mode_set(mode="OBJECT")
     if not hasattr(bpy.types, "EXPORT_SCENE_OT_gltf"):
         import addon_utils
-        addon_utils.enable("io_scene_gltf2", default_set=False)
+        try:
+            addon_utils.enable("io_scene_gltf2", default_set=False, handle_error=lambda e: None)
+        except Exception:  # noqa: BLE001 - said below in one line
+            pass
+    if not hasattr(bpy.types, "EXPORT_SCENE_OT_gltf"):
+        raise RuntimeError(exporter_missing())
+    try:
+        _export_gltf(glb, selection_only)
+    except Exception as e:  # noqa: BLE001 - a traceback in the status line helps no author: one line
+        text = str(e)
+        if "numpy" in text:
+            raise RuntimeError(exporter_missing()) from None
+        last = [l for l in text.splitlines() if l.strip()]
+        raise RuntimeError("glTF export failed: %s" % (last[-1].strip() if last else type(e).__name__)) from None
+
+
+def exporter_missing():
+    """One line on why Blender's glTF exporter is not there, and what to do."""
+    import importlib.util
+    try:
+        numpy = importlib.util.find_spec("numpy") is not None
+        if numpy:
+            import numpy as _  # noqa: F401 - a numpy that is there but does not load counts as missing
+    except Exception:  # noqa: BLE001
+        numpy = False
+    if not numpy:
+        return ("Blender's glTF exporter needs numpy, which this Blender's Python lacks: install it (Debian/Ubuntu: "
+                "sudo apt install python3-numpy) or use Blender from blender.org, which bundles it")
+    return "Blender's glTF 2.0 add-on (io_scene_gltf2) is not available: enable it in Edit → Preferences → Add-ons"
+
+
+def _export_gltf(glb, selection_only):
     bpy.ops.export_scene.gltf(
         filepath=glb, export_format="GLB", export_extras=True, export_yup=True, export_apply=True,
         use_mesh_edges=True, use_mesh_vertices=False, use_selection=selection_only, export_materials="EXPORT",
@@ -253,7 +284,8 @@ class Job:
             entry = json.loads(text) if text.strip() else None
         except ValueError:
             entry = None
-        self.result = {"code": code, "entry": entry, "stderr": "\n".join(self._err), "seconds": time.monotonic() - self.started, "candidates": getattr(self, "candidates", [])}
+        self.result = {"code": code, "entry": entry, "stderr": "\n".join(self._err), "seconds": time.monotonic() - self.started,
+                       "candidates": getattr(self, "candidates", []), "renames": getattr(self, "renames", [])}
         shutil.rmtree(self.workdir, ignore_errors=True)
         return self.result
 
@@ -305,12 +337,20 @@ def start_compile(context):
     except Exception:
         shutil.rmtree(workdir, ignore_errors=True)
         raise
+    # Messages name the file the author knows, not the temporary export.
+    blend = bpy.data.filepath
+    source = ("%s (the scene exported)" % blend) if blend else "the unsaved scene (exported)"
     state = context.window_manager.sk8_state
     state.running = True
     state.status = "compiling…"
     state.progress = 0.0
+    # The previous build's result and findings go: what is on screen while this one runs is this one's.
+    state.lines.clear()
+    state.findings.clear()
+    state.finding_index = 0
     job = Job(build_command(base, glb, settings), workdir)
     job.candidates = collision_candidates(context, settings["selection_only"])
+    job.renames = [(glb, source), (workdir, os.path.dirname(blend) if blend else "the unsaved scene")]
     return job
 
 
@@ -331,7 +371,7 @@ def finish_compile(context, result):
         for k, v in m.get("totals", {}).items():
             _line(state, "%s  %s" % (k, v), "NONE")
         for w in m.get("warnings", []):
-            _line(state, w, "ERROR")
+            _line(state, _known_paths(w, result), "ERROR")
         for name, why in dropped_objects(result.get("candidates") or [], m):
             _line(state, "%s: no collision built: %s" % (name, why), "ERROR")
         load_findings(context, m, entry["outDir"])
@@ -340,9 +380,17 @@ def finish_compile(context, result):
         msg = entry["error"].get("message") or "compile-collision failed (%s)" % entry["error"].get("stage", "compile")
     else:
         msg = _stderr_message(result)
+    msg = _known_paths(msg, result)
     state.status = "failed: " + msg
     _line(state, msg, "ERROR")
     return False, msg
+
+
+def _known_paths(text, result):
+    """The temporary export's path (which the author never saw) as the .blend it was exported from."""
+    for temp, known in result.get("renames") or []:
+        text = text.replace(temp, known)
+    return text
 
 
 def _stderr_message(result):
@@ -560,6 +608,8 @@ class SK8_State(bpy.types.PropertyGroup):
     lines: CollectionProperty(type=SK8_Line)
     findings: CollectionProperty(type=SK8_Finding)
     finding_index: IntProperty()
+    packed_error: StringProperty(description="The last packed word typed that is not one, and why: shown under the field")
+    packed_error_owner: StringProperty(description="The object or material it was typed on")
     source_names: StringProperty(description="JSON: the manifest's sourceNames (compiled object name → the object's name in the level)")
     preview: BoolProperty(name="Preview Shapes", default=True, description="Draw the primitive each selected object compiles as (explicit or fitted) in the 3D view")
 
@@ -719,14 +769,86 @@ class SK8_OT_open_report(bpy.types.Operator):
         return {"FINISHED"}
 
 
+# The list's kind column: a word or two that fits a narrow sidebar (KIND_LABELS is the status line's longer text).
+LIST_LABELS = {
+    "crackEdges": "crack", "nonManifoldEdges": "non-manifold", "inconsistentEdges": "winding", "degenerate": "degenerate",
+    "duplicate": "duplicate", "reversedDuplicate": "back-to-back", "borderEdges": "border",
+}
+SIDEBAR_WIDTH = 220  # px at UI scale 1: the 3D view sidebar's default width (Blender's UI_SIDEBAR_PANEL_WIDTH)
+ICON_WIDTH = 20  # px at UI scale 1: an icon and its gap before a label's text
+TEXT_POINTS = 11  # the UI's text size at UI scale 1 (Blender's default widget style)
+
+
+def ui_scale(context):
+    try:
+        return max(0.5, float(context.preferences.view.ui_scale))
+    except AttributeError:
+        return 1.0
+
+
+def text_width(text, scale=1.0):
+    """A label's text width in pixels, measured with the UI font (blf), as Blender will draw it."""
+    import blf
+    blf.size(0, TEXT_POINTS * scale)
+    return blf.dimensions(0, text)[0]
+
+
+def region_width(context):
+    region = getattr(context, "region", None)
+    w = getattr(region, "width", 0) if region is not None else 0
+    return w if w and w > 1 else SIDEBAR_WIDTH * ui_scale(context)
+
+
+def panel_text_width(context):
+    """Pixels a label's text has in a sidebar panel: the region less the panel's margins and an icon."""
+    return region_width(context) - (24 + ICON_WIDTH) * ui_scale(context)
+
+
+def wrap(text, width, scale=1.0):
+    """Lines of text each at most `width` pixels wide, broken between words (a word longer than a line is broken
+    after a path separator or underscore where it can, else kept whole): a warning is never cut mid-word."""
+    import re
+    words = text.split()
+    if not words:
+        return [""]
+    lines, cur = [], ""
+    for w in words:
+        trial = w if not cur else cur + " " + w
+        if text_width(trial, scale) <= width:
+            cur = trial
+            continue
+        if cur:
+            lines.append(cur)
+        cur = ""
+        # A word wider than a line (a long path): split after / \ _ . where possible.
+        piece = ""
+        for part in re.split(r"(?<=[/\\_.])", w):
+            if piece and text_width(piece + part, scale) > width:
+                lines.append(piece)
+                piece = ""
+            piece += part
+        cur = piece
+    if cur:
+        lines.append(cur)
+    return lines
+
+
+def list_split(context):
+    """The kind column's share of a findings row: wide enough for the widest kind label and its icon."""
+    scale = ui_scale(context)
+    row = region_width(context) - 40 * scale  # the panel's margins and the list's frame
+    need = ICON_WIDTH * scale + max(text_width(t, scale) for t in LIST_LABELS.values()) + 8 * scale
+    return min(0.6, max(0.3, need / row)), row
+
+
 class SK8_UL_findings(bpy.types.UIList):
     def draw_item(self, context, layout, data, item, icon, active_data, active_propname, index=0):
-        row = layout.row(align=True)
-        row.label(text=KIND_LABELS.get(item.kind, item.kind), icon="INFO" if item.severity == "INFO" else "ERROR")
-        row.label(text=item.object)
-        row.label(text=str(item.count))
-        op = row.operator("sk8.go_to_finding", text="", icon="VIEWZOOM")
-        op.index = index
+        factor, _ = list_split(context)
+        # Two columns and no button in the row: at the default sidebar width a third item left the kind one letter.
+        # Go To (and ◀ ▶) are under the list.
+        split = layout.split(factor=factor, align=True)
+        split.label(text=LIST_LABELS.get(item.kind) or kind_label(item.kind), icon="INFO" if item.severity == "INFO" else "ERROR")
+        split.label(text=item.object if item.count == 1 else "%s ×%d" % (item.object, item.count))
 
 
 CLASSES = (SK8_Line, SK8_Finding, SK8_State, SK8_BuildSettings, SK8_OT_compile, SK8_OT_load_findings,

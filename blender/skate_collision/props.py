@@ -514,10 +514,28 @@ def set_packed(idblock, text):
 
 
 def _set_packed(self, value):
+    """The field's setter: a word that is not one leaves the property as it was, and the panel says why under the
+    field (a setter cannot report to the status bar)."""
+    state = getattr(bpy.context.window_manager, "sk8_state", None)
+    owner = "%s:%s" % (type(self).__name__, self.name)
     try:
         set_packed(self, value)
-    except ValueError as e:
-        print("skate. collision: %s" % e)
+    except ValueError:
+        if state is not None:
+            state.packed_error = "%r is not a packed word (0x… or decimal, at most 0xffffffff): not set" % value.strip()
+            state.packed_error_owner = owner
+        return
+    if state is not None and state.packed_error_owner == owner:
+        state.packed_error = ""
+        state.packed_error_owner = ""
+
+
+def packed_error(idblock, context):
+    """The message of a rejected packed word typed on this object or material, else ''."""
+    state = getattr(context.window_manager, "sk8_state", None)
+    if state is None or state.packed_error_owner != "%s:%s" % (type(idblock).__name__, idblock.name):
+        return ""
+    return state.packed_error
 
 
 # --- sk8_grind_curve ------------------------------------------------------------------------------------------------

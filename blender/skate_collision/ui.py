@@ -3,7 +3,7 @@
 # "skate." (compile, its result, the findings).
 import bpy
 
-from . import catalog, props
+from . import build, catalog, props
 
 
 class SK8_PT_object(bpy.types.Panel):
@@ -52,6 +52,7 @@ class SK8_PT_object(bpy.types.Panel):
         col.separator()
         col.prop(obj, "sk8_ui_surface")
         col.prop(obj, "sk8_ui_packed")
+        draw_packed_error(col, context, obj)
         col.separator()
         col.prop(obj, "sk8_ui_grind")
         if props.read_grind(obj)["enabled"]:
@@ -127,6 +128,14 @@ class SK8_PT_material(bpy.types.Panel):
         col.use_property_split = True
         col.prop(context.material, "sk8_ui_surface")
         col.prop(context.material, "sk8_ui_packed")
+        draw_packed_error(col, context, context.material)
+
+
+def draw_packed_error(col, context, idblock):
+    msg = props.packed_error(idblock, context)
+    if msg:
+        for k, part in enumerate(build.wrap(msg, build.panel_text_width(context), build.ui_scale(context))):
+            col.label(text=part, icon="ERROR" if k == 0 else "BLANK1")
 
 
 class SK8_PT_build(bpy.types.Panel):
@@ -152,13 +161,17 @@ class SK8_PT_build(bpy.types.Panel):
         row = col.row()
         row.enabled = not state.running
         row.operator("sk8.compile", icon="PLAY")
+        width, scale = build.panel_text_width(context), build.ui_scale(context)
         if state.status:
-            col.label(text=state.status, icon="TIME" if state.running else "NONE")
+            # Wrapped between words at the sidebar's width: a label that does not fit is cut by Blender mid-word.
+            for k, part in enumerate(build.wrap(state.status, width, scale)):
+                col.label(text=part, icon=("TIME" if state.running else "NONE") if k == 0 else "BLANK1")
         if state.running and state.progress > 0.0 and hasattr(col, "progress"):
             # A bar for a stage that counts steps (encode: resources); layout.progress is Blender 4.0+.
             col.progress(factor=state.progress, type="BAR", text="%.0f %%" % (100 * state.progress))
         for line in state.lines:
-            col.label(text=line.text, icon=line.icon)
+            for k, part in enumerate(build.wrap(line.text, width, scale)):
+                col.label(text=part, icon=line.icon if k == 0 else ("BLANK1" if line.icon != "NONE" else "NONE"))
 
 
 class SK8_PT_findings(bpy.types.Panel):

@@ -90,6 +90,17 @@ describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
     expect(r.dropped.edges_only).toMatch(/loose edges give collision only as a grind curve/);
   }, 240_000);
 
+  it('the sidebar at its default width: kinds and warnings whole; the last result cleared while building; a bad packed word, a compile error and a missing numpy said in one line', () => {
+    const r = runCase('panel');
+    expect(r.rows).toEqual(expect.arrayContaining(['non-manifold', 'back-to-back', 'winding', 'Rail_1 ×3']));
+    expect(r.warning_lines.length).toBeGreaterThan(1);
+    expect(r.running.slice(0, 2)).toEqual([0, 0]);
+    expect(r.packed).toMatch(/'0xZZZ' is not a packed word/);
+    expect(r.error).toMatch(/^failed: compile: .*park\.blend \(the scene exported\): every collision triangle is degenerate/);
+    expect(r.error).not.toMatch(/sk8-compile-/);
+    expect(r.numpy).toBe("failed: Blender's glTF exporter needs numpy, which this Blender's Python lacks: install it (Debian/Ubuntu: sudo apt install python3-numpy) or use Blender from blender.org, which bundles it");
+  }, 240_000);
+
   it('a long build shows the stage and its counts while it runs, from the compiler\'s --progress-json lines', () => {
     const r = runCase('progress', '150');
     expect(r.files).toBe(150);

@@ -20,6 +20,8 @@
 #   goto        Go To on objects the compiler renamed (the manifest's sourceNames), on an Array modifier's copy, on a
 #               degenerate triangle.
 #   dropped     objects with a collision setting that yield nothing are named in a warning.
+#   panel       the sidebar at its default width, the result cleared while a build runs, an invalid packed word,
+#               a compile error's file, Blender without numpy.
 #   hostile     the locate/run functions fed hostile names (output folders, shims, planted compilers, no node), for
 #               POSIX and, by their platform parameter, Windows: nothing runs but node on the compiler's JavaScript.
 import json
@@ -385,6 +387,7 @@ def case_finding(work):
     assert found, "no crack finding on right: %s" % [(f.kind, f.object, f.count) for f in state.findings]
     i, f = found[0]
     assert f.severity == "WARNING" and f.count == 1, (f.severity, f.count)
+    finding, findings = [f.kind, f.object, f.count], len(state.findings)
     assert all(x.severity == "WARNING" for x in state.findings if x.kind != "borderEdges")
     assert bpy.ops.sk8.go_to_finding(index=i) == {"FINISHED"}
     ctx = bpy.context
@@ -408,7 +411,7 @@ def case_finding(work):
     assert ctx.object.mode == "OBJECT", ctx.object.mode
     assert state.status.startswith("failed: ") and "strict" in state.status, state.status
     assert os.path.isfile(os.path.join(state.out_dir, "report.html"))
-    print("RESULT " + json.dumps({"finding": [f.kind, f.object, f.count], "cursor": cursor, "edge": edges[0], "findings": len(state.findings), "polls": polls, "strict": state.status}))
+    print("RESULT " + json.dumps({"finding": finding, "cursor": cursor, "edge": edges[0], "findings": findings, "polls": polls, "strict": state.status}))
 
 
 def case_progress(work, count):
@@ -702,6 +705,195 @@ def case_dropped(work):
     print("RESULT " + json.dumps({"dropped": dropped, "lines": lines}))
 
 
+class WidthLayout:
+    """A layout that hands out widths as Blender's does for these calls (a row shares its width equally between its
+    items, an icon-only button takes an icon's width; a split gives its first item `factor` of it) and records
+    each label with the pixels it got, so a test can measure whether its text fits (blf, the UI font)."""
+
+    def __init__(self, width, log, kind="column"):
+        self.width, self.log, self.kind, self.items = width, log, kind, []
+        self.use_property_split = False
+        self.enabled = True
+
+    def _add(self, item):
+        self.items.append(item)
+        return item
+
+    def column(self, **k):
+        return self._add(WidthLayout(0, self.log, "column"))
+
+    def row(self, **k):
+        return self._add(WidthLayout(0, self.log, "row"))
+
+    box = column
+
+    def split(self, factor=0.5, **k):
+        lay = self._add(WidthLayout(0, self.log, "split"))
+        lay.factor = factor
+        return lay
+
+    def label(self, text="", icon="NONE", **k):
+        return self._add(("label", text, icon))
+
+    def operator(self, idname, text=None, icon="NONE", **k):
+        self._add(("button", text or "", icon))
+
+        class Props:
+            def __setattr__(self, key, value):
+                pass
+        return Props()
+
+    def prop(self, data, name, **k):
+        self._add(("prop", name, "NONE"))
+
+    def separator(self, **k):
+        pass
+
+    def progress(self, **k):
+        pass
+
+    def template_list(self, *a, **k):
+        pass
+
+    def menu(self, *a, **k):
+        pass
+
+    def layout_widths(self, width):
+        """Gives every item its width; records (label text, icon, width) in the log."""
+        if self.kind == "split":
+            shares = [width * self.factor] + [width * (1 - self.factor) / max(1, len(self.items) - 1)] * (len(self.items) - 1)
+        elif self.kind == "row":
+            fixed = [20 if isinstance(it, tuple) and it[0] == "button" and not it[1] else None for it in self.items]
+            rest = width - sum(f for f in fixed if f)
+            flexible = sum(1 for f in fixed if f is None) or 1
+            shares = [f if f else rest / flexible for f in fixed]
+        else:
+            shares = [width] * len(self.items)
+        for it, w in zip(self.items, shares):
+            if isinstance(it, WidthLayout):
+                it.layout_widths(w)
+            elif it[0] == "label":
+                self.log.append((it[1], it[2], w))
+
+
+def overflowing(log, build):
+    """The labels whose icon and text are wider than the width they got: Blender would cut their text."""
+    out = []
+    for text, icon, w in log:
+        need = build.text_width(text) + (build.ICON_WIDTH if icon != "NONE" else 0) + 4
+        if text and need > w:
+            out.append((text, round(need), round(w)))
+    return out
+
+
+def case_panel(work):
+    """The sidebar at its default width: the findings list's kind and object readable, warnings wrapped between
+    words; the previous result cleared while a new build runs; an invalid packed word said in the panel; a compile
+    error names the .blend, not the temporary export; no numpy: one line."""
+    fresh()
+    from skate_collision import build, ui
+    from types import SimpleNamespace
+    out = {}
+    state = bpy.context.window_manager.sk8_state
+    # 1. One finding of every kind, drawn as a row of the list at the default sidebar width.
+    kinds = ["crackEdges", "nonManifoldEdges", "inconsistentEdges", "degenerate", "duplicate", "reversedDuplicate", "borderEdges"]
+    for k in kinds:
+        f = state.findings.add()
+        f.object, f.kind, f.severity, f.count = "Rail_1", k, "INFO" if k == "borderEdges" else "WARNING", 3
+    row_width = build.SIDEBAR_WIDTH - 40
+    log = []
+    for i, f in enumerate(state.findings):
+        lay = WidthLayout(row_width, log)
+        build.SK8_UL_findings.draw_item(SimpleNamespace(), bpy.context, lay, state, f, 0, state, "finding_index", i)
+        lay.layout_widths(row_width)
+    cut = overflowing(log, build)
+    assert not cut, "cut at the default sidebar width: %s" % cut
+    out["rows"] = [t for t, _, _ in log]
+    # Warnings: wrapped between words, every line fits.
+    state.findings.clear()
+    warning = ("validate: object \"stairs_main_block\": 2 cracks (open edges along another edge or face, not welded) "
+               "(first: edge (1.75, 0, 8)–(1.75, 0, 12) of triangle 12, along \"ground\")")
+    state.lines.clear()
+    it = state.lines.add()
+    it.text, it.icon = warning, "ERROR"
+    state.status = "built in 1.2 s → /home/author/levels/a_rather_long_folder_name/park.collision"
+    log = []
+    lay = WidthLayout(build.SIDEBAR_WIDTH - 24, log)
+    ui.SK8_PT_build.draw(SimpleNamespace(layout=lay), bpy.context)
+    lay.layout_widths(build.SIDEBAR_WIDTH - 24)
+    cut = overflowing(log, build)
+    assert not cut, "cut at the default sidebar width: %s" % cut
+    shown = [t for t, _, _ in log]
+    start = next(i for i, t in enumerate(shown) if t.startswith("validate:"))
+    joined = " ".join(shown[start:])
+    assert joined.split() == warning.split(), (joined, warning)
+    out["warning_lines"] = shown[start:]
+
+    # 2. A new build clears the previous result while it runs.
+    quad = [(-1, -1, 0), (1, -1, 0), (1, 1, 0), (-1, 1, 0)]
+    mesh_object("plate", quad, [(0, 1, 2, 3)])
+    s = bpy.context.scene.sk8_build
+    s.report = False
+    bpy.ops.wm.save_as_mainfile(filepath=os.path.join(work, "park.blend"))
+    s.out_dir = os.path.join(work, "a.collision")
+    assert bpy.ops.sk8.compile() == {"FINISHED"}
+    assert len(state.lines) and len(state.findings), "the first build shows nothing"
+    job = build.start_compile(bpy.context)
+    running = (len(state.lines), len(state.findings), state.status)
+    while job.poll() is None:
+        time.sleep(0.02)
+    build.finish_compile(bpy.context, job.result)
+    assert running[:2] == (0, 0), "while the new build runs the panel shows the previous one: %s lines, %s findings" % running[:2]
+    out["running"] = running
+
+    # 3. An invalid packed word: the property is left as it was and the panel says why under the field.
+    plate = bpy.data.objects["plate"]
+    plate.sk8_ui_packed = "0x60"
+    plate.sk8_ui_packed = "0xZZZ"
+    assert plate["sk8_collision_material_packed"] == "0x00000060", plate["sk8_collision_material_packed"]
+    mat = bpy.data.materials.new("M")
+    log = draw_panels([plate], mat)
+    said = [x[1] for x in log if x[0] == "label" and "0xZZZ" in x[1]]
+    assert said and "is not a packed word" in said[0], log
+    mat.sk8_ui_packed = "12345678901"
+    log = draw_panels([plate], mat)
+    assert [x for x in log if x[0] == "label" and "12345678901" in x[1]], "the material's error is not shown"
+    out["packed"] = said[0]
+    plate.sk8_ui_packed = "0x20"
+    mat.sk8_ui_packed = "0x20"
+    log = draw_panels([plate], mat)
+    assert not [x for x in log if x[0] == "label" and "is not a packed word" in x[1]], log
+
+    # 4. A compile error names the .blend, not /tmp/sk8-compile-*/park.glb.
+    for o in list(bpy.data.objects):
+        bpy.data.objects.remove(o)
+    mesh_object("flat", [(0, 0, 0), (1, 0, 0), (2, 0, 0)], [(0, 1, 2)])  # every triangle without area
+    try:
+        bpy.ops.sk8.compile()
+        raise AssertionError("compiled a scene of degenerate triangles")
+    except RuntimeError:
+        pass
+    assert "sk8-compile-" not in state.status and os.path.join(work, "park.blend") in state.status, state.status
+    out["error"] = state.status
+
+    # 5. Blender without numpy (Debian's blender without python3-numpy): the glTF exporter cannot load; one line.
+    import addon_utils
+    addon_utils.disable("io_scene_gltf2")
+    for name in [m for m in sys.modules if m == "io_scene_gltf2" or m.startswith("io_scene_gltf2.") or m == "numpy" or m.startswith("numpy.")]:
+        del sys.modules[name]
+    sys.modules["numpy"] = None
+    mesh_object("ok", quad, [(0, 1, 2, 3)])
+    try:
+        bpy.ops.sk8.compile()
+        raise AssertionError("compiled without an exporter")
+    except RuntimeError:
+        pass
+    assert "\n" not in state.status and "Traceback" not in state.status, state.status
+    assert state.status.startswith("failed: Blender's glTF exporter needs numpy"), state.status
+    out["numpy"] = state.status
+    print("RESULT " + json.dumps(out))
+
+
 def msvc_argv(line):
     """Splits a Windows command line as node.exe's C runtime does (CommandLineToArgvW's rules)."""
     args, cur, i, quoted, have = [], [], 0, False, False
@@ -966,6 +1158,8 @@ def main():
         case_goto(work)
     elif case == "dropped":
         case_dropped(work)
+    elif case == "panel":
+        case_panel(work)
     elif case == "hostile":
         case_hostile(work)
     elif case == "install":

@@ -140,6 +140,20 @@ def restore_dropped_faces(glb, objs):
         for t in missing:
             face = bm.faces.new([bm.verts.new(p) for p in t])
             face.material_index = twin_material.get(tuple(sorted(t)), 0)
+        # Faces in the file's order, not the restored ones last: the compiler keeps the triangles' order, so a round
+        # trip writes the same bytes (a back-to-back pair's twin at its own place).
+        place = {}
+        for k, t in enumerate(tris):
+            place.setdefault(_oriented(t), []).append(k)
+        taken = Counter()
+        order = {}
+        for f in bm.faces:
+            t = _oriented(tuple(tuple(round(c, 4) + 0.0 for c in v.co) for v in f.verts))
+            ks = place.get(t, [])
+            order[f] = ks[taken[t]] if taken[t] < len(ks) else len(tris) + f.index
+            taken[t] += 1
+        bm.faces.sort(key=lambda f: order[f])
+        bm.faces.index_update()
         bm.to_mesh(me)
         bm.free()
         me.update()

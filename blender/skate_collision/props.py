@@ -70,6 +70,18 @@ def surface_canonical(name):
     return key if key in SURFACE_WORD else None
 
 
+def surface_of_word(text):
+    """The listed surface whose packed word `text` is (to-gltf writes a grind curve's surface as its word,
+    "0x02380ba0"), or None: the field then shows the name, and the compiler reads either as the same word."""
+    n = parse_packed(text) if isinstance(text, str) else None
+    if n is None:
+        return None
+    for name, word in catalog.SURFACES:
+        if word == n:
+            return name
+    return None
+
+
 def _enum_number(items, ident):
     for it in items:
         if it[0] == ident:
@@ -563,7 +575,7 @@ def read_grind(obj):
         if isinstance(v.get("radius"), (int, float)):
             out["radius"] = float(v["radius"])
         if isinstance(v.get("surface"), str):
-            out["surface"] = surface_canonical(v["surface"]) or v["surface"]
+            out["surface"] = surface_canonical(v["surface"]) or surface_of_word(v["surface"]) or v["surface"]
     else:
         out["enabled"] = bool(v)
     return out

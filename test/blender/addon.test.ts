@@ -115,13 +115,20 @@ describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
     expect(r.old).toMatch(/^failed: this compile-collision is older than the add-on \(it has no --progress-json\): update it/);
   }, 240_000);
 
-  it('importing a compiled sample brings back its triangles and material words, and its grind prisms as grind curves', () => {
+  it('importing a compiled sample brings back its triangles and material words, its grind prisms as grind curves with their surface, and compiles again to the same 17 files', () => {
     const r = runCase('import', join(ROOT, 'samples/skatepark.glb'));
     // 1,480 triangles compiled, 48 of them the two grind prisms, which come back as curves (loose edges).
     expect(r.triangles).toBe(1432);
-    expect(r.curves).toEqual({ grind_handrail: { edges: 2, radius: 0.025 }, grind_ledge_grind: { edges: 1, radius: 0.03 } });
+    // to-gltf writes a grind surface as its word; the field shows the surface that word is (round_rail: 0x02380ba0).
+    expect(r.curves).toEqual({
+      grind_handrail: { edges: 2, radius: 0.025, surface: 'round_rail', stored: '0x02380ba0' },
+      grind_ledge_grind: { edges: 1, radius: 0.03, surface: 'metal_rail', stored: '0x00000ba0' },
+    });
     expect(r.resources).toBe(17);
     expect(r.materials).toContain(0x60);
+    // Compiled again from Blender: all 17 files byte for byte (stairs.physics' back-to-back pairs in their place).
+    expect(r.files).toBe(17);
+    expect(r.identical).toHaveLength(17);
   }, 240_000);
 
   it("to-gltf's stored records (--native-shapes) survive Blender: shown, kept, exported unchanged, compiled to the same files", () => {

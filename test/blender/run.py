@@ -514,7 +514,9 @@ def case_import(work, sample):
             continue
         g = props.read_grind(o)
         assert g["enabled"] and len(o.data.polygons) == 0 and len(o.data.edges) > 0, (o.name, g)
-        curves[resource_of(o)] = {"edges": len(o.data.edges), "radius": round(g["radius"], 6)}
+        # to-gltf writes the surface as its packed word ("0x02380ba0"): the field shows the surface it names.
+        assert o.sk8_ui_grind_surface == g["surface"] and g["surface"] in props.SURFACE_NAMES, (o.name, o[props.GRIND_KEY], o.sk8_ui_grind_surface)
+        curves[resource_of(o)] = {"edges": len(o.data.edges), "radius": round(g["radius"], 6), "surface": o.sk8_ui_grind_surface, "stored": (o[props.GRIND_KEY].to_dict() if hasattr(o[props.GRIND_KEY], "to_dict") else json.loads(o[props.GRIND_KEY])).get("surface")}
     want_tris = manifest["totals"]["collision-triangles"] - sum(faces[n] for n in curves)
     assert tris == want_tris, (tris, want_tris)
     words = set()
@@ -530,7 +532,17 @@ def case_import(work, sample):
         per[name] = per.get(name, 0) + len(o.data.polygons)
     want_per = {n: 0 if n in curves else f for n, f in faces.items()}
     assert per == want_per, (per, want_per)
-    print("RESULT " + json.dumps({"objects": len(meshes), "triangles": tris, "materials": sorted(words), "resources": len(per), "curves": curves}))
+    # Round trip: the imported collision compiled again by the add-on's Compile (the CLI's defaults) gives the same
+    # files, byte for byte (stairs' two back-to-back pairs in their place among its triangles).
+    s = bpy.context.scene.sk8_build
+    s.out_dir = os.path.join(work, "again.collision")
+    s.report = False
+    assert bpy.ops.sk8.compile() == {"FINISHED"}, bpy.context.window_manager.sk8_state.status
+    first, again = physics_files(out), physics_files(s.out_dir)
+    assert sorted(first) == sorted(again), (sorted(first), sorted(again))
+    identical = sorted(f for f in first if first[f] == again[f])
+    print("RESULT " + json.dumps({"objects": len(meshes), "triangles": tris, "materials": sorted(words), "resources": len(per), "curves": curves,
+                                  "files": len(first), "identical": identical}))
 
 
 def case_install(work, zip_path, how):

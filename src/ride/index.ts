@@ -1,0 +1,324 @@
+// The ride check (docs/ride.md): probes ridden over the written collision — across every seam the files hold (each
+// shape's border edges on walkable faces: cell borders, part and u16 splits, resource borders, joints between
+// authored objects, T-junctions) in both directions, and along sampled lanes over the walkable surface — and what
+// they meet: bumps and snags (a contact on an edge the data leaves to collide, where the surface continues across),
+// steps (a height mismatch across a seam) and gaps (an opening between walkable faces a wheel drops into). Reads
+// only the files (world.ts); never prints, never touches the files. A work budget bounds pathological geometry.
+import { readPhysicsResource } from '../format/resource.ts';
+import { EDGE_KIND_NAMES } from './contact.ts';
+import { PROBES, type Probe, type ProbeShape, support } from './probes.ts';
+import { ride, SIMULATION_DEFAULTS, type Hit, type SimulationOptions } from './simulate.ts';
+import { buildWorld, heightAt, isWalkable, Query, type RideResource, type RideWorld } from './world.ts';
+
+export { buildWorld, type RideResource, type RideWorld } from './world.ts';
+export { PROBES, type Probe } from './probes.ts';
+export { CONTACT_MODEL, contactNormal } from './contact.ts';
+
+export type FindingKind = 'bump' | 'snag' | 'step' | 'gap';
+export const FINDING_KINDS: FindingKind[] = ['bump', 'snag', 'step', 'gap'];
+
+export interface RideFinding {
+  kind: FindingKind;
+  /** World position (the files' space, metres). */
+  position: [number, number, number];
+  /** Resource name, part index in it, face index in the part's shape. */
+  resource: string;
+  part: number;
+  face: number;
+  /** bump: the velocity change (m/s); snag: the speed lost (m/s); step: the height difference (m); gap: its width (m). */
+  size: number;
+  unit: 'm/s' | 'm';
+  /** The probe and speed (m/s) that found it (step and gap: none, they are measured across the seam). */
+  probe?: string;
+  speed?: number;
+  /** Direction of travel, x and z. */
+  direction?: [number, number];
+  /** The stored edge data of the edge met (bump, snag), or where found (seam, lane). */
+  edge?: string;
+  where: 'seam' | 'lane';
+}
+
+export interface RideOptions {
+  probes: Probe[];
+  /** Speeds, m/s (default 3 and 8). */
+  speeds: number[];
+  /** Crossing points along a seam: one every this many metres, at least one an edge (default 1 m). */
+  seamSpacing: number;
+  /** Lanes: one every this many metres along x and along z (default 8 m); 0 for none. */
+  laneSpacing: number;
+  /** A lane ride's length, m (default 8). Lanes ride the first probe at the highest speed. */
+  laneRide: number;
+  /** A step: heights across a seam differ by more than this, m (default 0.001). */
+  stepMin: number;
+  /** A gap: an opening narrower than this, m (default 0.3); wider is the level's border. */
+  gapMax: number;
+  /** A gap's far side lies within this height of the near side, m (default 0.1). */
+  gapDrop: number;
+  /** A snag: a hit loses at least this share of the speed in one substep (default 0.1). */
+  snagLoss: number;
+  /** Face visits at most (the work budget; default 400,000,000). Past it the ride stops and says so. */
+  workBudget: number;
+  /** Coverage grid cell, m (default 1). */
+  coverCell: number;
+  simulation: Partial<SimulationOptions>;
+}
+
+export const RIDE_DEFAULTS: RideOptions = {
+  probes: PROBES, speeds: [3, 8], seamSpacing: 1, laneSpacing: 8, laneRide: 8, stepMin: 0.001, gapMax: 0.3, gapDrop: 0.1,
+  snagLoss: 0.1, workBudget: 400_000_000, coverCell: 1, simulation: {},
+};
+
+export interface RideCoverage {
+  /** Seams found (border edges of shapes on walkable faces that are not the level's outer border), m. */
+  seamMetres: number;
+  /** Of those, the metres whose crossing points were ridden. */
+  seamMetresRidden: number;
+  crossings: number;
+  /** Walkable area, m², and the share of it (0 … 1) in coverage cells a ride passed through. */
+  walkableArea: number;
+  walkableShare: number;
+  lanesRidden: number;
+  /** Metres ridden by every probe, all rides. */
+  metresRidden: number;
+  rides: number;
+}
+
+export interface RideReport {
+  counts: Record<FindingKind, number>;
+  findings: RideFinding[];
+  coverage: RideCoverage;
+  /** True when the work budget ran out; `note` says what was not ridden. */
+  budgetExhausted: boolean;
+  note?: string;
+  options: { speeds: number[]; probes: { name: string; shape: ProbeShape }[]; seamSpacing: number; laneSpacing: number; laneRide: number; stepMin: number; gapMax: number };
+}
+
+/** Distance off a seam at which the heights on either side are taken, m. */
+const ACROSS = 0.002;
+/** Step along the far side when looking for a gap's end, m. */
+const GAP_STEP = 0.01;
+
+/** Rides the resources (see the file header). */
+export function rideResources(resources: RideResource[], options: Partial<RideOptions> = {}): RideReport {
+  return rideWorld(buildWorld(resources), options);
+}
+
+export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): RideReport {
+  const opt = { ...RIDE_DEFAULTS, ...options };
+  const sim = { ...SIMULATION_DEFAULTS, ...opt.simulation };
+  const q = new Query(w);
+  const found = new Map<string, RideFinding>();
+  const cover = new Cover(w, opt.coverCell);
+  const coverage: RideCoverage = { seamMetres: 0, seamMetresRidden: 0, crossings: 0, walkableArea: cover.total, walkableShare: 0, lanesRidden: 0, metresRidden: 0, rides: 0 };
+  let exhausted = false;
+  const budgetLeft = (): boolean => {
+    if (q.work > opt.workBudget) exhausted = true;
+    return !exhausted;
+  };
+  const add = (f: RideFinding, key: string): void => {
+    const had = found.get(key);
+    if (!had || had.size < f.size) found.set(key, f);
+  };
+  const faceOf = (t: number): Pick<RideFinding, 'resource' | 'part' | 'face'> => ({ resource: w.names[w.resource[t]], part: w.part[t], face: w.face[t] });
+
+  /** A probe resting on the walkable surface at (x, z) near height y, or null where there is none. */
+  const startAt = (probe: ProbeShape, x: number, y: number, z: number, dx: number, dz: number, speed: number, reach: number): { position: [number, number, number]; velocity: [number, number, number] } | null => {
+    const h = heightAt(w, x, z, y, reach, q);
+    if (!h) return null;
+    const n = w.normal.subarray(3 * h.face, 3 * h.face + 3);
+    const pose = { c: new Float64Array(3), fx: dx, fz: dz };
+    const lift = support(probe, pose, n[0], n[1], n[2]) + 1e-5;
+    const along = dx * n[0] + dz * n[2];
+    let vx = dx - along * n[0], vy = -along * n[1], vz = dz - along * n[2];
+    const len = Math.hypot(vx, vy, vz);
+    vx *= speed / len; vy *= speed / len; vz *= speed / len;
+    return { position: [x + n[0] * lift, h.y + n[1] * lift, z + n[2] * lift], velocity: [vx, vy, vz] };
+  };
+
+  /** The hits of one ride, classified: a ghost where the surface continues across the contact, else real geometry. */
+  const judge = (hits: Hit[], probe: Probe, speed: number, dx: number, dz: number, where: 'seam' | 'lane'): void => {
+    for (const h of hits) {
+      let nx = h.normal[0], nz = h.normal[2];
+      const l = Math.hypot(nx, nz);
+      if (l < 1e-6) { nx = -dx; nz = -dz; } else { nx /= l; nz /= l; }
+      const a = heightAt(w, h.point[0] + nx * ACROSS, h.point[2] + nz * ACROSS, h.point[1], 0.05, q);
+      const b = heightAt(w, h.point[0] - nx * ACROSS, h.point[2] - nz * ACROSS, h.point[1], 0.05, q);
+      if (!a || !b || Math.abs(a.y - b.y) > opt.stepMin) continue; // a border, a step or a wall: real geometry
+      const lost = h.speedBefore - h.speedAfter;
+      const snag = lost >= opt.snagLoss * h.speedBefore;
+      const k = h.feature < 3 ? h.feature : h.feature - 3;
+      add({
+        kind: snag ? 'snag' : 'bump', position: h.point, ...faceOf(h.face), size: round(snag ? lost : h.impulse), unit: 'm/s',
+        probe: probe.name, speed, direction: [round(dx), round(dz)], edge: EDGE_KIND_NAMES[w.edgeKind[3 * h.face + k]], where,
+      }, `${snag ? 'snag' : 'bump'}:${h.face}:${h.feature}`);
+    }
+  };
+
+  const rideFrom = (probe: Probe, speed: number, x: number, y: number, z: number, dx: number, dz: number, length: number, where: 'seam' | 'lane', reach = 0.05): boolean => {
+    const s = startAt(probe.shape, x, y, z, dx, dz, speed, reach);
+    if (!s) return false;
+    const r = ride(w, q, { probe: probe.shape, position: s.position, velocity: s.velocity, duration: length / speed + 0.5, distance: length }, sim);
+    coverage.rides++;
+    coverage.metresRidden += r.distance;
+    cover.mark(x, z, r.position[0], r.position[2]);
+    judge(r.hits, probe, speed, dx, dz, where);
+    return true;
+  };
+
+  // Seams: each border edge of a walkable face once (by its ends, to 0.1 mm), crossed at points along it.
+  const seen = new Set<string>();
+  const key = (x: number, y: number, z: number): string => `${Math.round(x * 1e4)},${Math.round(y * 1e4)},${Math.round(z * 1e4)}`;
+  const P = w.pos;
+  const runup = Math.max(...opt.probes.map((p) => probeLength(p.shape))) / 2 + 0.2;
+  for (let t = 0; t < w.faces && budgetLeft(); t++) {
+    if (!isWalkable(w, t)) continue;
+    for (let k = 0; k < 3 && !exhausted; k++) {
+      if (!w.border[3 * t + k]) continue;
+      const i = 9 * t + 3 * k, j = 9 * t + 3 * ((k + 1) % 3), o = 9 * t + 3 * ((k + 2) % 3);
+      const ka = key(P[i], P[i + 1], P[i + 2]), kb = key(P[j], P[j + 1], P[j + 2]);
+      const edgeKey = ka < kb ? `${ka}|${kb}` : `${kb}|${ka}`;
+      if (seen.has(edgeKey)) continue;
+      seen.add(edgeKey);
+      const ex = P[j] - P[i], ez = P[j + 2] - P[i + 2];
+      const len = Math.hypot(ex, P[j + 1] - P[i + 1], ez);
+      const hl = Math.hypot(ex, ez);
+      if (hl < 1e-6) continue;
+      // Inward (into face t), horizontal: perpendicular to the edge, toward the face's third vertex.
+      let ix = -ez / hl, iz = ex / hl;
+      if ((P[o] - P[i]) * ix + (P[o + 2] - P[i + 2]) * iz < 0) { ix = -ix; iz = -iz; }
+      const n = Math.max(1, Math.ceil(len / opt.seamSpacing - 1e-9));
+      let isSeam = false;
+      for (let m = 0; m < n && budgetLeft(); m++) {
+        const f = (m + 0.5) / n;
+        const px = P[i] + f * ex, py = P[i + 1] + f * (P[j + 1] - P[i + 1]), pz = P[i + 2] + f * ez;
+        const near = heightAt(w, px + ix * ACROSS, pz + iz * ACROSS, py, 0.05, q);
+        const far = heightAt(w, px - ix * ACROSS, pz - iz * ACROSS, py, opt.gapDrop, q);
+        if (!far) {
+          // Nothing just across: a gap when walkable surface resumes within gapMax, else the level's border.
+          for (let d = GAP_STEP; d <= opt.gapMax + 1e-9; d += GAP_STEP) {
+            const g = heightAt(w, px - ix * d, pz - iz * d, py, opt.gapDrop, q);
+            if (g) {
+              isSeam = true;
+              add({ kind: 'gap', position: [px, py, pz], ...faceOf(t), size: round(d), unit: 'm', direction: [round(-ix), round(-iz)], where: 'seam' }, `gap:${t}:${k}:${m}`);
+              break;
+            }
+          }
+          continue;
+        }
+        isSeam = true;
+        coverage.crossings++;
+        const base = near ? near.y : py;
+        if (Math.abs(far.y - base) > opt.stepMin) {
+          add({ kind: 'step', position: [px, py, pz], ...faceOf(t), size: round(Math.abs(far.y - base)), unit: 'm', direction: [round(-ix), round(-iz)], where: 'seam' }, `step:${t}:${k}:${m}`);
+          continue;
+        }
+        let rode = false;
+        for (const probe of opt.probes) {
+          for (const speed of opt.speeds) {
+            // Out of face t across the seam, and back.
+            rode = rideFrom(probe, speed, px + ix * runup, py, pz + iz * runup, -ix, -iz, 2 * runup, 'seam') || rode;
+            rode = rideFrom(probe, speed, px - ix * runup, py, pz - iz * runup, ix, iz, 2 * runup, 'seam') || rode;
+          }
+        }
+        if (rode) coverage.seamMetresRidden += len / n;
+      }
+      if (isSeam) coverage.seamMetres += len;
+    }
+  }
+
+  // Lanes: along x and along z every laneSpacing metres, a ride of laneRide metres wherever the top walkable
+  // surface is found, with the first probe at the highest speed.
+  if (opt.laneSpacing > 0 && w.faces > 0 && opt.probes.length > 0) {
+    const probe = opt.probes[0], speed = Math.max(...opt.speeds);
+    for (const axis of [0, 2] as const) {
+      const other = axis === 0 ? 2 : 0;
+      for (let u = w.min[other] + opt.laneSpacing / 2; u <= w.max[other] && budgetLeft(); u += opt.laneSpacing) {
+        for (let s = w.min[axis]; s < w.max[axis] && budgetLeft(); s += opt.laneRide) {
+          const x = axis === 0 ? s : u, z = axis === 0 ? u : s;
+          if (rideFrom(probe, speed, x, w.max[1] + 1, z, axis === 0 ? 1 : 0, axis === 0 ? 0 : 1, opt.laneRide, 'lane', Infinity)) coverage.lanesRidden++;
+        }
+      }
+    }
+  }
+  coverage.walkableShare = cover.sampled();
+  const findings = [...found.values()].sort((a, b) => FINDING_KINDS.indexOf(a.kind) - FINDING_KINDS.indexOf(b.kind) || b.size - a.size);
+  const counts = { bump: 0, snag: 0, step: 0, gap: 0 };
+  for (const f of findings) counts[f.kind]++;
+  coverage.seamMetres = round(coverage.seamMetres);
+  coverage.seamMetresRidden = round(coverage.seamMetresRidden);
+  coverage.metresRidden = round(coverage.metresRidden);
+  coverage.walkableArea = round(coverage.walkableArea);
+  return {
+    counts, findings, coverage, budgetExhausted: exhausted,
+    ...(exhausted ? { note: `work budget of ${opt.workBudget} face visits spent: the rest of the level was not ridden (coverage says how much was)` } : {}),
+    options: {
+      speeds: opt.speeds, probes: opt.probes.map((p) => ({ name: p.name, shape: p.shape })), seamSpacing: opt.seamSpacing,
+      laneSpacing: opt.laneSpacing, laneRide: opt.laneRide, stepMin: opt.stepMin, gapMax: opt.gapMax,
+    },
+  };
+}
+
+const round = (x: number): number => Math.round(x * 1e4) / 1e4;
+
+function probeLength(p: ProbeShape): number {
+  if (p.kind === 'sphere') return 2 * p.radius;
+  if (p.kind === 'capsule') return 2 * (p.radius + p.halfLength);
+  return 2 * Math.max(p.half[0], p.half[2]);
+}
+
+/** Walkable area by x/z cell, and the cells rides passed through. */
+class Cover {
+  readonly total: number;
+  private readonly area: Float64Array;
+  private readonly hit: Uint8Array;
+  private readonly x0: number;
+  private readonly z0: number;
+  private readonly cell: number;
+  private readonly nx: number;
+  private readonly nz: number;
+  constructor(w: RideWorld, cell: number) {
+    const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
+    let c = Math.max(0.1, cell);
+    while (Math.ceil(sx / c + 1) * Math.ceil(sz / c + 1) > 8_000_000) c *= 2;
+    this.cell = c;
+    this.x0 = w.min[0];
+    this.z0 = w.min[2];
+    this.nx = Math.max(1, Math.ceil(sx / c + 1e-9));
+    this.nz = Math.max(1, Math.ceil(sz / c + 1e-9));
+    this.area = new Float64Array(this.nx * this.nz);
+    this.hit = new Uint8Array(this.nx * this.nz);
+    let total = 0;
+    const P = w.pos;
+    for (let t = 0; t < w.faces; t++) {
+      if (!isWalkable(w, t)) continue;
+      const o = 9 * t;
+      const ux = P[o + 3] - P[o], uy = P[o + 4] - P[o + 1], uz = P[o + 5] - P[o + 2];
+      const vx = P[o + 6] - P[o], vy = P[o + 7] - P[o + 1], vz = P[o + 8] - P[o + 2];
+      const a = 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+      total += a;
+      this.area[this.index((P[o] + P[o + 3] + P[o + 6]) / 3, (P[o + 2] + P[o + 5] + P[o + 8]) / 3)] += a;
+    }
+    this.total = total;
+  }
+  private index(x: number, z: number): number {
+    const i = Math.min(this.nx - 1, Math.max(0, Math.floor((x - this.x0) / this.cell)));
+    const j = Math.min(this.nz - 1, Math.max(0, Math.floor((z - this.z0) / this.cell)));
+    return j * this.nx + i;
+  }
+  /** Marks the cells along the segment from (x0, z0) to (x1, z1). */
+  mark(x0: number, z0: number, x1: number, z1: number): void {
+    const n = Math.max(1, Math.ceil(Math.hypot(x1 - x0, z1 - z0) / (this.cell / 2)));
+    for (let i = 0; i <= n; i++) this.hit[this.index(x0 + ((x1 - x0) * i) / n, z0 + ((z1 - z0) * i) / n)] = 1;
+  }
+  sampled(): number {
+    if (this.total <= 0) return 0;
+    let s = 0;
+    for (let i = 0; i < this.hit.length; i++) if (this.hit[i]) s += this.area[i];
+    return Math.round((s / this.total) * 1e4) / 1e4;
+  }
+}
+
+/** A resource to ride from a file's bytes, read by the codec; throws its FormatError (field, offset) on bad bytes. */
+export function readRideResource(name: string, bytes: Uint8Array): RideResource {
+  return { name, resource: readPhysicsResource(bytes) };
+}

@@ -1,0 +1,302 @@
+// The ride's probes and their distance to one written face: a skateboard wheel (sphere), a deck-sized box and a
+// capsule, upright and turned to their direction of travel (they slide, they do not rotate: a ghost contact shows
+// in the velocity, which is what the findings measure). Each query gives the separation (negative: penetration),
+// the contact's own normal (from the face toward the probe), the face's feature touched (interior, edge or vertex)
+// and the point on the face. Closest points after Ericson, Real-Time Collision Detection (5.1.5, 5.1.9); the box by
+// separating axes (face normal, box axes, their cross products).
+import type { RideWorld } from './world.ts';
+
+export type ProbeShape =
+  | { kind: 'sphere'; radius: number }
+  | { kind: 'box'; /** Half extents along travel, up, across, m. */ half: [number, number, number] }
+  | { kind: 'capsule'; radius: number; /** Half length of the core segment, along travel, m. */ halfLength: number };
+
+export interface Probe {
+  name: string;
+  shape: ProbeShape;
+}
+
+/**
+ * The probes: a wheel (sphere, radius 0.028 m: a 56 mm skateboard wheel), a deck (box 0.8 × 0.1 × 0.2 m: long
+ * along travel, thin, board-wide) and a capsule (radius 0.04 m, 0.8 m long along travel: a board's rounded nose to
+ * tail). Each in metres; a ride may name others.
+ */
+export const PROBES: Probe[] = [
+  { name: 'wheel', shape: { kind: 'sphere', radius: 0.028 } },
+  { name: 'deck', shape: { kind: 'box', half: [0.4, 0.05, 0.1] } },
+  { name: 'capsule', shape: { kind: 'capsule', radius: 0.04, halfLength: 0.36 } },
+];
+
+/** Feature codes: FACE, an edge k (0 … 2: corner k to k + 1), a vertex k (3 + k). */
+export const FEATURE_FACE = -1;
+
+/** Gap by which another axis may fall short of the face normal's and still be the box's contact, m. */
+export const BOX_TIE = 1e-9;
+
+/** A probe's pose: centre and horizontal unit direction of travel (x, z). */
+export interface Pose {
+  c: Float64Array; // x y z
+  fx: number;
+  fz: number;
+}
+
+/** The result of one query (reused: no allocation a query). */
+export class Contact {
+  s = 0;
+  n = new Float64Array(3);
+  feature = FEATURE_FACE;
+  point = new Float64Array(3);
+}
+
+/** The probe's reach around its centre (bounding sphere radius), m. */
+export function probeReach(p: ProbeShape): number {
+  if (p.kind === 'sphere') return p.radius;
+  if (p.kind === 'capsule') return p.radius + p.halfLength;
+  return Math.hypot(p.half[0], p.half[1], p.half[2]);
+}
+
+/** The probe's smallest dimension (the substep length at most), m. */
+export function probeThickness(p: ProbeShape): number {
+  if (p.kind === 'box') return Math.min(p.half[0], p.half[1], p.half[2]);
+  return p.radius;
+}
+
+/** The probe's support distance along unit direction (dx, dy, dz): how far it reaches from its centre that way. */
+export function support(p: ProbeShape, pose: Pose, dx: number, dy: number, dz: number): number {
+  if (p.kind === 'sphere') return p.radius;
+  const along = Math.abs(dx * pose.fx + dz * pose.fz);
+  if (p.kind === 'capsule') return p.radius + p.halfLength * along;
+  const across = Math.abs(-dx * pose.fz + dz * pose.fx);
+  return p.half[0] * along + p.half[1] * Math.abs(dy) + p.half[2] * across;
+}
+
+// Scratch for the closest-point routines.
+const Q = new Float64Array(3);
+const S = new Float64Array(2);
+
+/**
+ * Closest point of face t to point (px, py, pz) into Q; returns the feature: FEATURE_FACE, edge k, or 3 + vertex k.
+ */
+function closestOnFace(w: RideWorld, t: number, px: number, py: number, pz: number): number {
+  const p = w.pos, o = 9 * t;
+  const ax = p[o], ay = p[o + 1], az = p[o + 2], bx = p[o + 3], by = p[o + 4], bz = p[o + 5], cx = p[o + 6], cy = p[o + 7], cz = p[o + 8];
+  const abx = bx - ax, aby = by - ay, abz = bz - az, acx = cx - ax, acy = cy - ay, acz = cz - az;
+  const apx = px - ax, apy = py - ay, apz = pz - az;
+  const d1 = abx * apx + aby * apy + abz * apz, d2 = acx * apx + acy * apy + acz * apz;
+  if (d1 <= 0 && d2 <= 0) return set(ax, ay, az, 3);
+  const bpx = px - bx, bpy = py - by, bpz = pz - bz;
+  const d3 = abx * bpx + aby * bpy + abz * bpz, d4 = acx * bpx + acy * bpy + acz * bpz;
+  if (d3 >= 0 && d4 <= d3) return set(bx, by, bz, 4);
+  const vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+    const v = d1 / (d1 - d3);
+    return set(ax + v * abx, ay + v * aby, az + v * abz, 0);
+  }
+  const cpx = px - cx, cpy = py - cy, cpz = pz - cz;
+  const d5 = abx * cpx + aby * cpy + abz * cpz, d6 = acx * cpx + acy * cpy + acz * cpz;
+  if (d6 >= 0 && d5 <= d6) return set(cx, cy, cz, 5);
+  const vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+    const u = d2 / (d2 - d6);
+    return set(ax + u * acx, ay + u * acy, az + u * acz, 2);
+  }
+  const va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+    const u = (d4 - d3) / (d4 - d3 + (d5 - d6));
+    return set(bx + u * (cx - bx), by + u * (cy - by), bz + u * (cz - bz), 1);
+  }
+  const denom = 1 / (va + vb + vc);
+  const v = vb * denom, u = vc * denom;
+  return set(ax + abx * v + acx * u, ay + aby * v + acy * u, az + abz * v + acz * u, FEATURE_FACE);
+}
+
+function set(x: number, y: number, z: number, f: number): number {
+  Q[0] = x; Q[1] = y; Q[2] = z;
+  return f;
+}
+
+/** Closest points of segments p1q1 and p2q2: parameters into S, returns the squared distance. */
+function segSeg(
+  p1x: number, p1y: number, p1z: number, d1x: number, d1y: number, d1z: number,
+  p2x: number, p2y: number, p2z: number, d2x: number, d2y: number, d2z: number,
+): number {
+  const rx = p1x - p2x, ry = p1y - p2y, rz = p1z - p2z;
+  const a = d1x * d1x + d1y * d1y + d1z * d1z, e = d2x * d2x + d2y * d2y + d2z * d2z, f = d2x * rx + d2y * ry + d2z * rz;
+  let s: number, t: number;
+  if (a <= 1e-18 && e <= 1e-18) { s = 0; t = 0; }
+  else if (a <= 1e-18) { s = 0; t = clamp01(f / e); }
+  else {
+    const c = d1x * rx + d1y * ry + d1z * rz;
+    if (e <= 1e-18) { t = 0; s = clamp01(-c / a); }
+    else {
+      const b = d1x * d2x + d1y * d2y + d1z * d2z, denom = a * e - b * b;
+      s = denom > 1e-18 ? clamp01((b * f - c * e) / denom) : 0;
+      t = (b * s + f) / e;
+      if (t < 0) { t = 0; s = clamp01(-c / a); }
+      else if (t > 1) { t = 1; s = clamp01((b - c) / a); }
+    }
+  }
+  S[0] = s; S[1] = t;
+  const x = p1x + d1x * s - (p2x + d2x * t), y = p1y + d1y * s - (p2y + d2y * t), z = p1z + d1z * s - (p2z + d2z * t);
+  return x * x + y * y + z * z;
+}
+
+const clamp01 = (x: number): number => (x < 0 ? 0 : x > 1 ? 1 : x);
+
+/**
+ * The probe's contact with face t: fills `out` and returns true when the face is in front of the probe's centre
+ * (faces are one-sided) and the separation is below `reach`; false otherwise.
+ */
+export function contactWith(w: RideWorld, t: number, p: ProbeShape, pose: Pose, reach: number, out: Contact): boolean {
+  const nx = w.normal[3 * t], ny = w.normal[3 * t + 1], nz = w.normal[3 * t + 2];
+  if (nx === 0 && ny === 0 && nz === 0) return false;
+  const o = 9 * t, P = w.pos, c = pose.c;
+  const plane = (c[0] - P[o]) * nx + (c[1] - P[o + 1]) * ny + (c[2] - P[o + 2]) * nz;
+  if (plane < 0) return false; // behind the face
+  if (plane - support(p, pose, nx, ny, nz) > reach) return false;
+  if (p.kind === 'sphere') return pointContact(w, t, c[0], c[1], c[2], p.radius, nx, ny, nz, reach, out);
+  if (p.kind === 'capsule') return capsuleContact(w, t, p, pose, nx, ny, nz, reach, out);
+  return boxContact(w, t, p.half, pose, nx, ny, nz, reach, out);
+}
+
+function pointContact(w: RideWorld, t: number, x: number, y: number, z: number, r: number, nx: number, ny: number, nz: number, reach: number, out: Contact): boolean {
+  const f = closestOnFace(w, t, x, y, z);
+  const dx = x - Q[0], dy = y - Q[1], dz = z - Q[2];
+  const d = Math.hypot(dx, dy, dz);
+  if (d - r > reach) return false;
+  out.point[0] = Q[0]; out.point[1] = Q[1]; out.point[2] = Q[2];
+  if (d < 1e-12 || f === FEATURE_FACE) {
+    out.n[0] = nx; out.n[1] = ny; out.n[2] = nz;
+    out.s = (f === FEATURE_FACE ? d : 0) - r;
+    out.feature = FEATURE_FACE;
+    return true;
+  }
+  out.n[0] = dx / d; out.n[1] = dy / d; out.n[2] = dz / d;
+  out.s = d - r;
+  out.feature = f;
+  return true;
+}
+
+function capsuleContact(w: RideWorld, t: number, p: { radius: number; halfLength: number }, pose: Pose, nx: number, ny: number, nz: number, reach: number, out: Contact): boolean {
+  const c = pose.c, h = p.halfLength;
+  const ax = c[0] - pose.fx * h, ay = c[1], az = c[2] - pose.fz * h;
+  const dx = 2 * pose.fx * h, dy = 0, dz = 2 * pose.fz * h;
+  const P = w.pos, o = 9 * t;
+  // The segment through the face: the deepest end's penetration along the face normal.
+  const sa = (ax - P[o]) * nx + (ay - P[o + 1]) * ny + (az - P[o + 2]) * nz;
+  const sb = sa + dx * nx + dy * ny + dz * nz;
+  if ((sa < 0) !== (sb < 0)) {
+    const k = sa / (sa - sb);
+    const f = closestOnFace(w, t, ax + k * dx, ay + k * dy, az + k * dz);
+    if (f === FEATURE_FACE) {
+      out.n[0] = nx; out.n[1] = ny; out.n[2] = nz;
+      out.s = Math.min(sa, sb) - p.radius;
+      out.feature = FEATURE_FACE;
+      out.point[0] = Q[0]; out.point[1] = Q[1]; out.point[2] = Q[2];
+      return true;
+    }
+  }
+  // Otherwise the closest of: each end against the face, the segment against each edge.
+  let best = Infinity, bx = 0, by = 0, bz = 0, qx = 0, qy = 0, qz = 0, feature = FEATURE_FACE;
+  for (let e = 0; e < 2; e++) {
+    const px = ax + e * dx, py = ay + e * dy, pz = az + e * dz;
+    const f = closestOnFace(w, t, px, py, pz);
+    const d2 = (px - Q[0]) ** 2 + (py - Q[1]) ** 2 + (pz - Q[2]) ** 2;
+    if (d2 < best) { best = d2; bx = px; by = py; bz = pz; qx = Q[0]; qy = Q[1]; qz = Q[2]; feature = f; }
+  }
+  for (let k = 0; k < 3; k++) {
+    const i = o + 3 * k, j = o + 3 * ((k + 1) % 3);
+    const ex = P[j] - P[i], ey = P[j + 1] - P[i + 1], ez = P[j + 2] - P[i + 2];
+    const d2 = segSeg(ax, ay, az, dx, dy, dz, P[i], P[i + 1], P[i + 2], ex, ey, ez);
+    if (d2 < best - 1e-15) {
+      best = d2;
+      bx = ax + dx * S[0]; by = ay + dy * S[0]; bz = az + dz * S[0];
+      qx = P[i] + ex * S[1]; qy = P[i + 1] + ey * S[1]; qz = P[i + 2] + ez * S[1];
+      feature = S[1] <= 0 ? 3 + k : S[1] >= 1 ? 3 + ((k + 1) % 3) : k;
+    }
+  }
+  const d = Math.sqrt(best);
+  if (d - p.radius > reach) return false;
+  out.point[0] = qx; out.point[1] = qy; out.point[2] = qz;
+  if (d < 1e-12) {
+    out.n[0] = nx; out.n[1] = ny; out.n[2] = nz;
+    out.s = -p.radius;
+    out.feature = FEATURE_FACE;
+    return true;
+  }
+  out.n[0] = (bx - qx) / d; out.n[1] = (by - qy) / d; out.n[2] = (bz - qz) / d;
+  out.s = d - p.radius;
+  // A normal along the face's is a face contact whichever feature gave the distance (a segment parallel to it).
+  out.feature = out.n[0] * nx + out.n[1] * ny + out.n[2] * nz > 1 - 1e-12 ? FEATURE_FACE : feature;
+  return true;
+}
+
+// The box's separating axes: up to 13 (face normal, 3 box axes, 9 cross products). Module scratch: no allocation.
+const E = new Float64Array(9);
+const BEST = new Float64Array(5); // s, nx, ny, nz, face (1/0)
+
+/** One separating axis (ax, ay, az; not unit) of the box against face t; keeps the best in BEST. */
+function boxAxis(P: Float64Array, o: number, c: Float64Array, half: [number, number, number], ax: number, ay: number, az: number, oneSided: boolean): void {
+  const len = Math.hypot(ax, ay, az);
+  if (len < 1e-9) return;
+  ax /= len; ay /= len; az /= len;
+  const cc = c[0] * ax + c[1] * ay + c[2] * az;
+  const r = half[0] * Math.abs(E[0] * ax + E[2] * az) + half[1] * Math.abs(ay) + half[2] * Math.abs(E[6] * ax + E[8] * az);
+  const t0 = P[o] * ax + P[o + 1] * ay + P[o + 2] * az, t1 = P[o + 3] * ax + P[o + 4] * ay + P[o + 5] * az, t2 = P[o + 6] * ax + P[o + 7] * ay + P[o + 8] * az;
+  const lo = t0 < t1 ? (t0 < t2 ? t0 : t2) : t1 < t2 ? t1 : t2, hi = t0 > t1 ? (t0 > t2 ? t0 : t2) : t1 > t2 ? t1 : t2;
+  const above = cc - r - hi; // box on the axis's positive side
+  const below = lo - (cc + r); // box on its negative side
+  let sep: number, sign: number;
+  if (oneSided || above >= below) { sep = above; sign = 1; }
+  else { sep = below; sign = -1; }
+  // The separation is the largest gap. An axis tied with the face normal (tried first) within BOX_TIE takes
+  // over: a box touching a face's edge exactly is an edge contact, which the contact model then welds (or not).
+  if (sep > BEST[0] + (BEST[4] ? -BOX_TIE : 1e-12)) {
+    BEST[0] = sep; BEST[1] = sign * ax; BEST[2] = sign * ay; BEST[3] = sign * az; BEST[4] = oneSided ? 1 : 0;
+  }
+}
+
+function boxContact(w: RideWorld, t: number, half: [number, number, number], pose: Pose, nx: number, ny: number, nz: number, reach: number, out: Contact): boolean {
+  const P = w.pos, o = 9 * t, c = pose.c;
+  // Box axes: travel (fx, 0, fz), up (0, 1, 0), across (−fz, 0, fx).
+  E[0] = pose.fx; E[1] = 0; E[2] = pose.fz; E[3] = 0; E[4] = 1; E[5] = 0; E[6] = -pose.fz; E[7] = 0; E[8] = pose.fx;
+  BEST[0] = -Infinity; BEST[4] = 0;
+  boxAxis(P, o, c, half, nx, ny, nz, true);
+  for (let k = 0; k < 3; k++) boxAxis(P, o, c, half, E[3 * k], E[3 * k + 1], E[3 * k + 2], false);
+  for (let j = 0; j < 3; j++) {
+    const i = o + 3 * j, n = o + 3 * ((j + 1) % 3);
+    const ex = P[n] - P[i], ey = P[n + 1] - P[i + 1], ez = P[n + 2] - P[i + 2];
+    for (let k = 0; k < 3; k++) {
+      const ux = E[3 * k], uy = E[3 * k + 1], uz = E[3 * k + 2];
+      boxAxis(P, o, c, half, uy * ez - uz * ey, uz * ex - ux * ez, ux * ey - uy * ex, false);
+    }
+  }
+  const bestS = BEST[0], bnx = BEST[1], bny = BEST[2], bnz = BEST[3], face = BEST[4] === 1;
+  if (bestS > reach) return false;
+  out.s = bestS;
+  out.n[0] = bnx; out.n[1] = bny; out.n[2] = bnz;
+  // The face's feature toward the box: its vertices furthest along the normal.
+  const d0 = P[o] * bnx + P[o + 1] * bny + P[o + 2] * bnz, d1 = P[o + 3] * bnx + P[o + 4] * bny + P[o + 5] * bnz, d2 = P[o + 6] * bnx + P[o + 7] * bny + P[o + 8] * bnz;
+  const top = Math.max(d0, d1, d2), eps = 1e-7 * (1 + Math.abs(top));
+  const on0 = top - d0 <= eps, on1 = top - d1 <= eps, on2 = top - d2 <= eps;
+  const count = +on0 + +on1 + +on2;
+  if (face || count === 3 || bnx * nx + bny * ny + bnz * nz > 1 - 1e-12) out.feature = FEATURE_FACE;
+  else if (count === 2) out.feature = on0 && on1 ? 0 : on1 && on2 ? 1 : 2;
+  else out.feature = 3 + (on0 ? 0 : on1 ? 1 : 2);
+  if (out.feature >= 0 && out.feature < 3) {
+    // On an edge: the point of it nearest the box's centre.
+    const i = o + 3 * out.feature, j = o + 3 * ((out.feature + 1) % 3);
+    const ex = P[j] - P[i], ey = P[j + 1] - P[i + 1], ez = P[j + 2] - P[i + 2];
+    const k = clamp01(((c[0] - P[i]) * ex + (c[1] - P[i + 1]) * ey + (c[2] - P[i + 2]) * ez) / (ex * ex + ey * ey + ez * ez || 1));
+    out.point[0] = P[i] + k * ex; out.point[1] = P[i + 1] + k * ey; out.point[2] = P[i + 2] + k * ez;
+  } else {
+    const f = closestOnFace(w, t, c[0], c[1], c[2]);
+    void f;
+    out.point[0] = Q[0]; out.point[1] = Q[1]; out.point[2] = Q[2];
+    if (out.feature >= 3) {
+      const v = o + 3 * (out.feature - 3);
+      out.point[0] = P[v]; out.point[1] = P[v + 1]; out.point[2] = P[v + 2];
+    }
+  }
+  return true;
+}

@@ -1,0 +1,181 @@
+// One ride: a probe sliding frictionless under gravity over the written faces, the way a rigid body rides a mesh in
+// an engine with speculative contacts (Jolt's model): each substep gathers every face within reach of the probe,
+// each contact takes its normal from the contact model (contact.ts), and the velocity is kept from closing any
+// contact's gap faster than the gap allows in one substep (inelastic, no friction). A contact that keeps its own
+// normal (an edge the data leaves open, or convex) and changes the velocity is a hit: the caller decides whether
+// it is a ghost (the surface continues across) or real geometry.
+import { contactNormal, CONTACT_MODEL, type ContactModel } from './contact.ts';
+import { Contact, contactWith, FEATURE_FACE, type Pose, type ProbeShape, probeReach, probeThickness } from './probes.ts';
+import { facesNear, Query, type RideWorld } from './world.ts';
+
+export interface SimulationOptions {
+  /** Gravity, m/s² along −y (default 9.81, range 0 … 100). */
+  gravity: number;
+  /** Base step rate, Hz (default 60); substeps keep each move under the probe's thickness. */
+  hz: number;
+  /** Extra reach of a speculative contact beyond the substep's move, m (default 0.001). */
+  skin: number;
+  /** Velocity passes a substep over the contacts (default 4). */
+  iterations: number;
+  /** A hit changes the velocity by at least this, m/s (default 0.01). */
+  hitImpulse: number;
+  /** Contacts kept a substep at most (default 256; more are dropped, the shallowest first is not guaranteed). */
+  maxContacts: number;
+}
+
+export const SIMULATION_DEFAULTS: SimulationOptions = { gravity: 9.81, hz: 60, skin: 0.001, iterations: 4, hitImpulse: 0.01, maxContacts: 256 };
+
+/** A contact that kept its own normal and changed the velocity. */
+export interface Hit {
+  /** World face, its feature (edge k, or 3 + vertex k), the point on it. */
+  face: number;
+  feature: number;
+  point: [number, number, number];
+  normal: [number, number, number];
+  /** Velocity change it made, m/s; the horizontal speed before and after the substep; the upward kick, m/s. */
+  impulse: number;
+  speedBefore: number;
+  speedAfter: number;
+  kick: number;
+  time: number;
+}
+
+export interface RideResult {
+  position: [number, number, number];
+  velocity: [number, number, number];
+  /** Path length ridden, m; time, s. */
+  distance: number;
+  time: number;
+  hits: Hit[];
+  /** Whether it ended in the air more than 1 s (left the surface) . */
+  fell: boolean;
+  /** Face visits made (the work). */
+  work: number;
+}
+
+export interface RideStart {
+  probe: ProbeShape;
+  /** Centre, m. */
+  position: [number, number, number];
+  velocity: [number, number, number];
+  /** Stop after this long, s, or this path length, m (whichever first). */
+  duration: number;
+  distance?: number;
+}
+
+// Contact pool for one substep.
+const POOL: Contact[] = [];
+const FACE = new Int32Array(1024);
+const KEPT = new Uint8Array(1024);
+const IMP = new Float64Array(1024);
+const EFF = new Float64Array(3 * 1024);
+const TMP = new Float64Array(3);
+
+/** Rides one probe from its start; see the file header. `q` is the world's query scratch. */
+export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<SimulationOptions> = {}, model: ContactModel = CONTACT_MODEL): RideResult {
+  const opt = { ...SIMULATION_DEFAULTS, ...options };
+  const max = Math.min(opt.maxContacts, FACE.length);
+  while (POOL.length < max) POOL.push(new Contact());
+  const p = start.probe;
+  const c = Float64Array.from(start.position);
+  const v = Float64Array.from(start.velocity);
+  const h0 = Math.hypot(v[0], v[2]);
+  const pose: Pose = { c, fx: h0 > 1e-9 ? v[0] / h0 : 1, fz: h0 > 1e-9 ? v[2] / h0 : 0 };
+  const reachR = probeReach(p), thick = probeThickness(p);
+  const hits: Hit[] = [];
+  const work0 = q.work;
+  let time = 0, dist = 0, air = 0;
+  const baseDt = 1 / opt.hz;
+  const stopAt = start.distance ?? Infinity;
+  while (time < start.duration - 1e-12 && dist < stopAt) {
+    const speed = Math.hypot(v[0], v[1], v[2]);
+    const subs = Math.max(1, Math.ceil((speed * baseDt) / thick));
+    const dt = baseDt / subs;
+    for (let s = 0; s < subs; s++) {
+      v[1] -= opt.gravity * dt;
+      const move = Math.hypot(v[0], v[1], v[2]) * dt;
+      const reach = move + opt.skin;
+      const r = reachR + reach;
+      let n = 0;
+      const contact = (t: number): void => {
+        if (n >= max) return;
+        const k = POOL[n];
+        if (!contactWith(w, t, p, pose, reach, k)) return;
+        const kept = contactNormal(k.n, w.normal.subarray(3 * t, 3 * t + 3), allowance(w, t, k.feature, k.n), TMP, model);
+        FACE[n] = t;
+        KEPT[n] = kept && k.feature !== FEATURE_FACE ? 1 : 0;
+        IMP[n] = 0;
+        EFF[3 * n] = TMP[0]; EFF[3 * n + 1] = TMP[1]; EFF[3 * n + 2] = TMP[2];
+        n++;
+      };
+      facesNear(w, c[0] - r, c[2] - r, c[0] + r, c[2] + r, q, (t) => {
+        const P = w.pos, o = 9 * t;
+        const lo = Math.min(P[o + 1], P[o + 4], P[o + 7]), hi = Math.max(P[o + 1], P[o + 4], P[o + 7]);
+        if (hi < c[1] - r || lo > c[1] + r) return;
+        contact(t);
+      });
+      const hBefore = Math.hypot(v[0], v[2]), vyBefore = v[1];
+      for (let it = 0; it < opt.iterations; it++) {
+        let changed = false;
+        for (let i = 0; i < n; i++) {
+          const nx = EFF[3 * i], ny = EFF[3 * i + 1], nz = EFF[3 * i + 2];
+          const target = -Math.max(POOL[i].s, 0) / dt;
+          const vn = v[0] * nx + v[1] * ny + v[2] * nz;
+          if (vn < target - 1e-12) {
+            const dv = target - vn;
+            v[0] += dv * nx; v[1] += dv * ny; v[2] += dv * nz;
+            IMP[i] += dv;
+            changed = true;
+          }
+        }
+        if (!changed) break;
+      }
+      // Penetration: the deepest contact's depth out along its normal (resting contacts stay at zero gap).
+      let deep = -1, depth = 0;
+      for (let i = 0; i < n; i++) if (POOL[i].s < depth) { depth = POOL[i].s; deep = i; }
+      if (deep >= 0) {
+        c[0] -= depth * EFF[3 * deep]; c[1] -= depth * EFF[3 * deep + 1]; c[2] -= depth * EFF[3 * deep + 2];
+      }
+      const hAfter = Math.hypot(v[0], v[2]);
+      for (let i = 0; i < n; i++) {
+        if (!KEPT[i] || IMP[i] < opt.hitImpulse) continue;
+        const k = POOL[i];
+        hits.push({
+          face: FACE[i], feature: k.feature, point: [k.point[0], k.point[1], k.point[2]], normal: [EFF[3 * i], EFF[3 * i + 1], EFF[3 * i + 2]],
+          impulse: IMP[i], speedBefore: hBefore, speedAfter: hAfter, kick: Math.max(0, v[1] - Math.max(0, vyBefore)), time,
+        });
+      }
+      air = n === 0 ? air + dt : 0;
+      c[0] += v[0] * dt; c[1] += v[1] * dt; c[2] += v[2] * dt;
+      dist += Math.hypot(v[0], v[1], v[2]) * dt;
+      time += dt;
+      const hv = Math.hypot(v[0], v[2]);
+      if (hv > 1e-9) { pose.fx = v[0] / hv; pose.fz = v[2] / hv; }
+    }
+    if (air > 1) break;
+  }
+  return { position: [c[0], c[1], c[2]], velocity: [v[0], v[1], v[2]], distance: dist, time, hits, fell: air > 1, work: q.work - work0 };
+}
+
+/**
+ * The allowance of a contact's feature on face t: 0 inside, the edge's on an edge; on a vertex, that of the edge at
+ * the vertex the contact's normal leaves the face through (its outward side faces the normal more): a vertex where
+ * a welded seam meets the level's border is met across the seam, not across the border.
+ */
+function allowance(w: RideWorld, t: number, feature: number, n: Float64Array): number {
+  if (feature === FEATURE_FACE) return 0;
+  if (feature < 3) return w.allow[3 * t + feature];
+  const k = feature - 3, before = (k + 2) % 3;
+  return outwardDot(w, t, k, n) >= outwardDot(w, t, before, n) ? w.allow[3 * t + k] : w.allow[3 * t + before];
+}
+
+/** n · the outward direction of face t's edge e (corner e to e + 1) in the face's plane (edge × face normal). */
+function outwardDot(w: RideWorld, t: number, e: number, n: Float64Array): number {
+  const P = w.pos, i = 9 * t + 3 * e, j = 9 * t + 3 * ((e + 1) % 3);
+  const ex = P[j] - P[i], ey = P[j + 1] - P[i + 1], ez = P[j + 2] - P[i + 2];
+  const fx = w.normal[3 * t], fy = w.normal[3 * t + 1], fz = w.normal[3 * t + 2];
+  const ox = ey * fz - ez * fy, oy = ez * fx - ex * fz, oz = ex * fy - ey * fx;
+  return (ox * n[0] + oy * n[1] + oz * n[2]) / (Math.hypot(ox, oy, oz) || 1);
+}
+
+export { Query };

@@ -1,0 +1,267 @@
+// The ride's world: every kind-5 face of the written PhysicsResources in world space (part rotation and position
+// applied, ../shared/spec/physics-resource.md "PhysicsResource"), with each corner's stored edge data read back
+// ("Triangle-mesh shapes": flat bit, concave bit, convex value cos(acos(d)/2), 1.0 with neither bit), whether the
+// corner's edge is a border of its shape (no single opposite corner in the shape: a cut, a T-junction or the
+// level's border), and a uniform grid over x/z for the probes' look-ups. Flat typed arrays, one entry a face.
+// Input is the resources as read by the codec (src/format/resource.ts): the ride checks what the game loads.
+import { KIND_MESH, type PhysicsResource } from '../format/types.ts';
+import { edgeAllowance, EDGE_CONCAVE, EDGE_CONVEX, EDGE_FLAT, EDGE_OPEN } from './contact.ts';
+
+export interface RideWorld {
+  faces: number;
+  /** Three world vertices a face, x y z each (f64 of the stored f32 arithmetic). */
+  pos: Float64Array;
+  /** Unit face normal (right-handed winding); zero for a degenerate face. */
+  normal: Float64Array;
+  /** Per corner (edge from corner k to k + 1): EDGE_FLAT, EDGE_CONCAVE, EDGE_CONVEX or EDGE_OPEN as stored. */
+  edgeKind: Uint8Array;
+  /** Per corner: the deviation from the face normal a contact on this edge may keep, radians (contact.ts). */
+  allow: Float32Array;
+  /** Per corner: 1 when no single corner of the same shape runs the edge the other way (a shape border). */
+  border: Uint8Array;
+  /** Per face: its resource (index into `names`), part in that resource, face in that part's shape. */
+  resource: Uint32Array;
+  part: Uint32Array;
+  face: Uint32Array;
+  names: string[];
+  min: [number, number, number];
+  max: [number, number, number];
+  grid: Grid;
+}
+
+/** Faces by x/z cell: CSR (start has cells + 1 entries). */
+export interface Grid {
+  x0: number;
+  z0: number;
+  cell: number;
+  nx: number;
+  nz: number;
+  start: Uint32Array;
+  items: Uint32Array;
+}
+
+export interface WorldOptions {
+  /** Grid cell edge at most, m (0.1 … 100; default 2): finer where faces are dense; widened so the grid has at most maxCells cells. */
+  cell: number;
+  /** Grid cells at most (default 4,000,000). */
+  maxCells: number;
+}
+/** Faces a grid cell holds on average, at most (a flat level's two triangles a quad: FACES_PER_CELL / 2 quads). */
+const FACES_PER_CELL = 4;
+
+export const WORLD_DEFAULTS: WorldOptions = { cell: 2, maxCells: 4_000_000 };
+
+/** A resource to ride: its name (manifest name or file name) and the record read from its bytes. */
+export interface RideResource {
+  name: string;
+  resource: PhysicsResource;
+}
+
+/** Rotates v by the unit quaternion q (x, y, z, w). */
+function rotate(q: ArrayLike<number>, x: number, y: number, z: number, out: Float64Array, o: number): void {
+  const qx = q[0], qy = q[1], qz = q[2], qw = q[3];
+  const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+  out[o] = x + qw * tx + (qy * tz - qz * ty);
+  out[o + 1] = y + qw * ty + (qz * tx - qx * tz);
+  out[o + 2] = z + qw * tz + (qx * ty - qy * tx);
+}
+
+/** Number of corners of vertex `from` whose face runs on to `to` (the CSR vertex → corner index). */
+function runs(offsets: Uint16Array, ids: Uint16Array, cv: Uint16Array, faceOffsets: Uint16Array, cornerFace: Uint32Array, from: number, to: number): number {
+  let n = 0;
+  for (let k = offsets[from]; k < offsets[from + 1]; k++) {
+    const c = ids[k];
+    const f = cornerFace[c];
+    const next = c + 1 < faceOffsets[f + 1] ? c + 1 : faceOffsets[f];
+    if (cv[next] === to) n++;
+  }
+  return n;
+}
+
+/** Builds the world from resources read by the codec. Non-triangle faces and non-mesh parts are skipped. */
+export function buildWorld(resources: RideResource[], options: Partial<WorldOptions> = {}): RideWorld {
+  const opt = { ...WORLD_DEFAULTS, ...options };
+  let total = 0;
+  for (const { resource: r } of resources) {
+    for (const p of r.parts) if (p.kind === KIND_MESH && p.shape < r.shapes.length) total += Math.max(0, r.shapes[p.shape].faceOffsets.length - 1);
+  }
+  const pos = new Float64Array(9 * total), normal = new Float64Array(3 * total);
+  const edgeKind = new Uint8Array(3 * total), allow = new Float32Array(3 * total), border = new Uint8Array(3 * total);
+  const resource = new Uint32Array(total), part = new Uint32Array(total), face = new Uint32Array(total);
+  const min: [number, number, number] = [Infinity, Infinity, Infinity], max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
+  let t = 0;
+  const tmp = new Float64Array(3);
+  resources.forEach(({ resource: r }, ri) => {
+    r.parts.forEach((p, pi) => {
+      if (p.kind !== KIND_MESH || p.shape >= r.shapes.length) return;
+      const s = r.shapes[p.shape];
+      const nf = Math.max(0, s.faceOffsets.length - 1);
+      const nv = s.vertices.length / 3;
+      const world = new Float64Array(3 * nv);
+      for (let v = 0; v < nv; v++) {
+        rotate(p.rotation, s.vertices[3 * v], s.vertices[3 * v + 1], s.vertices[3 * v + 2], tmp, 0);
+        world[3 * v] = tmp[0] + p.position[0];
+        world[3 * v + 1] = tmp[1] + p.position[1];
+        world[3 * v + 2] = tmp[2] + p.position[2];
+      }
+      const corners = s.cornerVertices.length;
+      const cornerFace = new Uint32Array(corners);
+      for (let f = 0; f < nf; f++) for (let c = s.faceOffsets[f]; c < s.faceOffsets[f + 1] && c < corners; c++) cornerFace[c] = f;
+      const hasBits = s.flatBits.length > 0 && s.concaveBits.length > 0, hasValues = s.edgeValues.length === corners;
+      const indexed = s.vertexCornerOffsets.length === nv + 1;
+      for (let f = 0; f < nf; f++) {
+        const c0 = s.faceOffsets[f];
+        if (s.faceOffsets[f + 1] - c0 !== 3 || c0 + 3 > corners) continue; // kind-5 faces are triangles
+        for (let k = 0; k < 3; k++) {
+          const v = s.cornerVertices[c0 + k];
+          if (v >= nv) continue;
+          pos[9 * t + 3 * k] = world[3 * v];
+          pos[9 * t + 3 * k + 1] = world[3 * v + 1];
+          pos[9 * t + 3 * k + 2] = world[3 * v + 2];
+          for (let a = 0; a < 3; a++) {
+            const x = world[3 * v + a];
+            if (x < min[a]) min[a] = x;
+            if (x > max[a]) max[a] = x;
+          }
+          const c = c0 + k;
+          let kind: number;
+          if (hasBits && (s.flatBits[c >> 3] >> (c & 7)) & 1) kind = EDGE_FLAT;
+          else if (hasBits && (s.concaveBits[c >> 3] >> (c & 7)) & 1) kind = EDGE_CONCAVE;
+          else if (hasValues && s.edgeValues[c] !== 1) kind = EDGE_CONVEX;
+          else kind = EDGE_OPEN;
+          edgeKind[3 * t + k] = kind;
+          allow[3 * t + k] = edgeAllowance(kind, hasValues ? s.edgeValues[c] : 1);
+          const to = s.cornerVertices[c0 + ((k + 1) % 3)];
+          border[3 * t + k] = indexed && to < nv && runs(s.vertexCornerOffsets, s.cornerIdsByVertex, s.cornerVertices, s.faceOffsets, cornerFace, to, v) === 1 ? 0 : 1;
+        }
+        const o = 9 * t;
+        const ux = pos[o + 3] - pos[o], uy = pos[o + 4] - pos[o + 1], uz = pos[o + 5] - pos[o + 2];
+        const vx = pos[o + 6] - pos[o], vy = pos[o + 7] - pos[o + 1], vz = pos[o + 8] - pos[o + 2];
+        const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+        const len = Math.hypot(nx, ny, nz);
+        if (len > 1e-12) {
+          normal[3 * t] = nx / len;
+          normal[3 * t + 1] = ny / len;
+          normal[3 * t + 2] = nz / len;
+        }
+        resource[t] = ri;
+        part[t] = pi;
+        face[t] = f;
+        t++;
+      }
+    });
+  });
+  const n = t;
+  const world: RideWorld = {
+    faces: n, pos: pos.subarray(0, 9 * n), normal: normal.subarray(0, 3 * n), edgeKind: edgeKind.subarray(0, 3 * n),
+    allow: allow.subarray(0, 3 * n), border: border.subarray(0, 3 * n), resource: resource.subarray(0, n),
+    part: part.subarray(0, n), face: face.subarray(0, n), names: resources.map((r) => r.name),
+    min: n ? min : [0, 0, 0], max: n ? max : [0, 0, 0], grid: { x0: 0, z0: 0, cell: 1, nx: 0, nz: 0, start: new Uint32Array(1), items: new Uint32Array(0) },
+  };
+  world.grid = buildGrid(world, opt);
+  return world;
+}
+
+function buildGrid(w: RideWorld, opt: WorldOptions): Grid {
+  if (w.faces === 0) return w.grid;
+  const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
+  // About FACES_PER_CELL faces a cell on average (a level of fine faces gets fine cells), within [0.1, opt.cell].
+  const dense = Math.sqrt((Math.max(sx, 0.1) * Math.max(sz, 0.1)) / Math.max(1, w.faces)) * Math.sqrt(FACES_PER_CELL / 2);
+  let cell = Math.min(100, Math.max(0.1, Math.min(opt.cell, dense)));
+  while (Math.ceil(sx / cell + 1e-9) * Math.ceil(sz / cell + 1e-9) > opt.maxCells) cell *= 2;
+  const nx = Math.max(1, Math.ceil(sx / cell + 1e-9)), nz = Math.max(1, Math.ceil(sz / cell + 1e-9));
+  const g: Grid = { x0: w.min[0], z0: w.min[2], cell, nx, nz, start: new Uint32Array(nx * nz + 1), items: new Uint32Array(0) };
+  const span = new Int32Array(4 * w.faces);
+  for (let t = 0; t < w.faces; t++) {
+    const p = w.pos, o = 9 * t;
+    const lx = Math.min(p[o], p[o + 3], p[o + 6]), hx = Math.max(p[o], p[o + 3], p[o + 6]);
+    const lz = Math.min(p[o + 2], p[o + 5], p[o + 8]), hz = Math.max(p[o + 2], p[o + 5], p[o + 8]);
+    const i0 = cellOf(g, lx, 0), i1 = cellOf(g, hx, 0), j0 = cellOf(g, lz, 1), j1 = cellOf(g, hz, 1);
+    span[4 * t] = i0; span[4 * t + 1] = i1; span[4 * t + 2] = j0; span[4 * t + 3] = j1;
+    for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) g.start[j * nx + i + 1]++;
+  }
+  for (let c = 0; c < nx * nz; c++) g.start[c + 1] += g.start[c];
+  g.items = new Uint32Array(g.start[nx * nz]);
+  const fill = g.start.slice(0, nx * nz);
+  for (let t = 0; t < w.faces; t++) {
+    for (let j = span[4 * t + 2]; j <= span[4 * t + 3]; j++) for (let i = span[4 * t]; i <= span[4 * t + 1]; i++) g.items[fill[j * nx + i]++] = t;
+  }
+  return g;
+}
+
+/** The grid column (axis 0: x) or row (axis 1: z) of a coordinate, clamped to the grid. */
+export function cellOf(g: Grid, x: number, axis: 0 | 1): number {
+  const i = Math.floor((x - (axis === 0 ? g.x0 : g.z0)) / g.cell);
+  const n = axis === 0 ? g.nx : g.nz;
+  return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
+/** Per-query scratch: a stamp per face so a face listed in several cells is visited once; `work` counts visits. */
+export class Query {
+  readonly seen: Uint32Array;
+  stamp = 0;
+  work = 0;
+  constructor(w: RideWorld) {
+    this.seen = new Uint32Array(w.faces);
+  }
+}
+
+/** Calls visit(face) once for each face listed in the grid cells overlapping the x/z box. Returns the faces visited. */
+export function facesNear(w: RideWorld, lx: number, lz: number, hx: number, hz: number, q: Query, visit: (t: number) => void): number {
+  const g = w.grid, seen = q.seen;
+  if (++q.stamp === 0xffffffff) {
+    seen.fill(0);
+    q.stamp = 1;
+  }
+  const stamp = q.stamp;
+  if (w.faces === 0 || hx < g.x0 || hz < g.z0 || lx > g.x0 + g.nx * g.cell || lz > g.z0 + g.nz * g.cell) return 0;
+  const i0 = cellOf(g, lx, 0), i1 = cellOf(g, hx, 0), j0 = cellOf(g, lz, 1), j1 = cellOf(g, hz, 1);
+  let n = 0;
+  for (let j = j0; j <= j1; j++) {
+    for (let i = i0; i <= i1; i++) {
+      const c = j * g.nx + i;
+      for (let k = g.start[c]; k < g.start[c + 1]; k++) {
+        const t = g.items[k];
+        if (seen[t] === stamp) continue;
+        seen[t] = stamp;
+        n++;
+        visit(t);
+      }
+    }
+  }
+  q.work += n;
+  return n;
+}
+
+/** Slope limit of a walkable face: its normal's y at least this (cos 45°). */
+export const WALKABLE_MIN_NY = Math.cos(Math.PI / 4);
+
+export const isWalkable = (w: RideWorld, t: number): boolean => w.normal[3 * t + 1] >= WALKABLE_MIN_NY;
+
+/**
+ * The walkable surface under (x, z) nearest to height y within ±reach: its height and face, or null. Faces are
+ * taken by their x/z projection (barycentric, inclusive within 1e-9 relative), the height on their plane.
+ */
+export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: number, q: Query): { y: number; face: number } | null {
+  let best = -1, bestY = 0, bestD = Infinity;
+  facesNear(w, x, z, x, z, q, (t) => {
+    if (!isWalkable(w, t)) return;
+    const p = w.pos, o = 9 * t;
+    const ax = p[o], az = p[o + 2], bx = p[o + 3], bz = p[o + 5], cx = p[o + 6], cz = p[o + 8];
+    const d = (bz - cz) * (ax - cx) + (cx - bx) * (az - cz);
+    if (Math.abs(d) < 1e-14) return;
+    const l1 = ((bz - cz) * (x - cx) + (cx - bx) * (z - cz)) / d;
+    const l2 = ((cz - az) * (x - cx) + (ax - cx) * (z - cz)) / d;
+    const l3 = 1 - l1 - l2;
+    const e = -1e-9;
+    if (l1 < e || l2 < e || l3 < e) return;
+    const h = l1 * p[o + 1] + l2 * p[o + 4] + l3 * p[o + 7];
+    const dist = Math.abs(h - y);
+    if (dist <= reach && dist < bestD) {
+      bestD = dist;
+      bestY = h;
+      best = t;
+    }
+  });
+  return best < 0 ? null : { y: bestY, face: best };
+}

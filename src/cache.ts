@@ -16,11 +16,13 @@
 // that last used it) and `lists-<build>-….bin` (each entry's record: its open corners and the codes its bytes
 // hold, binary). Nothing in it is trusted (issue #22): an entry is taken only as a slice of a plain file that
 // hashes to its sha256, with an index line that matches its seal, else it is a miss, counted as rejected; keys
-// are hex digests and pack names of one shape only, never paths; a foreign --cache folder is refused. Entries not
+// are hex digests and pack names of one shape only, never paths; a foreign --cache folder is refused. The seal is an
+// HMAC keyed by the user's own secret (src/user-key.ts), so only the user's builds can seal a line, and a cache
+// folder owned by another user or writable by other users is refused by name (docs/cli.md, "Cache"). Entries not
 // used by the last KEEP_BUILDS builds are dropped; a pack no entry names is removed, and one whose entries fill
 // less than COMPACT_BELOW of it is compacted (its entries copied into this build's pack).
-import { createHash, randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
@@ -29,6 +31,7 @@ import { hashSources, TOOL_VERSION } from './version.ts';
 import { linkFromPrevious, previousDigest, type FileCheck } from './publish.ts';
 import { arrayId } from './import/memo.ts';
 import { readRegularFile } from './files.ts';
+import { userKey } from './user-key.ts';
 import { isShared } from './import/shared-arena.ts';
 import { fingerprint } from './tiling/unique.ts';
 import { sameCodes } from './tiling/seams.ts';
@@ -38,7 +41,7 @@ import { SEAM_NONE } from './geometry/edge-rule.ts';
 /** The cache directory's name inside an output directory (one of src/publish.ts's OWNED_ENTRIES). */
 export const CACHE_ENTRY = '.cache';
 /** Bumped when the key's recipe or the index's form changes: older entries are then never hit. */
-export const CACHE_FORMAT = 6;
+export const CACHE_FORMAT = 7;
 /** Entries are kept while one of the last this many builds used them (an edit undone still hits). */
 export const KEEP_BUILDS = 2;
 /**
@@ -81,7 +84,11 @@ interface IndexEntry {
   used: number;
   /** sha256 (hex) of the entry's bytes: an entry is taken only when its slice hashes to it (issue #22). */
   sha: string;
-  /** sha256 (hex) over sha, meta, fp, size and the record (sealOf): metadata edited in the index is a miss too. */
+  /**
+   * HMAC-SHA256 (hex), keyed by the user's secret, over the key, sha, meta, fp, size and the record (sealOf):
+   * metadata edited in the index, or a line moved to another key, is a miss too, and cannot be sealed again
+   * without the secret.
+   */
   seal?: string;
 }
 
@@ -96,9 +103,35 @@ const ENTRY_NAME = /^[0-9a-f]{64}\.physics$/;
 
 const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
-/** What ties an entry's index line to its bytes: the bytes' digest, the reused metadata and the record. */
-function sealOf(e: IndexEntry, rec: Uint8Array): string {
-  return createHash('sha256').update(`${e.sha}\0${e.fp}\0${e.size}\0${JSON.stringify(e.meta)}\0`).update(rec).digest('hex');
+/**
+ * What ties an entry's index line to its key and bytes: the key, the bytes' digest, the reused metadata and the
+ * record, under an HMAC with the user's secret (src/user-key.ts): a plain digest could be recomputed by whoever
+ * edits the index.
+ */
+function sealOf(key: string, e: IndexEntry, rec: Uint8Array): string {
+  return createHmac('sha256', userKey().key).update(`${key}\0${e.sha}\0${e.fp}\0${e.size}\0${JSON.stringify(e.meta)}\0`).update(rec).digest('hex');
+}
+
+/**
+ * A cache folder is used only when no one but the user could have put anything in it: a real folder (not a
+ * link), owned by this user, with no group or other write bits. Every hit is checked against the user's seal
+ * anyway; this keeps another user's planted files (and their deletion of ours) out altogether. The output's own
+ * `.cache`, when this user's, is made 0700 instead (an older build under umask 002 made it 0775). Where Node
+ * reports no owner (Windows) only the link check applies.
+ */
+export function checkCacheFolder(dir: string, own: boolean): void {
+  const st = lstatSync(dir);
+  if (!st.isDirectory()) throw new Error(`cache: ${dir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}; refusing to use it as a cache`);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  if (uid === undefined) return;
+  if (st.uid !== uid) throw new Error(`cache: ${dir} is owned by another user (uid ${st.uid}); refusing to use it (entries there could have been planted: give a folder of your own)`);
+  const mode = st.mode & 0o777;
+  if ((mode & 0o022) === 0) return;
+  if (own) {
+    chmodSync(dir, 0o700);
+    return;
+  }
+  throw new Error(`cache: ${dir} is writable by ${mode & 0o002 ? 'every user' : 'its group'} (mode ${mode.toString(8).padStart(4, '0')}); refusing to use it (entries there could have been planted: \`chmod go-w\` it, or give a folder of your own)`);
 }
 
 interface IndexFile {
@@ -394,8 +427,12 @@ export class ResourceCache {
     }
   }
 
-  /** Opens (creating) a cache directory; an unreadable or foreign index starts empty. */
-  static open(dir: string): ResourceCache {
+  /**
+   * Opens (creating) a cache directory; an unreadable or foreign index starts empty. `own`: the output's own
+   * `.cache` (the tool's folder: one this user owns with group or other write bits is made 0700); else a
+   * --cache folder, refused when owned by another user or writable by group or others.
+   */
+  static open(dir: string, own = false): ResourceCache {
     // A folder that holds files and no index of ours is someone else's: refused, never swept (issue #22: `--cache`
     // at a user's folder deleted its files). The entries folder must be a real folder, not a link to one.
     const existing = (() => {
@@ -408,7 +445,9 @@ export class ResourceCache {
     if (existing && existing.length > 0 && !existing.includes(INDEX) && !existing.includes(ENTRIES)) {
       throw new Error(`cache: ${dir} is not empty and holds no cache of compile-collision (${existing.slice(0, 5).join(', ')}${existing.length > 5 ? ', …' : ''}); refusing to use it (give an empty or new folder)`);
     }
-    mkdirSync(join(dir, ENTRIES), { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    checkCacheFolder(dir, own);
+    mkdirSync(join(dir, ENTRIES), { recursive: true, mode: 0o700 });
     const st = lstatSync(join(dir, ENTRIES));
     if (!st.isDirectory()) throw new Error(`cache: ${join(dir, ENTRIES)} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}, not the cache's own entries folder; refusing to use it`);
     return new ResourceCache(dir);
@@ -470,7 +509,7 @@ export class ResourceCache {
     let bytes: Uint8Array | undefined;
     let check: FileCheck | undefined;
     try {
-      if (sealOf(e, this.recordOf(e)!) !== e.seal) return this.reject(key);
+      if (sealOf(key, e, this.recordOf(e)!) !== e.seal) return this.reject(key);
       check = this.previous ? linkFromPrevious(this.previous, file, dir, e.sha) : undefined;
       if (!check) {
         if (e.file !== undefined) {
@@ -628,7 +667,7 @@ export class ResourceCache {
         if (!slice) throw new Error('lists not written');
         const { pending: _p, ...kept } = e;
         // A line carried over untaken keeps its seal: sealing it anew would launder an edit made to it on disk.
-        entries[k] = { ...kept, list: [slice.at, rec.length], seal: this.used.has(k) ? sealOf(e, rec) : e.seal };
+        entries[k] = { ...kept, list: [slice.at, rec.length], seal: this.used.has(k) ? sealOf(k, e, rec) : e.seal };
       }
       if (out.size === 0) writeFileSync(tmpLists, new Uint8Array(0), { flag: 'wx' }); // no entries: an empty lists file
       out.close();

@@ -683,7 +683,7 @@ function openCache(b: Build): void {
   if (home === undefined) return;
   const prev = options.cache === undefined ? (b.prev ?? inspectOutput(outDir)) : undefined;
   const dir = options.cache !== undefined || (prev!.exists && (prev!.files.length > 0 || prev!.owned.length > 0)) ? home : join(b.staging!.dir, CACHE_ENTRY);
-  b.cache = ResourceCache.open(dir);
+  b.cache = ResourceCache.open(dir, options.cache === undefined);
   b.cache.previous = outDir;
   b.cache.outputRefs = options.cache === undefined;
   b.cacheHome = home;

@@ -4,11 +4,13 @@
 // fails on the cache before this issue.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileLevel as compile } from '../../src/compile.ts';
 import { tempDir } from '../fixtures/levels.ts';
+import { forgetUserKey } from '../../src/user-key.ts';
 import { outputFiles as files, forgetLastBuild } from '../fixtures/edits.ts';
 
 /** Every rebuild here goes through the cache: the record that lets an unchanged rebuild skip it is dropped first. */
@@ -221,5 +223,113 @@ describe('a cache folder that is not ours', () => {
     symlinkSync(user, c.r);
     await compileLevel(LEVEL, { out: c.out, cache: c.cache }, hooks).catch((e: Error) => expect(e.message).toMatch(/cache: .*r is a symbolic link/));
     expect(readdirSync(user)).toEqual(['analysis.R']);
+  });
+});
+
+describe('the seal is keyed by the user\'s secret', () => {
+  /** The seal as a plain sha256 (what anyone who can write the cache can compute). */
+  function plainSeal(e: { sha: string; fp: number; size: number; meta: unknown; list: [number, number] }, lists: Buffer): string {
+    return createHash('sha256').update(`${e.sha}\0${e.fp}\0${e.size}\0${JSON.stringify(e.meta)}\0`).update(lists.subarray(e.list[0], e.list[0] + e.list[1])).digest('hex');
+  }
+
+  it('consistent tampers re-sealed with a plain sha256 are misses: another line under a key, another entry\'s bytes, edited numbers', async () => {
+    const tampers: [string, (index: any, lists: Buffer, keys: string[]) => void][] = [
+      // Entry B's whole line, seal and all, under key A: a plain seal does not cover the key.
+      ['line moved', (index, _l, [a, b]) => void (index.entries[a] = { ...index.entries[b] })],
+      // A's line pointing at B's bytes (slice, digest, fingerprint), sealed again.
+      ['bytes swapped', (index, lists, [a, b]) => {
+        const ea = index.entries[a], eb = index.entries[b];
+        Object.assign(ea, { pack: eb.pack, at: eb.at, size: eb.size, sha: eb.sha, fp: eb.fp });
+        ea.seal = plainSeal(ea, lists);
+      }],
+      // Every line's manifest numbers edited, sealed again.
+      ['numbers edited', (index, lists, keys) => {
+        for (const k of keys) {
+          const e = index.entries[k];
+          e.meta = JSON.parse(JSON.stringify(e.meta).replace(/\d+(\.\d+)?/g, (m) => String(Number(m) + 1)));
+          e.seal = plainSeal(e, lists);
+        }
+      }],
+    ];
+    for (const [what, tamper] of tampers) {
+      const c = await built();
+      const cleanManifest = JSON.parse(readFileSync(join(c.out, 'manifest.json'), 'utf8'));
+      const index = JSON.parse(readFileSync(c.indexFile, 'utf8'));
+      const lists = readFileSync(join(c.cache, index.lists));
+      // Two entries of different bytes.
+      const keys = Object.keys(index.entries);
+      const b = keys.find((k) => index.entries[k].sha !== index.entries[keys[0]].sha)!;
+      tamper(index, lists, [keys[0], b, ...keys.filter((k) => k !== keys[0] && k !== b)]);
+      writeFileSync(c.indexFile, JSON.stringify(index));
+      const out2 = join(dir, `out-${what.replace(/ /g, '-')}`);
+      const r = await compileLevel(LEVEL, { out: out2, cache: c.cache }, hooks);
+      expect(r.cache!.rejected, what).toBeGreaterThanOrEqual(1);
+      expectClean(out2, c.clean);
+      expect(JSON.parse(readFileSync(join(out2, 'manifest.json'), 'utf8')).resources, what).toEqual(cleanManifest.resources);
+      dir = join(dir, 'next');
+      mkdirSync(dir);
+    }
+  });
+
+  it('the key is a 0600 file of 32 bytes in the user\'s 0700 folder; a key that others can write is not used', async () => {
+    const home = join(dir, 'xdg');
+    const saved = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = home;
+    forgetUserKey();
+    try {
+      const c = await built();
+      const keyFile = join(home, 'skate-collision', 'cache-seal.key');
+      expect(lstatSync(join(home, 'skate-collision')).mode & 0o777).toBe(0o700);
+      expect(lstatSync(keyFile).mode & 0o777).toBe(0o600);
+      expect(readFileSync(keyFile).length).toBe(32);
+      // The next process reads the same key: its entries hit.
+      forgetUserKey();
+      const r = await compileLevel(LEVEL, { out: join(dir, 'again'), cache: c.cache }, hooks);
+      expect(r.cache!.hits).toBe(r.manifest.resources.length);
+      // A key file others could have written is not trusted: a random key for the run, so nothing of before hits.
+      chmodSync(keyFile, 0o666);
+      forgetUserKey();
+      const r2 = await compileLevel(LEVEL, { out: join(dir, 'again2'), cache: c.cache }, hooks);
+      expect(r2.cache!.hits).toBe(0);
+      expectClean(join(dir, 'again2'), c.clean);
+    } finally {
+      if (saved === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = saved;
+      forgetUserKey();
+    }
+  });
+});
+
+describe('a cache folder others can write, or another user\'s, is refused by name', () => {
+  it('--cache at a 0777 folder, a 0775 one, and one owned by another user: refused, naming it; nothing written there', async () => {
+    const shared = join(dir, 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    await expect(compileLevel(LEVEL, { out: join(dir, 'o1'), cache: shared }, hooks)).rejects.toThrow(/cache: .*shared is writable by every user \(mode 0777\); refusing to use it/);
+    chmodSync(shared, 0o775);
+    await expect(compileLevel(LEVEL, { out: join(dir, 'o2'), cache: shared }, hooks)).rejects.toThrow(/cache: .*shared is writable by its group \(mode 0775\)/);
+    expect(readdirSync(shared)).toEqual([]);
+    if (process.getuid?.() === 0) {
+      chmodSync(shared, 0o755);
+      chownSync(shared, 65534, 65534);
+      await expect(compileLevel(LEVEL, { out: join(dir, 'o3'), cache: shared }, hooks)).rejects.toThrow(/cache: .*shared is owned by another user \(uid 65534\)/);
+    }
+    // As a user runs it: exit 1 with the message, no stack.
+    if (process.getuid?.() === 0) chownSync(shared, 0, 0);
+    chmodSync(shared, 0o777);
+    const r = spawnSync(process.execPath, [BIN, LEVEL, '-o', join(dir, 'o4'), '--cache', shared, '--no-report'], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/shared is writable by every user/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('the output\'s own .cache left group-writable by an older build is made 0700, and used', async () => {
+    const out = join(dir, 'out');
+    await compileLevel(LEVEL, { out }, hooks);
+    chmodSync(join(out, '.cache'), 0o775);
+    forgetLastBuild(out);
+    const r = await compileLevel(LEVEL, { out }, hooks);
+    expect(r.cache!.hits).toBe(r.manifest.resources.length);
+    expect(lstatSync(join(out, '.cache')).mode & 0o777).toBe(0o700);
   });
 });

@@ -85,6 +85,10 @@ export function ybnLines(r: CompileResult, named: boolean): string[] {
     if (named) for (const c of y.skippedChildren) lines.push(`    ${c.file}: bound ${c.bound}: ${c.reason} (type ${c.type}, include ${c.include})`);
   }
   if (y.keep.length) lines.push(`  ybn: kept as solid (--ybn-keep): ${y.keep.join(', ')}`);
+  const kept = y.keptChildren ?? [];
+  const detail = kept.filter((c) => c.by === '--ybn-detail').length;
+  if (detail) lines.push(`  ybn: ${detail} child${detail === 1 ? '' : 'ren'} of hi@/ma@ detail copies compiled (--ybn-detail; the map rule would drop them: met by no ped)`);
+  if (named) for (const c of kept) lines.push(`    ${c.file}: bound ${c.bound}: ${c.reason}, kept by ${c.by} (type ${c.type}, include ${c.include})`);
   for (const by of y.placedBy ?? []) lines.push(`  placed by ${by}`);
   for (const note of y.notes) lines.push(`  note: ${note}`);
   return lines;

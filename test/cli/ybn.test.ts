@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../fixtures/levels.ts';
-import { boxBound, compositeLevel, flaggedLevel, twoTriangles, writeYbn, writeYbnXml, writeYmapXml } from '../fixtures/ybn.ts';
+import { boxBound, compositeLevel, flaggedLevel, REAL_FLAGS, TOOL_FLAGS, twoTriangles, writeYbn, writeYbnXml, writeYmapXml, type FxBound } from '../fixtures/ybn.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
 const tmp = tempDir('sk8-cli-ybn-');
@@ -69,6 +69,18 @@ describe('compile-collision LEVEL.ybn', () => {
     expect(readdirSync(join(tmp.dir, 'detail'))).toContain('hi_vb_34_skate.physics');
   });
 
+  it('--ybn-detail compiles in one step a hi@ copy whose every child no ped meets, saying so', () => {
+    const box = (x: number): FxBound => ({ ...boxBound(), sphereCentre: [x, 0, 0.25], boxMin: [x - 1, -2, 0], boxMax: [x + 1, 2, 0.5] });
+    const level: FxBound = { kind: 'composite', children: [{ bound: box(0), flags: [...REAL_FLAGS.weapon] }, { bound: box(10), flags: [...TOOL_FLAGS.vehicleOnly] }] };
+    writeFileSync(join(tmp.dir, 'hi@po1_05_4.ybn'), writeYbn(level).file);
+    const r = run('hi@po1_05_4.ybn', '--ybn-detail', '-o', 'detail-probes', '--workers', '1');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/ybn: 2 children of hi@\/ma@ detail copies compiled \(--ybn-detail/);
+    const m = JSON.parse(readFileSync(join(tmp.dir, 'detail-probes/manifest.json'), 'utf8'));
+    expect(m.totals['collision-objects']).toBe(2);
+    expect(m.ybn.keptChildren.map((c: { reason: string; by: string }) => `${c.reason} ${c.by}`)).toEqual(['probes --ybn-detail', 'vehicles --ybn-detail']);
+  });
+
   it('--chord-error (the shape layer\'s) sets how finely YBN primitives are tessellated', () => {
     const fine = run('port/vb_34_skate.ybn', '-o', 'fine', '--workers', '1', '--json');
     const coarse = run('port/vb_34_skate.ybn', '-o', 'coarse', '--workers', '1', '--json', '--chord-error', '0.05');
@@ -99,11 +111,11 @@ describe('compile-collision LEVEL.ybn', () => {
     expect(k.status, k.stderr).toBe(0);
     const m = JSON.parse(k.stdout).manifest;
     expect(m.totals['collision-objects']).toBe(4);
-    expect(m.ybn.skipped).toEqual({ stairs: 0, river: 1, foliage: 0, probes: 1 });
+    expect(m.ybn.skipped).toEqual({ stairs: 0, river: 1, foliage: 0, cover: 0, vehicles: 0, probes: 1 });
     expect(run('flagged.ybn', '-o', 'all', '--ybn-keep', 'all', '--json').stdout).toMatch(/"collision-objects": 6/);
     const bad = run('flagged.ybn', '--ybn-keep', 'stairs,ramps');
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/--ybn-keep expects a comma list of stairs, river, foliage, probes or all; got "ramps"/);
+    expect(bad.stderr).toMatch(/--ybn-keep expects a comma list of stairs, river, foliage, cover, vehicles, probes or all; got "ramps"/);
   });
 
   it('a port folder with its .ymap.xml: interiors placed, an unplaced interior and an unmatched archetype warned, by name', () => {

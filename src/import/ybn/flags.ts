@@ -1,4 +1,4 @@
-// Composite child flags: which children of a map composite a skater collides with (issue #23 item 2).
+// Composite child flags: which children of a map composite a skater collides with.
 // Each child carries two words (binary: the 8-byte record at the composite's 0x90; XML: <CompositeFlags1> and
 // <CompositeFlags2> as bit names): the child's type (what it is) and include (what it collides with). The bit
 // names are GTA V's collision flag enum as CodeWalker (EBoundCompositeFlags) and Sollumz (CollisionFlags) name it,
@@ -18,18 +18,27 @@ export type CollisionFlagName = (typeof COLLISION_FLAG_NAMES)[number];
 /** One bit of the enum by name. */
 export const FLAG = Object.fromEntries(COLLISION_FLAG_NAMES.map((n, i) => [n, 2 ** i])) as Record<CollisionFlagName, number>;
 
-/** Include bits of what stands on map collision: a ped's feet, a vehicle's body (three kinds) or its wheels' probe. */
-export const STANDS_ON = FLAG.PED | FLAG.VEHICLE_NOT_BVH | FLAG.VEHICLE_BVH | FLAG.VEHICLE_BOX | FLAG.TEST_VEHICLE_WHEEL;
+/** The type bits of map geometry proper (Sollumz's "General" presets: MAP_WEAPON … MAP_VEHICLE). */
+export const MAP_KINDS = FLAG.MAP_WEAPON | FLAG.MAP_DYNAMIC | FLAG.MAP_ANIMAL | FLAG.MAP_COVER | FLAG.MAP_VEHICLE;
+/** Include bits of a vehicle's body (three kinds). */
+export const VEHICLE_BODIES = FLAG.VEHICLE_NOT_BVH | FLAG.VEHICLE_BVH | FLAG.VEHICLE_BOX;
+/** Include bits of what a vehicle meets: its body or its wheels' probe. */
+export const VEHICLES = VEHICLE_BODIES | FLAG.TEST_VEHICLE_WHEEL;
 
 /**
  * Why a child is not compiled, the first that applies, in this order:
- * - stairs: type MAP_STAIRS, the smooth ped-only slope laid over a flight of steps (the steps are their own child);
- *   a board would ride the invisible ramp instead of the steps.
+ * - stairs: type MAP_STAIRS without the map bits, met by no vehicle body: the smooth ped-only slope laid over a
+ *   flight of steps (Sollumz's "Stair plane": type MAP_STAIRS, include PED and the tests); a board would ride the
+ *   invisible ramp instead of the steps. The steps themselves ("Stair mesh": the map bits plus MAP_STAIRS, include
+ *   everything) are geometry and compiled.
  * - river: type MAP_RIVER, a river's water volume.
  * - foliage: type FOLIAGE, bushes and hedges a ped walks through.
- * - probes: an include word with none of STANDS_ON: only weapon, camera, AI or script tests (or nothing) meet it.
+ * Then a child a ped's feet meet (include PED) is solid. The rest are met by no ped, so not by a skater:
+ * - cover: type MAP_COVER alone of the map bits: walls that exist for the AI's cover search.
+ * - vehicles: include has a vehicle body or the wheels' probe: curbs and barriers only vehicles meet.
+ * - probes: only weapon, camera, AI or script tests (or nothing) meet it.
  */
-export const SKIP_REASONS = ['stairs', 'river', 'foliage', 'probes'] as const;
+export const SKIP_REASONS = ['stairs', 'river', 'foliage', 'cover', 'vehicles', 'probes'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 export const isSkipReason = (s: string): s is SkipReason => (SKIP_REASONS as readonly string[]).includes(s);
 
@@ -37,12 +46,20 @@ export const isSkipReason = (s: string): s is SkipReason => (SKIP_REASONS as rea
 export function childSkipReason(flags: readonly [number, number] | null): SkipReason | null {
   if (flags === null) return null;
   const [type, include] = flags;
-  if (type & FLAG.MAP_STAIRS) return 'stairs';
+  if (type & FLAG.MAP_STAIRS && !(type & MAP_KINDS) && !(include & VEHICLE_BODIES)) return 'stairs';
   if (type & FLAG.MAP_RIVER) return 'river';
   if (type & FLAG.FOLIAGE) return 'foliage';
-  if (!(include & STANDS_ON)) return 'probes';
-  return null;
+  if (include & FLAG.PED) return null;
+  if ((type & MAP_KINDS) === FLAG.MAP_COVER) return 'cover';
+  if (include & VEHICLES) return 'vehicles';
+  return 'probes';
 }
+
+/**
+ * The reasons --ybn-detail keeps in a hi@/ma@ detail copy: its children are there for what is not a ped (vehicles,
+ * weapons, cameras), so by the map rule every one of them would be dropped; the option compiles them.
+ */
+export const DETAIL_KEEPS: readonly SkipReason[] = ['cover', 'vehicles', 'probes'];
 
 /** "MAP_WEAPON, MAP_DEEP_SURFACE" (CodeWalker's XML text), or "NONE". */
 export function flagNames(word: number): string {
@@ -66,7 +83,7 @@ export function parseFlagNames(text: string, where: string): number {
 }
 
 /** Counts per reason, every reason present (0 when none). */
-export const emptySkipCounts = (): Record<SkipReason, number> => ({ stairs: 0, river: 0, foliage: 0, probes: 0 });
+export const emptySkipCounts = (): Record<SkipReason, number> => ({ stairs: 0, river: 0, foliage: 0, cover: 0, vehicles: 0, probes: 0 });
 
 /** What the YBN importer reports besides objects: skipped children per reason and by name, and notes. */
 export interface YbnReport {
@@ -74,10 +91,12 @@ export interface YbnReport {
   skipped: Record<SkipReason, number>;
   /** Each of them: file, child path ("3", "2_0"), reason, the two words as hex. */
   skippedChildren: { file: string; bound: string; reason: SkipReason; type: string; include: string }[];
+  /** Children a reason would drop that were compiled: by --ybn-keep, or by --ybn-detail in a hi@/ma@ file. */
+  keptChildren: { file: string; bound: string; reason: SkipReason; type: string; include: string; by: '--ybn-keep' | '--ybn-detail' }[];
   /** Facts worth a line that are not warnings (an interior file without placement). */
   notes: string[];
   /** The .ymap.xml placements this file's collision was placed by (one copy each), as text. */
   placedBy: string[];
 }
 
-export const emptyYbnReport = (): YbnReport => ({ skipped: emptySkipCounts(), skippedChildren: [], notes: [], placedBy: [] });
+export const emptyYbnReport = (): YbnReport => ({ skipped: emptySkipCounts(), skippedChildren: [], keptChildren: [], notes: [], placedBy: [] });

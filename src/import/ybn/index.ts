@@ -12,11 +12,15 @@ import { boundObjects } from './objects.ts';
 import { CHORD_ERROR_RANGE, TESSELLATE_DEFAULTS } from '../../shapes/index.ts';
 import { readRsc7, ResourceReader } from './rsc7.ts';
 import { MAX_YBN_XML_BYTES, readBoundXml } from './xml.ts';
-import { emptyYbnReport, type SkipReason, type YbnReport } from './flags.ts';
+import { DETAIL_KEEPS, emptyYbnReport, type SkipReason, type YbnReport } from './flags.ts';
 import { looksInterior, placementText, type Placement } from './ymap.ts';
 
 export interface YbnOptions {
-  /** Compile hi@/ma@ files (the finer copies for vehicles and weapons) instead of refusing them. Default false. */
+  /**
+   * Compile hi@/ma@ files (the finer copies for vehicles and weapons) instead of refusing them, with their children
+   * met only by vehicles, cover searches or tests (flags.ts DETAIL_KEEPS: every child of such a file), each listed
+   * as kept. Default false.
+   */
   detail: boolean;
   /**
    * Spheres, capsules, cylinders, discs and boxes are tessellated by the shape layer (src/shapes/) within this
@@ -91,7 +95,7 @@ export async function importYbn(file: string, options: YbnOptions, logger: Logge
   await hooks.beforeWalk?.();
   const { objects, stats } = boundObjects(root, {
     stem: ybnStem(file), stage, tessellation: { chordError }, nativeShapes: options.nativeShapes ?? false, logger, arena: new SharedArena(), onObject: hooks.onObject,
-    keep: new Set(options.keep ?? []), file: basename(file), report, placements,
+    keep: new Set(options.keep ?? []), detailKeep: new Set(isDetailCopy(file) ? DETAIL_KEEPS : []), file: basename(file), report, placements,
   });
   for (const p of placements) report.placedBy.push(placementText(p));
   return { objects, stats, inputBytes: [bytes], ybn: report };

@@ -79,6 +79,8 @@ export interface BuildContext {
   onObject?: (o: ImportedObject) => void;
   /** Reasons (flags.ts) whose composite children are compiled anyway (--ybn-keep). Default none. */
   keep?: ReadonlySet<SkipReason>;
+  /** Reasons compiled because the file is a hi@/ma@ detail copy and --ybn-detail asked for it (flags.ts DETAIL_KEEPS). */
+  detailKeep?: ReadonlySet<SkipReason>;
   /** Where skipped children are counted and named; a fresh one when absent. */
   report?: YbnReport;
   /** The file's name as reports name it (default the stem). */
@@ -151,9 +153,14 @@ class ObjectBuilder {
   /** A composite child not solid for a skater (flags.ts) and not kept: counted and named, not compiled. */
   private skipChild(c: CompositeChild, path: string): boolean {
     const reason = childSkipReason(c.flags);
-    if (reason === null || this.ctx.keep?.has(reason)) return false;
-    if (!this.counting) return true;
+    if (reason === null) return false;
     const hex = (v: number): string => `0x${(v >>> 0).toString(16)}`;
+    const by = this.ctx.keep?.has(reason) ? '--ybn-keep' : this.ctx.detailKeep?.has(reason) ? '--ybn-detail' : undefined;
+    if (by) {
+      if (this.counting) this.report.keptChildren.push({ file: this.ctx.file ?? this.ctx.stem, bound: path, reason, type: hex(c.flags![0]), include: hex(c.flags![1]), by });
+      return false;
+    }
+    if (!this.counting) return true;
     this.stats.skippedNodes++;
     this.report.skipped[reason]++;
     this.report.skippedChildren.push({ file: this.ctx.file ?? this.ctx.stem, bound: path, reason, type: hex(c.flags![0]), include: hex(c.flags![1]) });

@@ -764,8 +764,11 @@ class SK8_OT_open_report(bpy.types.Operator):
         if not path or not os.path.isfile(path):
             self.report({"ERROR"}, "no report.html in %s (compile with Report on)" % (d or "the output"))
             return {"CANCELLED"}
+        import pathlib
         import webbrowser
-        webbrowser.open("file://" + path.replace(os.sep, "/") if sys.platform != "win32" else path)
+        # Always a file:// URL (quoted): on Windows a bare path goes to os.startfile, which runs whatever the file's
+        # type says; a URL goes to the browser.
+        webbrowser.open(pathlib.Path(os.path.abspath(path)).as_uri())
         return {"FINISHED"}
 
 

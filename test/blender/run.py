@@ -1144,6 +1144,21 @@ def case_hostile(work):
     line = locate.windows_command_line(["C:\\Program Files\\nodejs\\node.exe", "C:\\addon\\compiler\\compile-collision.mjs"] + names)
     assert msvc_argv(line) == ["C:\\Program Files\\nodejs\\node.exe", "C:\\addon\\compiler\\compile-collision.mjs"] + names, (line, msvc_argv(line))
     out["windows_line"] = line
+    # Open Report: a file:// URL for the browser, quoted, never a bare path (os.startfile on Windows).
+    import webbrowser
+    opened = []
+    real_open = webbrowser.open
+    webbrowser.open = lambda url, *a, **k: opened.append(url) or True
+    try:
+        rdir = os.path.join(work, "rep & calc")
+        os.makedirs(rdir)
+        open(os.path.join(rdir, "report.html"), "w").write("<p>")
+        bpy.context.window_manager.sk8_state.out_dir = rdir
+        assert bpy.ops.sk8.open_report() == {"FINISHED"}
+    finally:
+        webbrowser.open = real_open
+    assert opened == ["file://" + rdir.replace(" ", "%20").replace("&", "%26") + "/report.html"], opened
+    out["report_url"] = opened[0]
     out["windows_refused"] = refused
     print("RESULT " + json.dumps(out))
 

@@ -110,17 +110,9 @@ function pruneBundles() {
   }
 }
 
-// The published package ships no TypeScript: it runs the compiled dist/ (built at `npm pack`, scripts/build.mjs).
-// The installed package: its CLI bundle (scripts/build.mjs), else the compiled modules.
-const compiled = join(root, 'dist', 'cli', 'main.js');
-const compiledBundle = join(root, 'dist', 'cli', 'main.bundle.mjs');
-if (!existsSync(entry) && existsSync(compiledBundle)) {
-  await import(pathToFileURL(compiledBundle).href);
-} else if (!existsSync(entry) && existsSync(compiled)) {
-  await import(pathToFileURL(compiled).href);
-} else {
-  await fromSources();
-}
+// The repository's launcher (the installed package's `bin` is the self-contained dist/compiler/compile-collision.mjs:
+// scripts/release.ts).
+await fromSources();
 
 async function fromSources() {
   // The encoder's WebAssembly module is generated at install (`prepare`); `npm ci --ignore-scripts` skips it, and

@@ -1,14 +1,19 @@
 // Zips the Blender add-on: blender/dist/skate_collision-<version>.zip holding skate_collision/ (the package with its
-// blender_manifest.toml, for Blender 4.2+ "Install from Disk", and bl_info for older loaders) and the project's
-// LICENSE. Stored with a fixed date and sorted names, so the same sources give the same bytes; __pycache__ and
+// blender_manifest.toml, for Blender 4.2+ "Install from Disk", and bl_info for older loaders), the project's
+// LICENSE and the compiler (skate_collision/compiler/: the bundled CLI, so that a Blender user needs only Node). Stored with a fixed date and sorted names, so the same sources give the same bytes; __pycache__ and
 // .pyc are left out. Plain node (zlib's deflate and crc32), no dependency. Run: npm run blender:zip [-- --out F.zip]
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateRawSync } from 'node:zlib';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PACKAGE = join(ROOT, 'blender', 'skate_collision');
+
+/** Where the zip carries the compiler, under the add-on's folder: `node compiler/compile-collision.mjs ARGS`. */
+export const COMPILER_FOLDER = 'compiler';
+export const COMPILER_ENTRY = 'compile-collision.mjs';
 
 /** The add-on's version, from its blender_manifest.toml. */
 export function addonVersion(): string {
@@ -17,8 +22,12 @@ export function addonVersion(): string {
   return m[1];
 }
 
-/** [name in the zip, bytes] for every file the zip holds, sorted by name. */
-export function addonEntries(): [string, Buffer][] {
+/**
+ * [name in the zip, bytes] for every file the zip holds, sorted by name; with `compilerDir` (the folder
+ * scripts/bundle-compiler.mjs writes), that folder's files as skate_collision/compiler/ (docs/blender-addon.md, "The
+ * compiler in the zip").
+ */
+export function addonEntries(compilerDir?: string): [string, Buffer][] {
   const out: [string, Buffer][] = [];
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir).sort()) {
@@ -30,6 +39,7 @@ export function addonEntries(): [string, Buffer][] {
   };
   walk(PACKAGE);
   out.push(['skate_collision/LICENSE', readFileSync(join(ROOT, 'LICENSE'))]);
+  if (compilerDir) for (const name of readdirSync(compilerDir)) out.push([`skate_collision/${COMPILER_FOLDER}/${name}`, readFileSync(join(compilerDir, name))]);
   return out.sort((a, b) => (a[0] < b[0] ? -1 : 1));
 }
 
@@ -82,12 +92,25 @@ export function zipBytes(entries: [string, Buffer][]): Buffer {
   return Buffer.concat([...locals, cd, end]);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const i = process.argv.indexOf('--out');
-  const out = i > 0 ? process.argv[i + 1] : join(ROOT, 'blender', 'dist', `skate_collision-${addonVersion()}.zip`);
-  const entries = addonEntries();
+/** Writes the add-on's zip carrying the compiler folder `compilerDir`; returns the number of files and bytes. */
+export function writeAddonZip(out: string, compilerDir: string): { files: number; bytes: number } {
+  const entries = addonEntries(compilerDir);
   mkdirSync(dirname(out), { recursive: true });
   const bytes = zipBytes(entries);
   writeFileSync(out, bytes);
-  process.stdout.write(`wrote ${out}: ${entries.length} files, ${bytes.length} bytes\n`);
+  return { files: entries.length, bytes: bytes.length };
 }
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const i = process.argv.indexOf('--out');
+  const out = i > 0 ? process.argv[i + 1] : join(ROOT, 'blender', 'dist', `skate_collision-${addonVersion()}.zip`);
+  // The compiler the zip carries, bundled afresh from the sources (needs the wasm module: npm install builds it).
+  // @ts-expect-error a plain-JavaScript build script, no declarations
+  const { bundleCompiler } = await import('./bundle-compiler.mjs');
+  const dir = mkdtempSync(join(tmpdir(), 'sk8-compiler-'));
+  await bundleCompiler(ROOT, dir);
+  const { files, bytes } = writeAddonZip(out, dir);
+  rmSync(dir, { recursive: true, force: true });
+  process.stdout.write(`wrote ${out}: ${files} files, ${bytes} bytes\n`);
+}
+

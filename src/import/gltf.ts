@@ -3,7 +3,6 @@
 // curves"). glTF world space is game space (Y up, metres): Blender's exporter already converts, so positions are
 // taken as the scene's world positions with no further axis change. World matrices are composed in float64 and
 // each world position is rounded to f32 once, the precision Studio's normalized per-object GLBs store.
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { BufferUtils, NodeIO, type ILogger, type JSONDocument } from '@gltf-transform/core';
 import { ALL_EXTENSIONS, type InstancedMesh } from '@gltf-transform/extensions';
@@ -21,8 +20,6 @@ import type { NativePart } from '../shapes/native.ts';
 import { readRegularFile, resolveUri } from '../files.ts';
 import { MAX_SCENE_OBJECTS, MAX_SCENE_TRIANGLES, MIN_WORLD_SCALE, uniqueName, WORLD_EXTENT_M, type ImportedObject, type ImportResult, type ImportStats, type Logger } from '../model.ts';
 import type { WalkHooks } from './hooks.ts';
-
-const require = createRequire(import.meta.url);
 
 export interface ImportOptions {
   /** Scene to compile: name or index; default the file's default scene, else scene 0. */
@@ -191,8 +188,8 @@ async function registerDecoders(io: NodeIO, jsonDoc: JSONDocument, file: string,
   const deps: Record<string, unknown> = {};
   if (used.has(EXT_DRACO)) {
     if (!options.decoders.draco) throw new Error(`gltf: ${file}: uses ${EXT_DRACO} (Draco compression) but no Draco decoder is available`);
-    const draco3d = require('draco3dgltf');
-    deps['draco3d.decoder'] = await draco3d.createDecoderModule();
+    const { createDecoderModule } = await import('draco3dgltf');
+    deps['draco3d.decoder'] = await createDecoderModule();
   }
   if (used.has(EXT_MESHOPT)) {
     if (!options.decoders.meshopt) throw new Error(`gltf: ${file}: uses ${EXT_MESHOPT} (meshopt compression) but no meshopt decoder is available`);

@@ -198,12 +198,14 @@ export function pageScript(): Promise<string> {
 
 async function bundlePage(): Promise<string> {
   const here = dirname(fileURLToPath(import.meta.url));
-  // The published package ships the page already bundled (scripts/build.mjs, PAGE_BUNDLE): no esbuild at run time.
-  if (existsSync(join(here, PAGE_BUNDLE))) return readFileSync(join(here, PAGE_BUNDLE), 'utf8');
+  // The published package ships the page already bundled (scripts/bundle-compiler.mjs, PAGE_BUNDLE): beside this
+  // module in the compiler folder (dist/compiler/, the add-on's compiler/), and there too for the library
+  // (dist/src/report/ → dist/compiler/). No esbuild at run time.
+  for (const p of [join(here, PAGE_BUNDLE), join(here, '..', '..', 'compiler', PAGE_BUNDLE)]) if (existsSync(p)) return readFileSync(p, 'utf8');
   // The report module may run from the launcher's bundle (bin/compile-collision.js): the sources stay in src/.
   const pageDir = existsSync(join(here, 'page', 'main.ts')) ? join(here, 'page') : join(here, '..', '..', 'src', 'report', 'page');
   const root = join(pageDir, '..', '..', '..');
-  const h = createHash('sha256');
+  const h = createHash('sha256').update('legalComments:eof\0'); // the bundle's options: a change is a new key
   for (const f of readdirSync(pageDir).filter((n) => n.endsWith('.ts')).sort()) h.update(f).update(readFileSync(join(pageDir, f)));
   for (const pkg of ['three', 'esbuild']) h.update(readFileSync(join(root, 'node_modules', pkg, 'package.json')));
   const key = h.digest('hex').slice(0, 24);
@@ -213,7 +215,8 @@ async function bundlePage(): Promise<string> {
   const { build } = await import('esbuild');
   const out = await build({
     entryPoints: [join(pageDir, 'main.ts')], bundle: true, minify: true, format: 'iife', target: 'es2020',
-    write: false, logLevel: 'silent', legalComments: 'none', absWorkingDir: root,
+    // Third-party licence comments (three.js's MIT notice) kept at the end: scripts/bundle-compiler.mjs PAGE_OPTIONS.
+    write: false, logLevel: 'silent', legalComments: 'eof', absWorkingDir: root,
   });
   const text = out.outputFiles[0].text;
   try {

@@ -121,8 +121,9 @@ export function autoThreads(jobs: ResourceJob[], free: number = idleCores()): nu
  * ~150–300 ms before its first message (other flags, e.g. --cpu-prof, still are).
  */
 function spawnWorker(): Worker {
-  // The published package runs compiled JavaScript (dist/src/tiling/pool.js): its worker.js is started as it is.
-  const compiled = import.meta.url.endsWith('.js');
+  // Compiled JavaScript (the package's dist/src/tiling/pool.js, or the compiler bundle, dist/compiler/*.mjs) starts
+  // the worker.js beside it as it is.
+  const compiled = /\.[cm]?js$/.test(import.meta.url);
   const boot = compiled ? new URL('./worker.js', import.meta.url) : new URL('./worker-boot.mjs', import.meta.url);
   const workerData = { entry: new URL('./worker.ts', import.meta.url).href };
   const argv = workerFlags(execArgv);

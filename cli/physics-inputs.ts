@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Manifest } from '../src/compile.ts';
 import { readManifestText, readPhysicsFile as readCapped, whatIsNot } from '../src/files.ts';
 import { identify, notPhysics } from '../src/format/identify.ts';
+import { checkManifest } from '../src/manifest-read.ts';
 
 export interface InputGroup {
   /** The argument as given. */
@@ -21,17 +22,37 @@ export interface InputGroup {
 const isDir = (p: string): boolean => whatIsNot(p) === 'a directory';
 const exists = (p: string): boolean => whatIsNot(p) !== 'no such file';
 
+/** Why a folder could not be listed, in words (a link loop, gone, or the system's code). */
+function listError(dir: string, e: unknown): string {
+  const not = whatIsNot(dir);
+  return not && not !== 'a directory' ? not : ((e as NodeJS.ErrnoException).code ?? (e as Error).message);
+}
+
 export function folderGroup(dir: string, arg = dir): InputGroup {
-  const files = readdirSync(dir).filter((f) => /\.physics$/i.test(f)).sort().map((f) => join(dir, f));
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => /\.physics$/i.test(f)).sort().map((f) => join(dir, f));
+  } catch (e) {
+    // Gone, unreadable or a link loop since it was looked at: told in words, as an output whose files cannot be listed.
+    return { arg, kind: 'output', files: [], manifestError: `${dir}: cannot list the folder: ${listError(dir, e)}` };
+  }
   const manifestPath = join(dir, 'manifest.json');
   if (!exists(manifestPath)) return { arg, kind: 'folder', files };
+  let value: unknown;
   try {
     // A regular file of bounded size only: a FIFO there would hang the command, a link to /dev/zero eat memory.
-    const manifest = JSON.parse(readManifestText(manifestPath)) as Manifest;
-    if (manifest?.tool?.name !== 'compile-collision') return { arg, kind: 'folder', files };
-    return { arg, kind: 'output', files, manifest };
+    value = JSON.parse(readManifestText(manifestPath));
   } catch (e) {
     return { arg, kind: 'output', files, manifestError: `manifest.json unreadable: ${(e as Error).message}` };
+  }
+  const tool = typeof value === 'object' && value !== null ? (value as { tool?: unknown }).tool : undefined;
+  if (typeof tool !== 'object' || tool === null || (tool as { name?: unknown }).name !== 'compile-collision') return { arg, kind: 'folder', files };
+  try {
+    // Every field the commands read, type-checked: a wrong one is named, never a TypeError further on.
+    const manifest: Manifest = checkManifest(value, manifestPath);
+    return { arg, kind: 'output', files, manifest };
+  } catch (e) {
+    return { arg, kind: 'output', files, manifestError: (e as Error).message };
   }
 }
 

@@ -2,12 +2,12 @@
 // tree nodes, with decoded values and byte offsets), or two compile outputs through their manifests (resources
 // added, removed, changed, each change record by record). One implementation with the golden test: src/format/diff.ts.
 // Exit 0 identical, 1 different, 2 usage (missing input, a file against a folder).
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { diffOutputs, diffResources } from '../../src/format/diff.ts';
 import { folderGroup, readPhysicsFile } from '../physics-inputs.ts';
 import { usage } from '../options.ts';
+import { whatIsNot } from '../../src/files.ts';
 
 interface DiffArgs {
   a: string;
@@ -38,9 +38,12 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
       .option('all', { type: 'boolean', default: false, describe: "list every differing region and element (default: the first few of each)" }) as never,
   handler: (args) => {
     const kind = (p: string): 'dir' | 'file' => {
-      const st = statSync(p, { throwIfNoEntry: false });
-      if (!st) return usage(`diff: no such file or folder: ${p}`);
-      return st.isDirectory() ? 'dir' : 'file';
+      // whatIsNot never throws: a symbolic-link loop (ELOOP) or a dangling link is told in words.
+      const not = whatIsNot(p);
+      if (not === 'no such file') return usage(`diff: no such file or folder: ${p}`);
+      if (not === 'a directory') return 'dir';
+      if (not !== undefined) return usage(`diff: ${p} is ${not}`);
+      return 'file';
     };
     const [ka, kb] = [kind(args.a), kind(args.b)];
     if (ka !== kb) usage(`diff: ${args.a} is a ${ka === 'dir' ? 'folder' : 'file'} and ${args.b} a ${kb === 'dir' ? 'folder' : 'file'}: give two .physics files or two compile outputs`);

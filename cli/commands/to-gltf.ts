@@ -39,6 +39,13 @@ export const toGltfCommand: CommandModule<object, ToGltfArgs> = {
     let recorded: RecordedBuild | undefined;
     const outputs = groups.filter((g) => g.kind === 'output' && g.manifest);
     for (const g of groups) {
+      if (g.kind === 'output' && !g.manifest) {
+        // A compile output whose manifest cannot be read or holds a field of the wrong type: its resources' names,
+        // cells and options would be guesses.
+        process.stderr.write(`compile-collision to-gltf: ${g.arg}: ${g.manifestError}\n`);
+        failed = true;
+        continue;
+      }
       const resources = g.manifest?.resources ?? [];
       const byFile = new Map(resources.map((r) => [r.file, r]));
       // A compile output's resources in its manifest's order (the level's object order, which a cell build follows).

@@ -1,13 +1,12 @@
 // compile-collision to-gltf INPUT... -o OUT.glb: PhysicsResources (files, folders, compile outputs, globs) → one
 // editable GLB. Thin: src/export/gltf.ts converts; this expands the inputs like inspect, refuses what inspect
-// refuses (naming file and offset), and writes the GLB atomically (an exclusive temp file, then rename).
-import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { basename, dirname, extname, join } from 'node:path';
+// refuses (naming file and offset), and publishes the GLB like the compiler (src/export/publish-file.ts).
+import { basename, extname } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { resourcesToGltf, type RecordedBuild, type ToGltfInput } from '../../src/export/gltf.ts';
 import { recordedBuild } from '../../src/export/recorded.ts';
 import { readPhysicsResource } from '../../src/format/resource.ts';
+import { checkTarget, publishFile } from '../../src/export/publish-file.ts';
 import { expandPhysicsInputs, readPhysicsFile } from '../physics-inputs.ts';
 import { usage } from '../options.ts';
 
@@ -31,9 +30,13 @@ export const toGltfCommand: CommandModule<object, ToGltfArgs> = {
     const { groups, unmatched } = await expandPhysicsInputs(args.inputs);
     if (unmatched.length) usage(`to-gltf: no such file or folder: ${unmatched.join(', ')}`);
     const out = args.out;
-    const existing = statSync(out, { throwIfNoEntry: false });
-    if (existing && !args.force) usage(`to-gltf: ${out} exists; pass --force to replace it`);
-    if (existing && !existing.isFile()) usage(`to-gltf: ${out} is not a regular file`);
+    // Never onto an input, nothing replaced without --force: asked now (before the work) and again when publishing.
+    const inputFiles = groups.flatMap((g) => [...g.files, ...(g.kind === 'output' || g.kind === 'folder' ? [`${g.arg}/manifest.json`] : [])]);
+    try {
+      checkTarget(out, inputFiles, args.force, 'to-gltf');
+    } catch (e) {
+      usage((e as Error).message);
+    }
     const inputs: ToGltfInput[] = [];
     let failed = false;
     let recorded: RecordedBuild | undefined;
@@ -86,18 +89,10 @@ export const toGltfCommand: CommandModule<object, ToGltfArgs> = {
       process.exitCode = 1;
       return;
     }
-    const tmp = join(dirname(out), `.${basename(out)}.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      const fd = openSync(tmp, 'wx', 0o644);
-      try {
-        writeSync(fd, result.glb);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, out);
+      publishFile(out, result.glb, inputFiles, args.force, 'to-gltf');
     } catch (e) {
-      rmSync(tmp, { force: true });
-      process.stderr.write(`compile-collision to-gltf: ${out}: ${(e as Error).message}\n`);
+      process.stderr.write(`compile-collision ${(e as Error).message}\n`);
       process.exitCode = 1;
       return;
     }

@@ -349,6 +349,10 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
     res.parts.forEach((p, i) => {
       if (p.shape === NO_SHAPE) nodeFor(`${input.name}_part${i}`, [i]);
     });
+    // Nothing written may be NaN or infinite (a GLB with NaN positions imports as garbage, and JSON would turn it
+    // into null): a resource that gives such a number is refused with where it came out.
+    const bad = nonFinite(group);
+    if (bad) throw new Error(`to-gltf: ${input.file}: ${bad} is not a finite number (a vertex, part position or record the file holds is NaN, infinite or out of f32 range; verify names it); refusing to write it`);
     // What the compiler will encode from these nodes, against the stored shapes.
     if (meshes.length) {
       const check = reencodeCheck(res, convexForm ? 'parts' : grouping, meshes, input.file, !levelSeams);
@@ -726,3 +730,46 @@ function vertexEdgeColours(s: ShapeRecord): Float32Array {
   best.forEach((r, v) => out.set(EDGE_RGBA[rank[r]], 4 * v));
   return out;
 }
+
+/**
+ * The first number under `root` (its node tree: transforms, extras, each mesh's primitives' accessors and their
+ * extras) that is not finite, named by where it is; undefined when all are.
+ */
+function nonFinite(root: Node): string | undefined {
+  const inValue = (v: unknown, at: string): string | undefined => {
+    if (typeof v === 'number') return Number.isFinite(v) ? undefined : `${at} (${v})`;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const r = inValue(v[i], `${at}[${i}]`);
+        if (r) return r;
+      }
+    } else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        const r = inValue(x, `${at}.${k}`);
+        if (r) return r;
+      }
+    }
+    return undefined;
+  };
+  const stack: Node[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    const at = `node "${node.getName()}"`;
+    const r = inValue(node.getTranslation(), `${at} translation`) ?? inValue(node.getRotation(), `${at} rotation`) ?? inValue(node.getScale(), `${at} scale`) ?? inValue(node.getExtras(), `${at} extras`);
+    if (r) return r;
+    const mesh = node.getMesh();
+    if (mesh) {
+      const prims = mesh.listPrimitives();
+      for (let pi = 0; pi < prims.length; pi++) {
+        for (const sem of prims[pi].listSemantics()) {
+          const a = prims[pi].getAttribute(sem)!.getArray();
+          if (!(a instanceof Float32Array)) continue;
+          for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) return `${at} primitive ${pi} ${sem} value ${i} (${a[i]})`;
+        }
+      }
+    }
+    stack.push(...node.listChildren());
+  }
+  return undefined;
+}
+

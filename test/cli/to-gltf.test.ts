@@ -2,10 +2,13 @@
 // refuses a truncated resource naming the file (exit 1) and leaves no temporary file behind; a compile output's
 // GLB compiled with --recorded-options gives the output's files again, and a GLB without a record is refused.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { checkTarget, publishFile } from '../../src/export/publish-file.ts';
+import { readPhysicsResource, writePhysicsResource } from '../../src/format/resource.ts';
+import type { PhysicsResource } from '../../src/format/types.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'to-gltf-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -58,3 +61,68 @@ describe('compile-collision to-gltf', () => {
   }, 60_000);
 });
 
+
+describe('to-gltf publishes like the compiler', () => {
+  const box = readFileSync('test/golden/box.physics');
+
+  it('-o equal to an input is refused even with --force, by path and through a hard link; the input is kept', () => {
+    const input = join(dir, 'keep.physics');
+    writeFileSync(input, box);
+    for (const out of [input, join(dir, 'keep-link.physics')]) {
+      if (out !== input) linkSync(input, out);
+      const r = run(input, '-o', out, '--force');
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/is one of the inputs; refusing to write over it \(even with --force\)/);
+      expect(readFileSync(input).equals(box)).toBe(true);
+    }
+    // An input given as a folder: its files are inputs too.
+    const folder = join(dir, 'in-folder');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'a.physics'), box);
+    const r = run(folder, '-o', join(folder, 'a.physics'), '--force');
+    expect(r.status).toBe(2);
+    expect(readFileSync(join(folder, 'a.physics')).equals(box)).toBe(true);
+  });
+
+  it('a dangling symbolic link at -o is refused without --force (left as it is); with --force the link itself is replaced', () => {
+    const out = join(dir, 'dangling.glb');
+    const target = join(dir, 'nowhere', 'x.glb');
+    symlinkSync(target, out);
+    const r = run('test/golden/box.physics', '-o', out);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/dangling\.glb exists; pass --force to replace it \(it is a symbolic link to nothing\)/);
+    expect(lstatSync(out).isSymbolicLink()).toBe(true);
+    const f = run('test/golden/box.physics', '-o', out, '--force');
+    expect(f.status, f.stderr).toBe(0);
+    expect(lstatSync(out).isFile()).toBe(true);
+    expect(existsSync(join(dir, 'nowhere'))).toBe(false);
+  });
+
+  it('a file that appears at -o while converting is kept: the publish refuses it at that moment (no --force)', () => {
+    const out = join(dir, 'raced.glb');
+    checkTarget(out, [], false, 'to-gltf'); // nothing there when the command starts
+    writeFileSync(out, 'mine'); // ... someone writes it meanwhile
+    expect(() => publishFile(out, new Uint8Array([1, 2, 3]), [], false, 'to-gltf')).toThrow(/raced\.glb exists/);
+    expect(readFileSync(out, 'utf8')).toBe('mine');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    publishFile(out, new Uint8Array([1, 2, 3]), [], true, 'to-gltf');
+    expect([...readFileSync(out)]).toEqual([1, 2, 3]);
+  });
+
+  it('a resource holding NaN or an infinite vertex or part position is refused with its reason; nothing written', () => {
+    for (const [name, edit] of [
+      ['nan-vertex', (r: PhysicsResource) => void (r.shapes[0].vertices[4] = NaN)],
+      ['inf-position', (r: PhysicsResource) => void (r.parts[0].position[1] = Infinity)],
+    ] as [string, (r: PhysicsResource) => void][]) {
+      const res = readPhysicsResource(box);
+      edit(res);
+      const file = join(dir, `${name}.physics`);
+      writeFileSync(file, writePhysicsResource(res));
+      const out = join(dir, `${name}.glb`);
+      const r = run(file, '-o', out);
+      expect(r.status, `${name}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`${name}\\.physics: .* is not a finite number .*refusing to write it`));
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+});

@@ -12,7 +12,7 @@ import { SharedArena } from '../shared-arena.ts';
 import { readForge } from './container.ts';
 import { buildLevel, type ForgeReport, type LevelRecord } from './level.ts';
 import { readForgeMaterialMap, type ForgeMaterialMap } from './materials.ts';
-import { FORGE_TYPES, READ_TYPES, type EntityProfile } from './records.ts';
+import { FORGE_TYPES, hasObjectHeader, READ_TYPES, type EntityProfile } from './records.ts';
 
 export interface ForgeOptions {
   /** Primitive tessellation within this distance of the true surface, metres: CHORD_ERROR_RANGE (0.0001..0.5), default 0.005. */
@@ -47,7 +47,8 @@ export function isDirectory(path: string): boolean {
  * Extracted records as ACExplorer writes them (docs/forge.md "Extracted folders"):
  * `…/<data file>/<TYPE>/<name>.<ext>`, TYPE the record's type id in 8 hex digits, the file the record's body. The
  * id is the name when it is 8 or 16 hex digits (the extractor's name for a record without one), else the SWS
- * Entity's own id field; a record without either cannot be referenced (negative placeholder ids).
+ * Entity's own id field or the id of an AC2-era object header (0x01, u32 id, u32 class = the record's type); a
+ * record without any cannot be referenced (negative placeholder ids).
  */
 export function readExtractedFolder(dir: string, stage: string): { records: LevelRecord[]; bytes: Uint8Array[] } {
   const files: string[] = [];
@@ -78,7 +79,7 @@ export function readExtractedFolder(dir: string, stage: string): { records: Leve
     const name = basename(f).replace(/\.[^.]*$/, '');
     let id: bigint;
     if (/^([0-9a-f]{8}|[0-9a-f]{16})$/i.test(name)) id = BigInt(`0x${name}`);
-    else if (type === FORGE_TYPES.Entity && body.length >= 9) id = BigInt(new DataView(body.buffer, body.byteOffset).getUint32(1, true));
+    else if ((type === FORGE_TYPES.Entity && body.length >= 9) || hasObjectHeader(type, body)) id = BigInt(new DataView(body.buffer, body.byteOffset).getUint32(1, true));
     else id = placeholder--;
     records.push({ id, type, name, body, source: relative(dir, f) });
   }
@@ -97,6 +98,7 @@ export async function importForge(input: string, options: ForgeOptions, logger: 
   let refusedFiles = 0;
   let skippedFiles = 0;
   let repeatedFiles = 0;
+  let refusedWhy: string[] = [];
   if (isDirectory(input)) {
     const r = readExtractedFolder(input, stage);
     if (r.records.length === 0) throw new Error(`${stage}: no extracted forge records (files in folders named by an 8-hex-digit type id, as ACExplorer writes them)`);
@@ -121,10 +123,12 @@ export async function importForge(input: string, options: ForgeOptions, logger: 
     if (c.refused.length) {
       logger.warn(`${stage}: ${c.refused.length} data file(s) not read, e.g. ${c.refused.slice(0, 3).map((r) => r.why).join('; ')}`);
     }
-    if (c.dataFiles.length === 0) throw new Error(`${stage}: no data file could be read (${c.refused.length} refused)`);
+    refusedWhy = c.refused.map((r) => r.why);
+    if (c.dataFiles.length === 0) throw new Error(`${stage}: no data file could be read (${c.refused.length} refused${c.refused.length ? `; the first: ${c.refused[0].why}` : ''})`);
   }
   await hooks.beforeWalk?.();
   const built = buildLevel(records, {
+    inputBytes: inputBytes.reduce((n, b) => n + b.length, 0),
     stem: input.replace(/[/\\]+$/, '').split(/[/\\]/).pop()!.replace(/\.forge$/i, ''),
     stage, profile, tessellation: { chordError: options.chordError }, nativeShapes: options.nativeShapes ?? false, materials, logger, arena: new SharedArena(), onObject: hooks.onObject,
   });
@@ -132,5 +136,17 @@ export async function importForge(input: string, options: ForgeOptions, logger: 
   if (refusedFiles) built.report.records.refused['data file'] = refusedFiles;
   if (skippedFiles) built.report.records.skipped['data file (not a container)'] = skippedFiles;
   if (repeatedFiles) built.report.records.skipped['data file (listed again)'] = repeatedFiles;
+  if (built.objects.length === 0) throw new Error(`${stage}: no shape placed (${nothingPlaced(built.report, refusedWhy, built.refusalExamples)})`);
   return { objects: built.objects, stats: built.stats, inputBytes, forge: built.report };
+}
+
+/** Why a level placed nothing: the counts, then the first reason a data file or a record was refused. */
+function nothingPlaced(r: ForgeReport, dataFiles: string[], records: string[]): string {
+  const sum = (m: Record<string, number>): number => Object.values(m).reduce((a, v) => a + v, 0);
+  const read = r.records.read;
+  const parts = [`${sum(read)} records read (${read.Entity ?? 0} entities), ${sum(r.records.refused)} refused, ${sum(r.records.skipped)} skipped; ${r.unplacedShapes} shapes unplaced`];
+  if (dataFiles.length) parts.push(`the first data file refused: ${dataFiles[0]}`);
+  if (records.length) parts.push(`the first record refused: ${records[0]}`);
+  if (!dataFiles.length && !records.length) parts.push((read.Entity ?? 0) === 0 ? 'no Entity was read, and only entities place shapes' : 'no exactly-read Entity links a shape');
+  return parts.join('; ');
 }

@@ -8,7 +8,7 @@
 // by an entity when the entity's exactly-read body contains the shape's id (a heuristic, warned once).
 import type { ForgeImportReport, ImportedObject, ImportStats, Logger } from '../../model.ts';
 import { uniqueName, WORLD_EXTENT_M } from '../../model.ts';
-import { placePrimitive, quatFromYTo, tessellate, type Primitive, type TessellateOptions, type Vec3 } from '../../shapes/index.ts';
+import { placePrimitive, quatFromYTo, tessellate, TESSELLATE_DEFAULTS, type Primitive, type TessellateOptions, type Vec3 } from '../../shapes/index.ts';
 import { nativeBox, type NativePart } from '../../shapes/native.ts';
 import { SharedArena } from '../shared-arena.ts';
 import type { RawRecord } from './container.ts';
@@ -30,6 +30,8 @@ export interface LevelOptions {
   logger: Logger;
   arena: SharedArena;
   onObject?: (o: ImportedObject) => void;
+  /** Bytes of the input (the .forge, or every extracted file): the placed-shape cap grows with it (maxPlacedShapes). */
+  inputBytes?: number;
 }
 
 /** The forge part of the summary and the manifest (model.ts). */
@@ -37,8 +39,22 @@ export type ForgeReport = ForgeImportReport;
 
 /** Nested ReferenceListShapes deeper than this are refused (a cycle would never end). */
 export const MAX_COMPOUND_DEPTH = 8;
-/** Most shapes one level may place (compound children counted each time they are placed). */
+/** Most shapes one level may place (compound children counted each time they are placed), whatever its size. */
 export const MAX_PLACED_SHAPES = 200_000;
+/**
+ * Below MAX_PLACED_SHAPES, the cap grows with the input: PLACED_SHAPES_FLOOR plus one shape per
+ * INPUT_BYTES_PER_PLACED_SHAPE bytes. A placement costs an entity's link (an SWS Entity is ~180 bytes before
+ * compression) or a compound child (90 bytes); nested compounds multiply, so a few kilobytes of nesting could
+ * otherwise ask for tens of thousands of shapes. Counted before anything is placed.
+ */
+export const PLACED_SHAPES_FLOOR = 10_000;
+export const INPUT_BYTES_PER_PLACED_SHAPE = 4;
+export const maxPlacedShapes = (inputBytes: number): number => Math.min(MAX_PLACED_SHAPES, PLACED_SHAPES_FLOOR + Math.floor(inputBytes / INPUT_BYTES_PER_PLACED_SHAPE));
+/**
+ * Most triangles one level's tessellated primitives may make (counted as each is made; one primitive is at most
+ * the shape layer's maxTriangles). As for YBN files: a radius-10 m sphere at the default chord error is 21,845.
+ */
+export const MAX_FORGE_TRIANGLES = 5_000_000;
 
 const SHAPE_TYPES = new Set<number>([FORGE_TYPES.SphereShape, FORGE_TYPES.CapsuleShape, FORGE_TYPES.BoxShape, FORGE_TYPES.ReferenceListShape, FORGE_TYPES.MeshShape]);
 type Shape = Extract<ForgeRecord, { kind: 'SphereShape' | 'CapsuleShape' | 'BoxShape' | 'ReferenceListShape' }>;
@@ -58,13 +74,22 @@ export const Z_UP_TO_Y_UP: readonly number[] = [1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0
 const diag = (x: number, y: number, z: number): number[] => [x, 0, 0, 0, 0, y, 0, 0, 0, 0, z, 0, 0, 0, 0, 1];
 const ID_Q: [number, number, number, number] = [0, 0, 0, 1];
 
-export function buildLevel(records: LevelRecord[], o: LevelOptions): { objects: ImportedObject[]; stats: ImportStats; report: ForgeReport } {
+/** buildLevel's result: the objects, and why records were refused (the first example of each type). */
+export interface BuiltLevel {
+  objects: ImportedObject[];
+  stats: ImportStats;
+  report: ForgeReport;
+  /** "Entity \"busy_ent\" (id 0x14, …): at 0x4a: expected …", the first of each refused type. */
+  refusalExamples: string[];
+}
+
+export function buildLevel(records: LevelRecord[], o: LevelOptions): BuiltLevel {
   const counts = emptyCounts();
   const warn = (m: string): void => o.logger.warn(`${o.stage}: ${m}`);
   const shapes = new Map<bigint, { rec: LevelRecord; shape: Shape }>();
   const shapeIds = new Map<bigint, LevelRecord>();
   const materialNames = new Map<bigint, string>();
-  const entities: { rec: LevelRecord; placement: Matrix4; scale?: number; name: string }[] = [];
+  const entities: { rec: LevelRecord; parsed: Extract<ForgeRecord, { kind: 'Entity' }>; placement: Matrix4; scale?: number; name: string }[] = [];
   const refusals = new Map<string, string[]>();
   let meshShapes = 0;
   for (const rec of records) {
@@ -96,7 +121,7 @@ export function buildLevel(records: LevelRecord[], o: LevelOptions): { objects: 
       continue;
     }
     bump(counts.read, typeName);
-    if (parsed.kind === 'Entity') entities.push({ rec, placement: parsed.placement, scale: parsed.profile === 'generic' ? parsed.scale : undefined, name: rec.name || `entity_${rec.id.toString(16)}` });
+    if (parsed.kind === 'Entity') entities.push({ rec, parsed, placement: parsed.placement, scale: parsed.profile === 'generic' ? parsed.scale : undefined, name: rec.name || `entity_${rec.id.toString(16)}` });
     else if (parsed.kind !== 'EntityGroup') {
       shapes.set(rec.id, { rec, shape: parsed });
       shapeIds.set(rec.id, rec);
@@ -114,11 +139,12 @@ export function buildLevel(records: LevelRecord[], o: LevelOptions): { objects: 
   const byEntity: Record<string, string[]> = {};
   /** Shapes some placement reached (directly or through a compound). */
   const reached = new Set<bigint>();
-  let placed = 0;
   let linkCount = 0;
   const unresolved: string[] = [];
   const unplacedMesh = { n: 0 };
 
+  const oddLanes = new Set<string>();
+  let triangles = 0;
   const place = (entity: string, id: bigint, world: number[], path: string, depth: number, out: ImportedObject[]): void => {
     const found = shapes.get(id);
     if (!found) {
@@ -131,15 +157,16 @@ export function buildLevel(records: LevelRecord[], o: LevelOptions): { objects: 
     reached.add(id);
     const where = `entity "${entity}" ${path}${shape.kind} ${label(rec)}`;
     if (shape.kind === 'ReferenceListShape') {
-      if (depth >= MAX_COMPOUND_DEPTH) throw new Error(`${o.stage}: ${where}: ReferenceListShapes nest deeper than ${MAX_COMPOUND_DEPTH} (a cycle?)`);
       shape.children.forEach((c, i) => {
         const s = shape.scales[i];
-        if (s[3] !== 1) warn(`${where}: child ${i}: Scales fourth lane ${s[3]} is not 1; its meaning is not established, only x, y, z are applied`);
+        if (s[3] !== 1 && !oddLanes.has(`${id}:${i}`)) {
+          oddLanes.add(`${id}:${i}`); // once per compound child, however often the compound is placed
+          warn(`${where}: child ${i}: Scales fourth lane ${s[3]} is not 1; its meaning is not established, only x, y, z are applied`);
+        }
         place(entity, c.id, mul4(mul4(world, shape.transforms[i]), diag(s[0], s[1], s[2])), `${path}${rec.name || 'list'}_${i}/`, depth + 1, out);
       });
       return;
     }
-    if (++placed > MAX_PLACED_SHAPES) throw new Error(`${o.stage}: the level places more than ${MAX_PLACED_SHAPES} shapes; refusing`);
     const local = localPrimitive(shape);
     const frame = shape.kind === 'BoxShape' ? mul4(world, shape.matrix) : world;
     if (!local) {
@@ -149,8 +176,9 @@ export function buildLevel(records: LevelRecord[], o: LevelOptions): { objects: 
     }
     let p: Primitive;
     try {
-      p = placePrimitive(local, mul4(Z_UP_TO_Y_UP, frame), `${o.stage}: ${where}`);
+      p = placePrimitive(local, mul4(Z_UP_TO_Y_UP, frame), where);
     } catch (e) {
+      // The shape layer's message names the place it was given (`where`); warn adds the stage once.
       warn(`${(e as Error).message.replace(/^shapes: /, '')}; skipped`);
       stats.skippedNodes++;
       return;
@@ -167,6 +195,8 @@ export function buildLevel(records: LevelRecord[], o: LevelOptions): { objects: 
       obj = { name, source: where, kind: 'mesh', positions: o.arena.f32(0), groups: [], native: [native] };
     } else {
       const t = tessellate(p, o.tessellation);
+      triangles += t.indices.length / 3;
+      if (triangles > MAX_FORGE_TRIANGLES) throw new Error(`${o.stage}: ${where}: the level's primitives tessellate to more than ${MAX_FORGE_TRIANGLES} triangles (--chord-error ${o.tessellation.chordError ?? TESSELLATE_DEFAULTS.chordError} m); refusing`);
       const positions = o.arena.f32(t.positions.length);
       for (let i = 0; i < t.positions.length; i++) positions[i] = Math.fround(t.positions[i]);
       const indices = o.arena.u32(t.indices.length);
@@ -176,10 +206,23 @@ export function buildLevel(records: LevelRecord[], o: LevelOptions): { objects: 
     out.push(obj);
   };
 
-  const entityIds = new Map<bigint, LevelRecord>();
-  for (const e of entities) entityIds.set(e.rec.id, e.rec);
-  for (const e of entities) {
-    const links = scanLinks(e.rec.body, shapeIds, o.profile);
+  // Links first, then what they expand to, counted before anything is placed: the caps bound the work, not only
+  // what is kept (nested compounds multiply; a few kilobytes can ask for millions of shapes).
+  const linked = entities.map((e) => ({ e, links: scanLinks(e.parsed, shapeIds) }));
+  const expansion = new CompoundExpansion(shapes, (id, why) => {
+    const found = shapes.get(id)!;
+    return new Error(`${o.stage}: ${found.shape.kind} ${label(found.rec)}: ${why}`);
+  });
+  const cap = maxPlacedShapes(o.inputBytes ?? 0);
+  let planned = 0;
+  for (const { links } of linked) for (const id of links) planned = Math.min(planned + expansion.count(id), Number.MAX_SAFE_INTEGER);
+  if (planned > cap) {
+    throw new Error(
+      `${o.stage}: the level's entity links expand to ${planned} shapes (compound children counted each time they are placed), more than the cap of ${cap}` +
+        ` (${PLACED_SHAPES_FLOOR} + one per ${INPUT_BYTES_PER_PLACED_SHAPE} bytes of the ${o.inputBytes ?? 0}-byte input, at most ${MAX_PLACED_SHAPES}); refusing before placing any`,
+    );
+  }
+  for (const { e, links } of linked) {
     if (links.length === 0) continue;
     if (e.scale !== undefined && e.scale !== 1) warn(`entity "${e.name}": Scale ${e.scale} kept, not applied (the placement matrix is taken as the whole transform; docs/format-decisions.md)`);
     const made: ImportedObject[] = [];
@@ -193,14 +236,14 @@ export function buildLevel(records: LevelRecord[], o: LevelOptions): { objects: 
     }
     if (made.length) byEntity[e.name] = [...(byEntity[e.name] ?? []), ...made.map((x) => x.name)];
   }
-  if (linkCount) warn(`${linkCount} entity → shape link(s) found by scanning each exactly-read Entity's bytes for shape ids: a heuristic (forge-entities.md does not establish which field links an entity to its collision)`);
+  if (linkCount) warn(`${linkCount} entity → shape link(s) found by looking for shape ids in the fields of each exactly-read Entity that can hold a reference (${o.profile === 'sws' ? 'its uninterpreted bytes: flag bytes, EntityDescriptor, GameStateData arrays, tail; never its matrix, bounds, counts or own id' : 'its links, Run and DataLayerActions; never its matrix, bounds or numbers'}): a heuristic (forge-entities.md does not establish which field links an entity to its collision)`);
   if (unresolved.length) warn(`${unresolved.length} shape reference(s) name no record of the level: ${unresolved.slice(0, 5).join(', ')}${unresolved.length > 5 ? ', …' : ''}`);
   if (unplacedMesh.n) warn(`${unplacedMesh.n} placed reference(s) to MeshShapes skipped (not read)`);
   let unplaced = 0;
   for (const id of shapes.keys()) if (!reached.has(id)) unplaced++;
   if (unplaced) warn(`${unplaced} shape(s) that no exactly-read Entity links, directly or through a compound, were not placed`);
   stats.skippedNodes += unplaced;
-  return { objects, stats, report: { records: counts, unplacedShapes: unplaced, objectsByEntity: byEntity } };
+  return { objects, stats, report: { records: counts, unplacedShapes: unplaced, objectsByEntity: byEntity }, refusalExamples: [...refusals.values()].map((l) => l[0]) };
 }
 
 const label = (rec: LevelRecord): string => `${rec.name ? `"${rec.name}" ` : ''}(id 0x${rec.id.toString(16)}, ${rec.source})`;
@@ -236,23 +279,82 @@ function describe(s: Shape): unknown {
 }
 
 /**
- * Shape ids found in an entity's body (after its own header), in order of first appearance: u32 for the SWS
- * profile (32-bit ids), u64 for the generic one. The heuristic the placement uses, nothing more.
+ * The fields of an exactly-read Entity that can hold a reference to a shape, as byte ranges: for the SWS profile
+ * the bytes forge-entities.md leaves uninterpreted (34 flag bytes, the 12-byte EntityDescriptor, the GameStateData
+ * arrays, the 16-byte tail); for the generic profile the u64 of each UIVisualsDisplayOrder link (after its tag),
+ * the Run box and each DataLayerAction. Never the matrix, the bounds, a count, a scale or the entity's own id: a
+ * float such as 1.0 is not a link, whatever shape id its bits equal.
  */
-export function scanLinks(body: Uint8Array, ids: ReadonlyMap<bigint, unknown>, profile: EntityProfile): bigint[] {
-  const dv = new DataView(body.buffer, body.byteOffset, body.byteLength);
-  const width = profile === 'sws' ? 4 : 8;
-  const start = profile === 'sws' ? 9 : 2;
+export function linkFields(e: Extract<ForgeRecord, { kind: 'Entity' }>): Uint8Array[] {
+  if (e.profile === 'sws') return [e.flags, e.descriptor, e.reset.first, e.reset.second, e.tail];
+  return [...e.links.map((l) => l.subarray(1, 9)), e.run, ...e.actions];
+}
+
+/**
+ * Shape ids found in the entity's link fields (linkFields), in order of first appearance: u32 for the SWS profile
+ * (32-bit ids), u64 for the generic one, at any offset inside a field (their layouts are not tabulated), never
+ * across two. The heuristic the placement uses, nothing more.
+ */
+export function scanLinks(e: Extract<ForgeRecord, { kind: 'Entity' }>, ids: ReadonlyMap<bigint, unknown>): bigint[] {
+  const width = e.profile === 'sws' ? 4 : 8;
   const out: bigint[] = [];
   const seen = new Set<bigint>();
-  for (let at = start; at + width <= body.length; at++) {
-    const v = width === 4 ? BigInt(dv.getUint32(at, true)) : dv.getBigUint64(at, true);
-    if (v !== 0n && ids.has(v) && !seen.has(v)) {
-      seen.add(v);
-      out.push(v);
+  for (const field of linkFields(e)) {
+    const dv = new DataView(field.buffer, field.byteOffset, field.byteLength);
+    for (let at = 0; at + width <= field.length; at++) {
+      const v = width === 4 ? BigInt(dv.getUint32(at, true)) : dv.getBigUint64(at, true);
+      if (v !== 0n && ids.has(v) && !seen.has(v)) {
+        seen.add(v);
+        out.push(v);
+      }
     }
   }
   return out;
+}
+
+/**
+ * How many primitives a shape id expands to when placed once (a compound: the sum over its children), memoized,
+ * so a level's total is known before anything is placed; nesting deeper than MAX_COMPOUND_DEPTH, or a cycle, is
+ * refused. Linear in the shapes and children however they multiply; counts saturate above MAX_PLACED_SHAPES.
+ */
+export class CompoundExpansion {
+  private counts = new Map<bigint, number>();
+  private heights = new Map<bigint, number>();
+  private open = new Set<bigint>();
+  constructor(
+    private shapes: ReadonlyMap<bigint, { shape: Shape }>,
+    private refuse: (id: bigint, why: string) => Error,
+  ) {}
+
+  count(id: bigint): number {
+    this.visit(id);
+    return this.counts.get(id) ?? 0;
+  }
+
+  private visit(id: bigint): void {
+    if (this.counts.has(id)) return;
+    const found = this.shapes.get(id);
+    if (!found) return; // MeshShapes and unresolved ids place nothing (counted where they are met)
+    const { shape } = found;
+    if (shape.kind !== 'ReferenceListShape') {
+      this.counts.set(id, 1);
+      this.heights.set(id, 0);
+      return;
+    }
+    if (this.open.has(id)) throw this.refuse(id, `lists itself through its children (a cycle of ReferenceListShapes)`);
+    this.open.add(id);
+    let n = 0;
+    let h = 0;
+    for (const c of shape.children) {
+      this.visit(c.id);
+      n = Math.min(n + (this.counts.get(c.id) ?? 0), MAX_PLACED_SHAPES + 1);
+      h = Math.max(h, this.heights.get(c.id) ?? 0);
+    }
+    this.open.delete(id);
+    if (h + 1 > MAX_COMPOUND_DEPTH) throw this.refuse(id, `ReferenceListShapes nest deeper than ${MAX_COMPOUND_DEPTH}`);
+    this.counts.set(id, n);
+    this.heights.set(id, h + 1);
+  }
 }
 
 export const isShapeType = (t: number): boolean => SHAPE_TYPES.has(t);

@@ -36,11 +36,17 @@ export interface ForgeRef {
   id: bigint;
 }
 export type Vec4 = [number, number, number, number];
+/** The AC2-era object header some bodies start with (0x01, u32 id, u32 class): kept as read. */
+export interface ObjectHeader {
+  id: number;
+  class: number;
+}
 /** 16 f32, column-major (translation at 12–14). */
 export type Matrix4 = number[];
 
 export interface SphereShape {
   kind: 'SphereShape';
+  header?: ObjectHeader;
   tag: number;
   /** 0x1: u32 = 0 in every installed shape; meaning Unknown, kept. */
   zero: number;
@@ -50,6 +56,7 @@ export interface SphereShape {
 }
 export interface CapsuleShape {
   kind: 'CapsuleShape';
+  header?: ObjectHeader;
   tag: number;
   zero: number;
   endA: Vec4;
@@ -59,6 +66,7 @@ export interface CapsuleShape {
 }
 export interface BoxShape {
   kind: 'BoxShape';
+  header?: ObjectHeader;
   /** ManagedObject byte: Unknown, kept. */
   managed: number;
   userCategory: number;
@@ -68,6 +76,7 @@ export interface BoxShape {
 }
 export interface ReferenceListShape {
   kind: 'ReferenceListShape';
+  header?: ObjectHeader;
   tag: number;
   zero: number;
   children: ForgeRef[];
@@ -135,8 +144,9 @@ export class RecordRefusal extends Error {
     readonly offset: number,
     readonly expected: string,
     readonly actual: string,
+    readonly reading = '',
   ) {
-    super(`${forgeTypeName(type)}: at ${hex(offset)}: expected ${expected}, found ${actual}`);
+    super(`${forgeTypeName(type)}${reading}: at ${hex(offset)}: expected ${expected}, found ${actual}`);
     this.name = 'RecordRefusal';
   }
 }
@@ -151,24 +161,65 @@ const TYPE_DATA_LAYER_FILTER = 0xdb1d406e;
 const TYPE_HIERARCHY = 0x788baa0d;
 const TYPE_HIERARCHY_HANDLE = 0x709fb9d4;
 
+/**
+ * How a shape body begins. 'table': as forge-shapes.md tabulates it (a tag byte and a u32). The AC2-era object
+ * header seen in public dumps (0x01, u32 id, u32 class = the record's own type id) comes in two readings:
+ * 'header' — the header in place of the table's tag and u32, the fields from the table's 0x5 on; 'header+table' —
+ * the header, then the whole table. Which one a body uses is told by which consumes it exactly (their lengths
+ * differ by 4, 5 and 9 bytes, 90 apart per compound child, so at most one can).
+ */
+export type ShapeHead = 'table' | 'header' | 'header+table';
+const SHAPE_READ_TYPES = new Set<number>([FORGE_TYPES.SphereShape, FORGE_TYPES.CapsuleShape, FORGE_TYPES.BoxShape, FORGE_TYPES.ReferenceListShape]);
+
+/** Whether a body starts with the AC2-era object header of its own type: 0x01, u32 id, u32 class. */
+export function hasObjectHeader(type: number, body: Uint8Array): boolean {
+  return body.length >= 9 && body[0] === 1 && new DataView(body.buffer, body.byteOffset, body.byteLength).getUint32(5, true) === type >>> 0;
+}
+
 /** Reads one record body of `type`. Throws RecordRefusal when it does not consume exactly; undefined for a type without a grammar here. */
 export function readRecord(type: number, body: Uint8Array, profile: EntityProfile = 'sws'): ForgeRecord | undefined {
   if (!READ_TYPES.has(type >>> 0)) return undefined;
+  if (!SHAPE_READ_TYPES.has(type >>> 0) || !hasObjectHeader(type, body)) return readAs(type, body, profile, 'table');
+  // The AC2-era header: the reading that consumes the body exactly (at most one can), else the header reading's refusal.
+  let first: RecordRefusal | undefined;
+  for (const head of ['header', 'header+table', 'table'] as const) {
+    try {
+      return readAs(type, body, profile, head);
+    } catch (e) {
+      if (!(e instanceof RecordRefusal)) throw e;
+      first ??= e;
+    }
+  }
+  throw first!;
+}
+
+function readAs(type: number, body: Uint8Array, profile: EntityProfile, head: ShapeHead): ForgeRecord {
   const r = new Reader(body, forgeTypeName(type));
   const refuse = (at: number, expected: string, actual: string): never => {
-    throw new RecordRefusal(type, at, expected, actual);
+    throw new RecordRefusal(type, at, expected, actual, head === 'table' ? '' : ` (read as the AC2-era object header${head === 'header' ? ' in place of the tag and u32' : ' then the table'})`);
   };
   try {
-    const rec = parse(type >>> 0, r, refuse, profile);
+    const rec = parse(type >>> 0, r, refuse, profile, head);
     if (r.pos !== body.length) refuse(r.pos, `the end of the body (${r.pos} bytes)`, `${body.length - r.pos} more byte(s)`);
     return rec;
   } catch (e) {
     if (e instanceof FormatError) {
       // A read past the end: the body is shorter than its grammar.
-      throw new RecordRefusal(type, e.offset, e.detail.replace(/:.*$/, '') + ' within the body', `${body.length} bytes in all`);
+      refuse(e.offset, e.detail.replace(/:.*$/, '') + ' within the body', `${body.length} bytes in all`);
     }
     throw e;
   }
+}
+
+/** A shape's first fields: the table's tag byte and u32, or the AC2-era header (then, for 'header+table', the table's). */
+function shapeHead(r: Reader, type: number, refuse: Refuse, head: ShapeHead, tag: (r: Reader) => number): { tag: number; word: number; header?: ObjectHeader } {
+  if (head === 'table') return { tag: tag(r), word: r.u32('u32 at 0x1') };
+  expectU8(r, [1], 'object header byte', refuse);
+  const id = r.u32('object id');
+  const cls = expectU32(r, type, 'object class', refuse);
+  const header = { id, class: cls };
+  if (head === 'header') return { tag: 1, word: 0, header };
+  return { tag: tag(r), word: r.u32('u32 at 0x1'), header };
 }
 
 type Refuse = (at: number, expected: string, actual: string) => never;
@@ -181,11 +232,16 @@ const u64 = (r: Reader, what: string): bigint => {
 const vec4 = (r: Reader, what: string): Vec4 => [r.f32(what), r.f32(what), r.f32(what), r.f32(what)];
 const matrix = (r: Reader, what: string): Matrix4 => Array.from({ length: 16 }, () => r.f32(what));
 const ref = (r: Reader, what: string): ForgeRef => ({ head: r.bytesN(2, what), id: u64(r, what) });
-/** A count whose items need `each` bytes: checked against the bytes left before any loop or allocation. */
-function count(r: Reader, each: number, what: string, refuse: Refuse): number {
+/**
+ * A count whose items need `each` bytes, followed by at least `after` bytes whatever the count: checked against
+ * the bytes left before any loop or allocation.
+ */
+function count(r: Reader, each: number, what: string, refuse: Refuse, after = 0): number {
   const at = r.pos;
   const n = r.u32(what);
-  if (n > MAX_RECORD_ITEMS || r.pos + n * each > r.length) refuse(at, `${what} whose ${each}-byte items fit in the ${r.length - r.pos} bytes left`, `${n}`);
+  if (n > MAX_RECORD_ITEMS || r.pos + n * each + after > r.length) {
+    refuse(at, `${what} whose ${each}-byte items${after ? ` and ${after} bytes after them` : ''} fit in the ${r.length - r.pos} bytes left`, `${n}`);
+  }
   return n;
 }
 function expectU8(r: Reader, want: number[], what: string, refuse: Refuse): number {
@@ -206,20 +262,27 @@ function expectU64Zero(r: Reader, what: string, refuse: Refuse): void {
   if (v !== 0n) refuse(at, `${what} 0`, `0x${v.toString(16)}`);
 }
 
-function parse(type: number, r: Reader, refuse: Refuse, profile: EntityProfile): ForgeRecord {
+function parse(type: number, r: Reader, refuse: Refuse, profile: EntityProfile, head: ShapeHead = 'table'): ForgeRecord {
+  const tag1 = (x: Reader): number => expectU8(x, [1], 'tag', refuse);
   switch (type) {
-    case FORGE_TYPES.SphereShape:
-      return { kind: 'SphereShape', tag: expectU8(r, [1], 'tag', refuse), zero: r.u32('zero'), centre: vec4(r, 'centre'), radius: r.f32('radius'), material: ref(r, 'CollisionMaterial') };
-    case FORGE_TYPES.CapsuleShape:
+    case FORGE_TYPES.SphereShape: {
+      const h = shapeHead(r, type, refuse, head, tag1);
+      return { kind: 'SphereShape', tag: h.tag, zero: h.word, ...(h.header ? { header: h.header } : {}), centre: vec4(r, 'centre'), radius: r.f32('radius'), material: ref(r, 'CollisionMaterial') };
+    }
+    case FORGE_TYPES.CapsuleShape: {
+      const h = shapeHead(r, type, refuse, head, tag1);
       return {
-        kind: 'CapsuleShape', tag: expectU8(r, [1], 'tag', refuse), zero: r.u32('zero'), endA: vec4(r, 'end A'), endB: vec4(r, 'end B'), radius: r.f32('radius'), material: ref(r, 'CollisionMaterial'),
+        kind: 'CapsuleShape', tag: h.tag, zero: h.word, ...(h.header ? { header: h.header } : {}), endA: vec4(r, 'end A'), endB: vec4(r, 'end B'), radius: r.f32('radius'), material: ref(r, 'CollisionMaterial'),
       };
-    case FORGE_TYPES.BoxShape:
-      return { kind: 'BoxShape', managed: r.u8('ManagedObject byte'), userCategory: r.u32('UserCategory'), halfExtents: vec4(r, 'HalfExtents'), matrix: matrix(r, 'Matrix'), material: ref(r, 'Material') };
+    }
+    case FORGE_TYPES.BoxShape: {
+      const h = shapeHead(r, type, refuse, head, (x) => x.u8('ManagedObject byte'));
+      return { kind: 'BoxShape', managed: h.tag, userCategory: h.word, ...(h.header ? { header: h.header } : {}), halfExtents: vec4(r, 'HalfExtents'), matrix: matrix(r, 'Matrix'), material: ref(r, 'Material') };
+    }
     case FORGE_TYPES.ReferenceListShape: {
-      const tag = expectU8(r, [1], 'tag', refuse);
-      const zero = r.u32('zero');
-      const n = count(r, 10 + 4 + 64 + 4 + 16, 'child count', refuse);
+      const h = shapeHead(r, type, refuse, head, tag1);
+      // Per child a reference, a matrix and a Scales vec4 (90 bytes); once, the two repeated counts and the bounds.
+      const n = count(r, 10 + 64 + 16, 'child count', refuse, 4 + 4 + 32);
       const children = Array.from({ length: n }, () => ref(r, 'child'));
       const again = (what: string): void => {
         const at = r.pos;
@@ -230,7 +293,7 @@ function parse(type: number, r: Reader, refuse: Refuse, profile: EntityProfile):
       const transforms = Array.from({ length: n }, () => matrix(r, 'child transform'));
       again('Scales count');
       const scales = Array.from({ length: n }, () => vec4(r, 'Scales'));
-      return { kind: 'ReferenceListShape', tag, zero, children, transforms, scales, min: vec4(r, 'minimum'), max: vec4(r, 'maximum') };
+      return { kind: 'ReferenceListShape', tag: h.tag, zero: h.word, ...(h.header ? { header: h.header } : {}), children, transforms, scales, min: vec4(r, 'minimum'), max: vec4(r, 'maximum') };
     }
     case FORGE_TYPES.Entity:
       return profile === 'sws' ? swsEntity(r, refuse) : genericEntity(r, refuse, 'Entity');

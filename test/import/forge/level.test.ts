@@ -12,7 +12,7 @@ import { prng } from '../../fixtures/meshes.ts';
 import { FORGE_MATERIAL_KEYWORDS } from '../../../src/import/forge/materials.ts';
 import { buildSurfaceTable, DEFAULT_MATERIAL } from '../../../src/import/materials.ts';
 import type { ImportedObject } from '../../../src/model.ts';
-import { boxBody, dataFile, forgeFile, genericEntityBody, IDENTITY4, linkingEntity, placedLevel, refListBody, rotZ, sphereBody, T, unityDataFile } from '../../fixtures/forge.ts';
+import { boxBody, dataFile, forgeFile, genericEntityBody, IDENTITY4, linkingEntity, placedLevel, refListBody, rotZ, sphereBody, swsEntityBody, T, translate, unityDataFile, withObjectHeader, type FixtureRecord } from '../../fixtures/forge.ts';
 import { tempDir } from '../../fixtures/levels.ts';
 
 const tmp = tempDir('sk8-forge-level-');
@@ -104,7 +104,7 @@ describe('forge placement', () => {
     const w = r.warnings.join('\n');
     expect(w).toMatch(/1 Entity record\(s\) refused .*"busy_ent" .*expected component count 0/);
     expect(w).toMatch(/1 MeshShape record\(s\) skipped/);
-    expect(w).toMatch(/4 entity → shape link\(s\) found by scanning each exactly-read Entity's bytes for shape ids: a heuristic/);
+    expect(w).toMatch(/4 entity → shape link\(s\) found by looking for shape ids in the fields of each exactly-read Entity that can hold a reference \(its uninterpreted bytes: .*\): a heuristic/);
     expect(w).toMatch(/CollisionMaterial 0x201 "CM_Mystery" matches no entry .*default surface 0x20/);
     // CM_Concrete_Smooth → concrete by the keyword table; the capsule's unmapped one → the default.
     const table = buildSurfaceTable();
@@ -195,6 +195,117 @@ describe('forge placement', () => {
     expect(r.manifest.forge?.records.refused).toEqual({ Entity: 1 });
     expect(r.manifest.forge?.objectsByEntity.ball_ent).toEqual(['level_01_ball_ent_ball']);
     expect(r.manifest.resources.length).toBeGreaterThan(0);
+  });
+
+  it('a compound of 6 to 9 children places every child (90 bytes a child, 40 once)', async () => {
+    for (const n of [6, 9]) {
+      const file = join(tmp.dir, `wide${n}.forge`);
+      const kids = Array.from({ length: n }, (_, i) => 0x40 + i);
+      writeFileSync(file, forgeFile([{ id: 1, name: `wide${n}`, bytes: dataFile([
+        { id: 0x20, type: T.Entity, name: 'e', body: linkingEntity(0x20, IDENTITY4, [0x30]) },
+        { id: 0x30, type: T.ReferenceListShape, name: 'row', body: refListBody(kids, kids.map((_, i) => translate(3 * i, 0, 0)), kids.map(() => [1, 1, 1, 1])) },
+        ...kids.map((id, i) => ({ id, type: T.SphereShape, name: `b${i}`, body: sphereBody([0, 0, 0], 1) })),
+      ]) }]));
+      const r = await load(file);
+      expect(r.forge.records.refused, `${n} children`).toEqual({});
+      expect(r.objects.map((o) => o.name).sort(), `${n} children`).toEqual(kids.map((_, i) => `wide${n}_e_b${i}`).sort());
+      // The last child at translate (3(n − 1), 0, 0): forge x → game x.
+      const last = bounds(r.byName.get(`wide${n}_e_b${n - 1}`)!);
+      near(last.min, [3 * (n - 1) - 1, -1, -1], 0.006);
+    }
+  });
+
+  it('a shape whose id is the bits of 1.0f is not placed by the 1.0 in 3,000 entities\' matrices', async () => {
+    const ONE = 0x3f800000; // Math.fround(1) as u32
+    const file = join(tmp.dir, 'ones.forge');
+    const entities = Array.from({ length: 3000 }, (_, i) => ({ id: 0x10000 + i, type: T.Entity, name: `e${i}`, body: linkingEntity(0x10000 + i, rotZ(0, [i, 0, 0]), i === 0 ? [0x31] : []) }));
+    writeFileSync(file, forgeFile([{ id: 1, name: 'ones', bytes: dataFile([
+      ...entities,
+      { id: ONE, type: T.SphereShape, name: 'stray', body: sphereBody([0, 0, 0], 1) },
+      { id: 0x31, type: T.BoxShape, name: 'crate', body: boxBody([1, 1, 1]) },
+    ]) }]));
+    const r = await load(file);
+    expect(r.forge.records.read.Entity).toBe(3000);
+    expect(r.objects.map((o) => o.name)).toEqual(['ones_e0_crate']);
+    expect(r.forge.unplacedShapes).toBe(1);
+  });
+
+  it('the generic profile links from link, Run and action bytes, not from its matrix', async () => {
+    const file = join(tmp.dir, 'unity-ones.forge');
+    const ONE64 = 0x3f800000n; // the low word 1.0f of the matrix, zero above: equal to a u64 read across two floats
+    writeFileSync(file, forgeFile([{ id: 0x77n << 32n, name: 'u', bytes: unityDataFile([
+      { id: 0x99n << 32n, type: T.Entity, name: 'gate', body: genericEntityBody(rotZ(0, [0, 0, 0]), { linkIds: [0x5n] }) },
+      { id: ONE64, type: T.SphereShape, name: 'stray', body: sphereBody([0, 0, 0], 1) },
+      { id: 0x5n, type: T.BoxShape, name: 'post', body: boxBody([0.5, 1, 2]) },
+    ]) }], 27));
+    const r = await load(file);
+    expect(r.objects.map((o) => o.name)).toEqual(['unity-ones_gate_post']);
+  });
+
+  it('shape bodies with the AC2-era object header (0x01, u32 id, u32 class), from a folder: ids from the header, placed', async () => {
+    const dir = join(tmp.dir, 'ac2-era');
+    const recs = [
+      { type: T.Entity, name: 'ent', body: linkingEntity(0x20, translate(5, 0, 0), [0x30]) },
+      { type: T.ReferenceListShape, name: 'pair', body: withObjectHeader(T.ReferenceListShape, 0x30, refListBody([0x31, 0x32], [IDENTITY4, translate(0, 0, 4)], [[1, 1, 1, 1], [1, 1, 1, 1]])) },
+      { type: T.SphereShape, name: 'ball', body: withObjectHeader(T.SphereShape, 0x31, sphereBody([0, 0, 0], 0.5)) },
+      { type: T.BoxShape, name: 'crate', body: withObjectHeader(T.BoxShape, 0x32, boxBody([1, 1, 1]), 'header+table') },
+    ];
+    for (const r of recs) {
+      const d = join(dir, 'level', r.type.toString(16).toUpperCase().padStart(8, '0'));
+      mkdirSync(d, { recursive: true });
+      writeFileSync(join(d, `${r.name}.sws`), r.body);
+    }
+    const r = await load(dir);
+    expect(r.forge.records.refused).toEqual({});
+    expect(r.objects.map((o) => o.name).sort()).toEqual(['ac2-era_ent_ball', 'ac2-era_ent_crate']);
+    near(bounds(r.byName.get('ac2-era_ent_crate')!).min, [4, 3, -1], 1e-5);
+  });
+
+  it('nested compounds: the placed shapes are counted before any is placed (5^7 spheres from 4.3 KB refused at once)', async () => {
+    const nest = (depth: number): FixtureRecord[] => {
+      const recs: FixtureRecord[] = [{ id: 0x100, type: T.SphereShape, name: 'b', body: sphereBody([0, 0, 0], 1) }];
+      for (let d = 1; d <= depth; d++) {
+        recs.push({ id: 0x100 + d, type: T.ReferenceListShape, name: `l${d}`, body: refListBody(Array(5).fill(0x100 + d - 1), Array.from({ length: 5 }, (_, i) => translate(i * 3 ** d, 0, 0)), Array(5).fill([1, 1, 1, 1])) });
+      }
+      return [...recs, { id: 0x10, type: T.Entity, name: 'e', body: linkingEntity(0x10, IDENTITY4, [0x100 + depth]) }];
+    };
+    const file = join(tmp.dir, 'nest7.forge');
+    writeFileSync(file, forgeFile([{ id: 1, name: 'nest', bytes: dataFile(nest(7)) }]));
+    const size = readFileSync(file).length;
+    const t0 = performance.now();
+    await expect(load(file)).rejects.toThrow(new RegExp(`^forge: .*nest7\\.forge: the level's entity links expand to 78125 shapes \\(compound children counted each time they are placed\\), more than the cap of ${10_000 + Math.floor(size / 4)} \\(10000 \\+ one per 4 bytes of the ${size}-byte input, at most 200000\\); refusing before placing any$`));
+    expect(performance.now() - t0).toBeLessThan(2000);
+    // A cycle is refused by name, before anything is placed.
+    const cyc = nest(2);
+    cyc[0] = { id: 0x100, type: T.ReferenceListShape, name: 'loop', body: refListBody([0x102], [IDENTITY4], [[1, 1, 1, 1]]) };
+    const file2 = join(tmp.dir, 'cycle.forge');
+    writeFileSync(file2, forgeFile([{ id: 1, name: 'cycle', bytes: dataFile(cyc) }]));
+    await expect(load(file2)).rejects.toThrow(/ReferenceListShape "l\d" \(id 0x10\d, data file "cycle"\): lists itself through its children \(a cycle of ReferenceListShapes\)/);
+  });
+
+  it('no warning repeats the forge: stage', async () => {
+    const file = join(tmp.dir, 'odd2.forge');
+    writeFileSync(file, forgeFile([{ id: 1, name: 'odd', bytes: dataFile([
+      { id: 0x20, type: T.Entity, name: 'e', body: linkingEntity(0x20, IDENTITY4, [0x30]) },
+      { id: 0x30, type: T.ReferenceListShape, name: 'list', body: refListBody([0x31, 0x31], [IDENTITY4, IDENTITY4], [[1, 1, 1, 2], [1, 2, 1, 1]]) },
+      { id: 0x31, type: T.SphereShape, name: 'ball', body: sphereBody([0, 0, 0], 1) },
+    ]) }]));
+    const r = await load(file);
+    expect(r.warnings.length).toBeGreaterThan(2);
+    for (const w of r.warnings) expect(w.split(`forge: ${file}`).length - 1, w).toBe(1);
+    expect(r.warnings.join('\n')).toMatch(/^forge: \S+odd2\.forge: entity "e" list_1\/SphereShape "ball" .*: sphere under a non-uniform scale/m);
+  });
+
+  it('a level that places nothing says why: the counts and the first refusal', async () => {
+    const file = join(tmp.dir, 'refused.forge');
+    writeFileSync(file, forgeFile([{ id: 1, name: 'refused', bytes: dataFile([
+      { id: 0x14, type: T.Entity, name: 'busy', body: swsEntityBody(0x14, IDENTITY4, { components: 1 }) },
+      { id: 0x31, type: T.SphereShape, name: 'ball', body: sphereBody([0, 0, 0], 1).subarray(0, 30) },
+    ]) }]));
+    await expect(load(file)).rejects.toThrow(/^forge: \S+refused\.forge: no shape placed \(0 records read \(0 entities\), 2 refused, 0 skipped; 0 shapes unplaced; the first record refused: "busy" \(id 0x14, data file "refused"\): Entity: at 0x4a: expected component count 0/);
+    const none = join(tmp.dir, 'unlinked.forge');
+    writeFileSync(none, forgeFile([{ id: 1, name: 'unlinked', bytes: dataFile([{ id: 0x31, type: T.SphereShape, name: 'ball', body: sphereBody([0, 0, 0], 1) }]) }]));
+    await expect(load(none)).rejects.toThrow(/no shape placed \(1 records read \(0 entities\), 0 refused, 0 skipped; 1 shapes unplaced; no Entity was read, and only entities place shapes\)/);
   });
 
   it('300 seeded mutations of the level\'s record bodies: built, or refused with a forge: error, never anything else', () => {

@@ -3,7 +3,7 @@
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { FORGE_TYPES, readRecord, RecordRefusal, type ForgeRecord } from '../../../src/import/forge/records.ts';
-import { boxBody, capsuleBody, entityGroupBody, genericEntityBody, IDENTITY4, refListBody, rotZ, sphereBody, swsEntityBody, T, translate } from '../../fixtures/forge.ts';
+import { boxBody, capsuleBody, entityGroupBody, genericEntityBody, IDENTITY4, refListBody, rotZ, sphereBody, swsEntityBody, T, translate, withObjectHeader } from '../../fixtures/forge.ts';
 import { prng } from '../../fixtures/meshes.ts';
 
 const f32 = Math.fround;
@@ -51,6 +51,48 @@ describe('forge records: grammars', () => {
     const b = refListBody([11n], [IDENTITY4], [[1, 1, 1, 1]]);
     new DataView(b.buffer).setUint32(9 + 10, 2, true);
     expect(() => readRecord(T.ReferenceListShape, b)).toThrow(/at 0x13: expected transform count = child count 1, found 2/);
+  });
+  it('ReferenceListShape: every child count from 0 to 12 reads (90 bytes a child, 40 once after them)', () => {
+    for (let n = 0; n <= 12; n++) {
+      const ids = Array.from({ length: n }, (_, i) => BigInt(100 + i));
+      const body = refListBody(ids, ids.map((_, i) => translate(i, 0, 0)), ids.map(() => [1, 1, 1, 1]), [0, 0, 0, 0], [n, 1, 1, 0]);
+      expect(body.length, `${n} children`).toBe(49 + 90 * n);
+      const r = readRecord(T.ReferenceListShape, body) as Extract<ForgeRecord, { kind: 'ReferenceListShape' }>;
+      expect(r.children.map((c) => c.id), `${n} children`).toEqual(ids);
+      expect(r.max, `${n} children`).toEqual([n, 1, 1, 0]);
+      // One byte short is refused at the count (the 40 bytes after the children are counted too).
+      expect(() => readRecord(T.ReferenceListShape, body.subarray(0, body.length - 1)), `${n} children`).toThrow(RecordRefusal);
+    }
+  });
+  describe('the AC2-era object header (0x01, u32 id, u32 class)', () => {
+    const tables: [string, number, Uint8Array][] = [
+      ['SphereShape', T.SphereShape, sphereBody([1, 2, 3], 0.5, 77n)],
+      ['CapsuleShape', T.CapsuleShape, capsuleBody([0, 0, 0], [0, 0, 2], 0.25, 78n)],
+      ['BoxShape', T.BoxShape, boxBody([1, 2, 3], translate(4, 5, 6), 79n, 0x21)],
+      ['ReferenceListShape', T.ReferenceListShape, refListBody([11n, 12n], [IDENTITY4, rotZ(90, [1, 0, 0])], [[1, 1, 1, 1], [2, 2, 2, 1]], [-1, -1, -1, 0], [1, 1, 1, 0])],
+    ];
+    for (const [name, type, table] of tables) {
+      for (const reading of ['header', 'header+table'] as const) {
+        it(`${name}: read as ${reading === 'header' ? 'the header in place of the tag and u32' : 'the header, then the table'}`, () => {
+          const plain = readRecord(type, table) as unknown as Record<string, unknown>;
+          const r = readRecord(type, withObjectHeader(type, 0x4242, table, reading)) as unknown as Record<string, unknown>;
+          expect(r.header).toEqual({ id: 0x4242, class: type });
+          const { header: _h, tag: _t, zero: _z, managed: _m, userCategory: _u, ...fields } = r;
+          const { tag: _t2, zero: _z2, managed: _m2, userCategory: _u2, ...want } = plain;
+          expect(fields).toEqual(want);
+          if (reading === 'header+table') expect(r.zero ?? r.userCategory).toBe(plain.zero ?? plain.userCategory);
+        });
+      }
+    }
+    it('a header whose class is not the record type is read by the table (and refused by it here)', () => {
+      const b = withObjectHeader(T.SphereShape, 5, sphereBody([0, 0, 0], 1));
+      new DataView(b.buffer).setUint32(5, T.BoxShape, true);
+      expect(() => readRecord(T.SphereShape, b)).toThrow(/SphereShape: at 0x23: expected the end of the body \(35 bytes\), found 4 more byte\(s\)/);
+    });
+    it('a headed body that fits no reading is refused naming the header reading', () => {
+      const b = withObjectHeader(T.SphereShape, 5, sphereBody([0, 0, 0], 1));
+      expect(() => readRecord(T.SphereShape, b.subarray(0, b.length - 2))).toThrow(/SphereShape \(read as the AC2-era object header in place of the tag and u32\): at 0x/);
+    });
   });
   it('SWS Entity: placement, bounds, GameStateData arrays kept', () => {
     const r = readRecord(T.Entity, samples[4][2], 'sws') as Extract<ForgeRecord, { profile: 'sws' }>;

@@ -149,12 +149,14 @@ class SK8_PT_build(bpy.types.Panel):
         s = context.scene.sk8_build
         state = context.window_manager.sk8_state
         col = self.layout.column()
-        col.prop(s, "out_dir")
+        # One setting a row (two short checkboxes share one): at the sidebar's default width two or three settings
+        # a row cut their names ("Cell …", "Sel…").
+        col.label(text="Output Folder")
+        col.prop(s, "out_dir", text="")
+        col.prop(s, "cell_size", text="Cell")
+        col.prop(s, "seams")
+        col.prop(s, "selection_only")
         row = col.row()
-        row.prop(s, "cell_size")
-        row.prop(s, "seams")
-        row = col.row()
-        row.prop(s, "selection_only")
         row.prop(s, "strict")
         row.prop(s, "report")
         col.prop(s, "native_shapes")
@@ -192,8 +194,8 @@ class SK8_PT_findings(bpy.types.Panel):
         op = row.operator("sk8.go_to_finding", text="", icon="TRIA_RIGHT")
         op.step = 1
         row = col.row(align=True)
-        row.operator("sk8.load_findings", icon="FILE_REFRESH")
-        row.operator("sk8.open_report", icon="URL")
+        row.operator("sk8.load_findings", text="Load", icon="FILE_REFRESH")
+        row.operator("sk8.open_report", text="Report", icon="URL")
 
 
 CLASSES = (SK8_MT_record_mode, SK8_PT_object, SK8_PT_material, SK8_PT_build, SK8_PT_findings)

@@ -812,7 +812,7 @@ def case_panel(work):
     for k in kinds:
         f = state.findings.add()
         f.object, f.kind, f.severity, f.count = "Rail_1", k, "INFO" if k == "borderEdges" else "WARNING", 3
-    row_width = build.SIDEBAR_WIDTH - 40
+    row_width = build.SIDEBAR_WIDTH - (build.TABS_WIDTH + build.PANEL_MARGINS)
     log = []
     for i, f in enumerate(state.findings):
         lay = WidthLayout(row_width, log)
@@ -830,9 +830,10 @@ def case_panel(work):
     it.text, it.icon = warning, "ERROR"
     state.status = "built in 1.2 s → /home/author/levels/a_rather_long_folder_name/park.collision"
     log = []
-    lay = WidthLayout(build.SIDEBAR_WIDTH - 24, log)
+    inner = build.SIDEBAR_WIDTH - build.TABS_WIDTH - build.PANEL_MARGINS
+    lay = WidthLayout(inner, log)
     ui.SK8_PT_build.draw(SimpleNamespace(layout=lay), bpy.context)
-    lay.layout_widths(build.SIDEBAR_WIDTH - 24)
+    lay.layout_widths(inner)
     cut = overflowing(log, build)
     assert not cut, "cut at the default sidebar width: %s" % cut
     shown = [t for t, _, _ in log]
@@ -865,8 +866,9 @@ def case_panel(work):
     assert plate["sk8_collision_material_packed"] == "0x00000060", plate["sk8_collision_material_packed"]
     mat = bpy.data.materials.new("M")
     log = draw_panels([plate], mat)
-    said = [x[1] for x in log if x[0] == "label" and "0xZZZ" in x[1]]
-    assert said and "is not a packed word" in said[0], log
+    labels = [x[1] for x in log if x[0] == "label"]
+    said = [" ".join(labels[i:i + 4]) for i, t in enumerate(labels) if "0xZZZ" in t]
+    assert said and "'0xZZZ' is not a packed word" in said[0], log
     mat.sk8_ui_packed = "12345678901"
     log = draw_panels([plate], mat)
     assert [x for x in log if x[0] == "label" and "12345678901" in x[1]], "the material's error is not shown"

@@ -7,6 +7,7 @@ import { diffCommand } from './commands/diff.ts';
 import { inspectCommand } from './commands/inspect.ts';
 import { verifyCommand } from './commands/verify.ts';
 import { toGltfCommand } from './commands/to-gltf.ts';
+import { rideCommand } from './commands/ride.ts';
 import { TOOL_VERSION } from '../src/version.ts';
 import { escapeTerminalOutput } from './terminal.ts';
 
@@ -32,6 +33,7 @@ await yargs(hideBin(process.argv))
   .command(verifyCommand)
   .command(diffCommand)
   .command(toGltfCommand)
+  .command(rideCommand)
   .command(compileCommand)
   .strict()
   .demandCommand(1, 'give a level (.glb/.gltf) to compile, or a command')

@@ -11,6 +11,7 @@ import { firstOfEachFile } from './tiling/unique.ts';
 import { TOOL_VERSION } from './version.ts';
 import type { FileCheck } from './publish.ts';
 import type { SkipReason, YbnReport } from './import/ybn/flags.ts';
+import type { RideReport } from './ride/index.ts';
 
 export const STREAMING_PLAN_FILE = 'streaming-plan.json';
 
@@ -74,6 +75,8 @@ export interface Manifest {
    * not solid for a skater, per reason (stairs, river, foliage, probes) and each by file, child path and flag words; notes.
    */
   ybn?: YbnReport & { keep: SkipReason[] };
+  /** compile --ride only: the ride check over the written files (src/ride/, docs/ride.md); findings listed up to RIDE_LISTED. */
+  ride?: RideReport & { listed: number };
 }
 
 export function makeManifest(

@@ -36,6 +36,7 @@ interface Args {
   cache?: string | boolean;
   watch: boolean;
   strict: boolean;
+  ride: boolean;
   quiet: boolean;
   verbose: boolean;
   dryRun: boolean;
@@ -178,8 +179,15 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     try {
       const r = await compileLevel(file, levelOptions(out, file), { logger: { warn: () => {} }, onProgress: progress.update });
       progress.stop();
+      const rode = argv.ride && !r.dryRun ? await rideBuilt(r) : undefined;
       entries.push(jsonEntry(r, argv.verbose, layoutLine(r)));
       if (!argv.json && !argv.quiet) process.stdout.write(`${summary(r, argv.verbose)}\n`);
+      if (rode && !argv.json && !argv.quiet) process.stdout.write(`${rode.text}\n`);
+      if (rode && 'error' in rode) throw new Error((rode as { error: string }).error);
+      if (rode && argv.strict && r.manifest.ride!.findings.length) {
+        failed++;
+        process.stderr.write(`compile-collision: ride: ${r.manifest.ride!.findings.length} finding(s) under --strict (the output is written; the ride reads what was written)\n`);
+      }
     } catch (e) {
       progress.stop();
       failed++;
@@ -190,6 +198,26 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   }
   if (argv.json) process.stdout.write(`${JSON.stringify(several ? entries : entries[0], null, 2)}\n`);
   process.exitCode = failed ? 1 : 0;
+}
+
+/**
+ * compile --ride: the ride check over what was just written (the output's resources as its manifest lists them),
+ * stored into the output's manifest.json as `ride` (rewritten whole: written beside, then renamed over it).
+ */
+async function rideBuilt(r: CompileResult): Promise<{ text: string } | { text: string; error: string }> {
+  const { readRideFiles, rideText } = await import('./ride.ts');
+  const { rideResources, RIDE_LISTED } = await import('../../src/ride/index.ts');
+  const { renameSync, writeFileSync } = await import('node:fs');
+  const read = await readRideFiles(r.manifest.resources.map((m) => join(r.outDir, m.file)));
+  if ('error' in read) return { text: '', error: `ride: ${read.error}` };
+  const t0 = performance.now();
+  const report = rideResources(read.resources);
+  const ms = performance.now() - t0;
+  r.manifest.ride = { ...report, findings: report.findings.slice(0, RIDE_LISTED), listed: Math.min(RIDE_LISTED, report.findings.length) };
+  const path = join(r.outDir, 'manifest.json'), temp = `${path}.ride-${process.pid}`;
+  writeFileSync(temp, `${JSON.stringify(r.manifest, null, 2)}\n`, { flag: 'wx' });
+  renameSync(temp, path);
+  return { text: rideText(report, ms) };
 }
 
 /** `layoutLine`: the summary's layout line (why one resource per object or cells), for front ends such as the Blender add-on. */
@@ -227,6 +255,7 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('report', { type: 'boolean', describe: "write report.html into the output: the written collision in a browser (3D view, edge classes, cells and budget, findings); opens from disk, no network" })
       .option('allow-pool-overflow', { type: 'boolean', default: false, describe: "build even when the geometries exceed ReSkate's geometry pool (40,000), which faults the game; without it such a build fails and writes nothing" })
       .option('strict', { type: 'boolean', default: false, describe: "any warning fails the build and nothing is written (for CI)" })
+      .option('ride', { type: 'boolean', default: false, describe: "ride the written collision afterwards (compile-collision ride: probes across every seam and along lanes; bumps, snags, steps, gaps) and store it in manifest.json as ride; with --strict a finding fails the build (exit 1; the output stays written)" })
       .option('dry-run', { type: 'boolean', default: false, describe: "import, validate and plan, then print (or with --json give) what would be written: resources, cells, estimated geometries; nothing is written" })
       .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: "print errors only" })
       .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: "also print each stage's time, every warning, and per object the decision taken: mode, material words, triangles, the resource or cell holding it" })

@@ -25,6 +25,7 @@ export interface ContactModel {
 }
 
 export const CONTACT_MODEL: ContactModel = { angleSlack: 1e-3, faceAngle: 1e-6 };
+const FACE_COS = Math.cos(CONTACT_MODEL.faceAngle);
 
 /** The deviation from the face normal a contact on an edge of this kind may keep, radians. */
 export function edgeAllowance(kind: number, value: number): number {
@@ -40,9 +41,10 @@ export function edgeAllowance(kind: number, value: number): number {
  * (an edge contact the edge data allows: what a ghost bump is made of when the edge is open on a continuous surface).
  */
 export function contactNormal(n: ArrayLike<number>, face: ArrayLike<number>, allowed: number, out: Float64Array, model: ContactModel = CONTACT_MODEL): boolean {
-  const c = Math.max(-1, Math.min(1, n[0] * face[0] + n[1] * face[1] + n[2] * face[2]));
-  const angle = Math.acos(c);
-  if (angle <= model.faceAngle || angle > allowed + (allowed > 0 ? model.angleSlack : 0)) {
+  const c = n[0] * face[0] + n[1] * face[1] + n[2] * face[2];
+  // Inside the face, or nothing allowed: no acos needed.
+  const inside = allowed === 0 || c >= (model === CONTACT_MODEL ? FACE_COS : Math.cos(model.faceAngle));
+  if (inside || Math.acos(Math.max(-1, Math.min(1, c))) > allowed + model.angleSlack) {
     out[0] = face[0]; out[1] = face[1]; out[2] = face[2];
     return false;
   }

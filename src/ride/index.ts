@@ -14,6 +14,9 @@ export { buildWorld, type RideResource, type RideWorld } from './world.ts';
 export { PROBES, type Probe } from './probes.ts';
 export { CONTACT_MODEL, contactNormal } from './contact.ts';
 
+/** Findings a manifest lists at most (counts are complete). */
+export const RIDE_LISTED = 1000;
+
 export type FindingKind = 'bump' | 'snag' | 'step' | 'gap';
 export const FINDING_KINDS: FindingKind[] = ['bump', 'snag', 'step', 'gap'];
 
@@ -33,7 +36,7 @@ export interface RideFinding {
   speed?: number;
   /** Direction of travel, x and z. */
   direction?: [number, number];
-  /** The stored edge data of the edge met (bump, snag), or where found (seam, lane). */
+  /** The stored edge data of the edge met (bump, snag): flat, concave, convex, open, or vertex (a face's corner). */
   edge?: string;
   where: 'seam' | 'lane';
 }
@@ -42,10 +45,14 @@ export interface RideOptions {
   probes: Probe[];
   /** Speeds, m/s (default 3 and 8). */
   speeds: number[];
-  /** Crossing points along a seam: one every this many metres, at least one an edge (default 1 m). */
+  /** Crossing points along the seams: one every this many metres of seam (default 2 m), widened to at most maxCrossings. */
   seamSpacing: number;
-  /** Lanes: one every this many metres along x and along z (default 8 m); 0 for none. */
+  /** Crossing points at most over the level (default 3,000). */
+  maxCrossings: number;
+  /** Lanes: one every this many metres along x and along z (default 16 m), widened to at most laneMetres; 0 for none. */
   laneSpacing: number;
+  /** Lane metres at most over the level (default 20,000). */
+  laneMetres: number;
   /** A lane ride's length, m (default 8). Lanes ride the first probe at the highest speed. */
   laneRide: number;
   /** A step: heights across a seam differ by more than this, m (default 0.001). */
@@ -64,7 +71,7 @@ export interface RideOptions {
 }
 
 export const RIDE_DEFAULTS: RideOptions = {
-  probes: PROBES, speeds: [3, 8], seamSpacing: 1, laneSpacing: 8, laneRide: 8, stepMin: 0.001, gapMax: 0.3, gapDrop: 0.1,
+  probes: PROBES, speeds: [3, 8], seamSpacing: 2, maxCrossings: 3000, laneSpacing: 16, laneMetres: 20_000, laneRide: 8, stepMin: 0.001, gapMax: 0.3, gapDrop: 0.1,
   snagLoss: 0.1, workBudget: 400_000_000, coverCell: 1, simulation: {},
 };
 
@@ -78,6 +85,10 @@ export interface RideCoverage {
   walkableArea: number;
   walkableShare: number;
   lanesRidden: number;
+  /** Lane spacing used, m (the option's, or wider to stay within laneMetres); 0: no lanes. */
+  laneSpacing: number;
+  /** Seam spacing used, m (the option's, or wider to stay within maxCrossings). */
+  seamSpacing: number;
   /** Metres ridden by every probe, all rides. */
   metresRidden: number;
   rides: number;
@@ -97,6 +108,8 @@ export interface RideReport {
 const ACROSS = 0.002;
 /** Step along the far side when looking for a gap's end, m. */
 const GAP_STEP = 0.01;
+/** A seam ride starts this far plus the probe's half length before the seam and ends as far past it, m. */
+const RUNUP = 0.15;
 
 /** Rides the resources (see the file header). */
 export function rideResources(resources: RideResource[], options: Partial<RideOptions> = {}): RideReport {
@@ -109,7 +122,7 @@ export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): Rid
   const q = new Query(w);
   const found = new Map<string, RideFinding>();
   const cover = new Cover(w, opt.coverCell);
-  const coverage: RideCoverage = { seamMetres: 0, seamMetresRidden: 0, crossings: 0, walkableArea: cover.total, walkableShare: 0, lanesRidden: 0, metresRidden: 0, rides: 0 };
+  const coverage: RideCoverage = { seamMetres: 0, seamMetresRidden: 0, crossings: 0, walkableArea: cover.total, walkableShare: 0, lanesRidden: 0, laneSpacing: 0, seamSpacing: 0, metresRidden: 0, rides: 0 };
   let exhausted = false;
   const budgetLeft = (): boolean => {
     if (q.work > opt.workBudget) exhausted = true;
@@ -149,7 +162,7 @@ export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): Rid
       const k = h.feature < 3 ? h.feature : h.feature - 3;
       add({
         kind: snag ? 'snag' : 'bump', position: h.point, ...faceOf(h.face), size: round(snag ? lost : h.impulse), unit: 'm/s',
-        probe: probe.name, speed, direction: [round(dx), round(dz)], edge: EDGE_KIND_NAMES[w.edgeKind[3 * h.face + k]], where,
+        probe: probe.name, speed, direction: [round(dx), round(dz)], edge: h.feature < 3 ? EDGE_KIND_NAMES[w.edgeKind[3 * h.face + k]] : 'vertex', where,
       }, `${snag ? 'snag' : 'bump'}:${h.face}:${h.feature}`);
     }
   };
@@ -165,74 +178,96 @@ export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): Rid
     return true;
   };
 
-  // Seams: each border edge of a walkable face once (by its ends, to 0.1 mm), crossed at points along it.
+  // Seams: each border edge of a walkable face once (by its ends, to 0.1 mm), crossed at points along it: one every
+  // seamSpacing metres, widened so that the level has at most maxCrossings.
   const seen = new Set<string>();
   const key = (x: number, y: number, z: number): string => `${Math.round(x * 1e4)},${Math.round(y * 1e4)},${Math.round(z * 1e4)}`;
   const P = w.pos;
-  const runup = Math.max(...opt.probes.map((p) => probeLength(p.shape))) / 2 + 0.2;
-  for (let t = 0; t < w.faces && budgetLeft(); t++) {
+  const edges: number[] = [];
+  let seamTotal = 0;
+  for (let t = 0; t < w.faces; t++) {
     if (!isWalkable(w, t)) continue;
-    for (let k = 0; k < 3 && !exhausted; k++) {
+    for (let k = 0; k < 3; k++) {
       if (!w.border[3 * t + k]) continue;
-      const i = 9 * t + 3 * k, j = 9 * t + 3 * ((k + 1) % 3), o = 9 * t + 3 * ((k + 2) % 3);
+      const i = 9 * t + 3 * k, j = 9 * t + 3 * ((k + 1) % 3);
       const ka = key(P[i], P[i + 1], P[i + 2]), kb = key(P[j], P[j + 1], P[j + 2]);
       const edgeKey = ka < kb ? `${ka}|${kb}` : `${kb}|${ka}`;
       if (seen.has(edgeKey)) continue;
       seen.add(edgeKey);
-      const ex = P[j] - P[i], ez = P[j + 2] - P[i + 2];
-      const len = Math.hypot(ex, P[j + 1] - P[i + 1], ez);
-      const hl = Math.hypot(ex, ez);
-      if (hl < 1e-6) continue;
-      // Inward (into face t), horizontal: perpendicular to the edge, toward the face's third vertex.
-      let ix = -ez / hl, iz = ex / hl;
-      if ((P[o] - P[i]) * ix + (P[o + 2] - P[i + 2]) * iz < 0) { ix = -ix; iz = -iz; }
-      const n = Math.max(1, Math.ceil(len / opt.seamSpacing - 1e-9));
-      let isSeam = false;
-      for (let m = 0; m < n && budgetLeft(); m++) {
-        const f = (m + 0.5) / n;
-        const px = P[i] + f * ex, py = P[i + 1] + f * (P[j + 1] - P[i + 1]), pz = P[i + 2] + f * ez;
-        const near = heightAt(w, px + ix * ACROSS, pz + iz * ACROSS, py, 0.05, q);
-        const far = heightAt(w, px - ix * ACROSS, pz - iz * ACROSS, py, opt.gapDrop, q);
-        if (!far) {
-          // Nothing just across: a gap when walkable surface resumes within gapMax, else the level's border.
-          for (let d = GAP_STEP; d <= opt.gapMax + 1e-9; d += GAP_STEP) {
-            const g = heightAt(w, px - ix * d, pz - iz * d, py, opt.gapDrop, q);
-            if (g) {
-              isSeam = true;
-              add({ kind: 'gap', position: [px, py, pz], ...faceOf(t), size: round(d), unit: 'm', direction: [round(-ix), round(-iz)], where: 'seam' }, `gap:${t}:${k}:${m}`);
-              break;
-            }
-          }
-          continue;
-        }
-        isSeam = true;
-        coverage.crossings++;
-        const base = near ? near.y : py;
-        if (Math.abs(far.y - base) > opt.stepMin) {
-          add({ kind: 'step', position: [px, py, pz], ...faceOf(t), size: round(Math.abs(far.y - base)), unit: 'm', direction: [round(-ix), round(-iz)], where: 'seam' }, `step:${t}:${k}:${m}`);
-          continue;
-        }
-        let rode = false;
-        for (const probe of opt.probes) {
-          for (const speed of opt.speeds) {
-            // Out of face t across the seam, and back.
-            rode = rideFrom(probe, speed, px + ix * runup, py, pz + iz * runup, -ix, -iz, 2 * runup, 'seam') || rode;
-            rode = rideFrom(probe, speed, px - ix * runup, py, pz - iz * runup, ix, iz, 2 * runup, 'seam') || rode;
-          }
-        }
-        if (rode) coverage.seamMetresRidden += len / n;
-      }
-      if (isSeam) coverage.seamMetres += len;
+      if (Math.abs(P[j] - P[i]) + Math.abs(P[j + 2] - P[i + 2]) < 1e-6) continue;
+      edges.push(3 * t + k);
+      seamTotal += Math.sqrt((P[j] - P[i]) ** 2 + (P[j + 1] - P[i + 1]) ** 2 + (P[j + 2] - P[i + 2]) ** 2);
     }
   }
+  seen.clear();
+  const spacing = Math.max(opt.seamSpacing, seamTotal / Math.max(1, opt.maxCrossings));
+  coverage.seamSpacing = round(spacing);
+  // Crossing points are taken along the continuous seams as a whole: a point every `spacing` metres of them (carried
+  // from edge to edge in face order, so short edges share points).
+  let carry = spacing / 2;
+  for (const ek of edges) {
+    if (!budgetLeft()) break;
+    const t = (ek / 3) | 0, k = ek % 3;
+    const i = 9 * t + 3 * k, j = 9 * t + 3 * ((k + 1) % 3), o = 9 * t + 3 * ((k + 2) % 3);
+    const ex = P[j] - P[i], ey = P[j + 1] - P[i + 1], ez = P[j + 2] - P[i + 2];
+    const len = Math.sqrt(ex * ex + ey * ey + ez * ez), hl = Math.sqrt(ex * ex + ez * ez);
+    // Inward (into face t), horizontal: perpendicular to the edge, toward the face's third vertex.
+    let ix = -ez / hl, iz = ex / hl;
+    if ((P[o] - P[i]) * ix + (P[o + 2] - P[i + 2]) * iz < 0) { ix = -ix; iz = -iz; }
+    // Every seam edge is measured across in its middle: the level's border (nothing within gapMax), a gap, a step,
+    // or continuous, which is ridden at the crossing points that fall on it.
+    const px = P[i] + 0.5 * ex, py = P[i + 1] + 0.5 * ey, pz = P[i + 2] + 0.5 * ez;
+    const near = heightAt(w, px + ix * ACROSS, pz + iz * ACROSS, py, 0.05, q);
+    const far = heightAt(w, px - ix * ACROSS, pz - iz * ACROSS, py, opt.gapDrop, q);
+    if (!far) {
+      // Nothing just across: a gap when walkable surface resumes within gapMax, else the level's border.
+      for (let d = GAP_STEP; d <= opt.gapMax + 1e-9; d += GAP_STEP) {
+        if (heightAt(w, px - ix * d, pz - iz * d, py, opt.gapDrop, q)) {
+          coverage.seamMetres += len;
+          add({ kind: 'gap', position: [px, py, pz], ...faceOf(t), size: round(d), unit: 'm', direction: [round(-ix), round(-iz)], where: 'seam' }, `gap:${t}:${k}`);
+          break;
+        }
+      }
+      continue;
+    }
+    coverage.seamMetres += len;
+    const base = near ? near.y : py;
+    if (Math.abs(far.y - base) > opt.stepMin) {
+      add({ kind: 'step', position: [px, py, pz], ...faceOf(t), size: round(Math.abs(far.y - base)), unit: 'm', direction: [round(-ix), round(-iz)], where: 'seam' }, `step:${t}:${k}`);
+      continue;
+    }
+    const points: number[] = [];
+    for (; carry < len; carry += spacing) points.push(carry / len);
+    carry -= len;
+    for (const f of points) {
+      if (!budgetLeft()) break;
+      const cx = P[i] + f * ex, cy = P[i + 1] + f * ey, cz = P[i + 2] + f * ez;
+      coverage.crossings++;
+      let rode = false;
+      for (const probe of opt.probes) {
+        const runup = probeLength(probe.shape) / 2 + RUNUP;
+        for (const speed of opt.speeds) {
+          // Out of face t across the seam, and back.
+          rode = rideFrom(probe, speed, cx + ix * runup, cy, cz + iz * runup, -ix, -iz, 2 * runup, 'seam') || rode;
+          rode = rideFrom(probe, speed, cx - ix * runup, cy, cz - iz * runup, ix, iz, 2 * runup, 'seam') || rode;
+        }
+      }
+      if (rode) coverage.seamMetresRidden += spacing;
+    }
+  }
+  coverage.seamMetresRidden = Math.min(coverage.seamMetresRidden, coverage.seamMetres);
 
   // Lanes: along x and along z every laneSpacing metres, a ride of laneRide metres wherever the top walkable
   // surface is found, with the first probe at the highest speed.
   if (opt.laneSpacing > 0 && w.faces > 0 && opt.probes.length > 0) {
     const probe = opt.probes[0], speed = Math.max(...opt.speeds);
+    const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
+    // Lanes along x cover sz / spacing lanes of sx metres, and the other way: 2 · sx · sz / spacing metres.
+    const laneSpacing = Math.max(opt.laneSpacing, (2 * sx * sz) / Math.max(1, opt.laneMetres));
+    coverage.laneSpacing = round(laneSpacing);
     for (const axis of [0, 2] as const) {
       const other = axis === 0 ? 2 : 0;
-      for (let u = w.min[other] + opt.laneSpacing / 2; u <= w.max[other] && budgetLeft(); u += opt.laneSpacing) {
+      for (let u = w.min[other] + laneSpacing / 2; u <= w.max[other] && budgetLeft(); u += laneSpacing) {
         for (let s = w.min[axis]; s < w.max[axis] && budgetLeft(); s += opt.laneRide) {
           const x = axis === 0 ? s : u, z = axis === 0 ? u : s;
           if (rideFrom(probe, speed, x, w.max[1] + 1, z, axis === 0 ? 1 : 0, axis === 0 ? 0 : 1, opt.laneRide, 'lane', Infinity)) coverage.lanesRidden++;

@@ -52,7 +52,7 @@ export class Contact {
 export function probeReach(p: ProbeShape): number {
   if (p.kind === 'sphere') return p.radius;
   if (p.kind === 'capsule') return p.radius + p.halfLength;
-  return Math.hypot(p.half[0], p.half[1], p.half[2]);
+  return Math.sqrt(p.half[0] * p.half[0] + p.half[1] * p.half[1] + p.half[2] * p.half[2]);
 }
 
 /** The probe's smallest dimension (the substep length at most), m. */
@@ -162,7 +162,7 @@ export function contactWith(w: RideWorld, t: number, p: ProbeShape, pose: Pose, 
 function pointContact(w: RideWorld, t: number, x: number, y: number, z: number, r: number, nx: number, ny: number, nz: number, reach: number, out: Contact): boolean {
   const f = closestOnFace(w, t, x, y, z);
   const dx = x - Q[0], dy = y - Q[1], dz = z - Q[2];
-  const d = Math.hypot(dx, dy, dz);
+  const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
   if (d - r > reach) return false;
   out.point[0] = Q[0]; out.point[1] = Q[1]; out.point[2] = Q[2];
   if (d < 1e-12 || f === FEATURE_FACE) {
@@ -237,7 +237,7 @@ const BEST = new Float64Array(5); // s, nx, ny, nz, face (1/0)
 
 /** One separating axis (ax, ay, az; not unit) of the box against face t; keeps the best in BEST. */
 function boxAxis(P: Float64Array, o: number, c: Float64Array, half: [number, number, number], ax: number, ay: number, az: number, oneSided: boolean): void {
-  const len = Math.hypot(ax, ay, az);
+  const len = Math.sqrt(ax * ax + ay * ay + az * az);
   if (len < 1e-9) return;
   ax /= len; ay /= len; az /= len;
   const cc = c[0] * ax + c[1] * ay + c[2] * az;

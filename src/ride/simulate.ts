@@ -6,7 +6,7 @@
 // it is a ghost (the surface continues across) or real geometry.
 import { contactNormal, CONTACT_MODEL, type ContactModel } from './contact.ts';
 import { Contact, contactWith, FEATURE_FACE, type Pose, type ProbeShape, probeReach, probeThickness } from './probes.ts';
-import { facesNear, Query, type RideWorld } from './world.ts';
+import { cellOf, Query, type RideWorld } from './world.ts';
 
 export interface SimulationOptions {
   /** Gravity, m/s² along −y (default 9.81, range 0 … 100). */
@@ -70,6 +70,7 @@ const KEPT = new Uint8Array(1024);
 const IMP = new Float64Array(1024);
 const EFF = new Float64Array(3 * 1024);
 const TMP = new Float64Array(3);
+const FN = new Float64Array(3);
 
 /** Rides one probe from its start; see the file header. `q` is the world's query scratch. */
 export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<SimulationOptions> = {}, model: ContactModel = CONTACT_MODEL): RideResult {
@@ -79,7 +80,7 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
   const p = start.probe;
   const c = Float64Array.from(start.position);
   const v = Float64Array.from(start.velocity);
-  const h0 = Math.hypot(v[0], v[2]);
+  const h0 = Math.sqrt(v[0] * v[0] + v[2] * v[2]);
   const pose: Pose = { c, fx: h0 > 1e-9 ? v[0] / h0 : 1, fz: h0 > 1e-9 ? v[2] / h0 : 0 };
   const reachR = probeReach(p), thick = probeThickness(p);
   const hits: Hit[] = [];
@@ -88,33 +89,46 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
   const baseDt = 1 / opt.hz;
   const stopAt = start.distance ?? Infinity;
   while (time < start.duration - 1e-12 && dist < stopAt) {
-    const speed = Math.hypot(v[0], v[1], v[2]);
+    const speed = Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     const subs = Math.max(1, Math.ceil((speed * baseDt) / thick));
     const dt = baseDt / subs;
     for (let s = 0; s < subs; s++) {
       v[1] -= opt.gravity * dt;
-      const move = Math.hypot(v[0], v[1], v[2]) * dt;
+      const move = Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * dt;
       const reach = move + opt.skin;
       const r = reachR + reach;
       let n = 0;
-      const contact = (t: number): void => {
-        if (n >= max) return;
-        const k = POOL[n];
-        if (!contactWith(w, t, p, pose, reach, k)) return;
-        const kept = contactNormal(k.n, w.normal.subarray(3 * t, 3 * t + 3), allowance(w, t, k.feature, k.n), TMP, model);
-        FACE[n] = t;
-        KEPT[n] = kept && k.feature !== FEATURE_FACE ? 1 : 0;
-        IMP[n] = 0;
-        EFF[3 * n] = TMP[0]; EFF[3 * n + 1] = TMP[1]; EFF[3 * n + 2] = TMP[2];
-        n++;
-      };
-      facesNear(w, c[0] - r, c[2] - r, c[0] + r, c[2] + r, q, (t) => {
-        const P = w.pos, o = 9 * t;
-        const lo = Math.min(P[o + 1], P[o + 4], P[o + 7]), hi = Math.max(P[o + 1], P[o + 4], P[o + 7]);
-        if (hi < c[1] - r || lo > c[1] + r) return;
-        contact(t);
-      });
-      const hBefore = Math.hypot(v[0], v[2]), vyBefore = v[1];
+      // The faces in the grid cells the probe's reach overlaps (inline: this is the hot loop), each once.
+      const g = w.grid;
+      if (w.faces > 0) {
+        const i0 = cellOf(g, c[0] - r, 0), i1 = cellOf(g, c[0] + r, 0), j0 = cellOf(g, c[2] - r, 1), j1 = cellOf(g, c[2] + r, 1);
+        if (++q.stamp === 0xffffffff) { q.seen.fill(0); q.stamp = 1; }
+        const stamp = q.stamp, seen = q.seen, P = w.pos, N = w.normal, ylo = c[1] - r, yhi = c[1] + r;
+        for (let j = j0; j <= j1; j++) {
+          for (let i = i0; i <= i1; i++) {
+            const cell = j * g.nx + i;
+            for (let e = g.start[cell], end = g.start[cell + 1]; e < end && n < max; e++) {
+              const t = g.items[e];
+              if (seen[t] === stamp) continue;
+              seen[t] = stamp;
+              q.work++;
+              const o = 9 * t;
+              const a = P[o + 1], b = P[o + 4], d = P[o + 7];
+              if ((a > b ? (a > d ? a : d) : b > d ? b : d) < ylo || (a < b ? (a < d ? a : d) : b < d ? b : d) > yhi) continue;
+              const k = POOL[n];
+              if (!contactWith(w, t, p, pose, reach, k)) continue;
+              FN[0] = N[3 * t]; FN[1] = N[3 * t + 1]; FN[2] = N[3 * t + 2];
+              const kept = contactNormal(k.n, FN, allowance(w, t, k.feature, k.n), TMP, model);
+              FACE[n] = t;
+              KEPT[n] = kept && k.feature !== FEATURE_FACE ? 1 : 0;
+              IMP[n] = 0;
+              EFF[3 * n] = TMP[0]; EFF[3 * n + 1] = TMP[1]; EFF[3 * n + 2] = TMP[2];
+              n++;
+            }
+          }
+        }
+      }
+      const hBefore = Math.sqrt(v[0] * v[0] + v[2] * v[2]), vyBefore = v[1];
       for (let it = 0; it < opt.iterations; it++) {
         let changed = false;
         for (let i = 0; i < n; i++) {
@@ -136,7 +150,7 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
       if (deep >= 0) {
         c[0] -= depth * EFF[3 * deep]; c[1] -= depth * EFF[3 * deep + 1]; c[2] -= depth * EFF[3 * deep + 2];
       }
-      const hAfter = Math.hypot(v[0], v[2]);
+      const hAfter = Math.sqrt(v[0] * v[0] + v[2] * v[2]);
       for (let i = 0; i < n; i++) {
         if (!KEPT[i] || IMP[i] < opt.hitImpulse) continue;
         const k = POOL[i];
@@ -147,9 +161,9 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
       }
       air = n === 0 ? air + dt : 0;
       c[0] += v[0] * dt; c[1] += v[1] * dt; c[2] += v[2] * dt;
-      dist += Math.hypot(v[0], v[1], v[2]) * dt;
+      dist += Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * dt;
       time += dt;
-      const hv = Math.hypot(v[0], v[2]);
+      const hv = Math.sqrt(v[0] * v[0] + v[2] * v[2]);
       if (hv > 1e-9) { pose.fx = v[0] / hv; pose.fz = v[2] / hv; }
     }
     if (air > 1) break;
@@ -175,7 +189,7 @@ function outwardDot(w: RideWorld, t: number, e: number, n: Float64Array): number
   const ex = P[j] - P[i], ey = P[j + 1] - P[i + 1], ez = P[j + 2] - P[i + 2];
   const fx = w.normal[3 * t], fy = w.normal[3 * t + 1], fz = w.normal[3 * t + 2];
   const ox = ey * fz - ez * fy, oy = ez * fx - ex * fz, oz = ex * fy - ey * fx;
-  return (ox * n[0] + oy * n[1] + oz * n[2]) / (Math.hypot(ox, oy, oz) || 1);
+  return (ox * n[0] + oy * n[1] + oz * n[2]) / (Math.sqrt(ox * ox + oy * oy + oz * oz) || 1);
 }
 
 export { Query };

@@ -1,0 +1,97 @@
+// compile-collision ride and compile --ride, spawned as a user runs them: exit codes (0 none, 1 findings, 2 usage or
+// unreadable input), --json's shape, a file verify refuses named with its offset and left as it was, the manifest's
+// ride entry and --strict.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { addNode, lazyTempDir, newLevel, writeLevel } from '../fixtures/levels.ts';
+import { compileMeshes, grid } from './helpers.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
+const tmp = lazyTempDir('sk8-ride-cli-');
+afterAll(() => tmp.cleanup());
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+
+const meshes = [{ name: 'left', ...grid(4, 3, 1, -4, 0, 0) }, { name: 'right', ...grid(4, 3, 1, 0, 0, 0) }];
+let level: string, shape: string;
+beforeAll(async () => {
+  level = await compileMeshes(tmp.dir, 'level', meshes, { seams: 'level', tiling: 'cells' });
+  shape = await compileMeshes(tmp.dir, 'shape', meshes, { seams: 'shape', tiling: 'cells' });
+}, 60_000);
+
+describe('compile-collision ride', () => {
+  test('no findings: exit 0, --json gives counts and an empty findings list', () => {
+    const r = run('ride', level, '--json');
+    expect(r.status, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.counts).toEqual({ bump: 0, snag: 0, step: 0, gap: 0 });
+    expect(j.findings).toEqual([]);
+    expect(j.coverage.seamMetres).toBeGreaterThan(0);
+    const text = run('ride', level);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/^ride: 0 bump, 0 snag, 0 step, 0 gap; seams [\d.]+ of [\d.]+ m ridden/m);
+  });
+
+  test("findings: exit 1, each with kind and position in the files' space (Studio's open cut bumps)", () => {
+    const r = run('ride', join(shape, '*.physics'), '--json');
+    expect(r.status, r.stderr).toBe(1);
+    const j = JSON.parse(r.stdout);
+    expect(j.counts.bump + j.counts.snag).toBeGreaterThan(0);
+    for (const f of j.findings) {
+      expect(['bump', 'snag', 'step', 'gap']).toContain(f.kind);
+      expect(f.position).toHaveLength(3);
+      // The cut between the two objects is at x = 0 (and the cell border too).
+      expect(Math.abs(f.position[0])).toBeLessThan(0.6);
+      expect(f.resource).toMatch(/\.physics$/);
+    }
+  });
+
+  test('a file verify refuses: exit 2, named with its offset; the input is left as it was', () => {
+    const dir = join(tmp.dir, 'bad');
+    mkdirSync(dir, { recursive: true });
+    const name = readdirSync(level).find((f) => f.endsWith('.physics'))!;
+    const bytes = readFileSync(join(level, name));
+    writeFileSync(join(dir, name), bytes.subarray(0, bytes.length - 9));
+    copyFileSync(join(level, name), join(dir, 'good.physics'));
+    const before = readdirSync(dir).map((f) => [f, statSync(join(dir, f)).mtimeMs, readFileSync(join(dir, f)).length]);
+    const r = run('ride', dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(name);
+    expect(r.stderr).toMatch(/offset 0x[0-9a-f]+/);
+    expect(readdirSync(dir).map((f) => [f, statSync(join(dir, f)).mtimeMs, readFileSync(join(dir, f)).length])).toEqual(before);
+    const level2 = run('ride', join(tmp.dir, 'level.glb'));
+    expect(level2.status).toBe(2);
+    expect(level2.stderr).toContain('level.glb');
+  });
+
+  test('usage: no such input, a bad number: exit 2', () => {
+    expect(run('ride', 'nothing-here').status).toBe(2);
+    const r = run('ride', level, '--seam-spacing', 'x');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--seam-spacing');
+  });
+});
+
+describe('compile --ride', () => {
+  test('stores the ride in manifest.json; --strict fails on findings', async () => {
+    const doc = newLevel();
+    for (const m of meshes) addNode(doc, { ...m, material: 'concrete' });
+    const glb = await writeLevel(doc, join(tmp.dir, 'two.glb'));
+    const ok = run(glb, '--ride', '--tiling', 'cells', '--no-cache', '-o', join(tmp.dir, 'two-level'));
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/ride: 0 bump, 0 snag, 0 step, 0 gap/);
+    const m = JSON.parse(readFileSync(join(tmp.dir, 'two-level', 'manifest.json'), 'utf8'));
+    expect(m.ride.counts).toEqual({ bump: 0, snag: 0, step: 0, gap: 0 });
+    const bad = run(glb, '--ride', '--strict', '--seams', 'shape', '--tiling', 'cells', '--no-cache', '-o', join(tmp.dir, 'two-shape'), '--json');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/ride: \d+ finding\(s\) under --strict/);
+    const j = JSON.parse(bad.stdout);
+    expect(j.manifest.ride.counts.bump + j.manifest.ride.counts.snag).toBeGreaterThan(0);
+    const written = JSON.parse(readFileSync(join(tmp.dir, 'two-shape', 'manifest.json'), 'utf8'));
+    expect(written.ride.findings.length).toBe(written.ride.listed);
+    // The output stays verifiable after the manifest is rewritten.
+    expect(run('verify', join(tmp.dir, 'two-shape')).status).toBe(0);
+  }, 60_000);
+});

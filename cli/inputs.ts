@@ -4,19 +4,19 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDetailCopy, isYbnPath } from '../src/import/ybn/index.ts';
-import { isYmapXmlPath } from '../src/import/ybn/ymap.ts';
+import { isYmapPath } from '../src/import/ybn/ymap.ts';
 import { whatIsNot } from '../src/files.ts';
 
-/** Level files and the .ymap.xml placement files a port folder or glob may hold. */
-const LEVEL_OR_YMAP = /\.(glb|gltf|ybn|ybn\.xml|forge|ymap\.xml)$/i;
+/** Level files and the .ymap / .ymap.xml placement files a port folder or glob may hold. */
+const LEVEL_OR_YMAP = /\.(glb|gltf|ybn|ybn\.xml|forge|ymap|ymap\.xml)$/i;
 
 /**
  * Input arguments → level files, sorted per pattern, each once. A pattern with glob magic ('levels/**\/*.glb')
  * expands to the level files it matches (.glb, .gltf, .ybn, .ybn.xml, .forge); a plain path is taken as given. Returns
  * what matched nothing, and (unless `ybnDetail`) the hi@/ma@ YBN detail copies it left out. A folder whose name is
  * not a level file's stands for the level files directly in it (`port/`: a GTA V port's .ybn files), or, holding
- * none, is itself the level: a folder of records extracted from a forge. CodeWalker `.ymap.xml` files among the
- * matches are placements, not levels: returned as `ymaps`.
+ * none, is itself the level: a folder of records extracted from a forge. `.ymap` (the game's) and `.ymap.xml`
+ * (CodeWalker's) files among the matches are placements, not levels: returned as `ymaps`.
  */
 export async function expandInputs(patterns: string[], opts: { ybnDetail?: boolean } = {}): Promise<{ files: string[]; unmatched: string[]; skipped: string[]; refused: { path: string; why: string }[]; ymaps: string[] }> {
   // glob (~20 ms to load) only when a pattern may have magic: without any of these characters glob sees none.
@@ -43,8 +43,8 @@ export async function expandInputs(patterns: string[], opts: { ybnDetail?: boole
       else refused.push({ path: p, why: not });
     }
   }
-  const ymaps = [...new Set(files.filter(isYmapXmlPath))];
-  const unique = [...new Set(files.filter((f) => !isYmapXmlPath(f)))];
+  const ymaps = [...new Set(files.filter(isYmapPath))];
+  const unique = [...new Set(files.filter((f) => !isYmapPath(f)))];
   const detail = (f: string): boolean => !opts.ybnDetail && isYbnPath(f) && isDetailCopy(f);
   return { files: unique.filter((f) => !detail(f)), unmatched, skipped: unique.filter(detail), refused, ymaps };
 }

@@ -72,7 +72,7 @@ export interface Manifest {
   checks?: Record<string, FileCheck>;
   /**
    * GTA V inputs only (docs/ybn-ports.md): --ybn-keep as given; composite children not compiled because they are
-   * not solid for a skater, per reason (stairs, river, foliage, probes) and each by file, child path and flag words; notes.
+   * not solid for a skater, per reason (flags.ts SKIP_REASONS) and each by file, child path and flag words; those kept (keptChildren); notes.
    */
   ybn?: YbnReport & { keep: SkipReason[] };
   /** compile --ride only: the ride check over the written files (src/ride/, docs/ride.md); findings listed up to RIDE_LISTED. */

@@ -54,21 +54,25 @@ function parseYbnKeep(v: string | undefined): SkipReason[] {
 }
 
 /**
- * --ymap files and .ymap.xml inputs → the placements per YBN input; an interior placement naming none of them is a
- * warning naming it. A .ymap.xml that cannot be read is an error (exit 1) before anything is built.
+ * --ymap files and .ymap / .ymap.xml inputs → the placements per YBN input; an interior placement naming none of them
+ * is a warning naming it. A placement file that cannot be read is an error (exit 1) before anything is built.
  */
 async function readPlacements(ymaps: string[], files: string[], quiet: boolean) {
   if (ymaps.length === 0) return undefined;
   const { readRegularFile } = await import('../../src/files.ts');
-  const { matchPlacements, placementText, readYmapXml } = await import('../../src/import/ybn/ymap.ts');
+  const { isYmapXmlPath, matchPlacements, placementText, readYmapXml } = await import('../../src/import/ybn/ymap.ts');
+  const { readYmapBinary } = await import('../../src/import/ybn/ymap-binary.ts');
   const { isYbnPath } = await import('../../src/import/ybn/index.ts');
   const all = [];
   for (const y of ymaps) {
+    const stage = isYmapXmlPath(y) ? 'ymap-xml' : 'ymap';
     try {
-      all.push(...readYmapXml(new TextDecoder().decode(readRegularFile(y, 256 << 20)), y));
+      const bytes = readRegularFile(y, 256 << 20);
+      const warn = (m: string): void => void (quiet || process.stderr.write(`compile-collision: warning: ${m}\n`));
+      all.push(...(stage === 'ymap-xml' ? readYmapXml(new TextDecoder().decode(bytes), y) : readYmapBinary(bytes, y, warn)));
     } catch (e) {
       const m = (e as Error).message;
-      process.stderr.write(`compile-collision: ${m.startsWith('ymap-xml: ') ? m : `ymap-xml: ${y}: ${m}`}\n`);
+      process.stderr.write(`compile-collision: ${m.startsWith(`${stage}: `) ? m : `${stage}: ${y}: ${m}`}\n`);
       process.exit(1);
     }
   }
@@ -116,7 +120,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   if (!argv.quiet) {
     for (const f of skipped) process.stderr.write(`compile-collision: note: ${f} skipped: a hi@/ma@ file is the vehicle/weapon detail copy of map collision (--ybn-detail compiles it)\n`);
   }
-  if (files.length === 0) usage(`no level among ${patterns.join(', ')} (only .ymap.xml placements)`);
+  if (files.length === 0) usage(`no level among ${patterns.join(', ')} (only .ymap / .ymap.xml placements)`);
   const placements = await readPlacements([...new Set([...[argv.ymap ?? []].flat(), ...found])], files, argv.quiet);
   const several = files.length > 1;
   const outOf = (file: string): string | undefined => (argv.out === undefined ? undefined : several ? join(argv.out, `${levelStem(file)}.collision`) : argv.out);
@@ -251,7 +255,7 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('ybn-detail', { type: 'boolean', default: false, describe: "compile hi@/ma@ YBN files (GTA V's finer collision copies for vehicles and weapons) with their children that only vehicles, cover searches or tests meet (all of them: the map rule would drop every one), each listed in the manifest as kept; without it they are skipped with a note" })
       .option('forge-materials', { type: 'string', describe: "JSON file mapping forge CollisionMaterial names or ids (\"0x…\") to skate. surface names; checked before the keyword table (docs/forge.md), unmapped materials get the default surface 0x20 with a warning" })
       .option('ybn-keep', { type: 'string', describe: "compile YBN composite children that are not solid for a skater anyway: a comma list of stairs (ped-only ramps over steps), river, foliage, cover (AI-cover walls), vehicles (met by vehicles only), probes (only weapon/camera/AI tests meet them), or all; without it they are skipped and counted" })
-      .option('ymap', { type: 'string', describe: "CodeWalker .ymap.xml whose CMloInstanceDef/CEntityDef placements put interior YBN collision (v_*, *_col, *_int) where the game does (repeat for several); a .ymap.xml among the inputs counts too" })
+      .option('ymap', { type: 'string', describe: "a .ymap (the game's binary form) or CodeWalker .ymap.xml whose CMloInstanceDef/CEntityDef placements put interior YBN collision where the game does (repeat for several); a .ymap or .ymap.xml among the inputs counts too" })
       .option('report', { type: 'boolean', describe: "write report.html into the output: the written collision in a browser (3D view, edge classes, cells and budget, findings); opens from disk, no network" })
       .option('allow-pool-overflow', { type: 'boolean', default: false, describe: "build even when the geometries exceed ReSkate's geometry pool (40,000), which faults the game; without it such a build fails and writes nothing" })
       .option('strict', { type: 'boolean', default: false, describe: "any warning fails the build and nothing is written (for CI)" })

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../fixtures/levels.ts';
-import { boxBound, compositeLevel, flaggedLevel, REAL_FLAGS, TOOL_FLAGS, twoTriangles, writeYbn, writeYbnXml, writeYmapXml, type FxBound } from '../fixtures/ybn.ts';
+import { boxBound, compositeLevel, flaggedLevel, REAL_FLAGS, TOOL_FLAGS, twoTriangles, writeYbn, writeYbnXml, writeYmapBinary, writeYmapXml, type FxBound } from '../fixtures/ybn.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
 const tmp = tempDir('sk8-cli-ybn-');
@@ -116,6 +116,23 @@ describe('compile-collision LEVEL.ybn', () => {
     const bad = run('flagged.ybn', '--ybn-keep', 'stairs,ramps');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--ybn-keep expects a comma list of stairs, river, foliage, cover, vehicles, probes or all; got "ramps"/);
+  });
+
+  it('a port folder with the game\'s binary .ymap: an interior named like none is placed by it; an unreadable one is named', () => {
+    mkdirSync(join(tmp.dir, 'office'));
+    writeFileSync(join(tmp.dir, 'office/ex_dt1_11_office_02b.ybn'), writeYbn(boxBound()).file);
+    writeFileSync(join(tmp.dir, 'office/ex_dt1_11.ymap'), writeYmapBinary([
+      { type: 'CMloInstanceDef', archetype: 'ex_dt1_11_office_02b', position: [100, 200, 10], rotation: [0, 0, Math.SQRT1_2, Math.SQRT1_2] },
+    ]));
+    const r = run('office', '-o', 'office-out', '--workers', '1');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/placed by "hash_[0-9a-f]{8}" \(CMloInstanceDef 0 in ex_dt1_11\.ymap at \(100, 200, 10\)\)/);
+    const m = JSON.parse(readFileSync(join(tmp.dir, 'office-out/manifest.json'), 'utf8'));
+    expect(m.resources[0].bounds).toEqual({ min: [98, 10, -201], max: [102, 10.5, -199] });
+    writeFileSync(join(tmp.dir, 'office/ex_dt1_11.ymap'), 'RSC7 cut short');
+    const bad = run('office', '-o', 'office-bad', '--workers', '1');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/compile-collision: ymap: office\/ex_dt1_11\.ymap: at 0x[0-9a-f]+: /);
   });
 
   it('a port folder with its .ymap.xml: interiors placed, an unplaced interior and an unmatched archetype warned, by name', () => {

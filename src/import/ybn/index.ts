@@ -60,6 +60,26 @@ export const ybnStem = (file: string): string => basename(file).replace(/\.ybn(\
 /** hi@ and ma@ files: finer collision copies for weapons and vehicles, not the map's walking/rolling bounds. */
 export const isDetailCopy = (file: string): boolean => /^(hi|ma)@/i.test(basename(file));
 
+/**
+ * How near the origin (metres) a file's bounding box must come to be taken for interior space. An MLO interior's
+ * collision is stored around the interior's own origin; static map collision is stored in world space, where the
+ * map's ground lies tens to thousands of metres from (0, 0, 0) (the four real samples: 120 m and more).
+ */
+export const INTERIOR_ORIGIN_REACH_M = 10;
+
+/**
+ * The root bound's box as text ("(−4, −6, −0.5) … (4, 6, 3.5)") when it comes within INTERIOR_ORIGIN_REACH_M of
+ * the origin: collision stored in an interior's own space, whatever the file is called. Else undefined.
+ */
+export function interiorSpace(root: Bound): string | undefined {
+  const lo = root.boxMin, hi = root.boxMax;
+  if (![...lo, ...hi].every(Number.isFinite)) return undefined;
+  const d = Math.hypot(...[0, 1, 2].map((k) => Math.max(lo[k], 0 - hi[k], 0)));
+  if (d > INTERIOR_ORIGIN_REACH_M) return undefined;
+  const v = (p: readonly number[]): string => `(${p.map((x) => +x.toPrecision(4)).join(', ')})`;
+  return `${v(lo)} … ${v(hi)}`;
+}
+
 /** Reads a .ybn or .ybn.xml into the bound model (tests compare the two forms here). */
 export function parseYbn(bytes: Uint8Array, file: string, warn: (m: string) => void): Bound {
   if (isYbnXmlPath(file)) return readBoundXml(new TextDecoder().decode(bytes), `ybn-xml: ${file}`, warn);
@@ -87,10 +107,12 @@ export async function importYbn(file: string, options: YbnOptions, logger: Logge
   const root = parseYbn(bytes, file, (m) => logger.warn(m));
   const report = emptyYbnReport();
   const placements = options.placement?.placements ?? [];
-  if (placements.length === 0 && looksInterior(file)) {
-    const why = `${basename(file)} looks like MLO interior collision (v_*, *_col, *_int), whose vertices are in the interior's own space, not the world's`;
+  const byContent = looksInterior(file) ? undefined : interiorSpace(root);
+  if (placements.length === 0 && (looksInterior(file) || byContent)) {
+    const what = byContent ? `its bounds ${byContent} lie around the origin, as MLO interior collision does` : 'looks like MLO interior collision (v_*, *_col, *_int)';
+    const why = `${basename(file)} ${what}, whose vertices are in the interior's own space, not the world's`;
     if (options.placement) logger.warn(`${stage}: ${why}, and no placement in ${options.placement.ymaps.join(', ')} names it (CMloInstanceDef archetypeName "${ybnStem(file)}"); compiled in interior space`);
-    else report.notes.push(`${why}: compiled where it sits; give the .ymap.xml that places it (--ymap) to put it where the game does`);
+    else report.notes.push(`${why}: compiled where it sits; give the .ymap or .ymap.xml that places it (--ymap, or beside it in a port folder) to put it where the game does`);
   }
   await hooks.beforeWalk?.();
   const { objects, stats } = boundObjects(root, {

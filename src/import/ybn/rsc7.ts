@@ -57,20 +57,20 @@ export interface Rsc7 {
 }
 
 /** Header + inflate. Throws FormatError (stage `stage`) naming the field. Warnings go to `warn`. */
-export function readRsc7(bytes: Uint8Array, stage: string, warn: (m: string) => void): Rsc7 {
+export function readRsc7(bytes: Uint8Array, stage: string, warn: (m: string) => void, expect: { version: number; name: string } = { version: YBN_VERSION, name: 'YBN' }): Rsc7 {
   const r = new Reader(bytes, stage);
   const magic = r.u32At(0, 'RSC7 magic');
   if (magic !== RSC7_MAGIC) {
     const text = Array.from(bytes.subarray(0, 4), (c) => (c >= 0x20 && c < 0x7f ? String.fromCharCode(c) : '.')).join('');
-    r.fail(`RSC7 magic: expected "RSC7" (${hex(RSC7_MAGIC)}), found "${text}" (${hex(magic)}); not a compiled YBN resource`, 0);
+    r.fail(`RSC7 magic: expected "RSC7" (${hex(RSC7_MAGIC)}), found "${text}" (${hex(magic)}); not a compiled ${expect.name} resource`, 0);
   }
   const version = r.u32At(4, 'RSC7 version');
   const systemFlags = r.u32At(8, 'system page flags');
   const graphicsFlags = r.u32At(12, 'graphics page flags');
-  if (version !== YBN_VERSION) warn(`${stage}: RSC7 version ${version}, YBN files are version ${YBN_VERSION}; reading it as a YBN`);
+  if (version !== expect.version) warn(`${stage}: RSC7 version ${version}, ${expect.name} files are version ${expect.version}; reading it as a ${expect.name}`);
   const systemSize = pageFlagsSize(systemFlags);
   const graphicsSize = pageFlagsSize(graphicsFlags);
-  if (systemSize === 0) r.fail(`system page flags ${hex(systemFlags)}: declare a 0-byte system segment (the bounds live there)`, 8);
+  if (systemSize === 0) r.fail(`system page flags ${hex(systemFlags)}: declare a 0-byte system segment (the ${expect.name === 'YBN' ? 'bounds live' : 'data lives'} there)`, 8);
   const declared = systemSize + graphicsSize;
   if (declared > MAX_RESOURCE_BYTES) {
     r.fail(`page flags ${hex(systemFlags)}/${hex(graphicsFlags)}: declare ${declared} bytes, more than the ${MAX_RESOURCE_BYTES}-byte limit`, 8);

@@ -31,6 +31,10 @@ export interface Placement {
 
 /** `.ymap.xml` (any case). */
 export const isYmapXmlPath = (file: string): boolean => /\.ymap\.xml$/i.test(file);
+/** A binary `.ymap` (the game's RSC7 form; any case). */
+export const isYmapBinaryPath = (file: string): boolean => /\.ymap$/i.test(file);
+/** Either form of a map placement file. */
+export const isYmapPath = (file: string): boolean => isYmapXmlPath(file) || isYmapBinaryPath(file);
 
 /** Names of interior collision: `v_*`, `*_col`, `*_int` (and `*_int_01`…) by file stem. */
 export const looksInterior = (file: string): boolean => /^v_|_col$|_int(_\d+)?$/i.test(ybnStem(file));
@@ -93,20 +97,28 @@ export function readYmapXml(text: string, file: string): Placement[] {
     };
     const position = (['x', 'y', 'z'] as const).map((k) => num(item.position, k, 'position')) as Vec3;
     const rotation = (['x', 'y', 'z', 'w'] as const).map((k) => num(item.rotation, k, 'rotation', k === 'w' ? 1 : 0)) as Quat;
-    const n = Math.hypot(...rotation);
-    if (!(n > 0)) throw new Error(`${where} "${archetype.slice(0, 80)}": <rotation> is a zero quaternion`);
-    const q = rotation.map((v) => v / n) as Quat;
-    const orientation: Quat = kind === 'CMloInstanceDef' ? q : [-q[0], -q[1], -q[2], q[3]];
     const sxy = kind === 'CEntityDef' ? num(item.scaleXY, 'value', 'scaleXY', 1) : 1;
     const sz = kind === 'CEntityDef' ? num(item.scaleZ, 'value', 'scaleZ', 1) : 1;
-    const r = quatToMat3(orientation);
-    const s = [sxy, sxy, sz];
-    const transform = new Float64Array(12);
-    for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) transform[3 * c + k] = r[3 * c + k] * s[c];
-    transform.set(position, 9);
-    out.push({ ymap: basename(file), index, kind, archetype, position, rotation, orientation, transform });
+    out.push(makePlacement(file, index, kind, archetype, position, rotation, sxy, sz, `${where} "${archetype.slice(0, 80)}": <rotation>`));
   });
   return out;
+}
+
+/**
+ * One placement from an entity's stored fields (both .ymap forms): the orientation by the rotation convention above,
+ * the scale for a CEntityDef only. Throws `<where> is a zero quaternion`.
+ */
+export function makePlacement(file: string, index: number, kind: Placement['kind'], archetype: string, position: Vec3, rotation: Quat, scaleXY: number, scaleZ: number, where: string): Placement {
+  const n = Math.hypot(...rotation);
+  if (!(n > 0)) throw new Error(`${where} is a zero quaternion`);
+  const q = rotation.map((v) => v / n) as Quat;
+  const orientation: Quat = kind === 'CMloInstanceDef' ? q : [-q[0], -q[1], -q[2], q[3]];
+  const s = kind === 'CEntityDef' ? [scaleXY, scaleXY, scaleZ] : [1, 1, 1];
+  const r = quatToMat3(orientation);
+  const transform = new Float64Array(12);
+  for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) transform[3 * c + k] = r[3 * c + k] * s[c];
+  transform.set(position, 9);
+  return { ymap: basename(file), index, kind, archetype, position, rotation, orientation, transform };
 }
 
 /** Does this placement's archetype name this YBN file: the stem, the stem without `_col`, or their `hash_XXXXXXXX`? */

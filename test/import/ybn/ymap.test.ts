@@ -1,4 +1,4 @@
-// Interiors placed by the map (issue #23 item 3): CodeWalker .ymap.xml placements (CMloInstanceDef: the stored
+// Interiors placed by the map: CodeWalker .ymap.xml placements (CMloInstanceDef: the stored
 // quaternion is the orientation; CEntityDef: its conjugate), matched to YBN files by archetype name, applied to
 // every vertex; checked against hand-computed world corners. Unplaced interior-looking files get a note, or a
 // warning when a map was given that does not name them.
@@ -39,7 +39,8 @@ mkdirSync(join(dir, 'xml'));
 writeFileSync(files.bXml, writeYbnXml(twoTriangles()));
 writeFileSync(files.ramp, writeYbn(boxBound()).file);
 writeFileSync(files.lonely, writeYbn(boxBound()).file);
-writeFileSync(files.world, writeYbn(boxBound()).file);
+// World-space map collision lies where the map is (vb_20_0's box: (−1325, −1394, 1) … (−1242, −1287, 12)).
+writeFileSync(files.world, writeYbn({ ...boxBound(), sphereCentre: [-1283, -1340, 5], boxMin: [-1284, -1342, 5], boxMax: [-1282, -1338, 5.5] }).file);
 const placements = readYmapXml(writeYmapXml(ENTITIES), 'port_map.ymap.xml');
 
 /** Vertices in game space (x, z, −y), rounded to 4 decimals, sorted. */
@@ -113,7 +114,7 @@ describe('.ymap.xml placements', () => {
     const notes: string[] = [];
     const bare = await importYbn(files.lonely, YBN_DEFAULTS, { warn: (w) => void notes.push(w) });
     expect(notes).toEqual([]);
-    expect(bare.ybn.notes).toEqual([expect.stringMatching(/^v_lonely\.ybn looks like MLO interior collision .*: compiled where it sits; give the \.ymap\.xml that places it \(--ymap\)/)]);
+    expect(bare.ybn.notes).toEqual([expect.stringMatching(/^v_lonely\.ybn looks like MLO interior collision .*: compiled where it sits; give the \.ymap or \.ymap\.xml that places it \(--ymap/)]);
     const world = await importYbn(files.world, YBN_DEFAULTS, { warn: () => {} });
     expect(world.ybn.notes).toEqual([]);
   });

@@ -1,0 +1,115 @@
+// The game's binary .ymap (src/import/ybn/ymap-binary.ts): its CEntityDef / CMloInstanceDef placements read from the
+// meta document as CodeWalker's public reader lays it out, giving the same placements as the .ymap.xml CodeWalker
+// exports of it; interior-space collision recognised by its bounds whatever it is called; the reader bounded on
+// truncated and mutated files.
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { join } from 'node:path';
+import { importYbn, interiorSpace, parseYbn, YBN_DEFAULTS } from '../../../src/import/ybn/index.ts';
+import { META_STRUCT, readYmapBinary } from '../../../src/import/ybn/ymap-binary.ts';
+import { looksInterior, matchPlacements, readYmapXml } from '../../../src/import/ybn/ymap.ts';
+import { tempDir } from '../../fixtures/levels.ts';
+import { boxBound, fxJoaat, twoTriangles, writeYbn, writeYmapBinary, writeYmapXml, type FxEntity } from '../../fixtures/ybn.ts';
+
+const tmp = tempDir('sk8-ymap-bin-');
+afterAll(tmp.cleanup);
+const S = Math.SQRT1_2;
+
+/** An office interior (a name none of v_*, *_col, *_int), a second MLO, a prop, a scaled entity placing a YBN. */
+const ENTITIES: FxEntity[] = [
+  { type: 'CEntityDef', archetype: 'prop_bench_01', position: [5, 5, 0], rotation: [0, 0, 0, 1] },
+  { type: 'CMloInstanceDef', archetype: 'ex_dt1_11_office_02b', position: [-141.5, -620.9, 168.8], rotation: [0, 0, S, S] },
+  { type: 'CMloInstanceDef', archetype: 'gr_shop_int_01', position: [-50, 30, 5], rotation: [S, 0, 0, S] },
+  { type: 'CEntityDef', archetype: 'ramp_01', position: [10, 0, 0], rotation: [0, 0, S, S], scaleXY: 2, scaleZ: 0.5 },
+];
+
+describe('binary .ymap', () => {
+  it('structure names hash as the parser writes them (case kept)', () => {
+    expect(META_STRUCT).toEqual({ CMapData: 3545841574, CEntityDef: 3461354627, CMloInstanceDef: 164374718 });
+    expect(META_STRUCT.CMapData).toBe(fxJoaat('CMapData', false));
+  });
+
+  it('gives the placements its .ymap.xml gives: kind, position, rotation, transform; archetypes as hash_XXXXXXXX', () => {
+    const warnings: string[] = [];
+    const bin = readYmapBinary(writeYmapBinary(ENTITIES), 'ex_dt1_11.ymap', (w) => warnings.push(w));
+    const xml = readYmapXml(writeYmapXml(ENTITIES), 'ex_dt1_11.ymap.xml');
+    expect(warnings).toEqual([]);
+    expect(bin.map((p) => `${p.index} ${p.kind} ${p.archetype}`)).toEqual(ENTITIES.map((e, i) => `${i} ${e.type} hash_${fxJoaat(e.archetype).toString(16).padStart(8, '0')}`));
+    for (const [i, p] of bin.entries()) {
+      const q = xml[i];
+      expect(p.position.map((v) => +v.toFixed(3))).toEqual(q.position.map((v) => +v.toFixed(3)));
+      expect(p.orientation.map((v) => +v.toFixed(6))).toEqual(q.orientation.map((v) => +v.toFixed(6)));
+      expect(Array.from(p.transform, (v) => +v.toFixed(3))).toEqual(Array.from(q.transform, (v) => +v.toFixed(3)));
+    }
+    // Both name the same YBN files.
+    const files = ['port/ex_dt1_11_office_02b.ybn', 'port/gr_shop_int_01_col.ybn', 'port/ramp_01.ybn'];
+    const names = (ps: typeof bin) => [...matchPlacements(files, ps).byFile].map(([f, l]) => `${f} ${l.map((p) => p.index).join(',')}`);
+    expect(names(bin)).toEqual(names(xml));
+  });
+
+  it('a map without entities has no placements; a file that is not one is refused naming what it found', () => {
+    expect(readYmapBinary(writeYmapBinary([]), 'empty.ymap', () => {})).toEqual([]);
+    expect(() => readYmapBinary(writeYbn(boxBound()).file, 'bound.ymap', () => {})).toThrow(/^ymap: bound\.ymap: at 0x[0-9a-f]+: /);
+    expect(() => readYmapBinary(new TextEncoder().encode('<CMapData/>'), 'text.ymap', () => {})).toThrow(/ymap: text\.ymap: at 0x0: RSC7 magic: .*not a compiled YMAP resource/);
+  });
+
+  it('truncated prefixes and seeded mutations: placements or a ymap: error, never anything else', () => {
+    const good = writeYmapBinary(ENTITIES);
+    const tries: Uint8Array[] = [];
+    for (let n = 0; n < good.length; n += Math.max(1, good.length >> 5)) tries.push(good.slice(0, n));
+    // The meta document mutated after inflating (a mutated stream mostly fails to inflate), deflated again.
+    let seed = 49;
+    const rand = (): number => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const body = inflateRawSync(good.subarray(16));
+    for (let k = 0; k < 300; k++) {
+      const b = new Uint8Array(body);
+      // Mostly the meta header, the block table and the structures (the first 0x700 bytes hold them all).
+      for (let j = 0; j < 1 + Math.floor(rand() * 4); j++) b[Math.floor(rand() * Math.min(b.length, 0x700))] ^= 1 << Math.floor(rand() * 8);
+      tries.push(new Uint8Array([...good.subarray(0, 16), ...deflateRawSync(b)]));
+    }
+    let read = 0;
+    for (const t of tries) {
+      try {
+        readYmapBinary(t, 'm.ymap', () => {});
+        read++;
+      } catch (e) {
+        expect((e as Error).message).toMatch(/^ymap: m\.ymap: /);
+      }
+    }
+    expect(read).toBeGreaterThan(0);
+    expect(read).toBeLessThan(tries.length);
+  });
+});
+
+describe('interior space from the content', () => {
+  const dir = join(tmp.dir, 'port');
+  mkdirSync(dir, { recursive: true });
+  // An office interior modelled around its own origin, named like no interior (Bob74-style ex_* offices).
+  const office = join(dir, 'ex_dt1_11_office_02b.ybn');
+  writeFileSync(office, writeYbn({ ...twoTriangles(), centre: [0, 0, 0], boxMin: [-2, -1, 0], boxMax: [2, 1, 0] } as never).file);
+
+  it('a file whose bounds lie around the origin is taken for interior space, whatever its name', () => {
+    expect(looksInterior(office)).toBe(false);
+    expect(interiorSpace(parseYbn(writeYbn(boxBound()).file, 'b.ybn', () => {}))).toBe('(-1, -2, 0) … (1, 2, 0.5)');
+    expect(interiorSpace(parseYbn(writeYbn({ ...boxBound(), boxMin: [-1284, -1342, 5], boxMax: [-1282, -1338, 5.5] }).file, 'w.ybn', () => {}))).toBeUndefined();
+  });
+
+  it('unplaced: one note saying why; placed by the binary .ymap beside it: where the game puts it', async () => {
+    const bare = await importYbn(office, YBN_DEFAULTS, { warn: () => {} });
+    expect(bare.ybn.notes).toEqual([expect.stringMatching(/^ex_dt1_11_office_02b\.ybn its bounds \(-2, -1, 0\) … \(2, 1, 0\) lie around the origin, as MLO interior collision does.*give the \.ymap or \.ymap\.xml that places it/)]);
+    const placements = readYmapBinary(writeYmapBinary(ENTITIES), 'ex_dt1_11.ymap', () => {});
+    const mine = matchPlacements([office], placements).byFile.get(office)!;
+    expect(mine.map((p) => p.index)).toEqual([1]);
+    const warnings: string[] = [];
+    const r = await importYbn(office, { ...YBN_DEFAULTS, placement: { ymaps: ['ex_dt1_11.ymap'], placements: mine } }, { warn: (w) => void warnings.push(w) });
+    expect(warnings).toEqual([]);
+    expect(r.ybn.notes).toEqual([]);
+    expect(r.ybn.placedBy[0]).toMatch(/^"hash_[0-9a-f]{8}" \(CMloInstanceDef 1 in ex_dt1_11\.ymap at \(-141\.5, -620\.9, 168\.8\)\)$/);
+    // 90° about Z at (−141.5, −620.9, 168.8): local x ∈ [−2, 2], y ∈ [−1, 1] → world x ∈ [−142.5, −140.5], y ∈ [−622.9, −618.9].
+    const p = r.objects[0].positions;
+    const xs = [], ys = [];
+    for (let i = 0; i < p.length; i += 3) (xs.push(p[i]), ys.push(-p[i + 2]));
+    expect([Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)].map((v) => +v.toFixed(3))).toEqual([-142.5, -140.5, -622.9, -618.9]);
+  });
+});

@@ -3,7 +3,8 @@
 // exports of it; interior-space collision recognised by its bounds whatever it is called; the reader bounded on
 // truncated and mutated files.
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { join } from 'node:path';
 import { importYbn, interiorSpace, parseYbn, YBN_DEFAULTS } from '../../../src/import/ybn/index.ts';
@@ -15,6 +16,7 @@ import { boxBound, fxJoaat, twoTriangles, writeYbn, writeYmapBinary, writeYmapXm
 const tmp = tempDir('sk8-ymap-bin-');
 afterAll(tmp.cleanup);
 const S = Math.SQRT1_2;
+const SAMPLES = fileURLToPath(new URL('../../../../shared/data/ybn-samples/', import.meta.url));
 
 /** An office interior (a name none of v_*, *_col, *_int), a second MLO, a prop, a scaled entity placing a YBN. */
 const ENTITIES: FxEntity[] = [
@@ -93,6 +95,12 @@ describe('interior space from the content', () => {
     expect(looksInterior(office)).toBe(false);
     expect(interiorSpace(parseYbn(writeYbn(boxBound()).file, 'b.ybn', () => {}))).toBe('(-1, -2, 0) … (1, 2, 0.5)');
     expect(interiorSpace(parseYbn(writeYbn({ ...boxBound(), boxMin: [-1284, -1342, 5], boxMax: [-1282, -1338, 5.5] }).file, 'w.ybn', () => {}))).toBeUndefined();
+  });
+
+  it.skipIf(!existsSync(SAMPLES))('the four real map files are world space (skipped: ../shared/data absent)', () => {
+    for (const f of ['hei_ch3_08_17', 'po1_05_4', 'vb_20_0', 'm24_2_garment_factory_1']) {
+      expect(interiorSpace(parseYbn(new Uint8Array(readFileSync(join(SAMPLES, `${f}.ybn`))), `${f}.ybn`, () => {})), f).toBeUndefined();
+    }
   });
 
   it('unplaced: one note saying why; placed by the binary .ymap beside it: where the game puts it', async () => {

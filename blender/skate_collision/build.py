@@ -859,8 +859,9 @@ def list_split(context, kinds=None):
     # Tabs, margins and the list's frame: 157 px of row in a 220 px sidebar (Blender 3.4, measured on a screenshot).
     row = region_width(context) - (TABS_WIDTH + PANEL_MARGINS) * scale
     labels = [list_label(k) for k in kinds] if kinds else list(LIST_LABELS.values())
-    need = ICON_WIDTH * scale + max(text_width(t, scale) for t in labels) + 8 * scale
-    return min(0.65, max(0.2, need / row)), row
+    # The icon, its gap and the cell's padding: 26 px before the text and some after it in Blender 3.4's list rows.
+    need = (ICON_WIDTH + 8) * scale + max(text_width(t, scale) for t in labels) + 12 * scale
+    return min(0.66, max(0.2, need / row)), row
 
 
 class SK8_UL_findings(bpy.types.UIList):

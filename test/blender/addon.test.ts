@@ -173,6 +173,20 @@ describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
     expect(r.none).toMatch(/^compile-collision not found: install the add-on from the release zip/);
   }, 240_000);
 
+  it("the release's zip, carrying the compiler, works with only node on PATH and nothing configured", async () => {
+    // scripts/bundle-compiler.mjs (plain JavaScript, as the release runs it): the compiler folder the zip carries.
+    const bundler = '../../scripts/bundle-compiler.mjs';
+    const { bundleCompiler } = (await import(bundler)) as { bundleCompiler: (root: string, out: string) => Promise<string[]> };
+    const compiler = join(tmp.dir, 'release-compiler');
+    await bundleCompiler(ROOT, compiler);
+    const zip = join(tmp.dir, 'addon-release.zip');
+    writeFileSync(zip, zipBytes(addonEntries(compiler)));
+    const r = runCase('release', zip);
+    expect(r.command[1]).toMatch(/skate_collision[\\/]compiler[\\/]compile-collision\.mjs$/);
+    expect(r.files).toEqual(['deck.physics', 'ground.physics']);
+    expect(r.imported).toBeGreaterThan(0);
+  }, 240_000);
+
   it('nothing a .blend holds is run: hostile output folders, shims, planted and world-writable compilers, no node (POSIX, and Windows by parameter)', () => {
     const r = runCase('hostile');
     expect(r.posix_outputs).toBe(17);

@@ -22,6 +22,7 @@
 #   dropped     objects with a collision setting that yield nothing are named in a warning.
 #   panel       the sidebar at its default width, the result cleared while a build runs, an invalid packed word,
 #               a compile error's file, Blender without numpy.
+#   release     the release's zip (the compiler inside) installed, only node on PATH: Compile and Import work.
 #   hostile     the locate/run functions fed hostile names (output folders, shims, planted compilers, no node), for
 #               POSIX and, by their platform parameter, Windows: nothing runs but node on the compiler's JavaScript.
 import json
@@ -908,6 +909,38 @@ def case_panel(work):
     print("RESULT " + json.dumps(out))
 
 
+def case_release(work, zip_path):
+    """The release's add-on zip (the compiler inside it, skate_collision/compiler/) installed as an extension, with
+    only node on PATH and nothing configured: Compile and Import run the bundled compiler."""
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    addon_utils.enable("io_scene_gltf2", default_set=True)
+    assert bpy.ops.extensions.package_install_files(filepath=zip_path, repo="user_default", enable_on_install=True) == {"FINISHED"}
+    module = "bl_ext.user_default.skate_collision"
+    build = sys.modules[module + ".build"]
+    installed = os.path.dirname(sys.modules[module].__file__)
+    # PATH: a folder holding node alone (no compile-collision, no npm); no preference, no SK8_COMPILE_COLLISION.
+    nodebin = os.path.join(work, "nodebin")
+    os.makedirs(nodebin)
+    import shutil
+    os.symlink(shutil.which("node"), os.path.join(nodebin, "node"))
+    os.environ["PATH"] = nodebin
+    os.environ.pop("SK8_COMPILE_COLLISION", None)
+    cmd = build.find_compiler(bpy.context)
+    assert cmd == [os.path.join(nodebin, "node"), os.path.join(installed, "compiler", "compile-collision.mjs")], cmd
+    mesh_object("ground", [(-5, -5, 0), (5, -5, 0), (5, 5, 0), (-5, 5, 0)], [(0, 1, 2, 3)])
+    deck = mesh_object("deck", box_verts(3, 1, 0.5, 0.25), BOX_FACES, location=(2, 1, 0))
+    deck.sk8_ui_mode = "box"
+    s = bpy.context.scene.sk8_build
+    s.out_dir = os.path.join(work, "release.collision")
+    assert bpy.ops.sk8.compile() == {"FINISHED"}, bpy.context.window_manager.sk8_state.status
+    files = sorted(f for f in os.listdir(s.out_dir) if f.endswith(".physics"))
+    assert files == ["deck.physics", "ground.physics"], files
+    assert os.path.isfile(os.path.join(s.out_dir, "report.html"))
+    before = len(bpy.data.objects)
+    assert bpy.ops.import_scene.sk8_collision(filepath=os.path.join(s.out_dir, "manifest.json")) == {"FINISHED"}
+    print("RESULT " + json.dumps({"command": cmd, "files": files, "imported": len(bpy.data.objects) - before, "status": bpy.context.window_manager.sk8_state.status}))
+
+
 def msvc_argv(line):
     """Splits a Windows command line as node.exe's C runtime does (CommandLineToArgvW's rules)."""
     args, cur, i, quoted, have = [], [], 0, False, False
@@ -1189,6 +1222,8 @@ def main():
         case_dropped(work)
     elif case == "panel":
         case_panel(work)
+    elif case == "release":
+        case_release(work, sys.argv[3])
     elif case == "hostile":
         case_hostile(work)
     elif case == "install":

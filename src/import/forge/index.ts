@@ -5,7 +5,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { readRegularFile } from '../../files.ts';
-import type { ImportResult, Logger } from '../../model.ts';
+import type { ImportedObject, ImportResult, Logger } from '../../model.ts';
 import { CHORD_ERROR_RANGE, TESSELLATE_DEFAULTS } from '../../shapes/index.ts';
 import type { WalkHooks } from '../hooks.ts';
 import { SharedArena } from '../shared-arena.ts';
@@ -92,18 +92,11 @@ export async function importForge(input: string, options: ForgeOptions, logger: 
   const [lo, hi] = CHORD_ERROR_RANGE;
   if (!(options.chordError >= lo && options.chordError <= hi)) throw new Error(`${stage}: chord error ${options.chordError} m is outside ${lo} … ${hi} m`);
   const materials: ForgeMaterialMap = options.materials ? readForgeMaterialMap(options.materials) : {};
-  let records: LevelRecord[];
-  let inputBytes: Uint8Array[];
-  let profile: EntityProfile = 'sws';
-  let refusedFiles = 0;
-  let skippedFiles = 0;
-  let repeatedFiles = 0;
-  let refusedWhy: string[] = [];
+  let read: ForgeRead;
   if (isDirectory(input)) {
     const r = readExtractedFolder(input, stage);
     if (r.records.length === 0) throw new Error(`${stage}: no extracted forge records (files in folders named by an 8-hex-digit type id, as ACExplorer writes them)`);
-    records = r.records;
-    inputBytes = r.bytes;
+    read = { records: r.records, inputBytes: r.bytes, profile: 'sws', refused: [], skipped: 0, repeated: 0 };
   } else {
     let bytes: Uint8Array;
     try {
@@ -111,33 +104,58 @@ export async function importForge(input: string, options: ForgeOptions, logger: 
     } catch (e) {
       throw new Error(`${stage}: ${(e as Error).message}`);
     }
-    if (bytes.length === 0) throw new Error(`${stage}: empty file (0 bytes)`);
-    inputBytes = [bytes];
-    // Only the bodies the level builder reads are held; the others (textures, meshes, …) are counted by type.
-    const c = readForge(bytes, stage, (m) => logger.warn(m), (t) => READ_TYPES.has(t) || t === FORGE_TYPES.CollisionMaterial);
-    if (c.version === 27) profile = 'generic';
-    records = c.dataFiles.flatMap((d) => d.records.map((r) => ({ ...r, source: `data file "${d.entry.name}"` })));
-    refusedFiles = c.refused.length;
-    skippedFiles = c.skipped.length;
-    repeatedFiles = c.repeated.length;
-    if (c.refused.length) {
-      logger.warn(`${stage}: ${c.refused.length} data file(s) not read, e.g. ${c.refused.slice(0, 3).map((r) => r.why).join('; ')}`);
-    }
-    refusedWhy = c.refused.map((r) => r.why);
-    if (c.dataFiles.length === 0) throw new Error(`${stage}: no data file could be read (${c.refused.length} refused${c.refused.length ? `; the first: ${c.refused[0].why}` : ''})`);
+    read = readForgeRecords(bytes, stage, logger);
   }
   await hooks.beforeWalk?.();
-  const built = buildLevel(records, {
-    inputBytes: inputBytes.reduce((n, b) => n + b.length, 0),
-    stem: input.replace(/[/\\]+$/, '').split(/[/\\]/).pop()!.replace(/\.forge$/i, ''),
-    stage, profile, tessellation: { chordError: options.chordError }, nativeShapes: options.nativeShapes ?? false, materials, logger, arena: new SharedArena(), onObject: hooks.onObject,
+  const stem = input.replace(/[/\\]+$/, '').split(/[/\\]/).pop()!.replace(/\.forge$/i, '');
+  return placeForgeLevel(read, { stem, stage, chordError: options.chordError, nativeShapes: options.nativeShapes ?? false, materials, logger, onObject: hooks.onObject });
+}
+
+/** What a .forge (or an extracted folder) holds for the level builder. */
+export interface ForgeRead {
+  records: LevelRecord[];
+  inputBytes: Uint8Array[];
+  profile: EntityProfile;
+  /** Why each refused data file was refused. */
+  refused: string[];
+  skipped: number;
+  repeated: number;
+}
+
+/** A .forge's bytes → the records the level builder reads. Throws `<stage>: ...` on bad input. */
+export function readForgeRecords(bytes: Uint8Array, stage: string, logger: Logger): ForgeRead {
+  if (bytes.length === 0) throw new Error(`${stage}: empty file (0 bytes)`);
+  // Only the bodies the level builder reads are held; the others (textures, meshes, …) are counted by type.
+  const c = readForge(bytes, stage, (m) => logger.warn(m), (t) => READ_TYPES.has(t) || t === FORGE_TYPES.CollisionMaterial);
+  if (c.refused.length) {
+    logger.warn(`${stage}: ${c.refused.length} data file(s) not read, e.g. ${c.refused.slice(0, 3).map((r) => r.why).join('; ')}`);
+  }
+  if (c.dataFiles.length === 0) throw new Error(`${stage}: no data file could be read (${c.refused.length} refused${c.refused.length ? `; the first: ${c.refused[0].why}` : ''})`);
+  return {
+    records: c.dataFiles.flatMap((d) => d.records.map((r) => ({ ...r, source: `data file "${d.entry.name}"` }))),
+    inputBytes: [bytes],
+    profile: c.version === 27 ? 'generic' : 'sws',
+    refused: c.refused.map((r) => r.why),
+    skipped: c.skipped.length,
+    repeated: c.repeated.length,
+  };
+}
+
+/** Read records → placed collision objects and the report; a level that places nothing throws, saying why. */
+export function placeForgeLevel(
+  read: ForgeRead,
+  o: { stem: string; stage: string; chordError: number; nativeShapes: boolean; materials: ForgeMaterialMap; logger: Logger; onObject?: (obj: ImportedObject) => void; arena?: SharedArena },
+): ImportResult & { forge: ForgeReport } {
+  const built = buildLevel(read.records, {
+    inputBytes: read.inputBytes.reduce((n, b) => n + b.length, 0),
+    stem: o.stem, stage: o.stage, profile: read.profile, tessellation: { chordError: o.chordError }, nativeShapes: o.nativeShapes, materials: o.materials, logger: o.logger, arena: o.arena ?? new SharedArena(), onObject: o.onObject,
   });
   // Data files count with the records: a refused one hides every record inside it.
-  if (refusedFiles) built.report.records.refused['data file'] = refusedFiles;
-  if (skippedFiles) built.report.records.skipped['data file (not a container)'] = skippedFiles;
-  if (repeatedFiles) built.report.records.skipped['data file (listed again)'] = repeatedFiles;
-  if (built.objects.length === 0) throw new Error(`${stage}: no shape placed (${nothingPlaced(built.report, refusedWhy, built.refusalExamples)})`);
-  return { objects: built.objects, stats: built.stats, inputBytes, forge: built.report };
+  if (read.refused.length) built.report.records.refused['data file'] = read.refused.length;
+  if (read.skipped) built.report.records.skipped['data file (not a container)'] = read.skipped;
+  if (read.repeated) built.report.records.skipped['data file (listed again)'] = read.repeated;
+  if (built.objects.length === 0) throw new Error(`${o.stage}: no shape placed (${nothingPlaced(built.report, read.refused, built.refusalExamples)})`);
+  return { objects: built.objects, stats: built.stats, inputBytes: read.inputBytes, forge: built.report };
 }
 
 /** Why a level placed nothing: the counts, then the first reason a data file or a record was refused. */

@@ -110,6 +110,8 @@ const ACROSS = 0.002;
 const GAP_STEP = 0.01;
 /** A seam ride starts this far plus the probe's half length before the seam and ends as far past it, m. */
 const RUNUP = 0.15;
+/** A contact leaning at most this much further than the surface folds is not a ghost, radians (~0.1°). */
+const GHOST_SLACK = 0.002;
 
 /** Rides the resources (see the file header). */
 export function rideResources(resources: RideResource[], options: Partial<RideOptions> = {}): RideReport {
@@ -151,12 +153,23 @@ export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): Rid
   /** The hits of one ride, classified: a ghost where the surface continues across the contact, else real geometry. */
   const judge = (hits: Hit[], probe: Probe, speed: number, dx: number, dz: number, where: 'seam' | 'lane'): void => {
     for (const h of hits) {
+      // A ghost is an edge of the walkable surface the probe rides on: a hit on a wall's or an underside's edge is
+      // real geometry (a prop standing on the ground, whose ground continues under it).
+      if (!isWalkable(w, h.face)) continue;
       let nx = h.normal[0], nz = h.normal[2];
       const l = Math.hypot(nx, nz);
       if (l < 1e-6) { nx = -dx; nz = -dz; } else { nx /= l; nz /= l; }
       const a = heightAt(w, h.point[0] + nx * ACROSS, h.point[2] + nz * ACROSS, h.point[1], 0.05, q);
       const b = heightAt(w, h.point[0] - nx * ACROSS, h.point[2] - nz * ACROSS, h.point[1], 0.05, q);
-      if (!a || !b || Math.abs(a.y - b.y) > opt.stepMin) continue; // a border, a step or a wall: real geometry
+      // A border, a step or a wall, or a contact off the surface: real geometry.
+      if (!a || !b || Math.abs(a.y - b.y) > opt.stepMin || Math.abs(a.y - h.point[1]) > opt.stepMin) continue;
+      // A contact normal the surface's own fold gives (within the faces either side) is real: a crest rides so. A
+      // ghost leans further than the surface bends (an open edge on a flat joint, a convex edge whose other side
+      // continues flush).
+      const N = w.normal, f = 3 * h.face, g = 3 * a.face;
+      const fold = Math.acos(Math.max(-1, Math.min(1, N[f] * N[g] + N[f + 1] * N[g + 1] + N[f + 2] * N[g + 2])));
+      const lean = Math.acos(Math.max(-1, Math.min(1, N[f] * h.normal[0] + N[f + 1] * h.normal[1] + N[f + 2] * h.normal[2])));
+      if (lean <= fold + GHOST_SLACK) continue;
       const lost = h.speedBefore - h.speedAfter;
       const snag = lost >= opt.snagLoss * h.speedBefore;
       const k = h.feature < 3 ? h.feature : h.feature - 3;

@@ -99,7 +99,9 @@ export async function importYbn(file: string, options: YbnOptions, logger: Logge
   }
   let bytes: Uint8Array;
   try {
-    bytes = readRegularFile(file, isYbnXmlPath(file) ? MAX_YBN_XML_BYTES : MAX_YBN_FILE_BYTES);
+    bytes = isYbnXmlPath(file)
+      ? readRegularFile(file, MAX_YBN_XML_BYTES, 'error', 'a .ybn.xml may hold (MAX_YBN_XML_BYTES, 64 MiB: give the binary .ybn, which CodeWalker exports, for bigger)')
+      : readRegularFile(file, MAX_YBN_FILE_BYTES);
   } catch (e) {
     throw new Error(`${stage}: ${(e as Error).message}`);
   }

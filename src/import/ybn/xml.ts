@@ -9,6 +9,7 @@
 import { quatToMat3, type Quat } from '../../shapes/index.ts';
 import { boundLabel } from './bounds.ts';
 import { scanXml, type El } from './xml-scan.ts';
+import { MAX_YBN_TRIANGLES } from './objects.ts';
 import { parseFlagNames } from './flags.ts';
 import {
   KIND, kindName, materialKey, xmlQuantum, MAX_BOUNDS, MAX_COMPOSITE_DEPTH, MAX_GEOMETRY_ITEMS, POLY, POLY_WORDS,
@@ -30,10 +31,12 @@ const KIND_BY_TYPE: Record<string, number> = {
 export const MAX_XML_VALUE_CHARS = 4096;
 
 /**
- * Largest .ybn.xml read (bytes). Well-formed XML costs several bytes of memory per byte once read (a 33.6 MB
- * composite took 0.5 GB with fast-xml-parser); CodeWalker's XML of the game's largest YBN is a few tens of MB.
+ * Largest .ybn.xml read (bytes), refused before reading. Parsed XML costs several bytes of memory per byte (a 62 MB
+ * composite of 655,000 triangles peaked at 0.7 GB over the whole compile; a 149 MB file reached 1 GB before its
+ * error at 256 MiB, the cap before); CodeWalker's XML of the game's largest YBN is a few tens of MB, and the
+ * binary .ybn of the same content costs a fraction.
  */
-export const MAX_YBN_XML_BYTES = 256 << 20;
+export const MAX_YBN_XML_BYTES = 64 << 20;
 
 /** Longest piece of a value echoed in a message (characters): enough to recognise it, never a flood. */
 export const ECHO_CHARS = 80;
@@ -66,9 +69,63 @@ export function checkXmlSize(text: string, stage: string, maxRun = MAX_XML_VALUE
   }
 }
 
+/**
+ * Most elements (start tags) a .ybn.xml may hold. Each costs ~200–400 bytes once parsed (an element, its attributes,
+ * their strings), so this bounds the parse at ~0.5 GB; the densest real content, <Triangle …/> lines of ~45+
+ * bytes, fills MAX_YBN_XML_BYTES with fewer. Counted before parsing.
+ */
+export const MAX_XML_ELEMENTS = 1_500_000;
+
+/**
+ * Counts, before any parsing allocates, what the reader would refuse only after building the whole tree: elements
+ * past MAX_XML_ELEMENTS, a <Polygons> of more than MAX_GEOMETRY_ITEMS elements or a <Vertices> of more than
+ * MAX_GEOMETRY_ITEMS lines (indices are 16-bit), more polygons in all than MAX_YBN_TRIANGLES. Throws naming the
+ * line. (A 149 MB file of 2,000,000 triangles in one geometry reached ~1 GB before its error.)
+ */
+export function checkXmlCounts(text: string, stage: string, maxTriangles: number): void {
+  const lineOf = (at: number): number => {
+    let line = 1;
+    for (let k = text.indexOf('\n'); k >= 0 && k < at; k = text.indexOf('\n', k + 1)) line++;
+    return line;
+  };
+  const opens = (at: number, name: string): boolean => text.startsWith(name, at + 1) && /[\s/>]/.test(text[at + 1 + name.length] ?? '');
+  let elements = 0;
+  let polygons = 0;
+  for (let i = text.indexOf('<'); i >= 0; i = text.indexOf('<', i + 1)) {
+    const c = text.charCodeAt(i + 1);
+    if (c === 47 || c === 33 || c === 63) continue; // </…>, <!--…-->, <?…?>
+    if (++elements > MAX_XML_ELEMENTS) throw new Error(`${stage}: line ${lineOf(i)}: more than ${MAX_XML_ELEMENTS} elements (MAX_XML_ELEMENTS); refused before parsing (convert it to a binary .ybn with CodeWalker)`);
+    if (opens(i, 'Polygons')) {
+      const end = text.indexOf('</Polygons', i);
+      const stop = end < 0 ? text.length : end;
+      let n = 0;
+      for (let k = text.indexOf('<', i + 1); k >= 0 && k < stop; k = text.indexOf('<', k + 1)) {
+        const d = text.charCodeAt(k + 1);
+        if (d === 47 || d === 33 || d === 63) continue;
+        if (++n > MAX_GEOMETRY_ITEMS) throw new Error(`${stage}: line ${lineOf(i)}: <Polygons> holds more than ${MAX_GEOMETRY_ITEMS} polygons (indices are 16-bit); refused before parsing`);
+      }
+      polygons += n;
+      if (polygons > maxTriangles) throw new Error(`${stage}: line ${lineOf(i)}: more than ${maxTriangles} polygons in all (MAX_YBN_TRIANGLES); refused before parsing`);
+    } else if (opens(i, 'Vertices')) {
+      const end = text.indexOf('</Vertices', i);
+      const stop = end < 0 ? text.length : end;
+      let lines = 0;
+      let blank = true;
+      for (let k = text.indexOf('>', i) + 1; k > 0 && k < stop; k++) {
+        const d = text.charCodeAt(k);
+        if (d === 10) {
+          if (!blank && ++lines > MAX_GEOMETRY_ITEMS) throw new Error(`${stage}: line ${lineOf(i)}: <Vertices> holds more than ${MAX_GEOMETRY_ITEMS} lines (indices are 16-bit); refused before parsing`);
+          blank = true;
+        } else if (d !== 32 && d !== 9 && d !== 13) blank = false;
+      }
+    }
+  }
+}
+
 /** Parses `.ybn.xml` text. Throws `<stage>: ...` naming the element and value. */
 export function readBoundXml(text: string, stage: string, warn: (m: string) => void): Bound {
   checkXmlSize(text, stage);
+  checkXmlCounts(text, stage, MAX_YBN_TRIANGLES);
   const top = scanXml(text, stage);
   const bounds = top.name === 'Bounds' ? top : top.children.find((c) => c.name === 'Bounds');
   if (!bounds) throw new Error(`${stage}: <${top.name.slice(0, ECHO_CHARS)}> holds no <Bounds> element (expected <BoundsFile><Bounds type="…">)`);

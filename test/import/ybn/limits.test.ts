@@ -3,13 +3,13 @@
 // numbers); a primitive the triangle limit makes coarser than --chord-error is warned about; XML values too long
 // to parse cheaply are refused before parsing, and no message echoes more than a short piece of a value.
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { readRsc7 } from '../../../src/import/ybn/rsc7.ts';
 import { prng } from '../../fixtures/meshes.ts';
 import { join } from 'node:path';
 import { importYbn, YBN_DEFAULTS } from '../../../src/import/ybn/index.ts';
-import { ECHO_CHARS, MAX_XML_VALUE_CHARS, readBoundXml } from '../../../src/import/ybn/xml.ts';
+import { checkXmlCounts, ECHO_CHARS, MAX_XML_ELEMENTS, MAX_XML_VALUE_CHARS, readBoundXml } from '../../../src/import/ybn/xml.ts';
 import { tempDir } from '../../fixtures/levels.ts';
 import { boxBound, capsuleBound, twoTriangles, wrapBody, writeYbn, writeYbnXml, type FxBound, type FxGeometry } from '../../fixtures/ybn.ts';
 
@@ -168,5 +168,41 @@ describe('XML: memory per input byte and echoed values', () => {
     const warnings: string[] = [];
     const root = readBoundXml(writeYbnXml(boxBound()).replace('type="Box"', `type="${'P'.repeat(3000)}"`), 'ybn-xml: t', (m) => void warnings.push(m));
     expect('typeName' in root && (root as { typeName: string }).typeName.length).toBe(ECHO_CHARS + 1);
+  });
+});
+
+describe('XML: bounded before reading and before parsing', () => {
+  it('a .ybn.xml over 64 MiB is refused before it is read (a 149 MB one reached 1 GB before its error)', async () => {
+    const big = join(tmp.dir, 'big.ybn.xml');
+    writeFileSync(big, '');
+    truncateSync(big, (64 << 20) + 1); // sparse: nothing is written, nothing may be read
+    const message = await refusal(big);
+    expect(message).toMatch(/^ybn-xml: .*big\.ybn\.xml: 67108865 bytes, more than a \.ybn\.xml may hold \(MAX_YBN_XML_BYTES, 64 MiB/);
+  });
+
+  it('a <Polygons> of 65,536 triangles or a <Vertices> of 65,536 lines is refused before parsing, naming the line', () => {
+    const base = writeYbnXml(twoTriangles());
+    const tri = '<Triangle m="0" v1="0" v2="1" v3="2" f1="0" f2="0" f3="0" />\n';
+    for (const [text, what] of [
+      [base.replace('<Polygons>', `<Polygons>\n${tri.repeat(65_536)}`), /<Polygons> holds more than 65535 polygons \(indices are 16-bit\); refused before parsing/],
+      [base.replace('<Vertices>', `<Vertices>\n${'0, 0, 0\n\n'.repeat(65_536)}`), /<Vertices> holds more than 65535 lines \(indices are 16-bit\); refused before parsing/],
+    ] as [string, RegExp][]) {
+      let message = '';
+      try {
+        readBoundXml(text, 'ybn-xml: many.ybn.xml', () => {});
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message).toMatch(/^ybn-xml: many\.ybn\.xml: line \d+: /);
+      expect(message).toMatch(what);
+    }
+    // 65,535 blank-separated lines are fine for the count (blank lines are not vertices).
+    expect(() => checkXmlCounts(`<Vertices>\n${'0, 0, 0\n\n'.repeat(65_535)}</Vertices>`, 'x', 5_000_000)).not.toThrow();
+  });
+
+  it('more elements than MAX_XML_ELEMENTS, or more polygons in all than the triangle cap, are refused before parsing', () => {
+    expect(() => checkXmlCounts('<a>' + '<b/>'.repeat(MAX_XML_ELEMENTS) + '</a>', 'ybn-xml: e.ybn.xml', 5_000_000)).toThrow(/^ybn-xml: e\.ybn\.xml: line 1: more than 1500000 elements \(MAX_XML_ELEMENTS\); refused before parsing/);
+    const geo = `<Polygons>${'<Triangle/>'.repeat(60)}</Polygons>`;
+    expect(() => checkXmlCounts(`<B>${geo.repeat(3)}</B>`, 'ybn-xml: t.ybn.xml', 150)).toThrow(/more than 150 polygons in all \(MAX_YBN_TRIANGLES\)/);
   });
 });

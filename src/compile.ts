@@ -34,6 +34,8 @@ import { inspectOutput, LOCK_WAIT_MS, lockOutput, MANIFEST_FILE, outlastRacyWind
 
 export { MANIFEST_FILE, OWNED_ENTRIES } from './publish.ts';
 export { STREAMING_PLAN_FILE, type Manifest, type ManifestResource, type StreamingPlan, type Totals } from './manifest.ts';
+import { densePartWarnings } from './grind.ts';
+import { GRIND_DENSITY_TARGET } from './geometry/grind-cut.ts';
 import { makeManifest, STREAMING_PLAN_FILE, type Manifest, type StreamingPlan } from './manifest.ts';
 import { buildKey, codeFingerprint, readRecord, readValidationPass, unchangedSince, writeRecord, writeValidationPass, type BuildRecord, type RecordedResult } from './unchanged.ts';
 
@@ -74,6 +76,12 @@ export interface CompileOptions {
    * (open at every cut: the reference encoder's bytes).
    */
   seams: SeamMode;
+  /**
+   * The density cut (src/geometry/grind-cut.ts): a part over this many half-edges per metre of its bbox diagonal is
+   * cut into parts at or under it, creases kept inside, so the game analyses its edges (1 … 1e9; default
+   * GRIND_DENSITY_TARGET, 800, under Studio's warning at 900). 'off': Studio's writer, one part and the warning.
+   */
+  grindDensity: number | 'off';
   /**
    * Convex values a round trip carries for joins across cuts (`--recorded-options` reads them from to-gltf's
    * sk8_compile): SEAM_CARRY_STRIDE numbers a join (its edge's ends, world f32 x y z twice, then the value). A join
@@ -120,6 +128,7 @@ export const COMPILE_DEFAULTS: CompileOptions = {
   report: false,
   decoders: IMPORT_DEFAULTS.decoders,
   seams: DEFAULT_SEAMS,
+  grindDensity: GRIND_DENSITY_TARGET,
   allowOutsideUris: false,
   ybn: { detail: YBN_DEFAULTS.detail, keep: YBN_DEFAULTS.keep },
   allowPoolOverflow: false,
@@ -327,6 +336,7 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
     const restored = b.pool !== undefined && !session && cacheHome !== undefined;
     if (restored) void b.pool!.restoreValidation(0, readValidationPass(cacheHome!, outDir), codeFingerprint()).catch(() => undefined);
     if (options.studioTemplate) options.encode = { ...options.encode, header: await readStudioTemplate(options.studioTemplate) };
+    if (options.grindDensity !== 'off') options.encode = { ...options.encode, density: options.grindDensity };
     const imported = await importStage(b);
     // Shape modes (src/shapes/): primitives, hulls and convex parts become what the plan and encoder take.
     for (const o of imported.objects) if (o.shape) b.modes.set(o.name, o.shape.mode);
@@ -466,7 +476,8 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     timings.encode = (timings.encode ?? 0) + performance.now() - t0 - ((timings.validate ?? 0) - before);
     const shapes = built.reduce((s, r) => s + r.shapes, 0);
     if (layout === 'objects' && options.tiling === 'auto' && shapes >= options.budget) {
-      b.logger.warn(`budget: ${shapes} geometries after splitting at the u16 limits reach the budget (${options.budget}); merging into cells`);
+      const cut = built.reduce((n, r) => n + (r.densityCut?.added ?? 0), 0);
+      b.logger.warn(`budget: ${shapes} geometries after splitting at the u16 limits${cut ? ` and the density cut (${cut} of them: --grind-density)` : ''} reach the budget (${options.budget}); merging into cells`);
       layout = 'cells';
       staging.clear();
       if (b.cache) openCache(b); // a cache inside the temporary directory went with it
@@ -544,6 +555,7 @@ async function publishStage(b: Build, imported: ImportResult & { ybn?: YbnReport
   const built = all.filter((x) => x.parts > 0);
   if (built.length === 0) throw new Error(`compile: ${input}: every collision triangle is degenerate (no area); nothing to write`);
   const geometries = built.reduce((s, r) => s + r.shapes, 0);
+  for (const w of densePartWarnings(built)) logger.warn(w);
   checkPool(geometries, options);
   for (const w of poolWarnings(geometries)) logger.warn(w);
   let plan: StreamingPlan | null = null;
@@ -770,6 +782,7 @@ function manifestOptions(options: CompileOptions): Manifest['options'] {
   return {
     scene: options.scene ?? null, cellSize: options.cellSize, budget: options.budget, tiling: options.tiling,
     allowCustomSlots: options.allowCustomSlots, header: options.studioTemplate || isStudioForm(options.encode?.header) ? 'studio' : 'game', seams: options.seams,
+    grindDensity: options.grindDensity,
     shapes: { chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, hullParts: options.shapes?.hullParts ?? false, nativeShapes: options.shapes?.nativeShapes ? 'experimental' : false },
     };
 }

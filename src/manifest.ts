@@ -9,6 +9,7 @@ import type { SeamMode, SeamReport } from './tiling/seams.ts';
 import type { BuiltResource } from './tiling/build.ts';
 import { firstOfEachFile } from './tiling/unique.ts';
 import { TOOL_VERSION } from './version.ts';
+import { GRIND_CREASE_DEGREES, GRIND_DENSITY_LIMIT } from './format/grind-map.ts';
 import type { FileCheck } from './publish.ts';
 import type { SkipReason, YbnReport } from './import/ybn/flags.ts';
 import type { RideReport } from './ride/index.ts';
@@ -23,6 +24,9 @@ export interface Totals {
   'collision-parts': number;
   'unique-collision-files': number;
   'unique-collision-triangles': number;
+  /** Edges the game can grind in the written parts (src/format/grind-map.ts), and their length in metres. */
+  'grindable-edges': number;
+  'grindable-metres': number;
 }
 
 export interface ManifestResource {
@@ -36,6 +40,35 @@ export interface ManifestResource {
   faces: number;
   sourceObjects: string[];
   materials: number[];
+  'grindable-edges': number;
+  'grindable-metres': number;
+}
+
+/** A written part over the game's density limit: its creases get no edge analysis in game. */
+export interface DensePartFinding {
+  resource: string;
+  part: number;
+  /** Half-edges per metre of the part's bbox diagonal. */
+  density: number;
+  faces: number;
+  /** Creases at or over the crease angle it holds, which the game will not analyse (0: nothing to grind is lost). */
+  creases: number;
+  material: number;
+  /** World bounds of the part and their middle. */
+  at: number[];
+  bounds: { min: number[]; max: number[] };
+  sourceObjects: string[];
+}
+
+/** The grind map's rules and findings (docs/validation.md "Grind map"). */
+export interface GrindReport {
+  creaseDegrees: number;
+  densityLimit: number;
+  /** Creases ≥ the crease angle on parts that cannot grind them (over the limit, or an excluding surface). */
+  lostCreases: number;
+  denseParts: DensePartFinding[];
+  /** Parts the density cut added (pieces count as geometries) and pieces it left over its target (too small to cut). */
+  cut: { added: number; dense: number };
 }
 
 export interface StreamingPlan {
@@ -50,6 +83,8 @@ export interface Manifest {
   input: { file: string; sha256: string };
   options: {
     scene: string | null; cellSize: number; budget: number; tiling: string; allowCustomSlots: boolean; header: 'game' | 'studio'; seams: SeamMode;
+    /** The density cut's target (half-edges per metre), or 'off' (Studio's writer). */
+    grindDensity?: number | 'off';
     /** Shape modes' settings: chord error (m), hull parts, native kinds ('experimental' when on). */
     shapes: { chordError: number; hullParts: boolean; nativeShapes: false | 'experimental' };
   };
@@ -63,6 +98,8 @@ export interface Manifest {
   forge?: ForgeImportReport;
   /** Open-edge corners: the level as authored, joined across the compiler's cuts, written (src/tiling/seams.ts). */
   seams: SeamReport;
+  /** Where the written collision can be ground (src/format/grind-map.ts); absent in a dry run. */
+  grind?: GrindReport;
   warnings: string[];
   /** Object name → the input's name for it, for every object the compiler renamed (cleaned, made unique, a grind prism); absent when none was. */
   sourceNames?: Record<string, string>;
@@ -93,6 +130,8 @@ export function makeManifest(
     'collision-parts': built.reduce((s, r) => s + r.parts, 0),
     'unique-collision-files': unique.length,
     'unique-collision-triangles': unique.reduce((s, r) => s + r.faces, 0),
+    'grindable-edges': built.reduce((s, r) => s + (r.grind?.edges ?? 0), 0),
+    'grindable-metres': metres(built.reduce((s, r) => s + (r.grind?.metres ?? 0), 0)),
   };
   return {
     tool: { name: 'compile-collision', version: TOOL_VERSION },
@@ -104,10 +143,12 @@ export function makeManifest(
     resources: built.map((r) => ({
       name: r.name, file: r.file, cell: r.cell, bounds: r.bounds, parts: r.parts, shapes: r.shapes,
       vertices: r.vertices, faces: r.faces, sourceObjects: r.sources, materials: r.materials,
+      'grindable-edges': r.grind?.edges ?? 0, 'grindable-metres': metres(r.grind?.metres ?? 0),
     })),
     validation,
     streamingPlan,
     seams,
+    ...(built.length ? { grind: grindReport(built) } : {}),
     warnings,
     ...sourceNamesOf(objects),
     files,
@@ -118,4 +159,28 @@ export function makeManifest(
 function sourceNamesOf(objects: ImportedObject[]): { sourceNames?: Record<string, string> } {
   const renamed = objects.filter((o) => o.sourceName !== undefined && o.sourceName !== o.name);
   return renamed.length ? { sourceNames: Object.fromEntries(renamed.map((o) => [o.name, o.sourceName!])) } : {};
+}
+
+/** A place to the millimetre. */
+const mm = (m: number): number => Math.round(m * 1000) / 1000;
+
+/** Metres to the centimetre. */
+const metres = (m: number): number => Math.round(m * 100) / 100;
+
+/** The grind map's findings over the built resources, in resource then part order. */
+export function grindReport(built: BuiltResource[]): GrindReport {
+  const denseParts: DensePartFinding[] = [];
+  let lostCreases = 0;
+  for (const r of built) {
+    if (!r.grind) continue;
+    lostCreases += r.grind.lostCreases;
+    for (const d of r.grind.dense) {
+      denseParts.push({
+        resource: r.name, part: d.part, density: Math.round(d.density), faces: d.faces, creases: d.creases, material: d.material,
+        at: d.min.map((v, j) => mm((v + d.max[j]) / 2)), bounds: { min: d.min.map(mm), max: d.max.map(mm) }, sourceObjects: r.sources,
+      });
+    }
+  }
+  const cut = { added: built.reduce((n, r) => n + (r.densityCut?.added ?? 0), 0), dense: built.reduce((n, r) => n + (r.densityCut?.dense ?? 0), 0) };
+  return { creaseDegrees: GRIND_CREASE_DEGREES, densityLimit: GRIND_DENSITY_LIMIT, lostCreases, denseParts, cut };
 }

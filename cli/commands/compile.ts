@@ -4,6 +4,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import type { CompileOptions, CompileResult } from '../../src/compile.ts';
 import { CELL_SIZES, type CellSize } from '../../src/tiling/cells.ts';
 import type { SeamMode } from '../../src/tiling/seams.ts';
+import { GRIND_DENSITY_TARGET } from '../../src/geometry/grind-cut.ts';
 import { join, resolve } from 'node:path';
 import { checkNumber, usage } from '../options.ts';
 import { isSkipReason, SKIP_REASONS, type SkipReason } from '../../src/import/ybn/flags.ts';
@@ -25,6 +26,7 @@ interface Args {
   studioTemplate?: string;
   recordedOptions: boolean;
   seams: SeamMode;
+  grindDensity: number | 'off';
   allowOutsideUris: boolean;
   chordError: number;
   nativeShapes: boolean;
@@ -157,7 +159,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   }
   const levelOptions = (out: string | undefined, file?: string): Partial<CompileOptions> => ({
     out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget,
-    tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, allowOutsideUris: argv.allowOutsideUris,
+    tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, grindDensity: argv.grindDensity, allowOutsideUris: argv.allowOutsideUris,
     report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail, keep: ybnKeep, ...(placements && file ? { placement: { ymaps: placements.ymaps, placements: placements.byFile.get(file) ?? [] } } : {}) }, forge: { materials: argv.forgeMaterials },
     shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts },
     strict: argv.strict, dryRun: argv.dryRun, allowPoolOverflow: argv.allowPoolOverflow, cache,
@@ -246,6 +248,16 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('budget', { type: 'number', default: 4003, describe: "geometry budget (one geometry = one shape); at or above it collision is merged into cells" })
       .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: "by budget, or force one resource per object / cells" })
       .option('seams', { choices: ['level', 'shape'] as const, default: 'level' as const, describe: "edge data where the compiler cuts the level (material parts, u16 split, resources, cells): level gives each cut corner the edge data of the face across the cut, so no open edges are made; shape leaves them open, byte for byte as Studio writes" })
+      .option('grind-density', {
+        type: 'string', default: String(GRIND_DENSITY_TARGET),
+        coerce: (v: string): number | 'off' => {
+          if (v === 'off') return 'off';
+          const d = Number(v);
+          if (!/^\d+(\.\d+)?$/.test(v) || !(d >= 1 && d <= 1e9)) throw new Error(`--grind-density: "${v}" is not off or a number of half-edges per metre in 1…1e9`);
+          return d;
+        },
+        describe: `the most half-edges per metre of bbox diagonal a written part may hold: a denser part is cut into parts under it, creases kept inside, so the game analyses its edges for grinding (it analyses none of a part over ~1,000; Studio warns at 900); off: Studio's writer, one part and the warning`,
+      })
       .option('recorded-options', { type: 'boolean', default: false, describe: "take the build settings a to-gltf GLB carries from the compile output it was made from (cell size, budget, the layout it had, seams, shape modes, custom slots, Studio header), so the recompile gives that output's files again; they replace those flags" })
       .option('studio-template', { type: 'string', describe: "copy header word 0x08 and the 0x4c-byte body of a resource ReSkate Studio wrote (Studio's form); without it the game's form is written" })
       .option('chord-error', { type: 'number', default: 0.005, describe: "largest distance, metres (0.0001–0.5), between a tessellated sphere/capsule/cylinder/cone and its true surface (vertices lie on it; boxes are exact)" })

@@ -58,6 +58,8 @@ export function recordedCompileOptions(rec: RecordedBuild, where: string): Parti
     tiling: rec.layout,
     allowCustomSlots: o.allowCustomSlots === true,
     seams: o.seams,
+    // A record from before the density cut was made without it.
+    grindDensity: o.grindDensity === undefined ? 'off' : grindDensityOf(o.grindDensity, where),
     shapes: {
       ...(typeof o.shapes?.chordError === 'number' ? { chordError: o.shapes.chordError } : {}),
       hullParts: o.shapes?.hullParts === true, nativeShapes: o.shapes?.nativeShapes === 'experimental',
@@ -70,6 +72,12 @@ export function recordedCompileOptions(rec: RecordedBuild, where: string): Parti
     out.encode = { header: { word08: rec.header.word08 >>> 0, body: Uint8Array.from(Buffer.from(rec.header.body, 'hex')) } };
   }
   return out;
+}
+
+/** A recorded density target, checked: 'off' or a number in 1 … 1e9. */
+function grindDensityOf(d: unknown, where: string): number | 'off' {
+  if (d === 'off' || (typeof d === 'number' && Number.isFinite(d) && d >= 1 && d <= 1e9)) return d;
+  throw new Error(`recorded: ${where}: grindDensity ${JSON.stringify(d)} is not off or 1…1e9`);
 }
 
 /** Most joins a record may carry (a 16M-triangle level joins some 800,000 corners across its cuts). */

@@ -9,7 +9,8 @@ import { KIND_NAMES } from './part.ts';
 import { decodeNormal } from './plane.ts';
 import { readPhysicsResource } from './resource.ts';
 import { nodeHex, treeDepth } from './tree.ts';
-import { NO_SHAPE, type PhysicsResource, type ShapeRecord, faceCount } from './types.ts';
+import { KIND_MESH, NO_SHAPE, type PhysicsResource, type ShapeRecord, faceCount } from './types.ts';
+import { type GrindExclusion, type PartGrind, partGrind } from './grind-map.ts';
 
 export interface EdgeClasses {
   flat: number;
@@ -110,6 +111,11 @@ export interface PartSummary {
   material: DecodedMaterial;
   ids: number[];
   flags: number;
+  /** Half-edges per metre of the shape's bbox diagonal (src/format/grind-map.ts); 0 for a part with no mesh. */
+  density: number;
+  /** Edges the game can grind on this part, and why there are none where creases are lost (null: nothing lost). */
+  grindableEdges: number;
+  grindExcluded: GrindExclusion;
 }
 
 export interface ResourceSummary {
@@ -155,6 +161,7 @@ export function summarize(res: PhysicsResource, bytes: number): ResourceSummary 
     bodyBytes: res.body.byteLength,
     layout: res.layout ? compareLayout(res) : null,
     parts: res.parts.map((p, index) => ({
+      ...grindOf(partGrind(res, index)),
       index,
       kind: p.kind,
       kindName: KIND_NAMES[p.kind] ?? 'unknown',
@@ -180,6 +187,12 @@ export function summarize(res: PhysicsResource, bytes: number): ResourceSummary 
     })),
   };
 }
+
+const grindOf = (g: PartGrind): { density: number; grindableEdges: number; grindExcluded: GrindExclusion } => ({
+  density: Math.round(g.density * 10) / 10,
+  grindableEdges: g.edges,
+  grindExcluded: g.creases > 0 || g.excluded === 'dense' ? g.excluded : null,
+});
 
 const num = (v: number): string => (Number.isInteger(v) ? String(v) : v.toPrecision(7).replace(/\.?0+$/, ''));
 const vec = (v: readonly number[]): string => `(${v.map(num).join(', ')})`;
@@ -219,7 +232,8 @@ export function formatSummary(s: ResourceSummary): string {
   for (const p of s.parts) {
     lines.push(
       `part ${p.index}: ${p.kindName} (kind ${p.kind}), shape ${p.shape ?? 'none'}, position ${vec(p.position)}, ` +
-        `rotation ${vec(p.rotation)}, material ${describeMaterial(p.material)}, ids ${p.ids.join('/')}, flags ${hex(p.flags)}`,
+        `rotation ${vec(p.rotation)}, material ${describeMaterial(p.material)}, ids ${p.ids.join('/')}, flags ${hex(p.flags)}` +
+        (p.kind === KIND_MESH ? `, ${num(p.density)} half-edges per metre, ${plural(p.grindableEdges, 'grindable edge')}${p.grindExcluded ? ` (${p.grindExcluded === 'dense' ? 'too dense' : p.grindExcluded === 'surface' ? 'surface excludes grinding' : 'no edge data'})` : ''}` : ''),
     );
   }
   for (const sh of s.shapes) {

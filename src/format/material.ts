@@ -11,6 +11,8 @@ export interface SurfaceCatalog {
   materialSoundIds: (string | null)[];
   /** Property slot (decimal string) → its intrinsic properties. */
   intrinsicProperties: Record<string, string[]>;
+  /** Property row of each material slot. */
+  materialPropertyRows: number[];
   /** The grid's network values (packed words without the physics-literal flag), in the grid's order. */
   networkIdToPackedMaterial: number[];
 }
@@ -66,4 +68,18 @@ export function describeMaterial(m: DecodedMaterial): string {
   const props = m.properties.length ? ` [${m.properties.join(', ')}]` : '';
   const flags = m.literal ? 'literal' : `not literal (material flags 0x${m.flags.toString(16)})`;
   return `0x${m.packed.toString(16).padStart(8, '0')} slot ${m.slot} ${name}, property ${m.propertySlot}${props}, ${flags}`;
+}
+
+/**
+ * Intrinsic properties that apply to a packed word's surface: its material slot's property row
+ * (materialPropertyRows[slot], e.g. grass, slot 9 → row 9 `ExcludeFromEdgeGeneration`) together with the row its
+ * property slot names (e.g. stairs, property 90 `Stair`; round rail, 71). The catalog gives both; which one the game
+ * reads for edge generation is not published, so a surface takes the union (docs/format-decisions.md, "Grind map").
+ */
+export function surfaceProperties(packed: number): string[] {
+  const m = decodeMaterial(packed);
+  const rows = catalog.materialPropertyRows;
+  const row = m.baseSlot ? rows[m.slot] : undefined;
+  const own = row !== undefined && row !== 0 ? (properties[String(row)] ?? []) : [];
+  return [...new Set([...own, ...m.properties])];
 }

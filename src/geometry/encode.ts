@@ -27,12 +27,19 @@ import { runWeld, takeWeldInputs } from './weld.ts';
 import { FLAT_COS } from './edge-rule.ts';
 import { encoderWasm, WasmLayout, withEncoder, type EncoderWasm } from './wasm.ts';
 import { runSplit, takeSplitRegions, type SplitRule } from './split.ts';
+import { densityCut, subsetDensity } from './grind-cut.ts';
 
 export interface EncodeOptions {
   /** Most faces in one shape: 1 … 21,845 (u16 corner count / 3). Default 21,845. */
   maxFaces: number;
   /** How a mesh past maxFaces is cut into shapes: 'spatial' (default) or 'sequential' (see split.ts). */
   split: SplitRule;
+  /**
+   * The density cut (grind-cut.ts): a shape over this many half-edges per metre of its bbox diagonal is cut into
+   * shapes at or under it, creases kept inside. 0 (default: Studio's writer) cuts nothing; the compiler passes
+   * GRIND_DENSITY_TARGET. Range 0 or 1 … 1e9.
+   */
+  density?: number;
 }
 
 /** A shape's u16 corner count holds 65,535 corners: 21,845 triangles. */
@@ -62,6 +69,8 @@ export interface EncodeStats {
   /** Deepest leaf over all shapes' trees (root = 0). */
   maxTreeDepth: number;
   shapes: number;
+  /** Shapes the density cut added, and shapes it left over its target (too small to cut further). */
+  densityCut?: { added: number; dense: number };
 }
 
 export interface EncodedPiece {
@@ -97,6 +106,7 @@ export function encodeMeshShapes(
     throw new Error(`encode: maxFaces ${opt.maxFaces} outside 1…${MAX_SHAPE_FACES}`);
   }
   if (opt.split !== 'spatial' && opt.split !== 'sequential') throw new Error(`encode: split "${opt.split}" is not 'spatial' or 'sequential'`);
+  checkDensity(opt.density);
   // A big mesh's memory is kept a moment for the caller's next one (wasm.ts LARGE_IDLE_MS).
   return withEncoder(`encode: ${indices.length / 3} triangles`, () => encodeInWasm(positions, indices, opt), true);
 }
@@ -130,14 +140,43 @@ function encodeInWasm(positions: Float32Array | Float64Array, indices: Uint32Arr
   const count = runSplit(m, sr, wr.out, wr.tris, c.kept, opt.maxFaces, opt.split, spent);
   const ends = new Uint32Array(m.w.memory.buffer, sr.ends, count).slice();
   const pieces: EncodedPiece[] = [];
+  const density = opt.density ?? 0;
   for (let p = 0, lo = 0; p < count; lo = ends[p++]) {
-    const at = m.w.piece(wr.out, wr.tris, local, sr.ids + 4 * lo, ends[p] - lo, spent, FLAT_COS, 1);
-    const piece = readPiece(m.w, at, ends[p] - lo, stats, wr.out, wr.tris);
-    if (piece) pieces.push(piece);
+    // The density cut, where asked for and needed: the piece's ids rewritten in place, piece by piece of the cut.
+    let runs = [ends[p] - lo];
+    if (density > 0) {
+      const buf = m.w.memory.buffer;
+      const pos = new Float32Array(buf, wr.out, 3 * c.count), tris = new Uint32Array(buf, wr.tris, 3 * c.kept);
+      const ids = new Uint32Array(buf, sr.ids + 4 * lo, ends[p] - lo);
+      if (subsetDensity(pos, tris, ids) > density) {
+        const cut = densityCut(pos, tris, ids.slice(), density, opt.maxFaces);
+        let at = 0;
+        for (const q of cut.pieces) { ids.set(q, at); at += q.length; }
+        runs = cut.pieces.map((q) => q.length);
+        noteCut(stats, cut.pieces.length - 1, cut.dense);
+      }
+    }
+    for (let r = 0, from = lo; r < runs.length; from += runs[r++]) {
+      const at = m.w.piece(wr.out, wr.tris, local, sr.ids + 4 * from, runs[r], spent, FLAT_COS, 1);
+      const piece = readPiece(m.w, at, runs[r], stats, wr.out, wr.tris);
+      if (piece) pieces.push(piece);
+    }
   }
   stats.shapes = pieces.length;
   stats.openEdges = stats.edges.open;
   return { pieces, stats };
+}
+
+/** Throws for a density target outside 0 or 1 … 1e9. */
+export function checkDensity(d: number | undefined): void {
+  if (d !== undefined && d !== 0 && !(Number.isFinite(d) && d >= 1 && d <= 1e9)) throw new Error(`encode: density ${d} is not 0 (off) or 1…1e9 half-edges per metre`);
+}
+
+/** Adds a density cut's counts to the stats. */
+export function noteCut(stats: EncodeStats, added: number, dense: number): void {
+  const d = (stats.densityCut ??= { added: 0, dense: 0 });
+  d.added += added;
+  d.dense += dense;
 }
 
 /**

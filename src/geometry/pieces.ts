@@ -8,7 +8,8 @@
 
 import { weld } from './weld.ts';
 import { splitTriangles } from './split.ts';
-import { encodePiece, ENCODE_DEFAULTS, MAX_SHAPE_FACES, type EncodeOptions, type EncodeStats, type EncodedPiece } from './encode.ts';
+import { densityCut, subsetDensity } from './grind-cut.ts';
+import { checkDensity, encodePiece, ENCODE_DEFAULTS, noteCut, MAX_SHAPE_FACES, type EncodeOptions, type EncodeStats, type EncodedPiece } from './encode.ts';
 
 /** One piece as a self-contained mesh: xyz f32 per vertex (first-use order) and three vertex ids per triangle. */
 export interface PieceInput {
@@ -57,7 +58,15 @@ export function planPieces(positions: Float32Array | Float64Array, indices: Uint
   stats.degenerateDropped = w.degenerate;
   stats.duplicatesDropped = w.repeated;
   const local = new Int32Array(w.positions.length / 3).fill(-1); // welded → piece vertex, reset after each piece
-  const pieces = splitTriangles(w.positions, w.triangles, opt.maxFaces, opt.split).map((s) => pieceMesh(w.positions, w.triangles, s, local));
+  checkDensity(opt.density);
+  const density = opt.density ?? 0;
+  const subsets = splitTriangles(w.positions, w.triangles, opt.maxFaces, opt.split).flatMap((s) => {
+    if (density === 0 || subsetDensity(w.positions, w.triangles, s) <= density) return [s];
+    const cut = densityCut(w.positions, w.triangles, s, density, opt.maxFaces);
+    noteCut(stats, cut.pieces.length - 1, cut.dense);
+    return cut.pieces;
+  });
+  const pieces = subsets.map((s) => pieceMesh(w.positions, w.triangles, s, local));
   return { pieces, stats };
 }
 

@@ -14,6 +14,7 @@ import { gatherGroup, type CellGroupPlan } from './cells.ts';
 import { PART_FLAGS, type PartRecord } from '../format/types.ts';
 import type { NativePart } from '../shapes/native.ts';
 import { quatToMat3 } from '../shapes/frame.ts';
+import { resourceGrind, type PartGrind } from '../format/grind-map.ts';
 import { stageError } from '../errors.ts';
 
 /** Options handed to the encoder unchanged (header word 0x08, Studio body, part ids; see docs/format-decisions.md). */
@@ -75,6 +76,10 @@ export interface BuiltResource {
   seamJoined: number;
   /** The corners the resource's shapes leave unpaired, as encoded (src/geometry/seams.ts joins them level-wide). */
   open: ResourceOpen;
+  /** The grind map of the written parts (src/format/grind-map.ts): the seams step changes no edge it counts. */
+  grind: BuiltGrind;
+  /** Shapes the density cut added to this resource, and those it left over its target (src/geometry/grind-cut.ts). */
+  densityCut?: { added: number; dense: number };
   /**
    * A resource from the cache: its bytes' length and fingerprint (src/tiling/unique.ts) as the cache holds them, so
    * that `bytes` (read from the file when first asked) need not be read when nothing changes them.
@@ -101,6 +106,28 @@ export interface ResourceOpen {
    * values, concave bits, flat bits; read where the bytes were written, so the seams step need not parse them.
    */
   arrays: Uint32Array;
+}
+
+/** A resource's grind map as the manifest reports it: grindable edges and metres, the parts that lose theirs. */
+export interface BuiltGrind {
+  edges: number;
+  metres: number;
+  /** Creases ≥ the crease angle on parts that cannot grind them (over the density limit, or an excluding surface). */
+  lostCreases: number;
+  /** Parts over the density limit: index, density, world bounds, material, faces, the creases they lose. */
+  dense: { part: number; density: number; min: number[]; max: number[]; material: number; faces: number; creases: number }[];
+}
+
+/** The manifest's grind figures of a resource from its parts' grind maps. */
+export function builtGrind(parts: PartGrind[], faces: (part: number) => number): BuiltGrind {
+  const out: BuiltGrind = { edges: 0, metres: 0, lostCreases: 0, dense: [] };
+  for (const p of parts) {
+    out.edges += p.edges;
+    out.metres += p.metres;
+    if (p.excluded === 'dense' || p.excluded === 'surface') out.lostCreases += p.creases;
+    if (p.excluded === 'dense') out.dense.push({ part: p.part, density: p.density, min: p.min, max: p.max, material: p.material, faces: faces(p.part), creases: p.creases });
+  }
+  return out;
 }
 
 /** The buffers of a built resource that a worker transfers back. */
@@ -268,7 +295,16 @@ export function buildResource(job: ResourceJob, options?: EncodeOptions): BuiltR
     openEdges: encoded.stats.objects.reduce((n, o) => n + o.stats.openEdges, 0),
     seamJoined: 0,
     open: packOpen(encoded.open, bytes),
+    ...densityCutOf(encoded.stats.objects.map((o) => o.stats)),
+    grind: builtGrind(resourceGrind(res).parts, (i) => Math.max(0, (res.shapes[res.parts[i].shape]?.faceOffsets.length ?? 1) - 1)),
   };
+}
+
+/** The resource's density-cut counts, when the cut ran on any of its meshes. */
+function densityCutOf(stats: { densityCut?: { added: number; dense: number } }[]): { densityCut?: { added: number; dense: number } } {
+  const cut = stats.filter((x) => x.densityCut);
+  if (cut.length === 0) return {};
+  return { densityCut: { added: cut.reduce((n, x) => n + x.densityCut!.added, 0), dense: cut.reduce((n, x) => n + x.densityCut!.dense, 0) } };
 }
 
 /** Per-shape open corners as one list (shape index alongside; native shapes have none), and the edge arrays' places. */

@@ -52,7 +52,11 @@ describe('per-object resources below the budget', () => {
     expect(m.totals).toEqual({
       'collision-objects': 3, 'collision-triangles': 200 + 8 + 12 + 16, 'collision-resources': 3,
       'collision-parts': 4, 'unique-collision-files': 3, 'unique-collision-triangles': 236,
+      // The funbox's 12 box edges (90°: 4·2 + 4·0.5 + 4·4 = 26 m) and the handrail prism's 8 sides (45°) along its
+      // 4.12 m segment; the flat ground has none.
+      'grindable-edges': 20, 'grindable-metres': 58.98,
     });
+    expect(m.grind).toEqual({ creaseDegrees: 30, densityLimit: 1000, lostCreases: 0, denseParts: [], cut: { added: 0, dense: 0 } });
     const ground = m.resources.find((x) => x.name === 'ground')!;
     expect(ground).toMatchObject({ file: 'ground.physics', cell: null, parts: 2, shapes: 2, faces: 208, sourceObjects: ['ground'], materials: [96, 160] });
     expect(ground.bounds).toEqual({ min: [-10, 0, -10], max: [14, 0, 10] });

@@ -503,7 +503,10 @@ def go_to_finding(context, finding, location_index=0, source_names=None):
             area.tag_redraw()
     note = ""
     if obj.type == "MESH" and len(pts) in (2, 3):
-        _, note = _select_element(context, obj, pts, "EDGE" if len(pts) == 2 else "FACE")
+        if obj.data.library is not None or getattr(obj.data, "override_library", None) is not None:
+            note = "its mesh is linked from another file, so no element is selected (the cursor is on the place)"
+        else:
+            _, note = _select_element(context, obj, pts, "EDGE" if len(pts) == 2 else "FACE")
     return obj, tuple(centre), note
 
 

@@ -670,6 +670,20 @@ def case_goto(work):
     for o in bpy.data.objects:
         if o.type == "MESH":
             assert build.INDEX_ATTRIBUTE not in o.data.attributes, o.name
+    # A mesh linked from another .blend (not editable here): the object selected and the cursor placed, no edit mode.
+    lib = os.path.join(work, "lib.blend")
+    bpy.data.libraries.write(lib, {deck.data})
+    with bpy.data.libraries.load(lib, link=True) as (src, dst):
+        dst.meshes = list(src.meshes)
+    linked = bpy.data.objects.new("linked", dst.meshes[0])
+    bpy.context.scene.collection.objects.link(linked)
+    assert linked.data.library is not None
+    f = state.findings.add()
+    f.object, f.kind, f.severity, f.count = "linked", "crackEdges", "WARNING", 1
+    f.locations = json.dumps([{"points": [[-1, 0, -1], [-1, 0, 1]], "triangle": 0}])
+    assert bpy.ops.sk8.go_to_finding(index=len(state.findings) - 1) == {"FINISHED"}
+    assert ctx.view_layer.objects.active.name == "linked" and ctx.object.mode == "OBJECT", (ctx.object.name, ctx.object.mode)
+    out["linked"] = tuple(round(c, 4) for c in ctx.scene.cursor.location)
     # A finding on an object the file no longer has: named, with the compiled name.
     state.source_names = json.dumps({"Rail_1_2": "Gone"})
     f = state.findings.add()

@@ -29,7 +29,7 @@ class SK8_Preferences(bpy.types.AddonPreferences):
     compiler_path: StringProperty(
         name="compile-collision",
         subtype="FILE_PATH",
-        description="The compiler's bin/compile-collision.js (an absolute path); empty: the one bundled with the add-on, else compile-collision on PATH",
+        description="The compiler's compile-collision.mjs (or an npm install's compile-collision command; an absolute path); empty: the one bundled with the add-on, else compile-collision on PATH",
     )
     node_path: StringProperty(
         name="node",

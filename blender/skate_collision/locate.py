@@ -26,7 +26,8 @@ JS_SUFFIXES = (".js", ".mjs", ".cjs")
 # hosts): never started by the add-on.
 WINDOWS_SCRIPT_SUFFIXES = (".cmd", ".bat", ".ps1", ".vbs", ".vbe", ".js", ".jse", ".wsf", ".wsh", ".msc", ".com", ".pif", ".scr", ".lnk")
 NPM_PACKAGE = "skate-collision"
-NPM_BIN_JS = ("bin", "compile-collision.js")
+# The package's command, where npm's shims point: the bundled compiler (the release's), or the older bin script.
+NPM_BIN_JS = (("dist", "compiler", "compile-collision.mjs"), ("bin", "compile-collision.js"))
 
 
 class NotFound(Exception):
@@ -188,11 +189,14 @@ def _shebang_is_node(path):
 
 
 def npm_shim_target(shim):
-    """npm's Windows shims (compile-collision.cmd / .ps1 / the extensionless sh script next to them) point at
-    <folder>/node_modules/skate-collision/bin/compile-collision.js: that file, if it is there."""
+    """npm's Windows shims (compile-collision.cmd / .ps1 / the extensionless sh script next to them) point at the
+    package's command under <folder>/node_modules/skate-collision/: that file, if it is there."""
     d = os.path.dirname(shim)
-    js = os.path.join(d, "node_modules", NPM_PACKAGE, *NPM_BIN_JS)
-    return js if os.path.isfile(js) else None
+    for tail in NPM_BIN_JS:
+        js = os.path.join(d, "node_modules", NPM_PACKAGE, *tail)
+        if os.path.isfile(js):
+            return js
+    return None
 
 
 def compiler_script(path, platform=sys.platform, what="compile-collision"):
@@ -208,8 +212,8 @@ def compiler_script(path, platform=sys.platform, what="compile-collision"):
             if js:
                 return js
         raise NotFound("%s: %s is not the compiler's JavaScript (a %s is not run: Windows would start it through "
-                       "cmd.exe or PowerShell, which re-read the arguments); set the path of bin/compile-collision.js "
-                       "of the skate-collision package instead" % (what, path, suffix or "file without extension"))
+                       "cmd.exe or PowerShell, which re-read the arguments); set the path of the compiler's "
+                       "compile-collision.mjs (the skate-collision package's dist/compiler/) instead" % (what, path, suffix or "file without extension"))
     real = os.path.realpath(path)
     if real.lower().endswith(JS_SUFFIXES) or _shebang_is_node(real):
         return real
@@ -217,7 +221,8 @@ def compiler_script(path, platform=sys.platform, what="compile-collision"):
     if js:
         return js
     raise NotFound("%s: %s is not the compiler's JavaScript (only node is run, on a .js/.mjs file or a #!…node "
-                   "script); set the path of bin/compile-collision.js of the skate-collision package instead" % (what, path))
+                   "script); set the path of the compiler's compile-collision.mjs (the skate-collision package's "
+                   "dist/compiler/) instead" % (what, path))
 
 
 def bundled_compiler(addon_dir):

@@ -1193,6 +1193,14 @@ def case_hostile(work):
     line = locate.windows_command_line(["C:\\Program Files\\nodejs\\node.exe", "C:\\addon\\compiler\\compile-collision.mjs"] + names)
     assert msvc_argv(line) == ["C:\\Program Files\\nodejs\\node.exe", "C:\\addon\\compiler\\compile-collision.mjs"] + names, (line, msvc_argv(line))
     out["windows_line"] = line
+    # The release's package layout: the shim points at dist/compiler/compile-collision.mjs.
+    npm2 = os.path.join(win, "npm2")
+    os.makedirs(os.path.join(npm2, "node_modules", "skate-collision", "dist", "compiler"))
+    open(os.path.join(npm2, "compile-collision.cmd"), "w").write("@ECHO off\r\n")
+    mjs = os.path.join(npm2, "node_modules", "skate-collision", "dist", "compiler", "compile-collision.mjs")
+    open(mjs, "w").write("")
+    got = build.find_compiler(bpy.context, platform="win32", env=dict(wenv, PATH=npm2), addon_dir=os.path.join(work, "no-addon"))
+    assert got == [node_exe, mjs], got
     # Open Report: a file:// URL for the browser, quoted, never a bare path (os.startfile on Windows).
     import webbrowser
     opened = []

@@ -12,7 +12,7 @@ import { SharedArena } from '../shared-arena.ts';
 import { readForge } from './container.ts';
 import { buildLevel, type ForgeReport, type LevelRecord } from './level.ts';
 import { readForgeMaterialMap, type ForgeMaterialMap } from './materials.ts';
-import { FORGE_TYPES, hasObjectHeader, READ_TYPES, type EntityProfile } from './records.ts';
+import { FORGE_TYPES, forgeTypeName, hasObjectHeader, READ_TYPES, type EntityProfile } from './records.ts';
 
 export interface ForgeOptions {
   /** Primitive tessellation within this distance of the true surface, metres: CHORD_ERROR_RANGE (0.0001..0.5), default 0.005. */
@@ -120,19 +120,26 @@ export interface ForgeRead {
   refused: string[];
   skipped: number;
   repeated: number;
+  /** Records of types the level does not read, counted by type id, not listed. */
+  counted?: Map<number, number>;
 }
 
 /** A .forge's bytes → the records the level builder reads. Throws `<stage>: ...` on bad input. */
 export function readForgeRecords(bytes: Uint8Array, stage: string, logger: Logger): ForgeRead {
   if (bytes.length === 0) throw new Error(`${stage}: empty file (0 bytes)`);
   // Only the bodies the level builder reads are held; the others (textures, meshes, …) are counted by type.
-  const c = readForge(bytes, stage, (m) => logger.warn(m), (t) => READ_TYPES.has(t) || t === FORGE_TYPES.CollisionMaterial);
+  // CollisionMaterials and MeshShapes are listed by name and id (no body); other types are only counted.
+  const c = readForge(bytes, stage, (m) => logger.warn(m), (t) => READ_TYPES.has(t) || (t === FORGE_TYPES.CollisionMaterial || t === FORGE_TYPES.MeshShape ? 'entry' : false));
   if (c.refused.length) {
     logger.warn(`${stage}: ${c.refused.length} data file(s) not read, e.g. ${c.refused.slice(0, 3).map((r) => r.why).join('; ')}`);
   }
   if (c.dataFiles.length === 0) throw new Error(`${stage}: no data file could be read (${c.refused.length} refused${c.refused.length ? `; the first: ${c.refused[0].why}` : ''})`);
   return {
-    records: c.dataFiles.flatMap((d) => d.records.map((r) => ({ ...r, source: `data file "${d.entry.name}"` }))),
+    records: c.dataFiles.flatMap((d) => {
+      const source = `data file "${d.entry.name}"`;
+      return d.records.map((r) => Object.assign(r, { source }));
+    }),
+    counted: c.counted,
     inputBytes: [bytes],
     profile: c.version === 27 ? 'generic' : 'sws',
     refused: c.refused.map((r) => r.why),
@@ -154,6 +161,7 @@ export function placeForgeLevel(
   if (read.refused.length) built.report.records.refused['data file'] = read.refused.length;
   if (read.skipped) built.report.records.skipped['data file (not a container)'] = read.skipped;
   if (read.repeated) built.report.records.skipped['data file (listed again)'] = read.repeated;
+  for (const [t, n] of read.counted ?? []) built.report.records.skipped[forgeTypeName(t)] = (built.report.records.skipped[forgeTypeName(t)] ?? 0) + n;
   if (built.objects.length === 0) throw new Error(`${o.stage}: no shape placed (${nothingPlaced(built.report, read.refused, built.refusalExamples)})`);
   return { objects: built.objects, stats: built.stats, inputBytes: read.inputBytes, forge: built.report };
 }

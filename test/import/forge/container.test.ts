@@ -64,10 +64,14 @@ describe('forge container', () => {
     expect(Buffer.from(c.dataFiles[0].records[1].body).equals(Buffer.from(records[1].body))).toBe(true);
   });
 
-  it('holds only the bodies `keep` wants; the others are listed with an empty body', () => {
+  it('holds only the bodies `keep` wants; the others are listed with an empty body or only counted', () => {
     const f = forgeFile([{ id: 7, name: 'level_01', bytes: dataFile(records) }]);
-    const c = readForge(f, 'forge', noWarn, (t) => t === T.BoxShape);
+    const c = readForge(f, 'forge', noWarn, (t) => t === T.BoxShape || 'entry');
     expect(c.dataFiles[0].records.map((r) => [r.type, r.body.length])).toEqual([[T.SphereShape, 0], [T.BoxShape, records[1].body.length], [T.MeshShape, 0]]);
+    // false: only counted by type, not listed.
+    const d = readForge(f, 'forge', noWarn, (t) => t === T.BoxShape);
+    expect(d.dataFiles[0].records.map((r) => r.type)).toEqual([T.BoxShape]);
+    expect([...d.counted]).toEqual([[T.SphereShape, 1], [T.MeshShape, 1]]);
   });
 
   it.skipIf(!HAVE_LZOP)('reads LZO1X blocks made by lzop (several blocks per stream)', () => {
@@ -212,6 +216,22 @@ describe('forge container', () => {
     const d = new Bytes().u32(0).raw(claim(1)).raw(claim(1200)).done();
     const f = forgeFile([{ id: 7, name: 'bomb', bytes: d }]);
     expect(() => readForge(f, 'forge', noWarn)).toThrow(new RegExp(`^forge: its 1 data file\\(s\\) decompress to ${1201 * 65535} bytes in all, more than the ${64 * 2 ** 20 + 32 * f.length}-byte cap for a ${f.length}-byte file \\(67108864 \\+ 32 × its size\\); refusing before decoding any$`));
+  });
+
+  it('the records kept are capped in proportion to the file (identical records compress to almost nothing)', () => {
+    // 60,000 spheres in stored blocks: a ~3.4 MB file, whose cap (50,000 + size / 32) they fit: read. The same
+    // records packed by lzop into a file under 320 KB (cap under 60,000): refused, with the cap and the file size.
+    const many: FixtureRecord[] = Array.from({ length: 60_000 }, (_, i) => ({ id: 0x10000 + i, type: T.SphereShape, name: '', body: sphereBody([0, 0, 0], 1) }));
+    const f = forgeFile([{ id: 7, name: 'spheres', bytes: dataFile(many) }]);
+    expect(readForge(f, 'forge', noWarn).dataFiles[0].records).toHaveLength(60_000);
+    const lzoLike = lzopBlocks(Uint8Array.of(1), 16) !== undefined ? forgeFile([{ id: 7, name: 'spheres', bytes: dataFile(many, 'lzo') }]) : undefined;
+    if (lzoLike) {
+      const cap = 50_000 + Math.floor(lzoLike.length / 32);
+      expect(lzoLike.length).toBeLessThan(320_000); // so the cap is below 60,000
+      expect(() => readForge(lzoLike, 'forge', noWarn)).toThrow(new RegExp(`^forge: the data files list more than ${cap} records of the types the level reads \\(50000 \\+ one per 32 bytes of the ${lzoLike.length}-byte file\\); refusing$`));
+      // Types only counted do not count against it.
+      expect(readForge(lzoLike, 'forge', noWarn, () => false).counted.get(T.SphereShape)).toBe(60_000);
+    }
   });
 
   it('refuses a wrong magic and an unknown version', () => {

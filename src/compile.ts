@@ -14,7 +14,7 @@ import { importYbn, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from './
 import { forgeStem, importForge, isDirectory, isForgePath } from './import/forge/index.ts';
 import type { YbnReport } from './import/ybn/flags.ts';
 import { isShared, SharedArena } from './import/shared-arena.ts';
-import { buildReport, REPORT_FILE } from './report/index.ts';
+import { buildReport, REPORT_FILE, type ReportInput } from './report/index.ts';
 import { estimateShapes, GEOMETRY_BUDGET, poolWarnings, RESKATE_POOL } from './tiling/budget.ts';
 import { groupTriangles, isNative, isPlanned, jobTriangles, noteBytes, releaseBytes, type BuiltResource, type EncodeOptions, type MeshGroup, type ResourceJob } from './tiling/build.ts';
 import { SEAM_NONE } from './geometry/edge-rule.ts';
@@ -181,6 +181,8 @@ export interface CompileResult {
   cache?: { dir: string; hits: number; misses: number; rejected: number };
   /** Per collision object, the decision taken (the CLI's --verbose). */
   objects: ObjectDecision[];
+  /** How each glTF material became a packed word (report.html's materials table; a report rebuilt after the build takes it). */
+  materials?: ReportInput['materials'];
   /** Set by a dry run: what would be written (nothing was; `outDir` is where it would go). */
   dryRun?: DryRun;
   /**
@@ -573,7 +575,7 @@ async function publishStage(b: Build, imported: ImportResult & { ybn?: YbnReport
   const objects = decisions(imported.objects, built, b.modes);
   if (options.report) await timed(b, 'report', async () => staging.write(REPORT_FILE, await buildReport({ dir: staging.dir, manifest, timings: { ...b.timings }, workers: threads, objects, materials: imported.materials })));
   await timed(b, 'publish', () => staging.commit(manifest, logger));
-  return { input, outDir: staging.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: threads, objects };
+  return { input, outDir: staging.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: threads, objects, materials: imported.materials };
 }
 
 /** Geometries over ReSkate's pool fault the game: an error (nothing is written) unless allowPoolOverflow. */

@@ -220,6 +220,17 @@ async function rideBuilt(r: CompileResult): Promise<{ text: string } | { text: s
   const report = rideResources(read.resources);
   const ms = performance.now() - t0;
   r.manifest.ride = { ...report, findings: report.findings.slice(0, RIDE_LISTED), listed: Math.min(RIDE_LISTED, report.findings.length) };
+  // report.html shows the ride as a layer of its findings: built again with the manifest that holds it, and its
+  // size and CRC-32 recorded again (a rebuild removes only files that still match the record).
+  if (r.manifest.files.includes('report.html')) {
+    const { buildReport } = await import('../../src/report/index.ts');
+    const { checkOf } = await import('../../src/files.ts');
+    const page = new TextEncoder().encode(await buildReport({ dir: r.outDir, manifest: r.manifest, timings: r.timings, workers: r.workers, objects: r.objects, materials: r.materials }));
+    const at = join(r.outDir, 'report.html'), tmp = `${at}.ride-${process.pid}`;
+    writeFileSync(tmp, page, { flag: 'wx' });
+    renameSync(tmp, at);
+    if (r.manifest.checks) r.manifest.checks['report.html'] = checkOf(page);
+  }
   const path = join(r.outDir, 'manifest.json'), temp = `${path}.ride-${process.pid}`;
   writeFileSync(temp, `${JSON.stringify(r.manifest, null, 2)}\n`, { flag: 'wx' });
   renameSync(temp, path);

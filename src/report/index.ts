@@ -15,6 +15,7 @@ import { readPhysicsResource } from '../format/resource.ts';
 import { MAX_RESOURCE_BYTES, readRegularFile } from '../files.ts';
 import { EDGE_CLASS_NAMES, reportGeometry, REPORT_DEFAULTS, type ReportGeometry, type ReportOptions } from './model.ts';
 import { levelSurfaceColours, surfaceNames } from './surfaces.ts';
+import type { RideFinding } from '../ride/index.ts';
 
 export { REPORT_DEFAULTS, type ReportOptions } from './model.ts';
 
@@ -29,6 +30,8 @@ export interface ReportInput {
     tool: { name: string; version: string };
     input: { file: string };
     resources: { name: string; file: string; cell: [number, number] | null; bounds: { min: number[]; max: number[] }; parts: number; shapes: number; faces: number; sourceObjects: string[] }[];
+    /** compile --ride: the ride check's findings (src/ride/), listed in the findings panel as a "ride" layer. */
+    ride?: { counts: Record<string, number>; findings: RideFinding[] };
   };
   /** Milliseconds per stage so far. */
   timings: Record<string, number>;

@@ -314,7 +314,10 @@ function probeLength(p: ProbeShape): number {
   return 2 * Math.max(p.half[0], p.half[2]);
 }
 
-/** Walkable area by x/z cell, and the cells rides passed through. */
+/**
+ * Coverage: x/z cells holding walkable surface (each walkable face marks the cells its x/z box overlaps, its area
+ * spread over them), and the cells rides passed through; the share is the walkable area in passed cells.
+ */
 class Cover {
   readonly total: number;
   private readonly area: Float64Array;
@@ -342,16 +345,20 @@ class Cover {
       const o = 9 * t;
       const ux = P[o + 3] - P[o], uy = P[o + 4] - P[o + 1], uz = P[o + 5] - P[o + 2];
       const vx = P[o + 6] - P[o], vy = P[o + 7] - P[o + 1], vz = P[o + 8] - P[o + 2];
-      const a = 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+      const a = 0.5 * Math.sqrt((uy * vz - uz * vy) ** 2 + (uz * vx - ux * vz) ** 2 + (ux * vy - uy * vx) ** 2);
       total += a;
-      this.area[this.index((P[o] + P[o + 3] + P[o + 6]) / 3, (P[o + 2] + P[o + 5] + P[o + 8]) / 3)] += a;
+      const i0 = this.col(Math.min(P[o], P[o + 3], P[o + 6]), this.x0, this.nx), i1 = this.col(Math.max(P[o], P[o + 3], P[o + 6]), this.x0, this.nx);
+      const j0 = this.col(Math.min(P[o + 2], P[o + 5], P[o + 8]), this.z0, this.nz), j1 = this.col(Math.max(P[o + 2], P[o + 5], P[o + 8]), this.z0, this.nz);
+      const share = a / ((i1 - i0 + 1) * (j1 - j0 + 1));
+      for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) this.area[j * this.nx + i] += share;
     }
     this.total = total;
   }
+  private col(x: number, x0: number, n: number): number {
+    return Math.min(n - 1, Math.max(0, Math.floor((x - x0) / this.cell)));
+  }
   private index(x: number, z: number): number {
-    const i = Math.min(this.nx - 1, Math.max(0, Math.floor((x - this.x0) / this.cell)));
-    const j = Math.min(this.nz - 1, Math.max(0, Math.floor((z - this.z0) / this.cell)));
-    return j * this.nx + i;
+    return this.col(z, this.z0, this.nz) * this.nx + this.col(x, this.x0, this.nx);
   }
   /** Marks the cells along the segment from (x0, z0) to (x1, z1). */
   mark(x0: number, z0: number, x1: number, z1: number): void {

@@ -24,6 +24,8 @@ interface Meta {
     warnings: string[];
     files?: string[];
     seams: { mode: string; authoredOpenEdges: number | null; joinedAcrossCuts: number | null; openEdgesWritten: number | null };
+    /** compile --ride: the ride layer (src/ride/ RideFinding, as the manifest stores it). */
+    ride?: { counts: Record<string, number>; findings: { kind: string; position: number[]; resource: string; part: number; face: number; size: number; unit: string; probe?: string; speed?: number; direction?: number[]; edge?: string }[] };
   };
   objects: { name: string; mode: string; triangles: number; materials: number[]; resource: string | null }[];
   timings: Record<string, number>;
@@ -237,7 +239,7 @@ async function main(): Promise<void> {
   const frame = (pts: number[][]): void => view3d.frameFinding(pts);
 
   // ---- Findings list -------------------------------------------------------------------------------------------
-  interface Entry { kind: string; label: string; object: string; loc: Loc; info: boolean; source: 'validation' | 'file'; resource: number; modes?: string }
+  interface Entry { kind: string; label: string; object: string; loc: Loc; info: boolean; source: 'validation' | 'file' | 'ride'; resource: number; modes?: string; ride?: string }
   const entries: Entry[] = [];
   const counts = new Map<string, number>();
   const resourceOf = new Map<string, number>();
@@ -269,6 +271,17 @@ async function main(): Promise<void> {
       entries.push({ kind, label, object: r.sourceObjects.length === 1 ? r.sourceObjects[0] : r.name, loc: { triangle: -1, points: e.points, with: undefined }, info: cls === BORDER, source: 'file', resource: e.resource, modes });
     }
   }
+  // The ride layer (compile --ride): what the probes met in the written files, at the point of contact; listed
+  // as a 0.5 m stroke along the direction of travel so a click frames it at a probe's scale.
+  for (const f of m.ride?.findings ?? []) {
+    const d = f.direction ?? [1, 0], p = f.position;
+    const points = [[p[0] - 0.25 * d[0], p[1], p[2] - 0.25 * d[1]], [p[0] + 0.25 * d[0], p[1], p[2] + 0.25 * d[1]]];
+    const by = f.probe ? ` · ${f.probe} at ${f.speed} m/s` : '';
+    entries.push({
+      kind: `ride-${f.kind}`, label: `ride: ${f.kind}`, object: f.resource, loc: { triangle: -1, points, with: undefined }, info: false, source: 'ride',
+      resource: m.resources.findIndex((r) => r.file === f.resource), ride: `${f.size} ${f.unit} at ${fmt(p)} · part ${f.part} face ${f.face}${f.edge ? ` · ${f.edge} edge` : ''}${by}`,
+    });
+  }
   const fi = el('div', { id: 'findings' });
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   const fileTotal = [...fileCounts.values()].reduce((a, b) => a + b, 0);
@@ -299,7 +312,8 @@ async function main(): Promise<void> {
     const li = el('li', { 'data-finding': String(i), 'data-source': e.source, 'data-kind': e.kind, class: e.info ? 'info' : '' });
     li.tabIndex = 0;
     const where = e.source === 'file' ? `${m.resources[e.resource].file} (${e.modes}: not validated)` : `source triangle ${e.loc.triangle}`;
-    li.append(el('span', { class: 'kind' }, e.label), document.createTextNode(` · "${e.object}" · ${shape} · ${where}${e.loc.with ? ` · along "${e.loc.with}"` : ''}`));
+    if (e.ride) li.append(el('span', { class: 'kind' }, e.label), document.createTextNode(` · ${e.object} · ${e.ride}`));
+    else li.append(el('span', { class: 'kind' }, e.label), document.createTextNode(` · "${e.object}" · ${shape} · ${where}${e.loc.with ? ` · along "${e.loc.with}"` : ''}`));
     li.addEventListener('click', () => {
       for (const s of ol.querySelectorAll('li.sel')) s.classList.remove('sel');
       li.classList.add('sel');

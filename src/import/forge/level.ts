@@ -218,7 +218,7 @@ export function buildLevel(records: LevelRecord[], o: LevelOptions): BuiltLevel 
   for (const { links } of linked) for (const id of links) planned = Math.min(planned + expansion.count(id), Number.MAX_SAFE_INTEGER);
   if (planned > cap) {
     throw new Error(
-      `${o.stage}: the level's entity links expand to ${planned} shapes (compound children counted each time they are placed), more than the cap of ${cap}` +
+      `${o.stage}: the level's entity links expand to ${planned > MAX_PLACED_SHAPES ? `more than ${MAX_PLACED_SHAPES}` : planned} shapes (compound children counted each time they are placed), more than the cap of ${cap}` +
         ` (${PLACED_SHAPES_FLOOR} + one per ${INPUT_BYTES_PER_PLACED_SHAPE} bytes of the ${o.inputBytes ?? 0}-byte input, at most ${MAX_PLACED_SHAPES}); refusing before placing any`,
     );
   }
@@ -313,7 +313,8 @@ export function scanLinks(e: Extract<ForgeRecord, { kind: 'Entity' }>, ids: Read
 }
 
 /**
- * How many primitives a shape id expands to when placed once (a compound: the sum over its children), memoized,
+ * How many shapes a shape id expands to when placed once — a primitive, a MeshShape or an id no record has: 1; a
+ * compound: the sum over its children, at least 1 — memoized,
  * so a level's total is known before anything is placed; nesting deeper than MAX_COMPOUND_DEPTH, or a cycle, is
  * refused. Linear in the shapes and children however they multiply; counts saturate above MAX_PLACED_SHAPES.
  */
@@ -334,13 +335,14 @@ export class CompoundExpansion {
   private visit(id: bigint): void {
     if (this.counts.has(id)) return;
     const found = this.shapes.get(id);
-    if (!found) return; // MeshShapes and unresolved ids place nothing (counted where they are met)
-    const { shape } = found;
-    if (shape.kind !== 'ReferenceListShape') {
+    // A MeshShape or an unresolved id places nothing but is still met (and counted in a note) each time: 1, so
+    // the cap bounds the walk too; likewise an empty compound counts 1.
+    if (!found || found.shape.kind !== 'ReferenceListShape') {
       this.counts.set(id, 1);
       this.heights.set(id, 0);
       return;
     }
+    const { shape } = found;
     if (this.open.has(id)) throw this.refuse(id, `lists itself through its children (a cycle of ReferenceListShapes)`);
     this.open.add(id);
     let n = 0;
@@ -352,7 +354,7 @@ export class CompoundExpansion {
     }
     this.open.delete(id);
     if (h + 1 > MAX_COMPOUND_DEPTH) throw this.refuse(id, `ReferenceListShapes nest deeper than ${MAX_COMPOUND_DEPTH}`);
-    this.counts.set(id, n);
+    this.counts.set(id, Math.max(1, n));
     this.heights.set(id, h + 1);
   }
 }

@@ -283,6 +283,21 @@ describe('forge placement', () => {
     await expect(load(file2)).rejects.toThrow(/ReferenceListShape "l\d" \(id 0x10\d, data file "cycle"\): lists itself through its children \(a cycle of ReferenceListShapes\)/);
   });
 
+  it('references that place nothing (ids no record has, nested 40^4 times) count against the cap too', async () => {
+    const recs: FixtureRecord[] = [];
+    let child = 0xdead; // no record has this id
+    for (let d = 1; d <= 4; d++) {
+      recs.push({ id: 0x200 + d, type: T.ReferenceListShape, name: `l${d}`, body: refListBody(Array(40).fill(child), Array(40).fill(IDENTITY4), Array(40).fill([1, 1, 1, 1])) });
+      child = 0x200 + d;
+    }
+    recs.push({ id: 0x10, type: T.Entity, name: 'e', body: linkingEntity(0x10, IDENTITY4, [0x204]) });
+    const file = join(tmp.dir, 'hollow.forge');
+    writeFileSync(file, forgeFile([{ id: 1, name: 'hollow', bytes: dataFile(recs) }]));
+    const t0 = performance.now();
+    await expect(load(file)).rejects.toThrow(/the level's entity links expand to more than 200000 shapes .*refusing before placing any$/);
+    expect(performance.now() - t0).toBeLessThan(2000);
+  });
+
   it('no warning repeats the forge: stage', async () => {
     const file = join(tmp.dir, 'odd2.forge');
     writeFileSync(file, forgeFile([{ id: 1, name: 'odd', bytes: dataFile([

@@ -442,6 +442,16 @@ def load_findings(context, manifest, out_dir):
                 count = len(locs)
             if count or locs:
                 rows.append((kind in catalog.INFO_KINDS, order, obj, kind, count, locs))
+    # compile --ride: the ride check's findings (manifest "ride", docs/ride.md), one row per kind, its locations the
+    # contact points in the written collision; no object of the level (they are found in the files), so "" for it.
+    ride = manifest.get("ride")
+    ride_locs = {}
+    for f in (ride.get("findings") if isinstance(ride, dict) and isinstance(ride.get("findings"), list) else ()):
+        p = f.get("position") if isinstance(f, dict) else None
+        if isinstance(p, list) and len(p) == 3 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in p):
+            ride_locs.setdefault("ride" + str(f.get("kind", "")).capitalize(), []).append({"points": [p], "resource": str(f.get("resource", ""))})
+    for order, kind in enumerate(sorted(ride_locs)):
+        rows.append((False, len(catalog.FINDING_KINDS) + 1000 + order, "", kind, len(ride_locs[kind]), ride_locs[kind]))
     rows.sort(key=lambda r: (r[0], r[1], r[2]))
     for info, _, obj, kind, count, locs in rows:
         f = state.findings.add()
@@ -474,6 +484,20 @@ def go_to_finding(context, finding, location_index=0, source_names=None):
     Returns (object, place in Blender space, note): note says when the place is on geometry a modifier made."""
     from mathutils import Vector
     locs = json.loads(finding.locations or "[]")
+    if not finding.object and locs:
+        # A ride finding: a place in the written collision, not on an object of the level: the cursor and views go there.
+        loc = locs[location_index % len(locs)]
+        centre = Vector(game_to_blender(loc["points"][0]))
+        context.scene.cursor.location = centre
+        for window in context.window_manager.windows:
+            for area in window.screen.areas:
+                if area.type == "VIEW_3D":
+                    for space in area.spaces:
+                        if space.type == "VIEW_3D" and space.region_3d is not None:
+                            space.region_3d.view_location = centre
+                            space.region_3d.view_distance = 2.0
+                    area.tag_redraw()
+        return None, tuple(centre), "in %s" % loc.get("resource", "the written collision")
     obj = find_object(finding.object, source_names)
     if obj is None:
         source = (source_names or {}).get(finding.object)
@@ -752,7 +776,7 @@ class SK8_OT_go_to_finding(bpy.types.Operator):
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
         where = "" if place is None else " at (%.3f, %.3f, %.3f)" % place
-        self.report({"INFO"}, "%s on %s%s%s (%d of %d)" % (kind_label(f.kind), obj.name, where, ", " + note if note else "", f.current + 1, n))
+        self.report({"INFO"}, "%s on %s%s%s (%d of %d)" % (kind_label(f.kind), obj.name if obj else "the written collision", where, ", " + note if note else "", f.current + 1, n))
         return {"FINISHED"}
 
 
@@ -779,6 +803,7 @@ class SK8_OT_open_report(bpy.types.Operator):
 LIST_LABELS = {
     "crackEdges": "crack", "nonManifoldEdges": "non-manifold", "inconsistentEdges": "winding", "degenerate": "degenerate",
     "duplicate": "duplicate", "reversedDuplicate": "back-to-back", "borderEdges": "border",
+    "rideBump": "ride bump", "rideSnag": "ride snag", "rideStep": "ride step", "rideGap": "ride gap",
 }
 SIDEBAR_WIDTH = 220  # px at UI scale 1: the 3D view sidebar's default width (Blender's UI_SIDEBAR_PANEL_WIDTH)
 ICON_WIDTH = 20  # px at UI scale 1: an icon and its gap before a label's text

@@ -73,6 +73,11 @@ describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
     expect(r.edge).toEqual([[10, 3, 1], [10, 5, 1]]);
   }, 240_000);
 
+  it("compile --ride's findings: a row per ride kind in the findings list, go to puts the cursor on the place", () => {
+    const r = runCase('ride');
+    expect(r.rows).toEqual([['rideBump', '', 2, 'WARNING'], ['rideStep', '', 1, 'WARNING']]);
+    expect(r.cursor).toEqual([1.5, 3, 0.25]);
+  }, 240_000);
   it("go to: objects the compiler renamed (by the manifest's sourceNames), an Array modifier's copy, a degenerate triangle", () => {
     const r = runCase('goto');
     expect(r.sourceNames).toEqual({ Rail_1: 'Rail 1', Rail_1_2: 'Rail_1', wall_2: 'wall', CON_: 'CON', Kicker_: 'Kicker.' });

@@ -415,6 +415,27 @@ def case_finding(work):
     print("RESULT " + json.dumps({"finding": finding, "cursor": cursor, "edge": edges[0], "findings": findings, "polls": polls, "strict": state.status}))
 
 
+def case_ride(work):
+    """compile --ride's findings in the findings list: a row per ride kind, go to puts the cursor on the place."""
+    fresh()
+    from skate_collision import build
+    manifest = {"validation": {}, "ride": {"counts": {"bump": 2, "snag": 0, "step": 1, "gap": 0}, "findings": [
+        {"kind": "bump", "position": [1.5, 0.25, -3.0], "resource": "collision_area_0_-1.physics", "part": 0, "face": 7, "size": 0.4, "unit": "m/s"},
+        {"kind": "bump", "position": [2.5, 0.0, 4.0], "resource": "collision_area_0_0.physics", "part": 1, "face": 9, "size": 0.2, "unit": "m/s"},
+        {"kind": "step", "position": [0.0, 0.1, 0.0], "resource": "collision_area_0_0.physics", "part": 0, "face": 1, "size": 0.005, "unit": "m"},
+        {"kind": "gap", "position": "nowhere"}]}}
+    build.load_findings(bpy.context, manifest, work)
+    state = bpy.context.window_manager.sk8_state
+    rows = [(f.kind, f.object, f.count, f.severity) for f in state.findings]
+    assert rows == [("rideBump", "", 2, "WARNING"), ("rideStep", "", 1, "WARNING")], rows
+    assert build.kind_label("rideBump") == "ride bump"
+    obj, place, note = build.go_to_finding(bpy.context, state.findings[0], 0, {})
+    assert obj is None and note == "in collision_area_0_-1.physics", (obj, note)
+    cursor = list(bpy.context.scene.cursor.location)
+    assert all(abs(a - b) < 1e-6 for a, b in zip(cursor, [1.5, 3.0, 0.25])), cursor
+    print("RESULT " + json.dumps({"rows": rows, "cursor": cursor}))
+
+
 def case_progress(work, count):
     """A level of COUNT separate grid plates (one resource each: COUNT encode events) built the way the button's
     timer runs it: the status line shows the stage and its counts while the child runs, the build panel draws the
@@ -1232,6 +1253,8 @@ def main():
         case_properties(work)
     elif case == "finding":
         case_finding(work)
+    elif case == "ride":
+        case_ride(work)
     elif case == "progress":
         case_progress(work, int(sys.argv[3]))
     elif case == "import":

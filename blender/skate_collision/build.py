@@ -23,7 +23,8 @@ ADDON_DIR = os.path.dirname(os.path.abspath(__file__))
 KIND_LABELS = {
     "crackEdges": "crack", "nonManifoldEdges": "non-manifold edge", "inconsistentEdges": "inconsistent winding",
     "degenerate": "degenerate triangle", "duplicate": "duplicate triangle", "reversedDuplicate": "back-to-back pair",
-    "borderEdges": "border (info)",
+    "borderEdges": "border (info)", "rideBump": "ride: bump", "rideSnag": "ride: snag", "rideStep": "ride: step",
+    "rideGap": "ride: gap", "grindTooDense": "too dense to grind",
 }
 
 
@@ -442,16 +443,9 @@ def load_findings(context, manifest, out_dir):
                 count = len(locs)
             if count or locs:
                 rows.append((kind in catalog.INFO_KINDS, order, obj, kind, count, locs))
-    # compile --ride: the ride check's findings (manifest "ride", docs/ride.md), one row per kind, its locations the
-    # contact points in the written collision; no object of the level (they are found in the files), so "" for it.
-    ride = manifest.get("ride")
-    ride_locs = {}
-    for f in (ride.get("findings") if isinstance(ride, dict) and isinstance(ride.get("findings"), list) else ()):
-        p = f.get("position") if isinstance(f, dict) else None
-        if isinstance(p, list) and len(p) == 3 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in p):
-            ride_locs.setdefault("ride" + str(f.get("kind", "")).capitalize(), []).append({"points": [p], "resource": str(f.get("resource", ""))})
-    for order, kind in enumerate(sorted(ride_locs)):
-        rows.append((False, len(catalog.FINDING_KINDS) + 1000 + order, "", kind, len(ride_locs[kind]), ride_locs[kind]))
+    base = len(catalog.FINDING_KINDS) + 100
+    for obj, kind, locs in placed_findings(manifest):
+        rows.append((False, base + sorted(PLACED_KINDS).index(kind) if kind in PLACED_KINDS else base + 50, obj, kind, len(locs), locs))
     rows.sort(key=lambda r: (r[0], r[1], r[2]))
     for info, _, obj, kind, count, locs in rows:
         f = state.findings.add()
@@ -461,6 +455,44 @@ def load_findings(context, manifest, out_dir):
         f.count = int(count)
         f.locations = json.dumps(locs)
     state.finding_index = 0
+
+
+PLACED_KINDS = {"rideBump", "rideSnag", "rideStep", "rideGap", "grindTooDense"}
+
+
+def placed_findings(manifest):
+    """Findings the manifest gives by place outside the validation report, as (object, kind, locations): the ride
+    check's (ride.findings: bump, snag, step, gap at a position in a resource) and the grind map's parts too dense
+    to grind (grind.denseParts, at their middle). A resource's object is its one source object, else the resource
+    (a merged cell): Go To then frames the place without an object to select. Anything malformed is skipped."""
+    sources = {}
+    for r in manifest.get("resources") or []:
+        if isinstance(r, dict) and isinstance(r.get("name"), str):
+            objs = [o for o in (r.get("sourceObjects") or []) if isinstance(o, str)]
+            # Findings name a resource by its name or its file (the ride check: "quarter_pipe.physics").
+            for key in (r["name"], r.get("file")):
+                if isinstance(key, str):
+                    sources[key] = objs[0] if len(objs) == 1 else r["name"]
+
+    def point(p):
+        return isinstance(p, list) and len(p) >= 3 and all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in p[:3])
+
+    grouped = {}
+    ride = manifest.get("ride")
+    for f in (ride.get("findings") or []) if isinstance(ride, dict) else []:
+        if not isinstance(f, dict) or not isinstance(f.get("kind"), str) or not point(f.get("position")):
+            continue
+        kind = "ride" + f["kind"][:1].upper() + f["kind"][1:]
+        obj = sources.get(f.get("resource"), f.get("resource") if isinstance(f.get("resource"), str) else "")
+        grouped.setdefault((obj, kind), []).append({"points": [list(f["position"][:3])], "size": f.get("size"), "unit": f.get("unit")})
+    grind = manifest.get("grind")
+    for d in (grind.get("denseParts") or []) if isinstance(grind, dict) else []:
+        if not isinstance(d, dict) or not point(d.get("at")):
+            continue
+        objs = [o for o in (d.get("sourceObjects") or []) if isinstance(o, str)]
+        obj = objs[0] if len(objs) == 1 else sources.get(d.get("resource"), d.get("resource") if isinstance(d.get("resource"), str) else "")
+        grouped.setdefault((obj, "grindTooDense"), []).append({"points": [list(d["at"][:3])]})
+    return [(obj, kind, locs) for (obj, kind), locs in grouped.items() if obj]
 
 
 def game_to_blender(p):
@@ -484,24 +516,14 @@ def go_to_finding(context, finding, location_index=0, source_names=None):
     Returns (object, place in Blender space, note): note says when the place is on geometry a modifier made."""
     from mathutils import Vector
     locs = json.loads(finding.locations or "[]")
-    if not finding.object and locs:
-        # A ride finding: a place in the written collision, not on an object of the level: the cursor and views go there.
-        loc = locs[location_index % len(locs)]
-        centre = Vector(game_to_blender(loc["points"][0]))
-        context.scene.cursor.location = centre
-        for window in context.window_manager.windows:
-            for area in window.screen.areas:
-                if area.type == "VIEW_3D":
-                    for space in area.spaces:
-                        if space.type == "VIEW_3D" and space.region_3d is not None:
-                            space.region_3d.view_location = centre
-                            space.region_3d.view_distance = 2.0
-                    area.tag_redraw()
-        return None, tuple(centre), "in %s" % loc.get("resource", "the written collision")
     obj = find_object(finding.object, source_names)
-    if obj is None:
+    if obj is None and not locs:
         source = (source_names or {}).get(finding.object)
         raise LookupError("no object named %s in this file (the finding's object%s)" % (source or finding.object, ", compiled as %s" % finding.object if source else ""))
+    if obj is None:
+        # A place in a merged resource (a cell) or of an object this file lacks: frame it, select nothing.
+        centre = _frame(context, locs[location_index % len(locs)])
+        return None, centre, "%s is not an object of this file: the place is framed, nothing selected" % finding.object
     if context.object is not None and context.object.mode != "OBJECT":
         bpy.ops.object.mode_set(mode="OBJECT")
     for o in context.view_layer.objects:
@@ -512,6 +534,20 @@ def go_to_finding(context, finding, location_index=0, source_names=None):
     if not locs:
         return obj, None, ""
     loc = locs[location_index % len(locs)]
+    pts = [Vector(game_to_blender(p)) for p in loc["points"]]
+    centre = _frame(context, loc)
+    note = ""
+    if obj.type == "MESH" and len(pts) in (2, 3):
+        if obj.data.library is not None or getattr(obj.data, "override_library", None) is not None:
+            note = "its mesh is linked from another file, so no element is selected (the cursor is on the place)"
+        else:
+            _, note = _select_element(context, obj, pts, "EDGE" if len(pts) == 2 else "FACE")
+    return obj, tuple(centre), note
+
+
+def _frame(context, loc):
+    """Puts the 3D cursor on the middle of a location's points and centres every 3D view on it; returns it."""
+    from mathutils import Vector
     pts = [Vector(game_to_blender(p)) for p in loc["points"]]
     centre = sum(pts, Vector()) / len(pts)
     size = max([(a - b).length for a in pts for b in pts] + [0.5])
@@ -525,13 +561,7 @@ def go_to_finding(context, finding, location_index=0, source_names=None):
                     space.region_3d.view_location = centre
                     space.region_3d.view_distance = max(2.0, 3.0 * size)
             area.tag_redraw()
-    note = ""
-    if obj.type == "MESH" and len(pts) in (2, 3):
-        if obj.data.library is not None or getattr(obj.data, "override_library", None) is not None:
-            note = "its mesh is linked from another file, so no element is selected (the cursor is on the place)"
-        else:
-            _, note = _select_element(context, obj, pts, "EDGE" if len(pts) == 2 else "FACE")
-    return obj, tuple(centre), note
+    return tuple(centre)
 
 
 INDEX_ATTRIBUTE = "sk8_go_to_index"  # a temporary attribute: which original edge/face each evaluated one comes from
@@ -776,7 +806,7 @@ class SK8_OT_go_to_finding(bpy.types.Operator):
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
         where = "" if place is None else " at (%.3f, %.3f, %.3f)" % place
-        self.report({"INFO"}, "%s on %s%s%s (%d of %d)" % (kind_label(f.kind), obj.name if obj else "the written collision", where, ", " + note if note else "", f.current + 1, n))
+        self.report({"INFO"}, "%s on %s%s%s (%d of %d)" % (kind_label(f.kind), obj.name if obj else f.object, where, ", " + note if note else "", f.current + 1, n))
         return {"FINISHED"}
 
 
@@ -803,7 +833,7 @@ class SK8_OT_open_report(bpy.types.Operator):
 LIST_LABELS = {
     "crackEdges": "crack", "nonManifoldEdges": "non-manifold", "inconsistentEdges": "winding", "degenerate": "degenerate",
     "duplicate": "duplicate", "reversedDuplicate": "back-to-back", "borderEdges": "border",
-    "rideBump": "ride bump", "rideSnag": "ride snag", "rideStep": "ride step", "rideGap": "ride gap",
+    "rideBump": "bump", "rideSnag": "snag", "rideStep": "step", "rideGap": "gap", "grindTooDense": "grind dense",
 }
 SIDEBAR_WIDTH = 220  # px at UI scale 1: the 3D view sidebar's default width (Blender's UI_SIDEBAR_PANEL_WIDTH)
 ICON_WIDTH = 20  # px at UI scale 1: an icon and its gap before a label's text

@@ -73,9 +73,9 @@ describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
     expect(r.edge).toEqual([[10, 3, 1], [10, 5, 1]]);
   }, 240_000);
 
-  it("compile --ride's findings: a row per ride kind in the findings list, go to puts the cursor on the place", () => {
+  it("compile --ride's findings: a row per ride kind and resource in the findings list, go to puts the cursor on the place", () => {
     const r = runCase('ride');
-    expect(r.rows).toEqual([['rideBump', '', 2, 'WARNING'], ['rideStep', '', 1, 'WARNING']]);
+    expect(r.rows).toEqual([['rideBump', 'collision_area_0_-1.physics', 1, 'WARNING'], ['rideBump', 'collision_area_0_0.physics', 1, 'WARNING'], ['rideStep', 'collision_area_0_0.physics', 1, 'WARNING']]);
     expect(r.cursor).toEqual([1.5, 3, 0.25]);
   }, 240_000);
   it("go to: objects the compiler renamed (by the manifest's sourceNames), an Array modifier's copy, a degenerate triangle", () => {
@@ -86,6 +86,14 @@ describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
     expect(r.array).toEqual({ cursor: [3, -20, 0], edge: [[-1, -1, 0], [-1, 1, 0]] });
     expect(r.degenerate).toEqual([4, 5, 6]);
     expect(r.missing).toMatch(/no object named Gone in this file \(the finding's object, compiled as Rail_1_2\)/);
+  }, 240_000);
+
+  it("the ride check's and the grind map's findings are listed with the others, and Go To takes each to its place", () => {
+    const r = runCase('placed', join(ROOT, 'samples/skatepark.glb'));
+    expect(Object.keys(r.rows)).toEqual(expect.arrayContaining(['rideBump funbox', 'grindTooDense ledge', 'rideGap collision_area_0_0.physics']));
+    expect(r.went.bump[0]).toBe('funbox');
+    expect(r.went.dense).toEqual([1, -1, 0.5]);
+    expect(r.went.cell).toEqual([5, 5, 0]);
   }, 240_000);
 
   it('objects with a collision setting that yield nothing are named in a warning', () => {

@@ -23,6 +23,7 @@
 #   panel       the sidebar at its default width, the result cleared while a build runs, an invalid packed word,
 #               a compile error's file, Blender without numpy.
 #   release     the release's zip (the compiler inside) installed, only node on PATH: Compile and Import work.
+#   placed      the ride check's and the grind map's findings (by place, outside validation) listed; Go To on them.
 #   hostile     the locate/run functions fed hostile names (output folders, shims, planted compilers, no node), for
 #               POSIX and, by their platform parameter, Windows: nothing runs but node on the compiler's JavaScript.
 import json
@@ -427,10 +428,13 @@ def case_ride(work):
     build.load_findings(bpy.context, manifest, work)
     state = bpy.context.window_manager.sk8_state
     rows = [(f.kind, f.object, f.count, f.severity) for f in state.findings]
-    assert rows == [("rideBump", "", 2, "WARNING"), ("rideStep", "", 1, "WARNING")], rows
-    assert build.kind_label("rideBump") == "ride bump"
+    # Per kind and resource (no resources listed here: each finding's resource names its row; a resource's one
+    # source object would, case placed).
+    assert rows == [("rideBump", "collision_area_0_-1.physics", 1, "WARNING"), ("rideBump", "collision_area_0_0.physics", 1, "WARNING"),
+                    ("rideStep", "collision_area_0_0.physics", 1, "WARNING")], rows
+    assert build.kind_label("rideBump") == "ride: bump"
     obj, place, note = build.go_to_finding(bpy.context, state.findings[0], 0, {})
-    assert obj is None and note == "in collision_area_0_-1.physics", (obj, note)
+    assert obj is None and note.startswith("collision_area_0_-1.physics is not an object of this file"), (obj, note)
     cursor = list(bpy.context.scene.cursor.location)
     assert all(abs(a - b) < 1e-6 for a, b in zip(cursor, [1.5, 3.0, 0.25])), cursor
     print("RESULT " + json.dumps({"rows": rows, "cursor": cursor}))
@@ -976,6 +980,56 @@ def case_release(work, zip_path):
     print("RESULT " + json.dumps({"command": cmd, "files": files, "imported": len(bpy.data.objects) - before, "status": bpy.context.window_manager.sk8_state.status}))
 
 
+def case_placed(work, sample):
+    """Findings the manifest gives by place beside the validation report: the ride check's (compile --ride) and the
+    grind map's too-dense parts are listed, and Go To takes each to its object and place."""
+    out_dir = os.path.join(work, "ride.collision")
+    p = subprocess.run(["node", BIN, sample, "-o", out_dir, "--ride", "--no-report", "--json"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    manifest = json.load(open(os.path.join(out_dir, "manifest.json")))
+    fresh()
+    assert bpy.ops.import_scene.gltf(filepath=sample) == {"FINISHED"}
+    from skate_collision import build
+    ride = manifest["ride"]["findings"]
+    assert ride, "the ride check found nothing to list"
+    # A part too dense to grind (none in this sample: one as the grind map writes it), and a ride finding in a
+    # merged cell (no object of that name).
+    manifest.setdefault("grind", {})["denseParts"] = [{"resource": "ledge", "part": 0, "density": 40.0, "faces": 900, "creases": 12, "material": 96,
+                                                       "at": [1, 0.5, 1], "bounds": {"min": [0, 0, 0], "max": [2, 1, 2]}, "sourceObjects": ["ledge"]}]
+    manifest["ride"]["findings"].append({"kind": "gap", "position": [5, 0, -5], "resource": "collision_area_0_0.physics", "size": 0.01, "unit": "m", "where": "seam"})
+    state = bpy.context.window_manager.sk8_state
+    build.load_findings(bpy.context, manifest, out_dir)
+    rows = {(f.kind, f.object): f.count for f in state.findings if f.kind.startswith(("ride", "grind"))}
+    want = {}
+    for f in ride[:-1]:
+        res = next(r for r in manifest["resources"] if r["file"] == f["resource"] or r["name"] == f["resource"])
+        key = ("ride" + f["kind"].title(), res["sourceObjects"][0] if len(res["sourceObjects"]) == 1 else res["name"])
+        want[key] = want.get(key, 0) + 1
+    want[("rideGap", "collision_area_0_0.physics")] = 1
+    want[("grindTooDense", "ledge")] = 1
+    assert rows == want, (rows, want)
+    ctx = bpy.context
+    gone = {}
+    for i, f in enumerate(state.findings):
+        if f.kind == "rideBump" and "bump" not in gone:
+            assert bpy.ops.sk8.go_to_finding(index=i) == {"FINISHED"}
+            first = json.loads(f.locations)[0]["points"][0]
+            assert ctx.view_layer.objects.active.name == f.object, (ctx.view_layer.objects.active.name, f.object)
+            cursor = tuple(round(c, 4) for c in ctx.scene.cursor.location)
+            assert cursor == tuple(round(c, 4) + 0.0 for c in build.game_to_blender(first)), (cursor, first)
+            gone["bump"] = [f.object, cursor]
+        if f.kind == "grindTooDense":
+            assert bpy.ops.sk8.go_to_finding(index=i) == {"FINISHED"}
+            assert ctx.view_layer.objects.active.name == "ledge"
+            gone["dense"] = tuple(round(c, 4) for c in ctx.scene.cursor.location)
+        if f.kind == "rideGap" and f.object.startswith("collision_area"):
+            assert bpy.ops.sk8.go_to_finding(index=i) == {"FINISHED"}
+            gone["cell"] = tuple(round(c, 4) for c in ctx.scene.cursor.location)
+    assert gone.get("dense") == (1.0, -1.0, 0.5) and gone.get("cell") == (5.0, 5.0, 0.0), gone
+    labels = sorted({build.list_label(f.kind) for f in state.findings})
+    print("RESULT " + json.dumps({"rows": {"%s %s" % k: v for k, v in rows.items()}, "went": gone, "labels": labels}))
+
+
 def msvc_argv(line):
     """Splits a Windows command line as node.exe's C runtime does (CommandLineToArgvW's rules)."""
     args, cur, i, quoted, have = [], [], 0, False, False
@@ -1269,6 +1323,8 @@ def main():
         case_panel(work)
     elif case == "release":
         case_release(work, sys.argv[3])
+    elif case == "placed":
+        case_placed(work, sys.argv[3])
     elif case == "hostile":
         case_hostile(work)
     elif case == "install":

@@ -1,11 +1,14 @@
 // inspect/verify/diff arguments → .physics files: a file as given, a folder as its .physics files (a compile
 // output, one holding manifest.json, as a whole), a glob (quoted, so the shell left it) as what it matches.
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Manifest } from '../src/compile.ts';
-import { readManifestText, readPhysicsFile as readCapped, whatIsNot } from '../src/files.ts';
+import { readManifestText, readPhysicsFile as readCapped, readRegularFile, whatIsNot } from '../src/files.ts';
 import { identify, notPhysics } from '../src/format/identify.ts';
 import { checkManifest } from '../src/manifest-read.ts';
+
+/** Bytes identify() looks at. */
+const HEAD_BYTES = 4096;
 
 export interface InputGroup {
   /** The argument as given. */
@@ -82,6 +85,11 @@ export async function expandPhysicsInputs(args: string[]): Promise<{ groups: Inp
 export function readPhysicsFile(path: string): { bytes: Uint8Array } | { error: string } {
   let bytes: Uint8Array;
   try {
+    // Its first bytes say what it is: a file that is not a PhysicsResource is named without reading the rest (a
+    // 1 GiB file of zeros took 1.1 GB to be told it is not one).
+    const head = readRegularFile(path, HEAD_BYTES, 'truncate');
+    const kind = identify(head, path);
+    if (kind !== 'physics') return { error: notPhysics(kind, statSync(path).size) };
     bytes = readCapped(path);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
@@ -89,4 +97,15 @@ export function readPhysicsFile(path: string): { bytes: Uint8Array } | { error: 
   }
   const kind = identify(bytes, path);
   return kind === 'physics' ? { bytes } : { error: notPhysics(kind, bytes.length) };
+}
+
+/** Why `path` is not a PhysicsResource from its first bytes (as readPhysicsFile says it), or undefined when it may be one. */
+export function readPhysicsHead(path: string): string | undefined {
+  try {
+    const kind = identify(readRegularFile(path, HEAD_BYTES, 'truncate'), path);
+    return kind === 'physics' ? undefined : notPhysics(kind, statSync(path).size);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    return err.code === 'ENOENT' ? 'no such file' : err.message;
+  }
 }

@@ -216,3 +216,40 @@ export function resolveUri(baseDir: string, uri: string, what: string, allowOuts
 
 /** A .physics file for inspect/verify: a regular file of at most MAX_RESOURCE_BYTES. */
 export const readPhysicsFile = (path: string): Uint8Array<ArrayBuffer> => readRegularFile(path, MAX_RESOURCE_BYTES, 'error', 'any PhysicsResource (MAX_RESOURCE_BYTES, 1 GiB)');
+
+/** Bytes a byte-by-byte comparison reads of each file at a time (firstDifference). */
+const COMPARE_CHUNK = 1 << 20;
+
+/**
+ * Where two regular files first differ, read side by side in chunks of COMPARE_CHUNK (memory: two chunks, whatever
+ * the sizes): `at` the first differing offset (the shorter one's length when one is a prefix of the other), or -1
+ * when they are equal. Throws (as readRegularFile) for what is not a regular file.
+ */
+export function firstDifference(a: string, b: string): { at: number; sizes: [number, number] } {
+  const open = (p: string): number => {
+    const not = whatIsNot(p);
+    if (not !== undefined) throw new Error(`${p}: ${not}; refusing to read it`);
+    return openSync(p, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  };
+  const fa = open(a);
+  try {
+    const fb = open(b);
+    try {
+      const sa = fstatSync(fa), sb = fstatSync(fb);
+      if (!sa.isFile() || !sb.isFile()) throw new Error(`${!sa.isFile() ? a : b}: not a regular file; refusing to read it`);
+      const ba = new Uint8Array(COMPARE_CHUNK), bb = new Uint8Array(COMPARE_CHUNK);
+      const sizes: [number, number] = [sa.size, sb.size];
+      for (let pos = 0; ; pos += COMPARE_CHUNK) {
+        const na = readSync(fa, ba, 0, COMPARE_CHUNK, pos), nb = readSync(fb, bb, 0, COMPARE_CHUNK, pos);
+        const n = Math.min(na, nb);
+        for (let i = 0; i < n; i++) if (ba[i] !== bb[i]) return { at: pos + i, sizes };
+        if (na !== nb) return { at: pos + n, sizes };
+        if (na === 0) return { at: -1, sizes };
+      }
+    } finally {
+      closeSync(fb);
+    }
+  } finally {
+    closeSync(fa);
+  }
+}

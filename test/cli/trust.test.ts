@@ -3,7 +3,7 @@
 // progress on a terminal, a closed stdout, inspect/verify over files, folders and globs, short files, and diff.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXTMeshGPUInstancing } from '@gltf-transform/extensions';
@@ -333,4 +333,47 @@ describe('diff', () => {
     expect(run('diff', 'd1', 'd1/box.physics').status).toBe(2);
     expect(run('diff', 'd1/box.physics', 'nope.physics').status).toBe(2);
   });
+});
+
+describe('diff and the other readers of .physics are bounded by what they show', () => {
+  /** Max RSS (kB) of a spawned command through GNU time, or undefined where there is none. */
+  const rss = (...args: string[]): { status: number | null; stdout: string; stderr: string; kb?: number } => {
+    if (!existsSync('/usr/bin/time')) return { ...run(...args) };
+    const r = spawnSync('/usr/bin/time', ['-f', 'maxrss %M', process.execPath, BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+    const m = /maxrss (\d+)\s*$/.exec(r.stderr);
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr, kb: m ? Number(m[1]) : undefined };
+  };
+
+  it('a 1 GiB file that is not a PhysicsResource is named from its first bytes, never read whole', () => {
+    const zeros = at('zeros.physics');
+    writeFileSync(zeros, '');
+    truncateSync(zeros, 1 << 30);
+    const box = join(ROOT, 'test/golden/box.physics');
+    for (const cmd of [['diff', zeros, box], ['inspect', zeros], ['verify', zeros]]) {
+      const r = rss(...cmd);
+      expect(r.stderr, cmd[0]).toMatch(/zeros\.physics: (open: )?not a PhysicsResource \(1073741824 bytes/);
+      if (r.kb !== undefined) expect(r.kb, cmd[0]).toBeLessThan(400_000);
+    }
+    rmSync(zeros);
+  });
+
+  it('diff of two files over 128 MiB compares them byte by byte in chunks: the first differing byte, bounded memory', () => {
+    const box = readFileSync(join(ROOT, 'test/golden/box.physics'));
+    const [a, b] = [at('big-a.physics'), at('big-b.physics')];
+    for (const p of [a, b]) {
+      writeFileSync(p, box);
+      truncateSync(p, 200 << 20);
+    }
+    const fd = openSync(b, 'r+');
+    writeSync(fd, Buffer.from([1]), 0, 1, 150 << 20);
+    closeSync(fd);
+    const r = rss('diff', a, b);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout).toContain(`first differing byte: 0x${(150 << 20).toString(16)}`);
+    expect(r.stdout).toMatch(/compared byte by byte, not record by record/);
+    if (r.kb !== undefined) expect(r.kb).toBeLessThan(400_000);
+    expect(rss('diff', a, a).status).toBe(0);
+    rmSync(a);
+    rmSync(b);
+  }, 60_000);
 });

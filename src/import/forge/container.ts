@@ -433,7 +433,7 @@ export interface ForgeDataFile {
 export interface ForgeContents {
   version: number;
   dataFiles: ForgeDataFile[];
-  /** Data files that could not be read, with why. */
+  /** Data files that could not be read, with why (`data file <id> "<name>": at <offset>: …`, without the stage). */
   refused: { entry: IndexEntry; why: string }[];
   /** Data files that are not containers (ids 16 and 145), not read. */
   skipped: IndexEntry[];
@@ -490,7 +490,7 @@ export function readForge(bytes: Uint8Array, stage: string, warn: (m: string) =>
       total += plan.decoded;
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
-      out.refused.push({ entry, why: e.message });
+      out.refused.push({ entry, why: withoutStage(e.message, stage) });
     }
   }
   const cap = maxDecodedBytes(bytes.length);
@@ -514,8 +514,11 @@ export function readForge(bytes: Uint8Array, stage: string, warn: (m: string) =>
       for (const [t, n] of counted) out.counted.set(t, (out.counted.get(t) ?? 0) + n);
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
-      out.refused.push({ entry, why: e.message });
+      out.refused.push({ entry, why: withoutStage(e.message, stage) });
     }
   }
   return out;
 }
+
+/** A data file's refusal as the caller quotes it after its own stage: `data file 7 "x": at 0x…: …`. */
+const withoutStage = (m: string, stage: string): string => (m.startsWith(`${stage}: `) ? m.slice(stage.length + 2) : m);

@@ -311,6 +311,20 @@ describe('forge placement', () => {
     expect(r.warnings.join('\n')).toMatch(/^forge: \S+odd2\.forge: entity "e" list_1\/SphereShape "ball" .*: sphere under a non-uniform scale/m);
   });
 
+  it('a data file refused is warned with the stage once, and a level of only refused data files says why', async () => {
+    const file = join(tmp.dir, 'halfbad.forge');
+    const bad = dataFile(placedLevel()).slice(0, 30);
+    writeFileSync(file, forgeFile([{ id: 1, name: 'good', bytes: dataFile(placedLevel()) }, { id: 2, name: 'bad', bytes: bad }]));
+    const r = await load(file);
+    const w = r.warnings.find((x) => x.includes('data file(s) not read'))!;
+    expect(w).toMatch(/^forge: \S+halfbad\.forge: 1 data file\(s\) not read, e\.g\. data file 2 "bad": at 0x/);
+    expect(w.split(`forge: ${file}`).length - 1, w).toBe(1);
+    expect(w).not.toMatch(/e\.g\. forge: /);
+    const only = join(tmp.dir, 'allbad.forge');
+    writeFileSync(only, forgeFile([{ id: 2, name: 'bad', bytes: bad }]));
+    await expect(load(only)).rejects.toThrow(/^forge: \S+allbad\.forge: no data file could be read \(1 refused; the first: data file 2 "bad": at 0x[0-9a-f]+: /);
+  });
+
   it('a level that places nothing says why: the counts and the first refusal', async () => {
     const file = join(tmp.dir, 'refused.forge');
     writeFileSync(file, forgeFile([{ id: 1, name: 'refused', bytes: dataFile([

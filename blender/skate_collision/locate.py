@@ -236,6 +236,11 @@ def find_compiler_script(addon_dir, configured="", env=None, platform=sys.platfo
     env = os.environ if env is None else env
     b = bundled_compiler(addon_dir)
     if b:
+        # The add-on's own folder, as installed: still refused if others could have replaced the compiler in it.
+        why = unsafe_reason(b, platform)
+        if why:
+            raise NotFound("compile-collision: the compiler bundled with the add-on (%s) is not run: %s. Reinstall the "
+                           "add-on in a folder only you can write" % (b, why))
         return b, "bundled with the add-on"
     for value, where in ((configured, "the add-on preferences"), (env.get("SK8_COMPILE_COLLISION", ""), "SK8_COMPILE_COLLISION")):
         if value:

@@ -1096,6 +1096,14 @@ def case_hostile(work):
     env = {"PATH": os.path.dirname(node), "HOME": os.path.join(work, "nohome")}
     cmd = build.find_compiler(bpy.context, env=env, addon_dir=addon)
     assert cmd == [node, os.path.join(addon, "compiler", "compile-collision.mjs")], cmd
+    # The bundled compiler in a folder others can write is refused by name.
+    os.chmod(os.path.join(addon, "compiler"), 0o777)
+    try:
+        build.find_compiler(bpy.context, env=env, addon_dir=addon)
+        raise AssertionError("ran a bundled compiler others could replace")
+    except build.CompilerMissing as e:
+        assert "bundled with the add-on" in str(e) and "can be written by other users" in str(e), e
+    os.chmod(os.path.join(addon, "compiler"), 0o755)
     # 1. Output folders a shared .blend could hold: each reaches the compiler as one argument, unchanged, and no
     #    shell runs anything (no PWNED file anywhere).
     os.chdir(work)

@@ -22,9 +22,6 @@ import sys
 COMPILER_NAME = "compile-collision"
 BUNDLED = ("compiler", "compile-collision.mjs")  # under the add-on's folder, from the release zip
 JS_SUFFIXES = (".js", ".mjs", ".cjs")
-# Files Windows runs through an interpreter that parses the command line again (cmd.exe, PowerShell, the script
-# hosts): never started by the add-on.
-WINDOWS_SCRIPT_SUFFIXES = (".cmd", ".bat", ".ps1", ".vbs", ".vbe", ".js", ".jse", ".wsf", ".wsh", ".msc", ".com", ".pif", ".scr", ".lnk")
 NPM_PACKAGE = "skate-collision"
 # The package's command, where npm's shims point: the bundled compiler (the release's), or the older bin script.
 NPM_BIN_JS = (("dist", "compiler", "compile-collision.mjs"), ("bin", "compile-collision.js"))
@@ -277,7 +274,9 @@ def check_command(cmd, platform=sys.platform):
             raise ValueError("compile-collision: an argument holds a NUL character: %r" % a)
     prog = cmd[0]
     if platform == "win32":
-        if windows_suffix(prog) in WINDOWS_SCRIPT_SUFFIXES or windows_suffix(prog) != ".exe":
+        # Only an .exe is started as itself: .cmd/.bat go through cmd.exe, .ps1/.vbs/.js/.wsf through an
+        # interpreter that parses the command line again, .com/.pif/.scr/.lnk are not node.
+        if windows_suffix(prog) != ".exe":
             raise ValueError("compile-collision: %s is not run (only node.exe is: a script would go through cmd.exe or PowerShell)" % prog)
     return list(cmd)
 

@@ -1,4 +1,6 @@
 // Long mutation-fuzz runs of the PhysicsResource codec: npm run fuzz -- --iterations N --seed S [--corpus DIR...] [--max-bytes N]
+// With --forge: of whole .forge files through the forge importer instead (test/import/forge/mutate.ts; the corpus is
+// its forges in each layout).
 // Corpus: the hand-laid resources of test/format/fixtures.ts, test/format/reference/*.physics, test/golden/*.physics
 // and any --corpus directories. Every mutated resource must be refused with a FormatError or read, write back byte
 // for byte and pass through verify and inspect without throwing (test/format/mutate.ts). Exit 1 on any failure;
@@ -16,6 +18,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: String(Date.now() % 1e9) },
     corpus: { type: 'string', multiple: true, default: [] },
     'max-bytes': { type: 'string', default: String(1 << 16) },
+    forge: { type: 'boolean', default: false },
   },
 });
 const iterations = Number(values.iterations);
@@ -23,6 +26,25 @@ const seed = Number(values.seed);
 if (!Number.isInteger(iterations) || iterations < 1 || !Number.isInteger(seed)) {
   process.stderr.write('fuzz: --iterations and --seed take integers\n');
   process.exit(2);
+}
+
+if (values.forge) {
+  const { checkForge, FORGE_FUZZ_BASES, mutateForge } = await import('../test/import/forge/mutate.ts');
+  const { prng } = await import('../test/fixtures/meshes.ts');
+  const stats = { built: 0, refused: 0, failures: [] as string[], slowest: 0 };
+  const t0 = performance.now();
+  for (let i = 0; i < iterations; i++) {
+    const rand = prng((seed * 0x9e3779b1) ^ i);
+    const [name, base] = FORGE_FUZZ_BASES[Math.floor(rand() * FORGE_FUZZ_BASES.length)];
+    checkForge(mutateForge(base, rand), stats, `iteration ${i} (${name})`);
+  }
+  const ms = performance.now() - t0;
+  process.stdout.write(
+    `fuzz --forge: seed ${seed}, ${iterations} mutated forges from ${FORGE_FUZZ_BASES.length} in ${(ms / 1000).toFixed(1)} s: ${stats.built} built, ` +
+      `${stats.refused} refused, ${stats.failures.length} failures; slowest ${stats.slowest.toFixed(0)} ms\n`,
+  );
+  for (const f of stats.failures.slice(0, 20)) process.stdout.write(`  ${f}\n`);
+  process.exit(stats.failures.length ? 1 : 0);
 }
 
 const dirs = [new URL('../test/format/reference/', import.meta.url).pathname, new URL('../test/golden/', import.meta.url).pathname, ...values.corpus];

@@ -17,7 +17,7 @@
 // level first: an edge paired inside one shape plus two more faces elsewhere that run it (4+ faces on one edge)
 // joins those two; the whole-level rule would leave them open. The shape's own pair is kept either way.
 
-import { FLAT_COS, SEAM_CONCAVE, SEAM_FLAT } from './edge-rule.ts';
+import { classifyEdge, convexValue, EDGE_CONCAVE, EDGE_CONCAVE_SHARP, EDGE_FLAT, FLAT_COS, SEAM_CONCAVE, SEAM_FLAT, SEAM_NONE, SEAM_SHARP } from './edge-rule.ts';
 import type { OpenCorners } from './encode.ts';
 import { encoderWasm, WasmLayout, withEncoder } from './wasm.ts';
 import { keyOf } from './f32-keys.ts';
@@ -64,10 +64,131 @@ export function matchSeams(lists: OpenCorners[], bucketCorners = MATCH_BUCKET_CO
       }
     }, (codes) => all.set(codes))
     : matchBuckets(lists, n, bucketCorners, all);
+  const covered = joinCovered(lists, all);
   const codes: Float32Array[] = [];
   let at = 0;
   for (const l of lists) codes.push(all.subarray(at, (at += l.corner.length)));
-  return { codes, ...r };
+  return { codes, openCorners: r.openCorners, joined: r.joined + covered };
+}
+
+/**
+ * Distance, metres, within which a listed corner's edge is covered by other listed edges lying along it the other
+ * way (T_JUNCTION_TOLERANCE; docs/format-decisions.md "Seams across T-junctions and near-flush joints").
+ */
+export const T_JUNCTION_TOLERANCE = 1e-4;
+
+/**
+ * The corners the exact match left open whose edge a → b is covered, end to end, by other such corners' edges
+ * running along it the other way (within T_JUNCTION_TOLERANCE of its line): a T-junction (a long edge against two
+ * short ones: the long one is covered by the short ones, each short one by the long one), or two faces meeting
+ * near-flush, not bit for bit. Each takes the code the edge rule gives it against
+ * the faces across (one code when they all agree; else it stays open). Edges the exact match refused because more
+ * than two faces hold them (an exact reverse exists) are left as they are. Writes into `all`; returns how many
+ * corners it joined. Work: the open corners, by a grid of their boxes.
+ */
+function joinCovered(lists: OpenCorners[], all: Float32Array): number {
+  const open: number[] = [];
+  const pts: number[] = [];
+  let g = 0;
+  for (const l of lists) {
+    for (let c = 0; c < l.corner.length; c++, g++) {
+      if (all[g] !== SEAM_NONE) continue;
+      open.push(g);
+      for (let k = 0; k < 9; k++) pts.push(l.points[9 * c + k]);
+    }
+  }
+  const n = open.length;
+  if (n < 2) return 0;
+  const P = Float64Array.from(pts);
+  // A grid over x/z of the edges' boxes, cells of twice the median edge length (at least 0.25 m).
+  const lens = new Float64Array(n);
+  for (let i = 0; i < n; i++) lens[i] = Math.hypot(P[9 * i + 3] - P[9 * i], P[9 * i + 4] - P[9 * i + 1], P[9 * i + 5] - P[9 * i + 2]);
+  const cell = Math.max(0.25, 2 * [...lens].sort((a, b) => a - b)[n >> 1]);
+  const grid = new Map<string, number[]>();
+  const cellsOf = (i: number, visit: (key: string) => void): void => {
+    const o = 9 * i, tol = T_JUNCTION_TOLERANCE;
+    const x0 = Math.floor((Math.min(P[o], P[o + 3]) - tol) / cell), x1 = Math.floor((Math.max(P[o], P[o + 3]) + tol) / cell);
+    const z0 = Math.floor((Math.min(P[o + 2], P[o + 5]) - tol) / cell), z1 = Math.floor((Math.max(P[o + 2], P[o + 5]) + tol) / cell);
+    if ((x1 - x0 + 1) * (z1 - z0 + 1) > 4096) return visit('big');
+    for (let z = z0; z <= z1; z++) for (let x = x0; x <= x1; x++) visit(`${x},${z}`);
+  };
+  for (let i = 0; i < n; i++) cellsOf(i, (k) => (grid.get(k) ?? grid.set(k, []).get(k)!).push(i));
+  const big = grid.get('big') ?? [];
+  let joined = 0;
+  const seen = new Int32Array(n).fill(-1);
+  for (let e = 0; e < n; e++) {
+    const o = 9 * e, len = lens[e];
+    if (len < 10 * T_JUNCTION_TOLERANCE) continue;
+    const dx = (P[o + 3] - P[o]) / len, dy = (P[o + 4] - P[o + 1]) / len, dz = (P[o + 5] - P[o + 2]) / len;
+    const spans: [number, number, number][] = [];
+    let exactTwin = false;
+    const consider = (f: number): void => {
+      if (f === e || seen[f] === e) return;
+      seen[f] = e;
+      const q = 9 * f;
+      if (P[q] === P[o + 3] && P[q + 1] === P[o + 4] && P[q + 2] === P[o + 5] && P[q + 3] === P[o] && P[q + 4] === P[o + 1] && P[q + 5] === P[o + 2]) {
+        exactTwin = true;
+        return;
+      }
+      // Both ends of f on e's line, f running the other way and overlapping e (a shorter edge within it, or a
+      // longer one round it: its part along e counts).
+      let t0 = 0, t1 = 0;
+      for (let k = 0; k < 2; k++) {
+        const rx = P[q + 3 * k] - P[o], ry = P[q + 3 * k + 1] - P[o + 1], rz = P[q + 3 * k + 2] - P[o + 2];
+        const t = rx * dx + ry * dy + rz * dz;
+        const off = Math.hypot(rx - t * dx, ry - t * dy, rz - t * dz);
+        if (off > T_JUNCTION_TOLERANCE) return;
+        if (k === 0) t0 = t;
+        else t1 = t;
+      }
+      const lo = Math.max(0, t1), hi = Math.min(len, t0);
+      if (!(t1 < t0) || hi - lo < T_JUNCTION_TOLERANCE) return;
+      spans.push([lo, hi, f]);
+    };
+    cellsOf(e, (k) => {
+      for (const f of grid.get(k) ?? []) consider(f);
+    });
+    for (const f of big) consider(f);
+    if (exactTwin || spans.length === 0) continue;
+    spans.sort((a, b) => a[0] - b[0]);
+    let reach = 0;
+    for (const [lo, hi] of spans) {
+      if (lo > reach + T_JUNCTION_TOLERANCE) break;
+      reach = Math.max(reach, hi);
+    }
+    if (reach < len - T_JUNCTION_TOLERANCE) continue;
+    let code = NaN;
+    for (const [, , f] of spans) {
+      const c = coveredCode(P, o, 9 * f);
+      if (Number.isNaN(code)) code = c;
+      else if (!Object.is(code, c)) {
+        code = SEAM_NONE;
+        break;
+      }
+    }
+    if (code === SEAM_NONE || Number.isNaN(code)) continue;
+    all[open[e]] = code;
+    joined++;
+  }
+  return joined;
+}
+
+/** The edge rule (edge-rule.ts classifyEdge) for the face at o (a, b, third) against the face at q across its edge. */
+function coveredCode(P: Float64Array, o: number, q: number): number {
+  const n1 = faceNormal(P, o), n2 = faceNormal(P, q);
+  const d = Math.max(-1, Math.min(1, n1[0] * n2[0] + n1[1] * n2[1] + n1[2] * n2[2]));
+  const cx = (P[q] + P[q + 3] + P[q + 6]) / 3 - P[o], cy = (P[q + 1] + P[q + 4] + P[q + 7]) / 3 - P[o + 1], cz = (P[q + 2] + P[q + 5] + P[q + 8]) / 3 - P[o + 2];
+  const above = cx * n1[0] + cy * n1[1] + cz * n1[2] >= 0;
+  const cls = classifyEdge(d, above);
+  return cls === EDGE_FLAT ? SEAM_FLAT : cls === EDGE_CONCAVE ? SEAM_CONCAVE : cls === EDGE_CONCAVE_SHARP ? SEAM_SHARP : convexValue(d);
+}
+
+function faceNormal(P: Float64Array, o: number): [number, number, number] {
+  const ux = P[o + 3] - P[o], uy = P[o + 4] - P[o + 1], uz = P[o + 5] - P[o + 2];
+  const vx = P[o + 6] - P[o], vy = P[o + 7] - P[o + 1], vz = P[o + 8] - P[o + 2];
+  const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+  const l = Math.hypot(nx, ny, nz) || 1;
+  return [nx / l, ny / l, nz / l];
 }
 
 /** One call of the match over n corners: `fill` writes their points (9 f32 each) in order, `take` reads their codes. */

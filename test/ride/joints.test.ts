@@ -1,0 +1,30 @@
+// Joints the exact seam match does not pair, fixed at the compiler (--seams level): a T-junction (a 2 m edge
+// against two 1 m edges of another object) and two objects meeting near-flush (0.05 mm apart, within the join's
+// T_JUNCTION_TOLERANCE). The ride finds bumps there on Studio's bytes (--seams shape) and none with --seams level.
+import { afterAll, describe, expect, test } from 'vitest';
+import { rideResources } from '../../src/ride/index.ts';
+import { lazyTempDir } from '../fixtures/levels.ts';
+import { compileMeshes, grid, readOutput } from './helpers.ts';
+
+const tmp = lazyTempDir('sk8-ride-joints-');
+afterAll(() => tmp.cleanup());
+
+const cases: [string, () => { name: string; positions: number[]; indices: number[] }[]][] = [
+  ['a T-junction: a 2 m edge against two 1 m edges', () => [{ name: 'coarse', ...grid(2, 2, 2, -2, 0, -4) }, { name: 'fine', ...grid(4, 4, 1, -2, 0, 0) }]],
+  ['two objects meeting near-flush (0.05 mm apart)', () => [{ name: 'near', ...grid(4, 4, 1, -4, 0, -2) }, { name: 'flush', ...grid(4, 4, 1, 0.00005, 0, -2) }]],
+];
+
+describe('joints the compiler joins under --seams level', () => {
+  for (const [name, meshes] of cases) {
+    test(name, async () => {
+      const key = name.split(':')[0].replace(/\W+/g, '-');
+      const shape = readOutput(await compileMeshes(tmp.dir, `${key}-shape`, meshes(), { seams: 'shape' }));
+      const level = readOutput(await compileMeshes(tmp.dir, `${key}-level`, meshes(), { seams: 'level' }));
+      const studio = rideResources(shape, { laneSpacing: 0, seamSpacing: 0.5 });
+      expect(studio.counts.bump + studio.counts.snag).toBeGreaterThan(0);
+      const ours = rideResources(level, { laneSpacing: 0, seamSpacing: 0.5 });
+      expect(ours.counts).toEqual({ bump: 0, snag: 0, step: 0, gap: 0 });
+      expect(ours.coverage.crossings).toBeGreaterThan(0);
+    }, 60_000);
+  }
+});

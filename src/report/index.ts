@@ -16,6 +16,7 @@ import { MAX_RESOURCE_BYTES, readRegularFile } from '../files.ts';
 import { EDGE_CLASS_NAMES, reportGeometry, REPORT_DEFAULTS, type ReportGeometry, type ReportOptions } from './model.ts';
 import { levelSurfaceColours, surfaceNames } from './surfaces.ts';
 import type { RideFinding } from '../ride/index.ts';
+import { grindPage, type GrindPage } from './grind.ts';
 
 export { REPORT_DEFAULTS, type ReportOptions } from './model.ts';
 
@@ -60,6 +61,8 @@ export interface PageMeta {
   surfaces: Record<string, string>;
   /** Bytes of the geometry blob before compression. */
   blobBytes: number;
+  /** The grind view (grind.ts, page/grind.ts). */
+  grind: GrindPage;
 }
 
 /** Builds the page (see the file header). Throws with the file's name when a written resource cannot be read. */
@@ -93,6 +96,7 @@ export async function buildReport(input: ReportInput, options: Partial<ReportOpt
     edgeClasses: EDGE_CLASS_NAMES,
     surfaces: Object.fromEntries([...materials].map((m) => [String(m), names(m)])),
     blobBytes: blob.byteLength,
+    grind: grindPage(resources, geometry.shapes),
   };
   const script = await pageScript();
   const data = gzipSync(blob, { level: 6 }).toString('base64');

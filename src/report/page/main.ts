@@ -8,6 +8,7 @@
 import * as THREE from 'three';
 import { KEY_LIGHTNESS, KEY_SATURATION, keyHue } from './palette.ts';
 import { createView, EDGE_COLOURS, type Pick, type ShapeMeta } from './view.ts';
+import { installGrindView, type GrindData } from './grind.ts';
 
 interface Loc { triangle: number; points: number[][]; with?: string }
 interface Resource { name: string; file: string; cell: [number, number] | null; bounds: { min: number[]; max: number[] }; parts: number; shapes: number; vertices?: number; faces: number; sourceObjects: string[]; materials?: number[] }
@@ -39,6 +40,7 @@ interface Meta {
   materials: { material: string; how: string; word: number; primitives: number }[];
   fileBytes: number[];
   blobBytes: number;
+  grind?: GrindData;
 }
 
 /** Finding kinds in list order, with their labels; borderEdges is info. */
@@ -521,6 +523,12 @@ async function main(): Promise<void> {
   for (const w of m.warnings) ul.append(el('li', {}, w));
   below.append(ul);
   below.append(el('p', { class: 'sub' }, `${m.tool.name} ${m.tool.version}. Drawn from the written .physics files (${n(g.faces)} faces in ${n(m.resources.length)} resources, ${n(meta.blobBytes)} bytes of geometry before compression).`));
+
+  // The grind view: a layer of its own (page/grind.ts), its list after the findings.
+  if (meta.grind) {
+    const grind = installGrindView({ data: meta.grind, shapes: g.shapes, view: view3d, scene: view3d.scene, modes, legend: legendBody, panel: aside, resourceName: (i) => m.resources[i].name });
+    (window as unknown as { __grindView: unknown }).__grindView = grind;
+  }
 
   setMode('edges');
   // Time to the first frame: from the start of navigation to the first picture finished (a pixel read back).

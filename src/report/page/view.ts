@@ -24,6 +24,8 @@ export interface Pick {
 
 export interface View {
   renderer: THREE.WebGLRenderer;
+  /** The scene, for layers that draw over the level (page/grind.ts). */
+  scene: THREE.Scene;
   camera: THREE.PerspectiveCamera;
   controls: OrbitControls;
   render(): void;
@@ -385,7 +387,7 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
 
   frameAll();
   return {
-    renderer, camera, controls, render, frames: () => frames, shapeFaceStart,
+    renderer, scene, camera, controls, render, frames: () => frames, shapeFaceStart,
     setTint(perShape) {
       tinted = perShape !== null;
       faceMaterial.uniforms.tinted.value = tinted ? 1 : 0;

@@ -30,7 +30,7 @@ import { isNative, isPlanned, resourceFile, type BuiltResource, type EncodeOptio
 import { hashSources, TOOL_VERSION } from './version.ts';
 import { linkFromPrevious, previousDigest, type FileCheck } from './publish.ts';
 import { arrayId } from './import/memo.ts';
-import { readRegularFile } from './files.ts';
+import { readRegularFile, whatIsNot } from './files.ts';
 import { userKey } from './user-key.ts';
 import { isShared } from './import/shared-arena.ts';
 import { fingerprint } from './tiling/unique.ts';
@@ -445,7 +445,14 @@ export class ResourceCache {
     if (existing && existing.length > 0 && !existing.includes(INDEX) && !existing.includes(ENTRIES)) {
       throw new Error(`cache: ${dir} is not empty and holds no cache of compile-collision (${existing.slice(0, 5).join(', ')}${existing.length > 5 ? ', …' : ''}); refusing to use it (give an empty or new folder)`);
     }
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch (e) {
+      // A link loop, a file in the way, no permission: said in words, naming the folder.
+      const not = whatIsNot(dir);
+      const what = not === undefined ? 'a file' : not !== 'no such file' ? not : ((e as NodeJS.ErrnoException).code ?? (e as Error).message);
+      throw new Error(`cache: ${dir} cannot be used as a cache folder: it is ${what}`);
+    }
     checkCacheFolder(dir, own);
     mkdirSync(join(dir, ENTRIES), { recursive: true, mode: 0o700 });
     const st = lstatSync(join(dir, ENTRIES));

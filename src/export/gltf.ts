@@ -398,6 +398,9 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
       }
     }
   }
+  // The scene's record (a manifest's options: JSON may hold 1e999, which parses to Infinity) is checked as the nodes are.
+  const badScene = nonFiniteValue(scene.getExtras(), 'scene extras');
+  if (badScene) throw new Error(`to-gltf: ${badScene} is not a finite number; refusing to write it`);
   const glb = await new NodeIO().writeBinary(doc);
   return { glb, notes };
 }
@@ -735,22 +738,24 @@ function vertexEdgeColours(s: ShapeRecord): Float32Array {
  * The first number under `root` (its node tree: transforms, extras, each mesh's primitives' accessors and their
  * extras) that is not finite, named by where it is; undefined when all are.
  */
-function nonFinite(root: Node): string | undefined {
-  const inValue = (v: unknown, at: string): string | undefined => {
-    if (typeof v === 'number') return Number.isFinite(v) ? undefined : `${at} (${v})`;
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const r = inValue(v[i], `${at}[${i}]`);
-        if (r) return r;
-      }
-    } else if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
-        const r = inValue(x, `${at}.${k}`);
-        if (r) return r;
-      }
+function nonFiniteValue(v: unknown, at: string): string | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? undefined : `${at} (${v})`;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const r = nonFiniteValue(v[i], `${at}[${i}]`);
+      if (r) return r;
     }
-    return undefined;
-  };
+  } else if (v && typeof v === 'object' && !ArrayBuffer.isView(v)) {
+    for (const [k, x] of Object.entries(v)) {
+      const r = nonFiniteValue(x, `${at}.${k}`);
+      if (r) return r;
+    }
+  }
+  return undefined;
+}
+
+function nonFinite(root: Node): string | undefined {
+  const inValue = nonFiniteValue;
   const stack: Node[] = [root];
   while (stack.length) {
     const node = stack.pop()!;

@@ -47,12 +47,20 @@ export function checkTarget(out: string, inputs: string[], force: boolean, what:
   if (!here) return;
   if (here.isDirectory()) throw new Error(`${what}: ${out} is a directory; refusing to replace it`);
   if (!force) {
-    const kind = here.isSymbolicLink() ? `a symbolic link${statOk(out) ? '' : ' to nothing'}` : here.isFile() ? 'a file' : 'not a regular file';
+    const kind = here.isSymbolicLink() ? `a symbolic link${linkEnd(out)}` : here.isFile() ? 'a file' : 'not a regular file';
     throw new Error(`${what}: ${out} exists; pass --force to replace it (it is ${kind})`);
   }
 }
 
-const statOk = (p: string): boolean => statSync(p, { throwIfNoEntry: false }) !== undefined;
+/** What a symbolic link at p leads to, in words after "a symbolic link": '' (something), ' to nothing', ' loop'. */
+function linkEnd(p: string): string {
+  try {
+    statSync(p);
+    return '';
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ELOOP' ? ' in a loop' : ' to nothing';
+  }
+}
 
 /**
  * Writes `bytes` to `out` (see the file header): an exclusive temporary file beside it, then, without `force`, a

@@ -4,7 +4,7 @@
 // the commands' handlers in this process (their output and exit captured), hundreds of mutants in seconds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CommandModule } from 'yargs';
@@ -89,6 +89,17 @@ describe('wrong-typed manifest fields through the CLI', () => {
       expect(r.status).toBe(1);
     });
   }
+
+  it('a number that parses to Infinity (1e999) in a field to-gltf carries into the GLB is refused, never written as null', async () => {
+    const text = JSON.stringify(edited((m) => (m.options.future = 12345))).replace('12345', '1e999');
+    const dir = withManifest('infinite', text);
+    const out = at('infinite.glb');
+    const r = await drive(toGltfCommand, { inputs: [dir], out, force: false, edgeColors: false });
+    expect(r.thrown).toBeUndefined();
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/to-gltf: scene extras\.sk8_compile\.options\.future \(Infinity\) is not a finite number/);
+    expect(existsSync(out)).toBe(false);
+  });
 
   it('a resource file that is a path is refused by name', () => {
     const dir = withManifest('file-path', edited((m) => (m.resources[0].file = '../../etc/passwd.physics')));

@@ -98,6 +98,17 @@ describe('to-gltf publishes like the compiler', () => {
     expect(existsSync(join(dir, 'nowhere'))).toBe(false);
   });
 
+  it('a symbolic-link loop at -o is refused in words without --force, and replaced (the link itself) with it', () => {
+    const out = join(dir, 'loop.glb');
+    symlinkSync(out, out);
+    const r = run('test/golden/box.physics', '-o', out);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/loop\.glb exists; pass --force to replace it \(it is a symbolic link in a loop\)/);
+    expect(r.stderr).not.toMatch(/ELOOP|\n\s+at /);
+    expect(run('test/golden/box.physics', '-o', out, '--force').status).toBe(0);
+    expect(lstatSync(out).isFile()).toBe(true);
+  });
+
   it('a file that appears at -o while converting is kept: the publish refuses it at that moment (no --force)', () => {
     const out = join(dir, 'raced.glb');
     checkTarget(out, [], false, 'to-gltf'); // nothing there when the command starts

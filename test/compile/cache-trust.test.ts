@@ -323,6 +323,15 @@ describe('a cache folder others can write, or another user\'s, is refused by nam
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('--cache at a symbolic-link loop or a file: a clear error naming it, no ELOOP trace', async () => {
+    const loop = join(dir, 'loop');
+    symlinkSync(loop, loop);
+    await expect(compileLevel(LEVEL, { out: join(dir, 'o1'), cache: loop }, hooks)).rejects.toThrow(/^cache: .*loop cannot be used as a cache folder: it is a symbolic link loop$/);
+    const file = join(dir, 'file');
+    writeFileSync(file, 'x');
+    await expect(compileLevel(LEVEL, { out: join(dir, 'o2'), cache: file }, hooks)).rejects.toThrow(/^cache: .*file cannot be used as a cache folder: it is a file$/);
+  });
+
   it('the output\'s own .cache left group-writable by an older build is made 0700, and used', async () => {
     const out = join(dir, 'out');
     await compileLevel(LEVEL, { out }, hooks);

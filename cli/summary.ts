@@ -4,6 +4,8 @@
 import { MANIFEST_FILE, type CompileResult } from '../src/compile.ts';
 import { STREAMING_PLAN_FILE } from '../src/manifest.ts';
 import { decodeMaterial } from '../src/format/material.ts';
+import { REPORT_FILE } from '../src/report/index.ts';
+import { join } from 'node:path';
 
 const n = (v: number): string => v.toLocaleString('en-US');
 
@@ -56,6 +58,7 @@ export function formatSummary(r: CompileResult, maxWarnings = 20, named = false)
   lines.push(...ybnLines(r, named));
   if (r.unchanged) lines.push(`  unchanged: the level, the options and the tool are the last build's, and its ${n(m.files.length + 1)} files are as it wrote them: nothing rebuilt`);
   else if (r.cache) lines.push(`  cache: ${r.cache.misses} resource(s) encoded, ${r.cache.hits} reused${r.cache.rejected ? `, ${r.cache.rejected} rejected (bytes or index not as written: rebuilt)` : ''} (${r.cache.dir})`);
+  if (!r.dryRun) lines.push(m.files.includes(REPORT_FILE) ? `  report: ${join(r.outDir, REPORT_FILE)}` : `  report: none (--report writes ${REPORT_FILE}: the collision and every finding in a browser)`);
   if (m.streamingPlan) {
     const heavy = [...m.streamingPlan.cells].sort((a, b) => b.geometries - a.geometries || a.name.localeCompare(b.name));
     lines.push(`  streaming plan (${STREAMING_PLAN_FILE}): ${m.streamingPlan.geometries} geometries in ${heavy.length} cells; heaviest:`);

@@ -23,6 +23,13 @@ export { FormatError } from './format/cursor.ts';
 export { readPhysicsResource, writePhysicsResource } from './format/resource.ts';
 export { verifyPhysics, verifyResource, type Finding } from './format/verify.ts';
 export { inspectPhysics } from './format/inspect.ts';
+export { diffResources, type DiffOptions, type OutputDiff } from './format/diff.ts';
+export { compileOutputToGltf, diffCompileOutputs, readCompileOutput, type CompileOutput } from './outputs.ts';
+export { resourcesToGltf, TO_GLTF_DEFAULTS, type RecordedBuild, type ToGltfInput, type ToGltfOptions, type ToGltfResult } from './export/gltf.ts';
+export { readRecordedBuild, recordedCompileOptions } from './export/recorded.ts';
+// The `ybn.placement` compile option's inputs: an interior's placements from .ymap.xml files, matched to its files.
+export { matchPlacements, readYmapXml, type Placement } from './import/ybn/ymap.ts';
+export { readYmapBinary } from './import/ybn/ymap-binary.ts';
 export {
   encodeMeshShapes,
   ENCODE_DEFAULTS,

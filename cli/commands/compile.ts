@@ -160,7 +160,8 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const levelOptions = (out: string | undefined, file?: string): Partial<CompileOptions> => ({
     out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget,
     tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, grindDensity: argv.grindDensity, allowOutsideUris: argv.allowOutsideUris,
-    report: argv.report ?? (!argv.json && process.stdout.isTTY === true), ybn: { detail: argv.ybnDetail, keep: ybnKeep, ...(placements && file ? { placement: { ymaps: placements.ymaps, placements: placements.byFile.get(file) ?? [] } } : {}) }, forge: { materials: argv.forgeMaterials },
+    // One rule, terminal or not (the same files either way): report.html only with --report.
+    report: argv.report === true, ybn: { detail: argv.ybnDetail, keep: ybnKeep, ...(placements && file ? { placement: { ymaps: placements.ymaps, placements: placements.byFile.get(file) ?? [] } } : {}) }, forge: { materials: argv.forgeMaterials },
     shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts },
     strict: argv.strict, dryRun: argv.dryRun, allowPoolOverflow: argv.allowPoolOverflow, cache,
     ...(file ? recorded.get(file) : undefined),
@@ -279,7 +280,7 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('forge-materials', { type: 'string', describe: "JSON file mapping forge CollisionMaterial names or ids (\"0x…\") to skate. surface names; checked before the keyword table (docs/forge.md), unmapped materials get the default surface 0x20 with a warning" })
       .option('ybn-keep', { type: 'string', describe: "compile YBN composite children that are not solid for a skater anyway: a comma list of stairs (ped-only ramps over steps), river, foliage, cover (AI-cover walls), vehicles (met by vehicles only), probes (only weapon/camera/AI tests meet them), or all; without it they are skipped and counted" })
       .option('ymap', { type: 'string', describe: "a .ymap (the game's binary form) or CodeWalker .ymap.xml whose CMloInstanceDef/CEntityDef placements put interior YBN collision where the game does (repeat for several); a .ymap or .ymap.xml among the inputs counts too" })
-      .option('report', { type: 'boolean', describe: "write report.html into the output: the written collision in a browser (3D view, edge classes, cells and budget, findings); opens from disk, no network" })
+      .option('report', { type: 'boolean', default: false, describe: "write report.html into the output: the written collision in a browser (3D view, edge classes, cells and budget, findings); opens from disk, no network" })
       .option('allow-pool-overflow', { type: 'boolean', default: false, describe: "build even when the geometries exceed ReSkate's geometry pool (40,000), which faults the game; without it such a build fails and writes nothing" })
       .option('strict', { type: 'boolean', default: false, describe: "any warning fails the build and nothing is written (for CI)" })
       .option('ride', { type: 'boolean', default: false, describe: "ride the written collision afterwards (compile-collision ride: probes across every seam and along lanes; bumps, snags, steps, gaps) and store it in manifest.json as ride; with --strict a finding fails the build (exit 1; the output stays written)" })

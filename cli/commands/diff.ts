@@ -1,11 +1,12 @@
 // compile-collision diff A B: two .physics files record by record (header words, parts, each shape's arrays and
 // tree nodes, with decoded values and byte offsets), or two compile outputs through their manifests (resources
 // added, removed, changed, each change record by record). One implementation with the golden test: src/format/diff.ts.
-// Exit 0 identical, 1 different, 2 usage (missing input, a file against a folder).
-import { join } from 'node:path';
+// Exit 0 identical, 1 different, 2 usage (missing input, a file against a folder). Two outputs are identical when
+// their resources are (a renamed input or another sha256 in the manifest is listed, and does not fail the diff).
 import type { CommandModule } from 'yargs';
-import { diffOutputs, diffResources } from '../../src/format/diff.ts';
-import { folderGroup, readPhysicsFile, readPhysicsHead } from '../physics-inputs.ts';
+import { diffResources, type OutputDiff } from '../../src/format/diff.ts';
+import { diffCompileOutputs, readCompileOutput } from '../../src/outputs.ts';
+import { readPhysicsFile, readPhysicsHead } from '../physics-inputs.ts';
 import { usage } from '../options.ts';
 import { firstDifference, whatIsNot } from '../../src/files.ts';
 import { statSync } from 'node:fs';
@@ -20,29 +21,18 @@ interface DiffArgs {
   a: string;
   b: string;
   all: boolean;
-}
-
-function outputSide(dir: string) {
-  const g = folderGroup(dir);
-  if (g.kind !== 'output' || !g.manifest) usage(`diff: ${dir} is a folder but not a compile output (${g.manifestError ?? 'no manifest.json of compile-collision'})`);
-  return {
-    name: dir,
-    manifest: g.manifest!,
-    read: (file: string) => {
-      const r = readPhysicsFile(join(dir, file));
-      return 'bytes' in r ? r.bytes : undefined;
-    },
-  };
+  json: boolean;
 }
 
 export const diffCommand: CommandModule<object, DiffArgs> = {
   command: 'diff <a> <b>',
-  describe: 'compare two .physics files record by record, or two compile outputs resource by resource; exit 0 identical, 1 different',
+  describe: 'compare two .physics files record by record, or two compile outputs resource by resource (manifest differences listed); exit 0 identical resources, 1 different',
   builder: (y) =>
     y
       .positional('a', { type: 'string', demandOption: true, describe: 'a .physics file or a compile output folder' })
       .positional('b', { type: 'string', demandOption: true, describe: 'the same kind of input to compare with' })
-      .option('all', { type: 'boolean', default: false, describe: "list every differing region and element (default: the first few of each)" }) as never,
+      .option('all', { type: 'boolean', default: false, describe: "list every differing region and element (default: the first few of each)" })
+      .option('json', { type: 'boolean', default: false, describe: 'print one JSON object: identical, added/removed/changed resources, manifest differences, the lines' }) as never,
   handler: (args) => {
     const kind = (p: string): 'dir' | 'file' => {
       // whatIsNot never throws: a symbolic-link loop (ELOOP) or a dangling link is told in words.
@@ -56,8 +46,18 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
     if (ka !== kb) usage(`diff: ${args.a} is a ${ka === 'dir' ? 'folder' : 'file'} and ${args.b} a ${kb === 'dir' ? 'folder' : 'file'}: give two .physics files or two compile outputs`);
     const limits = args.all ? { maxRegions: Infinity, maxElements: Infinity, perResource: Infinity } : {};
     let lines: string[];
-    if (ka === 'dir') lines = diffOutputs(outputSide(args.a), outputSide(args.b), limits).lines;
-    else if (Math.max(statSync(args.a).size, statSync(args.b).size) > DIFF_RECORD_BYTES) {
+    let outputs: OutputDiff | undefined;
+    if (ka === 'dir') {
+      for (const d of [args.a, args.b]) {
+        try {
+          readCompileOutput(d);
+        } catch (e) {
+          usage(`diff: ${d} is a folder but not a compile output (${(e as Error).message.replace(/^output: [^:]*: /, '')})`);
+        }
+      }
+      outputs = diffCompileOutputs(args.a, args.b, limits);
+      lines = outputs.lines;
+    } else if (Math.max(statSync(args.a).size, statSync(args.b).size) > DIFF_RECORD_BYTES) {
       // Past DIFF_RECORD_BYTES the files are compared byte by byte in chunks, never held (two 1 GiB files took 2.2 GB).
       for (const p of [args.a, args.b]) {
         const r = readPhysicsHead(p);
@@ -90,11 +90,20 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
       lines = diffResources(read(args.a), read(args.b), { ...limits, names: ['A', 'B'] });
       if (lines.length) lines.unshift(`A = ${args.a}`, `B = ${args.b}`);
     }
+    const identical = outputs ? outputs.identical : lines.length === 0;
+    if (!identical) process.exitCode = 1;
+    if (args.json) {
+      const o = outputs;
+      const body = o
+        ? { kind: 'outputs', a: args.a, b: args.b, identical, added: o.added, removed: o.removed, changed: o.changed, same: o.same, manifest: o.manifest, lines }
+        : { kind: 'resources', a: args.a, b: args.b, identical, lines };
+      process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+      return;
+    }
     if (lines.length === 0) {
       process.stdout.write(`identical: ${args.a} and ${args.b}\n`);
       return;
     }
     process.stdout.write(`${lines.join('\n')}\n`);
-    process.exitCode = 1;
   },
 };

@@ -10,6 +10,7 @@ import { usage } from '../options.ts';
 
 interface VerifyArgs {
   inputs: string[];
+  json: boolean;
 }
 
 /** Reads and verifies one file; `recorded`: the size and CRC-32 its compile output's manifest holds for it. */
@@ -42,38 +43,49 @@ function outputFindings(g: InputGroup): Finding[] {
 export const verifyCommand: CommandModule<object, VerifyArgs> = {
   command: 'verify <inputs..>',
   describe: 'check PhysicsResources (files, folders, compile outputs, globs): byte-exact round trip, length, counts, indices, face offsets, corner index, tree boxes, planes',
-  builder: (y) => y.positional('inputs', { type: 'string', array: true, demandOption: true, describe: ".physics files, folders or globs ('out/*.physics')" }) as never,
+  builder: (y) =>
+    y
+      .positional('inputs', { type: 'string', array: true, demandOption: true, describe: ".physics files, folders or globs ('out/*.physics')" })
+      .option('json', { type: 'boolean', default: false, describe: 'print one JSON object (every file with its findings, each folder and output) instead of lines' }) as never,
   handler: async (args) => {
     const { groups, unmatched } = await expandPhysicsInputs(args.inputs);
     if (unmatched.length) usage(`verify: no such file or folder: ${unmatched.join(', ')}`);
+    // Text: "FILE: ok" lines on stdout, findings on stderr. --json: the same facts as one object on stdout.
+    const say = (line: string): void => void (args.json || process.stdout.write(`${line}\n`));
+    const warn = (line: string): void => void (args.json || process.stderr.write(`${line}\n`));
+    const files: { file: string; ok: boolean; findings: Finding[] }[] = [];
+    const folders: { input: string; kind: 'folder' | 'output'; files: number; failed: number; manifestFindings: Finding[] }[] = [];
     let failed = 0;
     let total = 0;
     for (const g of groups) {
       let groupFailed = 0;
       const whole = outputFindings(g);
-      for (const f of whole) process.stderr.write(`${f.file}: ${f.check}: ${f.message}\n`);
+      for (const f of whole) warn(`${f.file}: ${f.check}: ${f.message}`);
       for (const file of g.files) {
         const findings = verifyFile(file, g.kind === 'output' ? g.manifest?.checks?.[basename(file)] : undefined);
         total++;
-        for (const f of findings) process.stderr.write(`${f.file}: ${f.check}: ${f.message}\n`);
+        files.push({ file, ok: findings.length === 0, findings });
+        for (const f of findings) warn(`${f.file}: ${f.check}: ${f.message}`);
         if (findings.length) groupFailed++;
-        else process.stdout.write(`${file}: ok\n`);
+        else say(`${file}: ok`);
       }
       failed += groupFailed;
       if (g.kind === 'folder' || g.kind === 'output') {
+        folders.push({ input: g.arg, kind: g.kind, files: g.files.length, failed: groupFailed, manifestFindings: whole });
         const what = g.kind === 'output' ? 'compile output' : 'folder';
         const line = `${g.arg}: ${what}: ${g.files.length} files, ${groupFailed ? `${groupFailed} failed` : 'all ok'}${whole.length ? `; ${whole.length} manifest finding(s)` : ''}`;
-        if (groupFailed || whole.length) process.stderr.write(`${line}\n`);
-        else process.stdout.write(`${line}\n`);
+        if (groupFailed || whole.length) warn(line);
+        else say(line);
         if (g.files.length === 0 && g.kind === 'folder') {
-          process.stderr.write(`${g.arg}: no .physics files in this folder\n`);
+          warn(`${g.arg}: no .physics files in this folder`);
           failed++;
         }
       }
       if (whole.length && !groupFailed) failed++;
     }
+    if (args.json) process.stdout.write(`${JSON.stringify({ ok: failed === 0, total, failed, files, folders }, null, 2)}\n`);
     if (failed) {
-      process.stderr.write(`compile-collision verify: ${failed} of ${total} files failed\n`);
+      warn(`compile-collision verify: ${failed} of ${total} files failed`);
       process.exitCode = 1;
     }
   },

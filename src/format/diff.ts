@@ -228,16 +228,22 @@ export interface OutputSide {
 }
 
 export interface OutputDiff {
+  /** Everything, in print order: the manifest's differences, then resources removed, added and changed, then a count. */
   lines: string[];
+  /** The manifests' differences (input file and bytes, options, layout, geometries, totals), one line each. */
+  manifest: string[];
   added: string[];
   removed: string[];
   changed: string[];
   same: number;
+  /** No resource added, removed or changed: the outputs hold the same collision, whatever their manifests say. */
+  identical: boolean;
 }
 
 /**
- * Two compile outputs compared through their manifests: option, layout and total changes, resources added (only in
- * b), removed (only in a) and changed (bytes differ; each with its record-level diff, `perResource` lines at most).
+ * Two compile outputs compared through their manifests: option, layout and total changes (`manifest`), resources
+ * added (only in b), removed (only in a) and changed (bytes differ; each with its record-level diff, `perResource`
+ * lines at most). The resources decide `identical`; the manifest's lines are listed either way.
  */
 export function diffOutputs(a: OutputSide, b: OutputSide, opts: DiffOptions & { perResource?: number } = {}): OutputDiff {
   const lines: string[] = [];
@@ -256,6 +262,7 @@ export function diffOutputs(a: OutputSide, b: OutputSide, opts: DiffOptions & { 
   const ta = (ma.totals ?? {}) as Record<string, unknown>;
   const tb = (mb.totals ?? {}) as Record<string, unknown>;
   for (const k of new Set([...Object.keys(ta), ...Object.keys(tb)])) field(k, ta[k], tb[k]);
+  const manifest = lines.slice();
   const ra = new Map((ma.resources ?? []).map((r) => [r.name, r]));
   const rb = new Map((mb.resources ?? []).map((r) => [r.name, r]));
   const removed = [...ra.keys()].filter((k) => !rb.has(k)).sort();
@@ -287,6 +294,10 @@ export function diffOutputs(a: OutputSide, b: OutputSide, opts: DiffOptions & { 
   for (const r of removed) lines.push(`removed ${r} (only in ${a.name})`);
   for (const r of added) lines.push(`added ${r} (only in ${b.name})`);
   for (const l of detail) lines.push(l);
-  if (lines.length) lines.push(`${added.length} added, ${removed.length} removed, ${changed.length} changed, ${same} identical resources`);
-  return { lines, added, removed, changed, same };
+  const identical = added.length === 0 && removed.length === 0 && changed.length === 0;
+  if (lines.length) {
+    lines.push(`${added.length} added, ${removed.length} removed, ${changed.length} changed, ${same} identical resources`);
+    if (identical) lines.push('the resources are identical: only the manifests differ');
+  }
+  return { lines, manifest, added, removed, changed, same, identical };
 }

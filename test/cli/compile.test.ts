@@ -48,11 +48,15 @@ describe('compile-collision LEVEL', () => {
     expect(run('levels/two.glb', '-o', 'out-report', '--no-report').status).toBe(0);
     expect(readdirSync(join(tmp.dir, 'out-report'))).not.toContain('report.html');
   });
-  it.runIf(existsSync('/usr/bin/script'))('a terminal run writes report.html by default (util-linux script gives it a terminal)', () => {
-    const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} levels/two.glb -o out-tty`;
-    const r = spawnSync('/usr/bin/script', ['-qec', cmd, '/dev/null'], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
-    expect(r.status).toBe(0);
-    expect(readdirSync(join(tmp.dir, 'out-tty'))).toContain('report.html');
+  it.runIf(existsSync('/usr/bin/script'))('a terminal run writes what a piped run writes: report.html only with --report (util-linux script gives it a terminal)', () => {
+    const cmd = (out: string, ...more: string[]) => [process.execPath, BIN, 'levels/two.glb', '-o', out, ...more].map((a) => JSON.stringify(a)).join(' ');
+    const tty = (out: string, ...more: string[]) => spawnSync('/usr/bin/script', ['-qec', cmd(out, ...more), '/dev/null'], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+    expect(tty('out-tty').status).toBe(0);
+    expect(run('levels/two.glb', '-o', 'out-piped').status).toBe(0);
+    expect(readdirSync(join(tmp.dir, 'out-tty')).sort()).toEqual(readdirSync(join(tmp.dir, 'out-piped')).sort());
+    expect(readdirSync(join(tmp.dir, 'out-tty'))).not.toContain('report.html');
+    expect(tty('out-tty-report', '--report').status).toBe(0);
+    expect(readdirSync(join(tmp.dir, 'out-tty-report'))).toContain('report.html');
   });
   it('--json prints the manifest and the summary\'s layout line', () => {
     const r = run('levels/a/one.glb', '-o', 'out-json', '--json');

@@ -297,7 +297,7 @@ describe('diff', () => {
     expect(run('level.glb', '-o', 'd1', '-q').status).toBe(0);
     expect(run('level.glb', '-o', 'd2', '-q').status).toBe(0);
     expect(run('level.glb', '-o', 'd3', '-q', '--tiling', 'cells').status).toBe(0);
-  });
+  }, 60_000); // three builds: over vitest's 10 s default on a loaded 2-core machine
   it('identical files and outputs: exit 0', () => {
     expect(run('diff', 'd1/box.physics', 'd2/box.physics')).toMatchObject({ status: 0, stdout: 'identical: d1/box.physics and d2/box.physics\n' });
     expect(run('diff', 'd1', 'd2').status).toBe(0);

@@ -133,6 +133,7 @@ describe('npm package', () => {
     const r = run(process.execPath, ['example.mjs', 'skatepark.glb'], { cwd: consumer });
     expect(r.stdout).toMatch(new RegExp(`^skate-collision ${pkg.version.replace(/\./g, '\\.')}: 17 resources, 1480 triangles in .*level\\.collision$`, 'm'));
     expect(r.stdout).toMatch(/^floor: 1 shape, 2 faces, centre 5, 0, -5$/m);
+    expect(r.stdout).toMatch(/^to-gltf and back: identical resources \(17\), [1-9]\d* manifest differences$/m);
     expect(existsSync(join(consumer, 'level.collision', 'manifest.json'))).toBe(true);
   });
 
@@ -141,6 +142,15 @@ describe('npm package', () => {
       join(consumer, 'use.ts'),
       [
         "import { compileLevel, readPhysicsResource, writePhysicsResource, encodeMeshShapes, verifyPhysics, type CompileResult, type PhysicsResource, type Finding } from 'skate-collision';",
+        "import { diffCompileOutputs, compileOutputToGltf, readYmapXml, matchPlacements, type OutputDiff, type ToGltfResult, type Placement } from 'skate-collision';",
+        'export async function g(text: string): Promise<boolean> {',
+        "  const placements: Placement[] = readYmapXml(text, 'x.ymap.xml');",
+        "  const { byFile } = matchPlacements(['v_int.ybn'], placements);",
+        "  await compileLevel('v_int.ybn', { ybn: { detail: false, placement: { ymaps: ['x.ymap.xml'], placements: byFile.get('v_int.ybn') ?? [] } } });",
+        "  const d: OutputDiff = diffCompileOutputs('a.collision', 'b.collision');",
+        "  const t: ToGltfResult = await compileOutputToGltf('a.collision', { edgeColors: true });",
+        '  return d.identical && t.glb.byteLength > 0;',
+        '}',
         'export async function f(bytes: Uint8Array): Promise<number> {',
         "  const r: CompileResult = await compileLevel('a.glb', { out: 'x', cellSize: 50, workers: 1 });",
         '  const res: PhysicsResource = readPhysicsResource(bytes);',

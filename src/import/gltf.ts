@@ -20,6 +20,7 @@ import type { NativePart } from '../shapes/native.ts';
 import { readRegularFile, resolveUri } from '../files.ts';
 import { MAX_SCENE_OBJECTS, MAX_SCENE_TRIANGLES, MIN_WORLD_SCALE, uniqueName, WORLD_EXTENT_M, type ImportedObject, type ImportResult, type ImportStats, type Logger } from '../model.ts';
 import type { WalkHooks } from './hooks.ts';
+import { foreignLevelMessage } from './foreign.ts';
 
 export interface ImportOptions {
   /** Scene to compile: name or index; default the file's default scene, else scene 0. */
@@ -85,6 +86,8 @@ async function readJson(file: string, options: ImportOptions, logger: Logger, me
   const isGlb = bytes.length >= 4 && bytes[0] === 0x67 && bytes[1] === 0x6c && bytes[2] === 0x54 && bytes[3] === 0x46;
   if (bytes.byteLength === 0) throw new Error(`gltf: ${file}: empty file (0 bytes)`);
   if (isGlb) checkGlbContainer(bytes, file);
+  const foreign = isGlb ? undefined : foreignLevelMessage(bytes, file);
+  if (foreign) throw new Error(`gltf: ${file}: ${foreign}`);
   let jsonDoc: JSONDocument;
   try {
     jsonDoc = isGlb ? await io.binaryToJSON(bytes) : readGltfJson(bytes, file, options.allowOutsideUris ?? false);

@@ -98,3 +98,27 @@ describe('report.html: one rule, terminal or not', () => {
     expect(list('tty')).not.toContain('report.html');
   });
 });
+
+describe('a level that is not glTF', () => {
+  // What Blender, FBX and OBJ files start with (a .blend from 4.2 is zstd-compressed unless saved uncompressed).
+  const files: [string, Uint8Array, RegExp][] = [
+    ['scene.blend', new TextEncoder().encode('BLENDER-v402REND\0\0\0\0'), /a Blender file \(\.blend\)/],
+    ['packed.blend', Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd, 0x04, 0x58, 0, 0), /a Blender file \(\.blend\)/],
+    ['model.fbx', new TextEncoder().encode('Kaydara FBX Binary  \0\x1a\0\xe8\x1c\0\0'), /an FBX file \(\.fbx\)/],
+    ['model.obj', new TextEncoder().encode('# Blender 4.2 OBJ\nmtllib model.mtl\no Cube\nv 1 1 -1\n'), /a Wavefront OBJ file \(\.obj\)/],
+  ];
+  for (const [name, bytes, what] of files) {
+    it(`${name}: says what the file is and how to export glTF (and the add-on); exit 1`, () => {
+      writeFileSync(join(dir, name), bytes);
+      const r = run(name);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(what);
+      expect(r.stderr).toMatch(/not glTF: .*File → Export → glTF 2\.0 \(docs\/blender-export\.md\).*skate\. collision add-on \(docs\/blender-addon\.md\)/);
+      expect(r.stderr).not.toMatch(/Unexpected token|not valid glTF JSON/);
+    });
+  }
+  it('a .gltf is still read as glTF JSON whatever its first bytes say', () => {
+    writeFileSync(join(dir, 'broken.gltf'), 'BLENDER? no: {"asset":');
+    expect(run('broken.gltf').stderr).toMatch(/not valid glTF JSON/);
+  });
+});

@@ -5,5 +5,5 @@ export * from './types.ts';
 export { normalizeQuat, placePrimitive, primitiveBounds, quatFromYTo, quatToMat3, rigidScale, SHEAR_TOLERANCE, UNIFORM_SCALE_TOLERANCE } from './frame.ts';
 export { fitPrimitive, type RigidFrame } from './fit.ts';
 export { parseShapeSpec } from './spec.ts';
-export { tessellate, TESSELLATE_DEFAULTS, CHORD_ERROR_RANGE, MAX_TRIANGLES_RANGE, type TessellateOptions, type Tessellation } from './tessellate.ts';
+export { fewestTriangles, tessellate, TESSELLATE_DEFAULTS, CHORD_ERROR_RANGE, MAX_TRIANGLES_RANGE, type TessellateOptions, type Tessellation } from './tessellate.ts';
 export { primitiveMesh, type PrimitiveMesh } from './mesh.ts';

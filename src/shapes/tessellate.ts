@@ -205,6 +205,19 @@ function segmentsFor(r: number, e: number): number {
   return Math.max(MIN_SEGMENTS, 4 * Math.ceil(n / 4 - 1e-9));
 }
 
+/**
+ * The fewest triangles tessellate(p, options) makes (it may step to finer rings until the error holds): what a
+ * caller can count before tessellating anything, to refuse work past a budget up front.
+ */
+export function fewestTriangles(p: Primitive, options: Partial<TessellateOptions> = {}): number {
+  const opt = { ...TESSELLATE_DEFAULTS, ...options };
+  if (p.family === 'box') return triangleCount(p, 0);
+  let nMax = MIN_SEGMENTS;
+  while (triangleCount(p, nMax + 4) <= opt.maxTriangles) nMax += 4;
+  const round = p.family === 'sphere' || p.family === 'capsule';
+  return triangleCount(p, Math.min(nMax, segmentsFor(p.radius, round ? opt.chordError / 2 : opt.chordError)));
+}
+
 /** The primitive as a closed, outward-wound, welded triangle mesh within options.chordError (see the header). */
 export function tessellate(p: Primitive, options: Partial<TessellateOptions> = {}): Tessellation {
   const opt = { ...TESSELLATE_DEFAULTS, ...options };

@@ -9,7 +9,7 @@ import { encodeMeshShapes } from '../../src/geometry/encode.ts';
 import { fitPrimitive } from '../../src/shapes/fit.ts';
 import { frameAxis, normalizeQuat, placePrimitive, primitiveBounds, quatFromYTo, quatToMat3, rigidScale } from '../../src/shapes/frame.ts';
 import { parseShapeSpec } from '../../src/shapes/spec.ts';
-import { tessellate, TESSELLATE_DEFAULTS } from '../../src/shapes/tessellate.ts';
+import { fewestTriangles, tessellate, TESSELLATE_DEFAULTS } from '../../src/shapes/tessellate.ts';
 import { primitiveMesh } from '../../src/shapes/mesh.ts';
 import type { Primitive, Quat, Vec3 } from '../../src/shapes/types.ts';
 import { boundsOf, census, maxSurfaceDistance, surfaceDistance } from './surface.ts';
@@ -273,6 +273,29 @@ describe('tessellation', () => {
       const a = tessellate(p), b = tessellate(JSON.parse(JSON.stringify(p)));
       expect(Buffer.from(a.positions.buffer).equals(Buffer.from(b.positions.buffer))).toBe(true);
       expect(a.indices).toEqual(b.indices);
+    }
+  });
+});
+
+describe('fewestTriangles: a count before tessellating', () => {
+  it('is at most what tessellate makes, for every family across radii and chord errors', () => {
+    const q: Quat = [0, 0, 0, 1];
+    for (const r of [0.01, 0.1, 0.5, 1, 3, 10, 100]) {
+      for (const chordError of [0.001, 0.005, 0.05]) {
+        const ps: Primitive[] = [
+          { family: 'sphere', centre: [0, 0, 0], rotation: q, radius: r },
+          { family: 'capsule', centre: [0, 0, 0], rotation: q, radius: r, length: 2 * r },
+          { family: 'cylinder', centre: [0, 0, 0], rotation: q, radius: r, length: r },
+          { family: 'cone', centre: [0, 0, 0], rotation: q, radius: r, length: r },
+          { family: 'box', centre: [0, 0, 0], rotation: q, halfExtents: [r, r, r] },
+        ];
+        for (const p of ps) {
+          const made = tessellate(p, { chordError }).indices.length / 3;
+          const fewest = fewestTriangles(p, { chordError });
+          expect(fewest, `${p.family} r ${r} e ${chordError}`).toBeLessThanOrEqual(made);
+          expect(fewest, `${p.family} r ${r} e ${chordError}`).toBeGreaterThan(0);
+        }
+      }
     }
   });
 });

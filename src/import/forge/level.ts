@@ -8,7 +8,7 @@
 // by an entity when the entity's exactly-read body contains the shape's id (a heuristic, warned once).
 import type { ForgeImportReport, ImportedObject, ImportStats, Logger } from '../../model.ts';
 import { uniqueName, WORLD_EXTENT_M } from '../../model.ts';
-import { placePrimitive, quatFromYTo, tessellate, TESSELLATE_DEFAULTS, type Primitive, type TessellateOptions, type Vec3 } from '../../shapes/index.ts';
+import { fewestTriangles, placePrimitive, quatFromYTo, tessellate, TESSELLATE_DEFAULTS, type Primitive, type TessellateOptions, type Vec3 } from '../../shapes/index.ts';
 import { nativeBox, type NativePart } from '../../shapes/native.ts';
 import { SharedArena } from '../shared-arena.ts';
 import type { RawRecord } from './container.ts';
@@ -222,6 +222,33 @@ export function buildLevel(records: LevelRecord[], o: LevelOptions): BuiltLevel 
         ` (${PLACED_SHAPES_FLOOR} + one per ${INPUT_BYTES_PER_PLACED_SHAPE} bytes of the ${o.inputBytes ?? 0}-byte input, at most ${MAX_PLACED_SHAPES}); refusing before placing any`,
     );
   }
+  // The triangles the placed primitives make, at the fewest tessellate can make them, counted before any is made.
+  let fewest = 0;
+  const countTriangles = (id: bigint, world: number[], depth: number): void => {
+    const found = shapes.get(id);
+    if (!found || depth > MAX_COMPOUND_DEPTH) return;
+    const { shape } = found;
+    if (shape.kind === 'ReferenceListShape') {
+      shape.children.forEach((c, i) => {
+        const s = shape.scales[i];
+        countTriangles(c.id, mul4(mul4(world, shape.transforms[i]), diag(s[0], s[1], s[2])), depth + 1);
+      });
+      return;
+    }
+    const local = localPrimitive(shape);
+    if (!local || (local.family === 'box' && o.nativeShapes)) return;
+    let p: Primitive;
+    try {
+      p = placePrimitive(local, mul4(Z_UP_TO_Y_UP, shape.kind === 'BoxShape' ? mul4(world, shape.matrix) : world), '');
+    } catch {
+      return; // refused when placed, with its warning
+    }
+    fewest += fewestTriangles(p, o.tessellation);
+    if (fewest > MAX_FORGE_TRIANGLES) {
+      throw new Error(`${o.stage}: the level's primitives tessellate to more than ${MAX_FORGE_TRIANGLES} triangles (--chord-error ${o.tessellation.chordError ?? TESSELLATE_DEFAULTS.chordError} m); refusing before placing any`);
+    }
+  };
+  for (const { e, links } of linked) for (const id of links) countTriangles(id, e.placement, 0);
   for (const { e, links } of linked) {
     if (links.length === 0) continue;
     if (e.scale !== undefined && e.scale !== 1) warn(`entity "${e.name}": Scale ${e.scale} kept, not applied (the placement matrix is taken as the whole transform; docs/format-decisions.md)`);

@@ -298,6 +298,19 @@ describe('forge placement', () => {
     expect(performance.now() - t0).toBeLessThan(2000);
   });
 
+  it('the triangles of the placed primitives are counted before any is made (256 spheres of radius 10 m)', async () => {
+    const recs: FixtureRecord[] = [{ id: 0x300, type: T.SphereShape, name: 'big', body: sphereBody([0, 0, 0], 10) }];
+    for (let d = 1; d <= 4; d++) {
+      recs.push({ id: 0x300 + d, type: T.ReferenceListShape, name: `l${d}`, body: refListBody(Array(4).fill(0x300 + d - 1), Array.from({ length: 4 }, (_, i) => translate(25 * i * 4 ** (d - 1), 0, 0)), Array(4).fill([1, 1, 1, 1])) });
+    }
+    recs.push({ id: 0x10, type: T.Entity, name: 'e', body: linkingEntity(0x10, IDENTITY4, [0x304]) });
+    const file = join(tmp.dir, 'big-balls.forge');
+    writeFileSync(file, forgeFile([{ id: 1, name: 'big', bytes: dataFile(recs) }]));
+    const t0 = performance.now();
+    await expect(load(file)).rejects.toThrow(/^forge: \S+big-balls\.forge: the level's primitives tessellate to more than 5000000 triangles \(--chord-error 0\.005 m\); refusing before placing any$/);
+    expect(performance.now() - t0).toBeLessThan(2000);
+  });
+
   it('no warning repeats the forge: stage', async () => {
     const file = join(tmp.dir, 'odd2.forge');
     writeFileSync(file, forgeFile([{ id: 1, name: 'odd', bytes: dataFile([

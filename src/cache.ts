@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
 import { isNative, isPlanned, resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob, type ResourceOpen } from './tiling/build.ts';
 import { hashSources, TOOL_VERSION } from './version.ts';
-import { linkFromPrevious, previousDigest, type FileCheck } from './publish.ts';
+import { linkFromPrevious, previousDigest, type FileCheck } from './output/ownership.ts';
 import { arrayId } from './import/memo.ts';
 import { readRegularFile, whatIsNot } from './files.ts';
 import { userKey } from './user-key.ts';

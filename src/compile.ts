@@ -30,9 +30,9 @@ import { autoThreads, cpuMark, freeCores, runJobs, runPatches, takeInReplies, Th
 import { MAX_RESOURCE_BYTES, readRegularFile } from './files.ts';
 import { CACHE_ENTRY, ResourceCache, type KeyMemo } from './cache.ts';
 import type { CompileSession } from './session.ts';
-import { inspectOutput, LOCK_WAIT_MS, lockOutput, MANIFEST_FILE, outlastRacyWindow, recoverOutput, refuseInputsInside, resolveOutDir, Staging, type PreviousOutput, type PublishStep } from './publish.ts';
+import { inspectOutput, LOCK_WAIT_MS, lockOutput, MANIFEST_FILE, outlastRacyWindow, recoverOutput, refuseInputsInside, resolveOutDir, Staging, type PreviousOutput, type PublishStep } from './output/ownership.ts';
 
-export { MANIFEST_FILE, OWNED_ENTRIES } from './publish.ts';
+export { MANIFEST_FILE, OWNED_ENTRIES } from './output/ownership.ts';
 export { STREAMING_PLAN_FILE, type Manifest, type ManifestResource, type StreamingPlan, type Totals } from './manifest.ts';
 import { densePartWarnings } from './grind.ts';
 import { GRIND_DENSITY_TARGET } from './geometry/grind-cut.ts';

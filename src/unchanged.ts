@@ -22,13 +22,13 @@ import { closeSync, fstatSync, lstatSync, openSync, readFileSync, renameSync, un
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readOwnFile, readRegularFile } from './files.ts';
-import { writeJson } from './json-file.ts';
+import { writeJson } from './output/json-file.ts';
 import { MAX_LEVEL_BYTES } from './import/gltf.ts';
 import { MAX_STORE_BYTES } from './import/validate-store.ts';
 import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
 import type { Manifest } from './manifest.ts';
 import type { ImportStats } from './model.ts';
-import { adoptVerdicts, checkOf, inspectOutput, keptVerdicts, MANIFEST_FILE, type FileCheck, type KeptVerdict, type PreviousOutput } from './publish.ts';
+import { adoptVerdicts, checkOf, inspectOutput, keptVerdicts, MANIFEST_FILE, type FileCheck, type KeptVerdict, type PreviousOutput } from './output/ownership.ts';
 import { hashSources, TOOL_VERSION } from './version.ts';
 
 /** Bumped when the record's form or the key's recipe changes. */

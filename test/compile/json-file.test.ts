@@ -5,7 +5,7 @@
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeJson } from '../../src/json-file.ts';
+import { writeJson } from '../../src/output/json-file.ts';
 import { lazyTempDir } from '../fixtures/levels.ts';
 
 const tmp = lazyTempDir('sk8-json-');

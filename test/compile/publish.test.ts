@@ -7,7 +7,7 @@ import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, re
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileLevel, type Manifest } from '../../src/compile.ts';
-import { inspectOutput, OWNED_ENTRIES, recoverOutput, resolveOutDir, STAGING_MARKER, type PublishStep } from '../../src/publish.ts';
+import { inspectOutput, OWNED_ENTRIES, recoverOutput, resolveOutDir, STAGING_MARKER, type PublishStep } from '../../src/output/ownership.ts';
 import { sanitizeName } from '../../src/model.ts';
 import { addNode, boxMesh, gridMesh, newLevel, tempDir, writeBigLevel, writeLevel } from '../fixtures/levels.ts';
 

@@ -9,7 +9,7 @@ import { chmodSync, chownSync, copyFileSync, lstatSync, mkdirSync, readdirSync, 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileLevel, type CompileResult } from '../../src/compile.ts';
-import { adoptVerdicts, checkedReads, forgetChecked, inspectOutput, keptVerdicts, RACY_NS, type KeptVerdict } from '../../src/publish.ts';
+import { adoptVerdicts, checkedReads, forgetChecked, inspectOutput, keptVerdicts, RACY_NS, type KeptVerdict } from '../../src/output/ownership.ts';
 import { readRecord, type BuildRecord } from '../../src/unchanged.ts';
 import { tempDir } from '../fixtures/levels.ts';
 import { outputFiles as files } from '../fixtures/edits.ts';

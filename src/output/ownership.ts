@@ -22,11 +22,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { checkOf, isInside, writeSpan, type FileCheck } from './files.ts';
+import { checkOf, isInside, writeSpan, type FileCheck } from '../files.ts';
 import { writeJson } from './json-file.ts';
 
 export { checkOf, type FileCheck };
-import { identify } from './format/identify.ts';
+import { identify } from '../format/identify.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 

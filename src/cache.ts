@@ -9,7 +9,7 @@
 // are stored into the bytes after the cache, every build: an entry keeps the resource's open corners, and its bytes
 // may hold the joins of the build that wrote them (the seams step rewrites every listed corner, so that is harmless).
 //
-// Layout of a cache directory (default `<out>/.cache`, which src/publish.ts treats as the tool's own and moves into
+// Layout of a cache directory (default `<out>/.cache`, which src/output/ treats as the tool's own and moves into
 // each new output): `r/pack-….bin` (the resources' bytes, appended by each build into packs of its own: a copy,
 // never a hard link shared with a published file; src/cache-pack.ts), `index.json` (per key the manifest numbers,
 // the entry's pack, offset, size, sha256 and fingerprint, where its record is, a seal over these, and the build
@@ -28,7 +28,8 @@ import { fileURLToPath } from 'node:url';
 import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
 import { isNative, isPlanned, resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob, type ResourceOpen } from './tiling/build.ts';
 import { hashSources, TOOL_VERSION } from './version.ts';
-import { linkFromPrevious, previousDigest, type FileCheck } from './output/ownership.ts';
+import { linkFromPrevious, previousDigest } from './output/verdicts.ts';
+import type { FileCheck } from './files.ts';
 import { arrayId } from './import/memo.ts';
 import { readRegularFile, whatIsNot } from './files.ts';
 import { userKey } from './user-key.ts';
@@ -38,7 +39,7 @@ import { sameCodes } from './tiling/seams.ts';
 import { isSlice, PACK_NAME, PackWriter, readSlice, type PackSlice } from './cache-pack.ts';
 import { SEAM_NONE } from './geometry/edge-rule.ts';
 
-/** The cache directory's name inside an output directory (one of src/publish.ts's OWNED_ENTRIES). */
+/** The cache directory's name inside an output directory (one of src/output/ownership.ts's OWNED_ENTRIES). */
 export const CACHE_ENTRY = '.cache';
 /** Bumped when the key's recipe or the index's form changes: older entries are then never hit. */
 export const CACHE_FORMAT = 7;
@@ -405,7 +406,7 @@ export class ResourceCache {
   private readonly openedAt = Date.now();
   /** Hits and misses of this build (for the summary and tests). */
   readonly stats = { hits: 0, misses: 0, rejected: 0 };
-  /** The output directory being rebuilt, whose checked files take() may link instead of writing (src/publish.ts previousDigest). */
+  /** The output directory being rebuilt, whose checked files take() may link instead of writing (src/output/verdicts.ts previousDigest). */
   previous?: string;
   /**
    * The cache is the output's own (`<out>/.cache`): an entry of this build names the output file holding its bytes
@@ -509,7 +510,7 @@ export class ResourceCache {
     // file (no link followed) as a slice that hashes to the index's digest; the output gets a copy of the checked
     // bytes, never a link to the pack, so an edit of the cache cannot reach a published file.
     // Or, better: the previous output's file with these very bytes (its sha256 checked by this process, the file
-    // unchanged since; src/publish.ts linkFromPrevious) is linked into the new output and the entry not even read.
+    // unchanged since; src/output/verdicts.ts linkFromPrevious) is linked into the new output and the entry not even read.
     // Creating 448 files costs 0.5 s of CPU on an ext4 that recently deleted many (the old outputs); a link creates
     // no inode. The new file shares its inode with the old output only until the swap removes that, never with the
     // cache entry. Its bytes are read only if asked for (lazyBytes).

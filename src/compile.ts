@@ -30,7 +30,11 @@ import { autoThreads, cpuMark, freeCores, runJobs, runPatches, takeInReplies, Th
 import { MAX_RESOURCE_BYTES, readRegularFile } from './files.ts';
 import { CACHE_ENTRY, ResourceCache, type KeyMemo } from './cache.ts';
 import type { CompileSession } from './session.ts';
-import { inspectOutput, LOCK_WAIT_MS, lockOutput, MANIFEST_FILE, outlastRacyWindow, recoverOutput, refuseInputsInside, resolveOutDir, Staging, type PreviousOutput, type PublishStep } from './output/ownership.ts';
+import { inspectOutput, MANIFEST_FILE, type PreviousOutput } from './output/ownership.ts';
+import { LOCK_WAIT_MS, lockOutput } from './output/lock.ts';
+import { recoverOutput } from './output/recovery.ts';
+import { refuseInputsInside, resolveOutDir, Staging, type PublishStep } from './output/staging.ts';
+import { outlastRacyWindow } from './output/verdicts.ts';
 
 export { MANIFEST_FILE, OWNED_ENTRIES } from './output/ownership.ts';
 export { STREAMING_PLAN_FILE, type Manifest, type ManifestResource, type StreamingPlan, type Totals } from './manifest.ts';

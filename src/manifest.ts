@@ -1,6 +1,6 @@
 // manifest.json: what one build wrote and why (docs/cli.md "Compiling a level"): tool version, input digest, the
 // options, per resource its file, cell, bounds and counts, the validation report, seams, warnings, and the files
-// the next build of the directory may remove (src/publish.ts). Built here from the stages' results; compile.ts
+// the next build of the directory may remove (src/output/ownership.ts). Built here from the stages' results; compile.ts
 // only calls makeManifest.
 import { basename } from 'node:path';
 import type { ForgeImportReport, ImportedObject } from './model.ts';
@@ -10,7 +10,7 @@ import type { BuiltResource } from './tiling/build.ts';
 import { firstOfEachFile } from './tiling/unique.ts';
 import { TOOL_VERSION } from './version.ts';
 import { GRIND_CREASE_DEGREES, GRIND_DENSITY_LIMIT } from './format/grind-map.ts';
-import type { FileCheck } from './output/ownership.ts';
+import type { FileCheck } from './files.ts';
 import type { SkipReason, YbnReport } from './import/ybn/flags.ts';
 import type { RideReport } from './ride/index.ts';
 
@@ -105,7 +105,7 @@ export interface Manifest {
   sourceNames?: Record<string, string>;
   /** Every file the build wrote besides this manifest: what the next build of this directory may remove. */
   files: string[];
-  /** Each listed file's size and CRC-32 as published (src/publish.ts): a rebuild removes a listed file only if it still matches. */
+  /** Each listed file's size and CRC-32 as published (src/output/staging.ts): a rebuild removes a listed file only if it still matches. */
   checks?: Record<string, FileCheck>;
   /**
    * GTA V inputs only (docs/ybn-ports.md): --ybn-keep as given; composite children not compiled because they are

@@ -8,11 +8,11 @@
 // - the build key (options that reach the output, the bytes of files they name, the code fingerprint) equals the one
 //   recorded beside the cache in `build-<out>.json` after the last successful publish;
 // - manifest.json is the one that build wrote (its size and CRC-32 recorded), and every file it lists is present
-//   and passes src/publish.ts's ownership check (name, kind, size and CRC-32 as recorded).
+//   and passes src/output/ownership.ts's ownership check (name, kind, size and CRC-32 as recorded).
 // Any miss, or an unreadable or odd record, is an ordinary build. With the cache off (`--no-cache`) nothing is
 // recorded or skipped.
 //
-// The record also keeps each output file's verdict (src/publish.ts keptVerdicts: its stat stamp, CRC-32 and
+// The record also keeps each output file's verdict (src/output/verdicts.ts keptVerdicts: its stat stamp, CRC-32 and
 // sha256), so that the next process checks a file it finds with the same stamp without reading it (the 1M bench
 // level: ~100 ms of reading and hashing 42 MB at every build). Taken only from a record that can only be ours
 // (readOwnFile: owned by this user, writable by no one else, not a link; never on Windows). Beside the record goes
@@ -21,14 +21,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readOwnFile, readRegularFile } from './files.ts';
+import { checkOf, readOwnFile, readRegularFile, type FileCheck } from './files.ts';
 import { writeJson } from './output/json-file.ts';
 import { MAX_LEVEL_BYTES } from './import/gltf.ts';
 import { MAX_STORE_BYTES } from './import/validate-store.ts';
 import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
 import type { Manifest } from './manifest.ts';
 import type { ImportStats } from './model.ts';
-import { adoptVerdicts, checkOf, inspectOutput, keptVerdicts, MANIFEST_FILE, type FileCheck, type KeptVerdict, type PreviousOutput } from './output/ownership.ts';
+import { inspectOutput, MANIFEST_FILE, type PreviousOutput } from './output/ownership.ts';
+import { adoptVerdicts, keptVerdicts, type KeptVerdict } from './output/verdicts.ts';
 import { hashSources, TOOL_VERSION } from './version.ts';
 
 /** Bumped when the record's form or the key's recipe changes. */
@@ -45,7 +46,7 @@ export interface BuildRecord<R> {
   input?: string;
   /** The parts of the build's result the manifest does not hold. */
   result: R;
-  /** The output files' verdicts for the next process (src/publish.ts keptVerdicts). */
+  /** The output files' verdicts for the next process (src/output/verdicts.ts keptVerdicts). */
   files?: KeptVerdict[];
 }
 
@@ -133,7 +134,7 @@ export function writeRecord<R>(cacheDir: string, outDir: string, key: string, re
     const manifest = checkOf(readFileSync(join(outDir, MANIFEST_FILE)));
     // The temporary's change time is the file system's clock at a moment before the files' stats (keptVerdicts).
     const record: BuildRecord<R> = { format: RECORD_FORMAT, key, manifest, input: inputStamp(input), result, files: keptVerdicts(outDir, files, fstatSync(fd, { bigint: true })) };
-    return { json: record }; // streamed (src/json-file.ts): one decision an object, ~40 MB of text at 64M
+    return { json: record }; // streamed (src/output/json-file.ts): one decision an object, ~40 MB of text at 64M
   });
 }
 
@@ -158,7 +159,7 @@ export function dropRecord(cacheDir: string, outDir: string): void {
 
 /**
  * The record of the last build of `outDir` in `cacheDir`, or undefined (none, unreadable, another format). From a
- * record that can only be ours (readOwnFile), the output files' verdicts are taken (src/publish.ts adoptVerdicts):
+ * record that can only be ours (readOwnFile), the output files' verdicts are taken (src/output/verdicts.ts adoptVerdicts):
  * call it before the output is first inspected.
  */
 export function readRecord<R>(cacheDir: string, outDir: string): BuildRecord<R> | undefined {

@@ -1,4 +1,4 @@
-// One file published the way the compiler publishes its output (src/publish.ts): never onto an input, written to an
+// One file published the way the compiler publishes its output (src/output/): never onto an input, written to an
 // exclusive temporary file beside it and moved into place by a rename (or a link) that never follows a symbolic
 // link at the target, and, without `force`, never over anything there at that moment — a file, a directory, or a
 // dangling link created while the work ran. Used by to-gltf.

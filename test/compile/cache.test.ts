@@ -71,7 +71,7 @@ describe('cache entries and options', () => {
     const bytes = readFileSync(f);
     bytes[bytes.length - 1] ^= 0xff;
     writeFileSync(f, bytes); // same size, in place
-    // The edited file is no longer what the build wrote: the rebuild keeps it and says so (src/publish.ts ownedFile).
+    // The edited file is no longer what the build wrote: the rebuild keeps it and says so (src/output/ownership.ts ownedFile).
     await expect(compileLevel(join(SAMPLES, 'skatepark.glb'), { out }, hooks)).rejects.toThrow(/ground\.physics \(listed, but its bytes are not what the build wrote/);
     expect(readFileSync(f).equals(bytes)).toBe(true);
     unlinkSync(f);

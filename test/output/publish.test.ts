@@ -1,13 +1,15 @@
 // The output directory is the user's: a rebuild removes only what the previous build wrote, refuses anything else,
 // never builds from inside it, survives a kill at any point of the swap, follows a symlinked -o, and writes only
-// names a Windows mod folder can hold (src/publish.ts; issue #11 "Data loss").
+// names a Windows mod folder can hold (src/output/; issue #11 "Data loss").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileLevel, type Manifest } from '../../src/compile.ts';
-import { inspectOutput, OWNED_ENTRIES, recoverOutput, resolveOutDir, STAGING_MARKER, type PublishStep } from '../../src/output/ownership.ts';
+import { inspectOutput, OWNED_ENTRIES, STAGING_MARKER } from '../../src/output/ownership.ts';
+import { recoverOutput } from '../../src/output/recovery.ts';
+import { resolveOutDir, type PublishStep } from '../../src/output/staging.ts';
 import { sanitizeName } from '../../src/model.ts';
 import { addNode, boxMesh, gridMesh, newLevel, tempDir, writeBigLevel, writeLevel } from '../fixtures/levels.ts';
 

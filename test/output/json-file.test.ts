@@ -1,4 +1,4 @@
-// src/json-file.ts: the streamed JSON is byte for byte `${JSON.stringify(value, null, indent)}\n`, whatever the value's
+// src/output/json-file.ts: the streamed JSON is byte for byte `${JSON.stringify(value, null, indent)}\n`, whatever the value's
 // shape: big and small containers at every depth, a big one inside small ones, values JSON.stringify leaves out or
 // writes as null, toJSON, typed arrays, null-prototype objects, strings with escapes and characters past ASCII
 // across the write buffer's edge.

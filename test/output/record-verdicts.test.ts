@@ -1,4 +1,4 @@
-// The build record keeps each output file's verdict (src/publish.ts keptVerdicts, src/unchanged.ts), so the next
+// The build record keeps each output file's verdict (src/output/verdicts.ts keptVerdicts, src/unchanged.ts), so the next
 // process checks a file it finds with the same stat stamp without reading it. What must hold: nothing is trusted
 // from a record another user could have written, or from an entry that does not match the file and the manifest;
 // a file changed in any way since (in place with its size and times put back, replaced, linked) is read and
@@ -9,7 +9,8 @@ import { chmodSync, chownSync, copyFileSync, lstatSync, mkdirSync, readdirSync, 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileLevel, type CompileResult } from '../../src/compile.ts';
-import { adoptVerdicts, checkedReads, forgetChecked, inspectOutput, keptVerdicts, RACY_NS, type KeptVerdict } from '../../src/output/ownership.ts';
+import { checkedReads, forgetChecked, inspectOutput } from '../../src/output/ownership.ts';
+import { adoptVerdicts, keptVerdicts, RACY_NS, type KeptVerdict } from '../../src/output/verdicts.ts';
 import { readRecord, type BuildRecord } from '../../src/unchanged.ts';
 import { tempDir } from '../fixtures/levels.ts';
 import { outputFiles as files } from '../fixtures/edits.ts';
@@ -48,7 +49,7 @@ describe.skipIf(!posix)('verdicts kept in the build record', () => {
     const first = await build(lv, out);
     const kept = record(out).files!;
     const listed = first.manifest.files.filter((f) => f !== 'manifest.json');
-    // The record is written once every file is RACY_NS old (src/publish.ts outlastRacyWindow): it keeps them all.
+    // The record is written once every file is RACY_NS old (src/output/verdicts.ts outlastRacyWindow): it keeps them all.
     expect(kept.length).toBe(listed.length);
     expect(kept.every(([name]) => listed.includes(name))).toBe(true);
     const before = files(out);

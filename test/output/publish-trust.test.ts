@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
 import { compileLevel, type Manifest } from '../../src/compile.ts';
-import { lockOutput, lockPath } from '../../src/output/ownership.ts';
+import { lockOutput, lockPath } from '../../src/output/lock.ts';
 import { tempDir } from '../fixtures/levels.ts';
 import { outputFiles as files } from '../fixtures/edits.ts';
 

@@ -55,8 +55,10 @@ export interface RideOptions {
   laneMetres: number;
   /** A lane ride's length, m (default 8). Lanes ride the first probe at the highest speed. */
   laneRide: number;
-  /** A step: heights across a seam differ by more than this, m (default 0.001). */
+  /** A step: heights across a seam differ by more than this, m (default 0.001) … */
   stepMin: number;
+  /** … and at most this, m (default 0.05): more is a ledge, authored (a kerb, a prop's top edge at a cut). */
+  stepMax: number;
   /** A gap: an opening narrower than this, m (default 0.3); wider is the level's border. */
   gapMax: number;
   /** A gap's far side lies within this height of the near side, m (default 0.1). */
@@ -71,7 +73,7 @@ export interface RideOptions {
 }
 
 export const RIDE_DEFAULTS: RideOptions = {
-  probes: PROBES, speeds: [3, 8], seamSpacing: 2, maxCrossings: 3000, laneSpacing: 16, laneMetres: 20_000, laneRide: 8, stepMin: 0.001, gapMax: 0.3, gapDrop: 0.1,
+  probes: PROBES, speeds: [3, 8], seamSpacing: 2, maxCrossings: 3000, laneSpacing: 16, laneMetres: 20_000, laneRide: 8, stepMin: 0.001, stepMax: 0.05, gapMax: 0.3, gapDrop: 0.1,
   snagLoss: 0.1, workBudget: 400_000_000, coverCell: 1, simulation: {},
 };
 
@@ -101,7 +103,7 @@ export interface RideReport {
   /** True when the work budget ran out; `note` says what was not ridden. */
   budgetExhausted: boolean;
   note?: string;
-  options: { speeds: number[]; probes: { name: string; shape: ProbeShape }[]; seamSpacing: number; laneSpacing: number; laneRide: number; stepMin: number; gapMax: number };
+  options: { speeds: number[]; probes: { name: string; shape: ProbeShape }[]; seamSpacing: number; laneSpacing: number; laneRide: number; stepMin: number; stepMax: number; gapMax: number };
 }
 
 /** Distance off a seam at which the heights on either side are taken, m. */
@@ -246,6 +248,7 @@ export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): Rid
     coverage.seamMetres += len;
     const base = near ? near.y : py;
     if (Math.abs(far.y - base) > opt.stepMin) {
+      if (Math.abs(far.y - base) > opt.stepMax) continue; // a ledge: neither a step nor ridden across
       add({ kind: 'step', position: [px, py, pz], ...faceOf(t), size: round(Math.abs(far.y - base)), unit: 'm', direction: [round(-ix), round(-iz)], where: 'seam' }, `step:${t}:${k}`);
       continue;
     }
@@ -301,7 +304,7 @@ export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): Rid
     ...(exhausted ? { note: `work budget of ${opt.workBudget} face visits spent: the rest of the level was not ridden (coverage says how much was)` } : {}),
     options: {
       speeds: opt.speeds, probes: opt.probes.map((p) => ({ name: p.name, shape: p.shape })), seamSpacing: opt.seamSpacing,
-      laneSpacing: opt.laneSpacing, laneRide: opt.laneRide, stepMin: opt.stepMin, gapMax: opt.gapMax,
+      laneSpacing: opt.laneSpacing, laneRide: opt.laneRide, stepMin: opt.stepMin, stepMax: opt.stepMax, gapMax: opt.gapMax,
     },
   };
 }

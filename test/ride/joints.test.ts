@@ -2,7 +2,7 @@
 // against two 1 m edges of another object) and two objects meeting near-flush (0.05 mm apart, within the join's
 // T_JUNCTION_TOLERANCE). The ride finds bumps there on Studio's bytes (--seams shape) and none with --seams level.
 import { afterAll, describe, expect, test } from 'vitest';
-import { rideResources } from '../../src/ride/index.ts';
+import { buildWorld, rideResources } from '../../src/ride/index.ts';
 import { lazyTempDir } from '../fixtures/levels.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
 
@@ -27,4 +27,23 @@ describe('joints the compiler joins under --seams level', () => {
       expect(ours.coverage.crossings).toBeGreaterThan(0);
     }, 60_000);
   }
+});
+
+describe('a grind prism', () => {
+  test("riding along a grind prism lying on the ground and past its open end: no findings with --seams level", async () => {
+    // The curve is the prism's top line (authoring-notes.md: corner 0 of each ring on the curve): radius 0.03 m at
+    // 0.06 m lies on the ground; it ends at x = 1, inside the ground.
+    const out = await compileMeshes(tmp.dir, 'prism', [
+      { name: 'ground', ...grid(6, 4, 1, -3, 0, -2) },
+      { name: 'rail', positions: [-2, 0.06, 0, 0, 0.06, 0, 1, 0.06, 0], indices: undefined as never, material: 'metal', mode: 3, nodeExtras: { sk8_grind_curve: true } } as never,
+    ], { seams: 'level' });
+    const written = readOutput(out);
+    // The prism is there: faces up to its top line at 0.06 m, in a resource of its own.
+    const w = buildWorld(written);
+    expect(w.max[1]).toBeCloseTo(0.06, 4);
+    expect(written.length).toBe(2);
+    const report = rideResources(written, { laneSpacing: 0.5, seamSpacing: 0.25 });
+    expect(report.counts).toEqual({ bump: 0, snag: 0, step: 0, gap: 0 });
+    expect(report.coverage.lanesRidden).toBeGreaterThan(0);
+  }, 60_000);
 });

@@ -12,7 +12,7 @@ import { prng } from '../../fixtures/meshes.ts';
 import { FORGE_MATERIAL_KEYWORDS } from '../../../src/import/forge/materials.ts';
 import { buildSurfaceTable, DEFAULT_MATERIAL } from '../../../src/import/materials.ts';
 import type { ImportedObject } from '../../../src/model.ts';
-import { boxBody, dataFile, forgeFile, genericEntityBody, IDENTITY4, linkingEntity, placedLevel, refListBody, rotZ, sphereBody, swsEntityBody, T, translate, unityDataFile, withObjectHeader, type FixtureRecord } from '../../fixtures/forge.ts';
+import { ac2DataFile, boxBody, dataFile, forgeFile, genericEntityBody, IDENTITY4, linkingEntity, placedLevel, refListBody, rotZ, sphereBody, swsEntityBody, T, translate, unityDataFile, withObjectHeader, type FixtureRecord } from '../../fixtures/forge.ts';
 import { tempDir } from '../../fixtures/levels.ts';
 
 const tmp = tempDir('sk8-forge-level-');
@@ -309,6 +309,31 @@ describe('forge placement', () => {
     const t0 = performance.now();
     await expect(load(file)).rejects.toThrow(/^forge: \S+big-balls\.forge: the level's primitives tessellate to more than 5000000 triangles \(--chord-error 0\.005 m\); refusing before placing any$/);
     expect(performance.now() - t0).toBeLessThan(2000);
+  });
+
+  it('the same level in ACExplorer\'s AC2 layout (version 25 and 26) places the same objects at the same places', async () => {
+    const listed = await load(forgePath);
+    for (const version of [25, 26] as const) {
+      const file = join(tmp.dir, `acx${version}.forge`);
+      const f = forgeFile([{ id: 1, name: 'level_01', bytes: ac2DataFile(placedLevel(), { version, checkList: 2 }) }]);
+      new DataView(f.buffer).setUint32(9, version, true);
+      let bytes = f;
+      if (version === 25) {
+        // Version 25: the data file starts 440 bytes after its indexed offset.
+        const dv = new DataView(f.buffer);
+        const table = Number(dv.getBigUint64(Number(dv.getBigUint64(21 + 32, true)) + 8, true));
+        const at = Number(dv.getBigUint64(table, true));
+        bytes = new Uint8Array(f.length + 440);
+        bytes.set(f.subarray(0, at));
+        bytes.set(f.subarray(at), at + 440);
+      }
+      writeFileSync(file, bytes);
+      const r = await load(file);
+      expect(r.forge.records.refused, `version ${version}`).toEqual(listed.forge.records.refused);
+      const rename = (n: string): string => n.replace(/^acx\d+_/, 'level_01_');
+      expect([...r.byName.keys()].map(rename).sort(), `version ${version}`).toEqual([...listed.byName.keys()].sort());
+      for (const [name, o] of r.byName) expect(Array.from(o.positions), name).toEqual(Array.from(listed.byName.get(rename(name))!.positions));
+    }
   });
 
   it('no warning repeats the forge: stage', async () => {

@@ -76,7 +76,8 @@ export class ValidationMemo {
   /** Keys of the last crack pass, in its order. */
   private order: number[] = [];
   /** Of the last crack pass: whether it ran incrementally, and how many edges it classified (tests, bench). */
-  readonly stats = { incremental: false, classified: 0, edges: 0 };
+  /** The last pass: incremental or whole, edges classified of all, boxes every point was tested against (ChangedArea). */
+  readonly stats = { incremental: false, classified: 0, edges: 0, areaBoxes: 0 };
 
   /** The item's report (without its open-edge list): the kept one for its key, else computed and kept. */
   validate(item: MemoItem): MeshReport {
@@ -167,6 +168,7 @@ export class ValidationMemo {
     if (changed.length > MAX_CHANGED_MESHES) return undefined;
     const grow = 2 * CRACK_DEFAULTS.tolerance + BOX_MARGIN;
     const area = new ChangedArea(changed, grow, this.limits);
+    this.stats.areaBoxes = area.boxCount;
     const near = (x: number, y: number, z: number): boolean => area.near(x, y, z);
     return cur.map((it, mi) => {
       const k = kept[mi];
@@ -201,9 +203,15 @@ export interface AreaLimits {
   cells: number;
   /** Most changed triangles marked. Past this or `cells`, the changed meshes' own boxes are the area. */
   triangles: number;
+  /**
+   * Most triangles kept as boxes: every point of the pass is tested against each (near), so past this the changed
+   * meshes' own boxes (at most 2 × MAX_CHANGED_MESHES) are the area. Without it, 4,000 changed triangles much larger
+   * than the rest tested each of 450,000 points against each of 4,000 boxes.
+   */
+  boxes: number;
 }
 
-export const AREA_LIMITS: AreaLimits = { cellsPerTriangle: 4096, cells: 1_000_000, triangles: 250_000 };
+export const AREA_LIMITS: AreaLimits = { cellsPerTriangle: 4096, cells: 1_000_000, triangles: 250_000, boxes: 256 };
 /** Cell keys: (ix + bias) · 2^26 + (iz + bias), exact below 2^52 (|ix|, |iz| < 2^25: 100 km at cells ≥ 8 mm). */
 const CELL_BIAS = 2 ** 25;
 const cellKey = (ix: number, iz: number): number => (ix + CELL_BIAS) * 2 ** 26 + (iz + CELL_BIAS);
@@ -268,6 +276,7 @@ class ChangedArea {
           if ((ix1 - ix0 + 1) * (iz1 - iz0 + 1) > this.limits.cellsPerTriangle) {
             const y0 = Math.min(p[a + 1], p[b + 1], p[d + 1]) - r, y1 = Math.max(p[a + 1], p[b + 1], p[d + 1]) + r;
             this.boxes.push(x0, y0, z0, x1, y1, z1);
+            if (this.boxes.length > 6 * this.limits.boxes) return false;
             continue;
           }
           for (let ix = ix0; ix <= ix1; ix++) for (let iz = iz0; iz <= iz1; iz++) this.cells.add(cellKey(ix, iz));
@@ -276,6 +285,10 @@ class ChangedArea {
       }
     }
     return true;
+  }
+
+  get boxCount(): number {
+    return this.boxes.length / 6;
   }
 
   near(x: number, y: number, z: number): boolean {

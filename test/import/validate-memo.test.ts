@@ -85,3 +85,39 @@ describe('ValidationMemo', () => {
     expect(() => memo.cracks([12345], ['ghost'])).toThrow(/no report kept for "ghost"/);
   });
 });
+
+describe('ValidationMemo: the changed area is bounded', () => {
+  it('600 changed triangles far larger than the rest: every point is tested against a bounded number of boxes', () => {
+    // Mesh A: 400 triangles of 1 cm and 300 of ~1 km (the area's cells are ~1 cm, so each big one would be a box).
+    const a = (dx: number): Piece => {
+      const pos: number[] = [], idx: number[] = [];
+      for (let i = 0; i < 700; i++) {
+        const s = i < 400 ? 0.01 : 1000, x = (i % 32) + dx, z = Math.floor(i / 32);
+        idx.push(pos.length / 3, pos.length / 3 + 1, pos.length / 3 + 2);
+        pos.push(x, 0, z, x + s, 0, z, x, 0, z + s);
+      }
+      return { key: ++nextKey, name: 'a', positions: Float32Array.from(pos), groups: [Uint32Array.from(idx)] };
+    };
+    // Mesh B, far off: 2,000 separate small triangles.
+    const pos: number[] = [], idx: number[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const x = 20_000 + (i % 50) * 0.5, z = Math.floor(i / 50) * 0.5;
+      idx.push(3 * i, 3 * i + 1, 3 * i + 2);
+      pos.push(x, 0, z, x + 0.2, 0, z, x, 0, z + 0.2);
+    }
+    const b: Piece = { key: ++nextKey, name: 'b', positions: Float32Array.from(pos), groups: [Uint32Array.from(idx)] };
+    const memo = new ValidationMemo();
+    let level = [a(0), b];
+    for (const p of level) memo.validate(p);
+    memo.cracks(level.map((p) => p.key), level.map((p) => p.name));
+    level = [a(0.001), b]; // A moved: its old and new triangles are the change
+    for (const p of level) memo.validate(p);
+    const counts = memo.cracks(level.map((p) => p.key), level.map((p) => p.name));
+    expect(memo.stats.incremental).toBe(true);
+    // 600 triangle boxes before (each point tested against each); now past AREA_LIMITS.boxes, the two meshes' boxes.
+    expect(memo.stats.areaBoxes).toBeGreaterThan(0);
+    expect(memo.stats.areaBoxes).toBeLessThanOrEqual(AREA_LIMITS.boxes);
+    expect(counts[1]).toBeNull(); // far from the change: B keeps its counts
+    expect(counts).toEqual(fresh(level).map((c, i) => (i === 1 ? null : c)));
+  });
+});

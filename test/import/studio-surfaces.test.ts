@@ -16,10 +16,10 @@ import { buildSurfaceTable, normaliseSurfaceName, STUDIO_SURFACE_PRESETS } from 
 import { GTA_MATERIALS, GtaMaterials } from '../../src/import/ybn/materials.ts';
 import { blenderCatalogText } from '../../scripts/blender-catalog.ts';
 import { glbBytes, triangleBin, triangleJson } from '../fixtures/gltf-raw.ts';
+import { sharedPath } from '../fixtures/shared.ts';
 
-const SHARED = new URL('../../../shared/', import.meta.url);
-const FACTS = new URL('spec/public-facts.md', SHARED);
-const CATALOG = new URL('data/collision_surface_catalog.json', SHARED);
+const FACTS = sharedPath('spec/public-facts.md', "studio surfaces: the spec's preset table");
+const CATALOG = sharedPath('data/collision_surface_catalog.json', 'studio surfaces: the shared catalog');
 const dir = mkdtempSync(join(tmpdir(), 'studio-surfaces-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -39,8 +39,8 @@ describe("Studio's preset names", () => {
     expect(table.get('round_rail')).toBe(0x02380ba0);
   });
 
-  it.skipIf(!existsSync(FACTS))('are the table of public-facts.md, word for word (skipped: ../shared/spec absent)', () => {
-    const text = readFileSync(FACTS, 'utf8');
+  it.skipIf(!FACTS)('are the table of public-facts.md, word for word (skipped: ../shared/spec absent)', () => {
+    const text = readFileSync(FACTS!, 'utf8');
     const section = text.slice(text.indexOf("## ReSkate Studio's native surface presets"), text.indexOf('## Grind edges'));
     const listed = new Map<string, number>();
     for (const m of section.matchAll(/\|\s*([a-z_]+)\s*\|\s*(0x[0-9A-Fa-f]+)/g)) listed.set(m[1], Number(m[2]));
@@ -120,7 +120,7 @@ describe('the catalog in the source tree', () => {
     expect(found).toEqual([join('src', 'format', 'material-catalog.json')]);
   });
 
-  it.skipIf(!existsSync(CATALOG))('is the shared catalog, verbatim (skipped: ../shared/data absent)', () => {
-    expect(JSON.parse(readFileSync('src/format/material-catalog.json', 'utf8'))).toEqual(JSON.parse(readFileSync(CATALOG, 'utf8')));
+  it.skipIf(!CATALOG)('is the shared catalog, verbatim (skipped: ../shared/data absent)', () => {
+    expect(JSON.parse(readFileSync('src/format/material-catalog.json', 'utf8'))).toEqual(JSON.parse(readFileSync(CATALOG!, 'utf8')));
   });
 });

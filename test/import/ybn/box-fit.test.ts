@@ -16,8 +16,9 @@ import { prng } from '../../fixtures/meshes.ts';
 import { readBoundTree } from '../../../src/import/ybn/bounds.ts';
 import { ResourceReader } from '../../../src/import/ybn/rsc7.ts';
 import { writeYbn, type FxBound } from '../../fixtures/ybn.ts';
+import { sharedPath } from '../../fixtures/shared.ts';
 
-const SAMPLES = fileURLToPath(new URL('../../../../shared/data/ybn-samples/', import.meta.url));
+const SAMPLES = sharedPath('data/ybn-samples/', 'ybn box fit: the real samples');
 
 /** The written box's corner nearest to each stored corner: the largest of those four distances. */
 function writtenMisfit(corners: Vec3[], box: ReturnType<typeof fitBox>['box']): number {
@@ -116,11 +117,11 @@ describe('box polygons: the nearest box to the four stored corners', () => {
     expect(warnings.join('\n')).toMatch(/ybn: t\.ybn: bound root \(geometry\): 1 box polygon\(s\) whose four corners are not a box within their precision, written as the nearest box: polygon 0 misfit 0\.0\d+ m \(bound 0\.003\d m\)/);
   });
 
-  it.skipIf(!existsSync(SAMPLES))('the four real samples: no box polygon written more than 1 cm from its stored corners, no misfit warning', () => {
+  it.skipIf(!SAMPLES)('the four real samples: no box polygon written more than 1 cm from its stored corners, no misfit warning', () => {
     const counts: Record<string, [number, number]> = {};
     for (const f of ['po1_05_4', 'hei_ch3_08_17', 'vb_20_0', 'm24_2_garment_factory_1']) {
       const warnings: string[] = [];
-      const root = parseYbn(readFileSync(join(SAMPLES, `${f}.ybn`)), `${f}.ybn`, (m) => warnings.push(m));
+      const root = parseYbn(readFileSync(join(SAMPLES!, `${f}.ybn`)), `${f}.ybn`, (m) => warnings.push(m));
       let boxes = 0, moved = 0;
       const walk = (b: Bound): void => {
         if (isComposite(b)) return b.children.forEach((c) => c.bound && walk(c.bound));

@@ -11,10 +11,11 @@ import { readBoundXml } from '../../../src/import/ybn/xml.ts';
 import type { CompositeBound } from '../../../src/import/ybn/model.ts';
 import { tempDir } from '../../fixtures/levels.ts';
 import { boxBound, flaggedLevel, gameChildrenLevel, REAL_FLAGS, TOOL_FLAGS, writeYbn, writeYbnXml, type FxBound } from '../../fixtures/ybn.ts';
+import { sharedPath } from '../../fixtures/shared.ts';
 
 const tmp = tempDir('sk8-ybn-flags-');
 afterAll(tmp.cleanup);
-const SAMPLES = fileURLToPath(new URL('../../../../shared/data/ybn-samples/', import.meta.url));
+const SAMPLES = sharedPath('data/ybn-samples/', "ybn flags: the real samples' counts");
 
 function writeBoth(name: string): [string, string] {
   const dir = join(tmp.dir, name);
@@ -155,7 +156,7 @@ describe('children not solid for a skater', () => {
     );
   });
 
-  it.skipIf(!existsSync(SAMPLES))('the four real samples: counts per reason', async () => {
+  it.skipIf(!SAMPLES)('the four real samples: counts per reason', async () => {
     const want: Record<string, object> = {
       hei_ch3_08_17: { stairs: 1, river: 1, foliage: 1, cover: 0, vehicles: 0, probes: 1 },
       po1_05_4: { stairs: 0, river: 0, foliage: 1, cover: 0, vehicles: 0, probes: 0 },
@@ -163,10 +164,10 @@ describe('children not solid for a skater', () => {
       m24_2_garment_factory_1: { stairs: 0, river: 0, foliage: 0, cover: 0, vehicles: 0, probes: 0 },
     };
     for (const [stem, counts] of Object.entries(want)) {
-      const r = await importYbn(join(SAMPLES, `${stem}.ybn`), YBN_DEFAULTS, { warn: () => {} });
+      const r = await importYbn(join(SAMPLES!, `${stem}.ybn`), YBN_DEFAULTS, { warn: () => {} });
       expect(r.ybn.skipped, stem).toEqual(counts);
     }
-    const hei = await importYbn(join(SAMPLES, 'hei_ch3_08_17.ybn'), YBN_DEFAULTS, { warn: () => {} });
+    const hei = await importYbn(join(SAMPLES!, 'hei_ch3_08_17.ybn'), YBN_DEFAULTS, { warn: () => {} });
     expect(hei.ybn.skippedChildren.map((c) => `${c.reason} ${c.type}/${c.include}`).sort()).toEqual([
       'foliage 0x80000/0x5f33ec4', 'probes 0x80000002/0x610000', 'river 0x8000000/0x3e00000', 'stairs 0x40000000/0x3e00200',
     ]);

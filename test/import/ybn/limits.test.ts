@@ -12,8 +12,9 @@ import { importYbn, YBN_DEFAULTS } from '../../../src/import/ybn/index.ts';
 import { checkXmlCounts, ECHO_CHARS, MAX_XML_ELEMENTS, MAX_XML_VALUE_CHARS, readBoundXml } from '../../../src/import/ybn/xml.ts';
 import { tempDir } from '../../fixtures/levels.ts';
 import { boxBound, capsuleBound, twoTriangles, wrapBody, writeYbn, writeYbnXml, type FxBound, type FxGeometry } from '../../fixtures/ybn.ts';
+import { sharedPath } from '../../fixtures/shared.ts';
 
-const SAMPLES = fileURLToPath(new URL('../../../../shared/data/ybn-samples/', import.meta.url));
+const SAMPLES = sharedPath('data/ybn-samples/', 'ybn limits: the real-sample mutants');
 
 const tmp = tempDir('sk8-ybn-limits-');
 afterAll(tmp.cleanup);
@@ -78,10 +79,10 @@ describe('world extent and scale, as the glTF path', () => {
 describe('byte-mutated real files', () => {
   // The issue's case: real files with one float's exponent byte changed (a child transform, a geometry's quantum
   // or centre) compiled to collision 1.6e10 … 8.5e37 m out. Each mutant is now refused or stays within ±100 km.
-  it.skipIf(!existsSync(SAMPLES))('40 mutants of two real samples: refused naming the limit, or within ±100 km', async () => {
+  it.skipIf(!SAMPLES)('40 mutants of two real samples: refused naming the limit, or within ±100 km', async () => {
     let refused = 0;
     for (const stem of ['m24_2_garment_factory_1', 'vb_20_0']) {
-      const file = readFileSync(join(SAMPLES, `${stem}.ybn`));
+      const file = readFileSync(join(SAMPLES!, `${stem}.ybn`));
       const res = readRsc7(file, 'ybn', () => {});
       const dv = new DataView(res.body.buffer, res.body.byteOffset);
       const at = (off: number): number => dv.getUint32(off, true) - 0x50000000;

@@ -12,11 +12,12 @@ import { META_STRUCT, readYmapBinary } from '../../../src/import/ybn/ymap-binary
 import { looksInterior, matchPlacements, readYmapXml } from '../../../src/import/ybn/ymap.ts';
 import { tempDir } from '../../fixtures/levels.ts';
 import { boxBound, fxJoaat, twoTriangles, writeYbn, writeYmapBinary, writeYmapXml, type FxEntity } from '../../fixtures/ybn.ts';
+import { sharedPath } from '../../fixtures/shared.ts';
 
 const tmp = tempDir('sk8-ymap-bin-');
 afterAll(tmp.cleanup);
 const S = Math.SQRT1_2;
-const SAMPLES = fileURLToPath(new URL('../../../../shared/data/ybn-samples/', import.meta.url));
+const SAMPLES = sharedPath('data/ybn-samples/', 'ymap: the real map files');
 
 /** An office interior (a name none of v_*, *_col, *_int), a second MLO, a prop, a scaled entity placing a YBN. */
 const ENTITIES: FxEntity[] = [
@@ -97,9 +98,9 @@ describe('interior space from the content', () => {
     expect(interiorSpace(parseYbn(writeYbn({ ...boxBound(), boxMin: [-1284, -1342, 5], boxMax: [-1282, -1338, 5.5] }).file, 'w.ybn', () => {}))).toBeUndefined();
   });
 
-  it.skipIf(!existsSync(SAMPLES))('the four real map files are world space (skipped: ../shared/data absent)', () => {
+  it.skipIf(!SAMPLES)('the four real map files are world space (skipped: ../shared/data absent)', () => {
     for (const f of ['hei_ch3_08_17', 'po1_05_4', 'vb_20_0', 'm24_2_garment_factory_1']) {
-      expect(interiorSpace(parseYbn(new Uint8Array(readFileSync(join(SAMPLES, `${f}.ybn`))), `${f}.ybn`, () => {})), f).toBeUndefined();
+      expect(interiorSpace(parseYbn(new Uint8Array(readFileSync(join(SAMPLES!, `${f}.ybn`))), `${f}.ybn`, () => {})), f).toBeUndefined();
     }
   });
 

@@ -1,4 +1,4 @@
-// Cooking benchmark (issue 3): our kind-5 encoder (weld, split, tree, edges — src/geometry/encode.ts) against
+// Cooking benchmark: our kind-5 encoder (weld, split, tree, edges — src/geometry/encode.ts) against
 // Rapier's trimesh with FIX_INTERNAL_EDGES (@dimforge/rapier3d-compat, World.createCollider) and Jolt's
 // MeshShapeSettings → Create (jolt-physics, wasm-compat), on the same meshes, in one process.
 // Prints per engine and mesh the median wall time over the runs, the ratio to ours, and memory.
@@ -213,7 +213,7 @@ async function main(): Promise<void> {
   }
   const t1 = medians.get(`ours/${meshes.find((m) => m.indices.length / 3 >= 1e6 && m.indices.length / 3 < 2e6)?.name}`);
   const t4 = medians.get(`ours/${meshes.find((m) => m.indices.length / 3 >= 4e6)?.name}`);
-  if (t1 && t4) console.log(`ours    scaling 4M/1M = ${(t4 / t1).toFixed(2)} (target ≤ 4.2, issue #28)`);
+  if (t1 && t4) console.log(`ours    scaling 4M/1M = ${(t4 / t1).toFixed(2)} (target ≤ 4.2)`);
   console.log(`peak RSS at the end: ${peakRss()}`);
 }
 
@@ -232,7 +232,7 @@ function formatRow(row: Row, m: Mesh, rows: Row[], threads: number): string {
       line += `  ours ${(med / median(ours.times)).toFixed(2)}× faster (rounds ${perRound[0].toFixed(2)}–${perRound[perRound.length - 1].toFixed(2)}×)`;
     }
     if (oursT) line += `, ours×${threads} ${(med / median(oursT.times)).toFixed(2)}×`;
-    line += ` (target for ours ≥ ${row.engine.target}, issue #28)`;
+    line += ` (target for ours ≥ ${row.engine.target})`;
   }
   return line;
 }

@@ -2,7 +2,7 @@
 // few files of its own (one per seams work unit of ~32 resources, one for the main thread's), named
 // `pack-<build>-<pid>-<random>-<unit>.bin` in the cache's entries folder, and the index names each entry's pack,
 // offset and size. One file per entry cost a file creation each: at 16M triangles (7,168 cells) ~3.5 s of one
-// machine's kernel time and 44 % of the build (docs/performance.md). Nothing read here is trusted (issue #22):
+// machine's kernel time and 44 % of the build (docs/performance.md). Nothing read here is trusted:
 // a pack is opened without following a link, must be a plain file holding the slice, and the caller checks the
 // slice's sha256 before using it; a pack is created exclusively, so a planted name is never written through.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';

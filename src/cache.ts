@@ -1,4 +1,4 @@
-// Incremental rebuilds: a content-addressed cache of built resources (issue #17). A resource job's key is a sha256
+// Incremental rebuilds: a content-addressed cache of built resources. A resource job's key is a sha256
 // over everything that determines its bytes — every array it reads (positions after the node transforms, indices,
 // a cell's runs over its source objects), each group's material word, any other field a job or group carries (so
 // data added to jobs later is part of the key without a change here), the encoder options (header word and body,
@@ -14,7 +14,7 @@
 // never a hard link shared with a published file; src/cache-pack.ts), `index.json` (per key the manifest numbers,
 // the entry's pack, offset, size, sha256 and fingerprint, where its record is, a seal over these, and the build
 // that last used it) and `lists-<build>-….bin` (each entry's record: its open corners and the codes its bytes
-// hold, binary). Nothing in it is trusted (issue #22): an entry is taken only as a slice of a plain file that
+// hold, binary). Nothing in it is trusted: an entry is taken only as a slice of a plain file that
 // hashes to its sha256, with an index line that matches its seal, else it is a miss, counted as rejected; keys
 // are hex digests and pack names of one shape only, never paths; a foreign --cache folder is refused. The seal is an
 // HMAC keyed by the user's own secret (src/user-key.ts), so only the user's builds can seal a line, and a cache
@@ -83,7 +83,7 @@ interface IndexEntry {
   file?: string;
   size: number;
   used: number;
-  /** sha256 (hex) of the entry's bytes: an entry is taken only when its slice hashes to it (issue #22). */
+  /** sha256 (hex) of the entry's bytes: an entry is taken only when its slice hashes to it. */
   sha: string;
   /**
    * HMAC-SHA256 (hex), keyed by the user's secret, over the key, sha, meta, fp, size and the record (sealOf):
@@ -434,7 +434,7 @@ export class ResourceCache {
    * --cache folder, refused when owned by another user or writable by group or others.
    */
   static open(dir: string, own = false): ResourceCache {
-    // A folder that holds files and no index of ours is someone else's: refused, never swept (issue #22: `--cache`
+    // A folder that holds files and no index of ours is someone else's: refused, never swept (`--cache`
     // at a user's folder deleted its files). The entries folder must be a real folder, not a link to one.
     const existing = (() => {
       try {
@@ -506,7 +506,7 @@ export class ResourceCache {
     if (!rec || typeof e.fp !== 'number') return this.miss();
     const { open, codes } = rec;
     const file = resourceFile(job.name);
-    // Nothing on disk is trusted (issue #22): the index line must match its seal, and the entry is read from a plain
+    // Nothing on disk is trusted: the index line must match its seal, and the entry is read from a plain
     // file (no link followed) as a slice that hashes to the index's digest; the output gets a copy of the checked
     // bytes, never a link to the pack, so an edit of the cache cannot reach a published file.
     // Or, better: the previous output's file with these very bytes (its sha256 checked by this process, the file
@@ -660,7 +660,7 @@ export class ResourceCache {
     // the index it read describes (the old file is removed only after the new index is in place).
     const lists = `lists-${builds}-${process.pid}-${randomBytes(4).toString('hex')}.bin`;
     // Temporary names are random and created exclusively: a link planted under a guessed name is never written
-    // through (issue #22).
+    // through.
     const tmpLists = join(dir, `${lists}.${randomBytes(8).toString('hex')}.tmp`);
     const out = new PackWriter(tmpLists);
     try {

@@ -1,8 +1,8 @@
-// A rebuild with nothing changed (issue #28 goal 3): when the level file, every option that can change a byte, and
+// A rebuild with nothing changed (the rebuild-time goal): when the level file, every option that can change a byte, and
 // the tool's code are what the last build of this output used, and the output is still exactly what that build
 // wrote, nothing is redone: the build only proves it and returns the last build's result, its warnings given again.
 //
-// The proof, each part checked from disk (nothing there is trusted, issue #22):
+// The proof, each part checked from disk (nothing there is trusted):
 // - the level file's sha256 equals the manifest's input digest (computed over the file and its external buffers:
 //   a .gltf with separate .bin files never matches, so it always builds — correct, only slower);
 // - the build key (options that reach the output, the bytes of files they name, the code fingerprint) equals the one

@@ -1,4 +1,4 @@
-// Golden regression (issue 5): the reference encoder's bytes (test/golden/, made by scripts/golden-update.ts from
+// Golden regression: the reference encoder's bytes (test/golden/, made by scripts/golden-update.ts from
 // the cases in test/golden/cases.ts) against our codec and our encoder. A mismatch prints a per-record diff
 // (src/format/diff.ts, also `compile-collision diff`) so the failure says which header word, part word, shape array element or tree node.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The input order that encodes back into a stored kind-5 shape (issue #25, the round trip; the encoder's rules:
+// The input order that encodes back into a stored kind-5 shape (the to-gltf round trip; the encoder's rules:
 // src/geometry/weld.ts, assembly/piece.ts, assembly/tree.ts, docs/format-decisions.md "Encoder"). Measured on the
 // goldens by permuting and rotating their faces and re-encoding (src/format/diff.ts):
 // - the stored vertex order is first use over the input triangles (after the weld rotates each to start at its

@@ -1,4 +1,4 @@
-// PhysicsResources → one editable glTF (issue #25): ../shared/spec/physics-resource.md ("PhysicsResource", parts,
+// PhysicsResources → one editable glTF : ../shared/spec/physics-resource.md ("PhysicsResource", parts,
 // shapes) and authoring-notes.md (the file's space is glTF's: Y up, metres). Each resource is read by the one
 // codec (src/format/resource.ts) and becomes a group node. Its parts become meshes the compiler reads back as the
 // same objects: a compile output's per-object resource one node (named by its object, one primitive per part), a

@@ -1,4 +1,4 @@
-// A grind prism of a compile output back to its curve (issue #25): the compiler builds each grind curve's run into
+// A grind prism of a compile output back to its curve : the compiler builds each grind curve's run into
 // an eight-sided prism (src/import/grind.ts, ../shared/spec/authoring-notes.md "Grind curves"), whose ring corner 0
 // lies on the curve. Given the prism's world values in stored order (the weld numbers vertices by first use over
 // the prism's faces), the rings are known, and corner 0 of each is a curve point. The curve is taken only where

@@ -1,4 +1,4 @@
-// World positions for kind-5 shapes that the encoder recentres back to the stored values (issue #25, round trip).
+// World positions for kind-5 shapes that the encoder recentres back to the stored values (the to-gltf round trip).
 // The encoder (assembly/piece.ts) takes the part's position as the bounds' middle, c = f32(f32(min + max) · 0.5) per
 // axis (the f32 world values widened to f64), and stores each vertex as f32(w − c), the difference taken in f64
 // (exact for two f32 values) and rounded once. The written file keeps c and the stored values, not w. As

@@ -1,5 +1,5 @@
 // A compile output's build settings, carried through to-gltf (scene extras sk8_compile, src/export/gltf.ts) and
-// read back by `compile-collision --recorded-options` (issue #25, the round trip): the options in its manifest.json
+// read back by `compile-collision --recorded-options` (the to-gltf round trip): the options in its manifest.json
 // that change the written bytes, as CompileOptions. The layout the output had is forced (tiling 'objects' or
 // 'cells'), because the budget counts objects and the GLB's objects are the output's resources, not the level's.
 import { readRegularFile } from '../files.ts';

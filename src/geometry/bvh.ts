@@ -129,7 +129,7 @@ export function subtreeLeaves(c: number, n: number): number {
   return count;
 }
 
-// Design log (tree builder, issue 3 performance):
+// Design log (tree builder, encoder performance):
 // - v1 kept a face permutation plus key arrays filled per node and took each child's box as a union over the
 //   permutation (indirect reads of 9 values per face per level): ~45 % of the encode time.
 // - now (measured ~2× faster on the tree): the split phase moves compact records (ORDER_STRIDE f64 per face:

@@ -4,7 +4,7 @@
 // The computation runs in WebAssembly (assembly/edges.ts, called by assembly/piece.ts for each shape); the rule's
 // predicate and values are in edge-rule.ts (re-exported here), and this file keeps its constants and design log.
 //
-// Design log (issue 3 performance; computeEdges on a 21,845-face terrain piece, A/B in one process, 100 interleaved
+// Design log (encoder performance; computeEdges on a 21,845-face terrain piece, A/B in one process, 100 interleaved
 // runs, medians):
 // - v1: per corner, the twin searched in the target vertex's CSR run through `to[list[k]]` (indirect reads), a
 //   separate O(valence²) repeated-edge pass, a `done` array, normals and centroids in two arrays.

@@ -5,7 +5,7 @@
 // Facts and decisions: docs/format-decisions.md, "Encoder". Weld and split run here in JavaScript; the per-piece
 // step runs in WebAssembly (assembly/piece.ts, tree.ts, edges.ts), the welded mesh copied in once per call.
 //
-// Design log (issue 3 performance):
+// Design log (encoder performance):
 // - (JavaScript, before WebAssembly; 80k terrain, tree stubbed out, 60 interleaved runs) bounds in six locals; the
 //   CSR fill writing each slot's (next << 16 | prev) vertices for the edge pairing: 0.90×. Vertices numbered by
 //   first use over all the piece's triangles first, then bounds and recentring once per vertex, renumbering only

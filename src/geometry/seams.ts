@@ -1,4 +1,4 @@
-// Level-wide edge data (issue 12; ../shared/spec/physics-resource.md, "Triangle-mesh shapes"; decision and reasoning
+// Level-wide edge data (../shared/spec/physics-resource.md, "Triangle-mesh shapes"; decision and reasoning
 // in docs/format-decisions.md, "Seams"). The spec's edge rule is per corner: a corner's edge value and bits come
 // from the single face across its edge. Shape by shape, every place where the compiler cuts the level — part per
 // material, the u16 split, resource per object, collision_area cell — leaves corners with no opposite face in their

@@ -9,7 +9,7 @@
 // - 'sequential': consecutive runs of at most maxFaces welded triangles (what a batch-by-count writer does).
 // The split runs in WebAssembly (assembly/split.ts); this file is its JavaScript entry point.
 //
-// Design log (issue 3 performance; 1M terrain, A/B of v1 and the candidate in one process): Floyd–Rivest sampling
+// Design log (encoder performance; 1M terrain, A/B of v1 and the candidate in one process): Floyd–Rivest sampling
 // for ranges over 600 triangles (0.94×) plus each piece's ids put in order by one piece-of-id pass instead of
 // sorting each piece (together 0.83×) are kept. Tried, no gain: one Float64Array of (centroid x, y, z, index)
 // records with a one-pass widest axis (each level streams ~32 MB either way); bucket selection over 4,096 equal

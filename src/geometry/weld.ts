@@ -53,7 +53,7 @@ function notFiniteError(positions: ArrayLike<number>, v: number, i: number): Err
   return new Error(`weld: triangle ${(i / 3) | 0}: vertex ${v} position (${x}, ${y}, ${z}) is not finite in f32`);
 }
 
-// Design log (weld, issue 3 performance):
+// Design log (weld, encoder performance):
 // - v1: keys via a one-float scratch (store f32, load u32) per coordinate; a vertex table of ids plus a separate
 //   key array (two cache misses per probe); the repeat table of kept indices compared against the triangle array
 //   (two more misses per triangle, the table scattered over 16 MB at 1M triangles).
@@ -105,7 +105,7 @@ function notFiniteError(positions: ArrayLike<number>, v: number, i: number): Err
 //   of 3 × 3 calls, two modules in one process: 4M 317–357 → 292–321 ms, but 1M 28.1–28.6 → 29.3–31.0, 500k and 80k
 //   equal; whole encodes 1M −1 %, 4M −3.5 % (within this machine's spread). By perf, the touching load itself then
 //   holds retirement (wasm has no prefetch), so at most what fits in the reorder buffer overlaps, as before.
-// - 2026-12-04, late (issue #28 goal 4, 4M/1M): large inputs weld through partitions again, now in wasm
+// - 2026-12-04, late (the 4M/1M scaling goal, 4M/1M): large inputs weld through partitions again, now in wasm
 //   (assembly/weld.ts weldPartitioned: the used vertices in first-use order, their keys scattered by the hash's top
 //   bits into ≤ 256 partitions of ~8,192, each welded with a probe table that stays in a core's cache, then numbered
 //   in list order). The one table for 2M vertices is 16 MB, past this machine's caches: a random miss a vertex.

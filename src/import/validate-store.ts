@@ -1,4 +1,4 @@
-// The validation of one build kept for the next process (issue #28: a fresh rebuild validated all 1M triangles of
+// The validation of one build kept for the next process (a fresh rebuild validated all 1M triangles of
 // the bench level again, ~250 ms of worker time for one moved prop). Worker 0 keeps each mesh it validated by the
 // sha256 of its arrays (contentDigest) in a ValidationMemo (src/import/validate-memo.ts): a report depends on the
 // arrays alone, so a mesh with the same digest takes its stored report; the crack pass classifies again only the

@@ -1,5 +1,5 @@
 // JSON written into a file as it is made: byte for byte the text `${JSON.stringify(value, null, indent)}\n` (or,
-// without an indent, the compact form), never held whole (issue #30: the 64M bench level's manifest is ~32 MB of
+// without an indent, the compact form), never held whole (the 64M bench level's manifest is ~32 MB of
 // text and its build record ~40 MB; JSON.stringify, the "\n" concatenation and the UTF-8 conversion held about
 // three copies of each at the build's peak). The top value, every container of more than WHOLE_MAX entries and
 // every container holding one are walked; anything else is JSON.stringify's own text (re-indented: a JSON text has

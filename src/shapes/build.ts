@@ -1,4 +1,4 @@
-// Imported objects with a shape mode → collision objects (issue 15). Runs after the import, before planning, so the
+// Imported objects with a shape mode → collision objects. Runs after the import, before planning, so the
 // tiling and the budget see every primitive and convex part as what it becomes: by default kind-5 meshes (one
 // group, so one shape and one geometry, per primitive, hull or convex part), or with --native-shapes kind-2 boxes
 // and kind-3 convex parts (`native`, one geometry each). Spheres, capsules, cylinders and cones are kind 5 either

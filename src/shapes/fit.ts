@@ -1,4 +1,4 @@
-// Fitting a primitive family to an object's mesh in the object's local frame (issue 15; the families and frames of
+// Fitting a primitive family to an object's mesh in the object's local frame (the families and frames of
 // ../shared/spec/collider-shape-contract.md "3D Shape Families"). The frame is the node's rotation and
 // translation; the node's scale stays in the coordinates (positive diagonal scale applied, shear refused before
 // this is called), so the fit sees the mesh as it stands in the level:

@@ -1,4 +1,4 @@
-// Convex hull of an object's collision vertices (issue 15: `hull` / `convex_hull`). Our own Quickhull (Barber,
+// Convex hull of an object's collision vertices (`hull` / `convex_hull`). Our own Quickhull (Barber,
 // Dobkin & Huhdanpaa 1996) over the f32 game-space positions with exact orientation predicates (predicates.ts):
 // a point is outside a face only when it is strictly above its plane, decided exactly, so coplanar, duplicate and
 // near-degenerate points can neither break the horizon nor leave a reflex edge — every edge of the result is

@@ -1,4 +1,4 @@
-// The shape layer (issue 15): primitive families with canonical frames, fitting and explicit parameters, placing
+// The shape layer: primitive families with canonical frames, fitting and explicit parameters, placing
 // under a node's transform, tessellation into closed kind-5 meshes, convex hulls and the enforced convex contract.
 // Every importer feeds it (glTF extras here, YBN bounds and forge shapes next); see docs/format-decisions.md "Shapes".
 export * from './types.ts';

@@ -1,4 +1,4 @@
-// Stored native records (issue #25, the round trip of --native-shapes outputs): the sk8_shape forms to-gltf writes
+// Stored native records (the to-gltf round trip of --native-shapes outputs): the sk8_shape forms to-gltf writes
 // (src/export/gltf.ts) for kind-2 boxes and kind-3 convex parts, holding the f32 values the PhysicsResource stores,
 // so that a recompile with --native-shapes writes the same record again instead of fitting one to the mesh (a fit
 // from the written triangles gives other floats). Object-local like every sk8_shape:

@@ -141,7 +141,7 @@ export const sha256Of = (b: Uint8Array): string => createHash('sha256').update(b
 /**
  * Writes a built resource into dir as resourceFile(name), synchronously, on the thread that built it (so each
  * encoding thread pays for its own files); a resource without parts gets no file. Throws "publish: <path>: ...".
- * The bytes then leave memory (issue #30: a 16M-triangle level's 675 MB of output were all held until publish):
+ * The bytes then leave memory (a 16M-triangle level's 675 MB of output were all held until publish):
  * what later stages need of them — size, fingerprint, CRC-32 and, for the cache (`withSha`), sha256 — is taken
  * here, on the same thread, and the bytes are read back only where the seams step changes them (releaseBytes).
  */

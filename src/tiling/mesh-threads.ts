@@ -1,4 +1,4 @@
-// One large mesh encoded on several threads (issue 3): the weld and the split run on the calling thread
+// One large mesh encoded on several threads: the weld and the split run on the calling thread
 // (src/geometry/pieces.ts, planPieces), then the calling thread and the pool's workers take pieces in turn, and
 // the results are merged in piece order. Pieces are independent and stored at their index, so the shapes, their
 // order and the stats equal encodeMeshShapes's for any thread count (test/tiling/mesh-threads.test.ts); threads

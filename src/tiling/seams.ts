@@ -1,4 +1,4 @@
-// The level-wide edge data in the build (issue 12; rule in src/geometry/seams.ts, decision in
+// The level-wide edge data in the build (rule in src/geometry/seams.ts, decision in
 // docs/format-decisions.md "Seams"): every resource is encoded by the shape rule alone and lists the corners its
 // shapes leave unpaired; after the last resource is built, those corners are matched over the whole level and each
 // joined corner's edge value and bits are stored into its resource's bytes. The manifest reports what the cuts did

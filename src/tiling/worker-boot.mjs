@@ -10,7 +10,7 @@
 //   bench level the worker came up 130–1,580 ms after the compile started (at the end of the import when the
 //   machine was loaded), so the validation it does during the import ran into the encode stage. Now the worker
 //   starts at once and is ready ~60–80 ms later (cache hit: read and hash 17 files, ~3 ms; miss: ~50 ms esbuild).
-// - Trust (issue #22): the cache used to be `$TMPDIR/skate-collision/worker-<hash>.json`, in the shared,
+// - Trust: the cache used to be `$TMPDIR/skate-collision/worker-<hash>.json`, in the shared,
 //   world-writable /tmp: a file another local user planted there was run by the next build. Now it lives in a
 //   per-user directory (codeCacheDir) that must be a real directory (lstat, not a link) owned by this uid with no
 //   group/other write bits; the file is opened without following links and must be a plain file of ours with the

@@ -1,4 +1,4 @@
-// Issue 22, "special files" and "smaller": what a user's disk may hold where a level, a .physics file or a
+// Trust, "special files" and "smaller": what a user's disk may hold where a level, a .physics file or a
 // manifest.json is expected (a symbolic link loop, a dangling link, a FIFO, /dev/zero, a directory) is named and
 // refused within a second, never a raw ELOOP stack trace, a hang or memory eaten; and names carrying terminal
 // escape codes are printed escaped. Each through the CLI as a user runs it.

@@ -1,4 +1,4 @@
-// Issue 13, each point through the CLI as a user runs it: textures never read, the pool as an error, --strict,
+// Each point of the trust and safety rules through the CLI as a user runs it: textures never read, the pool as an error, --strict,
 // --quiet, --verbose, --dry-run, --json entries for failures, the layout line's reason, numeric option messages,
 // progress on a terminal, a closed stdout, inspect/verify over files, folders and globs, short files, and diff.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 22, the incremental cache: nothing in it is trusted. A tampered, overwritten, truncated or linked entry (a
+// Trust, the incremental cache: nothing in it is trusted. A tampered, overwritten, truncated or linked entry (a
 // slice of a pack file, src/cache-pack.ts), edited index metadata, a key or pack name that is a path, a --cache
 // folder of the user's own files: each gives a clean build's bytes and deletes nothing outside the cache. Each case
 // fails on the cache before this issue.

@@ -74,7 +74,7 @@ const cases: Case[] = [
   ['NaN position after one past the world extent (input errors first)', () => writeGltf('nan-far.gltf', (_, b) => void ((new Float32Array(b.buffer, 0, 9)[0] = 200_000), (new Float32Array(b.buffer, 0, 9)[4] = NaN))), /node 0 "tri" mesh 0 "tri" primitive 0: POSITION 1 is \(0, NaN, 1\), not finite/],
   ['Infinity position', () => writeGltf('inf.gltf', (_, b) => void (new Float32Array(b.buffer, 0, 9)[0] = Infinity)), /POSITION 0 is \(Infinity, 0, 0\), not finite/],
   ['transform overflowing f32', () => writeGltf('scale.gltf', (j) => void (j.nodes[0].scale = [1e39, 1e39, 1e39])), /node 0 "tri" mesh 0 "tri" primitive 0: POSITION 1 \(0, 0, 1\) is at \(0, 0, 1e\+39\) in world space \(world scale \(1e\+39, 1e\+39, 1e\+39\)\), beyond ±100000 m \(WORLD_EXTENT_M\)/],
-  // Spec-invalid input that used to become silent wrong collision (issue #11).
+  // Spec-invalid input that used to become silent wrong collision.
   ['POSITION as UNSIGNED_INT', () => writeGltf('pos-uint.gltf', (j) => void (j.accessors[0].componentType = 5125)), /gltf: .*pos-uint\.gltf: mesh 0 "tri" primitive 0: POSITION accessor 0 has componentType 5125 \(UNSIGNED_INT\); glTF allows FLOAT \(BYTE and SHORT only with KHR_mesh_quantization\)/],
   ['sparse index past the count', () => writeGltf('sparse.gltf', (j) => {
     const extra = new Uint8Array(16);

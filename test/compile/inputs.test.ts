@@ -1,5 +1,5 @@
 // Inputs are read only from where the level lives, only as regular files, never past what the format allows
-// (src/files.ts; issue #11 "Inputs confined to the level").
+// (src/files.ts: inputs confined to the level).
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';

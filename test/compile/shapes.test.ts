@@ -1,4 +1,4 @@
-// Shape modes through the compiler (issue 15): samples/shapes.glb (one object per mode) regenerates byte for
+// Shape modes through the compiler: samples/shapes.glb (one object per mode) regenerates byte for
 // byte and compiles; kind-5 primitives have zero open edges and their analytic bounds within the chord bound;
 // hulls have only convex or flat edges; --native-shapes writes kind 2 / 3 that verify and round-trip (also in
 // cells, and through worker threads); the same bytes for any thread count; refusals name the node.

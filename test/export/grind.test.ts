@@ -1,4 +1,4 @@
-// Grind prisms of a compile output back to their curves (src/export/grind.ts, issue #25): authored curves under
+// Grind prisms of a compile output back to their curves (src/export/grind.ts): authored curves under
 // node transforms whose sums are not f32 values (a parent moved by decimal metres, turned), open and closed, split at
 // a sharp corner; each either comes back as a line mesh with sk8_grind_curve that the recompile builds into the same
 // prism, or stays triangles with a note. Either way the recompiled files are the same bytes.

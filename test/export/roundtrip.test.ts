@@ -1,4 +1,4 @@
-// The round-trip contract (issue #25): compile(to-gltf(output)) == output, byte for byte.
+// The round-trip contract : compile(to-gltf(output)) == output, byte for byte.
 // - Goldens (the reference encoder's files, not compile outputs: part ids 1/2/3 and one object per part): the GLB
 //   read by the compiler's importer, its objects encoded into one resource (encodeResource, as the goldens were
 //   made) with the part ids and header form the GLB's extras carry, gives the golden's bytes. The ones that cannot

@@ -16,7 +16,7 @@ describe('verify', () => {
     for (const f of readdirSync(refDir).filter((n) => n.endsWith('.physics'))) expect(verifyPhysics(load(f), f)).toEqual([]);
   });
 
-  it('finds nothing in the committed goldens (test/golden/, the reference encoder on issue 5’s meshes)', () => {
+  it('finds nothing in the committed goldens (test/golden/, the reference encoder on the golden meshes)', () => {
     const golden = new URL('../golden/', import.meta.url);
     let n = 0;
     for (const f of existsSync(golden) ? readdirSync(golden).filter((x) => x.endsWith('.physics')) : []) {

@@ -1,4 +1,4 @@
-// Hand-worked and property cases of the mesh → kind-5 shape encoder (src/geometry/encode.ts, issue 3).
+// Hand-worked and property cases of the mesh → kind-5 shape encoder (src/geometry/encode.ts).
 import { describe, expect, it } from 'vitest';
 import { encodeMeshShapes } from '../../src/geometry/encode.ts';
 import { edgeClasses } from '../../src/format/inspect.ts';

@@ -1,5 +1,5 @@
 // encodeResource (src/geometry/resource.ts): parts and header as the reference writes them, and every encoded
-// fixture passes the codec's verifier and round trip (issue 3: "verify passes on every encoded fixture").
+// fixture passes the codec's verifier and round trip ("verify passes on every encoded fixture").
 import { describe, expect, it } from 'vitest';
 import { encodeResource, GAME_HEADER, PART_IDS_DEFAULT, RESOURCE_HEADER_DEFAULT } from '../../src/geometry/resource.ts';
 import { readPhysicsResource, writePhysicsResource } from '../../src/format/resource.ts';

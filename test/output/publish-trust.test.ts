@@ -1,4 +1,4 @@
-// Issue 22, the output directory: a manifest.json is not trusted to say what may be deleted (a forged one listing
+// Trust, the output directory: a manifest.json is not trusted to say what may be deleted (a forged one listing
 // the user's files gets nothing deleted), and one build of an output runs at a time (the `.K.lock` beside it).
 // The forged-manifest and held-lock cases fail on the publisher before this issue (the file was deleted; the
 // second build ran beside the first).

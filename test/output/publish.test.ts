@@ -1,6 +1,6 @@
 // The output directory is the user's: a rebuild removes only what the previous build wrote, refuses anything else,
 // never builds from inside it, survives a kill at any point of the swap, follows a symlinked -o, and writes only
-// names a Windows mod folder can hold (src/output/; issue #11 "Data loss").
+// names a Windows mod folder can hold (src/output/: no data loss).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // The worker's compiled-code cache (src/tiling/worker-boot.mjs) runs nothing another local user can write: not a
 // file planted in the shared temp dir (where it used to live), not one in a cache directory or file that others may
-// write, not one whose code no longer matches the digest stored with it (issue #22 "Trust nothing on disk").
+// write, not one whose code no longer matches the digest stored with it ("trust nothing on disk").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

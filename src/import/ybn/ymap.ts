@@ -1,6 +1,6 @@
 // Placements from CodeWalker's `.ymap.xml` (<CMapData><entities><Item type="CMloInstanceDef" | "CEntityDef">): an
 // MLO interior's collision (`v_*.ybn`, `*_col.ybn`, `*_int.ybn`) is stored in the interior's own space and the
-// game puts it where the map's instance says (issue #23 item 3). Static map YBN is world space and needs none.
+// game puts it where the map's instance says . Static map YBN is world space and needs none.
 // Rotation convention (CodeWalker's YmapEntityDef, which draws interiors where the game has them): a CEntityDef
 // stores the inverse (conjugate) of its world orientation; a CMloInstanceDef stores the orientation itself.
 // Scale: a CEntityDef's scaleXY/scaleZ apply; an MLO instance is never scaled by the game (its values are ignored).

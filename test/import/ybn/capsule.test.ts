@@ -1,4 +1,4 @@
-// Smaller gaps on real files (issue #23 item 4): a capsule bound's stored half height (0x70, <CapsuleHalfHeight>)
+// Smaller gaps on real files : a capsule bound's stored half height (0x70, <CapsuleHalfHeight>)
 // sets its length; a standalone capsule or disc with margin 0 says why nothing was compiled.
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Numbers from YBN and XML input (issue #22 "YBN and XML numbers"): the glTF path's world extent and scale limits
+// Numbers from YBN and XML input ("YBN and XML numbers": nothing from the file is trusted): the glTF path's world extent and scale limits
 // apply (a composite scale of 1e30, a vertex at 1e30, a child placed 1,000 km out: refused naming file, bound and
 // numbers); a primitive the triangle limit makes coarser than --chord-error is warned about; XML values too long
 // to parse cheaply are refused before parsing, and no message echoes more than a short piece of a value.

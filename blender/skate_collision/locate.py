@@ -8,8 +8,9 @@
 #     (<add-on>/compiler/compile-collision.mjs, from the release zip), the add-on's preference, the
 #     SK8_COMPILE_COLLISION environment variable, or compile-collision on PATH; never from a folder found by walking
 #     up from the .blend (a /tmp/node_modules/.bin planted by another user);
-#   - on POSIX, a compiler or node found on PATH or in a version manager's folder is refused when it, or its folder,
-#     can be written by other users.
+#   - on POSIX, a compiler or node found on PATH or in a version manager's folder is refused when it, or any folder
+#     or link on the way to it, can be changed by other users; a program is always started by its absolute path
+#     (a relative one would be looked for in the current folder, often the .blend's).
 # Pure Python (no bpy): the platform is a parameter, so every branch is tested on any machine.
 import ntpath
 import os
@@ -40,34 +41,56 @@ def windows_suffix(path):
     return ntpath.splitext(path.rstrip(". "))[1].lower()
 
 
+def _is_abs(path, platform):
+    """An absolute path by the target platform's rule (and this machine's, where the tests give POSIX paths for
+    Windows): a relative one would be looked for under the current folder (Blender's, often a .blend's)."""
+    return bool(path) and (_pathmod(platform).isabs(path) or os.path.isabs(path))
+
+
 def unsafe_reason(path, platform=sys.platform, uid=None, groups=None):
-    """Why a file found by search (not set by the user) must not be run, else None. POSIX: the file or its folder
-    can be written by another user (others, or a group the author is not in; a folder's write is harmless
-    with the sticky bit), or is owned by another user than the author or root."""
+    """Why a file found by search (not set by the user) must not be run, else None. POSIX: the file, or any folder
+    from the root down to it, can be written by another user (others, or a group the author is not in; a folder's
+    write is harmless with the sticky bit, for entries the author or root owns), or is owned by another user than
+    the author or root. Checked along the path as given (its symbolic links included: a link another user can
+    re-point would swap the program after this check) and along the path it resolves to."""
     if platform == "win32" or not hasattr(os, "getuid"):
         return None
     uid = os.getuid() if uid is None else uid
-    try:
-        real = os.path.realpath(path)
-        f = os.stat(real)
-        d = os.stat(os.path.dirname(real))
-    except OSError as e:
-        return "cannot check it (%s)" % e
     groups = set(os.getgroups()) | {os.getgid()} if groups is None else groups
 
     def others(st):
         # Group write counts when the author is not in the group (a user's private group, or macOS's admin group
         # owning Homebrew's /usr/local/bin, hold only people who can already run anything as the author).
         return st.st_mode & stat.S_IWOTH or (st.st_mode & stat.S_IWGRP and st.st_gid not in groups)
-    for st, what, p in ((f, "file", real), (d, "folder", os.path.dirname(real))):
-        if st.st_uid not in (uid, 0):
-            return "its %s %s belongs to another user (uid %d)" % (what, p, st.st_uid)
-    if others(f):
-        return "the file %s can be written by other users" % real
-    # A folder others can write lets them replace the file, unless it is sticky (/tmp): then only the file's
-    # owner, checked above, can.
-    if others(d) and not d.st_mode & stat.S_ISVTX:
-        return "its folder %s can be written by other users" % os.path.dirname(real)
+
+    def chain(p):
+        """(lstat, path) of every entry from the root down to p, p last."""
+        out, cur = [], p
+        while True:
+            out.append((os.lstat(cur), cur))
+            parent = os.path.dirname(cur)
+            if parent == cur:
+                return out[::-1]
+            cur = parent
+
+    try:
+        real = os.path.realpath(path)
+        walks = [chain(os.path.abspath(path))] + ([chain(real)] if real != os.path.abspath(path) else [])
+    except OSError as e:
+        return "cannot check it (%s)" % e
+    for walk in walks:
+        for i, (st, p) in enumerate(walk):
+            what = "file" if i == len(walk) - 1 else ("link" if stat.S_ISLNK(st.st_mode) else "folder")
+            if st.st_uid not in (uid, 0):
+                return "its %s %s belongs to another user (uid %d)" % (what, p, st.st_uid)
+            if stat.S_ISLNK(st.st_mode):
+                continue  # a link's own mode means nothing: its folder and its owner decide who can change it
+            if what == "file" and others(st):
+                return "the file %s can be written by other users" % p
+            # A folder others can write lets them replace what is in it, unless it is sticky (/tmp): then only
+            # each entry's owner, checked next, can.
+            if what == "folder" and others(st) and not st.st_mode & stat.S_ISVTX:
+                return "its folder %s can be written by other users" % p
     return None
 
 
@@ -161,8 +184,8 @@ def find_node(configured="", env=None, platform=sys.platform, home=None):
         found = None  # a node.cmd shim on PATH: not run
     refused = []
     for p in ([found] if found else []) + node_candidates(env, platform, home):
-        if not os.path.isfile(p):
-            continue
+        if not _is_abs(p, platform) or not os.path.isfile(p):
+            continue  # a relative folder (a version manager's variable set so) is one under the current folder
         why = unsafe_reason(p, platform)
         if why:
             refused.append("%s (%s)" % (p, why))
@@ -249,7 +272,12 @@ def find_compiler_script(addon_dir, configured="", env=None, platform=sys.platfo
         why = unsafe_reason(found, platform)
         if why:
             raise NotFound("compile-collision: %s on PATH is not run: %s. Set the compiler's path in Edit → Preferences → Add-ons → skate. collision" % (found, why))
-        return compiler_script(found, platform), "PATH"
+        script = compiler_script(found, platform)
+        # The JavaScript node runs, which npm's shim layout puts beside the command rather than behind a link.
+        why = unsafe_reason(script, platform) if script != os.path.realpath(found) else None
+        if why:
+            raise NotFound("compile-collision: %s (from %s on PATH) is not run: %s. Set the compiler's path in Edit → Preferences → Add-ons → skate. collision" % (script, found, why))
+        return script, "PATH"
     raise NotFound(
         "compile-collision not found: install the add-on from the release zip (it holds the compiler), or install "
         "the npm package (npm install -g skate-collision), or set its path in Edit → Preferences → Add-ons → "
@@ -273,6 +301,9 @@ def check_command(cmd, platform=sys.platform):
         if "\0" in a:
             raise ValueError("compile-collision: an argument holds a NUL character: %r" % a)
     prog = cmd[0]
+    if not _is_abs(prog, platform):
+        # Looked for on PATH, and on Windows in the current folder first: a .blend's folder could hold a node.exe.
+        raise ValueError("compile-collision: the program %r is not an absolute path" % prog)
     if platform == "win32":
         # Only an .exe is started as itself: .cmd/.bat go through cmd.exe, .ps1/.vbs/.js/.wsf through an
         # interpreter that parses the command line again, .com/.pif/.scr/.lnk are not node.

@@ -111,9 +111,13 @@ export async function importYbn(file: string, options: YbnOptions, logger: Logge
   const placements = options.placement?.placements ?? [];
   const byContent = looksInterior(file) ? undefined : interiorSpace(root);
   if (placements.length === 0 && (looksInterior(file) || byContent)) {
-    const what = byContent ? `its bounds ${byContent} lie around the origin, as MLO interior collision does` : 'looks like MLO interior collision (v_*, *_col, *_int)';
+    // The bounds alone are no proof (a level built around 0, 0, 0, or a world tile over the origin, looks the same):
+    // they give a note, never a warning, so --strict does not fail a world-space file. An interior's name does.
+    const what = byContent ? `its bounds ${byContent} lie around the origin, as MLO interior collision does (or a level built around 0, 0, 0)` : 'looks like MLO interior collision (v_*, *_col, *_int)';
     const why = `${basename(file)} ${what}, whose vertices are in the interior's own space, not the world's`;
-    if (options.placement) logger.warn(`${stage}: ${why}, and no placement in ${options.placement.ymaps.join(', ')} names it (CMloInstanceDef archetypeName "${ybnStem(file)}"); compiled in interior space`);
+    const unnamed = options.placement ? `no placement in ${options.placement.ymaps.join(', ')} names it (CMloInstanceDef archetypeName "${ybnStem(file)}")` : '';
+    if (unnamed && !byContent) logger.warn(`${stage}: ${why}, and ${unnamed}; compiled in interior space`);
+    else if (unnamed) report.notes.push(`${why}; ${unnamed}: compiled where it sits`);
     else report.notes.push(`${why}: compiled where it sits; give the .ymap or .ymap.xml that places it (--ymap, or beside it in a port folder) to put it where the game does`);
   }
   await hooks.beforeWalk?.();

@@ -104,9 +104,20 @@ describe('interior space from the content', () => {
     }
   });
 
+  it('a world-space level built around the origin, beside a map that does not name it: a note, never a warning (--strict passes)', async () => {
+    // A skate level authored around (0, 0, 0) and exported as a YBN, or a world tile over the origin: its bounds
+    // look like interior space, but the content alone is no proof. Only a name that says interior makes it a warning.
+    const park = join(dir, 'sk8_park_0.ybn');
+    writeFileSync(park, writeYbn({ ...boxBound(), boxMin: [-40, -60, -2], boxMax: [40, 60, 8] }).file);
+    const warnings: string[] = [];
+    const r = await importYbn(park, { ...YBN_DEFAULTS, placement: { ymaps: ['props.ymap'], placements: [] } }, { warn: (w) => void warnings.push(w) });
+    expect(warnings).toEqual([]);
+    expect(r.ybn.notes).toEqual([expect.stringMatching(/^sk8_park_0\.ybn its bounds \(-40, -60, -2\) … \(40, 60, 8\) lie around the origin, as MLO interior collision does \(or a level built around 0, 0, 0\).*no placement in props\.ymap names it .*compiled where it sits/)]);
+  });
+
   it('unplaced: one note saying why; placed by the binary .ymap beside it: where the game puts it', async () => {
     const bare = await importYbn(office, YBN_DEFAULTS, { warn: () => {} });
-    expect(bare.ybn.notes).toEqual([expect.stringMatching(/^ex_dt1_11_office_02b\.ybn its bounds \(-2, -1, 0\) … \(2, 1, 0\) lie around the origin, as MLO interior collision does.*give the \.ymap or \.ymap\.xml that places it/)]);
+    expect(bare.ybn.notes).toEqual([expect.stringMatching(/^ex_dt1_11_office_02b\.ybn its bounds \(-2, -1, 0\) … \(2, 1, 0\) lie around the origin, as MLO interior collision does \(or a level built around 0, 0, 0\).*give the \.ymap or \.ymap\.xml that places it/)]);
     const placements = readYmapBinary(writeYmapBinary(ENTITIES), 'ex_dt1_11.ymap', () => {});
     const mine = matchPlacements([office], placements).byFile.get(office)!;
     expect(mine.map((p) => p.index)).toEqual([1]);

@@ -2,6 +2,9 @@
 //  - samples/skatepark.glb: ground, quarter pipe, manual pad, stairs with a handrail grind curve, funbox with a
 //    ledge (metal coping and a grind curve), a pond (water), a render-only sign (sk8_collision_mode none) and a
 //    row of GPU-instanced bollards; materials by name, extras as Blender's exporter writes custom properties.
+//    Its three validation warnings are deliberate (cracks where the quarter pipe and the funbox sit on the ground,
+//    non-manifold stairs and funbox): a hand-built level's mistakes, for the validation and report.html to show; so
+//    --strict fails on it (README, "Run"; test/cli/scripting.test.ts).
 //  - samples/city-blocks.glb: a 1.2 km square of terrain and 4,400 small props (shared meshes, so the file stays
 //    small): about 4,500 geometries, above the 4,003 budget, so it compiles into collision_area cells.
 //  - samples/shapes.glb: one object per collision mode of the shape layer (src/shapes/): fitted box, sphere,

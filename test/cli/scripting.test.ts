@@ -1,7 +1,7 @@
 // The CLI as a build step runs it: verify and diff with --json (one object on stdout, the usual exit codes), and
 // diff of two outputs decided by their resources (a renamed input is listed, not a failure).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,5 +120,16 @@ describe('a level that is not glTF', () => {
   it('a .gltf is still read as glTF JSON whatever its first bytes say', () => {
     writeFileSync(join(dir, 'broken.gltf'), 'BLENDER? no: {"asset":');
     expect(run('broken.gltf').stderr).toMatch(/not valid glTF JSON/);
+  });
+});
+
+describe('the sample skatepark', () => {
+  it('warns three times, deliberately (README "Run"), so --strict fails on it and writes nothing', () => {
+    const r = run('park.glb', '-o', 'strict', '--strict', '--no-cache');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/strict: 3 warnings, and strict mode fails on any: validate: object "quarter_pipe": 2 cracks.*validate: object "stairs": 9 non-manifold edges.*validate: object "funbox": 2 cracks/);
+    expect(readdirSync(dir)).not.toContain('strict');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(readme).toMatch(/The sample skatepark warns three times on purpose[^]*`npx compile-collision samples\/skatepark\.glb --strict` exits 1 and writes nothing/);
   });
 });

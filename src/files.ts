@@ -217,6 +217,12 @@ export function resolveUri(baseDir: string, uri: string, what: string, allowOuts
 /** A .physics file for inspect/verify: a regular file of at most MAX_RESOURCE_BYTES. */
 export const readPhysicsFile = (path: string): Uint8Array<ArrayBuffer> => readRegularFile(path, MAX_RESOURCE_BYTES, 'error', 'any PhysicsResource (MAX_RESOURCE_BYTES, 1 GiB)');
 
+/**
+ * Largest file diff compares record by record (bytes): both are read and decoded whole, a few times their size in
+ * memory. Past it, two files are compared byte by byte in chunks (firstDifference: the first differing offset).
+ */
+export const DIFF_RECORD_BYTES = 128 << 20;
+
 /** Bytes a byte-by-byte comparison reads of each file at a time (firstDifference). */
 const COMPARE_CHUNK = 1 << 20;
 

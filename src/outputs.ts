@@ -2,12 +2,12 @@
 // outputs (src/format/diff.ts) and `to-gltf` of one (src/export/gltf.ts). The command line's `diff` and `to-gltf`
 // are these calls plus argument expansion and printing. Files are read as regular files of bounded size
 // (src/files.ts): a FIFO or a link to a device in the folder is refused, not read forever.
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Manifest } from './compile.ts';
-import { readManifestText, readPhysicsFile, whatIsNot } from './files.ts';
+import { DIFF_RECORD_BYTES, firstDifference, readManifestText, readPhysicsFile, whatIsNot } from './files.ts';
 import { checkManifest } from './manifest-read.ts';
-import { diffOutputs, type DiffOptions, type OutputDiff, type OutputSide } from './format/diff.ts';
+import { diffOutputs, type DiffOptions, type LargeCompare, type OutputDiff, type OutputSide } from './format/diff.ts';
 import { identify, notPhysics } from './format/identify.ts';
 import { readPhysicsResource } from './format/resource.ts';
 import { resourcesToGltf, type ToGltfInput, type ToGltfOptions, type ToGltfResult } from './export/gltf.ts';
@@ -50,7 +50,17 @@ function physicsBytes(path: string): Uint8Array | undefined {
   }
 }
 
-const side = (o: CompileOutput, name = o.dir): OutputSide => ({ name, manifest: o.manifest, read: (file) => physicsBytes(join(o.dir, file)) });
+/** A file's size (links followed), or undefined when it is not there or cannot be looked at. */
+function sizeOf(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch {
+    return undefined;
+  }
+}
+
+const side = (o: CompileOutput, name = o.dir): OutputSide => ({ name, manifest: o.manifest, read: (file) => physicsBytes(join(o.dir, file)), size: (file) => sizeOf(join(o.dir, file)) });
+
 
 /**
  * Two compile outputs compared: resources added, removed and changed (each change record by record), and the
@@ -58,7 +68,10 @@ const side = (o: CompileOutput, name = o.dir): OutputSide => ({ name, manifest: 
  * two outputs whose every resource is byte-identical are identical even when built from a renamed input.
  */
 export function diffCompileOutputs(a: string, b: string, opts: DiffOptions & { perResource?: number } = {}): OutputDiff {
-  return diffOutputs(side(readCompileOutput(a)), side(readCompileOutput(b)), opts);
+  const [oa, ob] = [readCompileOutput(a), readCompileOutput(b)];
+  // Pairs of which one is over DIFF_RECORD_BYTES are compared byte by byte (firstDifference), never held whole.
+  const large: LargeCompare = { bytes: DIFF_RECORD_BYTES, compare: (_a, fa, _b, fb) => firstDifference(join(oa.dir, fa), join(ob.dir, fb)).at };
+  return diffOutputs(side(oa), side(ob), { large, ...opts });
 }
 
 /**

@@ -8,14 +8,9 @@ import { diffResources, type OutputDiff } from '../../src/format/diff.ts';
 import { diffCompileOutputs, readCompileOutput } from '../../src/outputs.ts';
 import { readPhysicsFile, readPhysicsHead } from '../physics-inputs.ts';
 import { usage } from '../options.ts';
-import { firstDifference, whatIsNot } from '../../src/files.ts';
+import { DIFF_RECORD_BYTES, firstDifference, whatIsNot } from '../../src/files.ts';
 import { statSync } from 'node:fs';
 
-/**
- * Largest file diff compares record by record (bytes): both are read and decoded whole, a few times their size in
- * memory. Past it, two files are compared byte by byte in chunks (the first differing offset).
- */
-export const DIFF_RECORD_BYTES = 128 << 20;
 
 interface DiffArgs {
   a: string;

@@ -225,6 +225,18 @@ export interface OutputSide {
   };
   /** The bytes of a file of the output, or undefined when it is missing. */
   read: (file: string) => Uint8Array | undefined;
+  /** A file's size in bytes (undefined: missing), asked before reading it when the diff has `large` (see there). */
+  size?: (file: string) => number | undefined;
+}
+
+/**
+ * How diffOutputs compares a pair of resources of which one is over `bytes`: `compare` (a byte-by-byte comparison of
+ * the two files, never held whole) gives the first differing offset, or −1 when equal. Without it, each pair is read
+ * and decoded whole.
+ */
+export interface LargeCompare {
+  bytes: number;
+  compare: (a: OutputSide, fileA: string, b: OutputSide, fileB: string) => number;
 }
 
 export interface OutputDiff {
@@ -245,7 +257,7 @@ export interface OutputDiff {
  * added (only in b), removed (only in a) and changed (bytes differ; each with its record-level diff, `perResource`
  * lines at most). The resources decide `identical`; the manifest's lines are listed either way.
  */
-export function diffOutputs(a: OutputSide, b: OutputSide, opts: DiffOptions & { perResource?: number } = {}): OutputDiff {
+export function diffOutputs(a: OutputSide, b: OutputSide, opts: DiffOptions & { perResource?: number; large?: LargeCompare } = {}): OutputDiff {
   const lines: string[] = [];
   const names: [string, string] = [a.name, b.name];
   const ma = a.manifest;
@@ -273,6 +285,23 @@ export function diffOutputs(a: OutputSide, b: OutputSide, opts: DiffOptions & { 
   for (const [name, r] of [...ra].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
     const other = rb.get(name);
     if (!other) continue;
+    const large = opts.large;
+    if (large && Math.max(a.size?.(r.file) ?? 0, b.size?.(other.file) ?? 0) > large.bytes) {
+      let at: number;
+      try {
+        at = large.compare(a, r.file, b, other.file);
+      } catch (e) {
+        changed.push(name);
+        detail.push(`changed ${name}: cannot compare: ${(e as Error).message}`);
+        continue;
+      }
+      if (at < 0) same++;
+      else {
+        changed.push(name);
+        detail.push(`changed ${name} (${r.file}): first differing byte 0x${at.toString(16)} (a file over ${large.bytes >> 20} MiB is compared byte by byte, not record by record)`);
+      }
+      continue;
+    }
     const x = a.read(r.file);
     const y = b.read(other.file);
     if (!x || !y) {

@@ -3,7 +3,7 @@
 // progress on a terminal, a closed stdout, inspect/verify over files, folders and globs, short files, and diff.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXTMeshGPUInstancing } from '@gltf-transform/extensions';
@@ -375,5 +375,24 @@ describe('diff and the other readers of .physics are bounded by what they show',
     expect(rss('diff', a, a).status).toBe(0);
     rmSync(a);
     rmSync(b);
+  }, 60_000);
+});
+
+describe('diff of two compile outputs with a resource over 128 MiB', () => {
+  it('compares that pair byte by byte (first differing byte), with bounded memory', () => {
+    const [a, b] = [at('big-out-a'), at('big-out-b')];
+    expect(run('level.glb', '-o', a, '--no-cache', '-q').status).toBe(0);
+    cpSync(a, b, { recursive: true });
+    const file = readdirSync(b).find((f) => f.endsWith('.physics'))!;
+    const size = statSync(join(b, file)).size;
+    truncateSync(join(b, file), 1 << 30); // its bytes, then zeros to 1 GiB (sparse)
+    const r = existsSync('/usr/bin/time')
+      ? spawnSync('/usr/bin/time', ['-f', 'maxrss %M', process.execPath, BIN, 'diff', a, b], { cwd: tmp.dir, encoding: 'utf8' })
+      : run('diff', a, b);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout).toContain(`first differing byte 0x${size.toString(16)} (a file over 128 MiB is compared byte by byte, not record by record)`);
+    const kb = /maxrss (\d+)\s*$/.exec(r.stderr);
+    if (kb) expect(Number(kb[1])).toBeLessThan(400_000);
+    rmSync(b, { recursive: true });
   }, 60_000);
 });

@@ -213,10 +213,12 @@ export interface DataFilePlan {
   sections: [SectionPlan, SectionPlan];
   /** Bytes the two sections decompress to. */
   decoded: number;
+  /** Bytes after the second section, up to the indexed size (ignored; warned once per data file read). */
+  trailing: number;
 }
 
 /** The prefix and the two sections' headers of a data file at `start` (`size` bytes as indexed); nothing decoded. */
-export function planDataFile(bytes: Uint8Array, start: number, size: number, generation: Generation, stage: string, warn: (m: string) => void): DataFilePlan {
+export function planDataFile(bytes: Uint8Array, start: number, size: number, generation: Generation, stage: string): DataFilePlan {
   if (size > MAX_DATA_FILE_BYTES) throw new FormatError(stage, start, `data file of ${size} bytes is more than the ${MAX_DATA_FILE_BYTES}-byte cap`);
   const end = Math.min(bytes.length, start + size);
   const r = new Reader(bytes.subarray(0, end), stage, start);
@@ -229,8 +231,11 @@ export function planDataFile(bytes: Uint8Array, start: number, size: number, gen
   const second = planSection(r, generation);
   const decoded = first.total + second.total;
   if (decoded > MAX_STREAM_BYTES) r.fail(`the two sections decompress to ${decoded} bytes, more than the ${MAX_STREAM_BYTES}-byte cap`, start);
-  if (r.pos !== end) warn(`${stage}: ${end - r.pos} byte(s) after the second section at ${hex(r.pos)}; ignored`);
-  return { start, generation, sections: [first, second], decoded };
+  return { start, generation, sections: [first, second], decoded, trailing: end - r.pos };
+}
+
+function warnTrailing(plan: DataFilePlan, stage: string, warn: (m: string) => void): void {
+  if (plan.trailing) warn(`${stage}: ${plan.trailing} byte(s) after the second section; ignored`);
 }
 
 /** Decodes a planned data file's two sections into one buffer of exactly `plan.decoded` bytes. */
@@ -258,7 +263,8 @@ export function decodeDataFile(bytes: Uint8Array, plan: DataFilePlan, stage: str
 
 /** A data file's bytes (from `start`) → its records. Throws FormatError with the data file's offsets. */
 export function readDataFile(bytes: Uint8Array, start: number, size: number, generation: Generation, stage: string, warn: (m: string) => void, keep: KeepType = KEEP_ALL, version = 26): RawRecord[] {
-  const plan = planDataFile(bytes, start, size, generation, stage, warn);
+  const plan = planDataFile(bytes, start, size, generation, stage);
+  warnTrailing(plan, stage, warn);
   return readStreams(decodeDataFile(bytes, plan, stage), generation, `${stage}: streams`, warn, keep, version).records;
 }
 
@@ -478,7 +484,7 @@ export function readForge(bytes: Uint8Array, stage: string, warn: (m: string) =>
       const { start, generation } = dataFileStart(bytes, entry, index.version, where);
       // The indexed size counts from where the data file starts (after the 440-byte prefix too), as the public readers read it.
       if (start + entry.size > bytes.length) throw new FormatError(where, start, `data file of ${entry.size} bytes runs past the end of the ${bytes.length}-byte input`);
-      const plan = planDataFile(bytes, start, entry.size, generation, where, warn);
+      const plan = planDataFile(bytes, start, entry.size, generation, where);
       const key = plan.sections[0].dataAt;
       const first = bySections.get(key);
       if (first) {
@@ -486,6 +492,7 @@ export function readForge(bytes: Uint8Array, stage: string, warn: (m: string) =>
         continue;
       }
       bySections.set(key, entry);
+      warnTrailing(plan, where, warn);
       plans.push({ entry, plan, where });
       total += plan.decoded;
     } catch (e) {

@@ -205,6 +205,18 @@ describe('forge container', () => {
     expect(warnings).toEqual([expect.stringMatching(/^forge: 999 index entries list a data file listed before \(e\.g\. data file 1001 "again" is data file 7 "level"\); read once$/)]);
   });
 
+  it('a data file listed again is warned about once, its own oddities too', () => {
+    const d = dataFile(records);
+    const padded = new Uint8Array(d.length + 3);
+    padded.set(d);
+    const f = listedAgain(forgeFile([{ id: 7, name: 'level', bytes: padded }]), 50);
+    const warnings: string[] = [];
+    const c = readForge(f, 'forge', (m) => warnings.push(m));
+    expect(c.repeated).toHaveLength(49);
+    expect(warnings.filter((w) => w.includes('after the second section'))).toEqual(['forge: data file 7 "level": 3 byte(s) after the second section; ignored']);
+    expect(warnings).toHaveLength(2);
+  });
+
   it('what all data files decompress to is checked against a cap proportional to the file before any is decoded', () => {
     // 1,200 blocks that each claim 65,535 bytes from 1 packed byte: 78.6 MB from a ~14 KB file.
     const claim = (n: number): Uint8Array => {

@@ -187,6 +187,8 @@ export interface CompileResult {
   objects: ObjectDecision[];
   /** How each glTF material became a packed word (report.html's materials table; a report rebuilt after the build takes it). */
   materials?: ReportInput['materials'];
+  /** With options.report: what report.html takes besides the output (every finding kept, the source meshes that name a cell's faces), for a report rebuilt after the build. */
+  reportData?: Pick<ReportInput, 'findings' | 'sources'>;
   /** Set by a dry run: what would be written (nothing was; `outDir` is where it would go). */
   dryRun?: DryRun;
   /**
@@ -577,9 +579,9 @@ async function publishStage(b: Build, imported: ImportResult & { ybn?: YbnReport
   if (imported.forge) manifest.forge = imported.forge;
   // The report reads the files just written (what the game gets) and shows the manifest as written.
   const objects = decisions(imported.objects, built, b.modes);
-  if (options.report) await timed(b, 'report', async () => staging.write(REPORT_FILE, await buildReport({ dir: staging.dir, manifest, timings: { ...b.timings }, workers: threads, objects, materials: imported.materials })));
+  if (options.report) await timed(b, 'report', async () => staging.write(REPORT_FILE, await buildReport({ dir: staging.dir, manifest, findings: b.validation.summary, sources: imported.objects, timings: { ...b.timings }, workers: threads, objects, materials: imported.materials })));
   await timed(b, 'publish', () => staging.commit(manifest, logger));
-  return { input, outDir: staging.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: threads, objects, materials: imported.materials };
+  return { input, outDir: staging.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: threads, objects, materials: imported.materials, ...(options.report ? { reportData: { findings: b.validation.summary, sources: imported.objects } } : {}) };
 }
 
 /** Geometries over ReSkate's pool fault the game: an error (nothing is written) unless allowPoolOverflow. */

@@ -4,7 +4,7 @@
 // only calls makeManifest.
 import { basename } from 'node:path';
 import type { ForgeImportReport, ImportedObject } from './model.ts';
-import type { MeshReport } from './import/validate.ts';
+import { LOCATIONS_CAP, type MeshReport } from './import/validate.ts';
 import type { SeamMode, SeamReport } from './tiling/seams.ts';
 import type { BuiltResource } from './tiling/build.ts';
 import { firstOfEachFile } from './tiling/unique.ts';
@@ -145,7 +145,7 @@ export function makeManifest(
       vertices: r.vertices, faces: r.faces, sourceObjects: r.sources, materials: r.materials,
       'grindable-edges': r.grind?.edges ?? 0, 'grindable-metres': metres(r.grind?.metres ?? 0),
     })),
-    validation,
+    validation: listedFirst(validation),
     streamingPlan,
     seams,
     ...(built.length ? { grind: grindReport(built) } : {}),
@@ -183,4 +183,22 @@ export function grindReport(built: BuiltResource[]): GrindReport {
   }
   const cut = { added: built.reduce((n, r) => n + (r.densityCut?.added ?? 0), 0), dense: built.reduce((n, r) => n + (r.densityCut?.dense ?? 0), 0) };
   return { creaseDegrees: GRIND_CREASE_DEGREES, densityLimit: GRIND_DENSITY_LIMIT, lostCreases, denseParts, cut };
+}
+
+/**
+ * The validation as the manifest lists it: every count, and the first LOCATIONS_CAP locations of each kind per
+ * object (the build keeps every warn-level one; report.html places them all).
+ */
+export function listedFirst(validation: Record<string, Partial<MeshReport>>): Record<string, Partial<MeshReport>> {
+  const out: Record<string, Partial<MeshReport>> = {};
+  for (const [name, v] of Object.entries(validation)) {
+    if (!v.locations) {
+      out[name] = v;
+      continue;
+    }
+    const locations: MeshReport['locations'] = {};
+    for (const [k, list] of Object.entries(v.locations)) locations[k as keyof MeshReport['locations']] = list!.length > LOCATIONS_CAP ? list!.slice(0, LOCATIONS_CAP) : list;
+    out[name] = { ...v, locations };
+  }
+  return out;
 }

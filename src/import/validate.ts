@@ -30,8 +30,14 @@ import { concatU32 } from './shared-arena.ts';
 export const FINDING_KINDS = ['crackEdges', 'nonManifoldEdges', 'inconsistentEdges', 'degenerate', 'duplicate', 'reversedDuplicate', 'borderEdges'] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
-/** Locations kept per kind and object (counts stay exact). */
+/** Locations of borders (info: a surface's outline) kept per object, and what manifest.json lists of every kind (counts stay exact). */
 export const LOCATIONS_CAP = 100;
+
+/**
+ * Locations of each warn-level kind kept per object (count; the report places every one). A safety bound on memory
+ * for a hostile input, far past a real level's (a real GTA V file: ~130 an object); past it the report says so.
+ */
+export const WARN_LOCATIONS_CAP = 100_000;
 
 /**
  * Where a finding is: world positions (an edge's two end points, from → to as its triangle runs it, or a
@@ -92,7 +98,7 @@ export const DENSITY_LIMIT = 900;
  * Validates one object: positions xyz (world space), and its triangle index lists grouped by material. Open
  * edges are all borders until classifyCracks has compared them with every object's open edges and faces.
  */
-export function validateMesh(positions: Float32Array, groups: Uint32Array[], cap = LOCATIONS_CAP): MeshReport {
+export function validateMesh(positions: Float32Array, groups: Uint32Array[], cap = WARN_LOCATIONS_CAP): MeshReport {
   const total = groups.reduce((s, g) => s + g.length / 3, 0);
   const report: MeshReport = {
     triangles: total, degenerate: 0, duplicate: 0, reversedDuplicate: 0, openEdges: 0, borderEdges: 0, crackEdges: 0, uncheckedEdges: 0,
@@ -114,7 +120,8 @@ export function validateMesh(positions: Float32Array, groups: Uint32Array[], cap
     }
     report.degenerate = welded.degenerate;
     report.duplicate = welded.repeated;
-    m.w.topology(welded.kept, r.tris, welded.count, m.end(), cap);
+    // No kind has more than three per kept triangle: the lists' room (28 bytes a location) follows the mesh.
+    m.w.topology(welded.kept, r.tris, welded.count, m.end(), Math.min(cap, 3 * welded.kept));
     report.reversedDuplicate = m.w.topologyResult(0);
     report.openEdges = report.borderEdges = m.w.topologyResult(1);
     report.nonManifoldEdges = m.w.topologyResult(2);
@@ -202,7 +209,7 @@ export interface CrackObject {
  * crack lies along another open edge or a face of the same object or of another), sets the counts and the first
  * `cap` locations of each, and drops the open-edge lists. Reports without their lists are left as they are.
  */
-export function classifyCracks(objects: CrackObject[], options: Partial<CrackOptions> = {}, cap = LOCATIONS_CAP): CrackCounts[] {
+export function classifyCracks(objects: CrackObject[], options: Partial<CrackOptions> = {}, cap = WARN_LOCATIONS_CAP): CrackCounts[] {
   const meshes: CrackMesh[] = objects.map((o) => crackMesh(o.positions, o.groups, o.report));
   const { with: hits } = classifyOpenEdges(meshes, options);
   const names = objects.map((o) => o.name);
@@ -223,10 +230,11 @@ export function crackMesh(positions: Float32Array, groups: Uint32Array[], report
  * Object i's borders and cracks from its open edges and their classification (hits: per edge, −1 or the object it
  * lies along; names: every object's, for a crack along another), with the first `cap` locations of each.
  */
-export function countCracks(open: OpenEdgeList, hits: Int32Array, i: number, names: string[], cap = LOCATIONS_CAP): CrackCounts {
+export function countCracks(open: OpenEdgeList, hits: Int32Array, i: number, names: string[], cap = WARN_LOCATIONS_CAP): CrackCounts {
   const border: FindingLocation[] = [], crack: FindingLocation[] = [];
   let cracks = 0, unchecked = 0;
   const p = open.ends;
+  const borderCap = Math.min(cap, LOCATIONS_CAP); // borders are info, and many: the first few of each object
   hits.forEach((w, e) => {
     if (w === UNCHECKED) {
       unchecked++;
@@ -234,7 +242,7 @@ export function countCracks(open: OpenEdgeList, hits: Int32Array, i: number, nam
     }
     if (w >= 0) cracks++;
     const list = w >= 0 ? crack : border;
-    if (list.length >= cap) return;
+    if (list.length >= (w >= 0 ? cap : borderCap)) return;
     const l: FindingLocation = { triangle: open.triangle[e], points: [[p[6 * e], p[6 * e + 1], p[6 * e + 2]], [p[6 * e + 3], p[6 * e + 4], p[6 * e + 5]]] };
     if (w >= 0 && w !== i) l.with = names[w];
     list.push(l);

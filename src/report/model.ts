@@ -18,6 +18,7 @@
 // face before compression.
 
 import { classifyOpenEdges, type CrackMesh } from '../geometry/cracks.ts';
+import { faceRuns, type SourceIndex } from './sources.ts';
 import { KIND_MESH, type PhysicsResource } from '../format/types.ts';
 
 export const EDGE_FLAT = 0;
@@ -26,7 +27,7 @@ export const EDGE_CONVEX = 2;
 export const EDGE_BORDER = 3;
 export const EDGE_CRACK = 4;
 export const EDGE_UNPAIRED = 5;
-export const EDGE_CLASS_NAMES = ['flat', 'concave', 'convex', 'open border', 'crack', 'unpaired (non-manifold)'] as const;
+export const EDGE_CLASS_NAMES = ['flat', 'concave', 'convex', 'border', 'crack', 'non-manifold'] as const;
 
 export interface ReportOptions {
   /**
@@ -53,7 +54,15 @@ export interface DrawnShape {
   faces: Uint16Array;
   /** Edge class of each drawn face's three corners. */
   classes: Uint8Array;
+  /** Runs of drawn faces by source object: pairs (first drawn face, object index; −1 unknown). Empty: not known. */
+  objects: Int32Array;
 }
+
+/**
+ * Which source objects a resource's faces came from: one object's index (every face), an index to match each face
+ * against (sources.ts), or undefined (not known).
+ */
+export type FaceOwners = (resource: number) => number | { index: SourceIndex; held: Uint8Array } | undefined;
 
 export interface ReportGeometry {
   shapes: DrawnShape[];
@@ -100,7 +109,7 @@ interface WorldShape {
 }
 
 /** The geometry of the resources (in the manifest's order) for the page; see the file header. */
-export function reportGeometry(resources: PhysicsResource[], options: Partial<ReportOptions> = {}): ReportGeometry {
+export function reportGeometry(resources: PhysicsResource[], options: Partial<ReportOptions> = {}, owners?: FaceOwners): ReportGeometry {
   const opt = { ...REPORT_DEFAULTS, ...options };
   const shapes: WorldShape[] = [];
   resources.forEach((res, ri) => {
@@ -224,7 +233,14 @@ export function reportGeometry(resources: PhysicsResource[], options: Partial<Re
       q[i + 1] = Math.round((w[i + 1] - y0) * sy);
       q[i + 2] = Math.round((w[i + 2] - z0) * sz);
     }
-    return { resource: s.resource, part: s.part, material: s.material, min, max, vertices: q, faces: out, classes };
+    const who = owners?.(s.resource);
+    const objects = who === undefined ? new Int32Array(0) : typeof who === 'number' ? Int32Array.of(0, who) : faceRuns(kept, (i, c) => {
+      const f = keep[i], a = 3 * corners[3 * f], b = 3 * corners[3 * f + 1], d = 3 * corners[3 * f + 2];
+      c[0] = (w[a] + w[b] + w[d]) / 3;
+      c[1] = (w[a + 1] + w[b + 1] + w[d + 1]) / 3;
+      c[2] = (w[a + 2] + w[b + 2] + w[d + 2]) / 3;
+    }, who.index, who.held);
+    return { resource: s.resource, part: s.part, material: s.material, min, max, vertices: q, faces: out, classes, objects };
   });
   return { shapes: drawn, faces, drawnFaces, stride, classCounts, resourceClassCounts, openEdges };
 }

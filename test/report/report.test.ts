@@ -88,11 +88,17 @@ describe.skipIf(!chromium).each(['skatepark', 'city-blocks'])('report.html of %s
     await page.screenshot({ path: join(SHOTS, `${sample}.png`) });
   });
 
-  it('lists one finding per location in the manifest', async () => {
-    const locations = Object.values(build.manifest.validation).reduce((s, v) => s + Object.values(v.locations ?? {}).reduce((t, l) => t + l.length, 0), 0);
-    expect(locations).toBeGreaterThan(0);
-    expect(await page.locator('#findings li[data-finding][data-source="validation"]').count()).toBe(locations);
-    expect(await page.evaluate(() => (window as any).__report.findings)).toBe(locations);
+  it('places every finding the validation counted (the manifest lists the first 100 of each kind per object)', async () => {
+    const m = build.manifest;
+    const warnKinds = ['crackEdges', 'nonManifoldEdges', 'inconsistentEdges', 'degenerate', 'duplicate', 'reversedDuplicate'];
+    const counted = Object.values(m.validation).reduce((s, v) => s + warnKinds.reduce((t, k) => t + Number((v as any)[k] ?? 0), 0), 0);
+    // Each placed entry, a sliver standing for the cracks it is counted as.
+    const placed = await page.$$eval('#finding-list li[data-finding][data-source="validation"]:not(.info)', (ls) => ls.length);
+    const stands = await page.evaluate(() => { let t = 0; for (let i = 0; (window as any).__report.finding(i); i++) { const e = (window as any).__report.finding(i); if (e.source === 'validation' && !e.info) t += e.stands ?? 1; } return t; });
+    expect(stands).toBe(counted);
+    expect(placed).toBeLessThanOrEqual(counted);
+    expect(await page.locator('#findings li.cut:not([data-info="true"])').count()).toBe(0);
+    for (const v of Object.values(m.validation)) for (const list of Object.values(v.locations ?? {})) expect((list as unknown[]).length).toBeLessThanOrEqual(100);
   });
 
   it('shows every warning of the build in the findings panel, and no clean message when the build warned', async () => {
@@ -103,36 +109,35 @@ describe.skipIf(!chromium).each(['skatepark', 'city-blocks'])('report.html of %s
     if (build.manifest.warnings.length > 0) expect(text).not.toContain('every object is clean');
   });
 
-  it('counts what the manifest counts: open edges written, each validation kind, cut lists with their full count', async () => {
+  it('shows each count once, equal to the manifest\'s (and so the terminal\'s), with one word per kind', async () => {
     const t = await page.evaluate(() => (window as any).__report.totals);
     const m = build.manifest;
-    // The files' open and unpaired edge sides are the manifest's seams.openEdgesWritten.
-    expect(t.filesOpen).toBe(m.seams.openEdgesWritten);
-    expect(t.border + t.crack + t.unpaired).toBe(t.filesOpen);
-    expect(await page.locator('#counts tr[data-count="written"]').textContent()).toContain(`manifest seams.openEdgesWritten ${m.seams.openEdgesWritten!.toLocaleString('en-US')} (equal)`);
-    // Each validation kind's total is the manifest's sum over objects.
     const kinds = ['crackEdges', 'nonManifoldEdges', 'inconsistentEdges', 'degenerate', 'duplicate', 'reversedDuplicate', 'borderEdges'];
+    const num = (s: string | null): number => Number(s!.replace(/,/g, ''));
     for (const k of kinds) {
       const sum = Object.values(m.validation).reduce((s, v) => s + Number((v as any)[k] ?? 0), 0);
       expect(t.validation[k] ?? 0, k).toBe(sum);
+      expect(num(await page.locator(`#counts tr[data-count="${k}"] td.n`).textContent()), k).toBe(sum);
+      if (sum && k !== 'borderEdges') expect(await page.locator('#summary').getAttribute(`data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`), k).toBe(String(sum));
     }
-    // Where the manifest's list is cut, the panel says so there, with the full count.
-    for (const [object, v] of Object.entries(m.validation)) {
-      for (const k of kinds) {
-        const count = Number((v as any)[k] ?? 0), listed = (v.locations as any)?.[k]?.length ?? 0;
-        if (count > listed) {
-          const cut = await page.locator(`#findings li.cut[data-kind="${k}"]`).filter({ hasText: `"${object}"` }).textContent();
-          expect(cut).toContain(`list cut here, ${listed.toLocaleString('en-US')} listed of ${count.toLocaleString('en-US')}`);
-        }
-      }
+    for (const [key, v] of [['authored', m.seams.authoredOpenEdges], ['joined', m.seams.joinedAcrossCuts], ['written', m.seams.openEdgesWritten], ['warnings', m.warnings.length]] as const) {
+      expect(num(await page.locator(`#counts tr[data-count="${key}"] td.n`).textContent()), key).toBe(v);
     }
+    // Every number in the summary line is a manifest count; the key names colours, not counts.
+    const summary = (await page.locator('#summary').textContent())!;
+    const sums = new Set(kinds.map((k) => Object.values(m.validation).reduce((s, v) => s + Number((v as any)[k] ?? 0), 0)));
+    for (const x of summary.match(/\d[\d,]*/g) ?? []) expect(sums.has(num(x)), `${x} in "${summary}"`).toBe(true);
+    expect(await page.locator('#legend-body').textContent()).not.toMatch(/\d{2,}/);
+    // The words: "crack" is only the validation's crack; "unpaired" and "open border" are gone.
+    const all = (await page.locator('body').textContent())!;
+    expect(all).not.toMatch(/unpaired|open border|crack \(file\)/);
     if (sample === 'skatepark') {
-      // The grind prisms are not validated: their 32 open sides (10 crack, 22 border) are findings from the files.
-      expect(t).toMatchObject({ filesOpen: 222, border: 166, crack: 14, unpaired: 42, files: { fileCrack: 10, fileBorder: 22 } });
-      expect(await page.locator('#findings li[data-source="file"][data-kind="fileCrack"]').count()).toBe(10);
+      // The grind prisms are not validated: their 32 open sides are info, not cracks.
       expect(t.validation).toMatchObject({ borderEdges: 144, crackEdges: 4 });
+      expect(t.files).toMatchObject({ madeShapeEdge: 32 });
+      expect(summary).toMatch(/^crack: 4\b/);
+      expect(await page.locator('#findings li[data-source="file"]:not(.info)').count()).toBe(0);
     }
-    if (sample === 'city-blocks') expect(await page.locator('#findings li.cut').count()).toBeGreaterThan(0);
   });
 
   it('filters the findings by severity, kind, object, resource and object-name search; borders hidden at first when warned; keyboard reachable', async () => {
@@ -302,8 +307,11 @@ describe.skipIf(!chromium).each(['skatepark', 'city-blocks'])('report.html of %s
     for (const ri of [0, m.resources.length - 1, Math.floor(m.resources.length / 2)]) {
       const r = m.resources[ri];
       const text = await pickFace(ri);
-      if (perObject) expect(text).toContain(`object ${r.sourceObjects[0]}`);
-      else expect(text).toContain(`objects merged in this cell`);
+      // Every layout names the face's own object, its mode and triangle count.
+      const named = /^object (\S+) \(([a-z_]+), ([\d,]+) triangles\)/.exec(text);
+      expect(named, text).not.toBeNull();
+      expect(r.sourceObjects).toContain(named![1]);
+      if (!perObject) expect(text).toContain(`objects merged in this cell`);
       expect(text).toContain(`resource ${r.name} (${r.file})`);
       expect(text).toMatch(/part \d+/);
       expect(text).toMatch(/surface .*\(0x[0-9a-f]+\)/);
@@ -455,9 +463,8 @@ describe.skipIf(!chromium)('report.html of shapes.glb', () => {
       await p.goto(pathToFileURL(join(r.outDir, 'report.html')).href);
       await p.waitForFunction(() => (window as any).__report?.ready === true, null, { timeout: 60_000 });
       const t = await p.evaluate(() => (window as any).__report.totals);
-      expect(t.filesOpen).toBe(r.manifest.seams.openEdgesWritten);
-      // 62 open edges in the files: 52 the validation found (ground, ramp_mesh), 10 on the two convex stacks.
-      expect(t).toMatchObject({ filesOpen: 62, border: 61, crack: 1, files: { fileBorder: 10 } });
+      // 10 open edges on the two convex stacks (made shapes: info), besides the validation's own.
+      expect(t).toMatchObject({ files: { madeShapeEdge: 10 } });
       await p.selectOption('#f-severity', 'all');
       const file = await p.locator('#finding-list li[data-source="file"]').allTextContents();
       expect(file.length).toBe(10);
@@ -470,27 +477,33 @@ describe.skipIf(!chromium)('report.html of shapes.glb', () => {
 });
 
 describe.skipIf(!chromium)('report.html of a 1,000,000-triangle level', () => {
-  it('draws every face (coarse far away, whole near), keeps open edges drawn, and times the first frame and orbiting', async () => {
+  // The goals (npm run bench:report measures them on the bench level; docs/performance.md): ready ≤ 3 s, orbit
+  // ≥ 10 frames/s at "frame all" and ≥ 20 zoomed in, page ≤ 4 MB. The machine running the suite is shared (2 cores,
+  // often a load of 10+), so the times are asserted relaxed (a quarter of the goal); the page's size is exact and
+  // asserted as it is.
+  it('draws every face (coarse far away, whole near), culls what is off-screen, and is ready and orbits within the (relaxed) goals', async () => {
     const dir = tempDir('sk8-report-big-');
     const { chromium: pw } = await import('playwright-core');
+    const { measureReport } = await import('../../scripts/bench-report.ts');
     const browser = await pw.launch({ executablePath: chromium, args: CHROMIUM_ARGS });
     try {
       const level = await writeBigLevel(join(dir.dir, 'big.glb'));
       const r = await compileLevel(level, { out: join(dir.dir, 'out'), report: true }, hooks);
       expect(r.manifest.totals['collision-triangles']).toBe(1_000_000);
+      const file = join(r.outDir, 'report.html');
       const p = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
       const errors: string[] = [];
       p.on('pageerror', (e) => errors.push(e.message));
-      await p.goto(pathToFileURL(join(r.outDir, 'report.html')).href);
-      await p.waitForFunction(() => (window as any).__report?.ready === true, null, { timeout: 120_000 });
+      const figures = await measureReport(p, file, 8);
       const state = await p.evaluate(() => {
         const rep = (window as any).__report;
-        return { first: rep.timing.firstFrameMs, drawn: rep.drawnFaces(), total: rep.totalFaces, raster: rep.view.rasterFaces(), lod: rep.view.lod(), note: document.getElementById('note')!.style.display };
+        rep.view.frameAll();
+        return { drawn: rep.drawnFaces(), total: rep.totalFaces, lod: rep.view.lod(), note: document.getElementById('note')!.style.display };
       });
       expect(state.total).toBe(1_000_000);
       expect(state.drawn).toBe(1_000_000); // no shape left out, no face dropped
       expect(state.note).not.toBe('block'); // not decimated
-      expect(state.lod.hidden).toBe(0);
+      expect(state.lod.hidden + state.lod.offScreen).toBe(0);
       // The whole level in edge-class mode is not blank: faces drawn (coarse), borders on top.
       const drawn = await p.evaluate(() => {
         const src = document.getElementById('three') as HTMLCanvasElement;
@@ -504,17 +517,19 @@ describe.skipIf(!chromium)('report.html of a 1,000,000-triangle level', () => {
         for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 0x1b) + Math.abs(d[i + 1] - 0x1e) + Math.abs(d[i + 2] - 0x22) > 24) k++;
         return k / (d.length / 4);
       });
-      expect(drawn).toBeGreaterThan(0.2);
-      const orbit: number[] = await p.evaluate(() => (window as any).__report.orbit(8));
-      const sorted = [...orbit].sort((a, b) => a - b);
-      const median = sorted[Math.floor(sorted.length / 2)];
-      // Near a finding the shapes around it are drawn whole, with their edge classes.
+      expect(drawn).toBeGreaterThan(0.1);
+      // Near a finding the shapes around it are drawn whole, with their edge classes; the rest is culled.
       await p.selectOption('#f-severity', 'all');
       await p.locator('#finding-list li[data-finding]').first().click();
       const near = await p.evaluate(() => (window as any).__report.view.lod());
       expect(near.full).toBeGreaterThan(0);
-      const nearOrbit: number[] = await p.evaluate(() => (window as any).__report.orbit(4));
-      console.log(`1M-triangle level, report.html in headless Chromium (SwiftShader), 1400×1000: first frame ${state.first.toFixed(0)} ms after navigation; whole level ${state.raster.toLocaleString('en-US')} faces rasterised (${state.lod.coarse} of ${state.lod.coarse + state.lod.full} shapes coarse), orbit frame median ${median.toFixed(0)} ms (max ${sorted[sorted.length - 1].toFixed(0)}); near a finding (${near.full} shapes whole) ${nearOrbit.map((t) => t.toFixed(0)).join('/')} ms; html ${(statSync(join(r.outDir, 'report.html')).size / 2 ** 20).toFixed(1)} MB`);
+      expect(near.offScreen).toBeGreaterThan(0);
+      const bytes = statSync(file).size;
+      console.log(`1M-triangle level, report.html in headless Chromium (SwiftShader), 1400×1000: ready ${figures.readyMs.toFixed(0)} ms; orbit at frame all ${figures.fpsAll.toFixed(1)} fps (${figures.rasterAll.toLocaleString('en-US')} faces a frame), near ${figures.fpsNear.toFixed(1)} fps (${figures.rasterNear.toLocaleString('en-US')}); html ${(bytes / 2 ** 20).toFixed(2)} MB`);
+      expect(figures.readyMs).toBeLessThan(4 * 3000);
+      expect(figures.fpsAll).toBeGreaterThan(10 / 4);
+      expect(figures.fpsNear).toBeGreaterThan(20 / 4);
+      expect(bytes).toBeLessThanOrEqual(4 * 2 ** 20);
       expect(errors).toEqual([]);
       mkdirSync(SHOTS, { recursive: true });
       await p.screenshot({ path: join(SHOTS, 'big-level.png') });

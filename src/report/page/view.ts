@@ -7,7 +7,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
-export interface ShapeMeta { resource: number; part: number; material: number; min: number[]; max: number[]; vertices: number; faces: number }
+export interface ShapeMeta { resource: number; part: number; material: number; min: number[]; max: number[]; vertices: number; faces: number; runs?: number }
 
 export interface Pick {
   shape: number;
@@ -40,10 +40,12 @@ export interface View {
   drawnFaces(): number;
   /** Faces sent to the GPU last frame (full and coarse). */
   rasterFaces(): number;
-  lod(): { coarse: number; full: number; hidden: number };
+  lod(): { coarse: number; full: number; hidden: number; offScreen: number };
   frameAll(): void;
   /** Frames a finding (2 points: an edge; more: a polygon) at its own size from an unoccluded side; marks it. */
   frameFinding(points: number[][]): void;
+  /** How the last finding was framed: from a clear front side, a clear side only, or neither found. */
+  framedFrom(): 'front' | 'clear' | 'none';
   /** Marks a face or edge (world points) where it is, without moving the camera. */
   mark(points: number[][]): void;
   /** Frames a box (a resource's bounds). */
@@ -53,6 +55,8 @@ export interface View {
   faceCorners(shape: number, face: number): THREE.Vector3[];
   /** Pixel position (CSS px, canvas-relative) of a world point. */
   project(p: number[]): [number, number];
+  /** The source object (an index into the page's objects) a drawn face came from; −1: not known. */
+  objectOf(shape: number, face: number): number;
   shapeFaceStart: Uint32Array;
 }
 
@@ -60,14 +64,22 @@ export interface View {
 export const EDGE_COLOURS = ['#4a7d52', '#3b8fe0', '#f09a3b', '#d8dce2', '#ff2d55', '#c64dff'];
 const BORDER = 3;
 export const MARKER_COLOUR = 0xff00ff;
-/** Vertex-clustering grid (cells per axis over a shape's box) of a shape's coarse mesh. */
-const LOD_GRID = 24;
-/** Below this spacing of a shape's faces on screen (px) the coarse mesh is drawn. */
-const LOD_PX = 2;
+/**
+ * Vertex-clustering grid (cells per axis over a shape's box) of a shape's coarse mesh: 8 keeps a 100 m cell's
+ * terrain to ~1/10 of its faces (12.5 m clusters), which at "frame all" of a 2 km level are ~5 px apart.
+ */
+const LOD_GRID = 8;
+/**
+ * Below this size of a shape's faces on screen (px, their mean edge) the coarse mesh is drawn: in software GL (no
+ * GPU) a frame's cost follows its faces, and faces under 5 px show no more than the coarse mesh does.
+ */
+const LOD_PX = 5;
+/** The same for a shape whose coarse mesh is empty (drawn whole or not at all). */
+const LOD_EMPTY_PX = 1.5;
 /** From this spacing (px) a shape's flat, concave and convex edge lines are drawn (its open ones always). */
-const LINE_PX = 5;
+const LINE_PX = 6;
 
-export function createView(canvas: HTMLCanvasElement, container: HTMLElement, blob: ArrayBuffer, shapes: ShapeMeta[]): View {
+export function createView(canvas: HTMLCanvasElement, container: HTMLElement, blob: ArrayBuffer, shapes: ShapeMeta[], core: { min: number[]; max: number[] } | null = null): View {
   // ---- Merged buffers --------------------------------------------------------------------------------------------
   let nv = 0, nf = 0;
   for (const s of shapes) (nv += s.vertices), (nf += s.faces);
@@ -84,6 +96,8 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
   // kept once, winding kept): a closed surface, not a sieve, drawn when the shape's faces are under LOD_PX pixels
   // apart on screen.
   const coarse: number[] = [];
+  const objectRuns: Int32Array[] = [];
+  const meanEdge = new Float64Array(shapes.length);
   const shapeCoarseStart = new Uint32Array(shapes.length + 1);
   shapes.forEach((s, si) => {
     const verts = new Uint16Array(blob, off, 3 * s.vertices);
@@ -92,6 +106,9 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     off += (faces.byteLength + 1) & ~1;
     const cls = new Uint8Array(blob, off, 3 * s.faces);
     off += (cls.byteLength + 1) & ~1;
+    // Runs of faces by source object (pairs: first face, object), i32 at an offset that may not be 4-aligned.
+    objectRuns.push(new Int32Array(blob.slice(off, off + 4 * (s.runs ?? 0))));
+    off += 4 * (s.runs ?? 0);
     const v0 = shapeVertStart[si], f0 = shapeFaceStart[si];
     const span = [0, 1, 2].map((k) => (s.max[k] - s.min[k]) / 65535);
     for (let k = 0; k < 3; k++) (lo[k] = Math.min(lo[k], s.min[k])), (hi[k] = Math.max(hi[k], s.max[k]));
@@ -102,16 +119,34 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
       const from = faces[c], to = faces[c % 3 === 2 ? c - 2 : c + 1];
       if (k >= BORDER || from < to) lineCounts[k]++; // a paired edge once (its twin runs it the other way)
     }
+    // The shape's faces' size: the mean length of their first edges (a cell of small props has small faces over a
+    // large box: its box says nothing of them).
+    let edgeSum = 0;
+    for (let t = 0; t < s.faces; t++) {
+      const p = 3 * (v0 + faces[3 * t]), q = 3 * (v0 + faces[3 * t + 1]);
+      edgeSum += Math.hypot(position[p] - position[q], position[p + 1] - position[q + 1], position[p + 2] - position[q + 2]);
+    }
+    meanEdge[si] = s.faces ? edgeSum / s.faces : 0;
     shapeVertStart[si + 1] = v0 + s.vertices;
     shapeFaceStart[si + 1] = f0 + s.faces;
-    // The shape's outline (edges no face of the shape runs back) keeps its vertices, so the coarse mesh still
-    // meets its neighbours' without a gap.
-    const runs = new Set<number>();
-    for (let c = 0; c < 3 * s.faces; c++) runs.add(faces[c] * 65536 + faces[c % 3 === 2 ? c - 2 : c + 1]);
+    // The shape's outline (edges no face of the shape runs back: open ones, and those the compiler joined across a
+    // cut) keeps its vertices, so the coarse mesh still meets its neighbours' without a gap. Half-edges in an open-
+    // addressing table (from · 2^16 + to + 1; 0 is empty).
+    const size = 1 << Math.ceil(Math.log2(Math.max(4, 6 * s.faces)));
+    const table = new Float64Array(size);
+    const slot = (k: number): number => {
+      let h = Math.imul(k | 0, 0x9e3779b1) >>> 0 & (size - 1);
+      while (table[h] !== 0 && table[h] !== k) h = (h + 1) & (size - 1);
+      return h;
+    };
+    for (let c = 0; c < 3 * s.faces; c++) {
+      const k = faces[c] * 65536 + faces[c % 3 === 2 ? c - 2 : c + 1] + 1;
+      table[slot(k)] = k;
+    }
     const keep = new Uint8Array(s.vertices);
     for (let c = 0; c < 3 * s.faces; c++) {
       const from = faces[c], to = faces[c % 3 === 2 ? c - 2 : c + 1];
-      if (!runs.has(to * 65536 + from)) keep[from] = keep[to] = 1;
+      if (table[slot(to * 65536 + from + 1)] === 0) keep[from] = keep[to] = 1;
     }
     const cellOf = new Map<number, number>(), rep = new Uint32Array(s.vertices);
     for (let v = 0; v < s.vertices; v++) {
@@ -124,13 +159,21 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
       if (r === undefined) cellOf.set(key, (r = v));
       rep[v] = r;
     }
-    const seen = new Set<string>();
+    // Faces keeping three distinct vertices, each once: keyed by its vertices rotated to the smallest first (winding
+    // kept), sorted, repeats dropped.
+    const keys = new Float64Array(s.faces);
+    let nk = 0;
     for (let t = 0; t < s.faces; t++) {
-      const x = rep[faces[3 * t]], y = rep[faces[3 * t + 1]], z = rep[faces[3 * t + 2]];
+      let x = rep[faces[3 * t]], y = rep[faces[3 * t + 1]], z = rep[faces[3 * t + 2]];
       if (x === y || y === z || x === z) continue;
-      const key = [x, y, z].sort((p, q) => p - q).join(',');
-      if (seen.has(key)) continue;
-      seen.add(key);
+      if (y < x && y < z) [x, y, z] = [y, z, x];
+      else if (z < x && z < y) [x, y, z] = [z, x, y];
+      keys[nk++] = (x * 65536 + y) * 65536 + z;
+    }
+    const kept = keys.subarray(0, nk).sort();
+    for (let i = 0; i < nk; i++) {
+      if (i > 0 && kept[i] === kept[i - 1]) continue;
+      const k = kept[i], x = Math.floor(k / 4294967296), y = Math.floor(k / 65536) % 65536, z = k % 65536;
       coarse.push(v0 + x, v0 + y, v0 + z);
     }
     shapeCoarseStart[si + 1] = coarse.length;
@@ -210,7 +253,8 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     return l;
   });
 
-  const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+  // No multisampling: software GL (no GPU) pays for every sample, and the edge lines read well without it.
+  const renderer = new THREE.WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
   renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
   const centre = new THREE.Vector3((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2);
   const size = Math.max(1, hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
@@ -238,17 +282,27 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
   showLines();
   const centres = shapes.map((s) => new THREE.Vector3((s.min[0] + s.max[0]) / 2, (s.min[1] + s.max[1]) / 2, (s.min[2] + s.max[2]) / 2));
   const radii = shapes.map((s) => Math.hypot(s.max[0] - s.min[0], s.max[1] - s.min[1], s.max[2] - s.min[2]) / 2);
-  /** Per shape this frame: 0 hidden (isolated away), 1 coarse, 2 full faces; class lines when 3. */
+  /** Per shape this frame: 0 hidden (isolated away), 1 coarse, 2 full faces; class lines when 3; 4 off-screen. */
   const lod = new Uint8Array(shapes.length);
   let rasterFaces = 0;
-  /** Each shape's level of detail from its faces' spacing on screen; the draw groups of faces and lines from it. */
+  const frustum = new THREE.Frustum(), sphere = new THREE.Sphere(), viewProjection = new THREE.Matrix4();
+  /**
+   * Each shape's level of detail from its faces' spacing on screen, a shape wholly outside the view left out (so a
+   * view zoomed into one cell draws that cell's neighbourhood, not the level); the draw groups from it.
+   */
   const updateLod = (viewHeight: number): void => {
     const pxPerUnit = viewHeight / 2 / Math.tan(THREE.MathUtils.degToRad(camera.fov / 2));
+    camera.updateMatrixWorld();
+    frustum.setFromProjectionMatrix(viewProjection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse));
     shapes.forEach((s, si) => {
       if (only >= 0 && s.resource !== only) return void (lod[si] = 0);
+      if (!frustum.intersectsSphere(sphere.set(centres[si], radii[si] + 1e-3))) return void (lod[si] = 4);
       const d = Math.max(1e-6, camera.position.distanceTo(centres[si]) - radii[si]);
-      const spacing = ((2 * radii[si]) / Math.sqrt(Math.max(1, s.faces))) * (pxPerUnit / d);
-      lod[si] = spacing < LOD_PX && shapeCoarseStart[si + 1] > shapeCoarseStart[si] ? 1 : spacing < LINE_PX ? 2 : 3;
+      const spacing = meanEdge[si] * (pxPerUnit / d);
+      // A shape whose coarse mesh is empty (small props merged in a cell: every face inside one cluster) is drawn
+      // whole down to faces of LOD_EMPTY_PX, then left out (it is a few pixels across).
+      const empty = shapeCoarseStart[si + 1] === shapeCoarseStart[si];
+      lod[si] = spacing < (empty ? LOD_EMPTY_PX : LOD_PX) ? 1 : spacing < LINE_PX ? 2 : 3;
     });
     geo.clearGroups();
     rasterFaces = 0;
@@ -259,7 +313,7 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
       else g.addGroup(start, end - start, 0);
     };
     shapes.forEach((_, si) => {
-      if (lod[si] === 0) return;
+      if (lod[si] === 0 || lod[si] === 4) return;
       if (lod[si] === 1) add(geo, index.length + shapeCoarseStart[si], index.length + shapeCoarseStart[si + 1]);
       else add(geo, 3 * shapeFaceStart[si], 3 * shapeFaceStart[si + 1]);
     });
@@ -268,7 +322,7 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
       l.geometry.clearGroups();
       // Open, crack and unpaired edges always (every shown shape); the others only where their faces are apart.
       shapes.forEach((_, si) => {
-        if (lod[si] === 0 || (k < BORDER && lod[si] < 3)) return;
+        if (lod[si] === 0 || lod[si] === 4 || (k < BORDER && lod[si] < 3)) return;
         add(l.geometry, lineShapeStart[k][si], lineShapeStart[k][si + 1]);
       });
     });
@@ -322,9 +376,18 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     controls.update();
     render();
   };
+  // "Frame all" frames the level without its far objects (core: src/report/layers.ts), all of it without one.
+  const coreCentre = core ? new THREE.Vector3((core.min[0] + core.max[0]) / 2, (core.min[1] + core.max[1]) / 2, (core.min[2] + core.max[2]) / 2) : centre;
+  const coreSize = core ? Math.max(1, core.max[0] - core.min[0], core.max[1] - core.min[1], core.max[2] - core.min[2]) : size;
+  const coreRadius = core ? Math.hypot(core.max[0] - core.min[0], core.max[1] - core.min[1], core.max[2] - core.min[2]) / 2 : Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2;
   const frameAll = (): void => {
     marker.clear();
-    place(new THREE.Vector3(centre.x + size * 0.55, centre.y + size * 0.6, centre.z + size * 0.75), centre, size);
+    // The box's sphere fits the narrower of the two fields of view, seen from above at one side.
+    const half = THREE.MathUtils.degToRad(camera.fov / 2), aspect = Math.max(0.1, container.clientWidth / Math.max(1, container.clientHeight));
+    const fit = Math.min(half, Math.atan(Math.tan(half) * aspect));
+    const dist = Math.max(coreSize * 0.5, coreRadius / Math.sin(fit));
+    const dir = new THREE.Vector3(0.55, 0.6, 0.75).normalize();
+    place(coreCentre.clone().addScaledVector(dir, dist), coreCentre, dist);
   };
   /** Sides to look from, in order: the current one, from above, around at 45° and level, from below. */
   const sides = (): THREE.Vector3[] => {
@@ -333,6 +396,7 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     out.push(new THREE.Vector3(0, -1, 0));
     return out.filter((d) => d.lengthSq() > 0.5);
   };
+  let lastSide: 'front' | 'clear' | 'none' = 'none';
   const frameFinding = (pts: number[][]): void => {
     const vs = pts.map((p) => new THREE.Vector3(p[0], p[1], p[2]));
     const mid = vs.reduce((s, v) => s.add(v), new THREE.Vector3()).multiplyScalar(1 / vs.length);
@@ -341,17 +405,27 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     const dist = r / Math.tan(THREE.MathUtils.degToRad(camera.fov / 2)) / 0.7;
     // Probes: the middle and the ends (or corners), pulled a little off the mesh they lie on.
     const probes = [mid, ...vs.map((v) => v.clone().lerp(mid, 0.15))];
-    let chosen = sides()[0];
+    // A side is clear when nothing lies between the probes and the camera; it is the front when the first face the
+    // camera's ray meets at the finding is seen from its front (no face there: an edge seen edge-on, or a triangle
+    // the file left out). The first clear front side wins, else the first clear side.
+    let chosen: THREE.Vector3 | null = null, clearOnly: THREE.Vector3 | null = null;
     for (const d of sides()) {
       const clear = probes.every((p) => {
         const from = p.clone().addScaledVector(d, r * 0.02 + 1e-4);
         return !cast(new THREE.Ray(from, d.clone()), 0, dist);
       });
-      if (clear) {
+      if (!clear) continue;
+      const eye = mid.clone().addScaledVector(d, dist);
+      const seen = [mid, ...vs.map((v) => v.clone().lerp(mid, 0.3))].map((p) => cast(new THREE.Ray(eye, p.clone().sub(eye).normalize()), 0, dist * 1.05 + r));
+      const front = seen.every((h) => !h || h.front);
+      if (front) {
         chosen = d;
         break;
       }
+      clearOnly ??= d;
     }
+    lastSide = chosen ? 'front' : clearOnly ? 'clear' : 'none';
+    chosen ??= clearOnly ?? sides()[0];
     drawMarker(vs, r);
     place(mid.clone().addScaledVector(chosen, dist), mid, dist);
   };
@@ -413,16 +487,27 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     isolated: () => only,
     drawnFaces: () => (only < 0 ? index.length / 3 : faceCount(only)),
     rasterFaces: () => rasterFaces,
-    lod: () => ({ coarse: [...lod].filter((x) => x === 1).length, full: [...lod].filter((x) => x >= 2).length, hidden: [...lod].filter((x) => x === 0).length }),
+    lod: () => ({ coarse: [...lod].filter((x) => x === 1).length, full: [...lod].filter((x) => x === 2 || x === 3).length, hidden: [...lod].filter((x) => x === 0).length, offScreen: [...lod].filter((x) => x === 4).length }),
     frameAll() {
       frameAll();
     },
     frameFinding, frameBox, pickAt,
+    framedFrom: () => lastSide,
     mark(points) {
       const vs = points.map((p) => new THREE.Vector3(p[0], p[1], p[2]));
       const mid = vs.reduce((t, v) => t.add(v), new THREE.Vector3()).multiplyScalar(1 / vs.length);
       drawMarker(vs, Math.max(0.01, ...vs.map((v) => v.distanceTo(mid))) * 0.5);
       render();
+    },
+    objectOf(si, f) {
+      const runs = objectRuns[si];
+      let lo = 0, hi = runs.length / 2 - 1, o = -1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (runs[2 * mid] <= f) (o = runs[2 * mid + 1]), (lo = mid + 1);
+        else hi = mid - 1;
+      }
+      return o;
     },
     faceCorners: (si, f) => [0, 1, 2].map((k) => corner(3 * (shapeFaceStart[si] + f) + k, new THREE.Vector3())),
     project(p) {

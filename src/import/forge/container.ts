@@ -101,7 +101,7 @@ function offsetAt(r: Reader, at: number, what: string, limit = r.length): number
 export function readForgeIndex(bytes: Uint8Array, stage: string): ForgeIndex {
   const r = new Reader(bytes, stage);
   r.need(0, 21, 'forge header');
-  const magic = new TextDecoder('latin1').decode(bytes.subarray(0, 8));
+  const magic = latin1.decode(bytes.subarray(0, 8));
   if (magic !== FORGE_MAGIC) r.fail(`expected the magic "${FORGE_MAGIC}", found ${JSON.stringify(magic)}`, 0);
   const version = r.u32At(9, 'version');
   if (version < 25 || version > 27) r.fail(`forge version ${version} is not one of 25, 26, 27 (the Scimitar/AnvilNext generations the public readers describe)`, 9);
@@ -131,7 +131,7 @@ export function readForgeIndex(bytes: Uint8Array, stage: string): ForgeIndex {
       const size = r.u32At(at + 8 + idBytes, 'size');
       const raw = bytes.subarray(names + i * nameSize + 44, names + i * nameSize + 44 + 128);
       const end = raw.indexOf(0);
-      entries.push({ id, offset, size, name: new TextDecoder('latin1').decode(end < 0 ? raw : raw.subarray(0, end)) });
+      entries.push({ id, offset, size, name: latin1.decode(end < 0 ? raw : raw.subarray(0, end)) });
     }
     if (next === 0n || next === 0xffffffffffffffffn) break;
     if (next > BigInt(bytes.length)) r.fail(`next index block ${hex(Number(next))} is past the end of the ${bytes.length}-byte input`, block + 16);

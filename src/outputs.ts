@@ -5,7 +5,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Manifest } from './compile.ts';
-import { DIFF_RECORD_BYTES, firstDifference, readManifestText, readPhysicsFile, whatIsNot } from './files.ts';
+import { DIFF_RECORD_BYTES, firstDifference, readManifestText, readPhysicsFile, readRegularFile, whatIsNot } from './files.ts';
 import { checkManifest } from './manifest-read.ts';
 import { diffOutputs, type DiffOptions, type LargeCompare, type OutputDiff, type OutputSide } from './format/diff.ts';
 import { identify, notPhysics } from './format/identify.ts';
@@ -36,7 +36,13 @@ export function readCompileOutput(dir: string): CompileOutput {
   if (tool?.name !== 'compile-collision') throw new Error(`output: ${dir}: manifest.json is not compile-collision's`);
   // Every field read later, type-checked first: a wrong one is named (src/manifest-read.ts), never a TypeError.
   const manifest = checkManifest(value as Parameters<typeof checkManifest>[0], manifestPath);
-  const files = readdirSync(dir).filter((f) => /\.physics$/i.test(f)).sort().map((f) => join(dir, f));
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (e) {
+    throw new Error(`output: ${dir}: cannot list the folder (${whatIsNot(dir) ?? (e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const files = names.filter((f) => /\.physics$/i.test(f)).sort().map((f) => join(dir, f));
   return { dir, manifest, files };
 }
 
@@ -89,6 +95,9 @@ export async function compileOutputToGltf(dir: string, opts: Partial<ToGltfOptio
   const inputs: ToGltfInput[] = [];
   let header: { word08: number; body: Uint8Array } | undefined;
   for (const file of files) {
+    // Its first bytes say what it is: a file that is not a PhysicsResource is refused without being read whole.
+    const head = identify(readRegularFile(file, 4096, 'truncate'), file);
+    if (head !== 'physics') throw new Error(`to-gltf: ${file}: ${notPhysics(head, statSync(file).size)}`);
     const bytes = readPhysicsFile(file);
     const kind = identify(bytes, file);
     if (kind !== 'physics') throw new Error(`to-gltf: ${file}: ${notPhysics(kind, bytes.length)}`);

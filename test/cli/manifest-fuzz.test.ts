@@ -4,11 +4,12 @@
 // the commands' handlers in this process (their output and exit captured), hundreds of mutants in seconds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CommandModule } from 'yargs';
 import { compileLevel } from '../../src/compile.ts';
+import { compileOutputToGltf } from '../../src/outputs.ts';
 import { inspectCommand } from '../../cli/commands/inspect.ts';
 import { verifyCommand } from '../../cli/commands/verify.ts';
 import { diffCommand } from '../../cli/commands/diff.ts';
@@ -99,6 +100,17 @@ describe('wrong-typed manifest fields through the CLI', () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/to-gltf: scene extras\.sk8_compile\.options\.future \(Infinity\) is not a finite number/);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('the library\'s compileOutputToGltf names a 1 GiB file that is not a PhysicsResource from its first bytes', async () => {
+    const dir = withManifest('zeros-out', manifest);
+    const zeros = join(dir, 'zz.physics');
+    writeFileSync(zeros, '');
+    truncateSync(zeros, 1 << 30);
+    const before = process.memoryUsage().arrayBuffers;
+    await expect(compileOutputToGltf(dir)).rejects.toThrow(/^to-gltf: .*zz\.physics: not a PhysicsResource \(1073741824 bytes/);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(256 << 20); // never read whole
+    rmSync(zeros);
   });
 
   it('a resource file that is a path is refused by name', () => {

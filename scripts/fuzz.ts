@@ -1,6 +1,6 @@
 // Long mutation-fuzz runs of the PhysicsResource codec: npm run fuzz -- --iterations N --seed S [--corpus DIR...] [--max-bytes N]
 // With --forge: of whole .forge files through the forge importer instead (test/import/forge/mutate.ts; the corpus is
-// its forges in each layout).
+// its forges in each layout). With --ymap: of the game's binary .ymap through its reader (test/import/ybn/ymap-mutate.ts).
 // Corpus: the hand-laid resources of test/format/fixtures.ts, test/format/reference/*.physics, test/golden/*.physics
 // and any --corpus directories. Every mutated resource must be refused with a FormatError or read, write back byte
 // for byte and pass through verify and inspect without throwing (test/format/mutate.ts). Exit 1 on any failure;
@@ -19,6 +19,7 @@ const { values } = parseArgs({
     corpus: { type: 'string', multiple: true, default: [] },
     'max-bytes': { type: 'string', default: String(1 << 16) },
     forge: { type: 'boolean', default: false },
+    ymap: { type: 'boolean', default: false },
   },
 });
 const iterations = Number(values.iterations);
@@ -26,6 +27,25 @@ const seed = Number(values.seed);
 if (!Number.isInteger(iterations) || iterations < 1 || !Number.isInteger(seed)) {
   process.stderr.write('fuzz: --iterations and --seed take integers\n');
   process.exit(2);
+}
+
+if (values.ymap) {
+  const { checkYmap, mutateYmap, YMAP_FUZZ_BASES } = await import('../test/import/ybn/ymap-mutate.ts');
+  const { prng } = await import('../test/fixtures/meshes.ts');
+  const stats = { read: 0, refused: 0, failures: [] as string[], slowest: 0 };
+  const t0 = performance.now();
+  for (let i = 0; i < iterations; i++) {
+    const rand = prng((seed * 0x9e3779b1) ^ i);
+    const [name, base] = YMAP_FUZZ_BASES[Math.floor(rand() * YMAP_FUZZ_BASES.length)];
+    checkYmap(mutateYmap(base, rand), stats, `iteration ${i} (${name})`);
+  }
+  const ms = performance.now() - t0;
+  process.stdout.write(
+    `fuzz --ymap: seed ${seed}, ${iterations} mutated .ymap files from ${YMAP_FUZZ_BASES.length} in ${(ms / 1000).toFixed(1)} s: ${stats.read} read, ` +
+      `${stats.refused} refused, ${stats.failures.length} failures; slowest ${stats.slowest.toFixed(0)} ms\n`,
+  );
+  for (const f of stats.failures.slice(0, 20)) process.stdout.write(`  ${f}\n`);
+  process.exit(stats.failures.length ? 1 : 0);
 }
 
 if (values.forge) {

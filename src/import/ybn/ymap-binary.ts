@@ -11,7 +11,8 @@
 //   or a CMloInstanceDef (0xA0 bytes, a CEntityDef first);
 // - CEntityDef: archetypeName hash 0x08, position x, y, z (f32) 0x20, rotation x, y, z, w (f32) 0x30, scaleXY 0x40,
 //   scaleZ 0x44.
-// Every pointer, reference and count is checked against its segment or block before it is read.
+// Every pointer, reference and count is checked against its segment or block before it is read; data blocks may not
+// share bytes, and an entity reference naming the map or its own pointer list (a loop) is refused.
 import type { Quat } from '../../shapes/index.ts';
 import { makePlacement, MAX_YMAP_ENTITIES, type Placement, type Vec3 } from './ymap.ts';
 import { readRsc7, ResourceReader } from './rsc7.ts';
@@ -69,6 +70,17 @@ export function readYmapBinary(bytes: Uint8Array, file: string, warn: (m: string
     if (data !== null) rr.span(data, length, `data block ${i + 1} (${length} bytes)`);
     blocks.push({ hash, length, at: data });
   }
+  // Data blocks are separate allocations: two that share bytes would read one structure as another (the map from an
+  // entity's bytes, 0 entities and no word). Sorted by start, each must end before the next begins.
+  const order = blocks.map((b, i) => i).filter((i) => blocks[i].at !== null && blocks[i].length > 0).sort((a, b) => blocks[a].at! - blocks[b].at! || a - b);
+  for (let k = 1; k < order.length; k++) {
+    const [p, q] = [blocks[order[k - 1]], blocks[order[k]]];
+    if (p.at! + p.length > q.at!) {
+      const [first, second] = order[k - 1] < order[k] ? [order[k - 1], order[k]] : [order[k], order[k - 1]];
+      const f = blocks[first], g = blocks[second];
+      rr.fail(`data block ${second + 1} (${g.length} bytes at 0x${g.at!.toString(16)}) overlaps data block ${first + 1} (${f.length} bytes at 0x${f.at!.toString(16)})`, tableAt + 16 * second + 8);
+    }
+  }
   if (!(rootId >= 1 && rootId <= count)) rr.fail(`meta root block index ${rootId}: expected 1 … ${count}`, 0x1c);
   const root = blocks[rootId - 1];
   if (root.hash !== META_STRUCT.CMapData) {
@@ -76,13 +88,13 @@ export function readYmapBinary(bytes: Uint8Array, file: string, warn: (m: string
   }
   if (root.length < SIZE.CMapDataEntities || root.at === null) rr.fail(`CMapData block: ${root.length} bytes, fewer than the ${SIZE.CMapDataEntities} its entities array needs`, tableAt + 16 * (rootId - 1));
   /** A reference → body offset of `size` bytes inside its block, and the block. */
-  const deref = (ref: number, size: number, what: string, at: number): { at: number; block: Block } => {
+  const deref = (ref: number, size: number, what: string, at: number): { at: number; block: Block; id: number } => {
     const id = ref & 0xfff;
     const offset = ref >>> 12;
     if (!(id >= 1 && id <= count)) rr.fail(`${what}: reference 0x${ref.toString(16)} names block ${id}, expected 1 … ${count}`, at);
     const block = blocks[id - 1];
     if (block.at === null || offset + size > block.length) rr.fail(`${what}: reference 0x${ref.toString(16)}: ${size} bytes at offset ${offset} of block ${id}, which holds ${block.length}`, at);
-    return { at: block.at! + offset, block };
+    return { at: block.at! + offset, block, id };
   };
   const arrayAt = root.at! + 0x60;
   const n = r.u16At(arrayAt + 8, 'CMapData entities count');
@@ -98,6 +110,10 @@ export function readYmapBinary(bytes: Uint8Array, file: string, warn: (m: string
     const kind = hash === META_STRUCT.CMloInstanceDef ? 'CMloInstanceDef' : hash === META_STRUCT.CEntityDef ? 'CEntityDef' : undefined;
     if (kind === undefined) {
       if (hash === undefined) deref(ref, 0, `entity ${i}`, ptrAt); // throws, naming the bad block
+      // A reference back into the map or its own pointer list is a loop, not another entity class.
+      const loop = id === rootId ? 'the CMapData root' : id === list.id ? "the map's entity pointer list" : undefined;
+      if (loop) rr.fail(`entity ${i}: reference 0x${ref.toString(16)} names block ${id}, ${loop}, not an entity`, ptrAt);
+      deref(ref, 0, `entity ${i}`, ptrAt); // inside its block, even when skipped
       continue; // another entity class: it places no YBN (as the XML reader skips other types)
     }
     const e = deref(ref, SIZE[kind], `entity ${i} (${kind})`, ptrAt).at;
@@ -111,7 +127,7 @@ export function readYmapBinary(bytes: Uint8Array, file: string, warn: (m: string
     const rotation = [f(0x30, 'rotation x'), f(0x34, 'rotation y'), f(0x38, 'rotation z'), f(0x3c, 'rotation w')] as Quat;
     const sxy = kind === 'CEntityDef' ? f(0x40, 'scaleXY') : 1;
     const sz = kind === 'CEntityDef' ? f(0x44, 'scaleZ') : 1;
-    out.push(makePlacement(file, i, kind, archetype, position, rotation, sxy, sz, `${stage}: entity ${i} (${kind} "${archetype}"): rotation`));
+    out.push(makePlacement(file, i, kind, archetype, position, rotation, sxy, sz, `${stage}: at 0x${(e + 0x30).toString(16)}: entity ${i} (${kind} "${archetype}"): rotation`));
   }
   return out;
 }

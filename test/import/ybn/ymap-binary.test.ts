@@ -13,6 +13,8 @@ import { looksInterior, matchPlacements, readYmapXml } from '../../../src/import
 import { tempDir } from '../../fixtures/levels.ts';
 import { boxBound, fxJoaat, twoTriangles, writeYbn, writeYmapBinary, writeYmapXml, type FxEntity } from '../../fixtures/ybn.ts';
 import { sharedPath } from '../../fixtures/shared.ts';
+import { prng } from '../../fixtures/meshes.ts';
+import { checkYmap, mutateYmap, YMAP_FUZZ_BASES, type YmapFuzzStats } from './ymap-mutate.ts';
 
 const tmp = tempDir('sk8-ymap-bin-');
 afterAll(tmp.cleanup);
@@ -57,6 +59,39 @@ describe('binary .ymap', () => {
     expect(() => readYmapBinary(new TextEncoder().encode('<CMapData/>'), 'text.ymap', () => {})).toThrow(/ymap: text\.ymap: at 0x0: RSC7 magic: .*not a compiled YMAP resource/);
   });
 
+  it('hostile structure: overlapping blocks, references looping back into the map or its pointer list, a zero rotation: each an error at its offset', () => {
+    const good = writeYmapBinary(ENTITIES.slice(0, 2));
+    const body = new Uint8Array(inflateRawSync(good.subarray(16)));
+    const view = (b: Uint8Array): DataView => new DataView(b.buffer, b.byteOffset, b.byteLength);
+    const tableAt = view(body).getUint32(0x30, true) - 0x50000000;
+    const count = view(body).getUint16(0x4c, true);
+    const rootId = view(body).getInt32(0x1c, true);
+    const blocks = Array.from({ length: count }, (_, i) => ({
+      hash: view(body).getUint32(tableAt + 16 * i, true),
+      at: Number(view(body).getBigUint64(tableAt + 16 * i + 8, true) - 0x50000000n),
+    }));
+    const root = blocks[rootId - 1];
+    const listRef = view(body).getUint32(root.at + 0x60, true);
+    const listAt = blocks[(listRef & 0xfff) - 1].at + (listRef >>> 12);
+    const entityAt = blocks.find((b) => b.hash === META_STRUCT.CEntityDef)!.at;
+    const read = (edit: (b: DataView) => void): (() => unknown) => {
+      const b = new Uint8Array(body);
+      edit(view(b));
+      return () => readYmapBinary(new Uint8Array([...good.subarray(0, 16), ...deflateRawSync(b)]), 'h.ymap', () => {});
+    };
+    // Every block's pointer on the first block's bytes: the map read from an entity's (0 entities), before.
+    expect(read((v) => blocks.forEach((_, i) => v.setBigUint64(tableAt + 16 * i + 8, BigInt(0x50000000 + blocks[0].at), true)))).toThrow(
+      /^ymap: h\.ymap: at 0x[0-9a-f]+: data block 2 \(\d+ bytes at 0x[0-9a-f]+\) overlaps data block 1 /,
+    );
+    // Entity 0's reference names the pointer list itself, or the map: a loop, not an entity (skipped in silence before).
+    expect(read((v) => v.setUint32(listAt, listRef, true))).toThrow(/^ymap: h\.ymap: at 0x[0-9a-f]+: entity 0: reference 0x[0-9a-f]+ names block \d+, the map's entity pointer list, not an entity/);
+    expect(read((v) => v.setUint32(listAt, rootId, true))).toThrow(/^ymap: h\.ymap: at 0x[0-9a-f]+: entity 0: reference 0x[0-9a-f]+ names block \d+, the CMapData root, not an entity/);
+    // A zero rotation: the offset of the rotation (it had none).
+    expect(read((v) => [0, 4, 8, 12].forEach((k) => v.setFloat32(entityAt + 0x30 + k, 0, true)))).toThrow(
+      new RegExp(`^ymap: h\\.ymap: at 0x${(entityAt + 0x30).toString(16)}: entity 0 \\(CEntityDef "hash_[0-9a-f]{8}"\\): rotation is a zero quaternion`),
+    );
+  });
+
   it('truncated prefixes and seeded mutations: placements or a ymap: error, never anything else', () => {
     const good = writeYmapBinary(ENTITIES);
     const tries: Uint8Array[] = [];
@@ -82,6 +117,20 @@ describe('binary .ymap', () => {
     }
     expect(read).toBeGreaterThan(0);
     expect(read).toBeLessThan(tries.length);
+  });
+});
+
+describe('binary .ymap under seeded structure-aware mutations (npm run fuzz -- --ymap for long runs)', () => {
+  it('300 files: counts, references, pointers and floats set to hostile values: read or a ymap: error, each in bounded time', () => {
+    const stats: YmapFuzzStats = { read: 0, refused: 0, failures: [], slowest: 0 };
+    for (let i = 0; i < 300; i++) {
+      const rand = prng((49 * 0x9e3779b1) ^ i);
+      const [name, base] = YMAP_FUZZ_BASES[Math.floor(rand() * YMAP_FUZZ_BASES.length)];
+      checkYmap(mutateYmap(base, rand), stats, `iteration ${i} (${name})`);
+    }
+    expect(stats.failures).toEqual([]);
+    expect(stats.read).toBeGreaterThan(0);
+    expect(stats.refused).toBeGreaterThan(50);
   });
 });
 

@@ -74,9 +74,11 @@ export const rideCommand: CommandModule<object, RideArgs> = {
       process.stderr.write(`compile-collision: ride: ${read.error}\n`);
       process.exit(2);
     }
-    const { rideResources } = await import('../../src/ride/index.ts');
+    const { buildWorld, rideWorld } = await import('../../src/ride/index.ts');
     const t0 = performance.now();
-    const report = rideResources(read.resources, { seamSpacing, laneSpacing: laneSpacing === 0 ? 0 : laneSpacing, workBudget });
+    const world = buildWorld(read.resources);
+    read.resources.length = 0; // the records are in the world now: let them go before the ride
+    const report = rideWorld(world, { seamSpacing, laneSpacing, workBudget });
     const ms = performance.now() - t0;
     if (args.json) process.stdout.write(`${JSON.stringify({ ...report, files: files.length, ms: Math.round(ms) }, null, 2)}\n`);
     else process.stdout.write(`${rideText(report, ms)}\n`);

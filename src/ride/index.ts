@@ -67,14 +67,14 @@ export interface RideOptions {
   snagLoss: number;
   /** Face visits at most (the work budget; default 400,000,000). Past it the ride stops and says so. */
   workBudget: number;
-  /** Coverage grid cell, m (default 1). */
+  /** Coverage grid cell, m (default 2). */
   coverCell: number;
   simulation: Partial<SimulationOptions>;
 }
 
 export const RIDE_DEFAULTS: RideOptions = {
   probes: PROBES, speeds: [3, 8], seamSpacing: 2, maxCrossings: 3000, laneSpacing: 16, laneMetres: 20_000, laneRide: 8, stepMin: 0.001, stepMax: 0.05, gapMax: 0.3, gapDrop: 0.1,
-  snagLoss: 0.1, workBudget: 400_000_000, coverCell: 1, simulation: {},
+  snagLoss: 0.1, workBudget: 400_000_000, coverCell: 2, simulation: {},
 };
 
 export interface RideCoverage {
@@ -168,8 +168,16 @@ export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): Rid
       // A contact normal the surface's own fold gives (within the faces either side) is real: a crest rides so. A
       // ghost leans further than the surface bends (an open edge on a flat joint, a convex edge whose other side
       // continues flush).
-      const N = w.normal, f = 3 * h.face, g = 3 * a.face;
-      const fold = Math.acos(Math.max(-1, Math.min(1, N[f] * N[g] + N[f + 1] * N[g + 1] + N[f + 2] * N[g + 2])));
+      // The fold: the largest between the hit face and the faces round the contact (across it, and to either side
+      // along the edge: at a vertex several faces meet, and a crest there bends by the most of them).
+      const N = w.normal, f = 3 * h.face;
+      let fold = 0;
+      for (const [ux, uz] of [[nx, nz], [-nz, nx], [nz, -nx]]) {
+        const c = heightAt(w, h.point[0] + ux * ACROSS, h.point[2] + uz * ACROSS, h.point[1], 0.05, q);
+        if (!c) continue;
+        const g = 3 * c.face;
+        fold = Math.max(fold, Math.acos(Math.max(-1, Math.min(1, N[f] * N[g] + N[f + 1] * N[g + 1] + N[f + 2] * N[g + 2]))));
+      }
       const lean = Math.acos(Math.max(-1, Math.min(1, N[f] * h.normal[0] + N[f + 1] * h.normal[1] + N[f + 2] * h.normal[2])));
       if (lean <= fold + GHOST_SLACK) continue;
       const lost = h.speedBefore - h.speedAfter;

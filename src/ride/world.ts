@@ -66,15 +66,10 @@ function rotate(q: ArrayLike<number>, x: number, y: number, z: number, out: Floa
   out[o + 2] = z + qw * tz + (qx * ty - qy * tx);
 }
 
-/** Number of corners of vertex `from` whose face runs on to `to` (the CSR vertex → corner index). */
-function runs(offsets: Uint16Array, ids: Uint16Array, cv: Uint16Array, faceOffsets: Uint16Array, cornerFace: Uint32Array, from: number, to: number): number {
+/** Number of corners of vertex `from` whose edge runs on to `to` (the CSR vertex → corner index; next: each corner's next vertex). */
+function runs(offsets: Uint16Array, ids: Uint16Array, next: Uint16Array, from: number, to: number): number {
   let n = 0;
-  for (let k = offsets[from]; k < offsets[from + 1]; k++) {
-    const c = ids[k];
-    const f = cornerFace[c];
-    const next = c + 1 < faceOffsets[f + 1] ? c + 1 : faceOffsets[f];
-    if (cv[next] === to) n++;
-  }
+  for (let k = offsets[from], end = offsets[from + 1]; k < end; k++) if (next[ids[k]] === to) n++;
   return n;
 }
 
@@ -105,8 +100,12 @@ export function buildWorld(resources: RideResource[], options: Partial<WorldOpti
         world[3 * v + 2] = tmp[2] + p.position[2];
       }
       const corners = s.cornerVertices.length;
-      const cornerFace = new Uint32Array(corners);
-      for (let f = 0; f < nf; f++) for (let c = s.faceOffsets[f]; c < s.faceOffsets[f + 1] && c < corners; c++) cornerFace[c] = f;
+      // Each corner's next vertex round its face (0xffff where the face offsets do not cover it).
+      const next = new Uint16Array(corners).fill(0xffff);
+      for (let f = 0; f < nf; f++) {
+        const lo = s.faceOffsets[f], hi = Math.min(s.faceOffsets[f + 1], corners);
+        for (let c = lo; c < hi; c++) next[c] = s.cornerVertices[c + 1 < hi ? c + 1 : lo];
+      }
       const hasBits = s.flatBits.length > 0 && s.concaveBits.length > 0, hasValues = s.edgeValues.length === corners;
       const indexed = s.vertexCornerOffsets.length === nv + 1;
       for (let f = 0; f < nf; f++) {
@@ -132,7 +131,7 @@ export function buildWorld(resources: RideResource[], options: Partial<WorldOpti
           edgeKind[3 * t + k] = kind;
           allow[3 * t + k] = edgeAllowance(kind, hasValues ? s.edgeValues[c] : 1);
           const to = s.cornerVertices[c0 + ((k + 1) % 3)];
-          border[3 * t + k] = indexed && to < nv && runs(s.vertexCornerOffsets, s.cornerIdsByVertex, s.cornerVertices, s.faceOffsets, cornerFace, to, v) === 1 ? 0 : 1;
+          border[3 * t + k] = indexed && to < nv && runs(s.vertexCornerOffsets, s.cornerIdsByVertex, next, to, v) === 1 ? 0 : 1;
         }
         const o = 9 * t;
         const ux = pos[o + 3] - pos[o], uy = pos[o + 4] - pos[o + 1], uz = pos[o + 5] - pos[o + 2];

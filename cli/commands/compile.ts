@@ -254,10 +254,10 @@ export const compileCommand: CommandModule<object, Args> = {
   builder: (y: Argv) =>
     y
       .positional('inputs', { type: 'string', array: true, describe: "level files or globs ('levels/**/*.glb')" })
-      .option('out', { alias: 'o', type: 'string', describe: "output directory (with several inputs: the parent of one <stem>.collision each)" })
-      .option('scene', { type: 'string', describe: "which glTF scene to compile" })
+      .option('out', { alias: 'o', type: 'string', defaultDescription: '<input-stem>.collision next to the input', describe: "output directory (with several inputs: the parent of one <stem>.collision each)" })
+      .option('scene', { type: 'string', defaultDescription: "the file's default scene", describe: "which glTF scene to compile" })
       .option('cell-size', { type: 'number', default: 100, describe: "edge of a collision_area cell, metres (50, 100 or 200)" })
-      .option('workers', { type: 'string', describe: "encoding threads, the main thread included (auto: by size, at most one per idle core); the output is identical for any count" })
+      .option('workers', { type: 'string', defaultDescription: 'auto', describe: "encoding threads, the main thread included (auto: by size, at most one per idle core); the output is identical for any count" })
       .option('allow-custom-slots', { type: 'boolean', default: false, describe: "accept material slots ≥ 116 (only for levels whose MaterialIndexMap adds them: an unknown slot crashes the game on contact)" })
       .option('budget', { type: 'number', default: 4003, describe: "geometry budget (one geometry = one shape); at or above it collision is merged into cells" })
       .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: "by budget, or force one resource per object / cells" })
@@ -273,15 +273,15 @@ export const compileCommand: CommandModule<object, Args> = {
         describe: `the most half-edges per metre of bbox diagonal a written part may hold: a denser part is cut into parts under it, creases kept inside, so the game analyses its edges for grinding (it analyses none of a part over ~1,000; Studio warns at 900); off: Studio's writer, one part and the warning`,
       })
       .option('recorded-options', { type: 'boolean', default: false, describe: "take the build settings a to-gltf GLB carries from the compile output it was made from (cell size, budget, the layout it had, seams, shape modes, custom slots, Studio header), so the recompile gives that output's files again; they replace those flags" })
-      .option('studio-template', { type: 'string', describe: "copy header word 0x08 and the 0x4c-byte body of a resource ReSkate Studio wrote (Studio's form); without it the game's form is written" })
+      .option('studio-template', { type: 'string', defaultDescription: 'none', describe: "copy header word 0x08 and the 0x4c-byte body of a resource ReSkate Studio wrote (Studio's form); without it the game's form is written" })
       .option('chord-error', { type: 'number', default: 0.005, describe: "largest distance, metres (0.0001–0.5), between a tessellated sphere/capsule/cylinder/cone and its true surface (vertices lie on it; boxes are exact)" })
       .option('native-shapes', { type: 'boolean', default: false, describe: "experimental: box objects as kind-2 box parts, hull and convex_parts as kind-3 convex polyhedra (polygon faces with planes); ReSkate Studio writes only kind 5, so whether the game handles these is not established (the manifest says \"nativeShapes\": \"experimental\")" })
       .option('hull-parts', { type: 'boolean', default: false, describe: "a convex_parts part that breaks the convex contract is compiled as its hull, with a warning, instead of failing the build" })
       .option('allow-outside-uris', { type: 'boolean', default: false, describe: "read buffer files a .gltf names outside its own directory (../shared.bin, absolute paths, links out); without it they are refused, naming the buffer" })
       .option('ybn-detail', { type: 'boolean', default: false, describe: "compile hi@/ma@ YBN files (GTA V's finer collision copies for vehicles and weapons) with their children that only vehicles, cover searches or tests meet (all of them: the map rule would drop every one), each listed in the manifest as kept; without it they are skipped with a note" })
-      .option('forge-materials', { type: 'string', describe: "JSON file mapping forge CollisionMaterial names or ids (\"0x…\") to skate. surface names; checked before the keyword table (docs/forge.md), unmapped materials get the default surface 0x20 with a warning" })
-      .option('ybn-keep', { type: 'string', describe: "compile YBN composite children that are not solid for a skater anyway: a comma list of stairs (ped-only ramps over steps), river, foliage, cover (AI-cover walls), vehicles (met by vehicles only), probes (only weapon/camera/AI tests meet them), or all; without it they are skipped and counted" })
-      .option('ymap', { type: 'string', describe: "a .ymap (the game's binary form) or CodeWalker .ymap.xml whose CMloInstanceDef/CEntityDef placements put interior YBN collision where the game does (repeat for several); a .ymap or .ymap.xml among the inputs counts too" })
+      .option('forge-materials', { type: 'string', defaultDescription: 'none', describe: "JSON file mapping forge CollisionMaterial names or ids (\"0x…\") to skate. surface names; checked before the keyword table (docs/forge.md), unmapped materials get the default surface 0x20 with a warning" })
+      .option('ybn-keep', { type: 'string', defaultDescription: 'none', describe: "compile YBN composite children that are not solid for a skater anyway: a comma list of stairs (ped-only ramps over steps), river, foliage, cover (AI-cover walls), vehicles (met by vehicles only), probes (only weapon/camera/AI tests meet them), or all; without it they are skipped and counted" })
+      .option('ymap', { type: 'string', defaultDescription: 'none', describe: "a .ymap (the game's binary form) or CodeWalker .ymap.xml whose CMloInstanceDef/CEntityDef placements put interior YBN collision where the game does (repeat for several); a .ymap or .ymap.xml among the inputs counts too" })
       .option('report', { type: 'boolean', default: false, describe: "write report.html into the output: the written collision in a browser (3D view, edge classes, cells and budget, findings); opens from disk, no network" })
       .option('allow-pool-overflow', { type: 'boolean', default: false, describe: "build even when the geometries exceed ReSkate's geometry pool (40,000), which faults the game; without it such a build fails and writes nothing" })
       .option('strict', { type: 'boolean', default: false, describe: "any warning fails the build and nothing is written (for CI)" })
@@ -289,9 +289,17 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('dry-run', { type: 'boolean', default: false, describe: "import, validate and plan, then print (or with --json give) what would be written: resources, cells, estimated geometries; nothing is written" })
       .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: "print errors only" })
       .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: "also print each stage's time, every warning, and per object the decision taken: mode, material words, triangles, the resource or cell holding it" })
-      .option('cache', { type: 'string', describe: "incremental cache directory, default <out>/.cache (--no-cache: none): a resource whose inputs are unchanged is reused; the output is byte for byte a clean build's" })
+      .option('cache', { type: 'string', defaultDescription: '<out>/.cache', describe: "incremental cache directory, default <out>/.cache (--no-cache: none): a resource whose inputs are unchanged is reused; the output is byte for byte a clean build's" })
       .option('watch', { type: 'boolean', default: false, describe: "stay running and rebuild whenever the level (or a .gltf's buffer files) changes, one line per rebuild; a failed rebuild keeps the last output and prints why; Ctrl-C stops" })
       .option('progress-json', { type: 'boolean', default: false, describe: "write one JSON line per progress event to stderr, {\"stage\":\"encode\",\"done\":120,\"total\":448} (stages: import, shapes, seams, validate, plan, cache, encode, report, publish; a stage without steps gives 0/1 and 1/1), for front ends such as the Blender add-on; replaces the terminal's progress bar" })
-      .option('json', { type: 'boolean', default: false, describe: "print JSON instead of the summary: for each level its outDir, timings, layoutLine (the summary's layout line) and manifest, or for a failed one { input, ok: false, error: { stage, message } } (an array when there are several levels)" }) as unknown as Argv<Args>,
+      .option('json', { type: 'boolean', default: false, describe: "print JSON instead of the summary: for each level its outDir, timings, layoutLine (the summary's layout line) and manifest, or for a failed one { input, ok: false, error: { stage, message } } (an array when there are several levels)" })
+      // --help by task, as gltf-transform lists its commands' options (an option added without a group is listed
+      // under "Options:" until it is given one).
+      .group(['out', 'report', 'json', 'quiet', 'verbose', 'progress-json', 'dry-run'], 'Output:')
+      .group(['cell-size', 'budget', 'tiling', 'workers', 'scene', 'allow-pool-overflow'], 'Layout and budget:')
+      .group(['seams', 'grind-density', 'chord-error', 'native-shapes', 'hull-parts', 'allow-custom-slots', 'studio-template', 'recorded-options'], 'Shapes, edges and header:')
+      .group(['strict', 'ride', 'allow-outside-uris'], 'Checks:')
+      .group(['cache', 'watch'], 'Rebuilds:')
+      .group(['ybn-detail', 'ybn-keep', 'ymap', 'forge-materials'], 'Level ports (GTA V .ybn, forge):') as unknown as Argv<Args>,
   handler,
 };

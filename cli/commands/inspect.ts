@@ -88,6 +88,8 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
   builder: (y) =>
     y
       .positional('inputs', { type: 'string', array: true, demandOption: true, describe: ".physics files, folders or globs ('out/*.physics')" })
+      // A variadic positional's implied [] default, shown beside [required], says nothing: not shown.
+      .default('inputs', undefined)
       .option('json', { type: 'boolean', default: false, describe: "print JSON: one file's complete resource and summary; several files, folders or outputs as summaries" }) as never,
   handler: async (args) => {
     const { groups, unmatched } = await expandPhysicsInputs(args.inputs);

@@ -57,6 +57,8 @@ export const rideCommand: CommandModule<object, RideArgs> = {
   builder: (y) =>
     y
       .positional('inputs', { type: 'string', array: true, demandOption: true, describe: ".physics files, folders, compile outputs or globs ('out/*.physics')" })
+      // A variadic positional's implied [] default, shown beside [required], says nothing: not shown.
+      .default('inputs', undefined)
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object: counts {bump, snag, step, gap}, findings [{kind, position: [x, y, z], resource, part, face, size, unit, probe, speed, …}], coverage, options' })
       .option('seam-spacing', { type: 'number', default: 2, describe: 'metres of seam between crossing points (0.05–1000), widened so that a level has at most 3,000 crossings; each crossing is ridden by every probe at both speeds both ways' })
       .option('lane-spacing', { type: 'number', default: 16, describe: 'metres between lanes along x and along z over the walkable surface, ridden by the wheel at 8 m/s (0: none, up to 10000), widened so that lanes total at most 20,000 m' })

@@ -23,6 +23,8 @@ export const toGltfCommand: CommandModule<object, ToGltfArgs> = {
   builder: (y) =>
     y
       .positional('inputs', { type: 'string', array: true, demandOption: true, describe: ".physics files, folders, compile outputs or globs ('out/*.physics')" })
+      // A variadic positional's implied [] default, shown beside [required], says nothing: not shown.
+      .default('inputs', undefined)
       .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'the .glb to write' })
       .option('force', { type: 'boolean', default: false, describe: 'replace an existing output file' })
       .option('edge-colors', { type: 'boolean', default: false, describe: "vertex colours (COLOR_0) by the corners' stored edge class" }) as never,

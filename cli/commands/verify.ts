@@ -46,6 +46,8 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
   builder: (y) =>
     y
       .positional('inputs', { type: 'string', array: true, demandOption: true, describe: ".physics files, folders or globs ('out/*.physics')" })
+      // A variadic positional's implied [] default, shown beside [required], says nothing: not shown.
+      .default('inputs', undefined)
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object (every file with its findings, each folder and output) instead of lines' }) as never,
   handler: async (args) => {
     const { groups, unmatched } = await expandPhysicsInputs(args.inputs);

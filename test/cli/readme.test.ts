@@ -23,12 +23,20 @@ export interface HelpOption {
   default?: string;
 }
 
-/** The Options section of a --help text: flags, description (unwrapped) and default, in order. */
+/**
+ * The options of a --help text, every group ("Output:", "Checks:", …, "Options:"; not "Commands:" or
+ * "Positionals:"): flags, description (unwrapped) and default, in order.
+ */
 export function parseHelpOptions(text: string): HelpOption[] {
-  const section = text.split(/^Options:$/m)[1] ?? '';
-  const body = section.split(/^\S.*$/m)[0]; // up to the next section (the epilogue starts at column 0)
   const entries: string[] = [];
-  for (const line of body.split('\n')) {
+  let inOptions = false;
+  for (const line of text.split('\n')) {
+    if (/^\S/.test(line)) {
+      // A group's heading ("Output:") opens one; anything else at column 0 (Commands:, Positionals:, the epilogue) closes.
+      inOptions = /^[^\s].*:$/.test(line) && !/^(Commands|Positionals):$/.test(line);
+      continue;
+    }
+    if (!inOptions) continue;
     if (/^ {2}(-\w, )?--[\w-]+/.test(line) || /^ {6}--[\w-]+/.test(line)) entries.push(line);
     else if (line.trim() && entries.length) entries[entries.length - 1] += ` ${line.trim()}`;
   }

@@ -133,3 +133,18 @@ describe('the sample skatepark', () => {
     expect(readme).toMatch(/The sample skatepark warns three times on purpose[^]*`npx compile-collision samples\/skatepark\.glb --strict` exits 1 and writes nothing/);
   });
 });
+
+describe('--help', () => {
+  it('groups the compile options by task, shows each default, and no [default: []] on required file arguments', () => {
+    const h = run('--help').stdout;
+    const groups = [...h.matchAll(/^(\S[^\n]*):$/gm)].map((m) => m[1]);
+    expect(groups).toEqual(expect.arrayContaining(['Output', 'Layout and budget', 'Shapes, edges and header', 'Checks', 'Rebuilds', 'Level ports (GTA V .ybn, forge)', 'Options']));
+    expect(h).toMatch(/--out[^]*\[default: <input-stem>\.collision next to the input\]/);
+    expect(h).toMatch(/--workers[^]*\[default: auto\]/);
+    for (const cmd of ['inspect', 'verify', 'to-gltf', 'ride']) {
+      const c = run(cmd, '--help').stdout;
+      expect(c, cmd).toMatch(/^ {2}inputs [^]*?\[array\] \[required\]$/m);
+      expect(c, cmd).not.toContain('[default: []]');
+    }
+  });
+});

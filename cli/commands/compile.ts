@@ -122,6 +122,10 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   if (!argv.quiet) {
     for (const f of skipped) process.stderr.write(`compile-collision: note: ${f} skipped: a hi@/ma@ file is the vehicle/weapon detail copy of map collision (--ybn-detail compiles it)\n`);
   }
+  if (files.length === 0 && skipped.length) {
+    const few = skipped.slice(0, 3).join(', ') + (skipped.length > 3 ? ` and ${skipped.length - 3} more` : '');
+    usage(`no level to compile: ${few} ${skipped.length === 1 ? 'is a hi@/ma@ detail copy' : 'are hi@/ma@ detail copies'} (vehicles and weapons); --ybn-detail compiles ${skipped.length === 1 ? 'it' : 'them'}`);
+  }
   if (files.length === 0) usage(`no level among ${patterns.join(', ')} (only .ymap / .ymap.xml placements)`);
   const placements = await readPlacements([...new Set([...[argv.ymap ?? []].flat(), ...found])], files, argv.quiet);
   const several = files.length > 1;

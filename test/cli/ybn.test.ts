@@ -63,6 +63,15 @@ describe('compile-collision LEVEL.ybn', () => {
     }
   });
 
+  it('only hi@ copies given: the usage error says they were skipped and what compiles them (also under --quiet)', () => {
+    for (const extra of [[], ['--quiet']]) {
+      const r = run('port/hi@vb_34_skate.ybn', '-o', 'detail-none', ...extra);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/no level to compile: port\/hi@vb_34_skate\.ybn is a hi@\/ma@ detail copy \(vehicles and weapons\); --ybn-detail compiles it/);
+      expect(r.stderr).not.toMatch(/only \.ymap/);
+    }
+  });
+
   it('--ybn-detail compiles the hi@ copy', () => {
     const r = run('port/hi@vb_34_skate.ybn', '--ybn-detail', '-o', 'detail');
     expect(r.status, r.stderr).toBe(0);

@@ -49,4 +49,8 @@ export {
   type ShapeRecord,
   type Vec3,
 } from './format/types.ts';
+export {
+  buildWorld, CONTACT_MODEL, contactNormal, FINDING_KINDS, PROBES, readRideResource, RIDE_DEFAULTS, rideResources, rideWorld,
+  type FindingKind, type Probe, type RideCoverage, type RideFinding, type RideOptions, type RideReport, type RideResource, type RideWorld,
+} from './ride/index.ts';
 export { TOOL_VERSION } from './version.ts';

@@ -43,7 +43,8 @@ def _preference_path(prefs, name, label):
     value = (getattr(prefs, name, "") if prefs else "").strip()
     if value.startswith("//"):
         raise CompilerMissing("%s: the path set in the add-on preferences (%s) is relative to the .blend: set an absolute path" % (label, value))
-    return os.path.abspath(os.path.expanduser(value)) if value else ""
+    # Not made absolute here: a relative path would be taken from Blender's current folder; locate refuses it.
+    return os.path.expanduser(value) if value else ""
 
 
 def find_compiler(context=None, platform=sys.platform, env=None, addon_dir=ADDON_DIR):

@@ -173,6 +173,8 @@ def find_node(configured="", env=None, platform=sys.platform, home=None):
     installers' folders. Raises NotFound with what was searched."""
     env = os.environ if env is None else env
     if configured:
+        if not _is_abs(configured, platform):
+            raise NotFound("node: the path set in the add-on preferences (%s) is not an absolute path (it would mean a file under the current folder)" % configured)
         if not os.path.isfile(configured):
             raise NotFound("node: the path set in the add-on preferences (%s) is not a file" % configured)
         if platform == "win32" and windows_suffix(configured) != ".exe":
@@ -264,6 +266,8 @@ def find_compiler_script(addon_dir, configured="", env=None, platform=sys.platfo
         return b, "bundled with the add-on"
     for value, where in ((configured, "the add-on preferences"), (env.get("SK8_COMPILE_COLLISION", ""), "SK8_COMPILE_COLLISION")):
         if value:
+            if not _is_abs(value, platform):
+                raise NotFound("compile-collision: the path set in %s (%s) is not an absolute path (it would mean a file under the current folder)" % (where, value))
             if not os.path.isfile(value):
                 raise NotFound("compile-collision: the path set in %s (%s) is not a file" % (where, value))
             return compiler_script(value, platform), where

@@ -87,4 +87,10 @@ assert locate.find_compiler_script(os.path.join(work, "no-addon"), env={"PATH": 
 os.chmod(os.path.dirname(mjs), 0o777)
 refused(lambda: locate.find_compiler_script(os.path.join(work, "no-addon"), env={"PATH": npmbin}, platform="linux"), "can be written by other users")
 os.chmod(os.path.dirname(mjs), 0o755)
+# 4. A relative path set by the user (the preference, SK8_COMPILE_COLLISION) would mean a file under the current
+#    folder: refused, not resolved against it.
+os.chdir(npmbin)
+refused(lambda: locate.find_compiler_script(os.path.join(work, "no-addon"), configured=os.path.join("node_modules", "skate-collision", "dist", "compiler", "compile-collision.mjs"), env={"PATH": ""}, platform="linux"), "not an absolute path")
+refused(lambda: locate.find_compiler_script(os.path.join(work, "no-addon"), env={"PATH": "", "SK8_COMPILE_COLLISION": "compile-collision"}, platform="linux"), "not an absolute path")
+refused(lambda: locate.find_node("compile-collision", env={"PATH": ""}, platform="linux", home=NOWHERE), "not an absolute path")
 print("OK %d" % checked)

@@ -59,7 +59,8 @@ def find_compiler(context=None, platform=sys.platform, env=None, addon_dir=ADDON
 
 def collision_candidates(context, selection_only):
     """The exported objects that should give collision: (name, why it might give none). Meshes, curves, surfaces,
-    text and metaballs unless their mode is none, and empties with a collision mode or sk8_shape. The reason is
+    text and metaballs unless their mode is none, and empties and objects of any other type with a collision mode,
+    sk8_shape or the grind flag. The reason is
     what the author should do, used when the build comes back without the object."""
     from . import props
     objs = context.selected_objects if selection_only else context.view_layer.objects
@@ -90,7 +91,12 @@ def collision_candidates(context, selection_only):
         elif o.type in ("SURFACE", "FONT", "META"):
             why = "gave no faces to export"
         else:
-            continue
+            # A lattice, camera, light, armature, grease pencil… set like an Empty (the panel shows the settings on
+            # any object): only an explicit shape can make something of it.
+            if o.get(props.MODE_KEY) is None and o.get(props.SHAPE_KEY) is None and not grind:
+                continue
+            why = ("a %s object gives no collision: set it on a mesh, a curve with faces, a surface, text, a metaball "
+                   "or an Empty with Explicit Shape" % o.type.lower().replace("_", " "))
         out.append((o.name, why))
     return out
 

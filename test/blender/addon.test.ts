@@ -98,7 +98,8 @@ describe.skipIf(!hasBpy)('the Blender add-on (bpy headless)', () => {
 
   it('objects with a collision setting that yield nothing are named in a warning', () => {
     const r = runCase('dropped');
-    expect(Object.keys(r.dropped).sort()).toEqual(['box_empty', 'edges_only', 'points_box', 'rail_curve']);
+    expect(Object.keys(r.dropped).sort()).toEqual(['box_empty', 'cage_box', 'cam_box', 'edges_only', 'points_box', 'rail_curve']);
+    expect(r.dropped.cage_box).toMatch(/a lattice object gives no collision/);
     expect(r.dropped.box_empty).toMatch(/an Empty set to Box has no mesh to fit the shape to: turn on Explicit Shape/);
     expect(r.dropped.edges_only).toMatch(/loose edges give collision only as a grind curve/);
   }, 240_000);

@@ -723,7 +723,8 @@ def case_goto(work):
 
 def case_dropped(work):
     """Objects with a collision setting that yield nothing are named in a warning: an Empty set to Box without an
-    explicit shape, a vertices-only mesh set to Box, an edge-only mesh, a curve without the grind flag."""
+    explicit shape, a vertices-only mesh set to Box, an edge-only mesh, a curve without the grind flag, a lattice
+    and a camera set to Box."""
     fresh()
     quad = [(-1, -1, 0), (1, -1, 0), (1, 1, 0), (-1, 1, 0)]
     mesh_object("ground", quad, [(0, 1, 2, 3)])
@@ -741,6 +742,15 @@ def case_dropped(work):
         spline.points[k].co = p
     curve = bpy.data.objects.new("rail_curve", cu)
     bpy.context.scene.collection.objects.link(curve)
+    # The panel shows the settings on any object: a lattice and a camera set to Box give nothing either.
+    lattice = bpy.data.objects.new("cage_box", bpy.data.lattices.new("cage_box"))
+    bpy.context.scene.collection.objects.link(lattice)
+    lattice.location = (14, 0, 0)
+    lattice.sk8_ui_mode = "box"
+    cam = bpy.data.objects.new("cam_box", bpy.data.cameras.new("cam_box"))
+    bpy.context.scene.collection.objects.link(cam)
+    cam.sk8_ui_mode = "box"
+    bpy.context.scene.collection.objects.link(bpy.data.objects.new("plain_lattice", bpy.data.lattices.new("plain_lattice")))
     # Kept out of the warnings: an object set to none, a helper empty with no setting, a grind curve that builds.
     helper = mesh_object("helper", quad, [(0, 1, 2, 3)], location=(0, 5, 0))
     helper.sk8_ui_mode = "none"
@@ -753,7 +763,7 @@ def case_dropped(work):
     assert bpy.ops.sk8.compile() == {"FINISHED"}, bpy.context.window_manager.sk8_state.status
     lines = [l.text for l in bpy.context.window_manager.sk8_state.lines]
     dropped = {l.split(":", 1)[0]: l for l in lines if ": no collision built: " in l}
-    assert sorted(dropped) == ["box_empty", "edges_only", "points_box", "rail_curve"], lines
+    assert sorted(dropped) == ["box_empty", "cage_box", "cam_box", "edges_only", "points_box", "rail_curve"], lines
     print("RESULT " + json.dumps({"dropped": dropped, "lines": lines}))
 
 

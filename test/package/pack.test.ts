@@ -135,6 +135,10 @@ describe('npm package', () => {
     expect(r.stdout).toMatch(/^floor: 1 shape, 2 faces, centre 5, 0, -5$/m);
     expect(r.stdout).toMatch(/^to-gltf and back: identical resources \(17\), [1-9]\d* manifest differences$/m);
     expect(existsSync(join(consumer, 'level.collision', 'manifest.json'))).toBe(true);
+    // The names the docs give for ybn.placement and for diff / to-gltf are exported (no ERR_PACKAGE_PATH_NOT_EXPORTED).
+    const names = ['readYmapXml', 'readYmapBinary', 'matchPlacements', 'diffCompileOutputs', 'diffResources', 'compileOutputToGltf', 'readCompileOutput', 'resourcesToGltf'];
+    const m = run(process.execPath, ['--input-type=module', '-e', `import * as m from 'skate-collision'; console.log(${JSON.stringify(names)}.map((k) => typeof m[k]).join(' '))`], { cwd: consumer });
+    expect(m.stdout.trim()).toBe(names.map(() => 'function').join(' '));
   });
 
   it('type-checks a TypeScript consumer against the shipped declarations', () => {

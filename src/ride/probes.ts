@@ -263,6 +263,8 @@ function boxContact(w: RideWorld, t: number, half: [number, number, number], pos
   BEST[0] = -Infinity; BEST[4] = 0;
   boxAxis(P, o, c, half, nx, ny, nz, true);
   for (let k = 0; k < 3; k++) boxAxis(P, o, c, half, E[3 * k], E[3 * k + 1], E[3 * k + 2], false);
+  // Separated beyond reach already: the other axes can only raise the separation (the faces round the box, not under it).
+  if (BEST[0] > reach) return false;
   for (let j = 0; j < 3; j++) {
     const i = o + 3 * j, n = o + 3 * ((j + 1) % 3);
     const ex = P[n] - P[i], ey = P[n + 1] - P[i + 1], ez = P[n + 2] - P[i + 2];

@@ -5,7 +5,7 @@
 // with one warning per material. No real forge file was available: the keywords are a starting point, not a
 // census of Shaun White Skateboarding's material names.
 import { readRegularFile } from '../../files.ts';
-import { buildSurfaceTable, DEFAULT_MATERIAL } from '../materials.ts';
+import { buildSurfaceTable, DEFAULT_MATERIAL, normaliseSurfaceName } from '../materials.ts';
 
 /** Keyword (matched case-insensitively anywhere in the material's name) → surface, first match wins. */
 export const FORGE_MATERIAL_KEYWORDS: readonly (readonly [string, string])[] = [
@@ -60,11 +60,15 @@ export function readForgeMaterialMap(file: string): ForgeMaterialMap {
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`forge-materials: ${file}: expected a JSON object of "material name or id": "surface"`);
   const table = buildSurfaceTable();
-  const out: ForgeMaterialMap = {};
+  const out: ForgeMaterialMap = Object.create(null);
   for (const [k, v] of Object.entries(parsed)) {
     if (typeof v !== 'string') throw new Error(`forge-materials: ${file}: "${k}": expected a surface name, found ${JSON.stringify(v).slice(0, 80)}`);
-    if (!table.has(v)) throw new Error(`forge-materials: ${file}: "${k}": "${v}" is not a skate. surface (${[...table.keys()].slice(0, 8).join(', ')}, …)`);
-    out[k.toLowerCase()] = v;
+    // A surface is read as a glTF material name is ("Earth", "Metal Rail", "roofing.001"), so Studio's names mean
+    // Studio's words here too; a hex id as the lookup spells it (0x1a2b), whatever zeros or case the map used.
+    const surface = normaliseSurfaceName(v);
+    if (!table.has(surface)) throw new Error(`forge-materials: ${file}: "${k}": "${v}" is not a skate. surface (${[...table.keys()].slice(0, 8).join(', ')}, …)`);
+    const key = k.trim().toLowerCase();
+    out[/^0x[0-9a-f]+$/.test(key) ? `0x${BigInt(key).toString(16)}` : key] = surface;
   }
   return out;
 }

@@ -38,7 +38,7 @@ import { outlastRacyWindow } from './output/verdicts.ts';
 
 export { MANIFEST_FILE, OWNED_ENTRIES } from './output/ownership.ts';
 export { STREAMING_PLAN_FILE, type Manifest, type ManifestResource, type StreamingPlan, type Totals } from './manifest.ts';
-import { densePartWarnings } from './grind.ts';
+import { densePartWarnings, simplifyObjects, type SimplifiedEntry } from './grind.ts';
 import { GRIND_DENSITY_TARGET } from './geometry/grind-cut.ts';
 import { makeManifest, STREAMING_PLAN_FILE, type Manifest, type StreamingPlan } from './manifest.ts';
 import { buildKey, codeFingerprint, readRecord, readValidationPass, unchangedSince, writeRecord, writeValidationPass, type BuildRecord, type RecordedResult } from './unchanged.ts';
@@ -86,6 +86,12 @@ export interface CompileOptions {
    * GRIND_DENSITY_TARGET, 800, under Studio's warning at 900). 'off': Studio's writer, one part and the warning.
    */
   grindDensity: number | 'off';
+  /**
+   * --simplify METRES (src/geometry/simplify.ts): each mesh object's material group over the game's density limit
+   * simplified with meshoptimizer within this absolute error (0.0001 … 1 m), open borders and grind creases locked;
+   * groups under the limit are never changed. Default undefined: off.
+   */
+  simplify?: number;
   /**
    * Convex values a round trip carries for joins across cuts (`--recorded-options` reads them from to-gltf's
    * sk8_compile): SEAM_CARRY_STRIDE numbers a join (its edge's ends, world f32 x y z twice, then the value). A join
@@ -259,6 +265,8 @@ interface Build {
   start: CpuMark;
   /** Objects with a shape mode (box, hull, …), by name, as imported: the decision --verbose reports. */
   modes: Map<string, string>;
+  /** --simplify: each simplified object group (src/geometry/simplify.ts), for the manifest's grind section. */
+  simplified?: SimplifiedEntry[];
   /**
    * The previous output as inspected before any work (none in a dry run). The output is locked for this build, so
    * only the publish inspects it again (for what may have appeared there meanwhile).
@@ -349,6 +357,7 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
     // Shape modes (src/shapes/): primitives, hulls and convex parts become what the plan and encoder take.
     for (const o of imported.objects) if (o.shape) b.modes.set(o.name, o.shape.mode);
     if (imported.objects.some((o) => o.shape)) imported.objects = await timed(b, 'shapes', () => shapeObjects(imported.objects, options.shapes ?? {}, b.logger).objects);
+    if (options.simplify !== undefined) b.simplified = await simplifyObjects(imported.objects, options.simplify, options.grindDensity === 'off' ? 0 : options.grindDensity);
     if (options.dryRun) {
       const r = await dryRunStage(b, imported);
       settle(b, session, false);
@@ -577,6 +586,7 @@ async function publishStage(b: Build, imported: ImportResult & { ybn?: YbnReport
   const files = [...built.map((r) => r.file), ...staging.written, ...(options.report ? [REPORT_FILE] : [])];
   const manifest = makeManifest(input, sha256, manifestOptions(options), layout, built, imported.objects, b.validation.summary, plan, b.warnings, files, seamReport(options.seams, level, built), ybnManifest(options, imported.ybn));
   if (imported.forge) manifest.forge = imported.forge;
+  if (b.simplified && manifest.grind) manifest.grind.simplified = b.simplified;
   // The report reads the files just written (what the game gets) and shows the manifest as written.
   const objects = decisions(imported.objects, built, b.modes);
   if (options.report) await timed(b, 'report', async () => staging.write(REPORT_FILE, await buildReport({ dir: staging.dir, manifest, findings: b.validation.summary, sources: imported.objects, timings: { ...b.timings }, workers: threads, objects, materials: imported.materials })));

@@ -3,6 +3,8 @@
 // creases will not grind (rule: src/format/grind-map.ts). A dense part with no crease at or over the crease angle loses
 // nothing to grind: the manifest lists it, no warning is given.
 import { GRIND_DENSITY_LIMIT } from './format/grind-map.ts';
+import { checkSimplify, simplifyGroup } from './geometry/simplify.ts';
+import type { ImportedObject } from './model.ts';
 import type { BuiltResource } from './tiling/build.ts';
 
 /** Dense parts named one by one up to this many; the rest are counted in one more line. */
@@ -21,10 +23,45 @@ export function densePartWarnings(built: BuiltResource[]): string[] {
       const at = d.min.map((v, j) => (v + d.max[j]) / 2);
       lines.push(
         `grind: "${r.name}" part ${d.part} (${d.faces} triangles around ${xyz(at)}): ${Math.round(d.density)} half-edges per metre ` +
-          `> ${GRIND_DENSITY_LIMIT}: the game analyses none of its edges, so its ${d.creases} crease(s) will not grind`,
+          `> ${GRIND_DENSITY_LIMIT}: the game analyses none of its edges, so its ${d.creases} crease(s) will not grind ` +
+          `(too dense to cut into parts worth having: --simplify METRES)`,
       );
     }
   }
   if (more) lines.push(`grind: ${more} more part(s) over ${GRIND_DENSITY_LIMIT} half-edges per metre (manifest.json grind.denseParts lists all)`);
   return lines;
+}
+
+/** One simplified object group, as the manifest's grind.simplified lists it. */
+export interface SimplifiedEntry {
+  object: string;
+  material: number;
+  triangles: [number, number];
+  /** Half-edges per metre before and after. */
+  density: [number, number];
+  /** Absolute error reached, metres (at most the --simplify value). */
+  error: number;
+}
+
+/**
+ * --simplify: every mesh object's group over the density limit that the density cut (at `cutTarget`, 0: off) cannot
+ * fix, simplified in place within `metres` (grind prisms and shape-mode objects are made by us and left alone); the
+ * list of what changed, per object group.
+ */
+export async function simplifyObjects(objects: ImportedObject[], metres: number, cutTarget = 0): Promise<SimplifiedEntry[]> {
+  checkSimplify(metres);
+  const out: SimplifiedEntry[] = [];
+  for (const o of objects) {
+    if (o.kind !== 'mesh') continue;
+    for (const g of o.groups) {
+      const s = await simplifyGroup(o.positions, g.indices, metres, cutTarget);
+      if (!s) continue;
+      g.indices = s.indices;
+      out.push({
+        object: o.name, material: g.material, triangles: [s.before, s.after],
+        density: [Math.round(s.densityBefore), Math.round(s.densityAfter)], error: Math.round(s.error * 1e6) / 1e6,
+      });
+    }
+  }
+  return out;
 }

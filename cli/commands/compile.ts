@@ -27,6 +27,7 @@ interface Args {
   recordedOptions: boolean;
   seams: SeamMode;
   grindDensity: number | 'off';
+  simplify?: number;
   allowOutsideUris: boolean;
   chordError: number;
   nativeShapes: boolean;
@@ -163,7 +164,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   }
   const levelOptions = (out: string | undefined, file?: string): Partial<CompileOptions> => ({
     out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget,
-    tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, grindDensity: argv.grindDensity, allowOutsideUris: argv.allowOutsideUris,
+    tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, grindDensity: argv.grindDensity, simplify: argv.simplify, allowOutsideUris: argv.allowOutsideUris,
     // One rule, terminal or not (the same files either way): report.html only with --report.
     report: argv.report === true, ybn: { detail: argv.ybnDetail, keep: ybnKeep, ...(placements && file ? { placement: { ymaps: placements.ymaps, placements: placements.byFile.get(file) ?? [] } } : {}) }, forge: { materials: argv.forgeMaterials },
     shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts },
@@ -275,6 +276,10 @@ export const compileCommand: CommandModule<object, Args> = {
           return d;
         },
         describe: `the most half-edges per metre of bbox diagonal a written part may hold: a denser part is cut into parts under it, creases kept inside, so the game analyses its edges for grinding (it analyses none of a part over ~1,000; Studio warns at 900); off: Studio's writer, one part and the warning`,
+      })
+      .option('simplify', {
+        type: 'number',
+        describe: 'simplify each mesh part over the game\'s density limit (too dense to grind) within this absolute error in metres (0.0001 to 1), with meshoptimizer, open borders and grind creases kept; parts under the limit are never changed; the error reached is in manifest.json (grind.simplified); off by default',
       })
       .option('recorded-options', { type: 'boolean', default: false, describe: "take the build settings a to-gltf GLB carries from the compile output it was made from (cell size, budget, the layout it had, seams, shape modes, custom slots, Studio header), so the recompile gives that output's files again; they replace those flags" })
       .option('studio-template', { type: 'string', defaultDescription: 'none', describe: "copy header word 0x08 and the 0x4c-byte body of a resource ReSkate Studio wrote (Studio's form); without it the game's form is written" })

@@ -69,27 +69,32 @@ export function shapeCreases(s: ShapeRecord, wantSegments = true): ShapeCreases 
   let metres = 0;
   if (s.edgeValues.length !== corners || corners === 0) return { edges, metres, segments: new Float32Array(0) };
   // next[c]: the corner after c in its face (the edge c runs is cornerVertices[c] → cornerVertices[next[c]]).
-  const next = new Uint32Array(corners);
+  // Triangle meshes (3 corners a face, the encoder's faceOffsets) need no table.
   const faces = s.faceOffsets.length - 1;
-  for (let f = 0; f < faces; f++) {
-    const a = s.faceOffsets[f];
-    const b = Math.min(s.faceOffsets[f + 1], corners);
-    for (let c = a; c < b; c++) next[c] = c + 1 < b ? c + 1 : a;
+  let next: Uint32Array | null = null;
+  if (!(faces * 3 === corners && s.faceOffsets[faces] === corners)) {
+    next = new Uint32Array(corners);
+    for (let f = 0; f < faces; f++) {
+      const a = s.faceOffsets[f];
+      const b = Math.min(s.faceOffsets[f + 1], corners);
+      for (let c = a; c < b; c++) next[c] = c + 1 < b ? c + 1 : a;
+    }
   }
+  const after = (c: number): number => (next ? next[c] : c % 3 === 2 ? c - 2 : c + 1);
   const v = s.vertices;
   const off = s.vertexCornerOffsets;
   const ids = s.cornerIdsByVertex;
+  const values = s.edgeValues;
   for (let c = 0; c < corners; c++) {
-    const value = s.edgeValues[c];
-    if (!(value <= CREASE_VALUE_MAX) || bit(s.flatBits, c) || bit(s.concaveBits, c)) continue;
+    if (!(values[c] <= CREASE_VALUE_MAX) || bit(s.flatBits, c) || bit(s.concaveBits, c)) continue;
     const a = s.cornerVertices[c];
-    const b = s.cornerVertices[next[c]];
+    const b = s.cornerVertices[after(c)];
     // The opposite corner: one of b's corners whose edge runs back to a. Exactly one, and counted from the lower id.
     let opposite = -1;
     let count = 0;
     for (let k = off[b]; k < off[b + 1]; k++) {
       const o = ids[k];
-      if (s.cornerVertices[next[o]] === a) { opposite = o; count++; }
+      if (s.cornerVertices[after(o)] === a) { opposite = o; count++; }
     }
     if (count !== 1 || opposite < c) continue;
     const dx = v[3 * b] - v[3 * a];

@@ -9,7 +9,7 @@ import { encodeResource } from '../../src/geometry/resource.ts';
 import { GRIND_DENSITY_TARGET } from '../../src/geometry/grind-cut.ts';
 import { compileLevel, type CompileResult } from '../../src/compile.ts';
 import { addNode, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
-import { foldedSheet, ledgeTerrain } from '../fixtures/grind.ts';
+import { denseBox, foldedSheet, ledgeTerrain } from '../fixtures/grind.ts';
 
 const tmp = tempDir('sk8-grind-');
 afterAll(tmp.cleanup);
@@ -129,5 +129,35 @@ describe('the density cut', () => {
     for (const res of r.manifest.resources) expect(res['grindable-metres']).toBe(20);
     expect(r.manifest.totals['grindable-metres']).toBe(40);
     expect(r.manifest.grind!.denseParts).toEqual([]);
+  });
+});
+
+describe('--simplify', () => {
+  const statue = denseBox(0.5, 40); // 19,200 triangles in a 1 m box: too dense at any size worth a part
+  const build = async (name: string, simplify?: number): Promise<{ r: CompileResult; warnings: string[] }> => {
+    const doc = newLevel();
+    addNode(doc, { name: 'statue', positions: Array.from(statue.positions), indices: Array.from(statue.indices), material: 'concrete' });
+    addNode(doc, { name: 'fold', ...foldedSheet(45, [10, 0, 10]), material: 'concrete' });
+    const warnings: string[] = [];
+    const r = await compileLevel(await writeLevel(doc, join(tmp.dir, name)), simplify === undefined ? {} : { simplify }, { logger: { warn: (m) => void warnings.push(m) } });
+    return { r, warnings };
+  };
+  it('without it, the statue stays dense and warns with its place and the way out', async () => {
+    const { r, warnings } = await build('statue.glb');
+    expect(r.manifest.grind!.denseParts.map((d) => d.resource)).toEqual(['statue']);
+    expect(warnings.some((w) => /^grind: "statue" part 0 \(19200 triangles around \(0\.00, 0\.00, 0\.00\)\).*--simplify METRES/.test(w))).toBe(true);
+    expect(r.manifest.resources.find((x) => x.name === 'statue')!['grindable-edges']).toBe(0);
+  });
+  it('simplifies the statue within the error, its 12 edges grindable; the fold under the limit is untouched', async () => {
+    const plain = await build('statue-plain.glb');
+    const { r } = await build('statue-simple.glb', 0.005);
+    const s = r.manifest.grind!.simplified!;
+    expect(s).toHaveLength(1);
+    expect(s[0]).toMatchObject({ object: 'statue', material: 0x60, triangles: [19_200, expect.any(Number)] });
+    expect(s[0].triangles[1]).toBeLessThan(200);
+    expect(s[0].error).toBeLessThanOrEqual(0.005);
+    expect(r.manifest.grind!.denseParts).toEqual([]);
+    expect(r.manifest.resources.find((x) => x.name === 'statue')!['grindable-metres']).toBe(12);
+    expect(Buffer.compare(readFileSync(join(r.outDir, 'fold.physics')), readFileSync(join(plain.r.outDir, 'fold.physics')))).toBe(0);
   });
 });

@@ -108,6 +108,8 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const patterns = argv.inputs ?? [];
   if (patterns.length === 0) usage('give a level (.glb/.gltf/.ybn/.ybn.xml/.forge, or a folder of extracted forge records) to compile, or a command');
   if (argv.quiet && argv.verbose) usage('--quiet and --verbose contradict each other; give one');
+  if (argv.ride && argv.watch) usage('--ride rides one build; with --watch, ride the output when you want with compile-collision ride OUT');
+  if (argv.ride && argv.dryRun) usage('--dry-run writes nothing for --ride to ride; give one');
   if (argv.watch && argv.progressJson) usage('--progress-json reports the stages of one build; --watch prints a line per rebuild instead: give one');
   checkNumber('cell-size', argv.cellSize, { min: 50, integer: true, unit: 'metres', choices: CELL_SIZES });
   checkNumber('budget', argv.budget, { min: 1, integer: true, unit: 'geometries' });

@@ -93,5 +93,11 @@ describe('compile --ride', () => {
     expect(written.ride.findings.length).toBe(written.ride.listed);
     // The output stays verifiable after the manifest is rewritten.
     expect(run('verify', join(tmp.dir, 'two-shape')).status).toBe(0);
+    // Nothing to ride: usage errors.
+    for (const other of ['--watch', '--dry-run']) {
+      const u = run(glb, '--ride', other);
+      expect(u.status, other).toBe(2);
+      expect(u.stderr).toContain('--ride');
+    }
   }, 60_000);
 });

@@ -238,10 +238,12 @@ export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): Rid
     let ix = -ez / hl, iz = ex / hl;
     if ((P[o] - P[i]) * ix + (P[o + 2] - P[i + 2]) * iz < 0) { ix = -ix; iz = -iz; }
     // Every seam edge is measured across in its middle: the level's border (nothing within gapMax), a gap, a step,
-    // or continuous, which is ridden at the crossing points that fall on it.
+    // or continuous, which is ridden at the crossing points that fall on it. Each side's height is its top surface:
+    // an edge buried under another walkable surface (a ramp's foot sunk into the ground, a rail's end in a post's
+    // top) is not met by a board, which rides the surface over it.
     const px = P[i] + 0.5 * ex, py = P[i + 1] + 0.5 * ey, pz = P[i + 2] + 0.5 * ez;
-    const near = heightAt(w, px + ix * ACROSS, pz + iz * ACROSS, py, 0.05, q);
-    const far = heightAt(w, px - ix * ACROSS, pz - iz * ACROSS, py, opt.gapDrop, q);
+    const near = heightAt(w, px + ix * ACROSS, pz + iz * ACROSS, py, 0.05, q, true);
+    const far = heightAt(w, px - ix * ACROSS, pz - iz * ACROSS, py, opt.gapDrop, q, true);
     if (!far) {
       // Nothing just across: a gap when walkable surface resumes within gapMax, else the level's border.
       for (let d = GAP_STEP; d <= opt.gapMax + 1e-9; d += GAP_STEP) {

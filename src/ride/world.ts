@@ -238,10 +238,11 @@ export const WALKABLE_MIN_NY = Math.cos(Math.PI / 4);
 export const isWalkable = (w: RideWorld, t: number): boolean => w.normal[3 * t + 1] >= WALKABLE_MIN_NY;
 
 /**
- * The walkable surface under (x, z) nearest to height y within ±reach: its height and face, or null. Faces are
- * taken by their x/z projection (barycentric, inclusive within 1e-9 relative), the height on their plane.
+ * The walkable surface under (x, z) nearest to height y within ±reach (`top`: the highest within ±reach, the one a
+ * board meets where one surface runs over another's buried edge): its height and face, or null. Faces are taken by
+ * their x/z projection (barycentric, inclusive within 1e-9 relative), the height on their plane.
  */
-export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: number, q: Query): { y: number; face: number } | null {
+export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: number, q: Query, top = false): { y: number; face: number } | null {
   let best = -1, bestY = 0, bestD = Infinity;
   facesNear(w, x, z, x, z, q, (t) => {
     if (!isWalkable(w, t)) return;
@@ -256,7 +257,7 @@ export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: n
     if (l1 < e || l2 < e || l3 < e) return;
     const h = l1 * p[o + 1] + l2 * p[o + 4] + l3 * p[o + 7];
     const dist = Math.abs(h - y);
-    if (dist <= reach && dist < bestD) {
+    if (dist <= reach && (top ? best < 0 || h > bestY : dist < bestD)) {
       bestD = dist;
       bestY = h;
       best = t;

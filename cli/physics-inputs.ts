@@ -2,10 +2,10 @@
 // output, one holding manifest.json, as a whole), a glob (quoted, so the shell left it) as what it matches.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Manifest } from '../src/compile.ts';
+import type { Manifest } from '../src/build/compile.ts';
 import { readManifestText, readPhysicsFile as readCapped, readRegularFile, whatIsNot } from '../src/files.ts';
 import { identify, notPhysics } from '../src/format/identify.ts';
-import { checkManifest } from '../src/manifest-read.ts';
+import { checkManifest } from '../src/export/manifest-read.ts';
 
 /** Bytes identify() looks at. */
 const HEAD_BYTES = 4096;

@@ -1,7 +1,7 @@
 // The progress display: one line on stderr for the stage running (import, validate, plan, encode, publish), a bar
 // where the stage counts steps (encode: resources), its elapsed seconds otherwise. Only on a terminal; the library
 // only reports (CompileHooks.onProgress), the CLI draws. --progress-json: the same events as JSON lines on stderr.
-import type { ProgressStage } from '../src/compile.ts';
+import type { ProgressStage } from '../src/build/compile.ts';
 import { rawStderr } from './terminal.ts';
 
 export interface ProgressDisplay {

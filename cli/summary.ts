@@ -1,7 +1,7 @@
 // What the compile command prints for one level: the summary (formatSummary, with the layout line that says why;
 // the library re-exports formatSummary), and with --verbose each stage's time, every warning and each object's decision; a
 // dry run lists what would be written instead.
-import { MANIFEST_FILE, type CompileResult } from '../src/compile.ts';
+import { MANIFEST_FILE, type CompileResult } from '../src/build/compile.ts';
 import { STREAMING_PLAN_FILE } from '../src/manifest.ts';
 import { decodeMaterial } from '../src/format/material.ts';
 import { REPORT_FILE } from '../src/report/index.ts';

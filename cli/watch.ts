@@ -5,7 +5,7 @@
 // build does; a failed one leaves the last good output as it was and says why. Runs until interrupted (Ctrl-C).
 import { basename, dirname, extname, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
-import type { CompileOptions, CompileResult } from '../src/compile.ts';
+import type { CompileOptions, CompileResult } from '../src/build/compile.ts';
 import type { ThreadPool } from '../src/tiling/pool.ts';
 import { MAX_RESOURCE_BYTES, readRegularFile } from '../src/files.ts';
 
@@ -45,7 +45,7 @@ export function describeBuild(changed: string[], r: CompileResult, ms: number): 
 }
 
 /**
- * Worker threads kept from one rebuild to the next (src/compile.ts CompileHooks.pool): a rebuild starts on warm
+ * Worker threads kept from one rebuild to the next (src/build/compile.ts CompileHooks.pool): a rebuild starts on warm
  * workers instead of starting its own (~60–80 ms to come up, and their code runs cold). After a failed build they
  * are closed and the next build starts new ones, so a worker that died takes no later build with it.
  */
@@ -73,7 +73,7 @@ export async function keptWorkers(workers: number | 'auto'): Promise<{ run<T>(bu
 }
 
 /**
- * What --watch keeps for its level: the worker threads (keptWorkers) and one CompileSession (src/session.ts), so a
+ * What --watch keeps for its level: the worker threads (keptWorkers) and one CompileSession (src/build/session.ts), so a
  * rebuild takes from the last build what the edit left unchanged. warmUp() is a dry run of the unchanged level on
  * both, run once while the watcher idles after the first build: the rebuild's code paths (the memos' hits, the
  * worker's incremental crack pass) get compiled then rather than during the author's first rebuild (1M bench
@@ -85,7 +85,7 @@ export async function watchSession(workers: number | 'auto'): Promise<{
   warmUp(level: string, opts: Partial<CompileOptions>): Promise<void>;
   close(): Promise<void>;
 }> {
-  const [{ compileLevel }, { CompileSession }] = await Promise.all([import('../src/compile.ts'), import('../src/session.ts')]);
+  const [{ compileLevel }, { CompileSession }] = await Promise.all([import('../src/build/compile.ts'), import('../src/build/session.ts')]);
   const kept = await keptWorkers(workers);
   const session = new CompileSession();
   const quiet = { warn: () => {} };

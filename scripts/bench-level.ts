@@ -109,7 +109,7 @@ async function makeLevel(tiles = 1): Promise<void> {
  * `firstMs`), then moved 2 m instead (a later rebuild: the figure), each an edit no build before it saw.
  */
 async function runIncremental(args: string[]): Promise<void> {
-  const { compileLevel } = await import('../src/compile.ts');
+  const { compileLevel } = await import('../src/build/compile.ts');
   const opt = (name: string): string => args[args.indexOf(name) + 1];
   const out = opt('--out');
   const cache = args.includes('--no-cache') ? false : undefined;
@@ -172,7 +172,7 @@ function incremental(runs: number): void {
     clean.push(child('--level', LEVEL_MOVED, '--out', a, '--no-cache'));
     child('--level', LEVEL, '--out', b);
     inc.push(child('--level', LEVEL_MOVED, '--out', b));
-    same.push(child('--level', LEVEL_MOVED, '--out', b)); // nothing changed since: proven, not rebuilt (src/unchanged.ts)
+    same.push(child('--level', LEVEL_MOVED, '--out', b)); // nothing changed since: proven, not rebuilt (src/build/unchanged.ts)
     warm.push(child('--level', LEVEL_MOVED, '--out', w, '--warm'));
     identical &&= sameOutput(a, b) && sameOutput(a, w);
     for (const d of [a, b, w]) rmSync(d, { recursive: true, force: true });
@@ -242,7 +242,7 @@ interface RunResult {
 
 /** Child mode: one compile, timed from process start of the compile call to the published directory. */
 async function runOnce(workers: string, tiles: number, keep: string | undefined): Promise<void> {
-  const { compileLevel } = await import('../src/compile.ts');
+  const { compileLevel } = await import('../src/build/compile.ts');
   const out = keep ?? join(DIR, `out-${process.pid}`);
   const t0 = performance.now();
   const c0 = process.cpuUsage();

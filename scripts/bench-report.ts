@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { compileLevel } from '../src/compile.ts';
+import { compileLevel } from '../src/build/compile.ts';
 import { CHROMIUM_ARGS, findChromium } from '../test/report/browser.ts';
 
 const LEVEL = join(tmpdir(), 'skate-collision-bench', 'level-1m.glb');

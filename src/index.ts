@@ -14,17 +14,17 @@ export {
   type ManifestResource,
   type StreamingPlan,
   type Totals,
-} from './compile.ts';
+} from './build/compile.ts';
 // The build's text summary is the CLI's (cli/summary.ts); re-exported so the library's surface stays as it was.
 export { formatSummary } from '../cli/summary.ts';
 export type { Logger } from './model.ts';
-export { CompileSession } from './session.ts';
+export { CompileSession } from './build/session.ts';
 export { FormatError } from './format/cursor.ts';
 export { readPhysicsResource, writePhysicsResource } from './format/resource.ts';
 export { verifyPhysics, verifyResource, type Finding } from './format/verify.ts';
 export { inspectPhysics } from './format/inspect.ts';
 export { diffResources, type DiffOptions, type OutputDiff } from './format/diff.ts';
-export { compileOutputToGltf, diffCompileOutputs, readCompileOutput, type CompileOutput } from './outputs.ts';
+export { compileOutputToGltf, diffCompileOutputs, readCompileOutput, type CompileOutput } from './export/outputs.ts';
 export { resourcesToGltf, TO_GLTF_DEFAULTS, type RecordedBuild, type ToGltfInput, type ToGltfOptions, type ToGltfResult } from './export/gltf.ts';
 export { readRecordedBuild, recordedCompileOptions } from './export/recorded.ts';
 // The `ybn.placement` compile option's inputs: an interior's placements from .ymap.xml files, matched to its files.

@@ -69,7 +69,7 @@ export interface GrindReport {
   denseParts: DensePartFinding[];
   /** Parts the density cut added (pieces count as geometries) and pieces it left over its target (too small to cut). */
   cut: { added: number; dense: number };
-  /** --simplify: each object group simplified (src/grind.ts SimplifiedEntry: triangles, density, error reached). */
+  /** --simplify: each object group simplified (src/build/grind.ts SimplifiedEntry: triangles, density, error reached). */
   simplified?: { object: string; material: number; triangles: [number, number]; density: [number, number]; error: number }[];
 }
 

@@ -27,7 +27,7 @@ export const TOOL_VERSION: string = packageVersion();
 /**
  * Feeds the compiler's modules under `dir` into `h` (name, then bytes; sorted, so any machine gives the same
  * digest): `.ts`/`.js`/`.mjs`/`.json`/`.wasm` files, not declarations; folders too when `recursive`. What the code
- * digests of the cache (src/cache.ts) and of an unchanged build (src/unchanged.ts) are made of. A missing folder
+ * digests of the cache (src/build/cache.ts) and of an unchanged build (src/build/unchanged.ts) are made of. A missing folder
  * (a bundle without its source tree) adds nothing.
  */
 export function hashSources(h: Hash, dir: string, recursive: boolean, rel = ''): void {

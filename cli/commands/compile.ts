@@ -1,7 +1,7 @@
 // compile-collision [inputs..]: the default command. Thin: parse, expand globs, call compileLevel per level, print.
 // Exit codes: 0 every level built, 1 a level failed to build, 2 usage error (bad option, input not found).
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import type { CompileOptions, CompileResult } from '../../src/compile.ts';
+import type { CompileOptions, CompileResult } from '../../src/build/compile.ts';
 import { CELL_SIZES, type CellSize } from '../../src/tiling/cells.ts';
 import type { SeamMode } from '../../src/tiling/seams.ts';
 import { GRIND_DENSITY_TARGET } from '../../src/geometry/grind-cut.ts';
@@ -117,7 +117,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const workers = parseWorkers(argv.workers);
   const ybnKeep = parseYbnKeep(argv.ybnKeep);
   // Loaded here, not at the top: `inspect`, `verify` and usage errors need none of the glTF stack.
-  const { compileLevel, defaultOutDir, levelStem } = await import('../../src/compile.ts');
+  const { compileLevel, defaultOutDir, levelStem } = await import('../../src/build/compile.ts');
   const { expandInputs } = await import('../inputs.ts');
   const { files, unmatched, skipped, refused, ymaps: found } = await expandInputs(patterns, { ybnDetail: argv.ybnDetail });
   if (refused.length) usage(refused.map((r) => `${r.path} is ${r.why}, not a level file (.glb/.gltf/.ybn/.ybn.xml/.forge or a folder)`).join('; '));

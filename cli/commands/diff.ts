@@ -5,7 +5,7 @@
 // their resources are (a renamed input or another sha256 in the manifest is listed, and does not fail the diff).
 import type { CommandModule } from 'yargs';
 import { diffResources, type OutputDiff } from '../../src/format/diff.ts';
-import { diffCompileOutputs, readCompileOutput } from '../../src/outputs.ts';
+import { diffCompileOutputs, readCompileOutput } from '../../src/export/outputs.ts';
 import { readPhysicsFile, readPhysicsHead } from '../physics-inputs.ts';
 import { usage } from '../options.ts';
 import { DIFF_RECORD_BYTES, firstDifference, whatIsNot } from '../../src/files.ts';

@@ -1,4 +1,4 @@
-// Callbacks an importer's walk takes (the glTF and YBN importers; src/compile.ts and src/session.ts give them).
+// Callbacks an importer's walk takes (the glTF and YBN importers; src/build/compile.ts and src/build/session.ts give them).
 import type { ImportedObject } from '../model.ts';
 import type { ImportMemo } from './memo.ts';
 
@@ -6,6 +6,6 @@ import type { ImportMemo } from './memo.ts';
 export interface WalkHooks {
   beforeWalk?: () => Promise<void>;
   onObject?: (o: ImportedObject) => void;
-  /** Arrays kept from the previous build of this level (src/session.ts): taken again where their inputs are the same. */
+  /** Arrays kept from the previous build of this level (src/build/session.ts): taken again where their inputs are the same. */
   memo?: ImportMemo;
 }

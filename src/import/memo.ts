@@ -1,4 +1,4 @@
-// What the glTF import keeps from one build of a level to the next in one process (src/session.ts): the world-space
+// What the glTF import keeps from one build of a level to the next in one process (src/build/session.ts): the world-space
 // arrays it made, found again by what they were made from. An author's edit (a moved ramp, a changed material)
 // leaves most accessors' bytes and most nodes' world matrices as they were, so most objects' arrays are the
 // previous build's, not computed again, and everything after the import that is kept per array (cell runs,

@@ -1,4 +1,4 @@
-// Validation kept from one build of a level to the next (src/session.ts), on the thread that validates (worker 0,
+// Validation kept from one build of a level to the next (src/build/session.ts), on the thread that validates (worker 0,
 // or the main thread without workers). An object's report depends on its own arrays only, so it is kept by their
 // identity (the session's key: the import hands the same arrays again only for the same inputs, and never writes
 // them). Borders and cracks depend on the neighbours too: a rebuild classifies again only the open edges near a

@@ -3,7 +3,7 @@
 // sha256 of its arrays (contentDigest) in a ValidationMemo (src/import/validate-memo.ts): a report depends on the
 // arrays alone, so a mesh with the same digest takes its stored report; the crack pass classifies again only the
 // open edges near what changed, as in a session. The pass is written beside the build record after a successful
-// build (src/compile.ts) and read back only from a file that can only be ours (src/files.ts readOwnFile), whose
+// build (src/build/compile.ts) and read back only from a file that can only be ours (src/files.ts readOwnFile), whose
 // digest and code fingerprint match (a build of other code validates everything).
 //
 // File: 'SK8VAL' 0 3 (8 bytes), sha256 of the rest (32), u32 JSON length, the JSON (utf-8: code fingerprint, the

@@ -23,7 +23,7 @@ import { identify } from '../format/identify.ts';
 export const MANIFEST_FILE = 'manifest.json';
 
 /**
- * Entries of an output directory the tool owns besides the files its manifest lists: the incremental cache (src/cache.ts).
+ * Entries of an output directory the tool owns besides the files its manifest lists: the incremental cache (src/build/cache.ts).
  * Never foreign, never deleted by a rebuild; moved into the new output on swap.
  */
 export const OWNED_ENTRIES: readonly string[] = ['.cache'];
@@ -46,7 +46,7 @@ export const isPlainName = (n: unknown): n is string => typeof n === 'string' &&
 
 /**
  * The manifests last read, by path and stat (inode, size, change and modification times): a build inspects its
- * output up to four times (src/compile.ts, Staging, commit), and the 1M bench level's manifest is ~380 KB of JSON.
+ * output up to four times (src/build/compile.ts, Staging, commit), and the 1M bench level's manifest is ~380 KB of JSON.
  * Any write to the file changes its ctime, so a changed manifest is always read again.
  */
 const manifests = new Map<string, { stamp: string; result: ListedFiles | undefined }>();

@@ -1,6 +1,6 @@
 // Output files' verdicts kept beyond one inspection: ownership.ts proves a file ours once per stat stamp; that proof
 // lets the cache link the previous output's file into the new one instead of writing the same bytes (linkFromPrevious),
-// and the build record carries it to the next process (keptVerdicts, adoptVerdicts; src/unchanged.ts).
+// and the build record carries it to the next process (keptVerdicts, adoptVerdicts; src/build/unchanged.ts).
 //
 // Rules: a verdict stands only while the file keeps the stamp it was proven with (device, inode, size, change and
 // modification times: any write, rename over or link changes the inode or the change time). A file changed less than
@@ -14,7 +14,7 @@ import { checkedReads, CRC32_HEX, isPlainName, rememberVerdict, sha256Hex, stamp
 /**
  * The sha256 of `name` in the output directory `dir` as this process checked it (ownedFile, or recordChecks when
  * it published it), if the file is still the one checked (same stat stamp): what lets the cache link a resource of
- * the previous output into the new one (src/cache.ts take) rather than create a file for the same bytes.
+ * the previous output into the new one (src/build/cache.ts take) rather than create a file for the same bytes.
  */
 export function previousDigest(dir: string, name: string): string | undefined {
   const path = join(dir, name);
@@ -67,7 +67,7 @@ export function linkFromPrevious(dir: string, name: string, toDir: string, sha: 
 }
 
 /**
- * A verdict as the build record keeps it for the next process (src/unchanged.ts): the file's name in the output, its
+ * A verdict as the build record keeps it for the next process (src/build/unchanged.ts): the file's name in the output, its
  * stat stamp, the CRC-32 it was checked against and its sha256 ('' when not known).
  */
 export type KeptVerdict = [name: string, stamp: string, crc: string, sha: string];
@@ -123,7 +123,7 @@ export function keptVerdicts(outDir: string, names: readonly string[], now: BigI
  * Takes the verdicts a build record kept (keptVerdicts, in an earlier process) for files of `outDir`: each one
  * then stands while the file keeps that stamp (any write, rename over or link changes the inode or the change
  * time, which no caller can set back) and the manifest lists the same CRC-32. The caller has checked the record
- * (ours, not writable by others, src/unchanged.ts readRecord). Malformed entries are skipped; this process's own
+ * (ours, not writable by others, src/build/unchanged.ts readRecord). Malformed entries are skipped; this process's own
  * verdicts are never replaced. Returns how many were taken.
  */
 export function adoptVerdicts(outDir: string, kept: unknown): number {

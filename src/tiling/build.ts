@@ -89,7 +89,7 @@ export interface BuiltResource {
   /** A resource from the cache: its bytes' sha256 as checked there. */
   sha256?: string;
   /**
-   * The size and CRC-32 of the file's bytes as they are now: a resource linked from the previous output (src/cache.ts
+   * The size and CRC-32 of the file's bytes as they are now: a resource linked from the previous output (src/build/cache.ts
    * take), as checked there; one this build wrote (writeResource), as written. Kept true whenever the bytes change.
    */
   check?: { bytes: number; crc32: string };

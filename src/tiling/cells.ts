@@ -154,7 +154,7 @@ export function planCells(objects: ImportedObject[], cellSize: number, known?: K
 export type KnownRuns = (o: ImportedObject, gi: number) => Float64Array | undefined;
 
 /**
- * Cell runs kept from one build to the next (src/session.ts), with the arrays they were computed from (never
+ * Cell runs kept from one build to the next (src/build/session.ts), with the arrays they were computed from (never
  * written after the import: src/import/memo.ts) and the cell size: as long as the arrays live.
  */
 export class RunsMemo {

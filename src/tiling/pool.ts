@@ -380,7 +380,7 @@ const PATCH_UNIT = 32;
  * the changed span and the file's sums: I/O and hashing that scale with the output, which one thread did alone),
  * results in item order. `threads` counts the calling thread (the encode stage's count); without a pool, all on
  * the calling thread. `packOf(unit)`: the cache pack a work unit (numbered in the order taken) appends its
- * toCache items to (src/cache.ts unitPack; undefined: none, they are only hashed).
+ * toCache items to (src/build/cache.ts unitPack; undefined: none, they are only hashed).
  */
 export async function runPatches(items: PatchItem[], pool: ThreadPool | undefined, threads: number, onDone?: (done: number, total: number) => void, packOf?: (unit: number) => string | undefined): Promise<PatchResult[]> {
   const out: PatchResult[] = new Array(items.length);

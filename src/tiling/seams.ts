@@ -6,7 +6,7 @@
 import { matchSeams, seamEdge, type SeamMatch } from '../geometry/seams.ts';
 import { SEAM_NONE } from '../geometry/edge-rule.ts';
 import { writeCornerEdge, type EdgeArrays } from '../format/resource.ts';
-import { PackWriter, type PackSlice } from '../cache-pack.ts';
+import { PackWriter, type PackSlice } from '../output/cache-pack.ts';
 import { readStaged, sha256Of, type BuiltResource } from './build.ts';
 import { checkOf, writeSpan } from '../files.ts';
 import { fingerprint } from './unique.ts';
@@ -124,7 +124,7 @@ export interface PatchItem {
   arrays: Uint32Array;
   /** Take the patched file's sha256 too (the cache records it). */
   sha256: boolean;
-  /** The final file is a cache entry (src/cache.ts wantsEntry): hashed, and appended to the work unit's pack if it has one (src/cache-pack.ts). */
+  /** The final file is a cache entry (src/build/cache.ts wantsEntry): hashed, and appended to the work unit's pack if it has one (src/output/cache-pack.ts). */
   toCache?: boolean;
 }
 

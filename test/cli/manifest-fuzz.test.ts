@@ -8,8 +8,8 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, trunc
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CommandModule } from 'yargs';
-import { compileLevel } from '../../src/compile.ts';
-import { compileOutputToGltf } from '../../src/outputs.ts';
+import { compileLevel } from '../../src/build/compile.ts';
+import { compileOutputToGltf } from '../../src/export/outputs.ts';
 import { inspectCommand } from '../../cli/commands/inspect.ts';
 import { verifyCommand } from '../../cli/commands/verify.ts';
 import { diffCommand } from '../../cli/commands/diff.ts';

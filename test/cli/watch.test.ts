@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { io, tempDir } from '../fixtures/levels.ts';
 import { watchLevel } from '../../cli/watch.ts';
-import type { CompileResult } from '../../src/compile.ts';
+import type { CompileResult } from '../../src/build/compile.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
 const SAMPLE = fileURLToPath(new URL('../../samples/skatepark.glb', import.meta.url));

@@ -1,11 +1,11 @@
-// The cache's pack files (src/cache-pack.ts): appended slices read back as written; a name already taken (a file or
+// The cache's pack files (src/output/cache-pack.ts): appended slices read back as written; a name already taken (a file or
 // a planted link) is never written through; a slice is read only from a plain file that holds all of it, never
 // through a link; index values that are paths or out of range are not slices.
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isSlice, PACK_NAME, PackWriter, readSlice } from '../../src/cache-pack.ts';
+import { isSlice, PACK_NAME, PackWriter, readSlice } from '../../src/output/cache-pack.ts';
 import { MAX_RESOURCE_BYTES } from '../../src/files.ts';
 import { tempDir } from '../fixtures/levels.ts';
 

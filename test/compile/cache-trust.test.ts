@@ -1,5 +1,5 @@
 // Trust, the incremental cache: nothing in it is trusted. A tampered, overwritten, truncated or linked entry (a
-// slice of a pack file, src/cache-pack.ts), edited index metadata, a key or pack name that is a path, a --cache
+// slice of a pack file, src/output/cache-pack.ts), edited index metadata, a key or pack name that is a path, a --cache
 // folder of the user's own files: each gives a clean build's bytes and deletes nothing outside the cache. Each case
 // fails on the cache before this issue.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileLevel as compile } from '../../src/compile.ts';
+import { compileLevel as compile } from '../../src/build/compile.ts';
 import { tempDir } from '../fixtures/levels.ts';
-import { forgetUserKey } from '../../src/user-key.ts';
+import { forgetUserKey } from '../../src/build/user-key.ts';
 import { outputFiles as files, forgetLastBuild } from '../fixtures/edits.ts';
 
 /** Every rebuild here goes through the cache: the record that lets an unchanged rebuild skip it is dropped first. */

@@ -1,13 +1,13 @@
-// The incremental cache (src/cache.ts): after seeded random edits of both samples — move one object, change one
+// The incremental cache (src/build/cache.ts): after seeded random edits of both samples — move one object, change one
 // material, delete one, add one — a rebuild through the cache writes exactly the files and bytes of a clean build
 // (manifest included), reusing what did not change; entries edited in place, --no-cache and --cache DIR.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { COMPACT_BELOW } from '../../src/cache.ts';
+import { COMPACT_BELOW } from '../../src/build/cache.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileLevel as compile, type CompileResult } from '../../src/compile.ts';
+import { compileLevel as compile, type CompileResult } from '../../src/build/compile.ts';
 import { io, tempDir } from '../fixtures/levels.ts';
 import { editLevel, expectSameOutput, outputFiles as files, seeded, type Edit, forgetLastBuild } from '../fixtures/edits.ts';
 

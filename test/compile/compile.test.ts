@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileLevel, type CompileResult, type Manifest } from '../../src/compile.ts';
+import { compileLevel, type CompileResult, type Manifest } from '../../src/build/compile.ts';
 import { readPhysicsResource, writePhysicsResource } from '../../src/format/resource.ts';
 import { KIND_MESH, type PhysicsResource } from '../../src/format/types.ts';
 import { verifyPhysics } from '../../src/format/verify.ts';

@@ -7,7 +7,7 @@ import { readPhysicsResource, writePhysicsResource } from '../../src/format/reso
 import { resourceGrind } from '../../src/format/grind-map.ts';
 import { encodeResource } from '../../src/geometry/resource.ts';
 import { GRIND_DENSITY_TARGET } from '../../src/geometry/grind-cut.ts';
-import { compileLevel, type CompileResult } from '../../src/compile.ts';
+import { compileLevel, type CompileResult } from '../../src/build/compile.ts';
 import { addNode, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
 import { denseBox, foldedSheet, ledgeTerrain } from '../fixtures/grind.ts';
 

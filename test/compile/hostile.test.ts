@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Logger } from '@gltf-transform/core';
 import { KHRDracoMeshCompression } from '@gltf-transform/extensions';
-import { compileLevel } from '../../src/compile.ts';
+import { compileLevel } from '../../src/build/compile.ts';
 import { addNode, boxMesh, gridMesh, io, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
 import { buildSurfaceTable, DEFAULT_MATERIAL } from '../../src/import/materials.ts';
 import { glbBytes, triangleBin, triangleJson as triangleGltf } from '../fixtures/gltf-raw.ts';

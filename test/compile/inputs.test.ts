@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileLevel } from '../../src/compile.ts';
+import { compileLevel } from '../../src/build/compile.ts';
 import { MAX_RESOURCE_BYTES, READ_CHUNK, readInto, readRegularFile, resolveUri } from '../../src/files.ts';
 import { importGltf, IMPORT_DEFAULTS } from '../../src/import/gltf.ts';
 import { tempDir } from '../fixtures/levels.ts';

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileLevel } from '../../src/compile.ts';
+import { compileLevel } from '../../src/build/compile.ts';
 import { ThreadPool } from '../../src/tiling/pool.ts';
 import { addNode, gridMesh, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
 

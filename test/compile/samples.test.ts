@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sampleBytes } from '../../scripts/make-samples.ts';
-import { compileLevel } from '../../src/compile.ts';
+import { compileLevel } from '../../src/build/compile.ts';
 import { tempDir } from '../fixtures/levels.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));

@@ -1,4 +1,4 @@
-// Compile sessions (src/session.ts, what --watch keeps): after seeded random edits — move, material, delete, add,
+// Compile sessions (src/build/session.ts, what --watch keeps): after seeded random edits — move, material, delete, add,
 // one vertex moved, undo — each build in one session writes exactly the files and bytes of a clean build without a
 // session (manifest, validation report and warnings included), with kept workers and without, and after a build
 // that failed half way.
@@ -7,8 +7,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Document } from '@gltf-transform/core';
-import { compileLevel, type CompileResult } from '../../src/compile.ts';
-import { CompileSession } from '../../src/session.ts';
+import { compileLevel, type CompileResult } from '../../src/build/compile.ts';
+import { CompileSession } from '../../src/build/session.ts';
 import { ThreadPool } from '../../src/tiling/pool.ts';
 import { addNode, boxMesh, gridMesh, io, newLevel, tempDir } from '../fixtures/levels.ts';
 import { editLevel, expectSameOutput, seeded, type Edit } from '../fixtures/edits.ts';

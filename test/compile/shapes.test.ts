@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sampleBytes } from '../../scripts/make-samples.ts';
-import { compileLevel } from '../../src/compile.ts';
+import { compileLevel } from '../../src/build/compile.ts';
 import { edgeClasses, planeAgreement } from '../../src/format/inspect.ts';
 import { readPhysicsResource, writePhysicsResource } from '../../src/format/resource.ts';
 import { verifyPhysics } from '../../src/format/verify.ts';

@@ -2,7 +2,7 @@
 // case, a grind prism or a GPU instance) maps back to the input's node name, so a finding can be taken back to the
 // author's object (the Blender add-on's Go To) without guessing how names were cleaned.
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileLevel } from '../../src/compile.ts';
+import { compileLevel } from '../../src/build/compile.ts';
 import { addNode, boxMesh, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
 
 const tmp = tempDir('sk8-source-names-');

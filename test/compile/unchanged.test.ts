@@ -1,11 +1,11 @@
-// A rebuild with nothing changed redoes nothing (src/unchanged.ts), and anything that could change a byte — the
+// A rebuild with nothing changed redoes nothing (src/build/unchanged.ts), and anything that could change a byte — the
 // level, an option, the Studio template, a file of the output, the manifest, the record itself — makes it an
 // ordinary build whose output is a clean build's.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileLevel, type CompileResult } from '../../src/compile.ts';
+import { compileLevel, type CompileResult } from '../../src/build/compile.ts';
 import { tempDir } from '../fixtures/levels.ts';
 import { outputFiles as files } from '../fixtures/edits.ts';
 

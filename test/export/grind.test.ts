@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileLevel } from '../../src/compile.ts';
+import { compileLevel } from '../../src/build/compile.ts';
 import { resourcesToGltf } from '../../src/export/gltf.ts';
 import { recoverGrindCurve } from '../../src/export/grind.ts';
 import { readRecordedBuild, recordedBuild, recordedCompileOptions } from '../../src/export/recorded.ts';

@@ -17,7 +17,7 @@ import { NodeIO } from '@gltf-transform/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resourcesToGltf, type ToGltfInput } from '../../src/export/gltf.ts';
 import { readRecordedBuild, recordedBuild, recordedCompileOptions } from '../../src/export/recorded.ts';
-import { compileLevel, type CompileOptions } from '../../src/compile.ts';
+import { compileLevel, type CompileOptions } from '../../src/build/compile.ts';
 import { readdirSync } from 'node:fs';
 import { readPhysicsResource, writePhysicsResource } from '../../src/format/resource.ts';
 import { diffResources } from '../../src/format/diff.ts';

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
-import { compileLevel, type Manifest } from '../../src/compile.ts';
+import { compileLevel, type Manifest } from '../../src/build/compile.ts';
 import { lockOutput, lockPath } from '../../src/output/lock.ts';
 import { tempDir } from '../fixtures/levels.ts';
 import { outputFiles as files } from '../fixtures/edits.ts';

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileLevel, type Manifest } from '../../src/compile.ts';
+import { compileLevel, type Manifest } from '../../src/build/compile.ts';
 import { inspectOutput, OWNED_ENTRIES, STAGING_MARKER } from '../../src/output/ownership.ts';
 import { recoverOutput } from '../../src/output/recovery.ts';
 import { resolveOutDir, type PublishStep } from '../../src/output/staging.ts';

@@ -1,4 +1,4 @@
-// The build record keeps each output file's verdict (src/output/verdicts.ts keptVerdicts, src/unchanged.ts), so the next
+// The build record keeps each output file's verdict (src/output/verdicts.ts keptVerdicts, src/build/unchanged.ts), so the next
 // process checks a file it finds with the same stat stamp without reading it. What must hold: nothing is trusted
 // from a record another user could have written, or from an entry that does not match the file and the manifest;
 // a file changed in any way since (in place with its size and times put back, replaced, linked) is read and
@@ -8,10 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileLevel, type CompileResult } from '../../src/compile.ts';
+import { compileLevel, type CompileResult } from '../../src/build/compile.ts';
 import { checkedReads, forgetChecked, inspectOutput } from '../../src/output/ownership.ts';
 import { adoptVerdicts, keptVerdicts, RACY_NS, type KeptVerdict } from '../../src/output/verdicts.ts';
-import { readRecord, type BuildRecord } from '../../src/unchanged.ts';
+import { readRecord, type BuildRecord } from '../../src/build/unchanged.ts';
 import { tempDir } from '../fixtures/levels.ts';
 import { outputFiles as files } from '../fixtures/edits.ts';
 

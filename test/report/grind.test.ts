@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { compileLevel, type CompileResult } from '../../src/compile.ts';
+import { compileLevel, type CompileResult } from '../../src/build/compile.ts';
 import { addNode, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
 import { foldedSheet, heightGrid, ledgeTerrain } from '../fixtures/grind.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';

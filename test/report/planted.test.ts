@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { compileLevel, type CompileResult } from '../../src/compile.ts';
+import { compileLevel, type CompileResult } from '../../src/build/compile.ts';
 import { lazyTempDir } from '../fixtures/levels.ts';
 import { PLANTED, writePlantedLevel } from '../fixtures/planted.ts';
 import { sharedPath } from '../fixtures/shared.ts';

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { compileLevel, type CompileResult } from '../../src/compile.ts';
+import { compileLevel, type CompileResult } from '../../src/build/compile.ts';
 import { lazyTempDir, tempDir, writeBigLevel } from '../fixtures/levels.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
 

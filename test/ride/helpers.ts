@@ -2,7 +2,7 @@
 // the Jolt slide (a frictionless box sliding over a mesh) on our engine.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileLevel, type CompileOptions } from '../../src/compile.ts';
+import { compileLevel, type CompileOptions } from '../../src/build/compile.ts';
 import { readRideResource, type RideResource } from '../../src/ride/index.ts';
 import { ride, type RideResult } from '../../src/ride/simulate.ts';
 import { Query, type RideWorld } from '../../src/ride/world.ts';

@@ -127,7 +127,7 @@ describe('patching staged files (the build: written files, bytes out of memory)'
         rmSync(dir, { recursive: true, force: true });
         mkdirSync(dir);
         const built = await runJobs(jobsOf(objects, 20), { threads: 1, writeDir: dir, sha256: true });
-        // Every other file is also appended to its work unit's cache pack (src/cache-pack.ts); unit 0's pack name is
+        // Every other file is also appended to its work unit's cache pack (src/output/cache-pack.ts); unit 0's pack name is
         // planted as a link first: it is not written through, and that unit's files get no entry. Every third file
         // has no joins: it is only copied (read back, checked, hashed).
         const entries = pathJoin(dir, 'entries');

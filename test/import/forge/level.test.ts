@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileLevel } from '../../../src/compile.ts';
+import { compileLevel } from '../../../src/build/compile.ts';
 import { importForge } from '../../../src/import/forge/index.ts';
 import { buildLevel, mul4, Z_UP_TO_Y_UP } from '../../../src/import/forge/level.ts';
 import { SharedArena } from '../../../src/import/shared-arena.ts';
@@ -403,7 +403,7 @@ describe('forge placement', () => {
   });
 });
 
-describe('a rebuild of a forge level with nothing changed (src/unchanged.ts)', () => {
+describe('a rebuild of a forge level with nothing changed (src/build/unchanged.ts)', () => {
   it('is skipped; a changed --forge-materials map under the same name is not', async () => {
     const map = join(tmp.dir, 'unchanged-map.json');
     const out = join(tmp.dir, 'unchanged.collision');

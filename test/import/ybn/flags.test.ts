@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileLevel } from '../../../src/compile.ts';
+import { compileLevel } from '../../../src/build/compile.ts';
 import { childSkipReason, COLLISION_FLAG_NAMES, FLAG, flagNames, parseFlagNames, SKIP_REASONS } from '../../../src/import/ybn/flags.ts';
 import { importYbn, YBN_DEFAULTS } from '../../../src/import/ybn/index.ts';
 import { readBoundXml } from '../../../src/import/ybn/xml.ts';

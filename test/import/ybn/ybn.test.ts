@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileLevel } from '../../../src/compile.ts';
+import { compileLevel } from '../../../src/build/compile.ts';
 import { expandInputs } from '../../../cli/inputs.ts';
 import type { ImportedObject } from '../../../src/model.ts';
 import { buildSurfaceTable } from '../../../src/import/materials.ts';

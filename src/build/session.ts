@@ -4,15 +4,15 @@
 // comparison of what it was made from, never by a hash alone:
 // - the import's world-space arrays (src/import/memo.ts: accessor bytes and world matrices compared);
 // - per array: the cell runs (src/tiling/cells.ts), the validation report and its cracks (src/import/validate.ts,
-//   on the worker that validated it), and the cache key of every resource made of the same arrays (src/cache.ts).
+//   on the worker that validated it), and the cache key of every resource made of the same arrays (src/build/cache.ts).
 // The output is byte for byte a build without a session (test/compile/session.test.ts); only the time differs.
 import { randomBytes } from 'node:crypto';
 import { KeyMemo } from './cache.ts';
-import { ImportMemo } from './import/memo.ts';
-import { RunsMemo } from './tiling/cells.ts';
+import { ImportMemo } from '../import/memo.ts';
+import { RunsMemo } from '../tiling/cells.ts';
 import { ValidationKeep } from './validation.ts';
 
-export { arrayId } from './import/memo.ts';
+export { arrayId } from '../import/memo.ts';
 
 /**
  * State kept across builds in one process, best used for one level (everything is matched by content or by the
@@ -28,8 +28,8 @@ export class CompileSession {
   readonly import = new ImportMemo();
   /** @internal Cell runs per (positions, indices, cell size). */
   readonly runs = new RunsMemo();
-  /** @internal Cache keys by a job's make-up (src/cache.ts jobSignature). */
+  /** @internal Cache keys by a job's make-up (src/build/cache.ts jobSignature). */
   readonly keys = new KeyMemo();
-  /** @internal Validation reports and crack counts (src/validation.ts). */
+  /** @internal Validation reports and crack counts (src/build/validation.ts). */
   readonly validation = new ValidationKeep(this.token);
 }

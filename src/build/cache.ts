@@ -11,13 +11,13 @@
 //
 // Layout of a cache directory (default `<out>/.cache`, which src/output/ treats as the tool's own and moves into
 // each new output): `r/pack-….bin` (the resources' bytes, appended by each build into packs of its own: a copy,
-// never a hard link shared with a published file; src/cache-pack.ts), `index.json` (per key the manifest numbers,
+// never a hard link shared with a published file; src/output/cache-pack.ts), `index.json` (per key the manifest numbers,
 // the entry's pack, offset, size, sha256 and fingerprint, where its record is, a seal over these, and the build
 // that last used it) and `lists-<build>-….bin` (each entry's record: its open corners and the codes its bytes
 // hold, binary). Nothing in it is trusted: an entry is taken only as a slice of a plain file that
 // hashes to its sha256, with an index line that matches its seal, else it is a miss, counted as rejected; keys
 // are hex digests and pack names of one shape only, never paths; a foreign --cache folder is refused. The seal is an
-// HMAC keyed by the user's own secret (src/user-key.ts), so only the user's builds can seal a line, and a cache
+// HMAC keyed by the user's own secret (src/build/user-key.ts), so only the user's builds can seal a line, and a cache
 // folder owned by another user or writable by other users is refused by name (docs/cli.md, "Cache"). Entries not
 // used by the last KEEP_BUILDS builds are dropped; a pack no entry names is removed, and one whose entries fill
 // less than COMPACT_BELOW of it is compacted (its entries copied into this build's pack).
@@ -25,19 +25,19 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
-import { isNative, isPlanned, resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob, type ResourceOpen } from './tiling/build.ts';
-import { hashSources, TOOL_VERSION } from './version.ts';
-import { linkFromPrevious, previousDigest } from './output/verdicts.ts';
-import type { FileCheck } from './files.ts';
-import { arrayId } from './import/memo.ts';
-import { readRegularFile, whatIsNot } from './files.ts';
+import { WASM_SOURCE_SHA256 } from '../geometry/wasm.generated.ts';
+import { isNative, isPlanned, resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob, type ResourceOpen } from '../tiling/build.ts';
+import { hashSources, TOOL_VERSION } from '../version.ts';
+import { linkFromPrevious, previousDigest } from '../output/verdicts.ts';
+import type { FileCheck } from '../files.ts';
+import { arrayId } from '../import/memo.ts';
+import { readRegularFile, whatIsNot } from '../files.ts';
 import { userKey } from './user-key.ts';
-import { isShared } from './import/shared-arena.ts';
-import { fingerprint } from './tiling/unique.ts';
-import { sameCodes } from './tiling/seams.ts';
-import { isSlice, PACK_NAME, PackWriter, readSlice, type PackSlice } from './cache-pack.ts';
-import { SEAM_NONE } from './geometry/edge-rule.ts';
+import { isShared } from '../import/shared-arena.ts';
+import { fingerprint } from '../tiling/unique.ts';
+import { sameCodes } from '../tiling/seams.ts';
+import { isSlice, PACK_NAME, PackWriter, readSlice, type PackSlice } from '../output/cache-pack.ts';
+import { SEAM_NONE } from '../geometry/edge-rule.ts';
 
 /** The cache directory's name inside an output directory (one of src/output/ownership.ts's OWNED_ENTRIES). */
 export const CACHE_ENTRY = '.cache';
@@ -106,7 +106,7 @@ const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest(
 
 /**
  * What ties an entry's index line to its key and bytes: the key, the bytes' digest, the reused metadata and the
- * record, under an HMAC with the user's secret (src/user-key.ts): a plain digest could be recomputed by whoever
+ * record, under an HMAC with the user's secret (src/build/user-key.ts): a plain digest could be recomputed by whoever
  * edits the index.
  */
 function sealOf(key: string, e: IndexEntry, rec: Uint8Array): string {
@@ -150,16 +150,16 @@ interface IndexFile {
 let codeDigest: string | undefined;
 
 /**
- * sha256 over the tool version, the wasm module's source hash and the code that turns a job into bytes (this
- * file's siblings format/, geometry/ and tiling/, as sources or as the compiled package), read once per process:
+ * sha256 over the tool version, the wasm module's source hash and the code that turns a job into bytes (src/'s
+ * format/, geometry/ and tiling/, as sources or as the compiled package), read once per process:
  * a development change to the encoder without a version bump still misses.
  */
 export function encoderFingerprint(): string {
   if (codeDigest) return codeDigest;
   const h = createHash('sha256').update(`${CACHE_FORMAT}\0${TOOL_VERSION}\0${WASM_SOURCE_SHA256}\0`);
-  const here = dirname(fileURLToPath(import.meta.url));
+  const src = dirname(dirname(fileURLToPath(import.meta.url))); // src/ from src/build/
   // The version and wasm hash still key a bundle without its source tree.
-  for (const sub of ['format', 'geometry', 'tiling']) hashSources(h, join(here, sub), false, `${sub}/`);
+  for (const sub of ['format', 'geometry', 'tiling']) hashSources(h, join(src, sub), false, `${sub}/`);
   return (codeDigest = h.digest('hex'));
 }
 
@@ -261,7 +261,7 @@ const NOT_IN_KEY = ['name', 'cell', 'sources'] as const;
 const SIGNATURE_BYTES = 1 << 16;
 
 /**
- * A job's make-up as a string, for a session's key memo (src/session.ts): what key() hashes, with the arrays in
+ * A job's make-up as a string, for a session's key memo (src/build/session.ts): what key() hashes, with the arrays in
  * shared memory — the import's, never written once made (src/import/memo.ts) — named by identity, and any other
  * array by its bytes. Equal signatures in one process mean equal keys. Undefined when the job holds a big array
  * of another kind (then its key is computed).
@@ -398,7 +398,7 @@ export class ResourceCache {
   private used = new Map<string, IndexEntry>();
   /** The codes each entry taken this build holds (null: none joined). */
   private held = new Map<string, Float32Array | null>();
-  /** This build's packs: `<packBase>-<unit>.bin` (src/cache-pack.ts PACK_NAME). */
+  /** This build's packs: `<packBase>-<unit>.bin` (src/output/cache-pack.ts PACK_NAME). */
   private readonly packBase: string;
   /** The pack of the entries settled on this thread (hits whose joins changed), made on first need. */
   private mainPack?: PackWriter;

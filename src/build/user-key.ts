@@ -1,4 +1,4 @@
-// The per-user secret that seals the incremental cache's index lines (src/cache.ts sealOf: HMAC-SHA256). A plain
+// The per-user secret that seals the incremental cache's index lines (src/build/cache.ts sealOf: HMAC-SHA256). A plain
 // digest as the seal let anyone who can write a cache folder edit an index line and seal it again; with a key only
 // the user can read, a line is trusted only when the user's own builds wrote it.
 //
@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, lstatSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readOwnFile, readRegularFile } from './files.ts';
+import { readOwnFile, readRegularFile } from '../files.ts';
 
 /** The key's length (bytes). */
 const KEY_BYTES = 32;

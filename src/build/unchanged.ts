@@ -21,16 +21,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkOf, readOwnFile, readRegularFile, type FileCheck } from './files.ts';
-import { writeJson } from './output/json-file.ts';
-import { MAX_LEVEL_BYTES } from './import/gltf.ts';
-import { MAX_STORE_BYTES } from './import/validate-store.ts';
-import { WASM_SOURCE_SHA256 } from './geometry/wasm.generated.ts';
-import type { Manifest } from './manifest.ts';
-import type { ImportStats } from './model.ts';
-import { inspectOutput, MANIFEST_FILE, type PreviousOutput } from './output/ownership.ts';
-import { adoptVerdicts, keptVerdicts, type KeptVerdict } from './output/verdicts.ts';
-import { hashSources, TOOL_VERSION } from './version.ts';
+import { checkOf, readOwnFile, readRegularFile, type FileCheck } from '../files.ts';
+import { writeJson } from '../output/json-file.ts';
+import { MAX_LEVEL_BYTES } from '../import/gltf.ts';
+import { MAX_STORE_BYTES } from '../import/validate-store.ts';
+import { WASM_SOURCE_SHA256 } from '../geometry/wasm.generated.ts';
+import type { Manifest } from '../manifest.ts';
+import type { ImportStats } from '../model.ts';
+import { inspectOutput, MANIFEST_FILE, type PreviousOutput } from '../output/ownership.ts';
+import { adoptVerdicts, keptVerdicts, type KeptVerdict } from '../output/verdicts.ts';
+import { hashSources, TOOL_VERSION } from '../version.ts';
 
 /** Bumped when the record's form or the key's recipe changes. */
 const RECORD_FORMAT = 1;
@@ -73,7 +73,8 @@ export function codeFingerprint(): string {
   if (code) return code;
   const h = createHash('sha256').update(`${RECORD_FORMAT}\0${TOOL_VERSION}\0${WASM_SOURCE_SHA256}\0`);
   const self = fileURLToPath(import.meta.url);
-  const root = dirname(self);
+  // src/ (or dist/src/) from src/build/; a bundle's folder holds no format/ beside it.
+  const root = dirname(dirname(self));
   let tree = false;
   try {
     tree = lstatSync(join(root, 'format')).isDirectory();

@@ -1,16 +1,16 @@
 // The level's validation report (src/import/validate.ts) as a build computes it: per object on worker 0 while the
 // import walks the scene (or on the main thread while the workers encode), then borders and cracks over all objects.
 // Context: ../shared/spec/collider-shape-contract.md ("Mesh Policy").
-// In a session (src/session.ts) the reports and crack counts of objects whose arrays are the previous build's are
+// In a session (src/build/session.ts) the reports and crack counts of objects whose arrays are the previous build's are
 // not computed again: worker 0 keeps what it validated (src/import/validate-memo.ts), the main thread the reports
 // and counts it received (ValidationKeep), and each build sends the worker only the objects it does not hold.
-import { applyCrackCounts, classifyCracks, describeReport, validateMesh, type CrackCounts, type MeshReport } from './import/validate.ts';
-import { ValidationMemo } from './import/validate-memo.ts';
-import { arrayId } from './import/memo.ts';
-import type { ImportedObject, Logger } from './model.ts';
-import type { RunsMemo } from './tiling/cells.ts';
-import { cellRuns } from './tiling/cells.ts';
-import { UNIT_TRIANGLES, type ThreadPool } from './tiling/pool.ts';
+import { applyCrackCounts, classifyCracks, describeReport, validateMesh, type CrackCounts, type MeshReport } from '../import/validate.ts';
+import { ValidationMemo } from '../import/validate-memo.ts';
+import { arrayId } from '../import/memo.ts';
+import type { ImportedObject, Logger } from '../model.ts';
+import type { RunsMemo } from '../tiling/cells.ts';
+import { cellRuns } from '../tiling/cells.ts';
+import { UNIT_TRIANGLES, type ThreadPool } from '../tiling/pool.ts';
 
 const bodies = new WeakMap<Float32Array, { groups: Uint32Array[]; key: number }[]>();
 let lastKey = 0;

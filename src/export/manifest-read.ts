@@ -3,7 +3,7 @@
 // anyone who can write the output gives one clear error naming the file and the field — never a TypeError stack.
 // Fields the commands do not read are not checked (an older or newer build's extra fields pass); a field they read
 // that is missing or of another type is refused, except those an older build did not write (marked optional).
-import type { Manifest } from './manifest.ts';
+import type { Manifest } from '../manifest.ts';
 
 /** A resource file a manifest may list: a plain name ending in .physics (never a path). */
 const RESOURCE_FILE = /^(?!\.)[^/\\\0]{1,240}\.physics$/i;

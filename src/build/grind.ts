@@ -2,10 +2,10 @@
 // written part over the game's density limit, with its place, so the author learns before the game does that its
 // creases will not grind (rule: src/format/grind-map.ts). A dense part with no crease at or over the crease angle loses
 // nothing to grind: the manifest lists it, no warning is given.
-import { GRIND_DENSITY_LIMIT } from './format/grind-map.ts';
-import { checkSimplify, simplifyGroup } from './geometry/simplify.ts';
-import type { ImportedObject } from './model.ts';
-import type { BuiltResource } from './tiling/build.ts';
+import { GRIND_DENSITY_LIMIT } from '../format/grind-map.ts';
+import { checkSimplify, simplifyGroup } from '../geometry/simplify.ts';
+import type { ImportedObject } from '../model.ts';
+import type { BuiltResource } from '../tiling/build.ts';
 
 /** Dense parts named one by one up to this many; the rest are counted in one more line. */
 export const DENSE_WARNINGS_SHOWN = 10;

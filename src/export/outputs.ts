@@ -4,14 +4,14 @@
 // (src/files.ts): a FIFO or a link to a device in the folder is refused, not read forever.
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { Manifest } from './compile.ts';
-import { DIFF_RECORD_BYTES, firstDifference, readManifestText, readPhysicsFile, readRegularFile, whatIsNot } from './files.ts';
+import type { Manifest } from '../manifest.ts';
+import { DIFF_RECORD_BYTES, firstDifference, readManifestText, readPhysicsFile, readRegularFile, whatIsNot } from '../files.ts';
 import { checkManifest } from './manifest-read.ts';
-import { diffOutputs, type DiffOptions, type LargeCompare, type OutputDiff, type OutputSide } from './format/diff.ts';
-import { identify, notPhysics } from './format/identify.ts';
-import { readPhysicsResource } from './format/resource.ts';
-import { resourcesToGltf, type ToGltfInput, type ToGltfOptions, type ToGltfResult } from './export/gltf.ts';
-import { recordedBuild } from './export/recorded.ts';
+import { diffOutputs, type DiffOptions, type LargeCompare, type OutputDiff, type OutputSide } from '../format/diff.ts';
+import { identify, notPhysics } from '../format/identify.ts';
+import { readPhysicsResource } from '../format/resource.ts';
+import { resourcesToGltf, type ToGltfInput, type ToGltfOptions, type ToGltfResult } from './gltf.ts';
+import { recordedBuild } from './recorded.ts';
 
 /** A compile output: its manifest, and its .physics files (paths, sorted by name). */
 export interface CompileOutput {
@@ -34,7 +34,7 @@ export function readCompileOutput(dir: string): CompileOutput {
   }
   const tool = typeof value === 'object' && value !== null ? (value as { tool?: { name?: unknown } }).tool : undefined;
   if (tool?.name !== 'compile-collision') throw new Error(`output: ${dir}: manifest.json is not compile-collision's`);
-  // Every field read later, type-checked first: a wrong one is named (src/manifest-read.ts), never a TypeError.
+  // Every field read later, type-checked first: a wrong one is named (src/export/manifest-read.ts), never a TypeError.
   const manifest = checkManifest(value as Parameters<typeof checkManifest>[0], manifestPath);
   let names: string[];
   try {

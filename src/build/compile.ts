@@ -5,42 +5,42 @@
 import { webcrypto } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { readPhysicsResource } from './format/resource.ts';
-import { STUDIO_BODY_SIZE } from './format/types.ts';
-import { importGltf, IMPORT_DEFAULTS } from './import/gltf.ts';
-import type { ImportedObject, ImportResult, ImportStats, Logger } from './model.ts';
+import { readPhysicsResource } from '../format/resource.ts';
+import { STUDIO_BODY_SIZE } from '../format/types.ts';
+import { importGltf, IMPORT_DEFAULTS } from '../import/gltf.ts';
+import type { ImportedObject, ImportResult, ImportStats, Logger } from '../model.ts';
 import { Validation } from './validation.ts';
-import { importYbn, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from './import/ybn/index.ts';
-import { forgeStem, importForge, isDirectory, isForgePath } from './import/forge/index.ts';
-import type { YbnReport } from './import/ybn/flags.ts';
-import { isShared, SharedArena } from './import/shared-arena.ts';
-import { buildReport, REPORT_FILE, type ReportInput } from './report/index.ts';
-import { estimateShapes, GEOMETRY_BUDGET, poolWarnings, RESKATE_POOL } from './tiling/budget.ts';
-import { groupTriangles, isNative, isPlanned, jobTriangles, noteBytes, releaseBytes, type BuiltResource, type EncodeOptions, type MeshGroup, type ResourceJob } from './tiling/build.ts';
-import { SEAM_NONE } from './geometry/edge-rule.ts';
-import { buildSurfaceTable } from './import/materials.ts';
-import { applySeams, countSeams, DEFAULT_SEAMS, levelMatch, seamReport, type PatchItem, type SeamMode } from './tiling/seams.ts';
-import { carrySeamValues } from './geometry/seams.ts';
-import type { SeamMatch } from './geometry/seams.ts';
-import { DEFAULT_CELL_SIZE, planCells, type CellSize, type KnownRuns } from './tiling/cells.ts';
-import { nativeGroups, withNativeCells } from './tiling/native-jobs.ts';
-import { SHAPE_DEFAULTS, shapeObjects, type ShapeOptions } from './shapes/build.ts';
+import { importYbn, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from '../import/ybn/index.ts';
+import { forgeStem, importForge, isDirectory, isForgePath } from '../import/forge/index.ts';
+import type { YbnReport } from '../import/ybn/flags.ts';
+import { isShared, SharedArena } from '../import/shared-arena.ts';
+import { buildReport, REPORT_FILE, type ReportInput } from '../report/index.ts';
+import { estimateShapes, GEOMETRY_BUDGET, poolWarnings, RESKATE_POOL } from '../tiling/budget.ts';
+import { groupTriangles, isNative, isPlanned, jobTriangles, noteBytes, releaseBytes, type BuiltResource, type EncodeOptions, type MeshGroup, type ResourceJob } from '../tiling/build.ts';
+import { SEAM_NONE } from '../geometry/edge-rule.ts';
+import { buildSurfaceTable } from '../import/materials.ts';
+import { applySeams, countSeams, DEFAULT_SEAMS, levelMatch, seamReport, type PatchItem, type SeamMode } from '../tiling/seams.ts';
+import { carrySeamValues } from '../geometry/seams.ts';
+import type { SeamMatch } from '../geometry/seams.ts';
+import { DEFAULT_CELL_SIZE, planCells, type CellSize, type KnownRuns } from '../tiling/cells.ts';
+import { nativeGroups, withNativeCells } from '../tiling/native-jobs.ts';
+import { SHAPE_DEFAULTS, shapeObjects, type ShapeOptions } from '../shapes/build.ts';
 import { availableParallelism } from 'node:os';
-import { autoThreads, cpuMark, freeCores, runJobs, runPatches, takeInReplies, ThreadPool, type CpuMark } from './tiling/pool.ts';
-import { MAX_RESOURCE_BYTES, readRegularFile } from './files.ts';
+import { autoThreads, cpuMark, freeCores, runJobs, runPatches, takeInReplies, ThreadPool, type CpuMark } from '../tiling/pool.ts';
+import { MAX_RESOURCE_BYTES, readRegularFile } from '../files.ts';
 import { CACHE_ENTRY, ResourceCache, type KeyMemo } from './cache.ts';
 import type { CompileSession } from './session.ts';
-import { inspectOutput, MANIFEST_FILE, type PreviousOutput } from './output/ownership.ts';
-import { LOCK_WAIT_MS, lockOutput } from './output/lock.ts';
-import { recoverOutput } from './output/recovery.ts';
-import { refuseInputsInside, resolveOutDir, Staging, type PublishStep } from './output/staging.ts';
-import { outlastRacyWindow } from './output/verdicts.ts';
+import { inspectOutput, MANIFEST_FILE, type PreviousOutput } from '../output/ownership.ts';
+import { LOCK_WAIT_MS, lockOutput } from '../output/lock.ts';
+import { recoverOutput } from '../output/recovery.ts';
+import { refuseInputsInside, resolveOutDir, Staging, type PublishStep } from '../output/staging.ts';
+import { outlastRacyWindow } from '../output/verdicts.ts';
 
-export { MANIFEST_FILE, OWNED_ENTRIES } from './output/ownership.ts';
-export { STREAMING_PLAN_FILE, type Manifest, type ManifestResource, type StreamingPlan, type Totals } from './manifest.ts';
+export { MANIFEST_FILE, OWNED_ENTRIES } from '../output/ownership.ts';
+export { STREAMING_PLAN_FILE, type Manifest, type ManifestResource, type StreamingPlan, type Totals } from '../manifest.ts';
 import { densePartWarnings, simplifyObjects, type SimplifiedEntry } from './grind.ts';
-import { GRIND_DENSITY_TARGET } from './geometry/grind-cut.ts';
-import { makeManifest, STREAMING_PLAN_FILE, type Manifest, type StreamingPlan } from './manifest.ts';
+import { GRIND_DENSITY_TARGET } from '../geometry/grind-cut.ts';
+import { makeManifest, STREAMING_PLAN_FILE, type Manifest, type StreamingPlan } from '../manifest.ts';
 import { buildKey, codeFingerprint, readRecord, readValidationPass, unchangedSince, writeRecord, writeValidationPass, type BuildRecord, type RecordedResult } from './unchanged.ts';
 
 export interface CompileOptions {
@@ -70,7 +70,7 @@ export interface CompileOptions {
   /** Decoders to register (tests switch them off). */
   decoders: { draco: boolean; meshopt: boolean };
   /**
-   * Incremental cache of built resources (src/cache.ts): a directory, false for none, or undefined for the default
+   * Incremental cache of built resources (src/build/cache.ts): a directory, false for none, or undefined for the default
    * `<out>/.cache` (moved with the output on each publish). Never changes the output, only the time.
    */
   cache?: string | false;
@@ -124,7 +124,7 @@ export interface CompileOptions {
   dryRun: boolean;
   /**
    * How long a build waits for another build of the same output directory to finish (the `.K.lock` beside it,
-   * src/publish.ts lockOutput), ms: 0 … 86,400,000; default LOCK_WAIT_MS (120,000). Then it is refused, naming the holder.
+   * src/output/lock.ts lockOutput), ms: 0 … 86,400,000; default LOCK_WAIT_MS (120,000). Then it is refused, naming the holder.
    */
   lockWaitMs?: number;
 }
@@ -155,7 +155,7 @@ export interface CompileHooks {
    * (resources for encode, each reported as done; 1 for a stage without finer steps).
    */
   onProgress?: (stage: ProgressStage, done: number, total: number) => void;
-  /** Called at each point of the output swap (src/publish.ts); tests kill the process there. */
+  /** Called at each point of the output swap (src/output/staging.ts); tests kill the process there. */
   onPublishStep?: (step: PublishStep) => void;
   /**
    * Worker threads kept across builds by the caller (--watch: a rebuild then starts on warm workers instead of
@@ -165,7 +165,7 @@ export interface CompileHooks {
    */
   pool?: ThreadPool;
   /**
-   * State kept from the previous build of this level in this process (src/session.ts; --watch keeps one): what
+   * State kept from the previous build of this level in this process (src/build/session.ts; --watch keeps one): what
    * the edit left unchanged is taken from it instead of computed again. Never changes the output.
    */
   session?: CompileSession;
@@ -186,7 +186,7 @@ export interface CompileResult {
   timings: Record<string, number>;
   /** Encoding threads used, the main thread included. */
   workers: number;
-  /** The cache used (src/cache.ts), with this build's hits (resources reused) and misses (encoded); none: off. */
+  /** The cache used (src/build/cache.ts), with this build's hits (resources reused) and misses (encoded); none: off. */
   /** rejected: entries that failed their check (bytes or index line not as written) and were rebuilt. */
   cache?: { dir: string; hits: number; misses: number; rejected: number };
   /** Per collision object, the decision taken (the CLI's --verbose). */
@@ -198,7 +198,7 @@ export interface CompileResult {
   /** Set by a dry run: what would be written (nothing was; `outDir` is where it would go). */
   dryRun?: DryRun;
   /**
-   * True when nothing changed since the last build of this output (src/unchanged.ts: the level file, the options
+   * True when nothing changed since the last build of this output (src/build/unchanged.ts: the level file, the options
    * that reach the output and the tool's code as then, every file as that build wrote it): nothing was rebuilt,
    * and the result is that build's, its warnings given again.
    */
@@ -307,8 +307,8 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
   const warnings: string[] = [];
   const logger: Logger = { warn: (m) => (warnings.push(m), hooks.logger.warn(m)) };
   // Before any work (the output locked): no input inside it, an interrupted earlier publish repaired, and a
-  // directory holding anything a rebuild may not remove refused (src/publish.ts).
-  // The last build's record, read first: its verdicts spare the inspection reading every file (src/unchanged.ts).
+  // directory holding anything a rebuild may not remove refused (src/output/).
+  // The last build's record, read first: its verdicts spare the inspection reading every file (src/build/unchanged.ts).
   const cacheHome = options.dryRun ? undefined : cacheHomeOf(options, outDir);
   const t0 = performance.now();
   let record: BuildRecord<RecordedResult> | undefined;
@@ -319,7 +319,7 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
     if (cacheHome) record = readRecord<RecordedResult>(cacheHome, outDir);
     prev = inspectOutput(outDir);
   }
-  // Nothing changed since the last build of this output (src/unchanged.ts): prove it, redo nothing.
+  // Nothing changed since the last build of this output (src/build/unchanged.ts): prove it, redo nothing.
   const key = cacheHome ? recordKey(options) : undefined;
   if (key && cacheHome && !hooks.session) {
     const same = unchangedSince<RecordedResult>(record, outDir, input, key, prev);
@@ -346,7 +346,7 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
   try {
     if (hooks.pool?.workers.length) b.pool = hooks.pool;
     else if (early > 0) b.pool = ThreadPool.spawn(early);
-    // Kept workers forget the last build; a session's worker keeps its memo (src/validation.ts).
+    // Kept workers forget the last build; a session's worker keeps its memo (src/build/validation.ts).
     if (b.pool && (b.pool === hooks.pool || session)) void b.pool.reset(0, session?.validation.token).catch(() => undefined); // a dead worker is reported where its work is awaited
     // Outside a session the worker takes the last build's validation for arrays it has seen (src/import/validate-store.ts).
     const restored = b.pool !== undefined && !session && cacheHome !== undefined;
@@ -380,7 +380,7 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
       result.cache = { dir: b.cacheHome!, ...b.cache.stats };
       if (pass) writeValidationPass(b.cacheHome!, outDir, await pass);
       if (key) {
-        // The record vouches only for files changed RACY_NS before it (src/publish.ts keptVerdicts): the build's
+        // The record vouches only for files changed RACY_NS before it (src/output/verdicts.ts keptVerdicts): the build's
         // own workers are closed first (time that passes anyway), then what is left of that window waited out —
         // not in a session (--watch), whose next build is in this process and knows the files already: there a
         // rebuild's latency matters more than the record's completeness for a later fresh process.
@@ -512,7 +512,7 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
  * into its bytes and its staged file: the changed span in place for a file this build wrote, the whole file anew
  * for one taken from the cache (it may be linked with the previous output, which must not change) — and nothing,
  * not even a read, for one from the cache that already holds these codes. Each cache entry then holds the final
- * bytes (appended to a pack: src/cache-pack.ts).
+ * bytes (appended to a pack: src/output/cache-pack.ts).
  */
 async function joinSeams(built: BuiltResource[], mode: SeamMode, carried: number[], cached: BuiltResource[], keys: string[], cache: ResourceCache | undefined, staging: Staging, pool: ThreadPool | undefined, threads: number, onDone?: (done: number, total: number) => void): Promise<SeamMatch> {
   const match = levelMatch(built);
@@ -703,7 +703,7 @@ function cacheHomeOf(options: CompileOptions, outDir: string): string | undefine
 }
 
 /**
- * The cache for this build: --cache DIR; else the previous output's `.cache` (an output of ours: src/publish.ts
+ * The cache for this build: --cache DIR; else the previous output's `.cache` (an output of ours: src/output/staging.ts
  * carries it into the new one); else, with no previous output, one inside the temporary directory, which becomes
  * the output. Options that change the bytes are in every key, so one cache serves any of them.
  */
@@ -778,7 +778,7 @@ function sharedJobs(jobs: ResourceJob[]): ResourceJob[] {
   }));
 }
 
-/** The build key of src/unchanged.ts; undefined (no shortcut, no record) when a file an option names cannot be read (the build says why). */
+/** The build key of src/build/unchanged.ts; undefined (no shortcut, no record) when a file an option names cannot be read (the build says why). */
 function recordKey(options: CompileOptions): string | undefined {
   try {
     // Every option that names a file the build reads: its bytes are in the key, not only its path.

@@ -1,4 +1,4 @@
-// The cache's entry bytes (src/cache.ts) live in pack files: each build appends the resources it settles into a
+// The cache's entry bytes (src/build/cache.ts) live in pack files: each build appends the resources it settles into a
 // few files of its own (one per seams work unit of ~32 resources, one for the main thread's), named
 // `pack-<build>-<pid>-<random>-<unit>.bin` in the cache's entries folder, and the index names each entry's pack,
 // offset and size. One file per entry cost a file creation each: at 16M triangles (7,168 cells) ~3.5 s of one
@@ -7,7 +7,7 @@
 // slice's sha256 before using it; a pack is created exclusively, so a planted name is never written through.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import { MAX_RESOURCE_BYTES, writeAll } from './files.ts';
+import { MAX_RESOURCE_BYTES, writeAll } from '../files.ts';
 
 /** A pack file's name: build number, writer's pid, 8 random hex digits, and the unit (a number, `m` or `c`). */
 export const PACK_NAME = /^pack-\d+-\d+-[0-9a-f]{8}-(\d+|m|c)\.bin$/;

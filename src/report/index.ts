@@ -2,8 +2,8 @@
 // it, built from the written .physics files read back with our codec (model.ts), the manifest (totals, options,
 // validation findings with locations, cells) and the build's timings. The page script (page/main.ts: three.js
 // with orbit controls, the top-down map, the findings list) is bundled by esbuild once per process (and cached on
-// disk by its inputs' contents), and inlined with the data: the geometry gzip-compressed and base64-encoded (the
-// page inflates it with the browser's DecompressionStream), the rest as JSON. Nothing is fetched: it opens from
+// disk by its inputs' contents), and inlined with the data: the geometry and the rest (JSON) gzip-compressed and
+// base64-encoded (the page inflates them with the browser's DecompressionStream). Nothing is fetched: it opens from
 // disk with no network.
 
 import { createHash } from 'node:crypto';
@@ -132,7 +132,7 @@ export async function buildReport(input: ReportInput, options: Partial<ReportOpt
     grind: grindPage(resources, geometry.shapes),
   };
   const script = await pageScript();
-  const data = gzipSync(blob, { level: 9 }).toString('base64');
+  const data = gzipSync(blob, { level: 6 }).toString('base64');
   return html(meta, data, script);
 }
 
@@ -170,8 +170,6 @@ function packGeometry(g: ReportGeometry): { blob: Uint8Array; shapes: PageMeta['
   return { blob, shapes };
 }
 
-/** JSON safe inside a <script> element. */
-const scriptJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
 const escapeHtml = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
@@ -188,7 +186,7 @@ function html(meta: PageMeta, data: string, script: string): string {
 </head>
 <body>
 <div id="app"><p id="loading">Loading the collision…</p></div>
-<script type="application/json" id="report-meta">${scriptJson(meta)}</script>
+<script type="application/octet-stream" id="report-meta">${gzipSync(JSON.stringify(meta), { level: 6 }).toString('base64')}</script>
 <script type="application/octet-stream" id="report-geometry">${data}</script>
 <script>${script.replace(/<\/script/gi, '<\\/script')}</script>
 </body>

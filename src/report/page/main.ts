@@ -159,7 +159,8 @@ function keyColour(k: number): THREE.Color {
 }
 
 async function main(): Promise<void> {
-  const meta: Meta = JSON.parse(document.getElementById('report-meta')!.textContent!);
+  // The data as JSON, gzip-compressed like the geometry (a 1M-object level's tables and layers are megabytes of text).
+  const meta: Meta = JSON.parse(new TextDecoder().decode(await inflate(document.getElementById('report-meta')!.textContent!)));
   surfaceColours = meta.surfaceColours;
   const steps: Record<string, number> = {};
   const step = (name: string): void => void (steps[name] = performance.now());

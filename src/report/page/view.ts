@@ -74,6 +74,8 @@ const LOD_GRID = 8;
  * GPU) a frame's cost follows its faces, and faces under 5 px show no more than the coarse mesh does.
  */
 const LOD_PX = 5;
+/** Divisions of the level's extent: a coarse mesh's clusters are no smaller than one of them. */
+const OUTLINE_DIVISIONS = 256;
 /** The same for a shape whose coarse mesh is empty (drawn whole or not at all). */
 const LOD_EMPTY_PX = 1.5;
 /** From this spacing (px) a shape's flat, concave and convex edge lines are drawn (its open ones always). */
@@ -96,6 +98,13 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
   // kept once, winding kept): a closed surface, not a sieve, drawn when the shape's faces are under LOD_PX pixels
   // apart on screen.
   const coarse: number[] = [];
+  const levelSpan = (() => {
+    const l = [Infinity, Infinity, Infinity], h = [-Infinity, -Infinity, -Infinity];
+    for (const s of shapes) for (let k = 0; k < 3; k++) (l[k] = Math.min(l[k], s.min[k])), (h[k] = Math.max(h[k], s.max[k]));
+    return Math.max(1e-3, h[0] - l[0], h[1] - l[1], h[2] - l[2]);
+  })();
+  /** The smallest cluster of a coarse mesh (m): the level's extent over OUTLINE_DIVISIONS. */
+  const outlineStep = Math.max(levelSpan / OUTLINE_DIVISIONS, 1e-3);
   const objectRuns: Int32Array[] = [];
   const meanEdge = new Float64Array(shapes.length);
   const shapeCoarseStart = new Uint32Array(shapes.length + 1);
@@ -148,13 +157,16 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
       const from = faces[c], to = faces[c % 3 === 2 ? c - 2 : c + 1];
       if (table[slot(to * 65536 + from + 1)] === 0) keep[from] = keep[to] = 1;
     }
+    // Clusters per axis: LOD_GRID over the shape's box, no smaller than the outline's world step (a shape of a few
+    // small props is one cluster: nothing of it is drawn far away, see LOD_EMPTY_PX).
+    const grid = [0, 1, 2].map((k) => Math.max(1, Math.min(LOD_GRID, Math.ceil((s.max[k] - s.min[k]) / outlineStep))));
     const cellOf = new Map<number, number>(), rep = new Uint32Array(s.vertices);
     for (let v = 0; v < s.vertices; v++) {
       if (keep[v]) {
         rep[v] = v;
         continue;
       }
-      const key = ((verts[3 * v] * LOD_GRID) >> 16) * LOD_GRID * LOD_GRID + ((verts[3 * v + 1] * LOD_GRID) >> 16) * LOD_GRID + ((verts[3 * v + 2] * LOD_GRID) >> 16);
+      const key = ((verts[3 * v] * grid[0]) >> 16) * LOD_GRID * LOD_GRID + ((verts[3 * v + 1] * grid[1]) >> 16) * LOD_GRID + ((verts[3 * v + 2] * grid[2]) >> 16);
       let r = cellOf.get(key);
       if (r === undefined) cellOf.set(key, (r = v));
       rep[v] = r;

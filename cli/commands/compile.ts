@@ -200,7 +200,9 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
       if (rode && 'error' in rode) throw new Error((rode as { error: string }).error);
       if (rode && argv.strict && r.manifest.ride!.findings.length) {
         failed++;
-        process.stderr.write(`compile-collision: ride: ${r.manifest.ride!.findings.length} finding(s) under --strict (the output is written; the ride reads what was written)\n`);
+        // The counts, not the findings listed: the manifest lists at most RIDE_LISTED of them.
+        const n = r.manifest.ride!.counts, all = n.bump + n.snag + n.step + n.gap;
+        process.stderr.write(`compile-collision: ride: ${all} finding(s) (${n.bump} bump, ${n.snag} snag, ${n.step} step, ${n.gap} gap) under --strict (the output is written; the ride reads what was written)\n`);
       }
     } catch (e) {
       progress.stop();

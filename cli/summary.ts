@@ -2,7 +2,7 @@
 // the library re-exports formatSummary), and with --verbose each stage's time, every warning and each object's decision; a
 // dry run lists what would be written instead.
 import { MANIFEST_FILE, type CompileResult } from '../src/build/compile.ts';
-import { STREAMING_PLAN_FILE } from '../src/manifest.ts';
+import { STREAMING_PLAN_FILE } from '../src/build/manifest.ts';
 import { decodeMaterial } from '../src/format/material.ts';
 import { REPORT_FILE } from '../src/report/index.ts';
 import { join } from 'node:path';

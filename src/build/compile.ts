@@ -37,10 +37,10 @@ import { refuseInputsInside, resolveOutDir, Staging, type PublishStep } from '..
 import { outlastRacyWindow } from '../output/verdicts.ts';
 
 export { MANIFEST_FILE, OWNED_ENTRIES } from '../output/ownership.ts';
-export { STREAMING_PLAN_FILE, type Manifest, type ManifestResource, type StreamingPlan, type Totals } from '../manifest.ts';
+export { STREAMING_PLAN_FILE, type Manifest, type ManifestResource, type StreamingPlan, type Totals } from './manifest.ts';
 import { densePartWarnings, simplifyObjects, type SimplifiedEntry } from './grind.ts';
 import { GRIND_DENSITY_TARGET } from '../geometry/grind-cut.ts';
-import { makeManifest, STREAMING_PLAN_FILE, type Manifest, type StreamingPlan } from '../manifest.ts';
+import { makeManifest, STREAMING_PLAN_FILE, type Manifest, type StreamingPlan } from './manifest.ts';
 import { buildKey, codeFingerprint, readRecord, readValidationPass, unchangedSince, writeRecord, writeValidationPass, type BuildRecord, type RecordedResult } from './unchanged.ts';
 
 export interface CompileOptions {

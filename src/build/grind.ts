@@ -1,4 +1,4 @@
-// The build's grind findings as warnings (the manifest's `grind` section holds them whole; src/manifest.ts): each
+// The build's grind findings as warnings (the manifest's `grind` section holds them whole; src/build/manifest.ts): each
 // written part over the game's density limit, with its place, so the author learns before the game does that its
 // creases will not grind (rule: src/format/grind-map.ts). A dense part with no crease at or over the crease angle loses
 // nothing to grind: the manifest lists it, no warning is given.

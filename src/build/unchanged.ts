@@ -26,7 +26,7 @@ import { writeJson } from '../output/json-file.ts';
 import { MAX_LEVEL_BYTES } from '../import/gltf.ts';
 import { MAX_STORE_BYTES } from '../import/validate-store.ts';
 import { WASM_SOURCE_SHA256 } from '../geometry/wasm.generated.ts';
-import type { Manifest } from '../manifest.ts';
+import type { Manifest } from './manifest.ts';
 import type { ImportStats } from '../model.ts';
 import { inspectOutput, MANIFEST_FILE, type PreviousOutput } from '../output/ownership.ts';
 import { adoptVerdicts, keptVerdicts, type KeptVerdict } from '../output/verdicts.ts';

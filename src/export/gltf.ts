@@ -24,7 +24,7 @@ import { carrySeamValues, matchSeams, seamEdge } from '../geometry/seams.ts';
 import { SEAM_NONE } from '../geometry/edge-rule.ts';
 import { quatToMat3 } from '../shapes/frame.ts';
 import type { NativeShape } from '../shapes/native.ts';
-import type { Manifest } from '../manifest.ts';
+import type { Manifest } from '../build/manifest.ts';
 import { encodeOrder, mergePieces } from './face-order.ts';
 import { prismRings, recoverGrindCurve, type RecoveredCurve } from './grind.ts';
 import { partSpans, relativeTo, WorldSolver, type PartSpans } from './positions.ts';

@@ -1,9 +1,9 @@
-// A compile output's manifest.json as inspect, verify, diff and to-gltf read it (src/manifest.ts writes it): every
+// A compile output's manifest.json as inspect, verify, diff and to-gltf read it (src/build/manifest.ts writes it): every
 // field they read is checked for its type before any of them touches it, so a manifest edited by hand or by
 // anyone who can write the output gives one clear error naming the file and the field — never a TypeError stack.
 // Fields the commands do not read are not checked (an older or newer build's extra fields pass); a field they read
 // that is missing or of another type is refused, except those an older build did not write (marked optional).
-import type { Manifest } from '../manifest.ts';
+import type { Manifest } from '../build/manifest.ts';
 
 /** A resource file a manifest may list: a plain name ending in .physics (never a path). */
 const RESOURCE_FILE = /^(?!\.)[^/\\\0]{1,240}\.physics$/i;

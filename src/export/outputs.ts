@@ -4,7 +4,7 @@
 // (src/files.ts): a FIFO or a link to a device in the folder is refused, not read forever.
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { Manifest } from '../manifest.ts';
+import type { Manifest } from '../build/manifest.ts';
 import { DIFF_RECORD_BYTES, firstDifference, readManifestText, readPhysicsFile, readRegularFile, whatIsNot } from '../files.ts';
 import { checkManifest } from './manifest-read.ts';
 import { diffOutputs, type DiffOptions, type LargeCompare, type OutputDiff, type OutputSide } from '../format/diff.ts';

@@ -5,7 +5,7 @@
 import { readRegularFile } from '../files.ts';
 import { MAX_LEVEL_BYTES } from '../import/gltf.ts';
 import type { CompileOptions } from '../build/compile.ts';
-import type { Manifest } from '../manifest.ts';
+import type { Manifest } from '../build/manifest.ts';
 import { CELL_SIZES, type CellSize } from '../tiling/cells.ts';
 import { SEAM_CARRY_STRIDE } from '../geometry/seams.ts';
 import type { RecordedBuild } from './gltf.ts';

@@ -3,16 +3,16 @@
 // the next build of the directory may remove (src/output/ownership.ts). Built here from the stages' results; compile.ts
 // only calls makeManifest.
 import { basename } from 'node:path';
-import type { ForgeImportReport, ImportedObject } from './model.ts';
-import { LOCATIONS_CAP, type MeshReport } from './import/validate.ts';
-import type { SeamMode, SeamReport } from './tiling/seams.ts';
-import type { BuiltResource } from './tiling/build.ts';
-import { firstOfEachFile } from './tiling/unique.ts';
-import { TOOL_VERSION } from './version.ts';
-import { GRIND_CREASE_DEGREES, GRIND_DENSITY_LIMIT } from './format/grind-map.ts';
-import type { FileCheck } from './files.ts';
-import type { SkipReason, YbnReport } from './import/ybn/flags.ts';
-import type { RideReport } from './ride/index.ts';
+import type { ForgeImportReport, ImportedObject } from '../model.ts';
+import { LOCATIONS_CAP, type MeshReport } from '../import/validate.ts';
+import type { SeamMode, SeamReport } from '../tiling/seams.ts';
+import type { BuiltResource } from '../tiling/build.ts';
+import { firstOfEachFile } from '../tiling/unique.ts';
+import { TOOL_VERSION } from '../version.ts';
+import { GRIND_CREASE_DEGREES, GRIND_DENSITY_LIMIT } from '../format/grind-map.ts';
+import type { FileCheck } from '../files.ts';
+import type { SkipReason, YbnReport } from '../import/ybn/flags.ts';
+import type { RideReport } from '../ride/index.ts';
 
 export const STREAMING_PLAN_FILE = 'streaming-plan.json';
 

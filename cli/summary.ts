@@ -20,13 +20,15 @@ export function layoutLine(r: CompileResult): string {
   const budget = n(m.options.budget);
   const what = estimate === objects ? `${n(objects)} objects` : `${n(objects)} objects (${n(estimate)} geometries)`;
   const resources = r.dryRun ? r.dryRun.resources.length : m.resources.length;
-  const geometries = `${r.dryRun ? '≥ ' : ''}${n(m.geometries)} geometries`;
+  // Parts the density cut added count as geometries: the line says how many (manifest grind.cut).
+  const cut = m.grind?.cut.added ?? 0;
+  const geometries = `${r.dryRun ? '≥ ' : ''}${n(m.geometries)} geometries${cut ? `, ${n(cut)} of them from cutting dense parts for grinding` : ''}`;
   const cells = `merged into ${n(resources)} cells of ${m.options.cellSize} m (${geometries})`;
   const own = `one resource per object (${geometries})`;
   if (m.options.tiling !== 'auto') return `${m.layout === 'cells' ? cells : own}: --tiling ${m.options.tiling}`;
   if (m.layout === 'objects') return `${what} < budget ${budget} → ${own}`;
   if (estimate >= m.options.budget) return `${what} ≥ budget ${budget} → ${cells}`;
-  return `${what} reach the budget ${budget} once split at the u16 limits → ${cells}`;
+  return `${what} reach the budget ${budget} once split at the u16 limits${cut ? ' and cut for grinding (--grind-density)' : ''} → ${cells}`;
 }
 
 /** The forge records line: read / refused / skipped by class, and how many shapes no entity placed. */

@@ -370,7 +370,7 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
     sha256.catch(() => undefined); // awaited at publish; a failed build before then must not leave it unhandled
     const { built, layout, threads, level } = await encodeStage(b, imported.objects);
     const reports = await timed(b, 'validate', () => b.validation.results(imported.objects));
-    b.validation.report(imported.objects, reports, b.logger);
+    b.validation.report(imported.objects, reports, b.logger, options.grindDensity === 'off' ? undefined : options.grindDensity);
     const pass = restored ? b.pool!.storedValidation(0).catch(() => null) : undefined;
     b.cache?.preserve(); // before the publish replaces the previous output's files
     const result = await publishStage(b, imported, await sha256, built, layout, threads, level);
@@ -657,7 +657,7 @@ async function dryRunStage(b: Build, imported: ImportResult & { ybn?: YbnReport 
   checkPool(geometries, options, 'at least ');
   for (const w of poolWarnings(geometries)) b.logger.warn(w);
   const reports = await timed(b, 'validate', () => b.validation.results(objects));
-  b.validation.report(objects, reports, b.logger);
+  b.validation.report(objects, reports, b.logger, b.options.grindDensity === 'off' ? undefined : b.options.grindDensity);
   const resources = jobs.map((j) => ({
     name: j.name, file: `${j.name}.physics`, cell: j.cell, triangles: jobTriangles(j), parts: j.groups.length,
     geometries: jobGeometries(j), sourceObjects: j.sources,

@@ -279,11 +279,12 @@ export class Validation {
     return out;
   }
 
-  report(objects: ImportedObject[], reports: Map<ImportedObject, MeshReport>, logger: Logger): void {
+  /** `cut`: the density cut's target when it is on (the dense-part item says what the build does about it). */
+  report(objects: ImportedObject[], reports: Map<ImportedObject, MeshReport>, logger: Logger, cut?: number): void {
     for (const o of objects) {
       const report = reports.get(o);
       if (!report) continue;
-      const line = describeReport(o.name, report);
+      const line = describeReport(o.name, report, cut);
       if (line) logger.warn(line);
       // Every object with a finding (borders included: info), counts and the locations kept (in the report's order).
       let entry: Record<string, unknown> | undefined;

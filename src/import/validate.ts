@@ -317,7 +317,7 @@ export const FINDING_NAMES: Record<FindingKind, string> = {
  * One line for the warnings list, each warning kind with its first location; undefined when nothing warns.
  * Border edges (the outline of an open surface) are expected and only counted in the manifest.
  */
-export function describeReport(name: string, r: MeshReport): string | undefined {
+export function describeReport(name: string, r: MeshReport, cut?: number): string | undefined {
   const items: string[] = [];
   for (const kind of FINDING_KINDS) {
     const n = r[kind];
@@ -329,7 +329,11 @@ export function describeReport(name: string, r: MeshReport): string | undefined 
     items.push(`${r.uncheckedEdges} open edges not checked for cracks (the level-wide crack pass was past its work budget: large faces over many open edges; docs/validation.md, "Work budget")`);
   }
   if (r.denseParts > 0) {
-    items.push(`${r.denseParts} part(s) too dense to grind (${Math.round(r.maxHalfEdgesPerMetre)} > ${DENSITY_LIMIT} half-edges per metre)`);
+    // With the density cut on (src/geometry/grind-cut.ts) the written parts are what the grind findings judge: here
+    // the object as authored, and what the build does about it.
+    items.push(cut === undefined
+      ? `${r.denseParts} part(s) too dense to grind (${Math.round(r.maxHalfEdgesPerMetre)} > ${DENSITY_LIMIT} half-edges per metre)`
+      : `${r.denseParts} part(s) too dense to grind as authored (${Math.round(r.maxHalfEdgesPerMetre)} > ${DENSITY_LIMIT} half-edges per metre): cut into parts at or under ${cut} where they hold creases (--grind-density off: Studio's one part)`);
   }
   return items.length ? `validate: object "${name}": ${items.join('; ')}` : undefined;
 }

@@ -7,6 +7,7 @@ import { readPhysicsResource, writePhysicsResource } from '../../src/format/reso
 import { resourceGrind } from '../../src/format/grind-map.ts';
 import { encodeResource } from '../../src/geometry/resource.ts';
 import { GRIND_DENSITY_TARGET } from '../../src/geometry/grind-cut.ts';
+import { layoutLine } from '../../cli/summary.ts';
 import { compileLevel, type CompileResult } from '../../src/build/compile.ts';
 import { addNode, newLevel, tempDir, writeLevel } from '../fixtures/levels.ts';
 import { denseBox, foldedSheet, ledgeTerrain } from '../fixtures/grind.ts';
@@ -105,7 +106,9 @@ describe('the density cut', () => {
     expect(cut.manifest.totals['grindable-metres']).toBe(40);
     expect(cut.manifest.grind).toMatchObject({ denseParts: [], lostCreases: 0, cut: { added: g.parts.length - 1, dense: 0 } });
     expect(cut.manifest.options.grindDensity).toBe(GRIND_DENSITY_TARGET);
+    expect(layoutLine(cut)).toBe(`1 objects < budget 4,003 → one resource per object (${g.parts.length} geometries, ${g.parts.length - 1} of them from cutting dense parts for grinding)`);
     expect(warned.filter((w) => w.startsWith('grind:'))).toEqual([]);
+    expect(warned.some((w) => /too dense to grind as authored \(1358 > 900 half-edges per metre\): cut into parts at or under 800/.test(w))).toBe(true);
     // The cuts are seams like any other: with --seams level no open edge is made.
     expect(cut.manifest.seams.openEdgesWritten).toBe(cut.manifest.seams.authoredOpenEdges);
   });
@@ -114,7 +117,7 @@ describe('the density cut', () => {
     studio = await compileLevel(await oneTerrain('studio-one.glb'), { grindDensity: 'off' }, { logger: { warn: (m) => void warnings.push(m) } });
     const expected = writePhysicsResource(encodeResource([{ name: 'terrain', positions: Float32Array.from(terrain.positions), indices: Uint32Array.from(terrain.indices), material: 0x60 }]).resource);
     expect(Buffer.compare(readFileSync(join(studio.outDir, 'terrain.physics')), Buffer.from(expected))).toBe(0);
-    expect(warnings.some((w) => /too dense to grind/.test(w))).toBe(true);
+    expect(warnings.some((w) => /too dense to grind \(1358 > 900 half-edges per metre\)$/.test(w))).toBe(true);
     expect(warnings.some((w) => /^grind: "terrain" part 0/.test(w))).toBe(true);
     const a = worldTriangles(cut.outDir, terrain);
     expect(a).toHaveLength(12_800);

@@ -293,8 +293,15 @@ export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): Rid
     coverage.laneSpacing = round(laneSpacing);
     for (const axis of [0, 2] as const) {
       const other = axis === 0 ? 2 : 0;
-      for (let u = w.min[other] + laneSpacing / 2; u <= w.max[other] && budgetLeft(); u += laneSpacing) {
-        for (let s = w.min[axis]; s < w.max[axis] && budgetLeft(); s += opt.laneRide) {
+      // Counted from the extents, not by adding the spacing to a position: far out (1e20 m) an addition of a few
+      // metres leaves the position as it was, and the loop would spin until the work budget.
+      const across = w.max[other] - w.min[other], along = w.max[axis] - w.min[axis];
+      const lanes = across >= laneSpacing / 2 ? Math.floor((across - laneSpacing / 2) / laneSpacing) + 1 : 0;
+      const rides = along > 0 ? Math.ceil(along / opt.laneRide) : 0;
+      for (let i = 0; i < lanes && budgetLeft(); i++) {
+        const u = w.min[other] + laneSpacing / 2 + i * laneSpacing;
+        for (let j = 0; j < rides && budgetLeft(); j++) {
+          const s = w.min[axis] + j * opt.laneRide;
           const x = axis === 0 ? s : u, z = axis === 0 ? u : s;
           if (rideFrom(probe, speed, x, w.max[1] + 1, z, axis === 0 ? 1 : 0, axis === 0 ? 0 : 1, opt.laneRide, 'lane', Infinity)) coverage.lanesRidden++;
         }

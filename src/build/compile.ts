@@ -503,6 +503,8 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     // The level's edge data: the corners each shape left unpaired, matched over the level, stored into the files
     // (counted in 'shape' mode too, for the manifest, where every listed corner is written open).
     const level = await timed(b, 'seams', () => joinSeams(built, options.seams, options.seamValues ?? [], cached, allKeys, b.cache, staging, b.pool, threads, (d, t) => b.hooks.onProgress?.('seams', d, t)));
+    const skipped = level.coverUnchecked;
+    if (skipped && options.seams === 'level') b.logger.warn(`seams: ${skipped.corners} open corners not checked for T-junctions and near-flush joints (the pass would compare more than its work budget of ${skipped.budget.toExponential(1)} edge pairs: large edges over many open ones); they are written open`);
     return { built, layout, threads, level };
   }
 }

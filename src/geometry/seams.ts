@@ -29,6 +29,11 @@ export interface SeamMatch {
   openCorners: number;
   /** Listed corners that took a code (joined across a cut; a pair counts two). */
   joined: number;
+  /**
+   * Set when the T-junction pass (joinCovered) was past its work budget and not run: the corners it would have
+   * looked at (they stay open), its estimated work and the budget (COVER_BUDGET).
+   */
+  coverUnchecked?: { corners: number; work: number; budget: number };
 }
 
 /** Corners per call into the match (assembly/seams.ts matchBegin says why it is called in chunks). */
@@ -64,11 +69,11 @@ export function matchSeams(lists: OpenCorners[], bucketCorners = MATCH_BUCKET_CO
       }
     }, (codes) => all.set(codes))
     : matchBuckets(lists, n, bucketCorners, all);
-  const covered = joinCovered(lists, all);
+  const cover = joinCovered(lists, all);
   const codes: Float32Array[] = [];
   let at = 0;
   for (const l of lists) codes.push(all.subarray(at, (at += l.corner.length)));
-  return { codes, openCorners: r.openCorners, joined: r.joined + covered };
+  return { codes, openCorners: r.openCorners, joined: r.joined + cover.joined, ...(cover.unchecked ? { coverUnchecked: cover.unchecked } : {}) };
 }
 
 /**
@@ -86,7 +91,15 @@ export const T_JUNCTION_TOLERANCE = 1e-4;
  * than two faces hold them (an exact reverse exists) are left as they are. Writes into `all`; returns how many
  * corners it joined. Work: the open corners, by a grid of their boxes.
  */
-function joinCovered(lists: OpenCorners[], all: Float32Array): number {
+/**
+ * The T-junction pass's work budget, in edge pairs considered (each edge against the edges of its grid cells):
+ * `base` plus `perCorner` for each corner it looks at. Edges of ordinary size meet a few neighbours each; a soup of
+ * large overlapping triangles puts every edge in a few huge cells (10,000 triangles: ~30,000 open edges, ~9·10^8
+ * pairs, 78 s). Past it the pass is not run (those corners stay open, as before it existed) and the build warns.
+ */
+export const COVER_BUDGET = { base: 5e7, perCorner: 200 };
+
+function joinCovered(lists: OpenCorners[], all: Float32Array): { joined: number; unchecked?: { corners: number; work: number; budget: number } } {
   const open: number[] = [];
   const pts: number[] = [];
   let g = 0;
@@ -98,7 +111,7 @@ function joinCovered(lists: OpenCorners[], all: Float32Array): number {
     }
   }
   const n = open.length;
-  if (n < 2) return 0;
+  if (n < 2) return { joined: 0 };
   const P = Float64Array.from(pts);
   // A grid over x/z of the edges' boxes, cells of twice the median edge length (at least 0.25 m).
   const lens = new Float64Array(n);
@@ -114,6 +127,14 @@ function joinCovered(lists: OpenCorners[], all: Float32Array): number {
   };
   for (let i = 0; i < n; i++) cellsOf(i, (k) => (grid.get(k) ?? grid.set(k, []).get(k)!).push(i));
   const big = grid.get('big') ?? [];
+  // The pairs the loop below would consider, counted first (each edge's cells' lists, and the big ones), up to the budget.
+  const budget = COVER_BUDGET.base + COVER_BUDGET.perCorner * n;
+  let work = big.length * n;
+  for (let e = 0; e < n && work <= budget; e++) {
+    if (lens[e] < 10 * T_JUNCTION_TOLERANCE) continue;
+    cellsOf(e, (k) => void (work += k === 'big' ? 0 : (grid.get(k)?.length ?? 0)));
+  }
+  if (work > budget) return { joined: 0, unchecked: { corners: n, work, budget } };
   let joined = 0;
   const seen = new Int32Array(n).fill(-1);
   for (let e = 0; e < n; e++) {
@@ -170,7 +191,7 @@ function joinCovered(lists: OpenCorners[], all: Float32Array): number {
     all[open[e]] = code;
     joined++;
   }
-  return joined;
+  return { joined };
 }
 
 /** The edge rule (edge-rule.ts classifyEdge) for the face at o (a, b, third) against the face at q across its edge. */

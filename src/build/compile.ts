@@ -28,7 +28,8 @@ import { SHAPE_DEFAULTS, shapeObjects, type ShapeOptions } from '../shapes/build
 import { availableParallelism } from 'node:os';
 import { autoThreads, cpuMark, freeCores, runJobs, runPatches, takeInReplies, ThreadPool, type CpuMark } from '../tiling/pool.ts';
 import { MAX_RESOURCE_BYTES, readRegularFile } from '../files.ts';
-import { CACHE_ENTRY, ResourceCache, type KeyMemo } from './cache.ts';
+import { CACHE_ENTRY, ResourceCache } from './cache.ts';
+import type { KeyMemo } from './cache-key.ts';
 import type { CompileSession } from './session.ts';
 import { inspectOutput, MANIFEST_FILE, type PreviousOutput } from '../output/ownership.ts';
 import { LOCK_WAIT_MS, lockOutput } from '../output/lock.ts';

@@ -7,7 +7,7 @@
 //   on the worker that validated it), and the cache key of every resource made of the same arrays (src/build/cache.ts).
 // The output is byte for byte a build without a session (test/compile/session.test.ts); only the time differs.
 import { randomBytes } from 'node:crypto';
-import { KeyMemo } from './cache.ts';
+import { KeyMemo } from './cache-key.ts';
 import { ImportMemo } from '../import/memo.ts';
 import { RunsMemo } from '../tiling/cells.ts';
 import { ValidationKeep } from './validation.ts';
@@ -28,7 +28,7 @@ export class CompileSession {
   readonly import = new ImportMemo();
   /** @internal Cell runs per (positions, indices, cell size). */
   readonly runs = new RunsMemo();
-  /** @internal Cache keys by a job's make-up (src/build/cache.ts jobSignature). */
+  /** @internal Cache keys by a job's make-up (src/build/cache-key.ts jobSignature). */
   readonly keys = new KeyMemo();
   /** @internal Validation reports and crack counts (src/build/validation.ts). */
   readonly validation = new ValidationKeep(this.token);

@@ -1,9 +1,9 @@
-// src/build/cache.ts walkPlain: the token stream a cache key hashes (and a session's job signature). Its key lists are
+// src/build/cache-key.ts walkPlain: the token stream a cache key hashes (and a session's job signature). Its key lists are
 // planned once per list (sorted, quoted); the stream must stay what the plain recipe gives — the recipe written out
 // here — for any value: keys in any order, skipped keys, undefined values, nested arrays and objects, typed arrays,
 // numbers JSON writes as null, strings with escapes.
 import { describe, expect, it } from 'vitest';
-import { walkPlain } from '../../src/build/cache.ts';
+import { walkPlain } from '../../src/build/cache-key.ts';
 
 /** The recipe as first written: filter, sort and quote the keys of every object anew. */
 function reference(v: unknown, skip: readonly string[], out: string[]): void {

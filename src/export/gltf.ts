@@ -11,28 +11,25 @@
 // surface, carrying sk8_collision_material_packed (what src/import/objects.ts reads). Every word the compiler does
 // not derive goes into extras (sk8_physics on the group, sk8_part on each part node); a compile output's manifest
 // options into the scene's extras (sk8_compile), which `compile-collision --recorded-options` applies.
-// Each resource's kind-5 parts are encoded again here as the compiler would get them from this GLB; where that does
+// Each resource's kind-5 parts are encoded again as the compiler would get them from this GLB (recompile.ts); where that does
 // not give the stored shapes back, or a word is not the compiler's, a note says so per resource.
 import { Document, NodeIO, type Material, type Node } from '@gltf-transform/core';
 import { readPhysicsResource } from '../format/resource.ts';
 import { decodeMaterial } from '../format/material.ts';
 import { buildSurfaceTable, normaliseSurfaceName, surfaceNameOfWord } from '../import/materials.ts';
 import { faceCount, KIND_BOX, KIND_CONVEX, KIND_MESH, NO_SHAPE, PART_FLAGS, type PartRecord, type PhysicsResource, type ShapeRecord, type Vec3 } from '../format/types.ts';
-import { encodeResource, type MeshObject } from '../geometry/resource.ts';
 import type { OpenCorners } from '../geometry/encode.ts';
 import { carrySeamValues, matchSeams, seamEdge } from '../geometry/seams.ts';
 import { SEAM_NONE } from '../geometry/edge-rule.ts';
 import { quatToMat3 } from '../shapes/frame.ts';
-import type { NativeShape } from '../shapes/native.ts';
 import type { Manifest } from '../build/manifest.ts';
 import { encodeOrder, mergePieces } from './face-order.ts';
-import { prismRings, recoverGrindCurve, type RecoveredCurve } from './grind.ts';
+import { prismRings } from './grind.ts';
 import { partSpans, relativeTo, WorldSolver, type PartSpans } from './positions.ts';
 import { surfaceColourLinear } from '../report/surfaces.ts';
 import { PHYSICS_LITERAL_FLAG } from '../import/materials.ts';
 import { MAX_SHAPE_FACES } from '../geometry/encode.ts';
-import { convexParts } from '../shapes/convex.ts';
-import { parseStoredSpec, storedBox, storedBoxSpec, storedConvexPart } from '../shapes/stored.ts';
+import { bitOf, convexSplitCheck, grindCurve, recordCheck, reencodeCheck, word, type Grouping, type MeshPlan } from './recompile.ts';
 
 export interface ToGltfInput {
   /** Where the bytes came from, for messages and notes. */
@@ -66,7 +63,6 @@ const EDGE_RGBA: Record<string, [number, number, number, number]> = {
 };
 
 const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
-const word = (v: number): string => `0x${(v >>> 0).toString(16).padStart(8, '0')}`;
 
 /** A compile output's build settings as its manifest holds them (scene extras sk8_compile). */
 export interface RecordedBuild {
@@ -79,23 +75,6 @@ export interface RecordedBuild {
    * level), SEAM_CARRY_STRIDE numbers a join (src/geometry/seams.ts carrySeamValues): the recompile takes them.
    */
   seamValues?: number[];
-}
-
-/** How the compiler will group a resource's parts when this GLB is compiled (see the file header). */
-type Grouping = 'object' | 'cell' | 'parts';
-
-interface MeshPlan {
-  part: number;
-  /** The parts it holds: one, or the pieces of a mesh the encoder split (merged into one input, mergePieces). */
-  parts: number[];
-  /** World positions of the stored vertices (f32), as the importer will compute them from what is written. */
-  world: Float32Array;
-  /** Triangles over the stored vertices, in the order written. */
-  tris: Uint32Array;
-  /** The part is rotated: its stored values are written under its rotation (world is then only for the check). */
-  rotated: boolean;
-  /** Per triangle written, its stored first corner. */
-  first: Uint32Array;
 }
 
 /** Reads each input with the codec (throws `to-gltf: <file>: <FormatError>`), then writes one GLB. */
@@ -469,39 +448,6 @@ function displayed(v: Float32Array, p: PartRecord, origin: Vec3): Float32Array {
   return out;
 }
 
-/**
- * What the shape layer builds from a record under a node at `origin` (read back from its JSON, as the importer
- * gets it) against the stored part and shape: a note when they differ, else null.
- */
-function recordCheck(p: PartRecord, s: ShapeRecord, spec: unknown, origin: Vec3): string | null {
-  const json: unknown = JSON.parse(JSON.stringify(spec));
-  // JSON has no −0: the node's translation comes back +0.
-  const world = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, origin[0] + 0, origin[1] + 0, origin[2] + 0, 1];
-  let built: NativeShape;
-  try {
-    if (p.kind === KIND_BOX) {
-      const b = storedBoxSpec(json, 'to-gltf');
-      if (!b) return 'its rotation is a zero quaternion, which a box record cannot keep, so the recompile will not give these bytes back';
-      built = storedBox(b, world);
-    } else {
-      const spec = parseStoredSpec(json, 'to-gltf');
-      if (spec.type !== 'hull') throw new Error('not a hull record');
-      built = storedConvexPart(spec.convex, world, 'to-gltf');
-    }
-  } catch (e) {
-    return `its kind-${p.kind} record is not one the shape layer takes (${(e as Error).message}), so the recompile will not give these bytes back`;
-  }
-  const back = (what: string): string => `its kind-${p.kind} record does not give the stored ${what} back (the shape layer writes a box at ±half-extents with its planes, a convex part unrotated with zero bounds and Newell planes), so the recompile will not give these bytes back`;
-  for (let j = 0; j < 3; j++) if (!Object.is(built.position[j], p.position[j])) return back(`position ${'xyz'[j]} (${built.position[j]}, not the stored ${p.position[j]})`);
-  for (let j = 0; j < 4; j++) if (!Object.is(built.rotation[j], p.rotation[j])) return back('rotation');
-  const same = (x: ArrayLike<number>, y: ArrayLike<number>): boolean => x.length === y.length && Array.prototype.every.call(x, (v: number, i: number) => Object.is(v, y[i]));
-  for (const k of ['min', 'max', 'vertices', 'vertexCornerOffsets', 'cornerIdsByVertex', 'cornerVertices', 'edgeValues', 'concaveBits', 'flatBits', 'faceOffsets', 'planeNormals', 'planeOffsets', 'tree'] as const) {
-    if (!same(s[k] as ArrayLike<number>, built.shape[k] as ArrayLike<number>)) return back(k);
-  }
-  if (s.word20 !== built.shape.word20) return back('shape word 0x20');
-  return null;
-}
-
 /** The parts of a convex_parts node in the order the importer and convex_parts see them: by material first seen. */
 function importedOrder(res: PhysicsResource, written: { part: number }[]): number[] {
   const byMaterial = new Map<number, number[]>();
@@ -510,42 +456,6 @@ function importedOrder(res: PhysicsResource, written: { part: number }[]): numbe
     byMaterial.set(m, [...(byMaterial.get(m) ?? []), w.part]);
   }
   return [...byMaterial.values()].flat();
-}
-
-/**
- * The convex_parts split of the node as the recompile will make it (world values as the importer computes them,
- * triangles grouped by material as it assembles them): one part per written part, in `found` order, and no kind-5
- * part breaking the convex contract. A note when not, else null.
- */
-function convexSplitCheck(res: PhysicsResource, written: { part: number; world: Float32Array; tris: Uint32Array }[], found: number[]): string | null {
-  const at = new Map<number, { base: number; w: (typeof written)[number] }>();
-  let base = 0;
-  for (const w of written) {
-    at.set(w.part, { base, w });
-    base += w.world.length / 3;
-  }
-  const positions = new Float32Array(3 * base);
-  for (const { base: b, w } of at.values()) positions.set(w.world, 3 * b);
-  const tris = new Uint32Array(written.reduce((t, w) => t + w.tris.length, 0));
-  const expected: number[][] = [];
-  let t = 0;
-  for (const i of found) {
-    const { base: b, w } = at.get(i)!;
-    expected.push(Array.from({ length: w.tris.length / 3 }, (_, k) => t / 3 + k));
-    for (let k = 0; k < w.tris.length; k++) tris[t++] = w.tris[k] + b;
-  }
-  let split: ReturnType<typeof convexParts>;
-  try {
-    split = convexParts(positions, tris, 'to-gltf');
-  } catch (e) {
-    return `as one convex_parts object its mesh is refused (${(e as Error).message}), so the recompile will not give these bytes back`;
-  }
-  if (split.parts.length !== found.length || split.parts.some((p, k) => p.triangles.join() !== expected[k].join())) {
-    return `as one convex_parts object its mesh splits into ${split.parts.length} parts, not the ${found.length} stored (parts meet at a vertex), so the recompile will not give these bytes back`;
-  }
-  const bad = split.parts.findIndex((p, k) => p.failure && res.parts[found[k]].kind === KIND_MESH);
-  if (bad >= 0) return `part ${found[bad]} breaks the convex contract as written (${split.parts[bad].failure}): the recompile refuses it, or with --hull-parts takes its hull`;
-  return null;
 }
 
 /** Per face in the given order, its stored first corner. */
@@ -580,34 +490,6 @@ function isPrism(res: PhysicsResource, parts: number[]): boolean {
   return parts.length === 1 && p.kind === KIND_MESH && p.shape !== NO_SHAPE && prismRings(res.shapes[p.shape].vertices.length / 3, faceCount(res.shapes[p.shape])) !== null;
 }
 
-/**
- * The grind curve of a compile output's grind prism (part i, planned as `plan`), or why it does not come back, or
- * null where there is nothing to try (a rotated part, no plan): rebuilt prisms are encoded as the recompile will
- * encode them and taken only where that gives the stored part back.
- */
-function grindCurve(res: PhysicsResource, i: number, plan: MeshPlan | undefined): RecoveredCurve | string | null {
-  if (!plan || plan.rotated || plan.parts.length !== 1) return null;
-  const p = res.parts[i], stored = res.shapes[p.shape];
-  const spans = partSpans(stored.vertices, p.position);
-  return recoverGrindCurve(plan.world, faceCount(stored), (positions, indices) => {
-    let encoded: ReturnType<typeof encodeResource>;
-    try {
-      encoded = encodeResource([{ name: 'grind', positions, indices, material: p.material }], { header: { word08: res.word08, body: res.body } });
-    } catch {
-      return Infinity;
-    }
-    const [q] = encoded.resource.parts;
-    if (encoded.resource.parts.length !== 1 || q.material !== p.material) return Infinity;
-    const s = encoded.resource.shapes[q.shape];
-    if (s.vertices.length !== stored.vertices.length) return Infinity;
-    // Stored values off, a part position axis off counting as every vertex's; 0 only where every array matches.
-    let off = 0;
-    for (let j = 0; j < 3; j++) if (!Object.is(q.position[j], p.position[j])) off += stored.vertices.length / 3;
-    for (let k = 0; k < s.vertices.length; k++) if (!Object.is(s.vertices[k], stored.vertices[k])) off++;
-    return off > 0 ? off : shapeDifference(stored, s, encoded.open[q.shape].corner) === null ? 0 : 1;
-  }, typeof spans === 'string' ? undefined : spans);
-}
-
 /** sk8_part extras of a node holding the given parts (one entry per part), and the mode/grind flags. */
 function partExtras(res: PhysicsResource, parts: number[], grind: boolean): Record<string, unknown> {
   const one = (i: number) => {
@@ -620,86 +502,6 @@ function partExtras(res: PhysicsResource, parts: number[], grind: boolean): Reco
   else if (kind === KIND_CONVEX) extras.sk8_collision_mode = 'hull';
   if (grind) extras.sk8_grind_prism = true;
   return extras;
-}
-
-/**
- * Encodes the resource's kind-5 parts as the compiler will get them from the GLB ('object': one object, a group
- * per material in first-seen order; 'cell': the cell's groups by material over the nodes in order; 'parts': one
- * object per part, as encodeResource over the nodes) and compares parts and shapes with the stored ones (edge data
- * at corners the shape leaves open excepted: the level-wide seams set those on recompile). Returns a note, or null.
- */
-function reencodeCheck(res: PhysicsResource, grouping: Grouping, meshes: MeshPlan[], file: string, joinedNote: boolean): { why: string | null; seams?: { open: OpenCorners[]; stored: ShapeRecord[] } } {
-  const why = (w: string): { why: string } => ({ why: w });
-  const objects: MeshObject[] = [];
-  const byMaterial = new Map<number, MeshPlan[]>();
-  for (const m of meshes) {
-    const mat = res.parts[m.part].material;
-    if (grouping === 'parts') objects.push(meshObject(`part${m.part}`, [m], mat));
-    else byMaterial.set(mat, [...(byMaterial.get(mat) ?? []), m]);
-  }
-  for (const [mat, list] of byMaterial) objects.push(meshObject(`material ${word(mat)}`, list, mat));
-  let encoded: ReturnType<typeof encodeResource>;
-  try {
-    encoded = encodeResource(objects, { header: { word08: res.word08, body: res.body } });
-  } catch (e) {
-    return why(`kind-5 parts do not encode again: ${(e as Error).message}`);
-  }
-  const meshParts = res.parts.filter((p) => p.kind === KIND_MESH && p.shape !== NO_SHAPE);
-  const got = encoded.resource.parts;
-  if (got.length !== meshParts.length) return why(`kind-5 parts re-encode to ${got.length} parts, not ${meshParts.length} (the compiler's split or grouping differs), so the recompile will not give ${file}'s bytes back`);
-  // The stored shape of each encoded shape, for the seams' check (every encoded shape is a kind-5 part's here).
-  const stored: ShapeRecord[] = [];
-  let differs: string | null = null;
-  for (let k = 0; k < got.length; k++) {
-    const a = meshParts[k], b = got[k];
-    stored[b.shape] = res.shapes[a.shape];
-    if (differs) continue;
-    const where = `kind-5 part ${res.parts.indexOf(a)}`;
-    if (a.material !== b.material) differs = `${where}: re-encodes in another part order (material ${word(b.material)} where ${word(a.material)} is stored)`;
-    for (let j = 0; j < 3 && !differs; j++) if (!Object.is(a.position[j], b.position[j])) differs = `${where}: re-encodes with position ${'xyz'[j]} ${b.position[j]}, not the stored ${a.position[j]}, so the recompile will not give these bytes back`;
-    const diff: string | null = differs ? null : shapeDifference(res.shapes[a.shape], encoded.resource.shapes[b.shape], encoded.open[b.shape].corner);
-    if (diff) differs = `${where}: re-encodes differently (${diff}), so the recompile will not give these bytes back`;
-  }
-  if (!differs && joinedNote) {
-    // Not fitted to the level-wide seams: stored edge data at corners the shapes leave open is not the encoder's.
-    let joined = 0;
-    for (let k = 0; k < got.length; k++) {
-      const a = res.shapes[meshParts[k].shape], b = encoded.resource.shapes[got[k].shape];
-      for (const c of encoded.open[got[k].shape].corner) if (!Object.is(a.edgeValues[c], b.edgeValues[c]) || bitOf(a.concaveBits, c) !== bitOf(b.concaveBits, c) || bitOf(a.flatBits, c) !== bitOf(b.flatBits, c)) joined++;
-    }
-    if (joined > 0) differs = `${joined} corners carry edge data joined across the compiler's cuts (--seams level): the recompile joins them again from world values the file keeps only to its f32 recentring, so their edge values may come out a step apart (a compile output with its manifest is fitted to them)`;
-  }
-  return { why: differs, seams: { open: encoded.open, stored } };
-}
-
-const bitOf = (bits: Uint8Array, c: number): number => (bits[c >> 3] >> (c & 7)) & 1;
-
-function meshObject(name: string, list: MeshPlan[], material: number): MeshObject {
-  const nv = list.reduce((s, m) => s + m.world.length / 3, 0), nt = list.reduce((s, m) => s + m.tris.length, 0);
-  const positions = new Float32Array(3 * nv), indices = new Uint32Array(nt);
-  let v = 0, t = 0;
-  for (const m of list) {
-    positions.set(m.world, 3 * v);
-    for (let i = 0; i < m.tris.length; i++) indices[t + i] = m.tris[i] + v;
-    v += m.world.length / 3;
-    t += m.tris.length;
-  }
-  return { name, positions, indices, material };
-}
-
-/** The first stored array of `a` that `b` does not hold the same (edge data at `open` corners not compared), or null. */
-function shapeDifference(a: ShapeRecord, b: ShapeRecord, open: Uint32Array): string | null {
-  const same = (x: ArrayLike<number>, y: ArrayLike<number>): boolean => x.length === y.length && Array.prototype.every.call(x, (v: number, i: number) => Object.is(v, y[i]));
-  for (const k of ['vertices', 'faceOffsets', 'cornerVertices', 'vertexCornerOffsets', 'cornerIdsByVertex', 'tree', 'min', 'max'] as const) {
-    if (!same(a[k] as ArrayLike<number>, b[k] as ArrayLike<number>)) return k;
-  }
-  const skip = new Set(open);
-  const bit = (bits: Uint8Array, c: number): number => (bits[c >> 3] >> (c & 7)) & 1;
-  for (let c = 0; c < a.cornerVertices.length; c++) {
-    if (skip.has(c)) continue;
-    if (!Object.is(a.edgeValues[c], b.edgeValues[c]) || bit(a.concaveBits, c) !== bit(b.concaveBits, c) || bit(a.flatBits, c) !== bit(b.flatBits, c)) return `edge data of corner ${c}`;
-  }
-  return null;
 }
 
 /** The shape's faces as triangles over its stored vertices, in file order (polygons fanned from their first corner). */

@@ -114,12 +114,27 @@ describe('only regular files, never more bytes than the format allows', () => {
   });
   it('inspect and verify refuse /dev/zero and a file larger than any PhysicsResource (CLI)', () => {
     const huge = join(tmp.dir, 'huge.physics');
-    writeFileSync(huge, '');
-    truncateSync(huge, MAX_RESOURCE_BYTES + 1); // sparse: no disk used
-    for (const args of [['inspect', '/dev/zero'], ['verify', '/dev/zero'], ['inspect', 'huge.physics'], ['verify', 'huge.physics']]) {
-      const r = cli(...args);
-      expect(r.status, args.join(' ')).toBe(1);
-      expect(r.stderr).toMatch(args[1] === '/dev/zero' ? /\/dev\/zero: .*a character device, not a regular file/ : /huge\.physics: .*1073741825 bytes, more than any PhysicsResource \(MAX_RESOURCE_BYTES, 1 GiB\)/);
+    // A resource's version and magic, then a sparse tail past the cap (no disk used): refused by its size, unread.
+    const head = Buffer.alloc(8);
+    head.writeUInt32LE(2, 0);
+    head.writeUInt32LE(0x69af7015, 4);
+    writeFileSync(huge, head);
+    truncateSync(huge, MAX_RESOURCE_BYTES + 1);
+    // Zeros past the cap: refused from their first bytes, as not a PhysicsResource at all.
+    const zeros = join(tmp.dir, 'zeros.physics');
+    writeFileSync(zeros, '');
+    truncateSync(zeros, MAX_RESOURCE_BYTES + 1);
+    const expected: Record<string, RegExp> = {
+      '/dev/zero': /\/dev\/zero: .*a character device, not a regular file/,
+      'huge.physics': /huge\.physics: .*1073741825 bytes, more than any PhysicsResource \(MAX_RESOURCE_BYTES, 1 GiB\)/,
+      'zeros.physics': /zeros\.physics: (open: )?not a PhysicsResource \(1073741825 bytes; a PhysicsResource starts with version 2/,
+    };
+    for (const file of Object.keys(expected)) {
+      for (const command of ['inspect', 'verify']) {
+        const r = cli(command, file);
+        expect(r.status, `${command} ${file}`).toBe(1);
+        expect(r.stderr, `${command} ${file}`).toMatch(expected[file]);
+      }
     }
   });
   it('readRegularFile: the cap refuses or truncates as asked', () => {

@@ -410,7 +410,7 @@ def _stderr_message(result):
     msg = (own or lines)[-1]
     if result["code"] == 2 and "Unknown argument" in msg and "progress-json" in msg:
         # An installed compiler older than the add-on: say so rather than show yargs' line.
-        return "this compile-collision is older than the add-on (it has no --progress-json): update it (npm install -g skate-collision, or npm install in the level's folder)"
+        return "this compile-collision is older than the add-on (it has no --progress-json): update it (install the release's add-on zip, which carries its own compiler, or the release's npm package: npm install -g skate-collision-<version>.tgz)"
     return msg
 
 

@@ -284,7 +284,7 @@ def find_compiler_script(addon_dir, configured="", env=None, platform=sys.platfo
         return script, "PATH"
     raise NotFound(
         "compile-collision not found: install the add-on from the release zip (it holds the compiler), or install "
-        "the npm package (npm install -g skate-collision), or set its path in Edit → Preferences → Add-ons → "
+        "the release's npm package (npm install -g skate-collision-<version>.tgz), or set its path in Edit → Preferences → Add-ons → "
         "skate. collision")
 
 

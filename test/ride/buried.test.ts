@@ -5,9 +5,10 @@
 // the floating foot's 5 mm lip. The ride agrees: no step where the edge is buried under another walkable surface,
 // a step where it stands proud.
 import { afterAll, describe, expect, test } from 'vitest';
-import { rideResources } from '../../src/ride/index.ts';
+import { buildWorld, rideResources } from '../../src/ride/index.ts';
 import { lazyTempDir } from '../fixtures/levels.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
+import { joltLevel, joltSlide, loadJolt } from './jolt-oracle.ts';
 
 const tmp = lazyTempDir('sk8-ride-buried-');
 afterAll(() => tmp.cleanup());
@@ -27,7 +28,12 @@ describe('a kicker on the ground', () => {
     ['floating 5 mm above the ground: a 5 mm step at its foot', 0.005, true],
   ])('%s', async (_name, foot, step) => {
     const out = await compileMeshes(tmp.dir, `kicker${foot}`, [{ name: 'ground', ...grid(10, 6, 1, -4, 0, -3) }, kicker(foot)], { seams: 'level' });
-    const report = rideResources(readOutput(out), { laneSpacing: 0, seamSpacing: 0.5 });
+    const written = readOutput(out);
+    // Jolt: the deck (0.8 × 0.1 × 0.2 m) at 3 m/s from x = -1 for 0.25 s: onto the ramp, or stopped at the lip.
+    const J = await loadJolt();
+    const deck = joltSlide(joltLevel(buildWorld(written)), new J.BoxShape(new J.Vec3(0.4, 0.05, 0.1), 0), 0.05, [-1, 0, 0.5], 3, 0.25);
+    expect(deck.speed < 1, `Jolt: ${JSON.stringify(deck)}`).toBe(step);
+    const report = rideResources(written, { laneSpacing: 0, seamSpacing: 0.5 });
     const atFoot = report.findings.filter((f) => f.kind === 'step' && Math.abs(f.position[0]) < 0.01);
     if (step) {
       expect(atFoot.length, JSON.stringify(report.findings)).toBeGreaterThan(0);

@@ -12,7 +12,8 @@
 //   centroid extent (the u16 split's rule, src/geometry/split.ts, over units instead of triangles): deterministic,
 //   pieces compact and balanced, O(n log n).
 // - A piece stops when it is at or under the target and within maxFaces. A piece still over the target whose bbox
-//   diagonal is under MIN_PIECE_DIAGONAL is not worth a part of its own: the cut gives up there, and a whole subtree
+//   diagonal is under MIN_PIECE_DIAGONAL, or that holds fewer than twice MIN_PIECE_TRIANGLES, is not worth cutting
+//   into parts of their own: the cut gives up there, and a whole subtree
 //   that gave up everywhere is put back together as one piece (within maxFaces), so a small dense object stays one
 //   part (and is warned about: --simplify is what helps it) while the rest of its mesh is cut.
 // The pieces are a partition of the input's triangles, each ascending: every triangle is encoded exactly as before,
@@ -23,6 +24,12 @@ import { GRIND_CREASE_DEGREES } from '../format/grind-map.ts';
 export const GRIND_DENSITY_TARGET = 800;
 /** The smallest piece (bbox diagonal, metres) the density cut makes: below it cutting stops helping. */
 export const MIN_PIECE_DIAGONAL = 1;
+/**
+ * The fewest triangles a piece the density cut makes may hold: a range over the target with fewer than twice this is
+ * not cut further (a soup of long thin triangles would otherwise come apart into thousands of tiny parts that each
+ * pass the density test). 256 triangles at the target make a piece ~1 m across, MIN_PIECE_DIAGONAL.
+ */
+export const MIN_PIECE_TRIANGLES = 256;
 /** Most triangles a crease unit gathers (see the file header). */
 export const UNIT_MAX_TRIANGLES = 256;
 
@@ -105,7 +112,8 @@ export function densityCut(pos: ArrayLike<number>, tris: ArrayLike<number>, subs
   const cut = (lo: number, hi: number): void => {
     const s = stats(lo, hi);
     const over = s.diagonal > 0 ? (3 * s.tris) / s.diagonal > target : true;
-    if ((!over && s.tris <= maxFaces) || hi - lo === 1 || (over && s.diagonal < MIN_PIECE_DIAGONAL && s.tris <= maxFaces)) {
+    const small = s.diagonal < MIN_PIECE_DIAGONAL || s.tris < 2 * MIN_PIECE_TRIANGLES;
+    if ((!over && s.tris <= maxFaces) || hi - lo === 1 || (over && small && s.tris <= maxFaces)) {
       ranges.push([lo, hi, over]);
       return;
     }

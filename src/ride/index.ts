@@ -201,6 +201,24 @@ export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): Rid
     return true;
   };
 
+  /**
+   * Whether a probe ridden across the seam at (cx, cy, cz) along ±(ix, iz) would hang over the level's outer border:
+   * walkable surface is looked for under its footprint's corners and the middles of its ends (half its width to either
+   * side of the path, from its rear at the start to its nose at the end). Where there is none, the probe meets the
+   * border there (an open edge with nothing beyond: real, not a ghost), not the seam.
+   */
+  const overBorder = (probe: ProbeShape, cx: number, cy: number, cz: number, ix: number, iz: number, runup: number): boolean => {
+    const reachAlong = runup + probeLength(probe) / 2, half = probeWidth(probe) / 2;
+    for (const a of [-reachAlong, 0, reachAlong]) {
+      for (const b of a === 0 ? [-half, half] : [-half, 0, half]) {
+        // Walkable surface rises at most 45°: within this height of the crossing over this distance.
+        const reach = Math.abs(a) + Math.abs(b) + opt.gapDrop;
+        if (!heightAt(w, cx + a * ix - b * iz, cz + a * iz + b * ix, cy, reach, q)) return true;
+      }
+    }
+    return false;
+  };
+
   // Seams: each border edge of a walkable face once (by its ends, to 0.1 mm), crossed at points along it: one every
   // seamSpacing metres, widened so that the level has at most maxCrossings.
   const seen = new Set<string>();
@@ -272,10 +290,24 @@ export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): Rid
       let rode = false;
       for (const probe of opt.probes) {
         const runup = probeLength(probe.shape) / 2 + RUNUP;
+        // A probe that would hang over the level's outer border here is moved along the seam by its half width plus
+        // 1 mm, away from the border, while it stays on this edge; else it is not ridden across this crossing.
+        let at = f;
+        if (overBorder(probe.shape, cx, cy, cz, ix, iz, runup)) {
+          const d = (probeWidth(probe.shape) / 2 + 0.001) / hl;
+          at = NaN;
+          for (const g of [f - d, f + d]) {
+            if (g < 0 || g > 1 || overBorder(probe.shape, P[i] + g * ex, P[i + 1] + g * ey, P[i + 2] + g * ez, ix, iz, runup)) continue;
+            at = g;
+            break;
+          }
+          if (Number.isNaN(at)) continue;
+        }
+        const mx = P[i] + at * ex, my = P[i + 1] + at * ey, mz = P[i + 2] + at * ez;
         for (const speed of opt.speeds) {
           // Out of face t across the seam, and back.
-          rode = rideFrom(probe, speed, cx + ix * runup, cy, cz + iz * runup, -ix, -iz, 2 * runup, 'seam') || rode;
-          rode = rideFrom(probe, speed, cx - ix * runup, cy, cz - iz * runup, ix, iz, 2 * runup, 'seam') || rode;
+          rode = rideFrom(probe, speed, mx + ix * runup, my, mz + iz * runup, -ix, -iz, 2 * runup, 'seam') || rode;
+          rode = rideFrom(probe, speed, mx - ix * runup, my, mz - iz * runup, ix, iz, 2 * runup, 'seam') || rode;
         }
       }
       if (rode) coverage.seamMetresRidden += spacing;
@@ -332,6 +364,12 @@ function probeLength(p: ProbeShape): number {
   if (p.kind === 'sphere') return 2 * p.radius;
   if (p.kind === 'capsule') return 2 * (p.radius + p.halfLength);
   return 2 * Math.max(p.half[0], p.half[2]);
+}
+
+/** A probe's width across its travel, m. */
+function probeWidth(p: ProbeShape): number {
+  if (p.kind === 'sphere' || p.kind === 'capsule') return 2 * p.radius;
+  return 2 * p.half[2];
 }
 
 /**

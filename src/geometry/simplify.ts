@@ -12,7 +12,8 @@
 //   creases (convex, at or over the crease angle): their ends, bends and junctions are locked; a vertex in the middle
 //   of a straight run may only collapse along it within the error, so each crease stays where it was.
 // - Target: as few triangles as the error allows (target index count 0); the error reached is reported.
-import { MeshoptSimplifier } from 'meshoptimizer';
+// The simplifier's own entry: the compiler bundle maps the package's root to its decoder alone (scripts/bundle-compiler.mjs).
+import { MeshoptSimplifier } from 'meshoptimizer/simplifier';
 import { GRIND_CREASE_DEGREES, GRIND_DENSITY_LIMIT } from '../format/grind-map.ts';
 import { densityCut, subsetDensity } from './grind-cut.ts';
 import { MAX_SHAPE_FACES } from './encode.ts';

@@ -23,7 +23,7 @@
 // less than COMPACT_BELOW of it is compacted (its entries copied into this build's pack).
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob, type ResourceOpen } from '../tiling/build.ts';
 import { linkFromPrevious, previousDigest } from '../output/verdicts.ts';
 import type { FileCheck } from '../files.ts';
@@ -32,7 +32,7 @@ import { userKey } from './user-key.ts';
 import { fingerprint } from '../tiling/unique.ts';
 import { sameCodes } from '../tiling/seams.ts';
 import { isSlice, PACK_NAME, PackWriter, readSlice, type PackSlice } from '../output/cache-pack.ts';
-import { CACHE_FORMAT, encoderFingerprint, KeyHasher, NOT_IN_KEY } from './cache-key.ts';
+import { CACHE_FORMAT, encoderFingerprint, KeyHasher, NOT_IN_KEY, type KeyMemo } from './cache-key.ts';
 import { SEAM_NONE } from '../geometry/edge-rule.ts';
 
 /** The cache directory's name inside an output directory (one of src/output/ownership.ts's OWNED_ENTRIES). */
@@ -544,4 +544,32 @@ export class ResourceCache {
       out.close();
     }
   }
+}
+
+/** Where the cache of this output lives (--cache DIR, else `<out>/.cache`); undefined with the cache off. */
+export function cacheHomeOf(cache: string | false | undefined, outDir: string): string | undefined {
+  if (cache === false) return undefined;
+  return cache !== undefined ? resolve(cache) : join(outDir, CACHE_ENTRY);
+}
+
+/** Splits the jobs into those the cache has (published from it, at their index) and those to encode. */
+export function fromCache(cache: ResourceCache | undefined, all: ResourceJob[], encode: EncodeOptions | undefined, dir: string, memo?: KeyMemo) {
+  const cached: BuiltResource[] = new Array(all.length);
+  if (!cache) return { cached, jobs: all, keys: [] as string[], index: all.map((_, i) => i), allKeys: [] as string[] };
+  const jobs: ResourceJob[] = [];
+  const keys: string[] = [];
+  const index: number[] = [];
+  const allKeys: string[] = [];
+  all.forEach((job, i) => {
+    const key = memo ? memo.key(cache, job, encode) : cache.key(job, encode);
+    allKeys.push(key);
+    const hit = cache.take(key, job, dir);
+    if (hit) cached[i] = hit;
+    else {
+      jobs.push(job);
+      keys.push(key);
+      index.push(i);
+    }
+  });
+  return { cached, jobs, keys, index, allKeys };
 }

@@ -1,238 +1,46 @@
-// compile-collision level.glb: import → validate → budget → objects or collision_area tiles → encode → publish.
-// Spec context: ../shared/spec/authoring-notes.md ("Where our compiler sits", "Budgets and pools") and
-// ../shared/spec/physics-resource.md ("Collision, physics pools and grinds"). The library never prints or touches
-// `process`: warnings go to the logger, progress to a callback, and the caller gets the manifest and timings.
+// compile-collision level.glb: import → shapes → validate → plan (objects or collision_area cells) → cache →
+// encode → seams → publish; orchestration only: each stage's work is in its room (src/import/, src/shapes/,
+// src/tiling/, src/build/, src/output/, src/report/). Spec context: ../shared/spec/authoring-notes.md ("Where our
+// compiler sits", "Budgets and pools") and ../shared/spec/physics-resource.md ("Collision, physics pools and
+// grinds"). The library never prints or touches `process`: warnings go to the logger, progress to a callback, and
+// the caller gets the manifest and timings.
 import { webcrypto } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { basename, dirname, extname, join, resolve } from 'node:path';
-import { readPhysicsResource } from '../format/resource.ts';
-import { STUDIO_BODY_SIZE } from '../format/types.ts';
-import { importGltf, IMPORT_DEFAULTS } from '../import/gltf.ts';
-import type { ImportedObject, ImportResult, ImportStats, Logger } from '../model.ts';
-import { Validation } from './validation.ts';
-import { importYbn, isYbnPath, YBN_DEFAULTS, ybnStem, type YbnOptions } from '../import/ybn/index.ts';
-import { forgeStem, importForge, isDirectory, isForgePath } from '../import/forge/index.ts';
-import type { YbnReport } from '../import/ybn/flags.ts';
-import { isShared, SharedArena } from '../import/shared-arena.ts';
-import { buildReport, REPORT_FILE, type ReportInput } from '../report/index.ts';
-import { estimateShapes, GEOMETRY_BUDGET, poolWarnings, RESKATE_POOL } from '../tiling/budget.ts';
-import { groupTriangles, isNative, isPlanned, jobTriangles, noteBytes, releaseBytes, type BuiltResource, type EncodeOptions, type MeshGroup, type ResourceJob } from '../tiling/build.ts';
-import { SEAM_NONE } from '../geometry/edge-rule.ts';
-import { buildSurfaceTable } from '../import/materials.ts';
-import { applySeams, countSeams, DEFAULT_SEAMS, levelMatch, seamReport, type PatchItem, type SeamMode } from '../tiling/seams.ts';
-import { carrySeamValues } from '../geometry/seams.ts';
-import type { SeamMatch } from '../geometry/seams.ts';
-import { DEFAULT_CELL_SIZE, planCells, type CellSize, type KnownRuns } from '../tiling/cells.ts';
-import { nativeGroups, withNativeCells } from '../tiling/native-jobs.ts';
-import { SHAPE_DEFAULTS, shapeObjects, type ShapeOptions } from '../shapes/build.ts';
 import { availableParallelism } from 'node:os';
-import { autoThreads, cpuMark, freeCores, runJobs, runPatches, takeInReplies, ThreadPool, type CpuMark } from '../tiling/pool.ts';
+import { basename, dirname, extname, join } from 'node:path';
 import { MAX_RESOURCE_BYTES, readRegularFile } from '../files.ts';
-import { CACHE_ENTRY, ResourceCache } from './cache.ts';
-import type { KeyMemo } from './cache-key.ts';
-import type { CompileSession } from './session.ts';
+import type { ImportedObject, ImportResult, Logger } from '../model.ts';
+import { importGltf } from '../import/gltf.ts';
+import { importYbn, isYbnPath, ybnStem } from '../import/ybn/index.ts';
+import { skippedChildrenText, type YbnReport } from '../import/ybn/flags.ts';
+import { forgeStem, importForge, isDirectory, isForgePath } from '../import/forge/index.ts';
+import { readStudioTemplate } from '../import/studio-template.ts';
+import { SHAPE_DEFAULTS, shapeObjects } from '../shapes/build.ts';
+import { checkPool, estimateShapes, poolWarnings } from '../tiling/budget.ts';
+import { jobTriangles, type BuiltResource } from '../tiling/build.ts';
+import { cellJobs, jobGeometries, jobsGeometries, objectGeometries, objectJobs, sharedJobs } from '../tiling/jobs.ts';
+import { seamReport } from '../tiling/seams.ts';
+import type { SeamMatch } from '../geometry/seams.ts';
+import { autoThreads, cpuMark, freeCores, runJobs, takeInReplies, ThreadPool, type CpuMark } from '../tiling/pool.ts';
+import { buildReport, REPORT_FILE } from '../report/index.ts';
 import { inspectOutput, MANIFEST_FILE, type PreviousOutput } from '../output/ownership.ts';
 import { LOCK_WAIT_MS, lockOutput } from '../output/lock.ts';
 import { recoverOutput } from '../output/recovery.ts';
-import { refuseInputsInside, resolveOutDir, Staging, type PublishStep } from '../output/staging.ts';
+import { refuseInputsInside, resolveOutDir, Staging } from '../output/staging.ts';
 import { outlastRacyWindow } from '../output/verdicts.ts';
+import { CACHE_ENTRY, cacheHomeOf, fromCache, ResourceCache } from './cache.ts';
+import { decisions } from './decisions.ts';
+import { densePartWarnings, simplifyObjects, type SimplifiedEntry } from './grind.ts';
+import { makeManifest, STREAMING_PLAN_FILE, type StreamingPlan } from './manifest.ts';
+import { COMPILE_DEFAULTS, manifestOptions, ybnManifest, type CompileHooks, type CompileOptions, type CompileResult, type ObjectDecision, type ProgressStage } from './options.ts';
+import { joinSeams } from './seams.ts';
+import type { CompileSession } from './session.ts';
+import { buildKey, codeFingerprint, readRecord, readValidationPass, unchangedSince, writeRecord, writeValidationPass, type BuildRecord, type RecordedResult } from './unchanged.ts';
+import { Validation } from './validation.ts';
 
 export { MANIFEST_FILE, OWNED_ENTRIES } from '../output/ownership.ts';
 export { STREAMING_PLAN_FILE, type Manifest, type ManifestResource, type StreamingPlan, type Totals } from './manifest.ts';
-import { densePartWarnings, simplifyObjects, type SimplifiedEntry } from './grind.ts';
-import { GRIND_DENSITY_TARGET } from '../geometry/grind-cut.ts';
-import { makeManifest, STREAMING_PLAN_FILE, type Manifest, type StreamingPlan } from './manifest.ts';
-import { buildKey, codeFingerprint, readRecord, readValidationPass, unchangedSince, writeRecord, writeValidationPass, type BuildRecord, type RecordedResult } from './unchanged.ts';
-
-export interface CompileOptions {
-  /** Output directory; default `<input dir>/<input stem>.collision`. */
-  out?: string;
-  /** Scene name or index; default the file's default scene. */
-  scene?: string;
-  /** collision_area cell edge in metres: 50, 100 (default) or 200. */
-  cellSize: CellSize;
-  /** Encoding threads, the main thread included (1 = no workers), or 'auto' (by work size, at most one per core). Never changes the output. */
-  workers: number | 'auto';
-  /** Accept material slots ≥ 116. Default false. */
-  allowCustomSlots: boolean;
-  /** Geometry budget: at or above it, collision is merged into cells. Default 4,003 (Studio's). */
-  budget: number;
-  /** 'auto' (by budget, default), 'objects' (never tile) or 'cells' (always tile). */
-  tiling: 'auto' | 'objects' | 'cells';
-  /** Passed to the encoder (split rule, header form). */
-  encode?: EncodeOptions;
-  /**
-   * A PhysicsResource written by ReSkate Studio: its header word 0x08 and 0x4c-byte body are copied into every
-   * output (Studio's form). Without it, outputs use the game's form (word 0, no body; docs/format-decisions.md).
-   */
-  studioTemplate?: string;
-  /** Write report.html (src/report/) into the output: the written collision in a browser. Default false. */
-  report: boolean;
-  /** Decoders to register (tests switch them off). */
-  decoders: { draco: boolean; meshopt: boolean };
-  /**
-   * Incremental cache of built resources (src/build/cache.ts): a directory, false for none, or undefined for the default
-   * `<out>/.cache` (moved with the output on each publish). Never changes the output, only the time.
-   */
-  cache?: string | false;
-  /**
-   * Edge data where the compiler cuts the level (parts, u16 split, resources, cells): 'level' (default) gives a
-   * cut corner the edge data of its face across the cut (src/geometry/seams.ts); 'shape' keeps each shape's own
-   * (open at every cut: the reference encoder's bytes).
-   */
-  seams: SeamMode;
-  /**
-   * The density cut (src/geometry/grind-cut.ts): a part over this many half-edges per metre of its bbox diagonal is
-   * cut into parts at or under it, creases kept inside, so the game analyses its edges (1 … 1e9; default
-   * GRIND_DENSITY_TARGET, 800, under Studio's warning at 900). 'off': Studio's writer, one part and the warning.
-   */
-  grindDensity: number | 'off';
-  /**
-   * --simplify METRES (src/geometry/simplify.ts): each mesh object's material group over the game's density limit
-   * simplified with meshoptimizer within this absolute error (0.0001 … 1 m), open borders and grind creases locked;
-   * groups under the limit are never changed. Default undefined: off.
-   */
-  simplify?: number;
-  /**
-   * Convex values a round trip carries for joins across cuts (`--recorded-options` reads them from to-gltf's
-   * sk8_compile): SEAM_CARRY_STRIDE numbers a join (its edge's ends, world f32 x y z twice, then the value). A join
-   * matched within SEAM_CARRY_ULPS of its carried value takes it (src/geometry/seams.ts carrySeamValues). Default none.
-   */
-  seamValues?: number[];
-  /** Read buffer URIs that resolve outside the glTF's directory. Default false (refused, naming the buffer). */
-  allowOutsideUris: boolean;
-  /** Shape modes: chord error, --native-shapes (experimental), --hull-parts (src/shapes/build.ts SHAPE_DEFAULTS). */
-  shapes?: Partial<ShapeOptions>;
-  /**
-   * GTA V inputs (.ybn, .ybn.xml): whether hi@/ma@ detail copies compile, and which non-solid composite children
-   * are kept anyway (`keep`: src/import/ybn/flags.ts SKIP_REASONS; default none), and the .ymap.xml placements of
-   * this file (`placement`: src/import/ybn/ymap.ts). Their primitives use `shapes.chordError`.
-   */
-  ybn: Pick<YbnOptions, 'detail'> & Partial<Pick<YbnOptions, 'keep' | 'placement'>>;
-  /**
-   * Forge inputs (.forge, or a folder of extracted records; src/import/forge/): `materials`, a JSON file of
-   * CollisionMaterial name or id → skate. surface (--forge-materials). Their primitives use `shapes.chordError`.
-   */
-  forge?: { materials?: string };
-  /**
-   * Publish even when the geometries exceed ReSkate's pool (RESKATE_POOL, 40,000), which faults the game. Default
-   * false: such a build is an error and nothing is written.
-   */
-  allowPoolOverflow: boolean;
-  /** Any warning fails the build before anything is written. Default false. */
-  strict: boolean;
-  /** Import, validate and plan only: nothing is encoded and the output is not touched; `dryRun` in the result says what would be written. */
-  dryRun: boolean;
-  /**
-   * How long a build waits for another build of the same output directory to finish (the `.K.lock` beside it,
-   * src/output/lock.ts lockOutput), ms: 0 … 86,400,000; default LOCK_WAIT_MS (120,000). Then it is refused, naming the holder.
-   */
-  lockWaitMs?: number;
-}
-
-export const COMPILE_DEFAULTS: CompileOptions = {
-  cellSize: DEFAULT_CELL_SIZE,
-  workers: 'auto',
-  allowCustomSlots: false,
-  budget: GEOMETRY_BUDGET,
-  tiling: 'auto',
-  report: false,
-  decoders: IMPORT_DEFAULTS.decoders,
-  seams: DEFAULT_SEAMS,
-  grindDensity: GRIND_DENSITY_TARGET,
-  allowOutsideUris: false,
-  ybn: { detail: YBN_DEFAULTS.detail, keep: YBN_DEFAULTS.keep },
-  allowPoolOverflow: false,
-  strict: false,
-  dryRun: false,
-};
-
-export interface CompileHooks {
-  logger: Logger;
-  /**
-   * Progress of every stage that can take long: import, shapes (when the level has shape modes), validate, plan,
-   * encode, publish. A stage reports
-   * (stage, 0, total) when it starts and (stage, total, total) when it ends; `total` counts the stage's own steps
-   * (resources for encode, each reported as done; 1 for a stage without finer steps).
-   */
-  onProgress?: (stage: ProgressStage, done: number, total: number) => void;
-  /** Called at each point of the output swap (src/output/staging.ts); tests kill the process there. */
-  onPublishStep?: (step: PublishStep) => void;
-  /**
-   * Worker threads kept across builds by the caller (--watch: a rebuild then starts on warm workers instead of
-   * starting its own). Used instead of the build's own, left running at the end; `workers` still bounds how many
-   * threads encode. Close it when done; after a failed build, a pool whose worker died fails the next build too,
-   * so start a new one then.
-   */
-  pool?: ThreadPool;
-  /**
-   * State kept from the previous build of this level in this process (src/build/session.ts; --watch keeps one): what
-   * the edit left unchanged is taken from it instead of computed again. Never changes the output.
-   */
-  session?: CompileSession;
-}
-
-export type ProgressStage = 'import' | 'shapes' | 'seams' | 'validate' | 'plan' | 'cache' | 'encode' | 'report' | 'publish';
-
-export interface CompileResult {
-  input: string;
-  outDir: string;
-  manifest: Manifest;
-  importStats: ImportStats;
-  /**
-   * Milliseconds per stage: import, seams (the level's edge data, src/tiling/seams.ts), plan, validate, encode, publish. The validation report is computed on a worker
-   * during the import when workers are up early (then `validate` is only the wait for it), else on the main thread
-   * while the workers encode; `encode` is the encode stage's wall time without it.
-   */
-  timings: Record<string, number>;
-  /** Encoding threads used, the main thread included. */
-  workers: number;
-  /** The cache used (src/build/cache.ts), with this build's hits (resources reused) and misses (encoded); none: off. */
-  /** rejected: entries that failed their check (bytes or index line not as written) and were rebuilt. */
-  cache?: { dir: string; hits: number; misses: number; rejected: number };
-  /** Per collision object, the decision taken (the CLI's --verbose). */
-  objects: ObjectDecision[];
-  /** How each glTF material became a packed word (report.html's materials table; a report rebuilt after the build takes it). */
-  materials?: ReportInput['materials'];
-  /** With options.report: what report.html takes besides the output (every finding kept, the source meshes that name a cell's faces), for a report rebuilt after the build. */
-  reportData?: Pick<ReportInput, 'findings' | 'sources'>;
-  /** Set by a dry run: what would be written (nothing was; `outDir` is where it would go). */
-  dryRun?: DryRun;
-  /**
-   * True when nothing changed since the last build of this output (src/build/unchanged.ts: the level file, the options
-   * that reach the output and the tool's code as then, every file as that build wrote it): nothing was rebuilt,
-   * and the result is that build's, its warnings given again.
-   */
-  unchanged?: boolean;
-}
-
-/** What the build decided for one collision object. */
-export interface ObjectDecision {
-  name: string;
-  /** Node (and instance) it came from. */
-  source: string;
-  /**
-   * 'triangle_mesh'; 'water' when every part has the water word; 'grind_curve' for a prism built from loose edges;
-   * or the object's shape mode (box, sphere, hull, convex_parts, …: src/shapes/).
-   */
-  mode: string;
-  triangles: number;
-  /** Its geometries as its own resource, estimated before encoding (estimateShapes per part): what the budget compares. */
-  geometries: number;
-  /** Material words of its parts, in part order. */
-  materials: number[];
-  /** The resource (the object's own, or its collision_area cell) holding its triangles; null when none has area. */
-  resource: string | null;
-}
-
-export interface DryRun {
-  layout: 'objects' | 'cells';
-  /** Estimated geometries: one shape per 21,845 faces of each part (estimateShapes; the encoder's split may add some). */
-  geometries: number;
-  resources: { name: string; file: string; cell: [number, number] | null; triangles: number; parts: number; geometries: number; sourceObjects: string[] }[];
-  /** Written besides the resources. */
-  files: string[];
-}
+export { COMPILE_DEFAULTS, type CompileHooks, type CompileOptions, type CompileResult, type DryRun, type ObjectDecision, type ProgressStage } from './options.ts';
 
 /** Inputs at least this big (bytes; ~100,000 triangles) start worker threads before the import when workers are 'auto'. */
 export const PRESPAWN_BYTES = 3 << 20;
@@ -310,7 +118,7 @@ async function build(input: string, options: CompileOptions, outDir: string, hoo
   // Before any work (the output locked): no input inside it, an interrupted earlier publish repaired, and a
   // directory holding anything a rebuild may not remove refused (src/output/).
   // The last build's record, read first: its verdicts spare the inspection reading every file (src/build/unchanged.ts).
-  const cacheHome = options.dryRun ? undefined : cacheHomeOf(options, outDir);
+  const cacheHome = options.dryRun ? undefined : cacheHomeOf(options.cache, outDir);
   const t0 = performance.now();
   let record: BuildRecord<RecordedResult> | undefined;
   let prev: PreviousOutput | undefined;
@@ -447,14 +255,6 @@ async function importStage(b: Build): Promise<ImportResult & { ybn?: YbnReport }
   return imported;
 }
 
-/** ", 2 of them composite children not solid for a skater (stairs 1, probes 1; --ybn-keep compiles them)". */
-function skippedChildrenText(r: YbnReport | undefined): string {
-  const n = r?.skippedChildren.length ?? 0;
-  if (!r || n === 0) return '';
-  const per = Object.entries(r.skipped).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(', ');
-  return `, ${n} of them composite children not solid for a skater (${per}; --ybn-keep compiles them)`;
-}
-
 /**
  * Chooses the layout from the geometry estimate, then encodes every resource. If per-object encoding reaches the
  * budget after all (the encoder's split made extra shapes), it starts over with cells.
@@ -473,7 +273,7 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     if (layout === 'cells') await takeInReplies(); // the worker's cell runs sent so far
     const all = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize, b.validation.knownRuns(options.cellSize))));
     if (layout === 'cells') b.validation.releaseRuns();
-    checkPool(jobsGeometries(all), options, 'at least '); // before encoding: the estimate is a lower bound
+    checkPool(jobsGeometries(all), options.allowPoolOverflow, 'at least '); // before encoding: the estimate is a lower bound
     // Resources whose key is in the cache are published from it; only the others are encoded.
     const staging = b.staging!;
     const { cached, jobs, keys, index, allKeys } = await timed(b, 'cache', () => fromCache(b.cache, all, options.encode, staging.dir, b.hooks.session?.keys));
@@ -510,63 +310,6 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
   }
 }
 
-/**
- * Matches the open corners over the level and stores each resource's codes ('level') or open corners ('shape')
- * into its bytes and its staged file: the changed span in place for a file this build wrote, the whole file anew
- * for one taken from the cache (it may be linked with the previous output, which must not change) — and nothing,
- * not even a read, for one from the cache that already holds these codes. Each cache entry then holds the final
- * bytes (appended to a pack: src/output/cache-pack.ts).
- */
-async function joinSeams(built: BuiltResource[], mode: SeamMode, carried: number[], cached: BuiltResource[], keys: string[], cache: ResourceCache | undefined, staging: Staging, pool: ThreadPool | undefined, threads: number, onDone?: (done: number, total: number) => void): Promise<SeamMatch> {
-  const match = levelMatch(built);
-  if (mode === 'level') carrySeamValues(built.map((r) => r.open), match.codes, carried);
-  // The files this build wrote that gain joined corners are patched on every thread (each read back, checked,
-  // patched in place and summed, and with the cache on appended to a pack: src/tiling/seams.ts patchUnit); the
-  // rest here, in resource order.
-  const patched: number[] = [];
-  const items: PatchItem[] = [];
-  built.forEach((r, i) => {
-    const codes = mode === 'level' ? match.codes[i] : null;
-    if (cached[i] !== undefined || r.parts === 0 || !r.check) return;
-    const item: PatchItem = { name: r.name, path: join(staging.dir, r.file), check: r.check, codes: hasJoined(codes) ? codes : null, shape: r.open.shape, corner: r.open.corner, arrays: r.open.arrays, sha256: cache !== undefined, toCache: cache?.wantsEntry(keys[i]) };
-    if (item.codes === null && !item.toCache) return;
-    patched.push(i);
-    items.push(item);
-  });
-  const results = await runPatches(items, pool, threads, onDone, cache && ((unit) => cache.unitPack(unit)));
-  const byIndex = new Map(patched.map((i, k) => [i, { ...results[k], toCache: items[k].toCache }]));
-  built.forEach((r, i) => {
-    const codes = mode === 'level' ? match.codes[i] : null;
-    const fromCache = cached[i] !== undefined;
-    if (fromCache && cache!.holds(keys[i], codes, r.open.corner.length)) {
-      countSeams(r, codes);
-      if (r.parts > 0) staging.note(r.file, r.check ?? r.bytes, r.sha256); // a linked file's bytes are not read
-      return;
-    }
-    const done = byIndex.get(i);
-    if (done) {
-      countSeams(r, codes);
-      if (done.sums) Object.assign(r, done.sums);
-      if (done.sha256) r.sha256 = done.sha256;
-    } else {
-      const [lo, hi] = applySeams(r, codes, !fromCache);
-      if (lo < hi && r.parts > 0) {
-        if (fromCache) staging.replace(r.file, r.bytes);
-        else staging.patch(r.file, r.bytes, lo, hi);
-      }
-      // What is known of the bytes follows them (a file this build wrote was summed where it was written).
-      if (lo < hi || r.check === undefined || (cache && r.sha256 === undefined)) noteBytes(r, cache !== undefined);
-    }
-    if (r.parts > 0) staging.note(r.file, r.check!, r.sha256);
-    cache?.settle(keys[i], r, codes, done?.toCache ? (done.copied ?? null) : undefined);
-    // The bytes leave memory again, to be read back (checked) only if asked for: the manifest's equal-file count.
-    if (r.parts > 0) releaseBytes(r, join(staging.dir, r.file));
-  });
-  return match;
-}
-
-const hasJoined = (codes: Float32Array | null): boolean => codes !== null && codes.some((c) => c !== SEAM_NONE);
-
 /** Drops empty resources, applies the pool warnings and streaming plan, writes the manifest, publishes. */
 async function publishStage(b: Build, imported: ImportResult & { ybn?: YbnReport }, sha256: string, all: BuiltResource[], layout: 'objects' | 'cells', threads: number, level: SeamMatch): Promise<CompileResult> {
   const { options, input, logger } = b;
@@ -576,7 +319,7 @@ async function publishStage(b: Build, imported: ImportResult & { ybn?: YbnReport
   if (built.length === 0) throw new Error(`compile: ${input}: every collision triangle is degenerate (no area); nothing to write`);
   const geometries = built.reduce((s, r) => s + r.shapes, 0);
   for (const w of densePartWarnings(built)) logger.warn(w);
-  checkPool(geometries, options);
+  checkPool(geometries, options.allowPoolOverflow);
   for (const w of poolWarnings(geometries)) logger.warn(w);
   let plan: StreamingPlan | null = null;
   if (layout === 'cells' && geometries >= options.budget) {
@@ -597,52 +340,12 @@ async function publishStage(b: Build, imported: ImportResult & { ybn?: YbnReport
   return { input, outDir: staging.outDir, manifest, importStats: imported.stats, timings: b.timings, workers: threads, objects, materials: imported.materials, ...(options.report ? { reportData: { findings: b.validation.summary, sources: imported.objects } } : {}) };
 }
 
-/** Geometries over ReSkate's pool fault the game: an error (nothing is written) unless allowPoolOverflow. */
-function checkPool(geometries: number, options: CompileOptions, what = ''): void {
-  if (geometries <= RESKATE_POOL || options.allowPoolOverflow) return;
-  throw new Error(
-    `budget: ${what}${geometries} geometries exceed ReSkate's geometry pool (${RESKATE_POOL}): the game faults when it ` +
-      'overflows; split the level or stream it by cell (allowPoolOverflow, --allow-pool-overflow, builds it anyway)',
-  );
-}
-
 /** strict: any warning fails the build before anything is written. */
 function checkStrict(b: Build): void {
   const n = b.warnings.length;
   if (!b.options.strict || n === 0) return;
   const shown = b.warnings.slice(0, 3).join('; ');
   throw new Error(`strict: ${n} warning${n === 1 ? '' : 's'}, and strict mode fails on any: ${shown}${n > 3 ? `; … ${n - 3} more` : ''}`);
-}
-
-/** Estimated geometries of planned jobs (a lower bound: the encoder's split may add shapes). */
-const jobsGeometries = (jobs: ResourceJob[]): number => jobs.reduce((s, j) => s + jobGeometries(j), 0);
-const jobGeometries = (j: ResourceJob): number => j.groups.reduce((t, g) => t + (isNative(g) ? 1 : estimateShapes(groupTriangles(g))), 0);
-
-/** An object's geometries as the layout choice counts them (encodeStage's estimate): native parts one each. */
-const objectGeometries = (o: ImportedObject): number => (o.native?.length ?? 0) + o.groups.reduce((t, g) => t + estimateShapes(g.indices.length / 3), 0);
-
-let waterWord: number | undefined;
-function objectMode(o: ImportedObject, modes: Map<string, string>): string {
-  const shaped = modes.get(o.name);
-  if (shaped) return shaped;
-  if (o.kind === 'grind') return 'grind_curve';
-  waterWord ??= buildSurfaceTable().get('water');
-  return o.groups.length > 0 && o.groups.every((g) => g.material === waterWord) ? 'water' : 'triangle_mesh';
-}
-
-/** Each object's decision; a resource's sources name the objects it holds. */
-function decisions(objects: ImportedObject[], resources: { name: string; sources?: string[]; sourceObjects?: string[] }[], modes: Map<string, string>): ObjectDecision[] {
-  const holder = new Map<string, string>();
-  for (const r of resources) for (const s of r.sourceObjects ?? r.sources ?? []) if (!holder.has(s)) holder.set(s, r.name);
-  return objects.map((o) => ({
-    name: o.name,
-    source: o.source,
-    mode: objectMode(o, modes),
-    triangles: o.groups.reduce((t, g) => t + g.indices.length / 3, 0),
-    geometries: objectGeometries(o),
-    materials: [...o.groups.map((g) => g.material), ...(o.native ?? []).map((p) => p.material)],
-    resource: holder.get(o.name) ?? null,
-  }));
 }
 
 /**
@@ -657,7 +360,7 @@ async function dryRunStage(b: Build, imported: ImportResult & { ybn?: YbnReport 
   if (layout === 'cells') await takeInReplies(); // the worker's cell runs sent so far
   const jobs = await timed(b, 'plan', () => (layout === 'objects' ? objectJobs(objects) : cellJobs(objects, options.cellSize, b.validation.knownRuns(options.cellSize))));
   const geometries = jobsGeometries(jobs);
-  checkPool(geometries, options, 'at least ');
+  checkPool(geometries, options.allowPoolOverflow, 'at least ');
   for (const w of poolWarnings(geometries)) b.logger.warn(w);
   const reports = await timed(b, 'validate', () => b.validation.results(objects));
   b.validation.report(objects, reports, b.logger, b.options.grindDensity === 'off' ? undefined : b.options.grindDensity);
@@ -676,35 +379,6 @@ async function dryRunStage(b: Build, imported: ImportResult & { ybn?: YbnReport 
   };
 }
 
-/** Header word 0x08 and body of a Studio-written resource (the only source of Studio's template bytes). */
-/** A header form given directly (encode.header, as --recorded-options passes it) that is Studio's: word 0x08 or a body. */
-const isStudioForm = (h: { word08: number; body: Uint8Array } | undefined): boolean => h !== undefined && (h.word08 !== 0 || h.body.length > 0);
-
-export async function readStudioTemplate(path: string): Promise<{ word08: number; body: Uint8Array }> {
-  let bytes: Uint8Array;
-  try {
-    bytes = readRegularFile(path, MAX_RESOURCE_BYTES, 'error', 'any PhysicsResource (MAX_RESOURCE_BYTES, 1 GiB)');
-  } catch (e) {
-    throw new Error(`template: ${path}: ${(e as Error).message}`);
-  }
-  let res;
-  try {
-    res = readPhysicsResource(new Uint8Array(bytes));
-  } catch (e) {
-    throw new Error(`template: ${path}: not a readable PhysicsResource: ${(e as Error).message}`);
-  }
-  if (res.body.length !== STUDIO_BODY_SIZE) {
-    throw new Error(`template: ${path}: body is ${res.body.length} bytes, Studio's is ${STUDIO_BODY_SIZE} (a game resource has none)`);
-  }
-  return { word08: res.word08, body: res.body };
-}
-
-/** Where the cache of this output lives (--cache DIR, else `<out>/.cache`); undefined with the cache off. */
-function cacheHomeOf(options: CompileOptions, outDir: string): string | undefined {
-  if (options.cache === false) return undefined;
-  return options.cache !== undefined ? resolve(options.cache) : join(outDir, CACHE_ENTRY);
-}
-
 /**
  * The cache for this build: --cache DIR; else the previous output's `.cache` (an output of ours: src/output/staging.ts
  * carries it into the new one); else, with no previous output, one inside the temporary directory, which becomes
@@ -712,7 +386,7 @@ function cacheHomeOf(options: CompileOptions, outDir: string): string | undefine
  */
 function openCache(b: Build): void {
   const { options, outDir } = b;
-  const home = cacheHomeOf(options, outDir);
+  const home = cacheHomeOf(options.cache, outDir);
   if (home === undefined) return;
   const prev = options.cache === undefined ? (b.prev ?? inspectOutput(outDir)) : undefined;
   const dir = options.cache !== undefined || (prev!.exists && (prev!.files.length > 0 || prev!.owned.length > 0)) ? home : join(b.staging!.dir, CACHE_ENTRY);
@@ -720,65 +394,6 @@ function openCache(b: Build): void {
   b.cache.previous = outDir;
   b.cache.outputRefs = options.cache === undefined;
   b.cacheHome = home;
-}
-
-/** Splits the jobs into those the cache has (published from it, at their index) and those to encode. */
-function fromCache(cache: ResourceCache | undefined, all: ResourceJob[], encode: EncodeOptions | undefined, dir: string, memo?: KeyMemo) {
-  const cached: BuiltResource[] = new Array(all.length);
-  if (!cache) return { cached, jobs: all, keys: [] as string[], index: all.map((_, i) => i), allKeys: [] as string[] };
-  const jobs: ResourceJob[] = [];
-  const keys: string[] = [];
-  const index: number[] = [];
-  const allKeys: string[] = [];
-  all.forEach((job, i) => {
-    const key = memo ? memo.key(cache, job, encode) : cache.key(job, encode);
-    allKeys.push(key);
-    const hit = cache.take(key, job, dir);
-    if (hit) cached[i] = hit;
-    else {
-      jobs.push(job);
-      keys.push(key);
-      index.push(i);
-    }
-  });
-  return { cached, jobs, keys, index, allKeys };
-}
-
-/** One job per object with triangles or native shapes. */
-function objectJobs(objects: ImportedObject[]): ResourceJob[] {
-  const jobs: ResourceJob[] = [];
-  objects.forEach((o) => {
-    if (!o.groups.some((g) => g.indices.length > 0) && !o.native?.length) return;
-    const groups = o.groups.map((g): MeshGroup => ({ material: g.material, positions: o.positions, indices: g.indices }));
-    jobs.push({ name: o.name, cell: null, sources: [o.name], groups: [...groups, ...nativeGroups(o)] });
-  });
-  return jobs;
-}
-
-function cellJobs(objects: ImportedObject[], cellSize: number, known: KnownRuns): ResourceJob[] {
-  return withNativeCells(planCells(objects, cellSize, known).map((c) => ({ name: c.name, cell: [c.x, c.z], sources: c.sources, groups: c.groups })), objects, cellSize);
-}
-
-/** The jobs with every array they read in shared memory (the importer's already are: then nothing is copied). */
-function sharedJobs(jobs: ResourceJob[]): ResourceJob[] {
-  const arena = new SharedArena();
-  const copies = new Map<ArrayBufferView, Float32Array | Uint32Array>();
-  const share = <T extends Float32Array | Uint32Array>(a: T): T => {
-    if (isShared(a)) return a;
-    let c = copies.get(a);
-    if (!c) copies.set(a, (c = a instanceof Float32Array ? arena.copyF32(a) : arena.copyU32(a)));
-    return c as T;
-  };
-  return jobs.map((j) => ({
-    ...j,
-    groups: j.groups.map((g) =>
-      isPlanned(g)
-        ? { ...g, sources: g.sources.map((s) => ({ positions: share(s.positions), indices: share(s.indices) })) }
-        : isNative(g)
-          ? g
-          : { material: g.material, positions: share(g.positions), indices: share(g.indices) },
-    ),
-  }));
 }
 
 /** The build key of src/build/unchanged.ts; undefined (no shortcut, no record) when a file an option names cannot be read (the build says why). */
@@ -790,22 +405,6 @@ function recordKey(options: CompileOptions): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** manifest.json "ybn" of a GTA V input: --ybn-keep as given, the children skipped per reason and by name, notes. */
-function ybnManifest(options: CompileOptions, r: YbnReport | undefined): Manifest['ybn'] {
-  if (!r) return undefined;
-  return { keep: [...(options.ybn.keep ?? [])], ...r };
-}
-
-/** The options as the manifest records them. */
-function manifestOptions(options: CompileOptions): Manifest['options'] {
-  return {
-    scene: options.scene ?? null, cellSize: options.cellSize, budget: options.budget, tiling: options.tiling,
-    allowCustomSlots: options.allowCustomSlots, header: options.studioTemplate || isStudioForm(options.encode?.header) ? 'studio' : 'game', seams: options.seams,
-    grindDensity: options.grindDensity,
-    shapes: { chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, hullParts: options.shapes?.hullParts ?? false, nativeShapes: options.shapes?.nativeShapes ? 'experimental' : false },
-    };
 }
 
 /** sha256 (hex) of the parts in order, on libuv's thread pool (WebCrypto), so it overlaps planning and encoding. */

@@ -4,7 +4,7 @@
 // 'cells'), because the budget counts objects and the GLB's objects are the output's resources, not the level's.
 import { readRegularFile } from '../files.ts';
 import { MAX_LEVEL_BYTES } from '../import/gltf.ts';
-import type { CompileOptions } from '../build/compile.ts';
+import type { CompileOptions } from '../build/options.ts';
 import type { Manifest } from '../build/manifest.ts';
 import { CELL_SIZES, type CellSize } from '../tiling/cells.ts';
 import { SEAM_CARRY_STRIDE } from '../geometry/seams.ts';

@@ -29,3 +29,12 @@ export function poolWarnings(geometries: number): string[] {
   }
   return out;
 }
+
+/** Geometries over ReSkate's pool fault the game: an error (nothing is written) unless allowPoolOverflow. */
+export function checkPool(geometries: number, allowPoolOverflow: boolean, what = ''): void {
+  if (geometries <= RESKATE_POOL || allowPoolOverflow) return;
+  throw new Error(
+    `budget: ${what}${geometries} geometries exceed ReSkate's geometry pool (${RESKATE_POOL}): the game faults when it ` +
+      'overflows; split the level or stream it by cell (allowPoolOverflow, --allow-pool-overflow, builds it anyway)',
+  );
+}

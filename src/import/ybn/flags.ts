@@ -100,3 +100,11 @@ export interface YbnReport {
 }
 
 export const emptyYbnReport = (): YbnReport => ({ skipped: emptySkipCounts(), skippedChildren: [], keptChildren: [], notes: [], placedBy: [] });
+
+/** ", 2 of them composite children not solid for a skater (stairs 1, probes 1; --ybn-keep compiles them)". */
+export function skippedChildrenText(r: YbnReport | undefined): string {
+  const n = r?.skippedChildren.length ?? 0;
+  if (!r || n === 0) return '';
+  const per = Object.entries(r.skipped).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(', ');
+  return `, ${n} of them composite children not solid for a skater (${per}; --ybn-keep compiles them)`;
+}

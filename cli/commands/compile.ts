@@ -236,7 +236,7 @@ async function rideBuilt(r: CompileResult): Promise<{ text: string } | { text: s
   // size and CRC-32 recorded again (a rebuild removes only files that still match the record).
   if (r.manifest.files.includes('report.html')) {
     const { buildReport } = await import('../../src/report/index.ts');
-    const { checkOf } = await import('../../src/files.ts');
+    const { checkOf } = await import('../../src/output/file-write.ts');
     const page = new TextEncoder().encode(await buildReport({ dir: r.outDir, manifest: r.manifest, timings: r.timings, workers: r.workers, objects: r.objects, materials: r.materials, ...r.reportData }));
     const at = join(r.outDir, 'report.html'), tmp = `${at}.ride-${process.pid}`;
     writeFileSync(tmp, page, { flag: 'wx' });

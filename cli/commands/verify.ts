@@ -4,7 +4,7 @@
 import { basename } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { type Finding, verifyPhysics } from '../../src/format/verify.ts';
-import { checkOf, type FileCheck } from '../../src/files.ts';
+import { checkOf, type FileCheck } from '../../src/output/file-write.ts';
 import { expandPhysicsInputs, readPhysicsFile, type InputGroup } from '../physics-inputs.ts';
 import { usage } from '../options.ts';
 

@@ -26,7 +26,7 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync,
 import { join, resolve } from 'node:path';
 import { resourceFile, type BuiltResource, type EncodeOptions, type ResourceJob, type ResourceOpen } from '../tiling/build.ts';
 import { linkFromPrevious, previousDigest } from '../output/verdicts.ts';
-import type { FileCheck } from '../files.ts';
+import type { FileCheck } from '../output/file-write.ts';
 import { readRegularFile, whatIsNot } from '../files.ts';
 import { userKey } from './user-key.ts';
 import { fingerprint } from '../tiling/unique.ts';

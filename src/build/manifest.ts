@@ -10,7 +10,7 @@ import type { BuiltResource } from '../tiling/build.ts';
 import { firstOfEachFile } from '../tiling/unique.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { GRIND_CREASE_DEGREES, GRIND_DENSITY_LIMIT } from '../format/grind-map.ts';
-import type { FileCheck } from '../files.ts';
+import type { FileCheck } from '../output/file-write.ts';
 import type { SkipReason, YbnReport } from '../import/ybn/flags.ts';
 import type { RideReport } from '../ride/index.ts';
 

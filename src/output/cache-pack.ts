@@ -7,7 +7,8 @@
 // slice's sha256 before using it; a pack is created exclusively, so a planted name is never written through.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import { MAX_RESOURCE_BYTES, writeAll } from '../files.ts';
+import { MAX_RESOURCE_BYTES } from '../files.ts';
+import { writeAll } from './file-write.ts';
 
 /** A pack file's name: build number, writer's pid, 8 random hex digits, and the unit (a number, `m` or `c`). */
 export const PACK_NAME = /^pack-\d+-\d+-[0-9a-f]{8}-(\d+|m|c)\.bin$/;

@@ -4,7 +4,7 @@
 // three copies of each at the build's peak). The top value, every container of more than WHOLE_MAX entries and
 // every container holding one are walked; anything else is JSON.stringify's own text (re-indented: a JSON text has
 // no raw line break inside a string).
-import { writeAll } from '../files.ts';
+import { writeAll } from './file-write.ts';
 
 /** Containers below the top with at most this many entries, holding none with more, are stringified whole (native, fast). */
 const WHOLE_MAX = 64;

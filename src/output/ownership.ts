@@ -17,7 +17,7 @@ import { lstatSync, type BigIntStats, readdirSync, readFileSync } from 'node:fs'
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { FileCheck } from '../files.ts';
+import type { FileCheck } from './file-write.ts';
 import { identify } from '../format/identify.ts';
 
 export const MANIFEST_FILE = 'manifest.json';

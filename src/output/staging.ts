@@ -11,7 +11,8 @@
 import { closeSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
-import { checkOf, isInside, writeSpan, type FileCheck } from '../files.ts';
+import { isInside } from '../files.ts';
+import { checkOf, writeSpan, type FileCheck } from './file-write.ts';
 import { writeJson } from './json-file.ts';
 import { inspectOutput, isPlainName, MANIFEST_FILE, rememberManifest, rememberVerdict, STAGING_MARKER, stampOf, WRITTEN_KIND } from './ownership.ts';
 import { oldPrefix, removeStale, tempPrefix, type PublishLogger } from './recovery.ts';

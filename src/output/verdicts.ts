@@ -8,7 +8,7 @@
 // system's clock would keep the stamp (git's "racy" entries); outlastRacyWindow waits that window out.
 import { linkSync, lstatSync, type BigIntStats, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FileCheck } from '../files.ts';
+import type { FileCheck } from './file-write.ts';
 import { checkedReads, CRC32_HEX, isPlainName, rememberVerdict, sha256Hex, stampOf, verdicts, WRITTEN_KIND } from './ownership.ts';
 
 /**

@@ -4,7 +4,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { checkOf } from '../files.ts';
+import { checkOf } from '../output/file-write.ts';
 import { fingerprint } from './unique.ts';
 import { encodeResource, type MeshObject } from '../geometry/resource.ts';
 import type { OpenCorners } from '../geometry/encode.ts';

@@ -8,7 +8,7 @@ import { SEAM_NONE } from '../geometry/edge-rule.ts';
 import { writeCornerEdge, type EdgeArrays } from '../format/resource.ts';
 import { PackWriter, type PackSlice } from '../output/cache-pack.ts';
 import { readStaged, sha256Of, type BuiltResource } from './build.ts';
-import { checkOf, writeSpan } from '../files.ts';
+import { checkOf, writeSpan } from '../output/file-write.ts';
 import { fingerprint } from './unique.ts';
 
 /** 'level': corners cut apart by the compiler take the level's edge data; 'shape': each shape's own (Studio's bytes). */

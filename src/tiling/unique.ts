@@ -7,7 +7,7 @@
 //   448 files (43 MB), ~5 % of its CPU on a 2-core machine that is CPU-bound; this costs under 1 ms there
 //   (fingerprints of 768 bytes a file; equal files are compared in full once, which a digest also reads).
 
-import { checkOf } from '../files.ts';
+import { checkOf } from '../output/file-write.ts';
 
 /** Bytes read from each end and from the middle for the fingerprint. */
 export const FINGERPRINT_WINDOW = 256;

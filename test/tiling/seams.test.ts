@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join as pathJoin } from 'node:path';
 import { createHash } from 'node:crypto';
 import { fingerprint } from '../../src/tiling/unique.ts';
-import { checkOf } from '../../src/files.ts';
+import { checkOf } from '../../src/output/file-write.ts';
 
 /** A bumpy n × n grid of 10 m quads centred on the origin (dyadic heights), one material. */
 function grid(name: string, n: number, material: number, x0 = -n * 5): ImportedObject {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FINGERPRINT_WINDOW, fingerprint, firstOfEach, firstOfEachFile } from '../../src/tiling/unique.ts';
-import { checkOf } from '../../src/files.ts';
+import { checkOf } from '../../src/output/file-write.ts';
 
 const bytes = (n: number, seed: number): Uint8Array => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed * 7) & 0xff);
 

@@ -170,20 +170,23 @@ function buildGrid(w: RideWorld, opt: WorldOptions): Grid {
   while (Math.ceil(sx / cell + 1e-9) * Math.ceil(sz / cell + 1e-9) > opt.maxCells) cell *= 2;
   const nx = Math.max(1, Math.ceil(sx / cell + 1e-9)), nz = Math.max(1, Math.ceil(sz / cell + 1e-9));
   const g: Grid = { x0: w.min[0], z0: w.min[2], cell, nx, nz, start: new Uint32Array(nx * nz + 1), items: new Uint32Array(0) };
-  const span = new Int32Array(4 * w.faces);
-  for (let t = 0; t < w.faces; t++) {
-    const p = w.pos, o = 9 * t;
-    const lx = Math.min(p[o], p[o + 3], p[o + 6]), hx = Math.max(p[o], p[o + 3], p[o + 6]);
-    const lz = Math.min(p[o + 2], p[o + 5], p[o + 8]), hz = Math.max(p[o + 2], p[o + 5], p[o + 8]);
-    const i0 = cellOf(g, lx, 0), i1 = cellOf(g, hx, 0), j0 = cellOf(g, lz, 1), j1 = cellOf(g, hz, 1);
-    span[4 * t] = i0; span[4 * t + 1] = i1; span[4 * t + 2] = j0; span[4 * t + 3] = j1;
-    for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) g.start[j * nx + i + 1]++;
-  }
-  for (let c = 0; c < nx * nz; c++) g.start[c + 1] += g.start[c];
-  g.items = new Uint32Array(g.start[nx * nz]);
-  const fill = g.start.slice(0, nx * nz);
-  for (let t = 0; t < w.faces; t++) {
-    for (let j = span[4 * t + 2]; j <= span[4 * t + 3]; j++) for (let i = span[4 * t]; i <= span[4 * t + 1]; i++) g.items[fill[j * nx + i]++] = t;
+  // Two passes over the faces (count each cell's, then fill), each face's cells worked out afresh in each: cheaper
+  // than keeping them (16 bytes a face, held at the world's peak beside the resources it is built from).
+  const p = w.pos;
+  for (let pass = 0; pass < 2; pass++) {
+    const fill = pass === 0 ? g.start.subarray(1) : g.start.slice(0, nx * nz);
+    for (let t = 0; t < w.faces; t++) {
+      const o = 9 * t;
+      const lx = Math.min(p[o], p[o + 3], p[o + 6]), hx = Math.max(p[o], p[o + 3], p[o + 6]);
+      const lz = Math.min(p[o + 2], p[o + 5], p[o + 8]), hz = Math.max(p[o + 2], p[o + 5], p[o + 8]);
+      const i0 = cellOf(g, lx, 0), i1 = cellOf(g, hx, 0), j0 = cellOf(g, lz, 1), j1 = cellOf(g, hz, 1);
+      if (pass === 0) for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) fill[j * nx + i]++;
+      else for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) g.items[fill[j * nx + i]++] = t;
+    }
+    if (pass === 0) {
+      for (let c = 0; c < nx * nz; c++) g.start[c + 1] += g.start[c];
+      g.items = new Uint32Array(g.start[nx * nz]);
+    }
   }
   return g;
 }

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { buildWorld, rideResources } from '../../src/ride/index.ts';
 import { lazyTempDir } from '../fixtures/levels.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
+import { ledgeTerrain } from '../fixtures/grind.ts';
 
 const tmp = lazyTempDir('sk8-ride-joints-');
 afterAll(() => tmp.cleanup());
@@ -45,5 +46,22 @@ describe('a grind prism', () => {
     const report = rideResources(written, { laneSpacing: 0.5, seamSpacing: 0.25 });
     expect(report.counts).toEqual({ bump: 0, snag: 0, step: 0, gap: 0 });
     expect(report.coverage.lanesRidden).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe('the density cut', () => {
+  test("a dense terrain cut into parts so its creases grind rides clean across the new cuts with --seams level", async () => {
+    // 20 × 20 m of 0.25 m quads with a 0.4 m ledge: ~1,358 half-edges per metre, over the game's limit, so the build
+    // cuts it (src/geometry/grind-cut.ts). The cuts are seams like any other: Studio's bytes (--seams shape) leave
+    // them open and the probes bump there; --seams level gives them the edge data across and nothing is found.
+    const terrain = [{ name: 'terrain', ...ledgeTerrain([-40, 0, -40]) }];
+    const level = readOutput(await compileMeshes(tmp.dir, 'dense-level', terrain, { seams: 'level' }));
+    expect(level.reduce((n, r) => n + r.resource.parts.length, 0)).toBeGreaterThan(1);
+    const ours = rideResources(level, { laneSpacing: 0 });
+    expect(ours.coverage.crossings).toBeGreaterThan(0);
+    expect(ours.counts).toEqual({ bump: 0, snag: 0, step: 0, gap: 0 });
+    const shape = readOutput(await compileMeshes(tmp.dir, 'dense-shape', terrain, { seams: 'shape' }));
+    const studio = rideResources(shape, { laneSpacing: 0 });
+    expect(studio.counts.bump + studio.counts.snag).toBeGreaterThan(0);
   }, 60_000);
 });

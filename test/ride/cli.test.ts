@@ -31,7 +31,7 @@ describe('compile-collision ride', () => {
     expect(j.coverage.seamMetres).toBeGreaterThan(0);
     const text = run('ride', level);
     expect(text.status).toBe(0);
-    expect(text.stdout).toMatch(/^ride: 0 bump, 0 snag, 0 step, 0 gap; seams [\d.]+ of [\d.]+ m ridden/m);
+    expect(text.stdout).toMatch(/^ride: 0 bump, 0 snag, 0 step, 0 gap; seams [\d,]+ of [\d,]+ m ridden/m);
   });
 
   test("findings: exit 1, each with kind and position in the files' space (Studio's open cut bumps)", () => {

@@ -73,11 +73,20 @@ export function support(p: ProbeShape, pose: Pose, dx: number, dy: number, dz: n
 // Scratch for the closest-point routines.
 const Q = new Float64Array(3);
 const S = new Float64Array(2);
+// Arguments of the routines below passed in scratch: V8 boxes a double passed to (or returned from) a call it does
+// not inline, and the ride makes millions of these calls (~2 GB of short-lived numbers on the 1M bench level).
+/** closestOnFace's point. */
+const PT = new Float64Array(3);
+/** segSeg's two segments: p1, d1, p2, d2 (x y z each). */
+const SEG = new Float64Array(12);
+/** The contact routines' face normal (x y z) and reach. */
+const NR = new Float64Array(4);
 
 /**
  * Closest point of face t to point (px, py, pz) into Q; returns the feature: FEATURE_FACE, edge k, or 3 + vertex k.
  */
-function closestOnFace(w: RideWorld, t: number, px: number, py: number, pz: number): number {
+function closestOnFace(w: RideWorld, t: number): number {
+  const px = PT[0], py = PT[1], pz = PT[2];
   const p = w.pos, o = 9 * t;
   const ax = p[o], ay = p[o + 1], az = p[o + 2], bx = p[o + 3], by = p[o + 4], bz = p[o + 5], cx = p[o + 6], cy = p[o + 7], cz = p[o + 8];
   const abx = bx - ax, aby = by - ay, abz = bz - az, acx = cx - ax, acy = cy - ay, acz = cz - az;
@@ -116,10 +125,9 @@ function set(x: number, y: number, z: number, f: number): number {
 }
 
 /** Closest points of segments p1q1 and p2q2: parameters into S, returns the squared distance. */
-function segSeg(
-  p1x: number, p1y: number, p1z: number, d1x: number, d1y: number, d1z: number,
-  p2x: number, p2y: number, p2z: number, d2x: number, d2y: number, d2z: number,
-): number {
+function segSeg(): number {
+  const p1x = SEG[0], p1y = SEG[1], p1z = SEG[2], d1x = SEG[3], d1y = SEG[4], d1z = SEG[5];
+  const p2x = SEG[6], p2y = SEG[7], p2z = SEG[8], d2x = SEG[9], d2y = SEG[10], d2z = SEG[11];
   const rx = p1x - p2x, ry = p1y - p2y, rz = p1z - p2z;
   const a = d1x * d1x + d1y * d1y + d1z * d1z, e = d2x * d2x + d2y * d2y + d2z * d2z, f = d2x * rx + d2y * ry + d2z * rz;
   let s: number, t: number;
@@ -154,13 +162,16 @@ export function contactWith(w: RideWorld, t: number, p: ProbeShape, pose: Pose, 
   const plane = (c[0] - P[o]) * nx + (c[1] - P[o + 1]) * ny + (c[2] - P[o + 2]) * nz;
   if (plane < 0) return false; // behind the face
   if (plane - support(p, pose, nx, ny, nz) > reach) return false;
-  if (p.kind === 'sphere') return pointContact(w, t, c[0], c[1], c[2], p.radius, nx, ny, nz, reach, out);
-  if (p.kind === 'capsule') return capsuleContact(w, t, p, pose, nx, ny, nz, reach, out);
-  return boxContact(w, t, p.half, pose, nx, ny, nz, reach, out);
+  NR[0] = nx; NR[1] = ny; NR[2] = nz; NR[3] = reach;
+  if (p.kind === 'sphere') return pointContact(w, t, c, p.radius, out);
+  if (p.kind === 'capsule') return capsuleContact(w, t, p, pose, out);
+  return boxContact(w, t, p.half, pose, out);
 }
 
-function pointContact(w: RideWorld, t: number, x: number, y: number, z: number, r: number, nx: number, ny: number, nz: number, reach: number, out: Contact): boolean {
-  const f = closestOnFace(w, t, x, y, z);
+function pointContact(w: RideWorld, t: number, c: Float64Array, r: number, out: Contact): boolean {
+  const x = c[0], y = c[1], z = c[2], nx = NR[0], ny = NR[1], nz = NR[2], reach = NR[3];
+  PT[0] = x; PT[1] = y; PT[2] = z;
+  const f = closestOnFace(w, t);
   const dx = x - Q[0], dy = y - Q[1], dz = z - Q[2];
   const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
   if (d - r > reach) return false;
@@ -177,7 +188,8 @@ function pointContact(w: RideWorld, t: number, x: number, y: number, z: number, 
   return true;
 }
 
-function capsuleContact(w: RideWorld, t: number, p: { radius: number; halfLength: number }, pose: Pose, nx: number, ny: number, nz: number, reach: number, out: Contact): boolean {
+function capsuleContact(w: RideWorld, t: number, p: { radius: number; halfLength: number }, pose: Pose, out: Contact): boolean {
+  const nx = NR[0], ny = NR[1], nz = NR[2], reach = NR[3];
   const c = pose.c, h = p.halfLength;
   const ax = c[0] - pose.fx * h, ay = c[1], az = c[2] - pose.fz * h;
   const dx = 2 * pose.fx * h, dy = 0, dz = 2 * pose.fz * h;
@@ -187,7 +199,8 @@ function capsuleContact(w: RideWorld, t: number, p: { radius: number; halfLength
   const sb = sa + dx * nx + dy * ny + dz * nz;
   if ((sa < 0) !== (sb < 0)) {
     const k = sa / (sa - sb);
-    const f = closestOnFace(w, t, ax + k * dx, ay + k * dy, az + k * dz);
+    PT[0] = ax + k * dx; PT[1] = ay + k * dy; PT[2] = az + k * dz;
+    const f = closestOnFace(w, t);
     if (f === FEATURE_FACE) {
       out.n[0] = nx; out.n[1] = ny; out.n[2] = nz;
       out.s = Math.min(sa, sb) - p.radius;
@@ -200,14 +213,17 @@ function capsuleContact(w: RideWorld, t: number, p: { radius: number; halfLength
   let best = Infinity, bx = 0, by = 0, bz = 0, qx = 0, qy = 0, qz = 0, feature = FEATURE_FACE;
   for (let e = 0; e < 2; e++) {
     const px = ax + e * dx, py = ay + e * dy, pz = az + e * dz;
-    const f = closestOnFace(w, t, px, py, pz);
+    PT[0] = px; PT[1] = py; PT[2] = pz;
+    const f = closestOnFace(w, t);
     const d2 = (px - Q[0]) ** 2 + (py - Q[1]) ** 2 + (pz - Q[2]) ** 2;
     if (d2 < best) { best = d2; bx = px; by = py; bz = pz; qx = Q[0]; qy = Q[1]; qz = Q[2]; feature = f; }
   }
   for (let k = 0; k < 3; k++) {
     const i = o + 3 * k, j = o + 3 * ((k + 1) % 3);
     const ex = P[j] - P[i], ey = P[j + 1] - P[i + 1], ez = P[j + 2] - P[i + 2];
-    const d2 = segSeg(ax, ay, az, dx, dy, dz, P[i], P[i + 1], P[i + 2], ex, ey, ez);
+    SEG[0] = ax; SEG[1] = ay; SEG[2] = az; SEG[3] = dx; SEG[4] = dy; SEG[5] = dz;
+    SEG[6] = P[i]; SEG[7] = P[i + 1]; SEG[8] = P[i + 2]; SEG[9] = ex; SEG[10] = ey; SEG[11] = ez;
+    const d2 = segSeg();
     if (d2 < best - 1e-15) {
       best = d2;
       bx = ax + dx * S[0]; by = ay + dy * S[0]; bz = az + dz * S[0];
@@ -235,8 +251,12 @@ function capsuleContact(w: RideWorld, t: number, p: { radius: number; halfLength
 const E = new Float64Array(9);
 const BEST = new Float64Array(5); // s, nx, ny, nz, face (1/0)
 
-/** One separating axis (ax, ay, az; not unit) of the box against face t; keeps the best in BEST. */
-function boxAxis(P: Float64Array, o: number, c: Float64Array, half: [number, number, number], ax: number, ay: number, az: number, oneSided: boolean): void {
+/** The axis boxAxis tries next (x y z; not unit), in scratch as above. */
+const AXIS = new Float64Array(3);
+
+/** One separating axis (AXIS; not unit) of the box against face t; keeps the best in BEST. */
+function boxAxis(P: Float64Array, o: number, c: Float64Array, half: [number, number, number], oneSided: boolean): void {
+  let ax = AXIS[0], ay = AXIS[1], az = AXIS[2];
   const len = Math.sqrt(ax * ax + ay * ay + az * az);
   if (len < 1e-9) return;
   ax /= len; ay /= len; az /= len;
@@ -256,13 +276,18 @@ function boxAxis(P: Float64Array, o: number, c: Float64Array, half: [number, num
   }
 }
 
-function boxContact(w: RideWorld, t: number, half: [number, number, number], pose: Pose, nx: number, ny: number, nz: number, reach: number, out: Contact): boolean {
+function boxContact(w: RideWorld, t: number, half: [number, number, number], pose: Pose, out: Contact): boolean {
+  const nx = NR[0], ny = NR[1], nz = NR[2], reach = NR[3];
   const P = w.pos, o = 9 * t, c = pose.c;
   // Box axes: travel (fx, 0, fz), up (0, 1, 0), across (−fz, 0, fx).
   E[0] = pose.fx; E[1] = 0; E[2] = pose.fz; E[3] = 0; E[4] = 1; E[5] = 0; E[6] = -pose.fz; E[7] = 0; E[8] = pose.fx;
   BEST[0] = -Infinity; BEST[4] = 0;
-  boxAxis(P, o, c, half, nx, ny, nz, true);
-  for (let k = 0; k < 3; k++) boxAxis(P, o, c, half, E[3 * k], E[3 * k + 1], E[3 * k + 2], false);
+  AXIS[0] = nx; AXIS[1] = ny; AXIS[2] = nz;
+  boxAxis(P, o, c, half, true);
+  for (let k = 0; k < 3; k++) {
+    AXIS[0] = E[3 * k]; AXIS[1] = E[3 * k + 1]; AXIS[2] = E[3 * k + 2];
+    boxAxis(P, o, c, half, false);
+  }
   // Separated beyond reach already: the other axes can only raise the separation (the faces round the box, not under it).
   if (BEST[0] > reach) return false;
   for (let j = 0; j < 3; j++) {
@@ -270,7 +295,8 @@ function boxContact(w: RideWorld, t: number, half: [number, number, number], pos
     const ex = P[n] - P[i], ey = P[n + 1] - P[i + 1], ez = P[n + 2] - P[i + 2];
     for (let k = 0; k < 3; k++) {
       const ux = E[3 * k], uy = E[3 * k + 1], uz = E[3 * k + 2];
-      boxAxis(P, o, c, half, uy * ez - uz * ey, uz * ex - ux * ez, ux * ey - uy * ex, false);
+      AXIS[0] = uy * ez - uz * ey; AXIS[1] = uz * ex - ux * ez; AXIS[2] = ux * ey - uy * ex;
+      boxAxis(P, o, c, half, false);
     }
   }
   const bestS = BEST[0], bnx = BEST[1], bny = BEST[2], bnz = BEST[3], face = BEST[4] === 1;
@@ -292,8 +318,8 @@ function boxContact(w: RideWorld, t: number, half: [number, number, number], pos
     const k = clamp01(((c[0] - P[i]) * ex + (c[1] - P[i + 1]) * ey + (c[2] - P[i + 2]) * ez) / (ex * ex + ey * ey + ez * ez || 1));
     out.point[0] = P[i] + k * ex; out.point[1] = P[i + 1] + k * ey; out.point[2] = P[i + 2] + k * ez;
   } else {
-    const f = closestOnFace(w, t, c[0], c[1], c[2]);
-    void f;
+    PT[0] = c[0]; PT[1] = c[1]; PT[2] = c[2];
+    closestOnFace(w, t);
     out.point[0] = Q[0]; out.point[1] = Q[1]; out.point[2] = Q[2];
     if (out.feature >= 3) {
       const v = o + 3 * (out.feature - 3);

@@ -18,7 +18,7 @@
 //   part (and is warned about: --simplify is what helps it) while the rest of its mesh is cut.
 // The pieces are a partition of the input's triangles, each ascending: every triangle is encoded exactly as before,
 // only into another shape (the same world triangles; cut edges get their edge data from the level-wide seams).
-import { GRIND_CREASE_DEGREES } from '../format/grind-map.ts';
+import { isGrindCrease } from './crease.ts';
 
 /** Half-edges per metre a part may hold after the density cut, by default: under Studio's warning (900). */
 export const GRIND_DENSITY_TARGET = 800;
@@ -33,7 +33,6 @@ export const MIN_PIECE_TRIANGLES = 256;
 /** Most triangles a crease unit gathers (see the file header). */
 export const UNIT_MAX_TRIANGLES = 256;
 
-const CREASE_COS = Math.cos((GRIND_CREASE_DEGREES * Math.PI) / 180);
 
 /** Half-edges per metre of the triangles' bbox diagonal (the written part's measure, before recentring). */
 export function subsetDensity(pos: ArrayLike<number>, tris: ArrayLike<number>, subset: ArrayLike<number>, from = 0, to = subset.length): number {
@@ -197,14 +196,6 @@ function creaseUnits(pos: ArrayLike<number>, tris: ArrayLike<number>, subset: Ui
   const slot = start.slice(0, nv);
   const half = new Uint32Array(3 * n); // corner ids, bucketed by their edge's smaller vertex
   for (let i = 0; i < 3 * n; i++) half[slot[Math.min(lv[i], lv[i - (i % 3) + ((i % 3) + 1) % 3])]++] = i;
-  const normal = (t: number): [number, number, number] => {
-    const a = 3 * tris[3 * t], b = 3 * tris[3 * t + 1], c = 3 * tris[3 * t + 2];
-    const ux = pos[b] - pos[a], uy = pos[b + 1] - pos[a + 1], uz = pos[b + 2] - pos[a + 2];
-    const vx = pos[c] - pos[a], vy = pos[c + 1] - pos[a + 1], vz = pos[c + 2] - pos[a + 2];
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    const l = Math.hypot(nx, ny, nz) || 1;
-    return [nx / l, ny / l, nz / l];
-  };
   for (let v = 0; v < nv; v++) {
     for (let p = start[v]; p < start[v + 1]; p++) {
       const c = half[p];
@@ -220,19 +211,8 @@ function creaseUnits(pos: ArrayLike<number>, tris: ArrayLike<number>, subset: Ui
       }
       if (mates !== 1 || same !== 0 || opposite < c) continue;
       const t1 = (c / 3) | 0, t2 = (opposite / 3) | 0;
-      const n1 = normal(subset[t1]), n2 = normal(subset[t2]);
-      const d = n1[0] * n2[0] + n1[1] * n2[1] + n1[2] * n2[2];
-      if (d > CREASE_COS) continue;
-      // Convex: the neighbour's centroid below this face's plane (the edge rule's test).
-      const f = 3 * subset[t1], g = 3 * subset[t2];
-      const p0 = 3 * tris[f];
-      let below = 0;
-      for (let j = 0; j < 3; j++) {
-        let s = 0;
-        for (let k = 0; k < 3; k++) s += pos[3 * tris[g + k] + j];
-        below += (s / 3 - pos[p0 + j]) * n1[j];
-      }
-      if (below >= 0) continue;
+      const f = 3 * subset[t1];
+      if (!isGrindCrease(pos, tris, subset[t1], subset[t2], tris[f + (c % 3)], tris[f + ((c % 3) + 1) % 3])) continue;
       creases++;
       const r1 = find(t1), r2 = find(t2);
       if (r1 === r2 || size[r1] + size[r2] > UNIT_MAX_TRIANGLES) continue;

@@ -14,7 +14,8 @@
 // - Target: as few triangles as the error allows (target index count 0); the error reached is reported.
 // The simplifier's own entry: the compiler bundle maps the package's root to its decoder alone (scripts/bundle-compiler.mjs).
 import { MeshoptSimplifier } from 'meshoptimizer/simplifier';
-import { GRIND_CREASE_DEGREES, GRIND_DENSITY_LIMIT } from '../format/grind-map.ts';
+import { GRIND_DENSITY_LIMIT } from '../format/grind-map.ts';
+import { isGrindCrease } from './crease.ts';
 import { densityCut, subsetDensity } from './grind-cut.ts';
 import { MAX_SHAPE_FACES } from './encode.ts';
 
@@ -32,7 +33,6 @@ export interface SimplifiedGroup {
   densityAfter: number;
 }
 
-const CREASE_COS = Math.cos((GRIND_CREASE_DEGREES * Math.PI) / 180);
 
 /** Throws for a --simplify value outside 0.0001 … SIMPLIFY_MAX_METRES. */
 export function checkSimplify(metres: number): void {
@@ -89,14 +89,6 @@ function creaseLock(pos: Float32Array, tris: Uint32Array, nv: number): Uint8Arra
   const edges = new Map<number, number>(); // directed edge a·nv + b → its face (first seen)
   const n = tris.length / 3;
   for (let t = 0; t < n; t++) for (let k = 0; k < 3; k++) edges.set(tris[3 * t + k] * nv + tris[3 * t + ((k + 1) % 3)], t);
-  const normal = (t: number): number[] => {
-    const a = 3 * tris[3 * t], b = 3 * tris[3 * t + 1], c = 3 * tris[3 * t + 2];
-    const ux = pos[b] - pos[a], uy = pos[b + 1] - pos[a + 1], uz = pos[b + 2] - pos[a + 2];
-    const vx = pos[c] - pos[a], vy = pos[c + 1] - pos[a + 1], vz = pos[c + 2] - pos[a + 2];
-    const x = uy * vz - uz * vy, y = uz * vx - ux * vz, z = ux * vy - uy * vx;
-    const l = Math.hypot(x, y, z) || 1;
-    return [x / l, y / l, z / l];
-  };
   const note = (v: number, dx: number, dy: number, dz: number): void => {
     const l = Math.hypot(dx, dy, dz) || 1;
     if (count[v] === 0) dir.set([dx / l, dy / l, dz / l], 3 * v);
@@ -111,14 +103,7 @@ function creaseLock(pos: Float32Array, tris: Uint32Array, nv: number): Uint8Arra
       const a = tris[3 * t + k], b = tris[3 * t + ((k + 1) % 3)];
       const u = edges.get(b * nv + a);
       if (u === undefined || a > b) continue;
-      const n1 = normal(t), n2 = normal(u);
-      if (n1[0] * n2[0] + n1[1] * n2[1] + n1[2] * n2[2] > CREASE_COS) continue;
-      // Convex: the other face's third vertex below this face's plane.
-      let o = tris[3 * u];
-      if (o === a || o === b) o = tris[3 * u + 1];
-      if (o === a || o === b) o = tris[3 * u + 2];
-      const below = (pos[3 * o] - pos[3 * a]) * n1[0] + (pos[3 * o + 1] - pos[3 * a + 1]) * n1[1] + (pos[3 * o + 2] - pos[3 * a + 2]) * n1[2];
-      if (below >= 0) continue;
+      if (!isGrindCrease(pos, tris, t, u, a, b)) continue;
       const dx = pos[3 * b] - pos[3 * a], dy = pos[3 * b + 1] - pos[3 * a + 1], dz = pos[3 * b + 2] - pos[3 * a + 2];
       note(a, dx, dy, dz);
       note(b, dx, dy, dz);

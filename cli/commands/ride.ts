@@ -18,19 +18,19 @@ interface RideArgs {
 
 /** Each file's resource, or the first that cannot be read: its name and why (verify's finding, with its offset). */
 export async function readRideFiles(files: string[]): Promise<{ resources: RideResource[] } | { error: string }> {
-  const { verifyPhysics } = await import('../../src/format/verify.ts');
-  const { readRideResource } = await import('../../src/ride/index.ts');
+  const { verifyAndRead } = await import('../../src/format/verify.ts');
   const resources: RideResource[] = [];
   for (const file of files) {
     const read = readPhysicsFile(file);
     if ('error' in read) return { error: `${file}: ${read.error}` };
-    const refused = verifyPhysics(read.bytes, file);
-    if (refused.length) {
+    // The resource verify read is the one ridden: the file is parsed once.
+    const { findings: refused, resource } = verifyAndRead(read.bytes, file);
+    if (refused.length || !resource) {
       const f = refused[0];
       const at = f.offset !== undefined ? ` at offset 0x${f.offset.toString(16)}` : '';
       return { error: `${file}: refused by verify (${f.check})${at}: ${f.message}${refused.length > 1 ? ` (and ${refused.length - 1} more)` : ''}` };
     }
-    resources.push(readRideResource(basename(file), read.bytes));
+    resources.push({ name: basename(file), resource });
   }
   return { resources };
 }

@@ -35,12 +35,17 @@ export const MAX_FINDINGS_PER_CHECK = 10;
 
 /** Reads `bytes`, writes them back and compares, then checks the record's invariants. */
 export function verifyPhysics(bytes: Uint8Array, file: string): Finding[] {
+  return verifyAndRead(bytes, file).findings;
+}
+
+/** verifyPhysics, and the resource it read (none when it could not be read): for callers that go on to use it. */
+export function verifyAndRead(bytes: Uint8Array, file: string): { findings: Finding[]; resource?: PhysicsResource } {
   let res: PhysicsResource;
   try {
     res = readPhysicsResource(bytes);
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
-    return [{ file, check: 'read', offset: e.offset, message: e.message }];
+    return { findings: [{ file, check: 'read', offset: e.offset, message: e.message }] };
   }
   const findings: Finding[] = [];
   let back: Uint8Array | undefined;
@@ -63,7 +68,7 @@ export function verifyPhysics(bytes: Uint8Array, file: string): Finding[] {
   }
   const short = checkLength(res, bytes.length, file);
   if (short) findings.push(short);
-  return findings.concat(verifyResource(res, file));
+  return { findings: findings.concat(verifyResource(res, file)), resource: res };
 }
 
 /**

@@ -87,6 +87,8 @@ export interface Manifest {
     scene: string | null; cellSize: number; budget: number; tiling: string; allowCustomSlots: boolean; header: 'game' | 'studio'; seams: SeamMode;
     /** The density cut's target (half-edges per metre), or 'off' (Studio's writer). */
     grindDensity?: number | 'off';
+    /** --simplify: the absolute error allowed simplifying parts too dense to grind, m; absent when off. */
+    simplify?: number;
     /** Shape modes' settings: chord error (m), hull parts, native kinds ('experimental' when on). */
     shapes: { chordError: number; hullParts: boolean; nativeShapes: false | 'experimental' };
   };

@@ -220,6 +220,7 @@ export function manifestOptions(options: CompileOptions): Manifest['options'] {
     scene: options.scene ?? null, cellSize: options.cellSize, budget: options.budget, tiling: options.tiling,
     allowCustomSlots: options.allowCustomSlots, header: options.studioTemplate || isStudioForm(options.encode?.header) ? 'studio' : 'game', seams: options.seams,
     grindDensity: options.grindDensity,
+    ...(options.simplify !== undefined ? { simplify: options.simplify } : {}),
     shapes: { chordError: options.shapes?.chordError ?? SHAPE_DEFAULTS.chordError, hullParts: options.shapes?.hullParts ?? false, nativeShapes: options.shapes?.nativeShapes ? 'experimental' : false },
     };
 }

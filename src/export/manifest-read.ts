@@ -83,6 +83,7 @@ export function checkManifest(value: Json, file: string): Manifest {
   c.optional(options, 'allowCustomSlots', 'options', (v, p) => typeof v === 'boolean' || c.fail(p, 'true or false', v));
   c.optional(options, 'header', 'options', (v, p) => c.oneOf(v, p, ['game', 'studio']));
   c.optional(options, 'seams', 'options', (v, p) => c.string(v, p));
+  c.optional(options, 'simplify', 'options', (v, p) => c.number(v, p));
   c.optional(options, 'shapes', 'options', (v, p) => {
     const s = c.object(v, p);
     c.optional(s, 'chordError', p, (x, q) => c.number(x, q));

@@ -150,10 +150,12 @@ describe('--simplify', () => {
     expect(r.manifest.grind!.denseParts.map((d) => d.resource)).toEqual(['statue']);
     expect(warnings.some((w) => /^grind: "statue" part 0 \(19200 triangles around \(0\.00, 0\.00, 0\.00\)\).*--simplify METRES/.test(w))).toBe(true);
     expect(r.manifest.resources.find((x) => x.name === 'statue')!['grindable-edges']).toBe(0);
+    expect(r.manifest.options.simplify).toBeUndefined();
   });
   it('simplifies the statue within the error, its 12 edges grindable; the fold under the limit is untouched', async () => {
     const plain = await build('statue-plain.glb');
     const { r } = await build('statue-simple.glb', 0.005);
+    expect(r.manifest.options.simplify).toBe(0.005); // recorded: the files depend on it
     const s = r.manifest.grind!.simplified!;
     expect(s).toHaveLength(1);
     expect(s[0]).toMatchObject({ object: 'statue', material: 0x60, triangles: [19_200, expect.any(Number)] });

@@ -6,9 +6,10 @@ import { FormatError } from './cursor.ts';
 import { decodeNormal } from './plane.ts';
 import { readPhysicsResource, writePhysicsResource } from './resource.ts';
 import { PLANE_TAIL, TREE_TAIL } from './layout.ts';
-import { checkShapeRecord, recordArrayBytes, SLOT } from './shape.ts';
+import { checkShapeRecord, recordArrayBytes, SHAPE_FIELD, SLOT } from './shape.ts';
 import { type Box6, nodeBoxes } from './tree.ts';
-import { KIND_MESH, NO_SHAPE, type PhysicsResource, type ShapeRecord, faceCount } from './types.ts';
+import { PART_FIELD } from './part.ts';
+import { KIND_MESH, NO_SHAPE, PART_SIZE, type PhysicsResource, SHAPE_SIZE, type ShapeRecord, faceCount } from './types.ts';
 
 export interface Finding {
   file: string;
@@ -119,14 +120,38 @@ export function verifyResource(res: PhysicsResource, file: string): Finding[] {
       findings.push({ file, part: i, check: 'part-shape', message: `part ${i}: shape index ${p.shape} ≥ shape count ${res.shapes.length}` });
     }
   });
+  const l = res.layout;
   res.parts.forEach((p, i) => {
-    const bad = [...p.rotation, ...p.position, p.w].filter((v) => !Number.isFinite(v));
-    if (bad.length) findings.push({ file, part: i, check: 'part-transform', message: `part ${i}: non-finite rotation/position/w (${bad.join(', ')})` });
+    // Rotation x y z w, position x y z, w: the part record's f32s from 0x00 to 0x20, in that order.
+    const values = [...p.rotation, ...p.position, p.w];
+    const bad = values.filter((v) => !Number.isFinite(v));
+    if (!bad.length) return;
+    const first = values.findIndex((v) => !Number.isFinite(v));
+    const field = first < 4 ? PART_FIELD.rotation + 4 * first : first < 7 ? PART_FIELD.position + 4 * (first - 4) : PART_FIELD.w;
+    const offset = l ? l.partTable + PART_SIZE * i + field : undefined;
+    findings.push({ file, part: i, check: 'part-transform', ...(offset !== undefined ? { offset } : {}), message: `part ${i}: non-finite rotation/position/w (${bad.join(', ')})${at(offset)}, expected finite numbers` });
   });
   const kinds = new Map<number, number>();
   for (const p of res.parts) if (p.shape !== NO_SHAPE && !kinds.has(p.shape)) kinds.set(p.shape, p.kind);
-  res.shapes.forEach((s, i) => findings.push(...verifyShape(s, i, kinds.get(i), file)));
+  res.shapes.forEach((s, i) => findings.push(...verifyShape(s, i, kinds.get(i), file, l ? { header: l.shapeTable + SHAPE_SIZE * i, arrays: l.arrays[i] ?? [] } : undefined)));
   return findings;
+}
+
+/** Where a read shape's record and arrays were in its file (a record built in memory has none). */
+interface ShapePlace {
+  /** Absolute position of the shape record. */
+  header: number;
+  /** Absolute position of each array (SLOT order; 0: absent). */
+  arrays: number[];
+}
+
+/** " at 0x…" for a finding whose value sits at a known byte offset of the file, else nothing. */
+const at = (offset: number | undefined): string => (offset === undefined ? '' : ` at 0x${offset.toString(16)}`);
+
+/** The absolute offset of element `k` (of `size` bytes) of array `slot`, when the shape was read from a file. */
+function arrayOffset(place: ShapePlace | undefined, slot: number, k: number, size: number): number | undefined {
+  const base = place?.arrays[slot];
+  return base ? base + k * size : undefined;
 }
 
 /** Collects findings of one shape, capping each check at MAX_FINDINGS_PER_CHECK. */
@@ -138,11 +163,12 @@ class ShapeFindings {
     readonly shape: number,
   ) {}
   /** `message` is a thunk: a hostile shape can fail a check 65,535 times and only the first few are written out. */
-  add(check: string, message: () => string, where: { face?: number; node?: number } = {}): void {
+  add(check: string, message: () => string, where: { face?: number; node?: number; offset?: number } = {}): void {
     const n = (this.counts.get(check) ?? 0) + 1;
     this.counts.set(check, n);
     if (n <= MAX_FINDINGS_PER_CHECK) {
-      this.list.push({ file: this.file, shape: this.shape, ...where, check, message: `shape ${this.shape}: ${message()}` });
+      const { offset, ...place } = where;
+      this.list.push({ file: this.file, shape: this.shape, ...place, ...(offset !== undefined ? { offset } : {}), check, message: `shape ${this.shape}: ${message()}` });
     }
   }
   /** The check has more findings than are listed: loops stop early (a hostile shape has up to 65,535). */
@@ -157,7 +183,7 @@ class ShapeFindings {
   }
 }
 
-function verifyShape(s: ShapeRecord, i: number, kind: number | undefined, file: string): Finding[] {
+function verifyShape(s: ShapeRecord, i: number, kind: number | undefined, file: string, place?: ShapePlace): Finding[] {
   const out = new ShapeFindings(file, i);
   try {
     checkShapeRecord(s, `shape ${i}`);
@@ -169,22 +195,33 @@ function verifyShape(s: ShapeRecord, i: number, kind: number | undefined, file: 
   const faces = faceCount(s);
   const corners = s.cornerVertices.length;
   const vertices = s.vertices.length / 3;
-  if (![...s.min, ...s.max].every(Number.isFinite)) out.add('bounds', () => `non-finite bounds ${s.min.join(', ')} .. ${s.max.join(', ')}`);
+  const bounds = [...s.min, ...s.max];
+  if (!bounds.every(Number.isFinite)) {
+    // min x y z then max x y z: the record's first six f32s.
+    const offset = place ? place.header + SHAPE_FIELD.min + 4 * bounds.findIndex((v) => !Number.isFinite(v)) : undefined;
+    out.add('bounds', () => `non-finite bounds ${s.min.join(', ')} .. ${s.max.join(', ')}${at(offset)}, expected finite numbers`, { offset });
+  }
   for (let k = 0; k < s.vertices.length && !out.over('vertex'); k++) {
-    if (!Number.isFinite(s.vertices[k])) out.add('vertex', () => `vertex ${Math.floor(k / 3)}: coordinate ${'xyz'[k % 3]} is ${s.vertices[k]}`);
+    if (Number.isFinite(s.vertices[k])) continue;
+    const offset = arrayOffset(place, SLOT.vertices, k, 4);
+    out.add('vertex', () => `vertex ${Math.floor(k / 3)}: coordinate ${'xyz'[k % 3]} is ${s.vertices[k]}${at(offset)}, expected a finite number`, { offset });
   }
   for (let c = 0; c < corners && !out.over('corner-vertex'); c++) {
     if (s.cornerVertices[c] >= vertices) out.add('corner-vertex', () => `corner ${c}: vertex ${s.cornerVertices[c]} ≥ vertex count ${vertices}`);
   }
   const facesOk = checkFaceOffsets(s, out);
   checkCornerIndex(s, out);
-  if (kind === KIND_MESH) checkMesh(s, out);
+  if (kind === KIND_MESH) checkMesh(s, out, place);
   if (facesOk && s.tree.length > 0) checkTree(s, out);
   for (let f = 0; f < s.planeOffsets.length && !out.over('plane-normal') && !out.over('plane-offset'); f++) {
     const n = decodeNormal(s.planeNormals[2 * f], s.planeNormals[2 * f + 1]);
     const len = Math.hypot(...n);
     if (!(Math.abs(len - 1) <= NORMAL_LENGTH_TOLERANCE)) out.add('plane-normal', () => `face ${f}: plane normal length ${len}`, { face: f });
-    if (!Number.isFinite(s.planeOffsets[f])) out.add('plane-offset', () => `face ${f}: plane offset ${s.planeOffsets[f]}`, { face: f });
+    if (!Number.isFinite(s.planeOffsets[f])) {
+      // A plane is 8 bytes: the packed normal (2 × i16), then the offset (f32).
+      const offset = arrayOffset(place, SLOT.planes, f, 8);
+      out.add('plane-offset', () => `face ${f}: plane offset ${s.planeOffsets[f]}${at(offset === undefined ? undefined : offset + 4)}, expected a finite number`, { face: f, ...(offset !== undefined ? { offset: offset + 4 } : {}) });
+    }
   }
   if (faces > 0 && s.planeOffsets.length > 0 && s.planeOffsets.length !== faces) {
     out.add('counts', () => `${s.planeOffsets.length} planes for ${faces} faces`);
@@ -246,7 +283,7 @@ function checkCornerIndex(s: ShapeRecord, out: ShapeFindings): void {
 }
 
 /** A triangle mesh (kind 5): triangles, edge data for every corner, a tree of faces − 1 nodes. */
-function checkMesh(s: ShapeRecord, out: ShapeFindings): void {
+function checkMesh(s: ShapeRecord, out: ShapeFindings, place?: ShapePlace): void {
   const faces = faceCount(s);
   const corners = s.cornerVertices.length;
   if (corners !== 3 * faces) out.add('mesh', () => `kind 5 (mesh) with ${corners} corners for ${faces} faces (not triangles)`);
@@ -255,7 +292,10 @@ function checkMesh(s: ShapeRecord, out: ShapeFindings): void {
   const bit = (b: Uint8Array, c: number): number => (b.length ? (b[c >> 3] >> (c & 7)) & 1 : 0);
   for (let c = 0; c < s.edgeValues.length && !out.over('edge-value') && !out.over('edge-bits'); c++) {
     const v = s.edgeValues[c];
-    if (!(v >= 0 && v <= 1)) out.add('edge-value', () => `corner ${c}: edge value ${v} outside [0, 1]`);
+    if (!(v >= 0 && v <= 1)) {
+      const offset = arrayOffset(place, SLOT.edgeValues, c, 4);
+      out.add('edge-value', () => `corner ${c}: edge value ${v}${at(offset)} outside [0, 1]`, { offset });
+    }
     if (bit(s.concaveBits, c) && bit(s.flatBits, c)) out.add('edge-bits', () => `corner ${c}: both the concave and the flat bit are set`);
   }
 }

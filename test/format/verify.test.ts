@@ -73,7 +73,7 @@ describe('verify', () => {
     r3.shapes[0].flatBits[0] |= 1;
     r3.shapes[0].concaveBits[0] |= 1;
     expect(checks(r3)).toEqual([
-      'edge-value: shape 0: corner 0: edge value 1.5 outside [0, 1]',
+      `edge-value: shape 0: corner 0: edge value 1.5 at 0x${r3.layout!.arrays[0][4].toString(16)} outside [0, 1]`,
       'edge-bits: shape 0: corner 0: both the concave and the flat bit are set',
     ]);
   });
@@ -90,7 +90,32 @@ describe('verify', () => {
     expect(verifyResource(readPhysicsResource(layResource(HAND_RESOURCES['mesh + convex + box, Studio body']())), 'k')).toEqual([]);
     const res = readPhysicsResource(load('boxplanes.physics'));
     res.shapes[0].planeOffsets[2] = Number.POSITIVE_INFINITY;
-    expect(checks(res)).toEqual(['plane-offset: shape 0: face 2: plane offset Infinity']);
+    expect(checks(res)).toEqual([`plane-offset: shape 0: face 2: plane offset Infinity at 0x${(res.layout!.arrays[0][10] + 2 * 8 + 4).toString(16)}, expected a finite number`]);
+  });
+
+  it('names the byte offset of a NaN or infinite value in the file: a vertex, a bound, a part transform, a plane, an edge value', () => {
+    // box.physics: a kind-5 mesh (edge values); boxplanes.physics: a shape with face planes.
+    const where = (file: string, pick: (l: NonNullable<PhysicsResource['layout']>) => number): [Uint8Array, number] => {
+      const bytes = load(file);
+      return [bytes, pick(readPhysicsResource(bytes).layout!)];
+    };
+    const places: [string, Uint8Array, number][] = [
+      ['vertex', ...where('box.physics', (l) => l.arrays[0][0] + 4 * 7)], // vertex 2's y
+      ['bounds', ...where('box.physics', (l) => l.shapeTable + 0x0c + 4)], // max y
+      ['part-transform', ...where('box.physics', (l) => l.partTable + 0x14)], // position y
+      ['edge-value', ...where('box.physics', (l) => l.arrays[0][4] + 4 * 5)], // corner 5
+      ['plane-offset', ...where('boxplanes.physics', (l) => l.arrays[0][10] + 8 * 3 + 4)], // face 3's plane offset
+    ];
+    for (const [check, bytes, offset] of places) {
+      for (const bad of [Number.NaN, Number.POSITIVE_INFINITY]) {
+        const b = bytes.slice();
+        new DataView(b.buffer).setFloat32(offset, bad, true);
+        const f = verifyPhysics(b, 'bad.physics').filter((x) => x.check === check);
+        expect(f, `${check} ${bad}`).toHaveLength(1);
+        expect(f[0].offset, `${check} ${bad}`).toBe(offset);
+        expect(f[0].message).toContain(`at 0x${offset.toString(16)}`);
+      }
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFile
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readPhysicsResource } from '../../src/format/resource.ts';
 import { addNode, lazyTempDir, newLevel, writeLevel } from '../fixtures/levels.ts';
 import { compileMeshes, grid } from './helpers.ts';
 
@@ -64,6 +65,30 @@ describe('compile-collision ride', () => {
     const level2 = run('ride', join(tmp.dir, 'level.glb'));
     expect(level2.status).toBe(2);
     expect(level2.stderr).toContain('level.glb');
+  });
+
+  test('a NaN or infinite vertex: ride exits 2 and verify refuses it, both naming the file and the byte offset; nothing is written', () => {
+    const dir = join(tmp.dir, 'nan');
+    mkdirSync(dir, { recursive: true });
+    const name = readdirSync(level).find((f) => f.endsWith('.physics'))!;
+    const bytes = new Uint8Array(readFileSync(join(level, name)));
+    // Vertex 3's z in shape 0, where the codec found the vertex array.
+    const offset = readPhysicsResource(bytes).layout!.arrays[0][0] + 4 * 11;
+    for (const bad of [Number.NaN, Number.NEGATIVE_INFINITY]) {
+      const b = bytes.slice();
+      new DataView(b.buffer).setFloat32(offset, bad, true);
+      writeFileSync(join(dir, name), b);
+      const before = readdirSync(dir).map((f) => [f, statSync(join(dir, f)).mtimeMs, readFileSync(join(dir, f)).toString('hex')]);
+      const r = run('ride', dir);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toContain(name);
+      expect(r.stderr).toContain(`offset 0x${offset.toString(16)}`);
+      const v = run('verify', join(dir, name));
+      expect(v.status).toBe(1);
+      expect(v.stderr).toContain(name);
+      expect(v.stderr).toContain(`at 0x${offset.toString(16)}`);
+      expect(readdirSync(dir).map((f) => [f, statSync(join(dir, f)).mtimeMs, readFileSync(join(dir, f)).toString('hex')])).toEqual(before);
+    }
   });
 
   test('usage: no such input, a bad number: exit 2', () => {

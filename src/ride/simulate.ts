@@ -103,7 +103,12 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
       if (w.faces > 0) {
         const i0 = cellOf(g, c[0] - r, 0), i1 = cellOf(g, c[0] + r, 0), j0 = cellOf(g, c[2] - r, 1), j1 = cellOf(g, c[2] + r, 1);
         if (++q.stamp === 0xffffffff) { q.seen.fill(0); q.stamp = 1; }
-        const stamp = q.stamp, seen = q.seen, P = w.pos, N = w.normal, ylo = c[1] - r, yhi = c[1] + r;
+        const stamp = q.stamp, seen = q.seen, P = w.pos, N = w.normal;
+        // The faces the probe cannot reach (cull, below): outside [lo, hi] along the axes U (world x or the travel
+        // axis), y and V (world z or across).
+        cullBounds(p, c, pose, reach);
+        const kind = CULL[9], ux = CULL[10], uz = CULL[11], vx = -uz, vz = ux;
+        const ulo = CULL[0], uhi = CULL[1], ylo = CULL[2], yhi = CULL[3], vlo = CULL[4], vhi = CULL[5];
         for (let j = j0; j <= j1; j++) {
           for (let i = i0; i <= i1; i++) {
             const cell = j * g.nx + i;
@@ -115,6 +120,13 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
               const o = 9 * t;
               const a = P[o + 1], b = P[o + 4], d = P[o + 7];
               if ((a > b ? (a > d ? a : d) : b > d ? b : d) < ylo || (a < b ? (a < d ? a : d) : b < d ? b : d) > yhi) continue;
+              {
+                const x0 = P[o], z0 = P[o + 2], x1 = P[o + 3], z1 = P[o + 5], x2 = P[o + 6], z2 = P[o + 8];
+                const u0 = kind ? x0 * ux + z0 * uz : x0, u1 = kind ? x1 * ux + z1 * uz : x1, u2 = kind ? x2 * ux + z2 * uz : x2;
+                if ((u0 > u1 ? (u0 > u2 ? u0 : u2) : u1 > u2 ? u1 : u2) < ulo || (u0 < u1 ? (u0 < u2 ? u0 : u2) : u1 < u2 ? u1 : u2) > uhi) continue;
+                const v0 = kind ? x0 * vx + z0 * vz : z0, v1 = kind ? x1 * vx + z1 * vz : z1, v2 = kind ? x2 * vx + z2 * vz : z2;
+                if ((v0 > v1 ? (v0 > v2 ? v0 : v2) : v1 > v2 ? v1 : v2) < vlo || (v0 < v1 ? (v0 < v2 ? v0 : v2) : v1 < v2 ? v1 : v2) > vhi) continue;
+              }
               const k = POOL[n];
               if (!contactWith(w, t, p, pose, reach, k)) continue;
               FN[0] = N[3 * t]; FN[1] = N[3 * t + 1]; FN[2] = N[3 * t + 2];
@@ -169,6 +181,38 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
     if (air > 1) break;
   }
   return { position: [c[0], c[1], c[2]], velocity: [v[0], v[1], v[2]], distance: dist, time, hits, fell: air > 1, work: q.work - work0 };
+}
+
+/**
+ * Margin of the cull over the narrow phase's own limits, m: a face culled lies further than this beyond where the
+ * narrow phase would still give a contact, so culling never drops a contact the narrow phase keeps (rounding there
+ * is ~1e-13 m at the coordinates of a level).
+ */
+const CULL_MARGIN = 1e-6;
+/** The cull's bounds: U lo, hi, y lo, hi, V lo, hi, (unused ×3), axes kind (0: world x/z, 1: travel/across), U's x, z. */
+const CULL = new Float64Array(12);
+
+/**
+ * Bounds outside which a face cannot give the probe a contact within `reach` (contactWith would return false):
+ * along axes the narrow phase itself separates by, so a face outside them is one it would reject. The sphere and
+ * the capsule: the box of the centre (the core segment) grown by the radius and the reach, in world x, y, z (their
+ * contact is by true distance, which is at least the gap along any axis). The box: its own axes (travel, up,
+ * across), three of the separating axes its contact tries: a face beyond half an extent plus the reach along one
+ * of them is separated by more than the reach on it, and boxContact returns false.
+ */
+function cullBounds(p: ProbeShape, c: Float64Array, pose: Pose, reach: number): void {
+  if (p.kind === 'box') {
+    const h = p.half, fx = pose.fx, fz = pose.fz;
+    const cu = c[0] * fx + c[2] * fz, cv = -c[0] * fz + c[2] * fx;
+    const ru = h[0] + reach + CULL_MARGIN, ry = h[1] + reach + CULL_MARGIN, rv = h[2] + reach + CULL_MARGIN;
+    CULL[0] = cu - ru; CULL[1] = cu + ru; CULL[2] = c[1] - ry; CULL[3] = c[1] + ry; CULL[4] = cv - rv; CULL[5] = cv + rv;
+    CULL[9] = 1; CULL[10] = fx; CULL[11] = fz;
+    return;
+  }
+  const R = p.radius + reach + CULL_MARGIN;
+  const ex = p.kind === 'capsule' ? Math.abs(pose.fx) * p.halfLength : 0, ez = p.kind === 'capsule' ? Math.abs(pose.fz) * p.halfLength : 0;
+  CULL[0] = c[0] - ex - R; CULL[1] = c[0] + ex + R; CULL[2] = c[1] - R; CULL[3] = c[1] + R; CULL[4] = c[2] - ez - R; CULL[5] = c[2] + ez + R;
+  CULL[9] = 0; CULL[10] = 1; CULL[11] = 0;
 }
 
 /**

@@ -1,5 +1,5 @@
-// compile-collision LEVEL --watch: rebuild on every change of the level (and, for a .gltf, the buffers it names),
-// one line per rebuild. Exporters write a file in several steps (Blender's glTF exporter writes the .bin, then the
+// compile-collision LEVEL --watch: rebuild on every change of the level (and, for a .gltf, the buffers it names; for a
+// GTA V file, the .ymap / .ymap.xml files that place it), one line per rebuild. Exporters write a file in several steps (Blender's glTF exporter writes the .bin, then the
 // .gltf; others truncate and write in chunks), so changes are debounced: a rebuild starts DEBOUNCE_MS after the last
 // change seen, and changes during a rebuild start one more once it ends. Each rebuild publishes atomically as every
 // build does; a failed one leaves the last good output as it was and says why. Runs until interrupted (Ctrl-C).
@@ -99,10 +99,16 @@ export async function watchSession(workers: number | 'auto'): Promise<{
   };
 }
 
-/** Watches until the returned stop() is called; resolves once the watcher is up (the first build then starts). */
-export async function watchLevel(level: string, opts: Partial<CompileOptions>, io: WatchIO): Promise<{ stop: () => Promise<void> }> {
+/**
+ * Watches until the returned stop() is called; resolves once the watcher is up (the first build then starts).
+ * `opts` may be a function, called before each build (options read from files, e.g. a port folder's placements);
+ * its failure fails that build. `also`: more files the build reads (placement files), watched with the level's.
+ */
+export async function watchLevel(level: string, opts: Partial<CompileOptions> | (() => Promise<Partial<CompileOptions>>), io: WatchIO, also: string[] = []): Promise<{ stop: () => Promise<void> }> {
   const { watch } = await import('chokidar');
-  let watched = levelFiles(level);
+  const extra = also.map((f) => resolve(f));
+  const filesOf = (): string[] => [...new Set([...levelFiles(level), ...extra])];
+  let watched = filesOf();
   const watcher = watch(watched, { ignoreInitial: true, persistent: true });
   let timer: NodeJS.Timeout | undefined;
   let building: Promise<void> | undefined;
@@ -115,18 +121,19 @@ export async function watchLevel(level: string, opts: Partial<CompileOptions>, i
     changed.clear();
     const t0 = performance.now();
     try {
-      const r = await io.compile(level, opts);
+      const o = typeof opts === 'function' ? await opts() : opts;
+      const r = await io.compile(level, o);
       io.line(describeBuild(files, r, performance.now() - t0));
       if (!warmed && io.warmUp) {
         warmed = true;
-        await io.warmUp(level, opts).catch(() => undefined); // a change meanwhile starts the next build after it
+        await io.warmUp(level, o).catch(() => undefined); // a change meanwhile starts the next build after it
       }
     } catch (e) {
       const what = files.length ? `${files.map((f) => basename(f)).join(', ')} changed` : 'first build';
       io.line(`${new Date().toISOString().slice(11, 19)} ${what}: build failed, the last output is kept: ${(e as Error).message}`);
     }
     // A .gltf may name other buffers now.
-    const now = levelFiles(level);
+    const now = filesOf();
     const added = now.filter((f) => !watched.includes(f));
     if (added.length) watcher.add(added);
     watched = [...new Set([...watched, ...now])];

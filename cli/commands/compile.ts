@@ -58,9 +58,9 @@ function parseYbnKeep(v: string | undefined): SkipReason[] {
 
 /**
  * --ymap files and .ymap / .ymap.xml inputs → the placements per YBN input; an interior placement naming none of them
- * is a warning naming it. A placement file that cannot be read is an error (exit 1) before anything is built.
+ * is a warning naming it. A placement file that cannot be read throws `ymap: FILE: …` / `ymap-xml: FILE: …`.
  */
-async function readPlacements(ymaps: string[], files: string[], quiet: boolean) {
+async function loadPlacements(ymaps: string[], files: string[], warn: (m: string) => void) {
   if (ymaps.length === 0) return undefined;
   const { readRegularFile } = await import('../../src/files.ts');
   const { isYmapXmlPath, matchPlacements, placementText, readYmapXml } = await import('../../src/import/ybn/ymap.ts');
@@ -71,20 +71,27 @@ async function readPlacements(ymaps: string[], files: string[], quiet: boolean) 
     const stage = isYmapXmlPath(y) ? 'ymap-xml' : 'ymap';
     try {
       const bytes = readRegularFile(y, 256 << 20);
-      const warn = (m: string): void => void (quiet || process.stderr.write(`compile-collision: warning: ${m}\n`));
       all.push(...(stage === 'ymap-xml' ? readYmapXml(new TextDecoder().decode(bytes), y) : readYmapBinary(bytes, y, warn)));
     } catch (e) {
       const m = (e as Error).message;
-      process.stderr.write(`compile-collision: ${m.startsWith(`${stage}: `) ? m : `${stage}: ${y}: ${m}`}\n`);
-      process.exit(1);
+      throw new Error(m.startsWith(`${stage}: `) ? m : `${stage}: ${y}: ${m}`);
     }
   }
   const m = matchPlacements(files.filter(isYbnPath), all);
-  if (!quiet) {
-    for (const p of m.unmatched) process.stderr.write(`compile-collision: warning: interior ${placementText(p)} names no YBN among the inputs; not placed\n`);
-    if (m.unmatchedEntities) process.stderr.write(`compile-collision: note: ${m.unmatchedEntities} CEntityDef placement(s) name no YBN among the inputs (props: their collision is in their own models)\n`);
-  }
+  for (const p of m.unmatched) warn(`interior ${placementText(p)} names no YBN among the inputs; not placed`);
+  if (m.unmatchedEntities) warn(`note: ${m.unmatchedEntities} CEntityDef placement(s) name no YBN among the inputs (props: their collision is in their own models)`);
   return { ymaps: ymaps.map((y) => y.replace(/^.*[\\/]/, '')), byFile: m.byFile };
+}
+
+/** loadPlacements for one build: a placement file that cannot be read is an error (exit 1) before anything is built. */
+async function readPlacements(ymaps: string[], files: string[], quiet: boolean) {
+  const warn = (m: string): void => void (quiet || process.stderr.write(`compile-collision: ${m.startsWith('note: ') ? m : `warning: ${m}`}\n`));
+  try {
+    return await loadPlacements(ymaps, files, warn);
+  } catch (e) {
+    process.stderr.write(`compile-collision: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
 }
 
 function parseWorkers(v: string | undefined): number | 'auto' {
@@ -130,7 +137,8 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     usage(`no level to compile: ${few} ${skipped.length === 1 ? 'is a hi@/ma@ detail copy' : 'are hi@/ma@ detail copies'} (vehicles and weapons); --ybn-detail compiles ${skipped.length === 1 ? 'it' : 'them'}`);
   }
   if (files.length === 0) usage(`no level among ${patterns.join(', ')} (only .ymap / .ymap.xml placements)`);
-  const placements = await readPlacements([...new Set([...[argv.ymap ?? []].flat(), ...found])], files, argv.quiet);
+  const ymapFiles = [...new Set([...[argv.ymap ?? []].flat(), ...found])];
+  const placements = await readPlacements(ymapFiles, files, argv.quiet);
   const several = files.length > 1;
   const outOf = (file: string): string | undefined => (argv.out === undefined ? undefined : several ? join(argv.out, `${levelStem(file)}.collision`) : argv.out);
   // Two levels with one stem (x.glb and x.gltf, x.ybn and x.ybn.xml, the same name in two folders under one -o)
@@ -164,11 +172,11 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
       }
     }
   }
-  const levelOptions = (out: string | undefined, file?: string): Partial<CompileOptions> => ({
+  const levelOptions = (out: string | undefined, file?: string, pl = placements): Partial<CompileOptions> => ({
     out, scene: argv.scene, cellSize: argv.cellSize as CellSize, workers, allowCustomSlots: argv.allowCustomSlots, budget: argv.budget,
     tiling: argv.tiling, studioTemplate: argv.studioTemplate, seams: argv.seams, grindDensity: argv.grindDensity, simplify: argv.simplify, allowOutsideUris: argv.allowOutsideUris,
     // One rule, terminal or not (the same files either way): report.html only with --report.
-    report: argv.report === true, ybn: { detail: argv.ybnDetail, keep: ybnKeep, ...(placements && file ? { placement: { ymaps: placements.ymaps, placements: placements.byFile.get(file) ?? [] } } : {}) }, forge: { materials: argv.forgeMaterials },
+    report: argv.report === true, ybn: { detail: argv.ybnDetail, keep: ybnKeep, ...(pl && file ? { placement: { ymaps: pl.ymaps, placements: pl.byFile.get(file) ?? [] } } : {}) }, forge: { materials: argv.forgeMaterials },
     shapes: { chordError: argv.chordError, nativeShapes: argv.nativeShapes, hullParts: argv.hullParts },
     strict: argv.strict, dryRun: argv.dryRun, allowPoolOverflow: argv.allowPoolOverflow, cache,
     ...(file ? recorded.get(file) : undefined),
@@ -178,7 +186,10 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     const { watchLevel, watchSession } = await import('../watch.ts');
     // The watched level's workers and CompileSession: each rebuild takes from the last what the edit left unchanged.
     const kept = await watchSession(workers);
-    const w = await watchLevel(files[0], levelOptions(argv.out, files[0]), { line: (t) => process.stdout.write(`${t}\n`), compile: kept.compile, warmUp: kept.warmUp });
+    // The placement files are watched too and read again for each rebuild: moving an interior in the .ymap rebuilds.
+    const options = async (): Promise<Partial<CompileOptions>> => levelOptions(argv.out, files[0], await loadPlacements(ymapFiles, files, () => {}));
+    const io = { line: (t: string) => process.stdout.write(`${t}\n`), compile: kept.compile, warmUp: kept.warmUp };
+    const w = await watchLevel(files[0], ymapFiles.length ? options : levelOptions(argv.out, files[0]), io, ymapFiles);
     process.stderr.write(`compile-collision: watching ${files[0]}; Ctrl-C stops\n`);
     const stop = (): void => void w.stop().then(() => kept.close()).then(() => process.exit(0));
     process.once('SIGINT', stop).once('SIGTERM', stop);
@@ -303,7 +314,7 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: "print errors only" })
       .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: "also print each stage's time, every warning, and per object the decision taken: mode, material words, triangles, the resource or cell holding it" })
       .option('cache', { type: 'string', defaultDescription: '<out>/.cache', describe: "incremental cache directory, default <out>/.cache (--no-cache: none): a resource whose inputs are unchanged is reused; the output is byte for byte a clean build's" })
-      .option('watch', { type: 'boolean', default: false, describe: "stay running and rebuild whenever the level (or a .gltf's buffer files) changes, one line per rebuild; a failed rebuild keeps the last output and prints why; Ctrl-C stops" })
+      .option('watch', { type: 'boolean', default: false, describe: "stay running and rebuild whenever the level (or a .gltf's buffer files, or the .ymap / .ymap.xml placing a GTA V file) changes, one line per rebuild; a failed rebuild keeps the last output and prints why; Ctrl-C stops" })
       .option('progress-json', { type: 'boolean', default: false, describe: "write one JSON line per progress event to stderr, {\"stage\":\"encode\",\"done\":120,\"total\":448} (stages: import, shapes, seams, validate, plan, cache, encode, report, publish; a stage without steps gives 0/1 and 1/1), for front ends such as the Blender add-on; replaces the terminal's progress bar" })
       .option('json', { type: 'boolean', default: false, describe: "print JSON instead of the summary: for each level its outDir, timings, layoutLine (the summary's layout line) and manifest, or for a failed one { input, ok: false, error: { stage, message } } (an array when there are several levels)" })
       // --help by task, as gltf-transform lists its commands' options (an option added without a group is listed

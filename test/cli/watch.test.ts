@@ -3,10 +3,11 @@
 // last good output and says why, the next good export builds again, and Ctrl-C (SIGINT) ends it with exit 0.
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { io, tempDir } from '../fixtures/levels.ts';
+import { boxBound, writeYbn, writeYmapXml } from '../fixtures/ybn.ts';
 import { watchLevel } from '../../cli/watch.ts';
 import type { CompileResult } from '../../src/build/compile.ts';
 
@@ -80,6 +81,58 @@ describe('--watch', () => {
       await waitLines(4);
       expect(lines[3]).toMatch(/level\.glb changed: 17 resources \(0 rebuilt, 17 from the cache\)/);
       expect(readFileSync(join(out, 'manifest.json')).equals(manifest1)).toBe(true);
+    } finally {
+      p.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+  });
+
+  it('a GTA V interior placed by a .ymap.xml: moving it in the .ymap.xml rebuilds it there; a broken one keeps the last output', { timeout: 120_000 }, async () => {
+    const dir = join(tmp.dir, 'mlo');
+    mkdirSync(dir);
+    const ybn = join(dir, 'v_skate_a.ybn');
+    const ymap = join(dir, 'map.ymap.xml');
+    const placed = (x: number): string => writeYmapXml([{ type: 'CMloInstanceDef', archetype: 'v_skate_a', position: [x, 200, 10], rotation: [0, 0, 0, 1] }]);
+    writeFileSync(ybn, writeYbn(boxBound()).file);
+    writeFileSync(ymap, placed(100));
+    const p = spawn(process.execPath, [BIN, ybn, '--ymap', ymap, '--watch', '--workers', '1'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
+    const lines: string[] = [];
+    let stderr = '';
+    let buf = '';
+    p.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const parts = buf.split('\n');
+      buf = parts.pop()!;
+      lines.push(...parts);
+    });
+    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((r) => p.on('exit', (code) => r(code)));
+    const waitLines = async (n: number, ms = 60_000): Promise<void> => {
+      const t0 = Date.now();
+      while (lines.length < n) {
+        if (Date.now() - t0 > ms) throw new Error(`waited for ${n} lines, got ${lines.length}: ${lines.join(' | ')}; stderr: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    // The x of the placed resource's bounds in the manifest (the interior sits where the placement puts it).
+    const out = join(dir, 'v_skate_a.collision');
+    const minX = (): number => {
+      const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+      return Math.min(...m.resources.map((r: { bounds: { min: number[] } }) => r.bounds.min[0]));
+    };
+    try {
+      await waitLines(1);
+      expect(lines[0], stderr).toMatch(/first build: /);
+      const x1 = minX();
+      writeFileSync(ymap, placed(140));
+      await waitLines(2);
+      expect(lines[1]).toMatch(/map\.ymap\.xml changed: \d+ resources?/);
+      expect(minX() - x1).toBeCloseTo(40, 3);
+      const manifest2 = readFileSync(join(out, 'manifest.json'));
+      writeFileSync(ymap, placed(140).replace('x="140"', 'x="a"'));
+      await waitLines(3);
+      expect(lines[2]).toMatch(/map\.ymap\.xml changed: build failed, the last output is kept: ymap-xml: .*map\.ymap\.xml: .*not a finite number/);
+      expect(readFileSync(join(out, 'manifest.json')).equals(manifest2)).toBe(true);
     } finally {
       p.kill('SIGINT');
     }

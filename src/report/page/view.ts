@@ -40,7 +40,11 @@ export interface View {
   drawnFaces(): number;
   /** Faces sent to the GPU last frame (full and coarse). */
   rasterFaces(): number;
-  lod(): { coarse: number; full: number; hidden: number; offScreen: number };
+  /**
+   * Shapes this frame by how they are drawn; chunks: the same over the chunks of every shape (CHUNK_FACES); mixed:
+   * shapes drawn with some chunks whole and some coarse.
+   */
+  lod(): { coarse: number; full: number; hidden: number; offScreen: number; chunks: { coarse: number; full: number; offScreen: number }; mixed: number };
   frameAll(): void;
   /** Frames a finding (2 points: an edge; more: a polygon) at its own size from an unoccluded side; marks it. */
   frameFinding(points: number[][]): void;
@@ -80,6 +84,15 @@ const OUTLINE_DIVISIONS = 256;
 const LOD_EMPTY_PX = 1.5;
 /** From this spacing (px) a shape's flat, concave and convex edge lines are drawn (its open ones always). */
 const LINE_PX = 6;
+/**
+ * Faces per chunk of a large shape. A shape of more than twice this is cut into runs of consecutive faces (the
+ * files keep a shape's faces in tree order, so a run is a compact patch: ~20 m of 2 m terrain quads), each culled
+ * by its box and given its level of detail on its own: zoomed into a 200 m terrain part of 20,000 faces, the
+ * patches out of view are left out and those towards the horizon drawn coarse, instead of the whole part drawn
+ * whole (on the browser test's 1M level: ~10,000 faces a frame near instead of ~43,000; 256 culls ~1.5× tighter
+ * than 1,024, and a frame's patches stay a few hundred).
+ */
+const CHUNK_FACES = 256;
 
 export function createView(canvas: HTMLCanvasElement, container: HTMLElement, blob: ArrayBuffer, shapes: ShapeMeta[], core: { min: number[]; max: number[] } | null = null): View {
   // ---- Merged buffers --------------------------------------------------------------------------------------------
@@ -210,14 +223,64 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     for (let k = 0; k < EDGE_COLOURS.length; k++) lineShapeStart[k][si + 1] = lineAt[k];
   });
 
+  // Chunks (see CHUNK_FACES): each one's faces (global), box and mean first-edge length, and where its
+  // lines start per class; a shape's chunks are consecutive.
+  const shapeChunkStart = new Uint32Array(shapes.length + 1);
+  shapes.forEach((s, si) => (shapeChunkStart[si + 1] = shapeChunkStart[si] + (s.faces > 2 * CHUNK_FACES ? Math.ceil(s.faces / CHUNK_FACES) : 1)));
+  const chunks = shapeChunkStart[shapes.length];
+  const chunkFace = new Uint32Array(chunks + 1);
+  const chunkBox = new Float32Array(6 * chunks), chunkEdge = new Float32Array(chunks);
+  const lineChunkStart = EDGE_COLOURS.map(() => new Uint32Array(chunks + 1));
+  let chunkedFaces = 0;
+  shapes.forEach((s, si) => {
+    const c0 = shapeChunkStart[si], n = shapeChunkStart[si + 1] - c0, f0 = shapeFaceStart[si];
+    if (n > 1) chunkedFaces += s.faces;
+    for (let j = 0; j < n; j++) {
+      const a = f0 + Math.floor((j * s.faces) / n), b = f0 + Math.floor(((j + 1) * s.faces) / n), ci = c0 + j;
+      chunkFace[ci] = a;
+      chunkFace[ci + 1] = b;
+      let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity, edgeSum = 0;
+      for (let c = 3 * a; c < 3 * b; c++) {
+        const p = 3 * index[c], x = position[p], y = position[p + 1], z = position[p + 2];
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
+        if (z < z0) z0 = z;
+        if (z > z1) z1 = z;
+        if (c % 3 === 0) {
+          const q = 3 * index[c + 1];
+          edgeSum += Math.hypot(x - position[q], y - position[q + 1], z - position[q + 2]);
+        }
+      }
+      if (b === a) (x0 = y0 = z0 = x1 = y1 = z1 = 0);
+      chunkBox.set([x0, y0, z0, x1, y1, z1], 6 * ci);
+      chunkEdge[ci] = b > a ? edgeSum / (b - a) : 0;
+      // Lines of the chunk's faces: the line lists are in face order, so each chunk's are a range.
+      for (let k = 0; k < EDGE_COLOURS.length; k++) lineChunkStart[k][ci + 1] = lineChunkStart[k][ci];
+      for (let c = 3 * a; c < 3 * b; c++) {
+        const k = classes[c];
+        if (k >= BORDER || index[c] < index[c % 3 === 2 ? c - 2 : c + 1]) lineChunkStart[k][ci + 1] += 2;
+      }
+    }
+  });
+  // Chunks' coarse meshes are made when a shape is first seen up close (buildChunkCoarse), into room kept after the
+  // shapes' coarse meshes: half the chunked faces, which clustering never comes near (a chunk that does not fit is
+  // drawn whole).
+  const coarseEnd = index.length + coarse.length;
+  const chunkCoarseStart = new Int32Array(chunks).fill(-1), chunkCoarseEnd = new Int32Array(chunks).fill(-1);
+  const chunkCoarseMade = new Uint8Array(shapes.length);
+  let chunkCoarseAt = coarseEnd;
+
   const posAttr = new THREE.BufferAttribute(position, 3);
   const geo = new THREE.BufferGeometry();
   geo.setAttribute('position', posAttr);
   geo.setAttribute('tint', new THREE.BufferAttribute(tint, 3, true));
-  const both = new Uint32Array(index.length + coarse.length);
+  const both = new Uint32Array(coarseEnd + 3 * Math.ceil(chunkedFaces / 2));
   both.set(index);
   both.set(coarse, index.length);
-  geo.setIndex(new THREE.BufferAttribute(both, 1));
+  const indexAttr = new THREE.BufferAttribute(both, 1);
+  geo.setIndex(indexAttr);
   geo.boundingSphere = new THREE.Sphere(new THREE.Vector3((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2), Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2 || 1);
   const faceMaterial = new THREE.ShaderMaterial({
     glslVersion: THREE.GLSL3,
@@ -294,27 +357,51 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
   showLines();
   const centres = shapes.map((s) => new THREE.Vector3((s.min[0] + s.max[0]) / 2, (s.min[1] + s.max[1]) / 2, (s.min[2] + s.max[2]) / 2));
   const radii = shapes.map((s) => Math.hypot(s.max[0] - s.min[0], s.max[1] - s.min[1], s.max[2] - s.min[2]) / 2);
-  /** Per shape this frame: 0 hidden (isolated away), 1 coarse, 2 full faces; class lines when 3; 4 off-screen. */
-  const lod = new Uint8Array(shapes.length);
+  /**
+   * Per shape this frame: 0 hidden (isolated away), 1 coarse, 2 full faces (some of its chunks), class lines when 3,
+   * 4 off-screen; per chunk of a shape drawn in chunks, the same (1: the chunk's coarse mesh).
+   */
+  const lod = new Uint8Array(shapes.length), chunkLod = new Uint8Array(chunks), byChunk = new Uint8Array(shapes.length);
   let rasterFaces = 0;
-  const frustum = new THREE.Frustum(), sphere = new THREE.Sphere(), viewProjection = new THREE.Matrix4();
+  const frustum = new THREE.Frustum(), sphere = new THREE.Sphere(), box = new THREE.Box3(), viewProjection = new THREE.Matrix4();
   /**
    * Each shape's level of detail from its faces' spacing on screen, a shape wholly outside the view left out (so a
-   * view zoomed into one cell draws that cell's neighbourhood, not the level); the draw groups from it.
+   * view zoomed into one cell draws that cell's neighbourhood, not the level); a large shape not coarse as a whole
+   * decided chunk by chunk the same way; the draw groups from it.
    */
   const updateLod = (viewHeight: number): void => {
     const pxPerUnit = viewHeight / 2 / Math.tan(THREE.MathUtils.degToRad(camera.fov / 2));
     camera.updateMatrixWorld();
     frustum.setFromProjectionMatrix(viewProjection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse));
+    const eye = camera.position;
     shapes.forEach((s, si) => {
-      if (only >= 0 && s.resource !== only) return void (lod[si] = 0);
-      if (!frustum.intersectsSphere(sphere.set(centres[si], radii[si] + 1e-3))) return void (lod[si] = 4);
-      const d = Math.max(1e-6, camera.position.distanceTo(centres[si]) - radii[si]);
+      const c0 = shapeChunkStart[si], c1 = shapeChunkStart[si + 1];
+      byChunk[si] = 0;
+      if (only >= 0 && s.resource !== only) return void chunkLod.fill((lod[si] = 0), c0, c1);
+      if (!frustum.intersectsSphere(sphere.set(centres[si], radii[si] + 1e-3))) return void chunkLod.fill((lod[si] = 4), c0, c1);
+      const d = Math.max(1e-6, eye.distanceTo(centres[si]) - radii[si]);
       const spacing = meanEdge[si] * (pxPerUnit / d);
       // A shape whose coarse mesh is empty (small props merged in a cell: every face inside one cluster) is drawn
       // whole down to faces of LOD_EMPTY_PX, then left out (it is a few pixels across).
       const empty = shapeCoarseStart[si + 1] === shapeCoarseStart[si];
       lod[si] = spacing < (empty ? LOD_EMPTY_PX : LOD_PX) ? 1 : spacing < LINE_PX ? 2 : 3;
+      if (lod[si] === 1 || c1 - c0 === 1) return void chunkLod.fill(lod[si], c0, c1);
+      byChunk[si] = 1;
+      let best = 0;
+      for (let ci = c0; ci < c1; ci++) {
+        // The box, not a sphere: a flat patch's sphere reaches far above and below it.
+        box.min.fromArray(chunkBox, 6 * ci).subScalar(1e-3);
+        box.max.fromArray(chunkBox, 6 * ci + 3).addScalar(1e-3);
+        if (!frustum.intersectsBox(box)) {
+          chunkLod[ci] = 4;
+          continue;
+        }
+        const cs = chunkEdge[ci] * (pxPerUnit / Math.max(1e-6, box.distanceToPoint(eye)));
+        chunkLod[ci] = cs < LOD_PX ? 1 : cs < LINE_PX ? 2 : 3;
+        best = Math.max(best, chunkLod[ci]);
+      }
+      if (!chunkCoarseMade[si] && chunkLod.subarray(c0, c1).includes(1)) buildChunkCoarse(si);
+      lod[si] = best || 4;
     });
     geo.clearGroups();
     rasterFaces = 0;
@@ -326,18 +413,102 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     };
     shapes.forEach((_, si) => {
       if (lod[si] === 0 || lod[si] === 4) return;
-      if (lod[si] === 1) add(geo, index.length + shapeCoarseStart[si], index.length + shapeCoarseStart[si + 1]);
-      else add(geo, 3 * shapeFaceStart[si], 3 * shapeFaceStart[si + 1]);
+      if (!byChunk[si]) {
+        if (lod[si] === 1) add(geo, index.length + shapeCoarseStart[si], index.length + shapeCoarseStart[si + 1]);
+        else add(geo, 3 * shapeFaceStart[si], 3 * shapeFaceStart[si + 1]);
+        return;
+      }
+      for (let ci = shapeChunkStart[si]; ci < shapeChunkStart[si + 1]; ci++) {
+        const l = chunkLod[ci];
+        if (l === 4) continue;
+        if (l === 1 && chunkCoarseStart[ci] >= 0) add(geo, chunkCoarseStart[ci], chunkCoarseEnd[ci]);
+        else add(geo, 3 * chunkFace[ci], 3 * chunkFace[ci + 1]);
+      }
     });
     for (const g of geo.groups) rasterFaces += g.count / 3;
     lines.forEach((l, k) => {
       l.geometry.clearGroups();
-      // Open, crack and unpaired edges always (every shown shape); the others only where their faces are apart.
+      // Open, crack and unpaired edges always (every shown chunk); the others only where their faces are apart.
       shapes.forEach((_, si) => {
-        if (lod[si] === 0 || lod[si] === 4 || (k < BORDER && lod[si] < 3)) return;
-        add(l.geometry, lineShapeStart[k][si], lineShapeStart[k][si + 1]);
+        if (lod[si] === 0 || lod[si] === 4) return;
+        for (let ci = shapeChunkStart[si]; ci < shapeChunkStart[si + 1]; ci++) {
+          if (chunkLod[ci] === 4 || (k < BORDER && chunkLod[ci] < 3)) continue;
+          add(l.geometry, lineChunkStart[k][ci], lineChunkStart[k][ci + 1]);
+        }
       });
     });
+  };
+  /**
+   * The coarse mesh of each chunk of shape si, as the shape's own (vertex clustering, a LOD_GRID³ grid over the
+   * chunk's box, clusters no smaller than outlineStep), keeping the chunk's outline (edges no face of the chunk runs
+   * back): a coarse chunk meets its whole neighbours, and the next shape's, without a gap.
+   */
+  const table = new Float64Array(1 << Math.ceil(Math.log2(6 * CHUNK_FACES)));
+  const repOf = new Int32Array(65536), keepMark = new Int32Array(65536).fill(-1), repMark = new Int32Array(65536).fill(-1);
+  const buildChunkCoarse = (si: number): void => {
+    chunkCoarseMade[si] = 1;
+    const v0 = shapeVertStart[si];
+    for (let ci = shapeChunkStart[si]; ci < shapeChunkStart[si + 1]; ci++) {
+      const a = chunkFace[ci], b = chunkFace[ci + 1], nfc = b - a;
+      const size = 1 << Math.ceil(Math.log2(Math.max(4, 6 * nfc)));
+      table.fill(0, 0, size);
+      const slot = (k: number): number => {
+        let h = Math.imul(k | 0, 0x9e3779b1) >>> 0 & (size - 1);
+        while (table[h] !== 0 && table[h] !== k) h = (h + 1) & (size - 1);
+        return h;
+      };
+      const next = (c: number): number => (c % 3 === 2 ? c - 2 : c + 1);
+      for (let c = 3 * a; c < 3 * b; c++) {
+        const k = (index[c] - v0) * 65536 + (index[next(c)] - v0) + 1;
+        table[slot(k)] = k;
+      }
+      for (let c = 3 * a; c < 3 * b; c++) {
+        const from = index[c] - v0, to = index[next(c)] - v0;
+        if (table[slot(to * 65536 + from + 1)] === 0) keepMark[from] = keepMark[to] = ci;
+      }
+      const [x0, y0, z0, x1, y1, z1] = chunkBox.subarray(6 * ci, 6 * ci + 6);
+      const cells = [x1 - x0, y1 - y0, z1 - z0].map((e) => Math.max(1, Math.min(LOD_GRID, Math.ceil(e / outlineStep))));
+      const cellRep = new Int32Array(cells[0] * cells[1] * cells[2]).fill(-1);
+      const cell = (e: number, lo: number, span: number, n: number): number => Math.min(n - 1, span > 0 ? Math.floor(((e - lo) / span) * n) : 0);
+      for (let c = 3 * a; c < 3 * b; c++) {
+        const v = index[c] - v0;
+        if (repMark[v] === ci) continue;
+        repMark[v] = ci;
+        if (keepMark[v] === ci) {
+          repOf[v] = v;
+          continue;
+        }
+        const p = 3 * index[c];
+        const key = (cell(position[p], x0, x1 - x0, cells[0]) * cells[1] + cell(position[p + 1], y0, y1 - y0, cells[1])) * cells[2] + cell(position[p + 2], z0, z1 - z0, cells[2]);
+        if (cellRep[key] < 0) cellRep[key] = v;
+        repOf[v] = cellRep[key];
+      }
+      const keys = new Float64Array(nfc);
+      let nk = 0;
+      for (let t = a; t < b; t++) {
+        let x = repOf[index[3 * t] - v0], y = repOf[index[3 * t + 1] - v0], z = repOf[index[3 * t + 2] - v0];
+        if (x === y || y === z || x === z) continue;
+        if (y < x && y < z) [x, y, z] = [y, z, x];
+        else if (z < x && z < y) [x, y, z] = [z, x, y];
+        keys[nk++] = (x * 65536 + y) * 65536 + z;
+      }
+      const kept = keys.subarray(0, nk).sort();
+      let out = 0;
+      for (let i = 0; i < nk; i++) if (i === 0 || kept[i] !== kept[i - 1]) out++;
+      if (chunkCoarseAt + 3 * out > both.length) continue; // no room: drawn whole
+      const start = chunkCoarseAt;
+      for (let i = 0; i < nk; i++) {
+        if (i > 0 && kept[i] === kept[i - 1]) continue;
+        const k = kept[i];
+        both[chunkCoarseAt++] = v0 + Math.floor(k / 4294967296);
+        both[chunkCoarseAt++] = v0 + (Math.floor(k / 65536) % 65536);
+        both[chunkCoarseAt++] = v0 + (k % 65536);
+      }
+      chunkCoarseStart[ci] = start;
+      chunkCoarseEnd[ci] = chunkCoarseAt;
+      if (chunkCoarseAt > start) indexAttr.addUpdateRange(start, chunkCoarseAt - start);
+    }
+    indexAttr.needsUpdate = true;
   };
 
   // ---- Picking --------------------------------------------------------------------------------------------------
@@ -499,7 +670,14 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     isolated: () => only,
     drawnFaces: () => (only < 0 ? index.length / 3 : faceCount(only)),
     rasterFaces: () => rasterFaces,
-    lod: () => ({ coarse: [...lod].filter((x) => x === 1).length, full: [...lod].filter((x) => x === 2 || x === 3).length, hidden: [...lod].filter((x) => x === 0).length, offScreen: [...lod].filter((x) => x === 4).length }),
+    lod: () => ({
+      coarse: [...lod].filter((x) => x === 1).length, full: [...lod].filter((x) => x === 2 || x === 3).length, hidden: [...lod].filter((x) => x === 0).length, offScreen: [...lod].filter((x) => x === 4).length,
+      chunks: { coarse: [...chunkLod].filter((x) => x === 1).length, full: [...chunkLod].filter((x) => x === 2 || x === 3).length, offScreen: [...chunkLod].filter((x) => x === 4).length },
+      mixed: shapes.filter((_, si) => {
+        const l = chunkLod.subarray(shapeChunkStart[si], shapeChunkStart[si + 1]);
+        return byChunk[si] === 1 && l.includes(1) && (l.includes(2) || l.includes(3));
+      }).length,
+    }),
     frameAll() {
       frameAll();
     },

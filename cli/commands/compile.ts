@@ -232,15 +232,13 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
  * stored into the output's manifest.json as `ride` (rewritten whole: written beside, then renamed over it).
  */
 async function rideBuilt(r: CompileResult): Promise<{ text: string } | { text: string; error: string }> {
-  const { readRideFiles, rideText } = await import('./ride.ts');
-  const { buildWorld, rideWorld, RIDE_LISTED } = await import('../../src/ride/index.ts');
+  const { readRideWorld, rideText } = await import('./ride.ts');
+  const { rideWorld, RIDE_LISTED } = await import('../../src/ride/index.ts');
   const { renameSync, writeFileSync } = await import('node:fs');
-  const read = await readRideFiles(r.manifest.resources.map((m) => join(r.outDir, m.file)));
-  if ('error' in read) return { text: '', error: `ride: ${read.error}` };
   const t0 = performance.now();
-  const world = buildWorld(read.resources);
-  read.resources.length = 0; // the records are in the world now: let them go before the ride
-  const report = rideWorld(world);
+  const read = await readRideWorld(r.manifest.resources.map((m) => join(r.outDir, m.file)));
+  if ('error' in read) return { text: '', error: `ride: ${read.error}` };
+  const report = rideWorld(read.world);
   const ms = performance.now() - t0;
   r.manifest.ride = { ...report, findings: report.findings.slice(0, RIDE_LISTED), listed: Math.min(RIDE_LISTED, report.findings.length) };
   // report.html shows the ride as a layer of its findings: built again with the manifest that holds it, and its

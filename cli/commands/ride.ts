@@ -2,9 +2,10 @@
 // outputs, .physics files, folders or globs (as verify takes them). Reads only: nothing is written into the inputs.
 // Exit codes: 0 no findings, 1 findings, 2 usage or an input that cannot be read (a file verify refuses is refused
 // by name and offset).
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { CommandModule } from 'yargs';
-import type { RideReport, RideResource } from '../../src/ride/index.ts';
+import type { RideReport, RideWorld } from '../../src/ride/index.ts';
 import { expandPhysicsInputs, readPhysicsFile } from '../physics-inputs.ts';
 import { checkNumber, usage } from '../options.ts';
 
@@ -16,10 +17,23 @@ interface RideArgs {
   workBudget: number;
 }
 
-/** Each file's resource, or the first that cannot be read: its name and why (verify's finding, with its offset). */
-export async function readRideFiles(files: string[]): Promise<{ resources: RideResource[] } | { error: string }> {
+/**
+ * The world of the files' faces, or the first file that cannot be read: its name and why (verify's finding, with its
+ * offset). Each file is read, verified and its faces added before the next is read: its bytes and record go once
+ * they are in the world (the world, not the files beside it, sets the ride's peak memory).
+ */
+export async function readRideWorld(files: string[]): Promise<{ world: RideWorld } | { error: string }> {
   const { verifyAndRead } = await import('../../src/format/verify.ts');
-  const resources: RideResource[] = [];
+  const { MIN_FILE_BYTES_PER_FACE, WorldBuilder } = await import('../../src/ride/index.ts');
+  let bytes = 0;
+  for (const file of files) {
+    try {
+      bytes += statSync(file).size;
+    } catch {
+      // told by the read below
+    }
+  }
+  const builder = new WorldBuilder(bytes / MIN_FILE_BYTES_PER_FACE);
   for (const file of files) {
     const read = readPhysicsFile(file);
     if ('error' in read) return { error: `${file}: ${read.error}` };
@@ -30,9 +44,9 @@ export async function readRideFiles(files: string[]): Promise<{ resources: RideR
       const at = f.offset !== undefined ? ` at offset 0x${f.offset.toString(16)}` : '';
       return { error: `${file}: refused by verify (${f.check})${at}: ${f.message}${refused.length > 1 ? ` (and ${refused.length - 1} more)` : ''}` };
     }
-    resources.push({ name: basename(file), resource });
+    builder.add({ name: basename(file), resource });
   }
-  return { resources };
+  return { world: builder.finish() };
 }
 
 /** The report in lines for a terminal: each finding, then counts and coverage. */
@@ -72,16 +86,14 @@ export const rideCommand: CommandModule<object, RideArgs> = {
     if (unmatched.length) usage(`ride: no such file or folder: ${unmatched.join(', ')}`);
     const files = [...new Set(groups.flatMap((g) => g.files))];
     if (files.length === 0) usage(`ride: no .physics files in ${args.inputs.join(', ')}`);
-    const read = await readRideFiles(files);
+    const t0 = performance.now();
+    const read = await readRideWorld(files);
     if ('error' in read) {
       process.stderr.write(`compile-collision: ride: ${read.error}\n`);
       process.exit(2);
     }
-    const { buildWorld, rideWorld } = await import('../../src/ride/index.ts');
-    const t0 = performance.now();
-    const world = buildWorld(read.resources);
-    read.resources.length = 0; // the records are in the world now: let them go before the ride
-    const report = rideWorld(world, { seamSpacing, laneSpacing, workBudget });
+    const { rideWorld } = await import('../../src/ride/index.ts');
+    const report = rideWorld(read.world, { seamSpacing, laneSpacing, workBudget });
     const ms = performance.now() - t0;
     if (args.json) process.stdout.write(`${JSON.stringify({ ...report, files: files.length, ms: Math.round(ms) }, null, 2)}\n`);
     else process.stdout.write(`${rideText(report, ms)}\n`);

@@ -10,7 +10,7 @@ import { PROBES, type Probe, type ProbeShape, support } from './probes.ts';
 import { ride, SIMULATION_DEFAULTS, type Hit, type SimulationOptions } from './simulate.ts';
 import { buildWorld, heightAt, isWalkable, Query, type RideResource, type RideWorld } from './world.ts';
 
-export { buildWorld, type RideResource, type RideWorld } from './world.ts';
+export { buildWorld, MIN_FILE_BYTES_PER_FACE, WorldBuilder, type RideResource, type RideWorld } from './world.ts';
 export { PROBES, type Probe } from './probes.ts';
 export { CONTACT_MODEL, contactNormal } from './contact.ts';
 

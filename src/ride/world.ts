@@ -73,92 +73,159 @@ function runs(offsets: Uint16Array, ids: Uint16Array, next: Uint16Array, from: n
   return n;
 }
 
+/** Faces a resource gives the world at most: its kind-5 parts' faces (a shape two parts name counts twice). */
+export function resourceFaces(r: PhysicsResource): number {
+  let n = 0;
+  for (const p of r.parts) if (p.kind === KIND_MESH && p.shape < r.shapes.length) n += Math.max(0, r.shapes[p.shape].faceOffsets.length - 1);
+  return n;
+}
+
+/**
+ * File bytes a kind-5 face takes at least in a resource verify passes: three corners (u16 vertex, f32 edge value),
+ * its u16 face offset and a tree node (u64; faces − 1 of them): 28. A capacity estimate only (parts that share a
+ * shape give the world its faces more than once; the builder grows then).
+ */
+export const MIN_FILE_BYTES_PER_FACE = 28;
+
+/** The world's per-face arrays (RideWorld's), filled from face 0 on. */
+type FaceArrays = Pick<RideWorld, 'pos' | 'normal' | 'edgeKind' | 'allow' | 'border' | 'resource' | 'part' | 'face'>;
+
+/** Per-face arrays for `faces` faces. */
+function faceArrays(faces: number): FaceArrays {
+  return {
+    pos: new Float64Array(9 * faces), normal: new Float64Array(3 * faces), edgeKind: new Uint8Array(3 * faces), allow: new Float32Array(3 * faces),
+    border: new Uint8Array(3 * faces), resource: new Uint32Array(faces), part: new Uint32Array(faces), face: new Uint32Array(faces),
+  };
+}
+
+/**
+ * Builds the world a resource at a time (add), so a caller reading files can let each file's bytes and record go
+ * once its faces are in: the world's arrays, not every record beside them, set the peak. Faces are kept in the
+ * order added (resource, part, face), which is the world's face order whichever way it is built.
+ *
+ * `capacity` (faces) sizes the arrays up front; past it they grow by half again (a copy). A generous estimate
+ * costs address space, not memory: the arrays are zero-filled on demand, page by page, and the pages never
+ * written (past the last face) are never resident.
+ */
+export class WorldBuilder {
+  private a: FaceArrays;
+  private capacity: number;
+  private n = 0;
+  private readonly names: string[] = [];
+  private readonly lo = [Infinity, Infinity, Infinity];
+  private readonly hi = [-Infinity, -Infinity, -Infinity];
+  constructor(capacity = 0) {
+    this.capacity = Math.max(0, Math.floor(capacity));
+    this.a = faceArrays(this.capacity);
+  }
+  /** Appends the resource's triangle faces (non-triangle faces and non-mesh parts are skipped). */
+  add({ name, resource: r }: RideResource): void {
+    const need = this.n + resourceFaces(r);
+    if (need > this.capacity) this.grow(Math.max(need, Math.ceil(this.capacity * 1.5)));
+    this.n = writeFaces(r, this.names.length, this.a, this.n, this.lo, this.hi);
+    this.names.push(name);
+  }
+  private grow(capacity: number): void {
+    const b = faceArrays(capacity), n = this.n;
+    b.pos.set(this.a.pos.subarray(0, 9 * n)); b.normal.set(this.a.normal.subarray(0, 3 * n));
+    b.edgeKind.set(this.a.edgeKind.subarray(0, 3 * n)); b.allow.set(this.a.allow.subarray(0, 3 * n)); b.border.set(this.a.border.subarray(0, 3 * n));
+    b.resource.set(this.a.resource.subarray(0, n)); b.part.set(this.a.part.subarray(0, n)); b.face.set(this.a.face.subarray(0, n));
+    this.a = b;
+    this.capacity = capacity;
+  }
+  /** The world of the faces added, with its grid. */
+  finish(options: Partial<WorldOptions> = {}): RideWorld {
+    const opt = { ...WORLD_DEFAULTS, ...options };
+    const n = this.n, a = this.a;
+    const world: RideWorld = {
+      faces: n, pos: a.pos.subarray(0, 9 * n), normal: a.normal.subarray(0, 3 * n), edgeKind: a.edgeKind.subarray(0, 3 * n),
+      allow: a.allow.subarray(0, 3 * n), border: a.border.subarray(0, 3 * n), resource: a.resource.subarray(0, n),
+      part: a.part.subarray(0, n), face: a.face.subarray(0, n), names: this.names,
+      min: n ? [this.lo[0], this.lo[1], this.lo[2]] : [0, 0, 0], max: n ? [this.hi[0], this.hi[1], this.hi[2]] : [0, 0, 0],
+      grid: { x0: 0, z0: 0, cell: 1, nx: 0, nz: 0, start: new Uint32Array(1), items: new Uint32Array(0) },
+    };
+    world.grid = buildGrid(world, opt);
+    return world;
+  }
+}
+
 /** Builds the world from resources read by the codec. Non-triangle faces and non-mesh parts are skipped. */
 export function buildWorld(resources: RideResource[], options: Partial<WorldOptions> = {}): RideWorld {
-  const opt = { ...WORLD_DEFAULTS, ...options };
-  let total = 0;
-  for (const { resource: r } of resources) {
-    for (const p of r.parts) if (p.kind === KIND_MESH && p.shape < r.shapes.length) total += Math.max(0, r.shapes[p.shape].faceOffsets.length - 1);
-  }
-  const pos = new Float64Array(9 * total), normal = new Float64Array(3 * total);
-  const edgeKind = new Uint8Array(3 * total), allow = new Float32Array(3 * total), border = new Uint8Array(3 * total);
-  const resource = new Uint32Array(total), part = new Uint32Array(total), face = new Uint32Array(total);
-  const min: [number, number, number] = [Infinity, Infinity, Infinity], max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
-  let t = 0;
+  const b = new WorldBuilder(resources.reduce((s, r) => s + resourceFaces(r.resource), 0));
+  for (const r of resources) b.add(r);
+  return b.finish(options);
+}
+
+/**
+ * Writes resource `ri`'s triangle faces into `a` from face `t`, widening the bounds lo/hi by their vertices.
+ * Returns the face after the last written. `a` has room for resourceFaces(r) more faces.
+ */
+function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, t: number, min: number[], max: number[]): number {
+  const { pos, normal, edgeKind, allow, border, resource, part, face } = a;
   const tmp = new Float64Array(3);
-  resources.forEach(({ resource: r }, ri) => {
-    r.parts.forEach((p, pi) => {
-      if (p.kind !== KIND_MESH || p.shape >= r.shapes.length) return;
-      const s = r.shapes[p.shape];
-      const nf = Math.max(0, s.faceOffsets.length - 1);
-      const nv = s.vertices.length / 3;
-      const world = new Float64Array(3 * nv);
-      for (let v = 0; v < nv; v++) {
-        rotate(p.rotation, s.vertices[3 * v], s.vertices[3 * v + 1], s.vertices[3 * v + 2], tmp, 0);
-        world[3 * v] = tmp[0] + p.position[0];
-        world[3 * v + 1] = tmp[1] + p.position[1];
-        world[3 * v + 2] = tmp[2] + p.position[2];
-      }
-      const corners = s.cornerVertices.length;
-      // Each corner's next vertex round its face (0xffff where the face offsets do not cover it).
-      const next = new Uint16Array(corners).fill(0xffff);
-      for (let f = 0; f < nf; f++) {
-        const lo = s.faceOffsets[f], hi = Math.min(s.faceOffsets[f + 1], corners);
-        for (let c = lo; c < hi; c++) next[c] = s.cornerVertices[c + 1 < hi ? c + 1 : lo];
-      }
-      const hasBits = s.flatBits.length > 0 && s.concaveBits.length > 0, hasValues = s.edgeValues.length === corners;
-      const indexed = s.vertexCornerOffsets.length === nv + 1;
-      for (let f = 0; f < nf; f++) {
-        const c0 = s.faceOffsets[f];
-        if (s.faceOffsets[f + 1] - c0 !== 3 || c0 + 3 > corners) continue; // kind-5 faces are triangles
-        for (let k = 0; k < 3; k++) {
-          const v = s.cornerVertices[c0 + k];
-          if (v >= nv) continue;
-          pos[9 * t + 3 * k] = world[3 * v];
-          pos[9 * t + 3 * k + 1] = world[3 * v + 1];
-          pos[9 * t + 3 * k + 2] = world[3 * v + 2];
-          for (let a = 0; a < 3; a++) {
-            const x = world[3 * v + a];
-            if (x < min[a]) min[a] = x;
-            if (x > max[a]) max[a] = x;
-          }
-          const c = c0 + k;
-          let kind: number;
-          if (hasBits && (s.flatBits[c >> 3] >> (c & 7)) & 1) kind = EDGE_FLAT;
-          else if (hasBits && (s.concaveBits[c >> 3] >> (c & 7)) & 1) kind = EDGE_CONCAVE;
-          else if (hasValues && s.edgeValues[c] !== 1) kind = EDGE_CONVEX;
-          else kind = EDGE_OPEN;
-          edgeKind[3 * t + k] = kind;
-          allow[3 * t + k] = edgeAllowance(kind, hasValues ? s.edgeValues[c] : 1);
-          const to = s.cornerVertices[c0 + ((k + 1) % 3)];
-          border[3 * t + k] = indexed && to < nv && runs(s.vertexCornerOffsets, s.cornerIdsByVertex, next, to, v) === 1 ? 0 : 1;
+  r.parts.forEach((p, pi) => {
+    if (p.kind !== KIND_MESH || p.shape >= r.shapes.length) return;
+    const s = r.shapes[p.shape];
+    const nf = Math.max(0, s.faceOffsets.length - 1);
+    const nv = s.vertices.length / 3;
+    const world = new Float64Array(3 * nv);
+    for (let v = 0; v < nv; v++) {
+      rotate(p.rotation, s.vertices[3 * v], s.vertices[3 * v + 1], s.vertices[3 * v + 2], tmp, 0);
+      world[3 * v] = tmp[0] + p.position[0];
+      world[3 * v + 1] = tmp[1] + p.position[1];
+      world[3 * v + 2] = tmp[2] + p.position[2];
+    }
+    const corners = s.cornerVertices.length;
+    // Each corner's next vertex round its face (0xffff where the face offsets do not cover it).
+    const next = new Uint16Array(corners).fill(0xffff);
+    for (let f = 0; f < nf; f++) {
+      const lo = s.faceOffsets[f], hi = Math.min(s.faceOffsets[f + 1], corners);
+      for (let c = lo; c < hi; c++) next[c] = s.cornerVertices[c + 1 < hi ? c + 1 : lo];
+    }
+    const hasBits = s.flatBits.length > 0 && s.concaveBits.length > 0, hasValues = s.edgeValues.length === corners;
+    const indexed = s.vertexCornerOffsets.length === nv + 1;
+    for (let f = 0; f < nf; f++) {
+      const c0 = s.faceOffsets[f];
+      if (s.faceOffsets[f + 1] - c0 !== 3 || c0 + 3 > corners) continue; // kind-5 faces are triangles
+      for (let k = 0; k < 3; k++) {
+        const v = s.cornerVertices[c0 + k];
+        if (v >= nv) continue;
+        pos[9 * t + 3 * k] = world[3 * v];
+        pos[9 * t + 3 * k + 1] = world[3 * v + 1];
+        pos[9 * t + 3 * k + 2] = world[3 * v + 2];
+        for (let a = 0; a < 3; a++) {
+          const x = world[3 * v + a];
+          if (x < min[a]) min[a] = x;
+          if (x > max[a]) max[a] = x;
         }
-        const o = 9 * t;
-        const ux = pos[o + 3] - pos[o], uy = pos[o + 4] - pos[o + 1], uz = pos[o + 5] - pos[o + 2];
-        const vx = pos[o + 6] - pos[o], vy = pos[o + 7] - pos[o + 1], vz = pos[o + 8] - pos[o + 2];
-        const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-        const len = Math.hypot(nx, ny, nz);
-        if (len > 1e-12) {
-          normal[3 * t] = nx / len;
-          normal[3 * t + 1] = ny / len;
-          normal[3 * t + 2] = nz / len;
-        }
-        resource[t] = ri;
-        part[t] = pi;
-        face[t] = f;
-        t++;
+        const c = c0 + k;
+        let kind: number;
+        if (hasBits && (s.flatBits[c >> 3] >> (c & 7)) & 1) kind = EDGE_FLAT;
+        else if (hasBits && (s.concaveBits[c >> 3] >> (c & 7)) & 1) kind = EDGE_CONCAVE;
+        else if (hasValues && s.edgeValues[c] !== 1) kind = EDGE_CONVEX;
+        else kind = EDGE_OPEN;
+        edgeKind[3 * t + k] = kind;
+        allow[3 * t + k] = edgeAllowance(kind, hasValues ? s.edgeValues[c] : 1);
+        const to = s.cornerVertices[c0 + ((k + 1) % 3)];
+        border[3 * t + k] = indexed && to < nv && runs(s.vertexCornerOffsets, s.cornerIdsByVertex, next, to, v) === 1 ? 0 : 1;
       }
-    });
+      const o = 9 * t;
+      const ux = pos[o + 3] - pos[o], uy = pos[o + 4] - pos[o + 1], uz = pos[o + 5] - pos[o + 2];
+      const vx = pos[o + 6] - pos[o], vy = pos[o + 7] - pos[o + 1], vz = pos[o + 8] - pos[o + 2];
+      const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+      const len = Math.hypot(nx, ny, nz);
+      if (len > 1e-12) {
+        normal[3 * t] = nx / len;
+        normal[3 * t + 1] = ny / len;
+        normal[3 * t + 2] = nz / len;
+      }
+      resource[t] = ri;
+      part[t] = pi;
+      face[t] = f;
+      t++;
+    }
   });
-  const n = t;
-  const world: RideWorld = {
-    faces: n, pos: pos.subarray(0, 9 * n), normal: normal.subarray(0, 3 * n), edgeKind: edgeKind.subarray(0, 3 * n),
-    allow: allow.subarray(0, 3 * n), border: border.subarray(0, 3 * n), resource: resource.subarray(0, n),
-    part: part.subarray(0, n), face: face.subarray(0, n), names: resources.map((r) => r.name),
-    min: n ? min : [0, 0, 0], max: n ? max : [0, 0, 0], grid: { x0: 0, z0: 0, cell: 1, nx: 0, nz: 0, start: new Uint32Array(1), items: new Uint32Array(0) },
-  };
-  world.grid = buildGrid(world, opt);
-  return world;
+  return t;
 }
 
 function buildGrid(w: RideWorld, opt: WorldOptions): Grid {

@@ -8,6 +8,7 @@ import { readPhysicsResource } from '../format/resource.ts';
 import { EDGE_KIND_NAMES } from './contact.ts';
 import { PROBES, type Probe, type ProbeShape, support } from './probes.ts';
 import { ride, SIMULATION_DEFAULTS, type Hit, type SimulationOptions } from './simulate.ts';
+import { Cover, lines, planLanes } from './lanes.ts';
 import { buildWorld, heightAt, isWalkable, Query, type RideResource, type RideWorld } from './world.ts';
 
 export { buildWorld, MIN_FILE_BYTES_PER_FACE, WorldBuilder, type RideResource, type RideWorld } from './world.ts';
@@ -49,7 +50,10 @@ export interface RideOptions {
   seamSpacing: number;
   /** Crossing points at most over the level (default 3,000). */
   maxCrossings: number;
-  /** Lanes: one every this many metres along x and along z (default 16 m), widened to at most laneMetres; 0 for none. */
+  /**
+   * Lanes: one every this many metres along x and along z (default 16 m) through the cells that hold walkable
+   * surface, widened to at most laneMetres (lanes.ts); 0 for none.
+   */
   laneSpacing: number;
   /** Lane metres at most over the level (default 20,000). */
   laneMetres: number;
@@ -315,29 +319,49 @@ export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): Rid
   }
   coverage.seamMetresRidden = Math.min(coverage.seamMetresRidden, coverage.seamMetres);
 
-  // Lanes: along x and along z every laneSpacing metres, a ride of laneRide metres wherever the top walkable
-  // surface is found, with the first probe at the highest speed.
+  // Lanes: along x and along z every `spacing` metres, in the lane cells (spacing × spacing, from the level's min
+  // corner) that hold walkable surface, a ride of laneRide metres wherever the top walkable surface is found, with the
+  // first probe at the highest speed. A cell the lines through it find no surface in (an island smaller than the
+  // spacing, between the lines) is ridden from its largest walkable face instead. Planned in lanes.ts.
   if (opt.laneSpacing > 0 && w.faces > 0 && opt.probes.length > 0) {
     const probe = opt.probes[0], speed = Math.max(...opt.speeds);
-    const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
-    // Lanes along x cover sz / spacing lanes of sx metres, and the other way: 2 · sx · sz / spacing metres.
-    const laneSpacing = Math.max(opt.laneSpacing, (2 * sx * sz) / Math.max(1, opt.laneMetres));
-    coverage.laneSpacing = round(laneSpacing);
+    const plan = planLanes(w, cover, opt.laneSpacing, opt.laneMetres, opt.laneRide);
+    coverage.laneSpacing = round(plan.spacing);
+    const s = plan.spacing, rode = new Uint8Array(plan.cells.length);
     for (const axis of [0, 2] as const) {
       const other = axis === 0 ? 2 : 0;
-      // Counted from the extents, not by adding the spacing to a position: far out (1e20 m) an addition of a few
-      // metres leaves the position as it was, and the loop would spin until the work budget.
-      const across = w.max[other] - w.min[other], along = w.max[axis] - w.min[axis];
-      const lanes = across >= laneSpacing / 2 ? Math.floor((across - laneSpacing / 2) / laneSpacing) + 1 : 0;
-      const rides = along > 0 ? Math.ceil(along / opt.laneRide) : 0;
-      for (let i = 0; i < lanes && budgetLeft(); i++) {
-        const u = w.min[other] + laneSpacing / 2 + i * laneSpacing;
-        for (let j = 0; j < rides && budgetLeft(); j++) {
-          const s = w.min[axis] + j * opt.laneRide;
-          const x = axis === 0 ? s : u, z = axis === 0 ? u : s;
-          if (rideFrom(probe, speed, x, w.max[1] + 1, z, axis === 0 ? 1 : 0, axis === 0 ? 0 : 1, opt.laneRide, 'lane', Infinity)) coverage.lanesRidden++;
+      // Lanes whose line lies within the level, and rides that start within it.
+      const across = w.max[other] - w.min[other], length = w.max[axis] - w.min[axis];
+      const rows = lines(across, s);
+      const starts = length > 0 ? Math.ceil(length / opt.laneRide) : 0;
+      // Lane by lane (the row across the travel), then along it: the order of a sweep over the whole level.
+      const order = plan.order(axis);
+      for (let n = 0; n < order.length && budgetLeft(); n++) {
+        const c = order[n];
+        if (!plan.chosen[c]) continue;
+        const along = axis === 0 ? plan.cells[c].i : plan.cells[c].j, row = axis === 0 ? plan.cells[c].j : plan.cells[c].i;
+        // Counted from the extents, not by adding the spacing to a position: far out (1e20 m) an addition of a few
+        // metres leaves the position as it was.
+        if (row >= rows) continue;
+        const u = w.min[other] + s / 2 + row * s;
+        const lo = Math.max(0, Math.ceil((along * s) / opt.laneRide - 1e-9)), hi = Math.min(starts, Math.ceil(((along + 1) * s) / opt.laneRide - 1e-9));
+        for (let j = lo; j < hi && budgetLeft(); j++) {
+          const at = w.min[axis] + j * opt.laneRide;
+          const x = axis === 0 ? at : u, z = axis === 0 ? u : at;
+          if (rideFrom(probe, speed, x, w.max[1] + 1, z, axis === 0 ? 1 : 0, axis === 0 ? 0 : 1, opt.laneRide, 'lane', Infinity)) {
+            coverage.lanesRidden++;
+            rode[c] = 1;
+          }
         }
       }
+    }
+    // Cells the lines missed: a ride along x and one along z from the centroid of their largest walkable face.
+    const length = Math.min(opt.laneRide, s);
+    for (let c = 0; c < plan.cells.length && budgetLeft(); c++) {
+      if (!plan.chosen[c] || rode[c] || plan.cells[c].face < 0) continue;
+      const t = plan.cells[c].face, o = 9 * t;
+      const x = (P[o] + P[o + 3] + P[o + 6]) / 3, y = (P[o + 1] + P[o + 4] + P[o + 7]) / 3, z = (P[o + 2] + P[o + 5] + P[o + 8]) / 3;
+      for (const [dx, dz] of [[1, 0], [0, 1]]) if (rideFrom(probe, speed, x, y, z, dx, dz, length, 'lane')) coverage.lanesRidden++;
     }
   }
   coverage.walkableShare = cover.sampled();
@@ -370,65 +394,6 @@ function probeLength(p: ProbeShape): number {
 function probeWidth(p: ProbeShape): number {
   if (p.kind === 'sphere' || p.kind === 'capsule') return 2 * p.radius;
   return 2 * p.half[2];
-}
-
-/**
- * Coverage: x/z cells holding walkable surface (each walkable face marks the cells its x/z box overlaps, its area
- * spread over them), and the cells rides passed through; the share is the walkable area in passed cells.
- */
-class Cover {
-  readonly total: number;
-  private readonly area: Float64Array;
-  private readonly hit: Uint8Array;
-  private readonly x0: number;
-  private readonly z0: number;
-  private readonly cell: number;
-  private readonly nx: number;
-  private readonly nz: number;
-  constructor(w: RideWorld, cell: number) {
-    const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
-    let c = Math.max(0.1, cell);
-    while (Math.ceil(sx / c + 1) * Math.ceil(sz / c + 1) > 8_000_000) c *= 2;
-    this.cell = c;
-    this.x0 = w.min[0];
-    this.z0 = w.min[2];
-    this.nx = Math.max(1, Math.ceil(sx / c + 1e-9));
-    this.nz = Math.max(1, Math.ceil(sz / c + 1e-9));
-    this.area = new Float64Array(this.nx * this.nz);
-    this.hit = new Uint8Array(this.nx * this.nz);
-    let total = 0;
-    const P = w.pos;
-    for (let t = 0; t < w.faces; t++) {
-      if (!isWalkable(w, t)) continue;
-      const o = 9 * t;
-      const ux = P[o + 3] - P[o], uy = P[o + 4] - P[o + 1], uz = P[o + 5] - P[o + 2];
-      const vx = P[o + 6] - P[o], vy = P[o + 7] - P[o + 1], vz = P[o + 8] - P[o + 2];
-      const a = 0.5 * Math.sqrt((uy * vz - uz * vy) ** 2 + (uz * vx - ux * vz) ** 2 + (ux * vy - uy * vx) ** 2);
-      total += a;
-      const i0 = this.col(Math.min(P[o], P[o + 3], P[o + 6]), this.x0, this.nx), i1 = this.col(Math.max(P[o], P[o + 3], P[o + 6]), this.x0, this.nx);
-      const j0 = this.col(Math.min(P[o + 2], P[o + 5], P[o + 8]), this.z0, this.nz), j1 = this.col(Math.max(P[o + 2], P[o + 5], P[o + 8]), this.z0, this.nz);
-      const share = a / ((i1 - i0 + 1) * (j1 - j0 + 1));
-      for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) this.area[j * this.nx + i] += share;
-    }
-    this.total = total;
-  }
-  private col(x: number, x0: number, n: number): number {
-    return Math.min(n - 1, Math.max(0, Math.floor((x - x0) / this.cell)));
-  }
-  private index(x: number, z: number): number {
-    return this.col(z, this.z0, this.nz) * this.nx + this.col(x, this.x0, this.nx);
-  }
-  /** Marks the cells along the segment from (x0, z0) to (x1, z1). */
-  mark(x0: number, z0: number, x1: number, z1: number): void {
-    const n = Math.max(1, Math.ceil(Math.hypot(x1 - x0, z1 - z0) / (this.cell / 2)));
-    for (let i = 0; i <= n; i++) this.hit[this.index(x0 + ((x1 - x0) * i) / n, z0 + ((z1 - z0) * i) / n)] = 1;
-  }
-  sampled(): number {
-    if (this.total <= 0) return 0;
-    let s = 0;
-    for (let i = 0; i < this.hit.length; i++) if (this.hit[i]) s += this.area[i];
-    return Math.round((s / this.total) * 1e4) / 1e4;
-  }
 }
 
 /** A resource to ride from a file's bytes, read by the codec; throws its FormatError (field, offset) on bad bytes. */

@@ -1,0 +1,200 @@
+// Where the ride's lanes go (docs/ride.md "Where it rides"): the coverage grid (walkable area by x/z cell, and the
+// cells rides passed through), and the lane plan over it. Lanes are lines along x and along z every `spacing`
+// metres; only the lane cells (spacing × spacing squares from the level's min corner) holding walkable surface are
+// ridden, and the spacing is widened until those cells' lanes total at most laneMetres — so the budget follows the
+// walkable area, not the level's bounding box: islands far apart share it instead of the empty space between them.
+import { isWalkable, type RideWorld } from './world.ts';
+
+/**
+ * Coverage: x/z cells holding walkable surface (each walkable face marks the cells its x/z box overlaps, its area
+ * spread over them), and the cells rides passed through; the share is the walkable area in passed cells.
+ */
+export class Cover {
+  readonly total: number;
+  /** Walkable area in each cell (row-major, z rows of nx), m². */
+  readonly area: Float64Array;
+  private readonly hit: Uint8Array;
+  /** The grid: its min corner (x, z), cell edge (m) and size in cells. */
+  readonly x0: number;
+  readonly z0: number;
+  readonly cell: number;
+  readonly nx: number;
+  readonly nz: number;
+  constructor(w: RideWorld, cell: number) {
+    const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
+    let c = Math.max(0.1, cell);
+    while (Math.ceil(sx / c + 1) * Math.ceil(sz / c + 1) > 8_000_000) c *= 2;
+    this.cell = c;
+    this.x0 = w.min[0];
+    this.z0 = w.min[2];
+    this.nx = Math.max(1, Math.ceil(sx / c + 1e-9));
+    this.nz = Math.max(1, Math.ceil(sz / c + 1e-9));
+    this.area = new Float64Array(this.nx * this.nz);
+    this.hit = new Uint8Array(this.nx * this.nz);
+    let total = 0;
+    const P = w.pos;
+    for (let t = 0; t < w.faces; t++) {
+      if (!isWalkable(w, t)) continue;
+      const o = 9 * t;
+      const ux = P[o + 3] - P[o], uy = P[o + 4] - P[o + 1], uz = P[o + 5] - P[o + 2];
+      const vx = P[o + 6] - P[o], vy = P[o + 7] - P[o + 1], vz = P[o + 8] - P[o + 2];
+      const a = 0.5 * Math.sqrt((uy * vz - uz * vy) ** 2 + (uz * vx - ux * vz) ** 2 + (ux * vy - uy * vx) ** 2);
+      total += a;
+      const i0 = this.col(Math.min(P[o], P[o + 3], P[o + 6]), this.x0, this.nx), i1 = this.col(Math.max(P[o], P[o + 3], P[o + 6]), this.x0, this.nx);
+      const j0 = this.col(Math.min(P[o + 2], P[o + 5], P[o + 8]), this.z0, this.nz), j1 = this.col(Math.max(P[o + 2], P[o + 5], P[o + 8]), this.z0, this.nz);
+      const share = a / ((i1 - i0 + 1) * (j1 - j0 + 1));
+      for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) this.area[j * this.nx + i] += share;
+    }
+    this.total = total;
+  }
+  private col(x: number, x0: number, n: number): number {
+    return Math.min(n - 1, Math.max(0, Math.floor((x - x0) / this.cell)));
+  }
+  private index(x: number, z: number): number {
+    return this.col(z, this.z0, this.nz) * this.nx + this.col(x, this.x0, this.nx);
+  }
+  /** Marks the cells along the segment from (x0, z0) to (x1, z1). */
+  mark(x0: number, z0: number, x1: number, z1: number): void {
+    const n = Math.max(1, Math.ceil(Math.hypot(x1 - x0, z1 - z0) / (this.cell / 2)));
+    for (let i = 0; i <= n; i++) this.hit[this.index(x0 + ((x1 - x0) * i) / n, z0 + ((z1 - z0) * i) / n)] = 1;
+  }
+  sampled(): number {
+    if (this.total <= 0) return 0;
+    let s = 0;
+    for (let i = 0; i < this.hit.length; i++) if (this.hit[i]) s += this.area[i];
+    return Math.round((s / this.total) * 1e4) / 1e4;
+  }
+}
+
+
+/** A lane cell holding walkable surface: its column (x) and row (z), walkable area (m²), largest walkable face. */
+export interface LaneCell {
+  i: number;
+  j: number;
+  area: number;
+  /** The largest walkable face whose centroid lies in the cell (−1: none). */
+  face: number;
+}
+
+export interface LanePlan {
+  /** Lane spacing, m. */
+  spacing: number;
+  cells: LaneCell[];
+  /** 1 for a cell ridden (all of them when their lanes fit in laneMetres, else the largest by area that do). */
+  chosen: Uint8Array;
+  /** The cells in sweep order for lanes along `axis` (0: x, lane by lane in z, then along x; 2: z, the other way). */
+  order(axis: 0 | 2): Uint32Array;
+}
+
+/**
+ * The lane plan. Spacing: at least `spacing0`, and as fine as fits in `metres` (laneMetres) by either count — the
+ * lines over the level's bounding box (2 · x extent · z extent / spacing: a level that fills its box), or the lines
+ * through the lane cells holding walkable surface (each cell's stretch of the line along x through its middle and of
+ * the line along z, within the level's extent: islands far apart, the empty space between them not counted).
+ * Where no spacing up to the level's extent fits the occupied cells (many islands far apart: each keeps a cell however
+ * wide the cells get), the first spacing is kept and the cells are taken by walkable area, largest first, while they
+ * fit: the budget is shared by area. A cell whose lines miss its surface (an island between them) is ridden from its
+ * largest face, along x and along z (two rides of laneRide at most: beyond laneMetres by at most that a cell).
+ */
+export function planLanes(w: RideWorld, cover: Cover, spacing0: number, metres: number, laneRide: number): LanePlan {
+  const c = cover.cell, occupied: number[] = [];
+  for (let k = 0; k < cover.area.length; k++) if (cover.area[k] > 0) occupied.push(k);
+  const budget = Math.max(1, metres);
+  const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
+  // A cell's lanes, m: its stretch of the x lane (when the lane's line lies within the level) and of the z lane; a
+  // cell no line crosses, the two rides from its largest face.
+  const cost = (cell: LaneCell, s: number): number => {
+    const lx = cell.j < lines(sz, s) ? Math.max(0, Math.min(s, sx - cell.i * s)) : 0;
+    const lz = cell.i < lines(sx, s) ? Math.max(0, Math.min(s, sz - cell.j * s)) : 0;
+    return lx + lz || 2 * Math.min(laneRide, s);
+  };
+  const total = (cells: Map<number, LaneCell>, s: number): number => {
+    let m = 0;
+    for (const cell of cells.values()) m += cost(cell, s);
+    return m;
+  };
+  // The bounding-box count's spacing; the occupied cells': a first guess from their area (a cell's two lanes cover
+  // spacing² of it with 2 · spacing metres), widened by the share the lanes run over the budget until they fit.
+  // Not finer than a quarter of a coverage cell: a coverage cell then spans at most 5 × 5 lane cells.
+  const least = Math.max(spacing0, c / 4);
+  const box = Math.max(least, (2 * sx * sz) / budget);
+  const first = Math.max(least, Math.min(box, (2 * occupied.length * c * c) / budget));
+  const extent = Math.max(sx, sz, c);
+  let spacing = first, cells = laneCells(cover, occupied, spacing), m = total(cells, spacing);
+  for (let n = 0; m > budget && spacing < Math.min(box, extent) && n < 100; n++) {
+    spacing = Math.min(box, spacing * Math.max(1.001, m / budget));
+    cells = laneCells(cover, occupied, spacing);
+    m = total(cells, spacing);
+  }
+  // The box's spacing is kept by a level that fills its box (its lanes fit by that count).
+  const fits = m <= budget || spacing >= box;
+  if (!fits) {
+    spacing = first;
+    cells = laneCells(cover, occupied, spacing);
+  }
+  const list = [...cells.values()].sort((a, b) => a.j - b.j || a.i - b.i);
+  // The largest walkable face whose centroid lies in each cell: where a cell the lines miss is ridden from.
+  const P = w.pos, key = (i: number, j: number): number => j * (Math.floor((cover.nx * c) / spacing) + 2) + i;
+  const index = new Map<number, number>();
+  list.forEach((cell, n) => index.set(key(cell.i, cell.j), n));
+  const best = new Float64Array(list.length);
+  for (let t = 0; t < w.faces; t++) {
+    if (!isWalkable(w, t)) continue;
+    const o = 9 * t;
+    const x = (P[o] + P[o + 3] + P[o + 6]) / 3, z = (P[o + 2] + P[o + 5] + P[o + 8]) / 3;
+    const n = index.get(key(Math.floor((x - cover.x0) / spacing), Math.floor((z - cover.z0) / spacing)));
+    if (n === undefined) continue;
+    const ux = P[o + 3] - P[o], uy = P[o + 4] - P[o + 1], uz = P[o + 5] - P[o + 2];
+    const vx = P[o + 6] - P[o], vy = P[o + 7] - P[o + 1], vz = P[o + 8] - P[o + 2];
+    const a = (uy * vz - uz * vy) ** 2 + (uz * vx - ux * vz) ** 2 + (ux * vy - uy * vx) ** 2;
+    if (list[n].face < 0 || a > best[n]) {
+      best[n] = a;
+      list[n].face = t;
+    }
+  }
+  const chosen = new Uint8Array(list.length);
+  if (fits) chosen.fill(1);
+  else {
+    // Largest walkable area first (ties: sweep order), while their lanes fit.
+    const byArea = list.map((_, n) => n).sort((a, b) => list[b].area - list[a].area || a - b);
+    let used = 0;
+    for (const n of byArea) {
+      const m = cost(list[n], spacing);
+      if (used + m > budget) break;
+      used += m;
+      chosen[n] = 1;
+    }
+  }
+  return {
+    spacing, cells: list, chosen,
+    order: (axis) => {
+      const o = Uint32Array.from(list.keys());
+      if (axis === 2) o.sort((a, b) => list[a].i - list[b].i || list[a].j - list[b].j);
+      return o;
+    },
+  };
+}
+
+/** Lines every `s` metres from a side's start through their middles, over a side `length` m long. */
+export const lines = (length: number, s: number): number => (length >= s / 2 ? Math.floor((length - s / 2) / s) + 1 : 0);
+
+/** The lane cells of `spacing` m the occupied coverage cells overlap, with their walkable area. */
+function laneCells(cover: Cover, occupied: number[], spacing: number): Map<number, LaneCell> {
+  const c = cover.cell, stride = Math.floor((cover.nx * c) / spacing) + 2;
+  const cells = new Map<number, LaneCell>();
+  for (const k of occupied) {
+    const ci = k % cover.nx, cj = (k - ci) / cover.nx;
+    const i0 = Math.floor((ci * c) / spacing), i1 = Math.max(i0, Math.floor(((ci + 1) * c) / spacing));
+    const j0 = Math.floor((cj * c) / spacing), j1 = Math.max(j0, Math.floor(((cj + 1) * c) / spacing));
+    const share = cover.area[k] / ((i1 - i0 + 1) * (j1 - j0 + 1));
+    for (let j = j0; j <= j1; j++) {
+      for (let i = i0; i <= i1; i++) {
+        const key = j * stride + i;
+        const cell = cells.get(key);
+        if (cell) cell.area += share;
+        else cells.set(key, { i, j, area: share, face: -1 });
+      }
+    }
+  }
+  return cells;
+}

@@ -8,7 +8,7 @@ import { readPhysicsResource } from '../format/resource.ts';
 import { EDGE_KIND_NAMES } from './contact.ts';
 import { PROBES, type Probe, type ProbeShape, support } from './probes.ts';
 import { ride, SIMULATION_DEFAULTS, type Hit, type SimulationOptions } from './simulate.ts';
-import { Cover, lines, planLanes } from './lanes.ts';
+import { Cover, lines, planLanes, type LanePlan } from './lanes.ts';
 import { buildWorld, heightAt, isWalkable, Query, type RideResource, type RideWorld } from './world.ts';
 
 export { buildWorld, MIN_FILE_BYTES_PER_FACE, WorldBuilder, type RideResource, type RideWorld } from './world.ts';
@@ -124,21 +124,71 @@ export function rideResources(resources: RideResource[], options: Partial<RideOp
   return rideWorld(buildWorld(resources), options);
 }
 
+/**
+ * Rides the world on this thread. The ride is planned (seams measured, crossing points and lane rides listed: plan),
+ * each crossing and lane ride run on its own (rider().step: what it rode and found, and its work) and the results
+ * applied in order (RideMerge): the same steps and order whichever thread runs a step (threads.ts), so the report is
+ * the same for any thread count.
+ */
 export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): RideReport {
+  const r = rider(w, options);
+  const plan = r.plan();
+  const merge = new RideMerge(plan, r.opt);
+  for (let i = merge.next(); i >= 0; i = merge.next()) merge.apply(r.step(merge.steps, i));
+  return merge.finish();
+}
+
+/** What one step (a seam crossing or a lane ride) did: applied in step order by RideMerge. */
+export interface StepResult {
+  /** Face visits it made (the work budget's measure). */
+  work: number;
+  /** Rides that found surface to start on (a crossing with any is ridden; a lane ride counts each). */
+  rode: number;
+  /** Each ride: its path length, and its start and end x, z (5 numbers a ride). */
+  rides: number[];
+  /** Findings in the order found, each with its key (one kept per key: the largest). */
+  finds: [RideFinding, string][];
+}
+
+/** A seam edge as measured: its work, its gap or step finding, the seam metres it counts and its crossing steps. */
+interface EdgeEvent {
+  work: number;
+  finds: [RideFinding, string][];
+  /** Metres of seam it counts (a border counts none: undefined). */
+  seam?: number;
+  /** Crossing steps it holds (the next ones in `steps`). */
+  crossings: number;
+}
+
+export interface RidePlan {
+  edges: EdgeEvent[];
+  /**
+   * Steps, 4 numbers each: STEP_CROSSING, the seam edge (3 · face + corner), the point along it (0 … 1), 0;
+   * STEP_LANE_X or _Z, the start's x, z, the lane cell; STEP_CELL (added by RideMerge), the cell's largest walkable
+   * face, the rides' length, the lane cell.
+   */
+  steps: Float64Array;
+  /** Planning stopped at an edge: the seams' measuring alone spent the work budget (the ride stops there or before). */
+  stopped: boolean;
+  seamSpacing: number;
+  /** The coverage grid (its walkable area by cell: the lanes' plan is made over it). */
+  cover: Cover;
+  /** The lanes, when ridden. */
+  lanes?: LanePlan;
+}
+
+/** RidePlan.steps kinds. */
+export const STEP_CROSSING = 0, STEP_LANE_X = 1, STEP_LANE_Z = 2, STEP_CELL = 3;
+
+/** The ride's parts over one world: plan (on one thread) and step (on any); see rideWorld. */
+export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: RideOptions; plan: () => RidePlan; step: (steps: Float64Array, i: number) => StepResult } {
   const opt = { ...RIDE_DEFAULTS, ...options };
   const sim = { ...SIMULATION_DEFAULTS, ...opt.simulation };
   const q = new Query(w);
-  const found = new Map<string, RideFinding>();
-  const cover = new Cover(w, opt.coverCell);
-  const coverage: RideCoverage = { seamMetres: 0, seamMetresRidden: 0, crossings: 0, walkableArea: cover.total, walkableShare: 0, lanesRidden: 0, laneSpacing: 0, seamSpacing: 0, metresRidden: 0, rides: 0 };
-  let exhausted = false;
-  const budgetLeft = (): boolean => {
-    if (q.work > opt.workBudget) exhausted = true;
-    return !exhausted;
-  };
+  /** The step (or seam edge) being run: where rides and findings go. */
+  let cur: StepResult = { work: 0, rode: 0, rides: [], finds: [] };
   const add = (f: RideFinding, key: string): void => {
-    const had = found.get(key);
-    if (!had || had.size < f.size) found.set(key, f);
+    cur.finds.push([f, key]);
   };
   const faceOf = (t: number): Pick<RideFinding, 'resource' | 'part' | 'face'> => ({ resource: w.names[w.resource[t]], part: w.part[t], face: w.face[t] });
 
@@ -198,9 +248,7 @@ export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): Rid
     const s = startAt(probe.shape, x, y, z, dx, dz, speed, reach);
     if (!s) return false;
     const r = ride(w, q, { probe: probe.shape, position: s.position, velocity: s.velocity, duration: length / speed + 0.5, distance: length }, sim);
-    coverage.rides++;
-    coverage.metresRidden += r.distance;
-    cover.mark(x, z, r.position[0], r.position[2]);
+    cur.rides.push(r.distance, x, z, r.position[0], r.position[2]);
     judge(r.hits, probe, speed, dx, dz, where);
     return true;
   };
@@ -223,35 +271,9 @@ export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): Rid
     return false;
   };
 
-  // Seams: each border edge of a walkable face once (by its ends, to 0.1 mm), crossed at points along it: one every
-  // seamSpacing metres, widened so that the level has at most maxCrossings.
-  const seen = new Set<string>();
-  const key = (x: number, y: number, z: number): string => `${Math.round(x * 1e4)},${Math.round(y * 1e4)},${Math.round(z * 1e4)}`;
   const P = w.pos;
-  const edges: number[] = [];
-  let seamTotal = 0;
-  for (let t = 0; t < w.faces; t++) {
-    if (!isWalkable(w, t)) continue;
-    for (let k = 0; k < 3; k++) {
-      if (!w.border[3 * t + k]) continue;
-      const i = 9 * t + 3 * k, j = 9 * t + 3 * ((k + 1) % 3);
-      const ka = key(P[i], P[i + 1], P[i + 2]), kb = key(P[j], P[j + 1], P[j + 2]);
-      const edgeKey = ka < kb ? `${ka}|${kb}` : `${kb}|${ka}`;
-      if (seen.has(edgeKey)) continue;
-      seen.add(edgeKey);
-      if (Math.abs(P[j] - P[i]) + Math.abs(P[j + 2] - P[i + 2]) < 1e-6) continue;
-      edges.push(3 * t + k);
-      seamTotal += Math.sqrt((P[j] - P[i]) ** 2 + (P[j + 1] - P[i + 1]) ** 2 + (P[j + 2] - P[i + 2]) ** 2);
-    }
-  }
-  seen.clear();
-  const spacing = Math.max(opt.seamSpacing, seamTotal / Math.max(1, opt.maxCrossings));
-  coverage.seamSpacing = round(spacing);
-  // Crossing points are taken along the continuous seams as a whole: a point every `spacing` metres of them (carried
-  // from edge to edge in face order, so short edges share points).
-  let carry = spacing / 2;
-  for (const ek of edges) {
-    if (!budgetLeft()) break;
+  /** Seam edge ek's ends (offsets into P), its vector, lengths, and the inward horizontal direction (into its face). */
+  const edgeOf = (ek: number) => {
     const t = (ek / 3) | 0, k = ek % 3;
     const i = 9 * t + 3 * k, j = 9 * t + 3 * ((k + 1) % 3), o = 9 * t + 3 * ((k + 2) % 3);
     const ex = P[j] - P[i], ey = P[j + 1] - P[i + 1], ez = P[j + 2] - P[i + 2];
@@ -259,39 +281,139 @@ export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): Rid
     // Inward (into face t), horizontal: perpendicular to the edge, toward the face's third vertex.
     let ix = -ez / hl, iz = ex / hl;
     if ((P[o] - P[i]) * ix + (P[o + 2] - P[i + 2]) * iz < 0) { ix = -ix; iz = -iz; }
-    // Every seam edge is measured across in its middle: the level's border (nothing within gapMax), a gap, a step,
-    // or continuous, which is ridden at the crossing points that fall on it. Each side's height is its top surface:
-    // an edge buried under another walkable surface (a ramp's foot sunk into the ground, a rail's end in a post's
-    // top) is not met by a board, which rides the surface over it.
-    const px = P[i] + 0.5 * ex, py = P[i + 1] + 0.5 * ey, pz = P[i + 2] + 0.5 * ez;
-    const near = heightAt(w, px + ix * ACROSS, pz + iz * ACROSS, py, 0.05, q, true);
-    const far = heightAt(w, px - ix * ACROSS, pz - iz * ACROSS, py, opt.gapDrop, q, true);
-    if (!far) {
-      // Nothing just across: a gap when walkable surface resumes within gapMax, else the level's border.
-      for (let d = GAP_STEP; d <= opt.gapMax + 1e-9; d += GAP_STEP) {
-        if (heightAt(w, px - ix * d, pz - iz * d, py, opt.gapDrop, q)) {
-          coverage.seamMetres += len;
-          add({ kind: 'gap', position: [px, py, pz], ...faceOf(t), size: round(d), unit: 'm', direction: [round(-ix), round(-iz)], where: 'seam' }, `gap:${t}:${k}`);
-          break;
+    return { t, k, i, ex, ey, ez, len, hl, ix, iz };
+  };
+
+  const plan = (): RidePlan => {
+    // Seams: each border edge of a walkable face once (by its ends, to 0.1 mm), crossed at points along it: one every
+    // seamSpacing metres, widened so that the level has at most maxCrossings.
+    const seen = new Set<string>();
+    const key = (x: number, y: number, z: number): string => `${Math.round(x * 1e4)},${Math.round(y * 1e4)},${Math.round(z * 1e4)}`;
+    const edges: number[] = [];
+    let seamTotal = 0;
+    for (let t = 0; t < w.faces; t++) {
+      if (!isWalkable(w, t)) continue;
+      for (let k = 0; k < 3; k++) {
+        if (!w.border[3 * t + k]) continue;
+        const i = 9 * t + 3 * k, j = 9 * t + 3 * ((k + 1) % 3);
+        const ka = key(P[i], P[i + 1], P[i + 2]), kb = key(P[j], P[j + 1], P[j + 2]);
+        const edgeKey = ka < kb ? `${ka}|${kb}` : `${kb}|${ka}`;
+        if (seen.has(edgeKey)) continue;
+        seen.add(edgeKey);
+        if (Math.abs(P[j] - P[i]) + Math.abs(P[j + 2] - P[i + 2]) < 1e-6) continue;
+        edges.push(3 * t + k);
+        seamTotal += Math.sqrt((P[j] - P[i]) ** 2 + (P[j + 1] - P[i + 1]) ** 2 + (P[j + 2] - P[i + 2]) ** 2);
+      }
+    }
+    seen.clear();
+    const spacing = Math.max(opt.seamSpacing, seamTotal / Math.max(1, opt.maxCrossings));
+    const edgeEvents: EdgeEvent[] = [];
+    const steps: number[] = [];
+    let stopped = false;
+    // Crossing points are taken along the continuous seams as a whole: a point every `spacing` metres of them (carried
+    // from edge to edge in face order, so short edges share points).
+    let carry = spacing / 2;
+    for (const ek of edges) {
+      // The measuring alone has spent the budget: the ride stops at this edge or before (RideMerge says where).
+      if (q.work > opt.workBudget) { stopped = true; break; }
+      const work0 = q.work;
+      cur = { work: 0, rode: 0, rides: [], finds: [] };
+      const ev: EdgeEvent = { work: 0, finds: cur.finds, crossings: 0 };
+      edgeEvents.push(ev);
+      const { t, k, i, ex, ey, ez, len, ix, iz } = edgeOf(ek);
+      // Every seam edge is measured across in its middle: the level's border (nothing within gapMax), a gap, a step,
+      // or continuous, which is ridden at the crossing points that fall on it. Each side's height is its top surface:
+      // an edge buried under another walkable surface (a ramp's foot sunk into the ground, a rail's end in a post's
+      // top) is not met by a board, which rides the surface over it.
+      const px = P[i] + 0.5 * ex, py = P[i + 1] + 0.5 * ey, pz = P[i + 2] + 0.5 * ez;
+      const near = heightAt(w, px + ix * ACROSS, pz + iz * ACROSS, py, 0.05, q, true);
+      const far = heightAt(w, px - ix * ACROSS, pz - iz * ACROSS, py, opt.gapDrop, q, true);
+      measure: {
+        if (!far) {
+          // Nothing just across: a gap when walkable surface resumes within gapMax, else the level's border.
+          for (let d = GAP_STEP; d <= opt.gapMax + 1e-9; d += GAP_STEP) {
+            if (heightAt(w, px - ix * d, pz - iz * d, py, opt.gapDrop, q)) {
+              ev.seam = len;
+              add({ kind: 'gap', position: [px, py, pz], ...faceOf(t), size: round(d), unit: 'm', direction: [round(-ix), round(-iz)], where: 'seam' }, `gap:${t}:${k}`);
+              break;
+            }
+          }
+          break measure;
+        }
+        ev.seam = len;
+        const base = near ? near.y : py;
+        if (Math.abs(far.y - base) > opt.stepMin) {
+          if (Math.abs(far.y - base) > opt.stepMax) break measure; // a ledge: neither a step nor ridden across
+          add({ kind: 'step', position: [px, py, pz], ...faceOf(t), size: round(Math.abs(far.y - base)), unit: 'm', direction: [round(-ix), round(-iz)], where: 'seam' }, `step:${t}:${k}`);
+          break measure;
+        }
+        for (; carry < len; carry += spacing) {
+          steps.push(STEP_CROSSING, ek, carry / len, 0);
+          ev.crossings++;
+        }
+        carry -= len;
+      }
+      ev.work = q.work - work0;
+    }
+
+    // Lanes: along x and along z every `spacing` metres, in the lane cells (spacing × spacing, from the level's min
+    // corner) that hold walkable surface, a ride of laneRide metres wherever the top walkable surface is found, with
+    // the first probe at the highest speed. A cell the lines through it find no surface in (an island smaller than the
+    // spacing, between the lines) is ridden from its largest walkable face instead (RideMerge adds those steps once
+    // the lanes are in). Planned in lanes.ts.
+    const cover = new Cover(w, opt.coverCell);
+    let lanes: LanePlan | undefined;
+    if (opt.laneSpacing > 0 && w.faces > 0 && opt.probes.length > 0) {
+      lanes = planLanes(w, cover, opt.laneSpacing, opt.laneMetres, opt.laneRide);
+      const s = lanes.spacing;
+      for (const axis of [0, 2] as const) {
+        if (stopped) break;
+        const other = axis === 0 ? 2 : 0;
+        // Lanes whose line lies within the level, and rides that start within it.
+        const across = w.max[other] - w.min[other], length = w.max[axis] - w.min[axis];
+        const rows = lines(across, s);
+        const starts = length > 0 ? Math.ceil(length / opt.laneRide) : 0;
+        // Lane by lane (the row across the travel), then along it: the order of a sweep over the whole level.
+        const order = lanes.order(axis);
+        for (let n = 0; n < order.length; n++) {
+          const c = order[n];
+          if (!lanes.chosen[c]) continue;
+          const along = axis === 0 ? lanes.cells[c].i : lanes.cells[c].j, row = axis === 0 ? lanes.cells[c].j : lanes.cells[c].i;
+          // Counted from the extents, not by adding the spacing to a position: far out (1e20 m) an addition of a few
+          // metres leaves the position as it was.
+          if (row >= rows) continue;
+          const u = w.min[other] + s / 2 + row * s;
+          const lo = Math.max(0, Math.ceil((along * s) / opt.laneRide - 1e-9)), hi = Math.min(starts, Math.ceil(((along + 1) * s) / opt.laneRide - 1e-9));
+          for (let j = lo; j < hi; j++) {
+            const at = w.min[axis] + j * opt.laneRide;
+            steps.push(axis === 0 ? STEP_LANE_X : STEP_LANE_Z, axis === 0 ? at : u, axis === 0 ? u : at, c);
+          }
         }
       }
-      continue;
     }
-    coverage.seamMetres += len;
-    const base = near ? near.y : py;
-    if (Math.abs(far.y - base) > opt.stepMin) {
-      if (Math.abs(far.y - base) > opt.stepMax) continue; // a ledge: neither a step nor ridden across
-      add({ kind: 'step', position: [px, py, pz], ...faceOf(t), size: round(Math.abs(far.y - base)), unit: 'm', direction: [round(-ix), round(-iz)], where: 'seam' }, `step:${t}:${k}`);
-      continue;
-    }
-    const points: number[] = [];
-    for (; carry < len; carry += spacing) points.push(carry / len);
-    carry -= len;
-    for (const f of points) {
-      if (!budgetLeft()) break;
+    return { edges: edgeEvents, steps: Float64Array.from(steps), stopped, seamSpacing: spacing, cover, lanes };
+  };
+
+  /** Runs step i of `steps` (RidePlan.steps): a seam crossing, ridden by every probe at every speed both ways, or a lane ride. */
+  const step = (steps: Float64Array, n: number): StepResult => {
+    const work0 = q.work;
+    cur = { work: 0, rode: 0, rides: [], finds: [] };
+    let rode = 0;
+    const kind = steps[4 * n];
+    if (kind === STEP_LANE_X || kind === STEP_LANE_Z) {
+      const x = steps[4 * n + 1], z = steps[4 * n + 2];
+      const probe = opt.probes[0], speed = Math.max(...opt.speeds);
+      if (rideFrom(probe, speed, x, w.max[1] + 1, z, kind === STEP_LANE_X ? 1 : 0, kind === STEP_LANE_X ? 0 : 1, opt.laneRide, 'lane', Infinity)) rode++;
+    } else if (kind === STEP_CELL) {
+      // A cell the lines missed: a ride along x and one along z from the centroid of its largest walkable face.
+      const o = 9 * steps[4 * n + 1], length = steps[4 * n + 2];
+      const probe = opt.probes[0], speed = Math.max(...opt.speeds);
+      const x = (P[o] + P[o + 3] + P[o + 6]) / 3, y = (P[o + 1] + P[o + 4] + P[o + 7]) / 3, z = (P[o + 2] + P[o + 5] + P[o + 8]) / 3;
+      for (const [dx, dz] of [[1, 0], [0, 1]]) if (rideFrom(probe, speed, x, y, z, dx, dz, length, 'lane')) rode++;
+    } else {
+      const f = steps[4 * n + 2];
+      const { i, ex, ey, ez, hl, ix, iz } = edgeOf(steps[4 * n + 1]);
       const cx = P[i] + f * ex, cy = P[i + 1] + f * ey, cz = P[i + 2] + f * ez;
-      coverage.crossings++;
-      let rode = false;
       for (const probe of opt.probes) {
         const runup = probeLength(probe.shape) / 2 + RUNUP;
         // A probe that would hang over the level's outer border here is moved along the seam by its half width plus
@@ -310,76 +432,145 @@ export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): Rid
         const mx = P[i] + at * ex, my = P[i + 1] + at * ey, mz = P[i + 2] + at * ez;
         for (const speed of opt.speeds) {
           // Out of face t across the seam, and back.
-          rode = rideFrom(probe, speed, mx + ix * runup, my, mz + iz * runup, -ix, -iz, 2 * runup, 'seam') || rode;
-          rode = rideFrom(probe, speed, mx - ix * runup, my, mz - iz * runup, ix, iz, 2 * runup, 'seam') || rode;
-        }
-      }
-      if (rode) coverage.seamMetresRidden += spacing;
-    }
-  }
-  coverage.seamMetresRidden = Math.min(coverage.seamMetresRidden, coverage.seamMetres);
-
-  // Lanes: along x and along z every `spacing` metres, in the lane cells (spacing × spacing, from the level's min
-  // corner) that hold walkable surface, a ride of laneRide metres wherever the top walkable surface is found, with the
-  // first probe at the highest speed. A cell the lines through it find no surface in (an island smaller than the
-  // spacing, between the lines) is ridden from its largest walkable face instead. Planned in lanes.ts.
-  if (opt.laneSpacing > 0 && w.faces > 0 && opt.probes.length > 0) {
-    const probe = opt.probes[0], speed = Math.max(...opt.speeds);
-    const plan = planLanes(w, cover, opt.laneSpacing, opt.laneMetres, opt.laneRide);
-    coverage.laneSpacing = round(plan.spacing);
-    const s = plan.spacing, rode = new Uint8Array(plan.cells.length);
-    for (const axis of [0, 2] as const) {
-      const other = axis === 0 ? 2 : 0;
-      // Lanes whose line lies within the level, and rides that start within it.
-      const across = w.max[other] - w.min[other], length = w.max[axis] - w.min[axis];
-      const rows = lines(across, s);
-      const starts = length > 0 ? Math.ceil(length / opt.laneRide) : 0;
-      // Lane by lane (the row across the travel), then along it: the order of a sweep over the whole level.
-      const order = plan.order(axis);
-      for (let n = 0; n < order.length && budgetLeft(); n++) {
-        const c = order[n];
-        if (!plan.chosen[c]) continue;
-        const along = axis === 0 ? plan.cells[c].i : plan.cells[c].j, row = axis === 0 ? plan.cells[c].j : plan.cells[c].i;
-        // Counted from the extents, not by adding the spacing to a position: far out (1e20 m) an addition of a few
-        // metres leaves the position as it was.
-        if (row >= rows) continue;
-        const u = w.min[other] + s / 2 + row * s;
-        const lo = Math.max(0, Math.ceil((along * s) / opt.laneRide - 1e-9)), hi = Math.min(starts, Math.ceil(((along + 1) * s) / opt.laneRide - 1e-9));
-        for (let j = lo; j < hi && budgetLeft(); j++) {
-          const at = w.min[axis] + j * opt.laneRide;
-          const x = axis === 0 ? at : u, z = axis === 0 ? u : at;
-          if (rideFrom(probe, speed, x, w.max[1] + 1, z, axis === 0 ? 1 : 0, axis === 0 ? 0 : 1, opt.laneRide, 'lane', Infinity)) {
-            coverage.lanesRidden++;
-            rode[c] = 1;
-          }
+          if (rideFrom(probe, speed, mx + ix * runup, my, mz + iz * runup, -ix, -iz, 2 * runup, 'seam')) rode++;
+          if (rideFrom(probe, speed, mx - ix * runup, my, mz - iz * runup, ix, iz, 2 * runup, 'seam')) rode++;
         }
       }
     }
-    // Cells the lines missed: a ride along x and one along z from the centroid of their largest walkable face.
-    const length = Math.min(opt.laneRide, s);
-    for (let c = 0; c < plan.cells.length && budgetLeft(); c++) {
-      if (!plan.chosen[c] || rode[c] || plan.cells[c].face < 0) continue;
-      const t = plan.cells[c].face, o = 9 * t;
-      const x = (P[o] + P[o + 3] + P[o + 6]) / 3, y = (P[o + 1] + P[o + 4] + P[o + 7]) / 3, z = (P[o + 2] + P[o + 5] + P[o + 8]) / 3;
-      for (const [dx, dz] of [[1, 0], [0, 1]]) if (rideFrom(probe, speed, x, y, z, dx, dz, length, 'lane')) coverage.lanesRidden++;
-    }
-  }
-  coverage.walkableShare = cover.sampled();
-  const findings = [...found.values()].sort((a, b) => FINDING_KINDS.indexOf(a.kind) - FINDING_KINDS.indexOf(b.kind) || b.size - a.size);
-  const counts = { bump: 0, snag: 0, step: 0, gap: 0 };
-  for (const f of findings) counts[f.kind]++;
-  coverage.seamMetres = round(coverage.seamMetres);
-  coverage.seamMetresRidden = round(coverage.seamMetresRidden);
-  coverage.metresRidden = round(coverage.metresRidden);
-  coverage.walkableArea = round(coverage.walkableArea);
-  return {
-    counts, findings, coverage, budgetExhausted: exhausted,
-    ...(exhausted ? { note: `work budget of ${opt.workBudget} face visits spent: the rest of the level was not ridden (coverage says how much was)` } : {}),
-    options: {
-      speeds: opt.speeds, probes: opt.probes.map((p) => ({ name: p.name, shape: p.shape })), seamSpacing: opt.seamSpacing,
-      laneSpacing: opt.laneSpacing, laneRide: opt.laneRide, stepMin: opt.stepMin, stepMax: opt.stepMax, gapMax: opt.gapMax,
-    },
+    cur.rode = rode;
+    cur.work = q.work - work0;
+    return cur;
   };
+  return { opt, plan, step };
+}
+
+/**
+ * Applies a plan's seam edges and step results in order, as one thread riding them in turn would: the budget is
+ * checked before each seam edge and each step against the work of all before it, findings are kept one per key
+ * (the largest; the first of equals), sums are added in step order. next() says which step's result it needs next
+ * (−1: none, the ride is over), apply() takes it.
+ */
+export class RideMerge {
+  private readonly found = new Map<string, RideFinding>();
+  private readonly cover: Cover;
+  readonly coverage: RideCoverage;
+  /** The steps known so far: the plan's, then the lane cells the lines missed (added once the lanes are in). */
+  steps: Float64Array;
+  private work = 0;
+  private exhausted = false;
+  private edge = 0;
+  /** Crossing steps of the current edge still to apply. */
+  private inEdge = 0;
+  /** The next step to apply. */
+  private at = 0;
+  /** Lane cells a lane ride found surface in; whether the missed cells' steps were added. */
+  private readonly laneRode: Uint8Array;
+  private cellsAdded = false;
+  constructor(private readonly plan: RidePlan, private readonly opt: RideOptions) {
+    this.cover = plan.cover;
+    this.steps = plan.steps;
+    this.laneRode = new Uint8Array(plan.lanes?.cells.length ?? 0);
+    this.coverage = {
+      seamMetres: 0, seamMetresRidden: 0, crossings: 0, walkableArea: this.cover.total, walkableShare: 0, lanesRidden: 0,
+      laneSpacing: round(plan.lanes?.spacing ?? 0), seamSpacing: round(plan.seamSpacing), metresRidden: 0, rides: 0,
+    };
+  }
+  private budgetLeft(): boolean {
+    if (this.work > this.opt.workBudget) this.exhausted = true;
+    return !this.exhausted;
+  }
+  private addFinds(finds: [RideFinding, string][]): void {
+    for (const [f, key] of finds) {
+      const had = this.found.get(key);
+      if (!had || had.size < f.size) this.found.set(key, f);
+    }
+  }
+  /**
+   * The step whose result is needed next, or −1 when the ride is over (all applied, or the budget spent). Steps
+   * below `known()` can be run ahead of it.
+   */
+  next(): number {
+    const edges = this.plan.edges;
+    while (!this.exhausted) {
+      if (this.inEdge > 0) return this.budgetLeft() ? this.at : -1;
+      if (this.edge < edges.length) {
+        if (!this.budgetLeft()) return -1;
+        const e = edges[this.edge++];
+        this.work += e.work;
+        if (e.seam !== undefined) this.coverage.seamMetres += e.seam;
+        this.addFinds(e.finds);
+        this.inEdge = e.crossings;
+        continue;
+      }
+      // The plan stopped at an edge the budget had been spent by (the measuring alone spent it).
+      if (this.plan.stopped) this.exhausted = true;
+      else if (this.at < this.steps.length / 4) return this.budgetLeft() ? this.at : -1;
+      else if (!this.cellsAdded) this.addCells();
+      else break;
+    }
+    return -1;
+  }
+  /** Steps known so far (more may follow once these are applied: the lane cells the lines missed). */
+  known(): number {
+    return this.steps.length / 4;
+  }
+  /** The lane cells no lane ride found surface in, ridden from their largest walkable face: steps after the lanes. */
+  private addCells(): void {
+    this.cellsAdded = true;
+    const lanes = this.plan.lanes;
+    if (!lanes) return;
+    const length = Math.min(this.opt.laneRide, lanes.spacing), more: number[] = [];
+    for (let c = 0; c < lanes.cells.length; c++) {
+      if (!lanes.chosen[c] || this.laneRode[c] || lanes.cells[c].face < 0) continue;
+      more.push(STEP_CELL, lanes.cells[c].face, length, c);
+    }
+    if (!more.length) return;
+    const steps = new Float64Array(this.steps.length + more.length);
+    steps.set(this.steps);
+    steps.set(more, this.steps.length);
+    this.steps = steps;
+  }
+  apply(r: StepResult): void {
+    const c = this.coverage, n = this.at++, kind = this.steps[4 * n];
+    if (kind === STEP_CROSSING) {
+      this.inEdge--;
+      c.crossings++;
+    }
+    this.work += r.work;
+    for (let k = 0; k < r.rides.length; k += 5) {
+      c.rides++;
+      c.metresRidden += r.rides[k];
+      this.cover.mark(r.rides[k + 1], r.rides[k + 2], r.rides[k + 3], r.rides[k + 4]);
+    }
+    this.addFinds(r.finds);
+    if (kind === STEP_CROSSING) {
+      if (r.rode) c.seamMetresRidden += this.plan.seamSpacing;
+    } else {
+      c.lanesRidden += r.rode;
+      if (r.rode && kind !== STEP_CELL) this.laneRode[this.steps[4 * n + 3]] = 1;
+    }
+  }
+  finish(): RideReport {
+    const { opt, coverage } = this;
+    coverage.seamMetresRidden = Math.min(coverage.seamMetresRidden, coverage.seamMetres);
+    const exhausted = this.exhausted;
+    coverage.walkableShare = this.cover.sampled();
+    const findings = [...this.found.values()].sort((a, b) => FINDING_KINDS.indexOf(a.kind) - FINDING_KINDS.indexOf(b.kind) || b.size - a.size);
+    const counts = { bump: 0, snag: 0, step: 0, gap: 0 };
+    for (const f of findings) counts[f.kind]++;
+    coverage.seamMetres = round(coverage.seamMetres);
+    coverage.seamMetresRidden = round(coverage.seamMetresRidden);
+    coverage.metresRidden = round(coverage.metresRidden);
+    coverage.walkableArea = round(coverage.walkableArea);
+    return {
+      counts, findings, coverage, budgetExhausted: exhausted,
+      ...(exhausted ? { note: `work budget of ${opt.workBudget} face visits spent: the rest of the level was not ridden (coverage says how much was)` } : {}),
+      options: {
+        speeds: opt.speeds, probes: opt.probes.map((p) => ({ name: p.name, shape: p.shape })), seamSpacing: opt.seamSpacing,
+        laneSpacing: opt.laneSpacing, laneRide: opt.laneRide, stepMin: opt.stepMin, stepMax: opt.stepMax, gapMax: opt.gapMax,
+      },
+    };
+  }
 }
 
 const round = (x: number): number => Math.round(x * 1e4) / 1e4;

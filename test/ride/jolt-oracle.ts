@@ -70,3 +70,36 @@ export function joltSlide(jolt: J, shape: J, lift: number, from: [number, number
   bi.DestroyBody(b.GetID());
   return out;
 }
+
+/**
+ * The largest horizontal speed a probe loses in one 1/60 s step over Jolt's level, m/s, taken over `phases` starts
+ * `speed / 60 / phases` apart (where the discrete steps fall against an edge decides whether Jolt's speculative
+ * contact meets it: one start alone can step over a ghost another start hits). The probe slides frictionless along
+ * `dir` (x, z) from `from` + lift, without rotating, for `seconds`; only losses within `window` m (x/z) of `at` count.
+ */
+export function joltWorstLoss(jolt: J, shape: J, lift: number, from: [number, number, number], dir: [number, number], speed: number, seconds: number, at: [number, number], window: number, phases = 10): number {
+  const bi = jolt.GetPhysicsSystem().GetBodyInterface();
+  let worst = 0;
+  for (let k = 0; k < phases; k++) {
+    const d = (k * speed) / 60 / phases;
+    const s = new J.BodyCreationSettings(shape, new J.RVec3(from[0] + dir[0] * d, from[1] + lift, from[2] + dir[1] * d), new J.Quat(0, 0, 0, 1), J.EMotionType_Dynamic, 1);
+    s.mFriction = 0;
+    s.mLinearDamping = 0;
+    s.mAngularDamping = 0;
+    s.mAllowedDOFs = J.EAllowedDOFs_TranslationX | J.EAllowedDOFs_TranslationY | J.EAllowedDOFs_TranslationZ;
+    const b = bi.CreateBody(s);
+    bi.AddBody(b.GetID(), J.EActivation_Activate);
+    bi.SetLinearVelocity(b.GetID(), new J.Vec3(speed * dir[0], 0, speed * dir[1]));
+    let before = speed;
+    for (let i = 0; i < Math.round(seconds * 60); i++) {
+      jolt.Step(1 / 60, 1);
+      const p = b.GetPosition(), v = b.GetLinearVelocity();
+      const h = Math.hypot(v.GetX(), v.GetZ());
+      if (Math.abs(p.GetX() - at[0]) <= window && Math.abs(p.GetZ() - at[1]) <= window) worst = Math.max(worst, before - h);
+      before = h;
+    }
+    bi.RemoveBody(b.GetID());
+    bi.DestroyBody(b.GetID());
+  }
+  return worst;
+}

@@ -1,0 +1,71 @@
+// Open edges where the surface continues, judged by the oracle (Jolt's one mesh body of the written triangles,
+// jolt-oracle.ts) swept over where its 1/60 s steps fall: a kicker (a separate object, as Blender exports it) whose
+// foot lies on the ground's quad grid — exactly on the ground plane, 0.05 mm into it, 0.05 mm above — and a funbox
+// crest where the ramp, the top and the box's hidden side share one edge (three faces: no edge data, open). Jolt
+// keeps such an edge active (one face, or more than two, on it) and its speculative contacts meet it: the deck
+// stops dead at the kicker's foot and the wheel loses up to half its speed at the crest, at some starts and not at
+// others. These are ghost contacts of the written data (a rigid probe never touches either edge: the foot is a
+// concave fold, the crest one it leaves), and the ride reports them: they are not its false positives. A single
+// short slide misses them (the deck from x = −1 at 3 m/s for 0.1 s never reaches the foot).
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildWorld, rideResources } from '../../src/ride/index.ts';
+import { lazyTempDir } from '../fixtures/levels.ts';
+import { compileMeshes, grid, readOutput } from './helpers.ts';
+import { joltLevel, joltWorstLoss, loadJolt } from './jolt-oracle.ts';
+
+const tmp = lazyTempDir('sk8-ride-ghosts-');
+afterAll(() => tmp.cleanup());
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+let J: any;
+beforeAll(async () => {
+  J = await loadJolt();
+});
+
+/** A 4 m wide kicker rising along +x from its foot at x = 0 (height `foot`) to 0.3 m at x = 2; open sides. */
+const kicker = (foot: number) => ({
+  name: 'kicker',
+  positions: [0, foot, -2, 0, foot, 2, 2, 0.3, -2, 2, 0.3, 2, 2, 0, -2, 2, 0, 2],
+  indices: [0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4],
+});
+
+/**
+ * A funbox, one object: a 1.5 m top at 0.6 m from x = −0.75 to 0.75, the box's side under its crest at x = 0.75
+ * (hidden by the ramp), and a ramp from the crest down to the ground at x = 2.25; z from −2 to 2.
+ */
+const funbox = () => ({
+  name: 'funbox',
+  positions: [-0.75, 0.6, -2, -0.75, 0.6, 2, 0.75, 0.6, -2, 0.75, 0.6, 2, 0.75, 0, -2, 0.75, 0, 2, 2.25, 0, -2, 2.25, 0, 2],
+  // top (up), side (+x), ramp (up and +x)
+  indices: [0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4, 2, 3, 7, 2, 7, 6],
+});
+
+describe('ghost contacts on open edges where the surface continues: Jolt meets them, the ride reports them', () => {
+  test.each([
+    ['on the ground plane', 0],
+    ['0.05 mm into the ground', -0.00005],
+    ['0.05 mm above the ground', 0.00005],
+  ])("a kicker's foot %s", async (_name, foot) => {
+    const written = readOutput(await compileMeshes(tmp.dir, `kicker${foot}`, [{ name: 'ground', ...grid(10, 6, 1, -4, 0, -3) }, kicker(foot)], { seams: 'level' }));
+    const jolt = joltLevel(buildWorld(written));
+    // The deck at 3 m/s from 1 m before the foot: gravity up an 8.5° slope takes ~0.03 m/s a step; Jolt stops it.
+    const deck = joltWorstLoss(jolt, new J.BoxShape(new J.Vec3(0.4, 0.05, 0.1), 0), 0.05, [-1, 0, 0.5], [1, 0], 3, 0.6, [-0.4, 0.5], 0.3);
+    expect(deck, 'Jolt: the deck at the foot').toBeGreaterThan(1);
+    const report = rideResources(written, { laneSpacing: 0, seamSpacing: 0.5 });
+    const atFoot = report.findings.filter((f) => (f.kind === 'bump' || f.kind === 'snag') && Math.abs(f.position[0]) < 0.01 && f.resource === 'kicker.physics');
+    expect(atFoot.map((f) => f.probe).sort(), JSON.stringify(report.findings)).toEqual(['capsule', 'deck']);
+    expect(report.counts.step + report.counts.gap).toBe(0);
+  }, 60_000);
+
+  test("a funbox's crest on a three-face edge", async () => {
+    const written = readOutput(await compileMeshes(tmp.dir, 'funbox', [{ name: 'ground', ...grid(8, 6, 1, -3, 0, -3) }, funbox()], { seams: 'level' }));
+    const jolt = joltLevel(buildWorld(written));
+    const wheel = new J.SphereShape(0.028);
+    for (const speed of [3, 8]) {
+      const loss = joltWorstLoss(jolt, wheel, 0.028, [0.3, 0.6, 0.5], [1, 0], speed, 0.4, [0.75, 0.5], 0.2);
+      expect(loss, `Jolt: the wheel over the crest at ${speed} m/s`).toBeGreaterThan(0.5);
+    }
+    const report = rideResources(written, { laneSpacing: 0, seamSpacing: 0.5 });
+    const atCrest = report.findings.filter((f) => (f.kind === 'bump' || f.kind === 'snag') && Math.abs(f.position[0] - 0.75) < 0.01 && Math.abs(f.position[1] - 0.6) < 0.01);
+    expect(atCrest.some((f) => f.probe === 'wheel'), JSON.stringify(report.findings)).toBe(true);
+  }, 60_000);
+});

@@ -2,7 +2,8 @@
 // not say (a cell's shapes mix its objects' faces in the encoder's order, and the bytes stay as Studio writes them),
 // but the build still holds the imported objects when it makes the report: each written face is matched to the
 // source triangle with the nearest centroid, through a hash grid over the sources' centroids (O(n) to build, a few
-// buckets a face). The written positions are the source's after the weld and the part offset (f32), so a face's
+// buckets a face: cells twice the search radius, so a face's search ball meets 1 to 8 of them, 3.4 on average; the
+// buckets are random reads over the whole level, and their number is what a 1M-face level's report waits on). The written positions are the source's after the weld and the part offset (f32), so a face's
 // centroid lies within millimetres of its source triangle's; FACE_MATCH_RADIUS bounds the search.
 
 /** A source object as the build imported it: world positions and its groups' indices. */
@@ -12,23 +13,28 @@ export interface SourceMesh {
   groups: { indices: Uint32Array }[];
 }
 
-/** Search radius (m) around a written face's centroid for its source triangle's; also the grid's cell size. */
+/** Search radius (m) around a written face's centroid for its source triangle's; the grid's cells are twice it. */
 export const FACE_MATCH_RADIUS = 0.05;
+const CELL = 2 * FACE_MATCH_RADIUS;
 
-/** Centroids of the named objects' triangles, bucketed on a FACE_MATCH_RADIUS grid (CSR over a power-of-two table). */
+/**
+ * Centroids of the named objects' triangles, bucketed on a grid of CELL (CSR over a power-of-two table). The table
+ * keeps a 4 × 4 × 4 block of cells in 64 neighbouring slots and each bucket's centroids and owners side by side in
+ * bucket order, so a search (its cells mostly in one block) reads a few cache lines instead of one per bucket.
+ */
 export class SourceIndex {
+  /** Centroids (x, y, z) and their objects, in bucket order. */
   private readonly centroids: Float32Array;
   private readonly owner: Uint32Array;
   private readonly start: Uint32Array;
-  private readonly order: Uint32Array;
   private readonly mask: number;
 
   /** objects: indices into `meshes` of the objects to match against (every object of the level: built once). */
   constructor(meshes: SourceMesh[], objects: number[] = meshes.map((_, i) => i)) {
     let n = 0;
     for (const o of objects) for (const g of meshes[o].groups) n += g.indices.length / 3;
-    this.centroids = new Float32Array(3 * n);
-    this.owner = new Uint32Array(n);
+    const centroids = new Float32Array(3 * n);
+    const owner = new Uint32Array(n);
     let t = 0;
     for (const o of objects) {
       const p = meshes[o].positions;
@@ -36,30 +42,39 @@ export class SourceIndex {
         const ix = g.indices;
         for (let k = 0; k < ix.length; k += 3) {
           const a = 3 * ix[k], b = 3 * ix[k + 1], c = 3 * ix[k + 2];
-          this.centroids[3 * t] = (p[a] + p[b] + p[c]) / 3;
-          this.centroids[3 * t + 1] = (p[a + 1] + p[b + 1] + p[c + 1]) / 3;
-          this.centroids[3 * t + 2] = (p[a + 2] + p[b + 2] + p[c + 2]) / 3;
-          this.owner[t++] = o;
+          centroids[3 * t] = (p[a] + p[b] + p[c]) / 3;
+          centroids[3 * t + 1] = (p[a + 1] + p[b + 1] + p[c + 1]) / 3;
+          centroids[3 * t + 2] = (p[a + 2] + p[b + 2] + p[c + 2]) / 3;
+          owner[t++] = o;
         }
       }
     }
-    let size = 1;
+    let size = 64;
     while (size < 2 * n) size *= 2;
     this.mask = size - 1;
     const count = new Uint32Array(size + 1);
     const bucket = new Uint32Array(n);
-    for (let i = 0; i < n; i++) count[(bucket[i] = this.bucketOf(this.centroids[3 * i], this.centroids[3 * i + 1], this.centroids[3 * i + 2])) + 1]++;
+    for (let i = 0; i < n; i++) count[(bucket[i] = this.bucketOf(centroids[3 * i], centroids[3 * i + 1], centroids[3 * i + 2])) + 1]++;
     for (let i = 0; i < size; i++) count[i + 1] += count[i];
     this.start = count;
-    this.order = new Uint32Array(n);
+    this.centroids = new Float32Array(3 * n);
+    this.owner = new Uint32Array(n);
     const at = count.slice(0, size);
-    for (let i = 0; i < n; i++) this.order[at[bucket[i]]++] = i;
+    for (let i = 0; i < n; i++) {
+      const k = at[bucket[i]]++;
+      this.centroids[3 * k] = centroids[3 * i];
+      this.centroids[3 * k + 1] = centroids[3 * i + 1];
+      this.centroids[3 * k + 2] = centroids[3 * i + 2];
+      this.owner[k] = owner[i];
+    }
   }
 
-  private cell = (v: number): number => Math.floor(v / FACE_MATCH_RADIUS);
+  private cell = (v: number): number => Math.floor(v / CELL);
 
+  /** The slot of cell (x, y, z): its 4 × 4 × 4 block's hash, then its place in the block. */
   private hash(x: number, y: number, z: number): number {
-    return (Math.imul(x, 73856093) ^ Math.imul(y, 19349663) ^ Math.imul(z, 83492791)) & this.mask;
+    const block = Math.imul(x >> 2, 73856093) ^ Math.imul(y >> 2, 19349663) ^ Math.imul(z >> 2, 83492791);
+    return ((block << 6) | ((x & 3) << 4) | ((y & 3) << 2) | (z & 3)) & this.mask;
   }
 
   private bucketOf(x: number, y: number, z: number): number {
@@ -71,17 +86,18 @@ export class SourceIndex {
    * those `held` marks (a resource's objects; all when absent); −1: none.
    */
   nearest(x: number, y: number, z: number, held?: Uint8Array): number {
-    const cx = this.cell(x), cy = this.cell(y), cz = this.cell(z);
-    let best = -1, bd = FACE_MATCH_RADIUS * FACE_MATCH_RADIUS;
+    // The cells the ball of FACE_MATCH_RADIUS around the point meets: one or two along each axis.
+    const r = FACE_MATCH_RADIUS;
+    const x0 = this.cell(x - r), x1 = this.cell(x + r), y0 = this.cell(y - r), y1 = this.cell(y + r), z0 = this.cell(z - r), z1 = this.cell(z + r);
+    let best = -1, bd = r * r;
     const c = this.centroids;
-    for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) for (let dz = -1; dz <= 1; dz++) {
-      const h = this.hash(cx + dx, cy + dy, cz + dz);
+    for (let cx = x0; cx <= x1; cx++) for (let cy = y0; cy <= y1; cy++) for (let cz = z0; cz <= z1; cz++) {
+      const h = this.hash(cx, cy, cz);
       for (let k = this.start[h]; k < this.start[h + 1]; k++) {
-        const i = this.order[k];
-        if (held && !held[this.owner[i]]) continue;
-        const ex = c[3 * i] - x, ey = c[3 * i + 1] - y, ez = c[3 * i + 2] - z;
+        if (held && !held[this.owner[k]]) continue;
+        const ex = c[3 * k] - x, ey = c[3 * k + 1] - y, ez = c[3 * k + 2] - z;
         const d = ex * ex + ey * ey + ez * ez;
-        if (d <= bd) (bd = d), (best = this.owner[i]);
+        if (d <= bd) (bd = d), (best = this.owner[k]);
       }
     }
     return best;

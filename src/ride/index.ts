@@ -206,6 +206,17 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
     return { position: [x + n[0] * lift, h.y + n[1] * lift, z + n[2] * lift], velocity: [vx, vy, vz] };
   };
 
+  /**
+   * Whether the point lies under a walkable surface continuous across it: the top walkable surface 2 mm to either
+   * side (along the horizontal (nx, nz)) within 0.05 m above it, at one height (within stepMin), more than stepMin
+   * above the point.
+   */
+  const buriedUnder = (p: [number, number, number], nx: number, nz: number): boolean => {
+    const a = heightAt(w, p[0] + nx * ACROSS, p[2] + nz * ACROSS, p[1] + 0.05, 0.05, q, true);
+    const b = heightAt(w, p[0] - nx * ACROSS, p[2] - nz * ACROSS, p[1] + 0.05, 0.05, q, true);
+    return !!a && !!b && Math.abs(a.y - b.y) <= opt.stepMin && a.y - p[1] > opt.stepMin;
+  };
+
   /** The hits of one ride, classified: a ghost where the surface continues across the contact, else real geometry. */
   const judge = (hits: Hit[], probe: Probe, speed: number, dx: number, dz: number, where: 'seam' | 'lane'): void => {
     for (const h of hits) {
@@ -217,8 +228,12 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
       if (l < 1e-6) { nx = -dx; nz = -dz; } else { nx /= l; nz /= l; }
       const a = heightAt(w, h.point[0] + nx * ACROSS, h.point[2] + nz * ACROSS, h.point[1], 0.05, q);
       const b = heightAt(w, h.point[0] - nx * ACROSS, h.point[2] - nz * ACROSS, h.point[1], 0.05, q);
-      // A border, a step or a wall, or a contact off the surface: real geometry.
-      if (!a || !b || Math.abs(a.y - b.y) > opt.stepMin || Math.abs(a.y - h.point[1]) > opt.stepMin) continue;
+      // On the surface: walkable faces either side at its height. Else buried: under a walkable surface that runs
+      // on over it at one height (a ramp's foot sunk into the ground), which the probe rides and never leaves to
+      // reach the edge — a ghost the speculative contact meets anyway (Jolt's one body too). Else a border, a step
+      // or a wall, or a contact off the surface: real geometry.
+      const on = a && b && Math.abs(a.y - b.y) <= opt.stepMin && Math.abs(a.y - h.point[1]) <= opt.stepMin;
+      if (!on && !buriedUnder(h.point, nx, nz)) continue;
       // A contact normal the surface's own fold gives (within the faces either side) is real: a crest rides so. A
       // ghost leans further than the surface bends (an open edge on a flat joint, a convex edge whose other side
       // continues flush).
@@ -324,7 +339,7 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
       // Every seam edge is measured across in its middle: the level's border (nothing within gapMax), a gap, a step,
       // or continuous, which is ridden at the crossing points that fall on it. Each side's height is its top surface:
       // an edge buried under another walkable surface (a ramp's foot sunk into the ground, a rail's end in a post's
-      // top) is not met by a board, which rides the surface over it.
+      // top) is no step: a board rides the surface over it (a speculative contact may still meet it: judge, buriedUnder).
       const px = P[i] + 0.5 * ex, py = P[i + 1] + 0.5 * ey, pz = P[i + 2] + 0.5 * ez;
       const near = heightAt(w, px + ix * ACROSS, pz + iz * ACROSS, py, 0.05, q, true);
       const far = heightAt(w, px - ix * ACROSS, pz - iz * ACROSS, py, opt.gapDrop, q, true);

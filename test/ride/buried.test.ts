@@ -1,9 +1,9 @@
 // A kicker's foot against the ground, as authors build it: sunk a few millimetres into the ground (the usual way to
-// hide the joint), or left floating above it. Jolt's one body (jolt-physics, the level's written triangles as one
-// mesh) rides the sunk foot clean with the box, the deck and the wheel (the foot's edge is under the ground: the
-// surface a board meets is the ground, then the ramp rising out of it) and stops the deck dead at 3 m/s against
-// the floating foot's 5 mm lip. The ride agrees: no step where the edge is buried under another walkable surface,
-// a step where it stands proud.
+// hide the joint), or left floating above it. Heights across the foot: where the edge is buried under the ground
+// the surface a board meets is the ground, then the ramp rising out of it — no step; where it stands proud, a 5 mm
+// step, against which Jolt's one body (jolt-physics, the level's written triangles as one mesh) stops the deck dead
+// at 3 m/s. (The buried foot's edge is still met by speculative contacts — Jolt's and the ride's — at some starts:
+// a bump and a snag, test/ride/ghosts.test.ts; this file is about steps.)
 import { afterAll, describe, expect, test } from 'vitest';
 import { buildWorld, rideResources } from '../../src/ride/index.ts';
 import { lazyTempDir } from '../fixtures/levels.ts';

@@ -1,12 +1,13 @@
 // Open edges where the surface continues, judged by the oracle (Jolt's one mesh body of the written triangles,
 // jolt-oracle.ts) swept over where its 1/60 s steps fall: a kicker (a separate object, as Blender exports it) whose
-// foot lies on the ground's quad grid — exactly on the ground plane, 0.05 mm into it, 0.05 mm above — and a funbox
-// crest where the ramp, the top and the box's hidden side share one edge (three faces: no edge data, open). Jolt
-// keeps such an edge active (one face, or more than two, on it) and its speculative contacts meet it: the deck
-// stops dead at the kicker's foot and the wheel loses up to half its speed at the crest, at some starts and not at
-// others. These are ghost contacts of the written data (a rigid probe never touches either edge: the foot is a
-// concave fold, the crest one it leaves), and the ride reports them: they are not its false positives. A single
-// short slide misses them (the deck from x = −1 at 3 m/s for 0.1 s never reaches the foot).
+// foot lies on the ground's quad grid — exactly on the ground plane, 0.05 mm into it, 0.05 mm above, and sunk 5 mm
+// (under the ground, the usual way to hide the joint) — and a funbox crest where the ramp, the top and the box's
+// hidden side share one edge (three faces: no edge data, open). Jolt keeps such an edge active (one face, or more
+// than two, on it) and its speculative contacts meet it: the deck loses most of its speed at the kicker's foot and
+// the wheel up to half its speed at the crest, at some starts and not at others. These are ghost contacts of the
+// written data (a rigid probe never touches either edge: the foot is a concave fold or under the ground, the crest
+// one it leaves), and the ride reports them: they are not its false positives. A foot sunk 50 mm is out of reach of
+// both. A single short slide misses them (the deck from x = −1 at 3 m/s for 0.1 s never reaches the foot).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildWorld, rideResources } from '../../src/ride/index.ts';
 import { lazyTempDir } from '../fixtures/levels.ts';
@@ -44,6 +45,7 @@ describe('ghost contacts on open edges where the surface continues: Jolt meets t
     ['on the ground plane', 0],
     ['0.05 mm into the ground', -0.00005],
     ['0.05 mm above the ground', 0.00005],
+    ['sunk 5 mm into the ground', -0.005],
   ])("a kicker's foot %s", async (_name, foot) => {
     const written = readOutput(await compileMeshes(tmp.dir, `kicker${foot}`, [{ name: 'ground', ...grid(10, 6, 1, -4, 0, -3) }, kicker(foot)], { seams: 'level' }));
     const jolt = joltLevel(buildWorld(written));
@@ -54,6 +56,16 @@ describe('ghost contacts on open edges where the surface continues: Jolt meets t
     const atFoot = report.findings.filter((f) => (f.kind === 'bump' || f.kind === 'snag') && Math.abs(f.position[0]) < 0.01 && f.resource === 'kicker.physics');
     expect(atFoot.map((f) => f.probe).sort(), JSON.stringify(report.findings)).toEqual(['capsule', 'deck']);
     expect(report.counts.step + report.counts.gap).toBe(0);
+  }, 60_000);
+
+  test("a kicker's foot sunk 50 mm: out of reach, Jolt and the ride clean", async () => {
+    const written = readOutput(await compileMeshes(tmp.dir, 'kicker-deep', [{ name: 'ground', ...grid(10, 6, 1, -4, 0, -3) }, kicker(-0.05)], { seams: 'level' }));
+    const jolt = joltLevel(buildWorld(written));
+    for (const speed of [3, 8]) {
+      const deck = joltWorstLoss(jolt, new J.BoxShape(new J.Vec3(0.4, 0.05, 0.1), 0), 0.05, [-1, 0, 0.5], [1, 0], speed, 1.2 / speed, [-0.4, 0.5], 0.3);
+      expect(deck, `Jolt: the deck at ${speed} m/s`).toBeLessThan(0.1);
+    }
+    expect(rideResources(written, { laneSpacing: 0, seamSpacing: 0.5 }).counts).toEqual({ bump: 0, snag: 0, step: 0, gap: 0 });
   }, 60_000);
 
   test("a funbox's crest on a three-face edge", async () => {

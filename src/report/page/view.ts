@@ -229,7 +229,7 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
   shapes.forEach((s, si) => (shapeChunkStart[si + 1] = shapeChunkStart[si] + (s.faces > 2 * CHUNK_FACES ? Math.ceil(s.faces / CHUNK_FACES) : 1)));
   const chunks = shapeChunkStart[shapes.length];
   const chunkFace = new Uint32Array(chunks + 1);
-  const chunkBox = new Float32Array(6 * chunks), chunkEdge = new Float32Array(chunks);
+  const chunkBox = new Float32Array(6 * chunks), chunkEdge = new Float32Array(chunks), chunkNormal = new Float32Array(3 * chunks);
   const lineChunkStart = EDGE_COLOURS.map(() => new Uint32Array(chunks + 1));
   let chunkedFaces = 0;
   shapes.forEach((s, si) => {
@@ -239,7 +239,7 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
       const a = f0 + Math.floor((j * s.faces) / n), b = f0 + Math.floor(((j + 1) * s.faces) / n), ci = c0 + j;
       chunkFace[ci] = a;
       chunkFace[ci + 1] = b;
-      let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity, edgeSum = 0;
+      let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity, edgeSum = 0, mx = 0, my = 0, mz = 0;
       for (let c = 3 * a; c < 3 * b; c++) {
         const p = 3 * index[c], x = position[p], y = position[p + 1], z = position[p + 2];
         if (x < x0) x0 = x;
@@ -249,10 +249,16 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
         if (z < z0) z0 = z;
         if (z > z1) z1 = z;
         if (c % 3 === 0) {
-          const q = 3 * index[c + 1];
-          edgeSum += Math.hypot(x - position[q], y - position[q + 1], z - position[q + 2]);
+          const q = 3 * index[c + 1], r = 3 * index[c + 2];
+          const ux = position[q] - x, uy = position[q + 1] - y, uz = position[q + 2] - z;
+          const wx = position[r] - x, wy = position[r + 1] - y, wz = position[r + 2] - z;
+          edgeSum += Math.hypot(ux, uy, uz);
+          const nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx, nl = Math.hypot(nx, ny, nz);
+          if (nl > 0) (mx += nx / nl), (my += ny / nl), (mz += nz / nl);
         }
       }
+      // The mean of the faces' unit normals: its length is 1 for a flat patch, less the more they turn.
+      if (b > a) chunkNormal.set([mx / (b - a), my / (b - a), mz / (b - a)], 3 * ci);
       if (b === a) (x0 = y0 = z0 = x1 = y1 = z1 = 0);
       chunkBox.set([x0, y0, z0, x1, y1, z1], 6 * ci);
       chunkEdge[ci] = b > a ? edgeSum / (b - a) : 0;
@@ -396,7 +402,15 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
           chunkLod[ci] = 4;
           continue;
         }
-        const cs = chunkEdge[ci] * (pxPerUnit / Math.max(1e-6, box.distanceToPoint(eye)));
+        // Its faces' size on screen: their edge at the box's distance, foreshortened by the angle the patch is seen
+        // at (the square root of the area's factor: one side of a face shrinks, the other not) — a patch seen
+        // edge-on towards the horizon covers a fraction of a pixel a face. A patch whose faces turn is counted as
+        // facing the camera by as much as they turn (two sides of a wall: not foreshortened at all).
+        const nx = chunkNormal[3 * ci], ny = chunkNormal[3 * ci + 1], nz = chunkNormal[3 * ci + 2];
+        const vx = eye.x - (box.min.x + box.max.x) / 2, vy = eye.y - (box.min.y + box.max.y) / 2, vz = eye.z - (box.min.z + box.max.z) / 2;
+        const facing = Math.abs(nx * vx + ny * vy + nz * vz) / Math.max(1e-9, Math.hypot(vx, vy, vz));
+        const seen = Math.min(1, facing + 2 * (1 - Math.hypot(nx, ny, nz)));
+        const cs = chunkEdge[ci] * (pxPerUnit / Math.max(1e-6, box.distanceToPoint(eye))) * Math.sqrt(seen);
         chunkLod[ci] = cs < LOD_PX ? 1 : cs < LINE_PX ? 2 : 3;
         best = Math.max(best, chunkLod[ci]);
       }

@@ -5,6 +5,7 @@
 //   compile-collision.mjs     the CLI (cli/main.ts and every package it loads)
 //   worker.js                 the encoding/validation worker (src/tiling/worker.ts; src/tiling/pool.ts starts it
 //                             from beside the code that runs it)
+//   ride-worker.js            the ride's worker (src/ride/ride-worker.ts; src/ride/threads.ts starts it likewise)
 //   page.bundle.js            report.html's page script with three.js (src/report/index.ts reads it from beside it)
 //   draco_decoder_gltf.wasm   the Draco decoder's WebAssembly (loaded from beside the bundle when a level uses
 //                             KHR_draco_mesh_compression)
@@ -82,7 +83,7 @@ function packageOf(input) {
 /** One notice per bundled package: name, version, licence, and its licence file's text (or where to read it). */
 function notices(root, packages) {
   const parts = [
-    'Third-party software bundled in this folder (compile-collision.mjs, worker.js, page.bundle.js,',
+    'Third-party software bundled in this folder (compile-collision.mjs, worker.js, ride-worker.js, page.bundle.js,',
     'draco_decoder_gltf.wasm), with the licence each is distributed under.',
     '',
   ];
@@ -108,20 +109,21 @@ export async function bundleCompiler(root, out) {
   };
   const cli = await build({ ...common, entryPoints: [join(root, 'cli', 'main.ts')], outfile: join(out, 'compile-collision.mjs') });
   const worker = await build({ ...common, entryPoints: [join(root, 'src', 'tiling', 'worker.ts')], outfile: join(out, 'worker.js') });
+  const rideWorker = await build({ ...common, entryPoints: [join(root, 'src', 'ride', 'ride-worker.ts')], outfile: join(out, 'ride-worker.js') });
   const page = await build({ ...PAGE_OPTIONS(root), metafile: true, outfile: join(out, 'page.bundle.js') });
   copyFileSync(join(root, 'node_modules', 'draco3dgltf', 'draco_decoder_gltf.wasm'), join(out, 'draco_decoder_gltf.wasm'));
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   writeFileSync(join(out, 'package.json'), `${JSON.stringify({ name: pkg.name, version: pkg.version, private: true, type: 'module', license: pkg.license }, null, 2)}\n`);
   copyFileSync(join(root, 'LICENSE'), join(out, 'LICENSE'));
   const packages = new Set();
-  for (const r of [cli, worker, page]) for (const input of Object.keys(r.metafile.inputs)) {
+  for (const r of [cli, worker, rideWorker, page]) for (const input of Object.keys(r.metafile.inputs)) {
     const p = packageOf(input);
     if (p) packages.add(p);
   }
   packages.add('draco3dgltf');
   writeFileSync(join(out, 'THIRD-PARTY-NOTICES.txt'), notices(root, packages));
   // The folder must run on its own: nothing in it may import a package (only node: built-ins and its own files).
-  for (const r of [cli, worker]) {
+  for (const r of [cli, worker, rideWorker]) {
     for (const [file, o] of Object.entries(r.metafile.outputs)) {
       const bare = o.imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path);
       if (bare.length) throw new Error(`bundle-compiler: ${file} still imports ${[...new Set(bare)].join(', ')}`);

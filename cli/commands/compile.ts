@@ -94,7 +94,7 @@ async function readPlacements(ymaps: string[], files: string[], quiet: boolean) 
   }
 }
 
-function parseWorkers(v: string | undefined): number | 'auto' {
+export function parseWorkers(v: string | undefined): number | 'auto' {
   if (v === undefined || v === 'auto') return 'auto';
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1 || n > 256) return usage(`--workers expects 'auto' or a whole number of threads from 1 to 256; got "${v}"`);
@@ -232,13 +232,13 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
  * stored into the output's manifest.json as `ride` (rewritten whole: written beside, then renamed over it).
  */
 async function rideBuilt(r: CompileResult): Promise<{ text: string } | { text: string; error: string }> {
-  const { readRideWorld, rideText } = await import('./ride.ts');
-  const { rideWorld, RIDE_LISTED } = await import('../../src/ride/index.ts');
+  const { rideFiles, rideText } = await import('./ride.ts');
+  const { RIDE_LISTED } = await import('../../src/ride/index.ts');
   const { renameSync, writeFileSync } = await import('node:fs');
   const t0 = performance.now();
-  const read = await readRideWorld(r.manifest.resources.map((m) => join(r.outDir, m.file)));
-  if ('error' in read) return { text: '', error: `ride: ${read.error}` };
-  const report = rideWorld(read.world);
+  const rode = await rideFiles(r.manifest.resources.map((m) => join(r.outDir, m.file)), 'auto');
+  if ('error' in rode) return { text: '', error: `ride: ${rode.error}` };
+  const report = rode.report;
   const ms = performance.now() - t0;
   r.manifest.ride = { ...report, findings: report.findings.slice(0, RIDE_LISTED), listed: Math.min(RIDE_LISTED, report.findings.length) };
   // report.html shows the ride as a layer of its findings: built again with the manifest that holds it, and its

@@ -5,7 +5,10 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { CommandModule } from 'yargs';
-import type { RideReport, RideWorld } from '../../src/ride/index.ts';
+import type { Finding } from '../../src/format/verify.ts';
+import type { RideOptions, RideReport, RideWorld } from '../../src/ride/index.ts';
+import type { RideThreads } from '../../src/ride/threads.ts';
+import { parseWorkers } from './compile.ts';
 import { expandPhysicsInputs, readPhysicsFile } from '../physics-inputs.ts';
 import { checkNumber, usage } from '../options.ts';
 
@@ -15,38 +18,76 @@ interface RideArgs {
   seamSpacing: number;
   laneSpacing: number;
   workBudget: number;
+  workers?: string;
+}
+
+/**
+ * Threads for a ride: --workers as given; auto is this thread alone. Measured on the 1M bench level on a 2-core
+ * machine other jobs kept busy (load 4–5), two workers took as long as one thread (4.5–5.6 s CPU against 4.3) and
+ * ~110 MB more memory (each worker's heap and compiled code beside the shared world): threads pay only where cores
+ * are free, and the ride's memory goal is the compile's peak. docs/performance.md "Riding the collision".
+ */
+export function rideThreadCount(workers: number | 'auto'): number {
+  return workers === 'auto' ? 1 : workers;
+}
+
+/** A refusal in words: the file, verify's first finding (its check and offset) and how many more. */
+function refusal(file: string, refused: Finding[]): string {
+  const f = refused[0];
+  const at = f.offset !== undefined ? ` at offset 0x${f.offset.toString(16)}` : '';
+  return `${file}: refused by verify (${f.check})${at}: ${f.message}${refused.length > 1 ? ` (and ${refused.length - 1} more)` : ''}`;
 }
 
 /**
  * The world of the files' faces, or the first file that cannot be read: its name and why (verify's finding, with its
  * offset). Each file is read, verified and its faces added before the next is read: its bytes and record go once
- * they are in the world (the world, not the files beside it, sets the ride's peak memory).
+ * they are in the world (the world, not the files beside it, sets the ride's peak memory). With `threads`, the files
+ * are verified and read on its workers (the same world: src/ride/threads.ts).
  */
-export async function readRideWorld(files: string[]): Promise<{ world: RideWorld } | { error: string }> {
+export async function readRideWorld(files: string[], threads?: RideThreads): Promise<{ world: RideWorld } | { error: string }> {
   const { verifyAndRead } = await import('../../src/format/verify.ts');
   const { MIN_FILE_BYTES_PER_FACE, WorldBuilder } = await import('../../src/ride/index.ts');
-  let bytes = 0;
-  for (const file of files) {
+  const size = (file: string): number => {
     try {
-      bytes += statSync(file).size;
+      return statSync(file).size;
     } catch {
-      // told by the read below
+      return 0; // told by the read
     }
+  };
+  if (threads) {
+    const read = await threads.readWorld(files.map((file) => ({ name: basename(file), size: size(file), read: () => readPhysicsFile(file) })));
+    if ('world' in read) return read;
+    return { error: 'refused' in read ? refusal(files[read.index], read.refused) : `${files[read.index]}: ${read.error}` };
   }
-  const builder = new WorldBuilder(bytes / MIN_FILE_BYTES_PER_FACE);
+  const builder = new WorldBuilder(files.reduce((s, f) => s + size(f), 0) / MIN_FILE_BYTES_PER_FACE);
   for (const file of files) {
     const read = readPhysicsFile(file);
     if ('error' in read) return { error: `${file}: ${read.error}` };
     // The resource verify read is the one ridden: the file is parsed once.
     const { findings: refused, resource } = verifyAndRead(read.bytes, file);
-    if (refused.length || !resource) {
-      const f = refused[0];
-      const at = f.offset !== undefined ? ` at offset 0x${f.offset.toString(16)}` : '';
-      return { error: `${file}: refused by verify (${f.check})${at}: ${f.message}${refused.length > 1 ? ` (and ${refused.length - 1} more)` : ''}` };
-    }
+    if (refused.length || !resource) return { error: refusal(file, refused) };
     builder.add({ name: basename(file), resource });
   }
   return { world: builder.finish() };
+}
+
+/**
+ * Reads and rides the files (readRideWorld, rideWorld) on `workers` worker threads (rideThreadCount; 1: this thread
+ * alone); the report is the same for any count.
+ */
+export async function rideFiles(files: string[], workers: number | 'auto', options: Partial<RideOptions> = {}): Promise<{ report: RideReport } | { error: string }> {
+  const count = rideThreadCount(workers);
+  const { RideThreads } = await import('../../src/ride/threads.ts');
+  const threads = count > 1 ? new RideThreads(count) : undefined;
+  try {
+    const read = await readRideWorld(files, threads);
+    if ('error' in read) return read;
+    if (threads) return { report: await threads.ride(read.world, options) };
+    const { rideWorld } = await import('../../src/ride/index.ts');
+    return { report: rideWorld(read.world, options) };
+  } finally {
+    await threads?.close();
+  }
 }
 
 /** The report in lines for a terminal: each finding, then counts and coverage. */
@@ -77,7 +118,8 @@ export const rideCommand: CommandModule<object, RideArgs> = {
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object: counts {bump, snag, step, gap}, findings [{kind, position: [x, y, z], resource, part, face, size, unit, probe, speed, …}], coverage, options' })
       .option('seam-spacing', { type: 'number', default: 2, describe: 'metres of seam between crossing points (0.05–1000), widened so that a level has at most 3,000 crossings; each crossing is ridden by every probe at both speeds both ways' })
       .option('lane-spacing', { type: 'number', default: 16, describe: 'metres between lanes along x and along z over the walkable surface, ridden by the wheel at 8 m/s (0: none, up to 10000), widened so that lanes total at most 20,000 m' })
-      .option('work-budget', { type: 'number', default: 400_000_000, describe: 'face visits at most; past it the ride stops and says how much it covered (1,000 or more)' }) as never,
+      .option('work-budget', { type: 'number', default: 400_000_000, describe: 'face visits at most; past it the ride stops and says how much it covered (1,000 or more)' })
+      .option('workers', { type: 'string', defaultDescription: 'auto', describe: 'worker threads that verify and ride the files (1, and auto: this thread alone); the report is identical for any count' }) as never,
   handler: async (args) => {
     const seamSpacing = checkNumber('seam-spacing', args.seamSpacing, { min: 0.05, max: 1000, integer: false, unit: 'metres' });
     const laneSpacing = checkNumber('lane-spacing', args.laneSpacing, { min: 0, max: 10000, integer: false, unit: 'metres' });
@@ -86,14 +128,14 @@ export const rideCommand: CommandModule<object, RideArgs> = {
     if (unmatched.length) usage(`ride: no such file or folder: ${unmatched.join(', ')}`);
     const files = [...new Set(groups.flatMap((g) => g.files))];
     if (files.length === 0) usage(`ride: no .physics files in ${args.inputs.join(', ')}`);
+    const workers = parseWorkers(args.workers);
     const t0 = performance.now();
-    const read = await readRideWorld(files);
-    if ('error' in read) {
-      process.stderr.write(`compile-collision: ride: ${read.error}\n`);
+    const rode = await rideFiles(files, workers, { seamSpacing, laneSpacing, workBudget });
+    if ('error' in rode) {
+      process.stderr.write(`compile-collision: ride: ${rode.error}\n`);
       process.exit(2);
     }
-    const { rideWorld } = await import('../../src/ride/index.ts');
-    const report = rideWorld(read.world, { seamSpacing, laneSpacing, workBudget });
+    const report = rode.report;
     const ms = performance.now() - t0;
     if (args.json) process.stdout.write(`${JSON.stringify({ ...report, files: files.length, ms: Math.round(ms) }, null, 2)}\n`);
     else process.stdout.write(`${rideText(report, ms)}\n`);

@@ -88,13 +88,15 @@ export function resourceFaces(r: PhysicsResource): number {
 export const MIN_FILE_BYTES_PER_FACE = 28;
 
 /** The world's per-face arrays (RideWorld's), filled from face 0 on. */
-type FaceArrays = Pick<RideWorld, 'pos' | 'normal' | 'edgeKind' | 'allow' | 'border' | 'resource' | 'part' | 'face'>;
+export type FaceArrays = Pick<RideWorld, 'pos' | 'normal' | 'edgeKind' | 'allow' | 'border' | 'resource' | 'part' | 'face'>;
 
-/** Per-face arrays for `faces` faces. */
-function faceArrays(faces: number): FaceArrays {
+/** Per-face arrays for `faces` faces; `shared`: on SharedArrayBuffers (worker threads read them in place). */
+export function faceArrays(faces: number, shared = false): FaceArrays {
+  const buf = (bytes: number): ArrayBuffer | SharedArrayBuffer => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
   return {
-    pos: new Float64Array(9 * faces), normal: new Float64Array(3 * faces), edgeKind: new Uint8Array(3 * faces), allow: new Float32Array(3 * faces),
-    border: new Uint8Array(3 * faces), resource: new Uint32Array(faces), part: new Uint32Array(faces), face: new Uint32Array(faces),
+    pos: new Float64Array(buf(72 * faces)), normal: new Float64Array(buf(24 * faces)), edgeKind: new Uint8Array(buf(3 * faces)),
+    allow: new Float32Array(buf(12 * faces)), border: new Uint8Array(buf(3 * faces)), resource: new Uint32Array(buf(4 * faces)),
+    part: new Uint32Array(buf(4 * faces)), face: new Uint32Array(buf(4 * faces)),
   };
 }
 
@@ -114,19 +116,40 @@ export class WorldBuilder {
   private readonly names: string[] = [];
   private readonly lo = [Infinity, Infinity, Infinity];
   private readonly hi = [-Infinity, -Infinity, -Infinity];
-  constructor(capacity = 0) {
+  /** `shared`: the world's arrays on SharedArrayBuffers (for worker threads: threads.ts). */
+  constructor(capacity = 0, private readonly shared = false) {
     this.capacity = Math.max(0, Math.floor(capacity));
-    this.a = faceArrays(this.capacity);
+    this.a = faceArrays(this.capacity, shared);
   }
   /** Appends the resource's triangle faces (non-triangle faces and non-mesh parts are skipped). */
   add({ name, resource: r }: RideResource): void {
-    const need = this.n + resourceFaces(r);
-    if (need > this.capacity) this.grow(Math.max(need, Math.ceil(this.capacity * 1.5)));
+    this.reserve(this.n + resourceFaces(r));
     this.n = writeFaces(r, this.names.length, this.a, this.n, this.lo, this.hi);
     this.names.push(name);
   }
+  /**
+   * Appends a resource's faces written elsewhere (writeFaces into faceArrays, on a worker thread: its `resource`
+   * entries are set here) and their bounds.
+   */
+  addFaces(name: string, faces: number, a: FaceArrays, lo: ArrayLike<number>, hi: ArrayLike<number>): void {
+    this.reserve(this.n + faces);
+    const n = this.n, b = this.a;
+    b.pos.set(a.pos.subarray(0, 9 * faces), 9 * n); b.normal.set(a.normal.subarray(0, 3 * faces), 3 * n);
+    b.edgeKind.set(a.edgeKind.subarray(0, 3 * faces), 3 * n); b.allow.set(a.allow.subarray(0, 3 * faces), 3 * n);
+    b.border.set(a.border.subarray(0, 3 * faces), 3 * n); b.resource.fill(this.names.length, n, n + faces);
+    b.part.set(a.part.subarray(0, faces), n); b.face.set(a.face.subarray(0, faces), n);
+    for (let k = 0; k < 3; k++) {
+      if (lo[k] < this.lo[k]) this.lo[k] = lo[k];
+      if (hi[k] > this.hi[k]) this.hi[k] = hi[k];
+    }
+    this.n += faces;
+    this.names.push(name);
+  }
+  private reserve(need: number): void {
+    if (need > this.capacity) this.grow(Math.max(need, Math.ceil(this.capacity * 1.5)));
+  }
   private grow(capacity: number): void {
-    const b = faceArrays(capacity), n = this.n;
+    const b = faceArrays(capacity, this.shared), n = this.n;
     b.pos.set(this.a.pos.subarray(0, 9 * n)); b.normal.set(this.a.normal.subarray(0, 3 * n));
     b.edgeKind.set(this.a.edgeKind.subarray(0, 3 * n)); b.allow.set(this.a.allow.subarray(0, 3 * n)); b.border.set(this.a.border.subarray(0, 3 * n));
     b.resource.set(this.a.resource.subarray(0, n)); b.part.set(this.a.part.subarray(0, n)); b.face.set(this.a.face.subarray(0, n));
@@ -144,7 +167,7 @@ export class WorldBuilder {
       min: n ? [this.lo[0], this.lo[1], this.lo[2]] : [0, 0, 0], max: n ? [this.hi[0], this.hi[1], this.hi[2]] : [0, 0, 0],
       grid: { x0: 0, z0: 0, cell: 1, nx: 0, nz: 0, start: new Uint32Array(1), items: new Uint32Array(0) },
     };
-    world.grid = buildGrid(world, opt);
+    world.grid = buildGrid(world, opt, this.shared);
     return world;
   }
 }
@@ -160,7 +183,7 @@ export function buildWorld(resources: RideResource[], options: Partial<WorldOpti
  * Writes resource `ri`'s triangle faces into `a` from face `t`, widening the bounds lo/hi by their vertices.
  * Returns the face after the last written. `a` has room for resourceFaces(r) more faces.
  */
-function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, t: number, min: number[], max: number[]): number {
+export function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, t: number, min: number[], max: number[]): number {
   const { pos, normal, edgeKind, allow, border, resource, part, face } = a;
   const tmp = new Float64Array(3);
   r.parts.forEach((p, pi) => {
@@ -228,7 +251,7 @@ function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, t: number, mi
   return t;
 }
 
-function buildGrid(w: RideWorld, opt: WorldOptions): Grid {
+function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
   if (w.faces === 0) return w.grid;
   const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
   // About FACES_PER_CELL faces a cell on average (a level of fine faces gets fine cells), within [0.1, opt.cell].
@@ -236,7 +259,8 @@ function buildGrid(w: RideWorld, opt: WorldOptions): Grid {
   let cell = Math.min(100, Math.max(0.1, Math.min(opt.cell, dense)));
   while (Math.ceil(sx / cell + 1e-9) * Math.ceil(sz / cell + 1e-9) > opt.maxCells) cell *= 2;
   const nx = Math.max(1, Math.ceil(sx / cell + 1e-9)), nz = Math.max(1, Math.ceil(sz / cell + 1e-9));
-  const g: Grid = { x0: w.min[0], z0: w.min[2], cell, nx, nz, start: new Uint32Array(nx * nz + 1), items: new Uint32Array(0) };
+  const u32 = (n: number): Uint32Array => new Uint32Array(shared ? new SharedArrayBuffer(4 * n) : new ArrayBuffer(4 * n));
+  const g: Grid = { x0: w.min[0], z0: w.min[2], cell, nx, nz, start: u32(nx * nz + 1), items: new Uint32Array(0) };
   // Two passes over the faces (count each cell's, then fill), each face's cells worked out afresh in each: cheaper
   // than keeping them (16 bytes a face, held at the world's peak beside the resources it is built from).
   const p = w.pos;
@@ -252,7 +276,7 @@ function buildGrid(w: RideWorld, opt: WorldOptions): Grid {
     }
     if (pass === 0) {
       for (let c = 0; c < nx * nz; c++) g.start[c + 1] += g.start[c];
-      g.items = new Uint32Array(g.start[nx * nz]);
+      g.items = u32(g.start[nx * nz]);
     }
   }
   return g;

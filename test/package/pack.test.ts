@@ -15,7 +15,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** The compiler folder: in the package as dist/compiler/, in the add-on's zip as skate_collision/compiler/. */
-const COMPILER_FILES = ['compile-collision.mjs', 'worker.js', 'page.bundle.js', 'draco_decoder_gltf.wasm', 'package.json', 'LICENSE', 'THIRD-PARTY-NOTICES.txt'];
+const COMPILER_FILES = ['compile-collision.mjs', 'worker.js', 'ride-worker.js', 'page.bundle.js', 'draco_decoder_gltf.wasm', 'package.json', 'LICENSE', 'THIRD-PARTY-NOTICES.txt'];
 
 let work: string;
 let tarball: string;
@@ -112,7 +112,7 @@ describe('npm package', () => {
     // esbuild: only when the page script is not beside the library (it always is in the package).
     imported.delete('esbuild');
     expect([...imported].sort()).toEqual(Object.keys(pkg.dependencies).sort());
-    for (const f of ['compile-collision.mjs', 'worker.js']) {
+    for (const f of ['compile-collision.mjs', 'worker.js', 'ride-worker.js']) {
       const text = readFileSync(join(x, 'package', 'dist', 'compiler', f), 'utf8');
       const from = [...text.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
       expect(from.length, f).toBeGreaterThan(0);

@@ -91,6 +91,37 @@ describe('compile-collision ride', () => {
     }
   });
 
+  test('--workers: the same report on worker threads as on one thread, budget spent or not; a refused file named the same', () => {
+    const json = (...a: string[]) => {
+      const r = run('ride', ...a, '--json');
+      expect(r.status, r.stderr).toBe(1);
+      const j = JSON.parse(r.stdout);
+      delete j.ms;
+      return JSON.stringify(j);
+    };
+    // Crossings every 0.25 m of the 3 m cut: more steps than a message carries (threads.ts).
+    const one = json(shape, '--workers', '1', '--seam-spacing', '0.25');
+    expect(JSON.parse(one).coverage.crossings).toBe(12);
+    expect(json(shape, '--workers', '2', '--seam-spacing', '0.25')).toBe(one);
+    expect(json(shape, '--workers', '3', '--seam-spacing', '0.25')).toBe(one);
+    // The budget spent half way through the crossings: the same steps counted.
+    const budget = json(shape, '--workers', '1', '--seam-spacing', '0.25', '--work-budget', '30000');
+    expect(JSON.parse(budget)).toMatchObject({ budgetExhausted: true, coverage: { crossings: expect.toSatisfy((n: number) => n > 1 && n < 12) } });
+    expect(json(shape, '--workers', '2', '--seam-spacing', '0.25', '--work-budget', '30000')).toBe(budget);
+    // A cut-off file between good ones: the first refused in file order is the one named.
+    const dir = join(tmp.dir, 'bad-threads'), files = readdirSync(level).filter((f) => f.endsWith('.physics')).sort();
+    mkdirSync(dir, { recursive: true });
+    for (const f of files) copyFileSync(join(level, f), join(dir, f));
+    copyFileSync(join(level, files[0]), join(dir, 'z-good.physics'));
+    const name = files[1], bytes = readFileSync(join(level, name));
+    writeFileSync(join(dir, name), bytes.subarray(0, bytes.length - 9));
+    const serial = run('ride', dir, '--workers', '1'), threads = run('ride', dir, '--workers', '2');
+    expect(threads.status).toBe(2);
+    expect(threads.stderr).toContain(name);
+    expect(threads.stderr).toBe(serial.stderr);
+    expect(run('ride', level, '--workers', '0').status).toBe(2);
+  }, 60_000);
+
   test('usage: no such input, a bad number: exit 2', () => {
     expect(run('ride', 'nothing-here').status).toBe(2);
     const r = run('ride', level, '--seam-spacing', 'x');

@@ -8,7 +8,10 @@
 // written data (a rigid probe never touches either edge: the foot is a concave fold or under the ground, the crest
 // one it leaves), and the ride reports them: they are not its false positives. A foot sunk 50 mm is out of reach of
 // both. A single short slide misses them (the deck from x = −1 at 3 m/s for 0.1 s never reaches the foot).
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { compileLevel } from '../../src/build/compile.ts';
 import { buildWorld, rideResources } from '../../src/ride/index.ts';
 import { lazyTempDir } from '../fixtures/levels.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
@@ -52,6 +55,7 @@ describe('ghost contacts on open edges where the surface continues: Jolt meets t
     // The deck at 3 m/s from 1 m before the foot: gravity up an 8.5° slope takes ~0.03 m/s a step; Jolt stops it.
     const deck = joltWorstLoss(jolt, new J.BoxShape(new J.Vec3(0.4, 0.05, 0.1), 0), 0.05, [-1, 0, 0.5], [1, 0], 3, 0.6, [-0.4, 0.5], 0.3);
     expect(deck, 'Jolt: the deck at the foot').toBeGreaterThan(1);
+    J.destroy(jolt);
     const report = rideResources(written, { laneSpacing: 0, seamSpacing: 0.5 });
     const atFoot = report.findings.filter((f) => (f.kind === 'bump' || f.kind === 'snag') && Math.abs(f.position[0]) < 0.01 && f.resource === 'kicker.physics');
     expect(atFoot.map((f) => f.probe).sort(), JSON.stringify(report.findings)).toEqual(['capsule', 'deck']);
@@ -65,6 +69,7 @@ describe('ghost contacts on open edges where the surface continues: Jolt meets t
       const deck = joltWorstLoss(jolt, new J.BoxShape(new J.Vec3(0.4, 0.05, 0.1), 0), 0.05, [-1, 0, 0.5], [1, 0], speed, 1.2 / speed, [-0.4, 0.5], 0.3);
       expect(deck, `Jolt: the deck at ${speed} m/s`).toBeLessThan(0.1);
     }
+    J.destroy(jolt);
     expect(rideResources(written, { laneSpacing: 0, seamSpacing: 0.5 }).counts).toEqual({ bump: 0, snag: 0, step: 0, gap: 0 });
   }, 60_000);
 
@@ -76,8 +81,34 @@ describe('ghost contacts on open edges where the surface continues: Jolt meets t
       const loss = joltWorstLoss(jolt, wheel, 0.028, [0.3, 0.6, 0.5], [1, 0], speed, 0.4, [0.75, 0.5], 0.2);
       expect(loss, `Jolt: the wheel over the crest at ${speed} m/s`).toBeGreaterThan(0.5);
     }
+    J.destroy(jolt);
     const report = rideResources(written, { laneSpacing: 0, seamSpacing: 0.5 });
     const atCrest = report.findings.filter((f) => (f.kind === 'bump' || f.kind === 'snag') && Math.abs(f.position[0] - 0.75) < 0.01 && Math.abs(f.position[1] - 0.6) < 0.01);
     expect(atCrest.some((f) => f.probe === 'wheel'), JSON.stringify(report.findings)).toBe(true);
+  }, 60_000);
+
+  test('every bump and snag the ride finds on the skatepark sample, Jolt meets there too', async () => {
+    const out = join(tmp.dir, 'skatepark.collision');
+    await compileLevel(fileURLToPath(new URL('../../samples/skatepark.glb', import.meta.url)), { out, workers: 1, cache: false, seams: 'level' }, { logger: { warn: () => {} } });
+    const written = readOutput(out);
+    const jolt = joltLevel(buildWorld(written));
+    // Jolt's capsule is along y: turned onto x, or onto z.
+    const capsule = (q: number[]) => new J.RotatedTranslatedShapeSettings(new J.Vec3(0, 0, 0), new J.Quat(q[0], q[1], q[2], q[3]), new J.CapsuleShapeSettings(0.36, 0.04)).Create().Get();
+    const report = rideResources(written);
+    const ghosts = report.findings.filter((f) => f.kind === 'bump' || f.kind === 'snag');
+    expect(ghosts.length).toBeGreaterThan(0);
+    for (const f of ghosts) {
+      const [dx, dz] = f.direction!;
+      const alongX = Math.abs(dx) > 0.5;
+      const shape = f.probe === 'wheel' ? new J.SphereShape(0.028)
+        : f.probe === 'deck' ? new J.BoxShape(alongX ? new J.Vec3(0.4, 0.05, 0.1) : new J.Vec3(0.1, 0.05, 0.4), 0)
+        : capsule(alongX ? [0, 0, Math.SQRT1_2, Math.SQRT1_2] : [Math.SQRT1_2, 0, 0, Math.SQRT1_2]);
+      const lift = f.probe === 'wheel' ? 0.028 : f.probe === 'deck' ? 0.05 : 0.04;
+      const back = f.probe === 'wheel' ? 0.3 : 0.7;
+      const from: [number, number, number] = [f.position[0] - dx * back, f.position[1], f.position[2] - dz * back];
+      const loss = Math.max(...[3, 8].map((speed) => joltWorstLoss(jolt, shape, lift + 1e-4, from, [dx, dz], speed, (2 * back) / speed, [f.position[0], f.position[2]], 0.8)));
+      expect(loss, `Jolt at ${JSON.stringify(f)}`).toBeGreaterThan(0.5);
+    }
+    J.destroy(jolt);
   }, 60_000);
 });

@@ -107,6 +107,8 @@ function checkLength(res: PhysicsResource, length: number, file: string): Findin
 
 /** Index of the first differing byte, or −1 when equal. */
 export function firstDifference(a: Uint8Array, b: Uint8Array): number {
+  // Equal bytes (every file verify passes) are told by one memcmp; only a difference is looked for byte by byte.
+  if (a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength))) return -1;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
   return a.length === b.length ? -1 : n;
@@ -158,6 +160,8 @@ function arrayOffset(place: ShapePlace | undefined, slot: number, k: number, siz
 class ShapeFindings {
   readonly list: Finding[] = [];
   private readonly counts = new Map<string, number>();
+  /** Whether any check has more findings than are listed (over() is asked once a corner: a flag saves the lookup). */
+  private anyOver = false;
   constructor(
     readonly file: string,
     readonly shape: number,
@@ -166,6 +170,7 @@ class ShapeFindings {
   add(check: string, message: () => string, where: { face?: number; node?: number; offset?: number } = {}): void {
     const n = (this.counts.get(check) ?? 0) + 1;
     this.counts.set(check, n);
+    if (n > MAX_FINDINGS_PER_CHECK) this.anyOver = true;
     if (n <= MAX_FINDINGS_PER_CHECK) {
       const { offset, ...place } = where;
       this.list.push({ file: this.file, shape: this.shape, ...place, ...(offset !== undefined ? { offset } : {}), check, message: `shape ${this.shape}: ${message()}` });
@@ -173,7 +178,7 @@ class ShapeFindings {
   }
   /** The check has more findings than are listed: loops stop early (a hostile shape has up to 65,535). */
   over(check: string): boolean {
-    return (this.counts.get(check) ?? 0) > MAX_FINDINGS_PER_CHECK;
+    return this.anyOver && (this.counts.get(check) ?? 0) > MAX_FINDINGS_PER_CHECK;
   }
   finish(): Finding[] {
     for (const [check, n] of this.counts) {
@@ -215,7 +220,7 @@ function verifyShape(s: ShapeRecord, i: number, kind: number | undefined, file: 
   if (facesOk && s.tree.length > 0) checkTree(s, out);
   for (let f = 0; f < s.planeOffsets.length && !out.over('plane-normal') && !out.over('plane-offset'); f++) {
     const n = decodeNormal(s.planeNormals[2 * f], s.planeNormals[2 * f + 1]);
-    const len = Math.hypot(...n);
+    const len = Math.hypot(n[0], n[1], n[2]);
     if (!(Math.abs(len - 1) <= NORMAL_LENGTH_TOLERANCE)) out.add('plane-normal', () => `face ${f}: plane normal length ${len}`, { face: f });
     if (!Number.isFinite(s.planeOffsets[f])) {
       // A plane is 8 bytes: the packed normal (2 × i16), then the offset (f32).
@@ -311,6 +316,8 @@ function checkTree(s: ShapeRecord, out: ShapeFindings): void {
     const leaf = faces - 1 + f;
     for (let a = 0; a < 6; a++) {
       const bound = boxes[6 * leaf + a];
+      // Inside without slack (the common case, and never NaN): nothing more to work out.
+      if (a < 3 ? fb[a] >= bound : fb[a] <= bound) continue;
       const slack = CONTAINMENT_REL_TOLERANCE * Math.max(Math.abs(bound), Math.abs(fb[a]), 1e-30);
       const outside = a < 3 ? fb[a] < bound - slack : fb[a] > bound + slack;
       if (outside || Number.isNaN(fb[a])) {
@@ -326,15 +333,18 @@ function checkTree(s: ShapeRecord, out: ShapeFindings): void {
   }
 }
 
-/** The box of face `f`'s vertices. */
+/** The box of face `f`'s vertices (a NaN coordinate makes its bounds NaN). */
 function faceBox(s: ShapeRecord, f: number, out: Float64Array): void {
-  out.fill(Infinity, 0, 3).fill(-Infinity, 3, 6);
-  for (let c = s.faceOffsets[f]; c < s.faceOffsets[f + 1]; c++) {
-    const v = s.cornerVertices[c];
-    for (let a = 0; a < 3; a++) {
-      const x = s.vertices[3 * v + a];
-      if (x < out[a] || Number.isNaN(x)) out[a] = x;
-      if (x > out[a + 3] || Number.isNaN(x)) out[a + 3] = x;
-    }
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  const V = s.vertices, cv = s.cornerVertices;
+  for (let c = s.faceOffsets[f], end = s.faceOffsets[f + 1]; c < end; c++) {
+    const v = 3 * cv[c], x = V[v], y = V[v + 1], z = V[v + 2];
+    if (x < x0 || x !== x) x0 = x;
+    if (x > x1 || x !== x) x1 = x;
+    if (y < y0 || y !== y) y0 = y;
+    if (y > y1 || y !== y) y1 = y;
+    if (z < z0 || z !== z) z0 = z;
+    if (z > z1 || z !== z) z1 = z;
   }
+  out[0] = x0; out[1] = y0; out[2] = z0; out[3] = x1; out[4] = y1; out[5] = z1;
 }

@@ -35,12 +35,12 @@ function spawn(): Worker {
   const argv = workerFlags(execArgv);
   if (argv.length < execArgv.length) {
     try {
-      return new Worker(boot, { workerData, execArgv: argv });
+      return new Worker(boot, { workerData, execArgv: argv, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     } catch {
       // a flag a worker refuses when listed: inherit them all
     }
   }
-  return new Worker(boot, { workerData });
+  return new Worker(boot, { workerData, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
 }
 
 /** Worker threads for one ride: start, readWorld, ride, close. */

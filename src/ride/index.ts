@@ -536,8 +536,8 @@ export class RideMerge {
     if (!lanes) return;
     const length = Math.min(this.opt.laneRide, lanes.spacing), more: number[] = [];
     for (let c = 0; c < lanes.cells.length; c++) {
-      if (!lanes.chosen[c] || this.laneRode[c] || lanes.cells[c].face < 0) continue;
-      more.push(STEP_CELL, lanes.cells[c].face, length, c);
+      if (!lanes.chosen[c] || this.laneRode[c] || lanes.face(c) < 0) continue;
+      more.push(STEP_CELL, lanes.face(c), length, c);
     }
     if (!more.length) return;
     const steps = new Float64Array(this.steps.length + more.length);

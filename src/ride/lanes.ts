@@ -3,7 +3,7 @@
 // metres; only the lane cells (spacing × spacing squares from the level's min corner) holding walkable surface are
 // ridden, and the spacing is widened until those cells' lanes total at most laneMetres — so the budget follows the
 // walkable area, not the level's bounding box: islands far apart share it instead of the empty space between them.
-import { isWalkable, type RideWorld } from './world.ts';
+import { cellOf, isWalkable, type RideWorld } from './world.ts';
 
 /**
  * Coverage: x/z cells holding walkable surface (each walkable face marks the cells its x/z box overlaps, its area
@@ -67,13 +67,11 @@ export class Cover {
 }
 
 
-/** A lane cell holding walkable surface: its column (x) and row (z), walkable area (m²), largest walkable face. */
+/** A lane cell holding walkable surface: its column (x) and row (z), walkable area (m²). */
 export interface LaneCell {
   i: number;
   j: number;
   area: number;
-  /** The largest walkable face whose centroid lies in the cell (−1: none). */
-  face: number;
 }
 
 export interface LanePlan {
@@ -82,6 +80,11 @@ export interface LanePlan {
   cells: LaneCell[];
   /** 1 for a cell ridden (all of them when their lanes fit in laneMetres, else the largest by area that do). */
   chosen: Uint8Array;
+  /**
+   * The largest walkable face whose centroid lies in cell n (−1: none): where a cell the lines miss is ridden from.
+   * Found when first asked (few cells are missed), from the world's grid over the cell.
+   */
+  face(n: number): number;
   /** The cells in sweep order for lanes along `axis` (0: x, lane by lane in z, then along x; 2: z, the other way). */
   order(axis: 0 | 2): Uint32Array;
 }
@@ -97,8 +100,11 @@ export interface LanePlan {
  * largest face, along x and along z (two rides of laneRide at most: beyond laneMetres by at most that a cell).
  */
 export function planLanes(w: RideWorld, cover: Cover, spacing0: number, metres: number, laneRide: number): LanePlan {
-  const c = cover.cell, occupied: number[] = [];
-  for (let k = 0; k < cover.area.length; k++) if (cover.area[k] > 0) occupied.push(k);
+  const c = cover.cell, A = cover.area;
+  let count = 0;
+  for (let k = 0; k < A.length; k++) if (A[k] > 0) count++;
+  const occupied = new Int32Array(count);
+  for (let k = 0, n = 0; k < A.length; k++) if (A[k] > 0) occupied[n++] = k;
   const budget = Math.max(1, metres);
   const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
   // A cell's lanes, m: its stretch of the x lane (when the lane's line lies within the level) and of the z lane; a
@@ -108,9 +114,9 @@ export function planLanes(w: RideWorld, cover: Cover, spacing0: number, metres: 
     const lz = cell.i < lines(sx, s) ? Math.max(0, Math.min(s, sz - cell.j * s)) : 0;
     return lx + lz || 2 * Math.min(laneRide, s);
   };
-  const total = (cells: Map<number, LaneCell>, s: number): number => {
+  const total = (cells: LaneCells, s: number): number => {
     let m = 0;
-    for (const cell of cells.values()) m += cost(cell, s);
+    for (const cell of cells.list) m += cost(cell, s);
     return m;
   };
   // The bounding-box count's spacing; the occupied cells': a first guess from their area (a cell's two lanes cover
@@ -132,26 +138,7 @@ export function planLanes(w: RideWorld, cover: Cover, spacing0: number, metres: 
     spacing = first;
     cells = laneCells(cover, occupied, spacing);
   }
-  const list = [...cells.values()].sort((a, b) => a.j - b.j || a.i - b.i);
-  // The largest walkable face whose centroid lies in each cell: where a cell the lines miss is ridden from.
-  const P = w.pos, key = (i: number, j: number): number => j * (Math.floor((cover.nx * c) / spacing) + 2) + i;
-  const index = new Map<number, number>();
-  list.forEach((cell, n) => index.set(key(cell.i, cell.j), n));
-  const best = new Float64Array(list.length);
-  for (let t = 0; t < w.faces; t++) {
-    if (!isWalkable(w, t)) continue;
-    const o = 9 * t;
-    const x = (P[o] + P[o + 3] + P[o + 6]) / 3, z = (P[o + 2] + P[o + 5] + P[o + 8]) / 3;
-    const n = index.get(key(Math.floor((x - cover.x0) / spacing), Math.floor((z - cover.z0) / spacing)));
-    if (n === undefined) continue;
-    const ux = P[o + 3] - P[o], uy = P[o + 4] - P[o + 1], uz = P[o + 5] - P[o + 2];
-    const vx = P[o + 6] - P[o], vy = P[o + 7] - P[o + 1], vz = P[o + 8] - P[o + 2];
-    const a = (uy * vz - uz * vy) ** 2 + (uz * vx - ux * vz) ** 2 + (ux * vy - uy * vx) ** 2;
-    if (list[n].face < 0 || a > best[n]) {
-      best[n] = a;
-      list[n].face = t;
-    }
-  }
+  const list = cells.list;
   const chosen = new Uint8Array(list.length);
   if (fits) chosen.fill(1);
   else {
@@ -165,8 +152,13 @@ export function planLanes(w: RideWorld, cover: Cover, spacing0: number, metres: 
       chosen[n] = 1;
     }
   }
+  const faces = new Int32Array(list.length).fill(-2);
   return {
     spacing, cells: list, chosen,
+    face: (n) => {
+      if (faces[n] === -2) faces[n] = largestFace(w, cover.x0 + list[n].i * spacing, cover.z0 + list[n].j * spacing, spacing);
+      return faces[n];
+    },
     order: (axis) => {
       const o = Uint32Array.from(list.keys());
       if (axis === 2) o.sort((a, b) => list[a].i - list[b].i || list[a].j - list[b].j);
@@ -178,10 +170,21 @@ export function planLanes(w: RideWorld, cover: Cover, spacing0: number, metres: 
 /** Lines every `s` metres from a side's start through their middles, over a side `length` m long. */
 export const lines = (length: number, s: number): number => (length >= s / 2 ? Math.floor((length - s / 2) / s) + 1 : 0);
 
+/** Lane cells held in flat arrays when the lane grid has at most this many cells, else in a map of the occupied. */
+const DENSE_LANE_CELLS = 4_000_000;
+
+/** The occupied lane cells in sweep order (row by row in z, then x), and the index of cell (i, j) in them (−1: none). */
+interface LaneCells {
+  list: LaneCell[];
+  find(i: number, j: number): number;
+}
+
 /** The lane cells of `spacing` m the occupied coverage cells overlap, with their walkable area. */
-function laneCells(cover: Cover, occupied: number[], spacing: number): Map<number, LaneCell> {
-  const c = cover.cell, stride = Math.floor((cover.nx * c) / spacing) + 2;
-  const cells = new Map<number, LaneCell>();
+function laneCells(cover: Cover, occupied: Int32Array, spacing: number): LaneCells {
+  const c = cover.cell, nx = Math.floor((cover.nx * c) / spacing) + 2, nz = Math.floor((cover.nz * c) / spacing) + 2;
+  const dense = nx * nz <= DENSE_LANE_CELLS;
+  const area = dense ? new Float64Array(nx * nz) : undefined;
+  const sparse = dense ? undefined : new Map<number, number>();
   for (const k of occupied) {
     const ci = k % cover.nx, cj = (k - ci) / cover.nx;
     const i0 = Math.floor((ci * c) / spacing), i1 = Math.max(i0, Math.floor(((ci + 1) * c) / spacing));
@@ -189,12 +192,55 @@ function laneCells(cover: Cover, occupied: number[], spacing: number): Map<numbe
     const share = cover.area[k] / ((i1 - i0 + 1) * (j1 - j0 + 1));
     for (let j = j0; j <= j1; j++) {
       for (let i = i0; i <= i1; i++) {
-        const key = j * stride + i;
-        const cell = cells.get(key);
-        if (cell) cell.area += share;
-        else cells.set(key, { i, j, area: share, face: -1 });
+        const key = j * nx + i;
+        if (area) area[key] += share;
+        else sparse!.set(key, (sparse!.get(key) ?? 0) + share);
       }
     }
   }
-  return cells;
+  const list: LaneCell[] = [];
+  if (area) {
+    const index = new Int32Array(nx * nz).fill(-1);
+    for (let key = 0; key < area.length; key++) {
+      if (!(area[key] > 0)) continue;
+      index[key] = list.length;
+      list.push({ i: key % nx, j: Math.floor(key / nx), area: area[key] });
+    }
+    return { list, find: (i, j) => (i >= 0 && i < nx && j >= 0 && j < nz ? index[j * nx + i] : -1) };
+  }
+  const keys = [...sparse!.keys()].sort((a, b) => a - b);
+  const index = new Map<number, number>();
+  for (const key of keys) {
+    index.set(key, list.length);
+    list.push({ i: key % nx, j: Math.floor(key / nx), area: sparse!.get(key)! });
+  }
+  return { list, find: (i, j) => (i >= 0 && i < nx && j >= 0 && j < nz ? index.get(j * nx + i) ?? -1 : -1) };
+}
+
+/** The largest walkable face whose centroid lies in the x/z square [x0, x0 + size) × [z0, z0 + size), or −1. */
+function largestFace(w: RideWorld, x0: number, z0: number, size: number): number {
+  const g = w.grid, P = w.pos;
+  if (w.faces === 0) return -1;
+  let best = -1, bestArea = -1;
+  const i0 = cellOf(g, x0, 0), i1 = cellOf(g, x0 + size, 0), j0 = cellOf(g, z0, 1), j1 = cellOf(g, z0 + size, 1);
+  for (let j = j0; j <= j1; j++) {
+    for (let i = i0; i <= i1; i++) {
+      const cell = j * g.nx + i;
+      for (let e = g.start[cell]; e < g.start[cell + 1]; e++) {
+        const t = g.items[e], o = 9 * t;
+        if (!isWalkable(w, t)) continue;
+        const x = (P[o] + P[o + 3] + P[o + 6]) / 3, z = (P[o + 2] + P[o + 5] + P[o + 8]) / 3;
+        if (Math.floor((x - x0) / size) !== 0 || Math.floor((z - z0) / size) !== 0) continue;
+        const ux = P[o + 3] - P[o], uy = P[o + 4] - P[o + 1], uz = P[o + 5] - P[o + 2];
+        const vx = P[o + 6] - P[o], vy = P[o + 7] - P[o + 1], vz = P[o + 8] - P[o + 2];
+        const a = (uy * vz - uz * vy) ** 2 + (uz * vx - ux * vz) ** 2 + (ux * vy - uy * vx) ** 2;
+        // The first of equal areas in face order (a face listed in several grid cells is met more than once).
+        if (a > bestArea || (a === bestArea && t < best)) {
+          bestArea = a;
+          best = t;
+        }
+      }
+    }
+  }
+  return best;
 }

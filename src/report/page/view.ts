@@ -94,6 +94,9 @@ const LINE_PX = 6;
  */
 const CHUNK_FACES = 256;
 
+/** A vector's length: Math.hypot is ~8× slower in V8, and the view takes three lengths a face at load. */
+const len3 = (x: number, y: number, z: number): number => Math.sqrt(x * x + y * y + z * z);
+
 export function createView(canvas: HTMLCanvasElement, container: HTMLElement, blob: ArrayBuffer, shapes: ShapeMeta[], core: { min: number[]; max: number[] } | null = null): View {
   // ---- Merged buffers --------------------------------------------------------------------------------------------
   let nv = 0, nf = 0;
@@ -146,7 +149,7 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     let edgeSum = 0;
     for (let t = 0; t < s.faces; t++) {
       const p = 3 * (v0 + faces[3 * t]), q = 3 * (v0 + faces[3 * t + 1]);
-      edgeSum += Math.hypot(position[p] - position[q], position[p + 1] - position[q + 1], position[p + 2] - position[q + 2]);
+      edgeSum += len3(position[p] - position[q], position[p + 1] - position[q + 1], position[p + 2] - position[q + 2]);
     }
     meanEdge[si] = s.faces ? edgeSum / s.faces : 0;
     shapeVertStart[si + 1] = v0 + s.vertices;
@@ -252,8 +255,8 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
           const q = 3 * index[c + 1], r = 3 * index[c + 2];
           const ux = position[q] - x, uy = position[q + 1] - y, uz = position[q + 2] - z;
           const wx = position[r] - x, wy = position[r + 1] - y, wz = position[r + 2] - z;
-          edgeSum += Math.hypot(ux, uy, uz);
-          const nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx, nl = Math.hypot(nx, ny, nz);
+          edgeSum += len3(ux, uy, uz);
+          const nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx, nl = len3(nx, ny, nz);
           if (nl > 0) (mx += nx / nl), (my += ny / nl), (mz += nz / nl);
         }
       }

@@ -247,59 +247,57 @@ function capsuleContact(w: RideWorld, t: number, p: { radius: number; halfLength
   return true;
 }
 
-// The box's separating axes: up to 13 (face normal, 3 box axes, 9 cross products). Module scratch: no allocation.
+// The box's axes (travel, up, across: x y z each). Module scratch: no allocation.
 const E = new Float64Array(9);
-const BEST = new Float64Array(5); // s, nx, ny, nz, face (1/0)
 
-/** The axis boxAxis tries next (x y z; not unit), in scratch as above. */
-const AXIS = new Float64Array(3);
-
-/** One separating axis (AXIS; not unit) of the box against face t; keeps the best in BEST. */
-function boxAxis(P: Float64Array, o: number, c: Float64Array, half: [number, number, number], oneSided: boolean): void {
-  let ax = AXIS[0], ay = AXIS[1], az = AXIS[2];
-  const len = Math.sqrt(ax * ax + ay * ay + az * az);
-  if (len < 1e-9) return;
-  ax /= len; ay /= len; az /= len;
-  const cc = c[0] * ax + c[1] * ay + c[2] * az;
-  const r = half[0] * Math.abs(E[0] * ax + E[2] * az) + half[1] * Math.abs(ay) + half[2] * Math.abs(E[6] * ax + E[8] * az);
-  const t0 = P[o] * ax + P[o + 1] * ay + P[o + 2] * az, t1 = P[o + 3] * ax + P[o + 4] * ay + P[o + 5] * az, t2 = P[o + 6] * ax + P[o + 7] * ay + P[o + 8] * az;
-  const lo = t0 < t1 ? (t0 < t2 ? t0 : t2) : t1 < t2 ? t1 : t2, hi = t0 > t1 ? (t0 > t2 ? t0 : t2) : t1 > t2 ? t1 : t2;
-  const above = cc - r - hi; // box on the axis's positive side
-  const below = lo - (cc + r); // box on its negative side
-  let sep: number, sign: number;
-  if (oneSided || above >= below) { sep = above; sign = 1; }
-  else { sep = below; sign = -1; }
-  // The separation is the largest gap. An axis tied with the face normal (tried first) within BOX_TIE takes
-  // over: a box touching a face's edge exactly is an edge contact, which the contact model then welds (or not).
-  if (sep > BEST[0] + (BEST[4] ? -BOX_TIE : 1e-12)) {
-    BEST[0] = sep; BEST[1] = sign * ax; BEST[2] = sign * ay; BEST[3] = sign * az; BEST[4] = oneSided ? 1 : 0;
-  }
-}
-
+/**
+ * The box's contact by separating axes: up to 13 (the face normal, one-sided; the 3 box axes; the 9 cross products
+ * of a box axis and a face edge), each in one pass of the loop below (no call an axis: V8 boxes the doubles of a
+ * call it does not inline), the largest separation kept.
+ */
 function boxContact(w: RideWorld, t: number, half: [number, number, number], pose: Pose, out: Contact): boolean {
   const nx = NR[0], ny = NR[1], nz = NR[2], reach = NR[3];
   const P = w.pos, o = 9 * t, c = pose.c;
   // Box axes: travel (fx, 0, fz), up (0, 1, 0), across (−fz, 0, fx).
   E[0] = pose.fx; E[1] = 0; E[2] = pose.fz; E[3] = 0; E[4] = 1; E[5] = 0; E[6] = -pose.fz; E[7] = 0; E[8] = pose.fx;
-  BEST[0] = -Infinity; BEST[4] = 0;
-  AXIS[0] = nx; AXIS[1] = ny; AXIS[2] = nz;
-  boxAxis(P, o, c, half, true);
-  for (let k = 0; k < 3; k++) {
-    AXIS[0] = E[3 * k]; AXIS[1] = E[3 * k + 1]; AXIS[2] = E[3 * k + 2];
-    boxAxis(P, o, c, half, false);
-  }
-  // Separated beyond reach already: the other axes can only raise the separation (the faces round the box, not under it).
-  if (BEST[0] > reach) return false;
-  for (let j = 0; j < 3; j++) {
-    const i = o + 3 * j, n = o + 3 * ((j + 1) % 3);
-    const ex = P[n] - P[i], ey = P[n + 1] - P[i + 1], ez = P[n + 2] - P[i + 2];
-    for (let k = 0; k < 3; k++) {
+  const h0 = half[0], h1 = half[1], h2 = half[2];
+  const c0 = c[0], c1 = c[1], c2 = c[2];
+  let bestS = -Infinity, bnx = 0, bny = 0, bnz = 0, face = false;
+  for (let m = 0; m < 13; m++) {
+    let ax: number, ay: number, az: number;
+    if (m === 0) {
+      ax = nx; ay = ny; az = nz;
+    } else if (m < 4) {
+      // Separated beyond reach already after the face normal and the box axes: the other axes can only raise the
+      // separation (the faces round the box, not under it).
+      ax = E[3 * (m - 1)]; ay = E[3 * (m - 1) + 1]; az = E[3 * (m - 1) + 2];
+    } else {
+      if (m === 4 && bestS > reach) return false;
+      const j = ((m - 4) / 3) | 0, k = (m - 4) % 3;
+      const i = o + 3 * j, n = o + 3 * ((j + 1) % 3);
+      const ex = P[n] - P[i], ey = P[n + 1] - P[i + 1], ez = P[n + 2] - P[i + 2];
       const ux = E[3 * k], uy = E[3 * k + 1], uz = E[3 * k + 2];
-      AXIS[0] = uy * ez - uz * ey; AXIS[1] = uz * ex - ux * ez; AXIS[2] = ux * ey - uy * ex;
-      boxAxis(P, o, c, half, false);
+      ax = uy * ez - uz * ey; ay = uz * ex - ux * ez; az = ux * ey - uy * ex;
+    }
+    const oneSided = m === 0;
+    const len = Math.sqrt(ax * ax + ay * ay + az * az);
+    if (len < 1e-9) continue;
+    ax /= len; ay /= len; az /= len;
+    const cc = c0 * ax + c1 * ay + c2 * az;
+    const r = h0 * Math.abs(E[0] * ax + E[2] * az) + h1 * Math.abs(ay) + h2 * Math.abs(E[6] * ax + E[8] * az);
+    const t0 = P[o] * ax + P[o + 1] * ay + P[o + 2] * az, t1 = P[o + 3] * ax + P[o + 4] * ay + P[o + 5] * az, t2 = P[o + 6] * ax + P[o + 7] * ay + P[o + 8] * az;
+    const lo = t0 < t1 ? (t0 < t2 ? t0 : t2) : t1 < t2 ? t1 : t2, hi = t0 > t1 ? (t0 > t2 ? t0 : t2) : t1 > t2 ? t1 : t2;
+    const above = cc - r - hi; // box on the axis's positive side
+    const below = lo - (cc + r); // box on its negative side
+    let sep: number, sign: number;
+    if (oneSided || above >= below) { sep = above; sign = 1; }
+    else { sep = below; sign = -1; }
+    // The separation is the largest gap. An axis tied with the face normal (tried first) within BOX_TIE takes
+    // over: a box touching a face's edge exactly is an edge contact, which the contact model then welds (or not).
+    if (sep > bestS + (face ? -BOX_TIE : 1e-12)) {
+      bestS = sep; bnx = sign * ax; bny = sign * ay; bnz = sign * az; face = oneSided;
     }
   }
-  const bestS = BEST[0], bnx = BEST[1], bny = BEST[2], bnz = BEST[3], face = BEST[4] === 1;
   if (bestS > reach) return false;
   out.s = bestS;
   out.n[0] = bnx; out.n[1] = bny; out.n[2] = bnz;

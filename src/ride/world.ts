@@ -338,24 +338,45 @@ export const isWalkable = (w: RideWorld, t: number): boolean => w.normal[3 * t +
  */
 export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: number, q: Query, top = false): { y: number; face: number } | null {
   let best = -1, bestY = 0, bestD = Infinity;
-  facesNear(w, x, z, x, z, q, (t) => {
-    if (!isWalkable(w, t)) return;
-    const p = w.pos, o = 9 * t;
-    const ax = p[o], az = p[o + 2], bx = p[o + 3], bz = p[o + 5], cx = p[o + 6], cz = p[o + 8];
-    const d = (bz - cz) * (ax - cx) + (cx - bx) * (az - cz);
-    if (Math.abs(d) < 1e-14) return;
-    const l1 = ((bz - cz) * (x - cx) + (cx - bx) * (z - cz)) / d;
-    const l2 = ((cz - az) * (x - cx) + (ax - cx) * (z - cz)) / d;
-    const l3 = 1 - l1 - l2;
-    const e = -1e-9;
-    if (l1 < e || l2 < e || l3 < e) return;
-    const h = l1 * p[o + 1] + l2 * p[o + 4] + l3 * p[o + 7];
-    const dist = Math.abs(h - y);
-    if (dist <= reach && (top ? best < 0 || h > bestY : dist < bestD)) {
-      bestD = dist;
-      bestY = h;
-      best = t;
+  // facesNear's walk inline (no closure a call: the ride asks this some 100,000 times), in the same order.
+  const g = w.grid, seen = q.seen;
+  if (++q.stamp === 0xffffffff) {
+    seen.fill(0);
+    q.stamp = 1;
+  }
+  const stamp = q.stamp;
+  if (w.faces === 0 || x < g.x0 || z < g.z0 || x > g.x0 + g.nx * g.cell || z > g.z0 + g.nz * g.cell) return null;
+  const i0 = cellOf(g, x, 0), j0 = cellOf(g, z, 1);
+  const p = w.pos, N = w.normal;
+  let visits = 0;
+  for (let j = j0; j <= j0; j++) {
+    for (let i = i0; i <= i0; i++) {
+      const c = j * g.nx + i;
+      for (let k = g.start[c], end = g.start[c + 1]; k < end; k++) {
+        const t = g.items[k];
+        if (seen[t] === stamp) continue;
+        seen[t] = stamp;
+        visits++;
+        if (!(N[3 * t + 1] >= WALKABLE_MIN_NY)) continue; // isWalkable
+        const o = 9 * t;
+        const ax = p[o], az = p[o + 2], bx = p[o + 3], bz = p[o + 5], cx = p[o + 6], cz = p[o + 8];
+        const d = (bz - cz) * (ax - cx) + (cx - bx) * (az - cz);
+        if (Math.abs(d) < 1e-14) continue;
+        const l1 = ((bz - cz) * (x - cx) + (cx - bx) * (z - cz)) / d;
+        const l2 = ((cz - az) * (x - cx) + (ax - cx) * (z - cz)) / d;
+        const l3 = 1 - l1 - l2;
+        const e = -1e-9;
+        if (l1 < e || l2 < e || l3 < e) continue;
+        const h = l1 * p[o + 1] + l2 * p[o + 4] + l3 * p[o + 7];
+        const dist = Math.abs(h - y);
+        if (dist <= reach && (top ? best < 0 || h > bestY : dist < bestD)) {
+          bestD = dist;
+          bestY = h;
+          best = t;
+        }
+      }
     }
-  });
+  }
+  q.work += visits;
   return best < 0 ? null : { y: bestY, face: best };
 }

@@ -526,20 +526,23 @@ describe.skipIf(!chromium)('report.html of a 1,000,000-triangle level', () => {
       expect(near.offScreen).toBeGreaterThan(0);
       // Looking along the 2 km of ground from its middle, 4 m above it: the parts are cut into chunks, those near
       // drawn whole, those far coarse (within one part too), those behind left out; the ground seen at a grazing
-      // angle is foreshortened, so only ~40 chunks are whole (~300 if their faces' size ignored the angle).
+      // angle is foreshortened, so only ~40 chunks are whole (~300 if their faces' size ignored the angle); far
+      // groups of chunks are one coarse mesh each: ~35,000 faces a frame (~64,000 with a coarse mesh per chunk).
       const low = await p.evaluate(() => {
         const rep = (window as any).__report;
         rep.view.frameFinding([[-10, 0, 0], [10, 0, 0]]);
         rep.camera.position.set(-30, 4, 0);
         rep.controls.update();
         rep.render();
-        return rep.view.lod();
+        return { ...rep.view.lod(), raster: rep.view.rasterFaces() };
       });
       expect(low.chunks.full).toBeGreaterThan(0);
       expect(low.chunks.coarse).toBeGreaterThan(0);
       expect(low.chunks.offScreen).toBeGreaterThan(0);
       expect(low.mixed).toBeGreaterThan(0);
       expect(low.chunks.full).toBeLessThan(100);
+      expect(low.groups.coarse).toBeGreaterThan(0);
+      expect(low.raster).toBeLessThan(50_000);
       const bytes = statSync(file).size;
       console.log(`1M-triangle level, report.html in headless Chromium (SwiftShader), 1400×1000: ready ${figures.readyMs.toFixed(0)} ms; orbit at frame all ${figures.fpsAll.toFixed(1)} fps (${figures.rasterAll.toLocaleString('en-US')} faces a frame), near ${figures.fpsNear.toFixed(1)} fps (${figures.rasterNear.toLocaleString('en-US')}); html ${(bytes / 2 ** 20).toFixed(2)} MB`);
       expect(figures.readyMs).toBeLessThan(4 * 3000);

@@ -41,10 +41,11 @@ export interface View {
   /** Faces sent to the GPU last frame (full and coarse). */
   rasterFaces(): number;
   /**
-   * Shapes this frame by how they are drawn; chunks: the same over the chunks of every shape (CHUNK_FACES); mixed:
-   * shapes drawn with some chunks whole and some coarse.
+   * Shapes this frame by how they are drawn; chunks: the same over the chunks of every shape (CHUNK_FACES); groups:
+   * groups of chunks drawn as their coarse mesh (GROUP_CHUNKS); mixed: shapes drawn with some chunks whole and some
+   * coarse.
    */
-  lod(): { coarse: number; full: number; hidden: number; offScreen: number; chunks: { coarse: number; full: number; offScreen: number }; mixed: number };
+  lod(): { coarse: number; full: number; hidden: number; offScreen: number; chunks: { coarse: number; full: number; offScreen: number }; groups: { coarse: number }; mixed: number };
   frameAll(): void;
   /** Frames a finding (2 points: an edge; more: a polygon) at its own size from an unoccluded side; marks it. */
   frameFinding(points: number[][]): void;
@@ -93,6 +94,12 @@ const LINE_PX = 6;
  * than 1,024, and a frame's patches stay a few hundred).
  */
 const CHUNK_FACES = 256;
+/**
+ * Chunks per group: far parts of a large shape seen up close are drawn as one coarse mesh per group of this many
+ * chunks, not one per chunk (each coarse mesh keeps its outline whole, ~50 faces of a 256-face chunk's coarse mesh;
+ * a group's, over 16 chunks, ~a third of theirs together).
+ */
+const GROUP_CHUNKS = 16;
 
 /** A vector's length: Math.hypot is ~8× slower in V8, and the view takes three lengths a face at load. */
 const len3 = (x: number, y: number, z: number): number => Math.sqrt(x * x + y * y + z * z);
@@ -273,11 +280,38 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
       }
     }
   });
-  // Chunks' coarse meshes are made when a shape is first seen up close (buildChunkCoarse), into room kept after the
-  // shapes' coarse meshes: half the chunked faces, which clustering never comes near (a chunk that does not fit is
-  // drawn whole).
+  // Groups of GROUP_CHUNKS consecutive chunks of a shape: box, face-weighted mean edge and mean normal.
+  const shapeGroupStart = new Uint32Array(shapes.length + 1);
+  shapes.forEach((_, si) => (shapeGroupStart[si + 1] = shapeGroupStart[si] + Math.ceil((shapeChunkStart[si + 1] - shapeChunkStart[si]) / GROUP_CHUNKS)));
+  const groups = shapeGroupStart[shapes.length];
+  const groupChunk = new Uint32Array(groups + 1);
+  const groupBox = new Float32Array(6 * groups), groupEdge = new Float32Array(groups), groupNormal = new Float32Array(3 * groups);
+  shapes.forEach((_, si) => {
+    for (let gi = shapeGroupStart[si], c = shapeChunkStart[si]; gi < shapeGroupStart[si + 1]; gi++) {
+      const c1 = Math.min(shapeChunkStart[si + 1], c + GROUP_CHUNKS);
+      groupChunk[gi] = c;
+      groupChunk[gi + 1] = c1;
+      const b = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+      let e = 0, nx = 0, ny = 0, nz = 0;
+      const faces = chunkFace[c1] - chunkFace[c];
+      for (let ci = c; ci < c1; ci++) {
+        for (let k = 0; k < 3; k++) (b[k] = Math.min(b[k], chunkBox[6 * ci + k])), (b[k + 3] = Math.max(b[k + 3], chunkBox[6 * ci + 3 + k]));
+        const w = faces ? (chunkFace[ci + 1] - chunkFace[ci]) / faces : 0;
+        e += w * chunkEdge[ci];
+        (nx += w * chunkNormal[3 * ci]), (ny += w * chunkNormal[3 * ci + 1]), (nz += w * chunkNormal[3 * ci + 2]);
+      }
+      groupBox.set(b, 6 * gi);
+      groupEdge[gi] = e;
+      groupNormal.set([nx, ny, nz], 3 * gi);
+      c = c1;
+    }
+  });
+  // Chunks' and groups' coarse meshes are made when a shape is first seen up close (buildChunkCoarse), into room
+  // kept after the shapes' coarse meshes: half the chunked faces, which clustering never comes near (a chunk that
+  // does not fit is drawn whole, a group that does not fit chunk by chunk).
   const coarseEnd = index.length + coarse.length;
   const chunkCoarseStart = new Int32Array(chunks).fill(-1), chunkCoarseEnd = new Int32Array(chunks).fill(-1);
+  const groupCoarseStart = new Int32Array(groups).fill(-1), groupCoarseEnd = new Int32Array(groups).fill(-1);
   const chunkCoarseMade = new Uint8Array(shapes.length);
   let chunkCoarseAt = coarseEnd;
 
@@ -371,6 +405,8 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
    * 4 off-screen; per chunk of a shape drawn in chunks, the same (1: the chunk's coarse mesh).
    */
   const lod = new Uint8Array(shapes.length), chunkLod = new Uint8Array(chunks), byChunk = new Uint8Array(shapes.length);
+  /** Per group this frame: 1 when drawn as its coarse mesh (its chunks' chunkLod 1). */
+  const groupCoarse = new Uint8Array(groups);
   let rasterFaces = 0;
   const frustum = new THREE.Frustum(), sphere = new THREE.Sphere(), box = new THREE.Box3(), viewProjection = new THREE.Matrix4();
   /**
@@ -386,6 +422,7 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     shapes.forEach((s, si) => {
       const c0 = shapeChunkStart[si], c1 = shapeChunkStart[si + 1];
       byChunk[si] = 0;
+      groupCoarse.fill(0, shapeGroupStart[si], shapeGroupStart[si + 1]);
       if (only >= 0 && s.resource !== only) return void chunkLod.fill((lod[si] = 0), c0, c1);
       if (!frustum.intersectsSphere(sphere.set(centres[si], radii[si] + 1e-3))) return void chunkLod.fill((lod[si] = 4), c0, c1);
       const d = Math.max(1e-6, eye.distanceTo(centres[si]) - radii[si]);
@@ -397,25 +434,35 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
       if (lod[si] === 1 || c1 - c0 === 1) return void chunkLod.fill(lod[si], c0, c1);
       byChunk[si] = 1;
       let best = 0;
-      for (let ci = c0; ci < c1; ci++) {
-        // The box, not a sphere: a flat patch's sphere reaches far above and below it.
-        box.min.fromArray(chunkBox, 6 * ci).subScalar(1e-3);
-        box.max.fromArray(chunkBox, 6 * ci + 3).addScalar(1e-3);
-        if (!frustum.intersectsBox(box)) {
-          chunkLod[ci] = 4;
+      // Its faces' size on screen: their edge at the box's distance, foreshortened by the angle the patch is seen
+      // at (the square root of the area's factor: one side of a face shrinks, the other not) — a patch seen
+      // edge-on towards the horizon covers a fraction of a pixel a face. A patch whose faces turn is counted as
+      // facing the camera by as much as they turn (two sides of a wall: not foreshortened at all). The box, not a
+      // sphere: a flat patch's sphere reaches far above and below it. −1: off-screen.
+      const onScreen = (boxes: Float32Array, normals: Float32Array, edges: Float32Array, i: number): number => {
+        box.min.fromArray(boxes, 6 * i).subScalar(1e-3);
+        box.max.fromArray(boxes, 6 * i + 3).addScalar(1e-3);
+        if (!frustum.intersectsBox(box)) return -1;
+        const nx = normals[3 * i], ny = normals[3 * i + 1], nz = normals[3 * i + 2];
+        const vx = eye.x - (box.min.x + box.max.x) / 2, vy = eye.y - (box.min.y + box.max.y) / 2, vz = eye.z - (box.min.z + box.max.z) / 2;
+        const facing = Math.abs(nx * vx + ny * vy + nz * vz) / Math.max(1e-9, len3(vx, vy, vz));
+        const seen = Math.min(1, facing + 2 * (1 - len3(nx, ny, nz)));
+        return edges[i] * (pxPerUnit / Math.max(1e-6, box.distanceToPoint(eye))) * Math.sqrt(seen);
+      };
+      for (let gi = shapeGroupStart[si]; gi < shapeGroupStart[si + 1]; gi++) {
+        const g0 = groupChunk[gi], g1 = groupChunk[gi + 1];
+        const gs = onScreen(groupBox, groupNormal, groupEdge, gi);
+        groupCoarse[gi] = gs >= 0 && gs < LOD_PX && g1 - g0 > 1 ? 1 : 0;
+        if (gs < 0 || groupCoarse[gi]) {
+          chunkLod.fill(gs < 0 ? 4 : 1, g0, g1);
+          if (gs >= 0) best = Math.max(best, 1);
           continue;
         }
-        // Its faces' size on screen: their edge at the box's distance, foreshortened by the angle the patch is seen
-        // at (the square root of the area's factor: one side of a face shrinks, the other not) — a patch seen
-        // edge-on towards the horizon covers a fraction of a pixel a face. A patch whose faces turn is counted as
-        // facing the camera by as much as they turn (two sides of a wall: not foreshortened at all).
-        const nx = chunkNormal[3 * ci], ny = chunkNormal[3 * ci + 1], nz = chunkNormal[3 * ci + 2];
-        const vx = eye.x - (box.min.x + box.max.x) / 2, vy = eye.y - (box.min.y + box.max.y) / 2, vz = eye.z - (box.min.z + box.max.z) / 2;
-        const facing = Math.abs(nx * vx + ny * vy + nz * vz) / Math.max(1e-9, Math.hypot(vx, vy, vz));
-        const seen = Math.min(1, facing + 2 * (1 - Math.hypot(nx, ny, nz)));
-        const cs = chunkEdge[ci] * (pxPerUnit / Math.max(1e-6, box.distanceToPoint(eye))) * Math.sqrt(seen);
-        chunkLod[ci] = cs < LOD_PX ? 1 : cs < LINE_PX ? 2 : 3;
-        best = Math.max(best, chunkLod[ci]);
+        for (let ci = g0; ci < g1; ci++) {
+          const cs = onScreen(chunkBox, chunkNormal, chunkEdge, ci);
+          chunkLod[ci] = cs < 0 ? 4 : cs < LOD_PX ? 1 : cs < LINE_PX ? 2 : 3;
+          if (cs >= 0) best = Math.max(best, chunkLod[ci]);
+        }
       }
       if (!chunkCoarseMade[si] && chunkLod.subarray(c0, c1).includes(1)) buildChunkCoarse(si);
       lod[si] = best || 4;
@@ -435,11 +482,17 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
         else add(geo, 3 * shapeFaceStart[si], 3 * shapeFaceStart[si + 1]);
         return;
       }
-      for (let ci = shapeChunkStart[si]; ci < shapeChunkStart[si + 1]; ci++) {
-        const l = chunkLod[ci];
-        if (l === 4) continue;
-        if (l === 1 && chunkCoarseStart[ci] >= 0) add(geo, chunkCoarseStart[ci], chunkCoarseEnd[ci]);
-        else add(geo, 3 * chunkFace[ci], 3 * chunkFace[ci + 1]);
+      for (let gi = shapeGroupStart[si]; gi < shapeGroupStart[si + 1]; gi++) {
+        if (groupCoarse[gi] && groupCoarseStart[gi] >= 0) {
+          add(geo, groupCoarseStart[gi], groupCoarseEnd[gi]);
+          continue;
+        }
+        for (let ci = groupChunk[gi]; ci < groupChunk[gi + 1]; ci++) {
+          const l = chunkLod[ci];
+          if (l === 4) continue;
+          if (l === 1 && chunkCoarseStart[ci] >= 0) add(geo, chunkCoarseStart[ci], chunkCoarseEnd[ci]);
+          else add(geo, 3 * chunkFace[ci], 3 * chunkFace[ci + 1]);
+        }
       }
     });
     for (const g of geo.groups) rasterFaces += g.count / 3;
@@ -456,74 +509,83 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     });
   };
   /**
-   * The coarse mesh of each chunk of shape si, as the shape's own (vertex clustering, a LOD_GRID³ grid over the
-   * chunk's box, clusters no smaller than outlineStep), keeping the chunk's outline (edges no face of the chunk runs
-   * back): a coarse chunk meets its whole neighbours, and the next shape's, without a gap.
+   * The coarse meshes of each chunk and each group of shape si, as the shape's own (vertex clustering, a LOD_GRID³
+   * grid over the box, clusters no smaller than outlineStep), each keeping its outline (edges no face of it runs
+   * back): a coarse chunk or group meets its whole or coarse neighbours, and the next shape's, without a gap.
    */
-  const table = new Float64Array(1 << Math.ceil(Math.log2(6 * CHUNK_FACES)));
+  const table = new Float64Array(1 << Math.ceil(Math.log2(6 * CHUNK_FACES * GROUP_CHUNKS)));
   const repOf = new Int32Array(65536), keepMark = new Int32Array(65536).fill(-1), repMark = new Int32Array(65536).fill(-1);
+  /** The coarse mesh of faces [a, b) of the shape whose vertices start at v0, appended to the index; null: no room. */
+  const coarseOf = (v0: number, a: number, b: number, bounds: ArrayLike<number>, stamp: number): [number, number] | null => {
+    const nfc = b - a;
+    const size = 1 << Math.ceil(Math.log2(Math.max(4, 6 * nfc)));
+    table.fill(0, 0, size);
+    const slot = (k: number): number => {
+      let h = Math.imul(k | 0, 0x9e3779b1) >>> 0 & (size - 1);
+      while (table[h] !== 0 && table[h] !== k) h = (h + 1) & (size - 1);
+      return h;
+    };
+    const next = (c: number): number => (c % 3 === 2 ? c - 2 : c + 1);
+    for (let c = 3 * a; c < 3 * b; c++) {
+      const k = (index[c] - v0) * 65536 + (index[next(c)] - v0) + 1;
+      table[slot(k)] = k;
+    }
+    for (let c = 3 * a; c < 3 * b; c++) {
+      const from = index[c] - v0, to = index[next(c)] - v0;
+      if (table[slot(to * 65536 + from + 1)] === 0) keepMark[from] = keepMark[to] = stamp;
+    }
+    const [x0, y0, z0, x1, y1, z1] = [0, 1, 2, 3, 4, 5].map((k) => bounds[k]);
+    const cells = [x1 - x0, y1 - y0, z1 - z0].map((e) => Math.max(1, Math.min(LOD_GRID, Math.ceil(e / outlineStep))));
+    const cellRep = new Int32Array(cells[0] * cells[1] * cells[2]).fill(-1);
+    const cell = (e: number, lo: number, span: number, n: number): number => Math.max(0, Math.min(n - 1, span > 0 ? Math.floor(((e - lo) / span) * n) : 0));
+    for (let c = 3 * a; c < 3 * b; c++) {
+      const v = index[c] - v0;
+      if (repMark[v] === stamp) continue;
+      repMark[v] = stamp;
+      if (keepMark[v] === stamp) {
+        repOf[v] = v;
+        continue;
+      }
+      const p = 3 * index[c];
+      const key = (cell(position[p], x0, x1 - x0, cells[0]) * cells[1] + cell(position[p + 1], y0, y1 - y0, cells[1])) * cells[2] + cell(position[p + 2], z0, z1 - z0, cells[2]);
+      if (cellRep[key] < 0) cellRep[key] = v;
+      repOf[v] = cellRep[key];
+    }
+    const keys = new Float64Array(nfc);
+    let nk = 0;
+    for (let t = a; t < b; t++) {
+      let x = repOf[index[3 * t] - v0], y = repOf[index[3 * t + 1] - v0], z = repOf[index[3 * t + 2] - v0];
+      if (x === y || y === z || x === z) continue;
+      if (y < x && y < z) [x, y, z] = [y, z, x];
+      else if (z < x && z < y) [x, y, z] = [z, x, y];
+      keys[nk++] = (x * 65536 + y) * 65536 + z;
+    }
+    const kept = keys.subarray(0, nk).sort();
+    let out = 0;
+    for (let i = 0; i < nk; i++) if (i === 0 || kept[i] !== kept[i - 1]) out++;
+    if (chunkCoarseAt + 3 * out > both.length) return null;
+    const start = chunkCoarseAt;
+    for (let i = 0; i < nk; i++) {
+      if (i > 0 && kept[i] === kept[i - 1]) continue;
+      const k = kept[i];
+      both[chunkCoarseAt++] = v0 + Math.floor(k / 4294967296);
+      both[chunkCoarseAt++] = v0 + (Math.floor(k / 65536) % 65536);
+      both[chunkCoarseAt++] = v0 + (k % 65536);
+    }
+    if (chunkCoarseAt > start) indexAttr.addUpdateRange(start, chunkCoarseAt - start);
+    return [start, chunkCoarseAt];
+  };
   const buildChunkCoarse = (si: number): void => {
     chunkCoarseMade[si] = 1;
     const v0 = shapeVertStart[si];
     for (let ci = shapeChunkStart[si]; ci < shapeChunkStart[si + 1]; ci++) {
-      const a = chunkFace[ci], b = chunkFace[ci + 1], nfc = b - a;
-      const size = 1 << Math.ceil(Math.log2(Math.max(4, 6 * nfc)));
-      table.fill(0, 0, size);
-      const slot = (k: number): number => {
-        let h = Math.imul(k | 0, 0x9e3779b1) >>> 0 & (size - 1);
-        while (table[h] !== 0 && table[h] !== k) h = (h + 1) & (size - 1);
-        return h;
-      };
-      const next = (c: number): number => (c % 3 === 2 ? c - 2 : c + 1);
-      for (let c = 3 * a; c < 3 * b; c++) {
-        const k = (index[c] - v0) * 65536 + (index[next(c)] - v0) + 1;
-        table[slot(k)] = k;
-      }
-      for (let c = 3 * a; c < 3 * b; c++) {
-        const from = index[c] - v0, to = index[next(c)] - v0;
-        if (table[slot(to * 65536 + from + 1)] === 0) keepMark[from] = keepMark[to] = ci;
-      }
-      const [x0, y0, z0, x1, y1, z1] = chunkBox.subarray(6 * ci, 6 * ci + 6);
-      const cells = [x1 - x0, y1 - y0, z1 - z0].map((e) => Math.max(1, Math.min(LOD_GRID, Math.ceil(e / outlineStep))));
-      const cellRep = new Int32Array(cells[0] * cells[1] * cells[2]).fill(-1);
-      const cell = (e: number, lo: number, span: number, n: number): number => Math.min(n - 1, span > 0 ? Math.floor(((e - lo) / span) * n) : 0);
-      for (let c = 3 * a; c < 3 * b; c++) {
-        const v = index[c] - v0;
-        if (repMark[v] === ci) continue;
-        repMark[v] = ci;
-        if (keepMark[v] === ci) {
-          repOf[v] = v;
-          continue;
-        }
-        const p = 3 * index[c];
-        const key = (cell(position[p], x0, x1 - x0, cells[0]) * cells[1] + cell(position[p + 1], y0, y1 - y0, cells[1])) * cells[2] + cell(position[p + 2], z0, z1 - z0, cells[2]);
-        if (cellRep[key] < 0) cellRep[key] = v;
-        repOf[v] = cellRep[key];
-      }
-      const keys = new Float64Array(nfc);
-      let nk = 0;
-      for (let t = a; t < b; t++) {
-        let x = repOf[index[3 * t] - v0], y = repOf[index[3 * t + 1] - v0], z = repOf[index[3 * t + 2] - v0];
-        if (x === y || y === z || x === z) continue;
-        if (y < x && y < z) [x, y, z] = [y, z, x];
-        else if (z < x && z < y) [x, y, z] = [z, x, y];
-        keys[nk++] = (x * 65536 + y) * 65536 + z;
-      }
-      const kept = keys.subarray(0, nk).sort();
-      let out = 0;
-      for (let i = 0; i < nk; i++) if (i === 0 || kept[i] !== kept[i - 1]) out++;
-      if (chunkCoarseAt + 3 * out > both.length) continue; // no room: drawn whole
-      const start = chunkCoarseAt;
-      for (let i = 0; i < nk; i++) {
-        if (i > 0 && kept[i] === kept[i - 1]) continue;
-        const k = kept[i];
-        both[chunkCoarseAt++] = v0 + Math.floor(k / 4294967296);
-        both[chunkCoarseAt++] = v0 + (Math.floor(k / 65536) % 65536);
-        both[chunkCoarseAt++] = v0 + (k % 65536);
-      }
-      chunkCoarseStart[ci] = start;
-      chunkCoarseEnd[ci] = chunkCoarseAt;
-      if (chunkCoarseAt > start) indexAttr.addUpdateRange(start, chunkCoarseAt - start);
+      const r = coarseOf(v0, chunkFace[ci], chunkFace[ci + 1], chunkBox.subarray(6 * ci, 6 * ci + 6), ci);
+      if (r) [chunkCoarseStart[ci], chunkCoarseEnd[ci]] = r;
+    }
+    for (let gi = shapeGroupStart[si]; gi < shapeGroupStart[si + 1]; gi++) {
+      if (groupChunk[gi + 1] - groupChunk[gi] < 2) continue;
+      const r = coarseOf(v0, chunkFace[groupChunk[gi]], chunkFace[groupChunk[gi + 1]], groupBox.subarray(6 * gi, 6 * gi + 6), chunks + gi);
+      if (r) [groupCoarseStart[gi], groupCoarseEnd[gi]] = r;
     }
     indexAttr.needsUpdate = true;
   };
@@ -690,6 +752,7 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     lod: () => ({
       coarse: [...lod].filter((x) => x === 1).length, full: [...lod].filter((x) => x === 2 || x === 3).length, hidden: [...lod].filter((x) => x === 0).length, offScreen: [...lod].filter((x) => x === 4).length,
       chunks: { coarse: [...chunkLod].filter((x) => x === 1).length, full: [...chunkLod].filter((x) => x === 2 || x === 3).length, offScreen: [...chunkLod].filter((x) => x === 4).length },
+      groups: { coarse: [...groupCoarse].filter((x, gi) => x === 1 && groupCoarseStart[gi] >= 0).length },
       mixed: shapes.filter((_, si) => {
         const l = chunkLod.subarray(shapeChunkStart[si], shapeChunkStart[si + 1]);
         return byChunk[si] === 1 && l.includes(1) && (l.includes(2) || l.includes(3));

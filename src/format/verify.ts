@@ -119,7 +119,8 @@ export function verifyResource(res: PhysicsResource, file: string): Finding[] {
   const findings: Finding[] = [];
   res.parts.forEach((p, i) => {
     if (p.shape !== NO_SHAPE && p.shape >= res.shapes.length) {
-      findings.push({ file, part: i, check: 'part-shape', message: `part ${i}: shape index ${p.shape} ≥ shape count ${res.shapes.length}` });
+      const offset = res.layout ? res.layout.partTable + PART_SIZE * i + PART_FIELD.shape : undefined;
+      findings.push({ file, part: i, check: 'part-shape', ...(offset !== undefined ? { offset } : {}), message: `part ${i}: shape index ${p.shape}${at(offset)} ≥ shape count ${res.shapes.length}` });
     }
   });
   const l = res.layout;
@@ -194,7 +195,9 @@ function verifyShape(s: ShapeRecord, i: number, kind: number | undefined, file: 
     checkShapeRecord(s, `shape ${i}`);
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
-    out.add('counts', () => e.detail);
+    // The counts are the record's (vertex, corner, face and node counts from 0x18).
+    const offset = place ? place.header + SHAPE_FIELD.vertexCount : undefined;
+    out.add('counts', () => `${e.detail}${at(offset)}`, { offset });
     return out.finish();
   }
   const faces = faceCount(s);
@@ -212,16 +215,22 @@ function verifyShape(s: ShapeRecord, i: number, kind: number | undefined, file: 
     out.add('vertex', () => `vertex ${Math.floor(k / 3)}: coordinate ${'xyz'[k % 3]} is ${s.vertices[k]}${at(offset)}, expected a finite number`, { offset });
   }
   for (let c = 0; c < corners && !out.over('corner-vertex'); c++) {
-    if (s.cornerVertices[c] >= vertices) out.add('corner-vertex', () => `corner ${c}: vertex ${s.cornerVertices[c]} ≥ vertex count ${vertices}`);
+    if (s.cornerVertices[c] >= vertices) {
+      const offset = arrayOffset(place, SLOT.cornerVertices, c, 2);
+      out.add('corner-vertex', () => `corner ${c}: vertex ${s.cornerVertices[c]}${at(offset)} ≥ vertex count ${vertices}`, { offset });
+    }
   }
-  const facesOk = checkFaceOffsets(s, out);
-  checkCornerIndex(s, out);
+  const facesOk = checkFaceOffsets(s, out, place);
+  checkCornerIndex(s, out, place);
   if (kind === KIND_MESH) checkMesh(s, out, place);
-  if (facesOk && s.tree.length > 0) checkTree(s, out);
+  if (facesOk && s.tree.length > 0) checkTree(s, out, place);
   for (let f = 0; f < s.planeOffsets.length && !out.over('plane-normal') && !out.over('plane-offset'); f++) {
     const n = decodeNormal(s.planeNormals[2 * f], s.planeNormals[2 * f + 1]);
     const len = Math.hypot(n[0], n[1], n[2]);
-    if (!(Math.abs(len - 1) <= NORMAL_LENGTH_TOLERANCE)) out.add('plane-normal', () => `face ${f}: plane normal length ${len}`, { face: f });
+    if (!(Math.abs(len - 1) <= NORMAL_LENGTH_TOLERANCE)) {
+      const offset = arrayOffset(place, SLOT.planes, f, 8);
+      out.add('plane-normal', () => `face ${f}: plane normal${at(offset)} length ${len}`, { face: f, offset });
+    }
     if (!Number.isFinite(s.planeOffsets[f])) {
       // A plane is 8 bytes: the packed normal (2 × i16), then the offset (f32).
       const offset = arrayOffset(place, SLOT.planes, f, 8);
@@ -229,60 +238,70 @@ function verifyShape(s: ShapeRecord, i: number, kind: number | undefined, file: 
     }
   }
   if (faces > 0 && s.planeOffsets.length > 0 && s.planeOffsets.length !== faces) {
-    out.add('counts', () => `${s.planeOffsets.length} planes for ${faces} faces`);
+    const offset = place ? place.header + SHAPE_FIELD.faceCount : undefined;
+    out.add('counts', () => `${s.planeOffsets.length} planes for ${faces} faces${at(offset)}`, { offset });
   }
   return out.finish();
 }
 
 /** Face offsets start at 0, ascend, end at the corner count. Returns whether faces can be walked. */
-function checkFaceOffsets(s: ShapeRecord, out: ShapeFindings): boolean {
+function checkFaceOffsets(s: ShapeRecord, out: ShapeFindings, place?: ShapePlace): boolean {
   const fo = s.faceOffsets;
   const corners = s.cornerVertices.length;
+  const entry = (k: number): number | undefined => arrayOffset(place, SLOT.faceOffsets, k, 2);
   if (fo.length === 0) {
-    if (corners > 0) out.add('face-offsets', () => `${corners} corners but no face offsets`);
+    const offset = place ? place.header + SHAPE_FIELD.faceCount : undefined;
+    if (corners > 0) out.add('face-offsets', () => `${corners} corners but no face offsets${at(offset)}`, { offset });
     return corners === 0;
   }
   let ok = true;
   if (fo[0] !== 0) {
-    out.add('face-offsets', () => `face offsets[0] = ${fo[0]}, expected 0`, { face: 0 });
+    out.add('face-offsets', () => `face offsets[0]${at(entry(0))} = ${fo[0]}, expected 0`, { face: 0, offset: entry(0) });
     ok = false;
   }
   for (let f = 0; f + 1 < fo.length && !out.over('face-offsets'); f++) {
     if (fo[f + 1] <= fo[f]) {
-      out.add('face-offsets', () => `face ${f}: offsets ${fo[f]} → ${fo[f + 1]} do not ascend`, { face: f });
+      out.add('face-offsets', () => `face ${f}: offsets ${fo[f]} → ${fo[f + 1]}${at(entry(f + 1))} do not ascend`, { face: f, offset: entry(f + 1) });
       ok = false;
     }
   }
   if (fo[fo.length - 1] !== corners) {
-    out.add('face-offsets', () => `face offsets end at ${fo[fo.length - 1]}, corner count is ${corners}`);
+    const last = entry(fo.length - 1);
+    out.add('face-offsets', () => `face offsets end at ${fo[fo.length - 1]}${at(last)}, corner count is ${corners}`, { offset: last });
     ok = false;
   }
   return ok;
 }
 
 /** The vertex -> corner CSR lists, for every vertex, exactly its corners in ascending order. */
-function checkCornerIndex(s: ShapeRecord, out: ShapeFindings): void {
+function checkCornerIndex(s: ShapeRecord, out: ShapeFindings, place?: ShapePlace): void {
   const off = s.vertexCornerOffsets;
   const ids = s.cornerIdsByVertex;
   const cv = s.cornerVertices;
+  const offAt = (k: number): number | undefined => arrayOffset(place, SLOT.vertexCornerOffsets, k, 2);
+  const idAt = (k: number): number | undefined => arrayOffset(place, SLOT.cornerIdsByVertex, k, 2);
   if (off.length === 0 && ids.length === 0) return;
   if (off.length === 0 || (ids.length === 0 && cv.length > 0)) {
-    out.add('corner-index', () => `vertex → corner index incomplete: ${off.length} offsets, ${ids.length} ids`);
+    // One of the two arrays is absent: its offset field in the record says so.
+    const slot = off.length === 0 ? SLOT.vertexCornerOffsets : SLOT.cornerIdsByVertex;
+    const offset = place ? place.header + SHAPE_FIELD.offsets + 4 * slot : undefined;
+    out.add('corner-index', () => `vertex → corner index incomplete: ${off.length} offsets, ${ids.length} ids${at(offset)}`, { offset });
     return;
   }
   if (off[0] !== 0 || off[off.length - 1] !== ids.length) {
-    out.add('corner-index', () => `vertex → corner offsets run ${off[0]}..${off[off.length - 1]}, expected 0..${ids.length}`);
+    const offset = offAt(off[0] !== 0 ? 0 : off.length - 1);
+    out.add('corner-index', () => `vertex → corner offsets run ${off[0]}..${off[off.length - 1]}${at(offset)}, expected 0..${ids.length}`, { offset });
     return;
   }
   for (let v = 0; v + 1 < off.length && !out.over('corner-index'); v++) {
     if (off[v + 1] < off[v]) {
-      out.add('corner-index', () => `vertex ${v}: offsets ${off[v]} → ${off[v + 1]} descend`);
+      out.add('corner-index', () => `vertex ${v}: offsets ${off[v]} → ${off[v + 1]}${at(offAt(v + 1))} descend`, { offset: offAt(v + 1) });
       return;
     }
     for (let k = off[v]; k < off[v + 1]; k++) {
       const c = ids[k];
-      if (c >= cv.length || cv[c] !== v) out.add('corner-index', () => `vertex ${v}: lists corner ${c}, whose vertex is ${cv[c] ?? 'none'}`);
-      else if (k > off[v] && c <= ids[k - 1]) out.add('corner-index', () => `vertex ${v}: corners ${ids[k - 1]}, ${c} not ascending`);
+      if (c >= cv.length || cv[c] !== v) out.add('corner-index', () => `vertex ${v}: lists corner ${c}${at(idAt(k))}, whose vertex is ${cv[c] ?? 'none'}`, { offset: idAt(k) });
+      else if (k > off[v] && c <= ids[k - 1]) out.add('corner-index', () => `vertex ${v}: corners ${ids[k - 1]}, ${c}${at(idAt(k))} not ascending`, { offset: idAt(k) });
     }
   }
 }
@@ -291,9 +310,13 @@ function checkCornerIndex(s: ShapeRecord, out: ShapeFindings): void {
 function checkMesh(s: ShapeRecord, out: ShapeFindings, place?: ShapePlace): void {
   const faces = faceCount(s);
   const corners = s.cornerVertices.length;
-  if (corners !== 3 * faces) out.add('mesh', () => `kind 5 (mesh) with ${corners} corners for ${faces} faces (not triangles)`);
-  if (s.edgeValues.length !== corners) out.add('mesh', () => `kind 5 (mesh) with ${s.edgeValues.length} edge values for ${corners} corners`);
-  if (faces > 1 && s.tree.length !== 2 * (faces - 1)) out.add('mesh', () => `kind 5 (mesh) with ${s.tree.length / 2} tree nodes for ${faces} faces`);
+  const field = (f: number): number | undefined => (place ? place.header + f : undefined);
+  if (corners !== 3 * faces) out.add('mesh', () => `kind 5 (mesh) with ${corners} corners for ${faces} faces (not triangles)${at(field(SHAPE_FIELD.cornerCount))}`, { offset: field(SHAPE_FIELD.cornerCount) });
+  if (s.edgeValues.length !== corners) {
+    const offset = field(SHAPE_FIELD.offsets + 4 * SLOT.edgeValues);
+    out.add('mesh', () => `kind 5 (mesh) with ${s.edgeValues.length} edge values for ${corners} corners${at(offset)}`, { offset });
+  }
+  if (faces > 1 && s.tree.length !== 2 * (faces - 1)) out.add('mesh', () => `kind 5 (mesh) with ${s.tree.length / 2} tree nodes for ${faces} faces${at(field(SHAPE_FIELD.nodeCount))}`, { offset: field(SHAPE_FIELD.nodeCount) });
   const bit = (b: Uint8Array, c: number): number => (b.length ? (b[c >> 3] >> (c & 7)) & 1 : 0);
   for (let c = 0; c < s.edgeValues.length && !out.over('edge-value') && !out.over('edge-bits'); c++) {
     const v = s.edgeValues[c];
@@ -301,12 +324,15 @@ function checkMesh(s: ShapeRecord, out: ShapeFindings, place?: ShapePlace): void
       const offset = arrayOffset(place, SLOT.edgeValues, c, 4);
       out.add('edge-value', () => `corner ${c}: edge value ${v}${at(offset)} outside [0, 1]`, { offset });
     }
-    if (bit(s.concaveBits, c) && bit(s.flatBits, c)) out.add('edge-bits', () => `corner ${c}: both the concave and the flat bit are set`);
+    if (bit(s.concaveBits, c) && bit(s.flatBits, c)) {
+      const offset = arrayOffset(place, SLOT.concaveBits, c >> 3, 1);
+      out.add('edge-bits', () => `corner ${c}: both the concave${at(offset)} and the flat bit${at(arrayOffset(place, SLOT.flatBits, c >> 3, 1))} are set`, { offset });
+    }
   }
 }
 
 /** Every face's box lies inside the box of its leaf (heap node faces − 1 + f) decoded from the root. */
-function checkTree(s: ShapeRecord, out: ShapeFindings): void {
+function checkTree(s: ShapeRecord, out: ShapeFindings, place?: ShapePlace): void {
   const faces = faceCount(s);
   const root: Box6 = [...s.min, ...s.max];
   const boxes = nodeBoxes(root, s.tree, faces);
@@ -322,10 +348,12 @@ function checkTree(s: ShapeRecord, out: ShapeFindings): void {
       const outside = a < 3 ? fb[a] < bound - slack : fb[a] > bound + slack;
       if (outside || Number.isNaN(fb[a])) {
         const axis = 'xyz'[a % 3];
+        // The leaf's box is stored in its parent node (node i holds the boxes of 2i + 1 and 2i + 2; 8 bytes a node).
+        const offset = arrayOffset(place, SLOT.tree, (leaf - 1) >> 1, 8);
         out.add(
           'tree-containment',
-          () => `face ${f} (leaf node ${leaf}): ${a < 3 ? 'min' : 'max'} ${axis} ${fb[a]} outside the leaf box's ${bound}`,
-          { face: f, node: leaf },
+          () => `face ${f} (leaf node ${leaf}): ${a < 3 ? 'min' : 'max'} ${axis} ${fb[a]} outside the leaf box's ${bound}${at(offset)}`,
+          { face: f, node: leaf, offset },
         );
         break;
       }

@@ -53,7 +53,7 @@ describe('compile-collision inspect / verify', () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/kinds.physics: ok\n.*box.physics: ok/);
     expect(r.stderr).toMatch(/bad.physics: read: header: at 0x4: magic: expected 0x69af7015, found 0x69af70ea/);
-    expect(r.stderr).toMatch(/unordered.physics: face-offsets: shape 0: face 1: offsets 6 → 3 do not ascend/);
+    expect(r.stderr).toMatch(/unordered.physics: face-offsets: shape 0: face 1: offsets 6 → 3 at 0x[0-9a-f]+ do not ascend/);
     expect(r.stderr).toMatch(/2 of 4 files failed/);
   });
 

@@ -39,16 +39,17 @@ describe('verify', () => {
   it('face offsets that do not ascend', () => {
     const res = box();
     res.shapes[0].faceOffsets[3] = 2;
-    expect(checks(res)).toContain('face-offsets: shape 0: face 2: offsets 6 → 2 do not ascend');
+    expect(checks(res)).toContain(`face-offsets: shape 0: face 2: offsets 6 → 2 at 0x${(res.layout!.arrays[0][7] + 2 * 3).toString(16)} do not ascend`);
   });
 
   it('a vertex → corner index that disagrees with the corners', () => {
     const res = box();
     const ids = res.shapes[0].cornerIdsByVertex;
     [ids[0], ids[1]] = [ids[1], ids[0]];
-    expect(checks(res).join('\n')).toMatch(/corner-index: shape 0: vertex 0: corners \d+, \d+ not ascending/);
+    const id = (k: number): string => `0x${(res.layout!.arrays[0][2] + 2 * k).toString(16)}`;
+    expect(checks(res).join('\n')).toContain(`corner-index: shape 0: vertex 0: corners ${ids[0]}, ${ids[1]} at ${id(1)} not ascending`);
     res.shapes[0].cornerIdsByVertex[0] = 1;
-    expect(checks(res).join('\n')).toMatch(/corner-index: shape 0: vertex 0: lists corner 1, whose vertex is \d+/);
+    expect(checks(res).join('\n')).toMatch(new RegExp(`corner-index: shape 0: vertex 0: lists corner 1 at ${id(0)}, whose vertex is \\d+`));
   });
 
   it('a face outside the box of its leaf, naming face, node and numbers', () => {
@@ -64,18 +65,36 @@ describe('verify', () => {
   it('corner vertices past the vertex count, counts that disagree, kind-5 shape rules', () => {
     const res = box();
     res.shapes[0].cornerVertices[5] = 99;
-    expect(checks(res)).toContain('corner-vertex: shape 0: corner 5: vertex 99 ≥ vertex count 8');
+    expect(checks(res)).toContain(`corner-vertex: shape 0: corner 5: vertex 99 at 0x${(res.layout!.arrays[0][3] + 2 * 5).toString(16)} ≥ vertex count 8`);
     const r2 = box();
     r2.shapes[0].edgeValues = new Float32Array(3);
-    expect(checks(r2)).toEqual(['counts: shape 0: edge values: 3 entries, expected 0 or 36']);
+    expect(checks(r2)).toEqual([`counts: shape 0: edge values: 3 entries, expected 0 or 36 at 0x${(r2.layout!.shapeTable + 0x18).toString(16)}`]);
     const r3 = box();
     r3.shapes[0].edgeValues[0] = 1.5;
     r3.shapes[0].flatBits[0] |= 1;
     r3.shapes[0].concaveBits[0] |= 1;
     expect(checks(r3)).toEqual([
       `edge-value: shape 0: corner 0: edge value 1.5 at 0x${r3.layout!.arrays[0][4].toString(16)} outside [0, 1]`,
-      'edge-bits: shape 0: corner 0: both the concave and the flat bit are set',
+      `edge-bits: shape 0: corner 0: both the concave at 0x${r3.layout!.arrays[0][5].toString(16)} and the flat bit at 0x${r3.layout!.arrays[0][6].toString(16)} are set`,
     ]);
+  });
+
+  it('gives every finding of a record read from a file its byte offset', () => {
+    const res = box();
+    res.shapes[0].cornerVertices[5] = 99;
+    [res.shapes[0].cornerIdsByVertex[0], res.shapes[0].cornerIdsByVertex[1]] = [res.shapes[0].cornerIdsByVertex[1], res.shapes[0].cornerIdsByVertex[0]];
+    res.shapes[0].edgeValues[0] = 1.5;
+    res.shapes[0].flatBits[0] |= 1;
+    res.shapes[0].concaveBits[0] |= 1;
+    res.shapes[0].tree[0] = (res.shapes[0].tree[0] & ~0x3ff) | 0x3ff;
+    res.parts[0].position[1] = Number.NaN;
+    res.shapes[0].vertices[4] = Number.POSITIVE_INFINITY;
+    const found = verifyResource(res, 'x.physics');
+    expect(new Set(found.map((f) => f.check))).toEqual(new Set(['corner-vertex', 'corner-index', 'edge-value', 'edge-bits', 'tree-containment', 'part-transform', 'vertex']));
+    for (const f of found) {
+      expect(f.offset, `${f.check}: ${f.message}`).toBeGreaterThan(0);
+      expect(f.message).toContain(`at 0x${f.offset!.toString(16)}`);
+    }
   });
 
   it('caps repeated findings of one check', () => {

@@ -67,6 +67,8 @@ export class RideThreads {
     const builder = new WorldBuilder(sources.reduce((s, f) => s + f.size, 0) / MIN_FILE_BYTES_PER_FACE, true);
     const back = new Map<number, Extract<RideReply, { kind: 'file' }>>();
     const held = this.workers.map(() => 0);
+    /** The worker each file's faces came from. */
+    const from = new Map<number, number>();
     let next = 0, sent = 0, end = sources.length;
     let failed: { index: number; error: string } | undefined;
     return new Promise<WorldRead>((resolve, reject) => {
@@ -81,6 +83,10 @@ export class RideThreads {
           back.delete(next);
           if ('refused' in r) return finish({ index: next, refused: r.refused });
           builder.addFaces(sources[next].name, r.faces, r.arrays, r.lo, r.hi);
+          // Its arrays back to the worker that wrote them, for a later file (ride-worker.ts: no garbage here).
+          const arrays = r.arrays;
+          this.post(from.get(next)!, { kind: 'recycle', arrays }, Object.values(arrays).map((a) => (a as Uint8Array).buffer as ArrayBuffer));
+          from.delete(next);
           next++;
         }
         if (failed && next === failed.index) return finish(failed);
@@ -110,6 +116,7 @@ export class RideThreads {
       this.onReply = (k, m) => {
         if (m.kind !== 'file') return;
         held[k]--;
+        from.set(m.index, k);
         back.set(m.index, m);
         pump();
       };

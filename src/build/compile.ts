@@ -303,9 +303,13 @@ async function encodeStage(b: Build, objects: ImportedObject[]): Promise<{ built
     }
     // The level's edge data: the corners each shape left unpaired, matched over the level, stored into the files
     // (counted in 'shape' mode too, for the manifest, where every listed corner is written open).
-    const level = await timed(b, 'seams', () => joinSeams(built, options.seams, options.seamValues ?? [], cached, allKeys, b.cache, staging, b.pool, threads, (d, t) => b.hooks.onProgress?.('seams', d, t)));
+    // Open edges lying on another object's face are looked for over the level's triangles as encoded.
+    const faces = objects.flatMap((o) => o.groups.map((g) => ({ positions: o.positions, indices: g.indices })));
+    const level = await timed(b, 'seams', () => joinSeams(built, options.seams, options.seamValues ?? [], cached, allKeys, b.cache, staging, b.pool, threads, (d, t) => b.hooks.onProgress?.('seams', d, t), faces));
     const skipped = level.coverUnchecked;
     if (skipped && options.seams === 'level') b.logger.warn(`seams: ${skipped.corners} open corners not checked for T-junctions and near-flush joints (the pass would compare more than its work budget of ${skipped.budget.toExponential(1)} edge pairs: large edges over many open ones); they are written open`);
+    const notOnFaces = level.faceUnchecked;
+    if (notOnFaces) b.logger.warn(`seams: ${notOnFaces.corners} open corners not checked for lying on another object's face (the pass would consider more than its work budget of ${notOnFaces.budget.toExponential(1)} edge–face pairs: large faces over many open edges); they are written open`);
     return { built, layout, threads, level };
   }
 }

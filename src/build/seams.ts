@@ -3,7 +3,7 @@
 // each cache entry settled with its final bytes.
 import { join } from 'node:path';
 import { SEAM_NONE } from '../geometry/edge-rule.ts';
-import { carrySeamValues, type SeamMatch } from '../geometry/seams.ts';
+import { carrySeamValues, type LevelFaces, type SeamMatch } from '../geometry/seams.ts';
 import { noteBytes, releaseBytes, type BuiltResource } from '../tiling/build.ts';
 import { runPatches, type ThreadPool } from '../tiling/pool.ts';
 import { applySeams, countSeams, levelMatch, type PatchItem, type SeamMode } from '../tiling/seams.ts';
@@ -15,10 +15,11 @@ import type { ResourceCache } from './cache.ts';
  * into its bytes and its staged file: the changed span in place for a file this build wrote, the whole file anew
  * for one taken from the cache (it may be linked with the previous output, which must not change) — and nothing,
  * not even a read, for one from the cache that already holds these codes. Each cache entry then holds the final
- * bytes (appended to a pack: src/output/cache-pack.ts).
+ * bytes (appended to a pack: src/output/cache-pack.ts). `faces`: the level's triangles as encoded (world space), for
+ * open edges lying on another object's face ('level' only).
  */
-export async function joinSeams(built: BuiltResource[], mode: SeamMode, carried: number[], cached: BuiltResource[], keys: string[], cache: ResourceCache | undefined, staging: Staging, pool: ThreadPool | undefined, threads: number, onDone?: (done: number, total: number) => void): Promise<SeamMatch> {
-  const match = levelMatch(built);
+export async function joinSeams(built: BuiltResource[], mode: SeamMode, carried: number[], cached: BuiltResource[], keys: string[], cache: ResourceCache | undefined, staging: Staging, pool: ThreadPool | undefined, threads: number, onDone?: (done: number, total: number) => void, faces?: LevelFaces[]): Promise<SeamMatch> {
+  const match = levelMatch(built, mode === 'level' ? faces : undefined);
   if (mode === 'level') carrySeamValues(built.map((r) => r.open), match.codes, carried);
   // The files this build wrote that gain joined corners are patched on every thread (each read back, checked,
   // patched in place and summed, and with the cache on appended to a pack: src/tiling/seams.ts patchUnit); the

@@ -19,7 +19,7 @@ import { decodeMaterial } from '../format/material.ts';
 import { buildSurfaceTable, normaliseSurfaceName, surfaceNameOfWord } from '../import/materials.ts';
 import { faceCount, KIND_BOX, KIND_CONVEX, KIND_MESH, NO_SHAPE, PART_FLAGS, type PartRecord, type PhysicsResource, type ShapeRecord, type Vec3 } from '../format/types.ts';
 import type { OpenCorners } from '../geometry/encode.ts';
-import { carrySeamValues, matchSeams, seamEdge } from '../geometry/seams.ts';
+import { carrySeamValues, matchSeams, seamEdge, type LevelFaces } from '../geometry/seams.ts';
 import { SEAM_NONE } from '../geometry/edge-rule.ts';
 import { quatToMat3 } from '../shapes/frame.ts';
 import type { Manifest } from '../build/manifest.ts';
@@ -104,7 +104,7 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
   };
   const accessor = (type: 'VEC3' | 'VEC4' | 'SCALAR', array: Float32Array | Uint32Array) => doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
   const notes: ToGltfResult['notes'] = [];
-  const seamLists: { note: number; open: OpenCorners[]; stored: ShapeRecord[] }[] = [];
+  const seamLists: { note: number; open: OpenCorners[]; stored: ShapeRecord[]; faces: LevelFaces[] }[] = [];
   // First every resource read, and the world values of its unrotated kind-5 parts solved over the whole export (a
   // vertex several parts store comes back as one point).
   const solver = new WorldSolver();
@@ -344,7 +344,7 @@ export async function resourcesToGltf(inputs: ToGltfInput[], opts: Partial<ToGlt
   // against the stored edge data of those corners.
   if (levelSeams && seamLists.length) {
     const lists = seamLists.flatMap((l) => l.open);
-    const match = matchSeams(lists);
+    const match = matchSeams(lists, seamLists.flatMap((l) => l.faces));
     // The stored convex values of the joins that come back a few steps off are carried for the recompile
     // (sk8_compile.seamValues), which takes each where its join is still within SEAM_CARRY_ULPS of it.
     const carried: number[] = [];

@@ -6,6 +6,7 @@
 import { faceCount, KIND_BOX, KIND_MESH, NO_SHAPE, type PartRecord, type PhysicsResource, type ShapeRecord, type Vec3 } from '../format/types.ts';
 import { encodeResource, type MeshObject } from '../geometry/resource.ts';
 import type { OpenCorners } from '../geometry/encode.ts';
+import type { LevelFaces } from '../geometry/seams.ts';
 import type { NativeShape } from '../shapes/native.ts';
 import { convexParts } from '../shapes/convex.ts';
 import { parseStoredSpec, storedBox, storedBoxSpec, storedConvexPart } from '../shapes/stored.ts';
@@ -135,7 +136,7 @@ export function grindCurve(res: PhysicsResource, i: number, plan: MeshPlan | und
  * object per part, as encodeResource over the nodes) and compares parts and shapes with the stored ones (edge data
  * at corners the shape leaves open excepted: the level-wide seams set those on recompile). Returns a note, or null.
  */
-export function reencodeCheck(res: PhysicsResource, grouping: Grouping, meshes: MeshPlan[], file: string, joinedNote: boolean): { why: string | null; seams?: { open: OpenCorners[]; stored: ShapeRecord[] } } {
+export function reencodeCheck(res: PhysicsResource, grouping: Grouping, meshes: MeshPlan[], file: string, joinedNote: boolean): { why: string | null; seams?: { open: OpenCorners[]; stored: ShapeRecord[]; faces: LevelFaces[] } } {
   const why = (w: string): { why: string } => ({ why: w });
   const objects: MeshObject[] = [];
   const byMaterial = new Map<number, MeshPlan[]>();
@@ -176,7 +177,8 @@ export function reencodeCheck(res: PhysicsResource, grouping: Grouping, meshes: 
     }
     if (joined > 0) differs = `${joined} corners carry edge data joined across the compiler's cuts (--seams level): the recompile joins them again from world values the file keeps only to its f32 recentring, so their edge values may come out a step apart (a compile output with its manifest is fitted to them)`;
   }
-  return { why: differs, seams: { open: encoded.open, stored } };
+  // The triangles the recompile will see (world space), for the seams' open edges lying on another face.
+  return { why: differs, seams: { open: encoded.open, stored, faces: objects.map((o) => ({ positions: o.positions, indices: o.indices })) } };
 }
 
 /** Bit c of a per-corner bit array (concave, flat). */

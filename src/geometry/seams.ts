@@ -16,6 +16,9 @@
 // the join depend on its own triangles only (the cache keys them so). The one difference from a weld of the whole
 // level first: an edge paired inside one shape plus two more faces elsewhere that run it (4+ faces on one edge)
 // joins those two; the whole-level rule would leave them open. The shape's own pair is kept either way.
+// After the match, two passes join what it cannot (--seams level): edges covered by other open edges within a
+// tolerance (T-junctions, near-flush joints: joinCovered) and edges lying on another object's face (a kicker's foot
+// on the ground: joinOnFaces, given the level's triangles).
 
 import { classifyEdge, convexValue, EDGE_CONCAVE, EDGE_CONCAVE_SHARP, EDGE_FLAT, FLAT_COS, SEAM_CONCAVE, SEAM_FLAT, SEAM_NONE, SEAM_SHARP } from './edge-rule.ts';
 import type { OpenCorners } from './encode.ts';
@@ -34,6 +37,8 @@ export interface SeamMatch {
    * looked at (they stay open), its estimated work and the budget (COVER_BUDGET).
    */
   coverUnchecked?: { corners: number; work: number; budget: number };
+  /** Set when the face pass (joinOnFaces) went past its work budget (FACE_BUDGET) and joined nothing. */
+  faceUnchecked?: { corners: number; work: number; budget: number };
 }
 
 /** Corners per call into the match (assembly/seams.ts matchBegin says why it is called in chunks). */
@@ -50,10 +55,11 @@ export const MATCH_BUCKET_CORNERS = 1 << 18;
 /**
  * The level-wide codes of every listed corner (see the file header), computed in WebAssembly (assembly/seams.ts).
  * Lists are taken in order (a resource's shapes, resources in job order), which fixes each pair's classification
- * order: the result does not depend on how many threads encoded them. `bucketCorners` (tests): see
- * MATCH_BUCKET_CORNERS; the codes do not depend on it.
+ * order: the result does not depend on how many threads encoded them. `faces`: the level's triangles, for the
+ * pass that joins open edges lying on another object's face (joinOnFaces; none given: not run). `bucketCorners`
+ * (tests): see MATCH_BUCKET_CORNERS; the codes do not depend on it.
  */
-export function matchSeams(lists: OpenCorners[], bucketCorners = MATCH_BUCKET_CORNERS): SeamMatch {
+export function matchSeams(lists: OpenCorners[], faces?: LevelFaces[], bucketCorners = MATCH_BUCKET_CORNERS): SeamMatch {
   let n = 0;
   for (const l of lists) {
     if (l.points.length !== 9 * l.corner.length) throw new Error(`seams: ${l.points.length} point values for ${l.corner.length} corners`);
@@ -70,10 +76,14 @@ export function matchSeams(lists: OpenCorners[], bucketCorners = MATCH_BUCKET_CO
     }, (codes) => all.set(codes))
     : matchBuckets(lists, n, bucketCorners, all);
   const cover = joinCovered(lists, all);
+  const onFaces = faces ? joinOnFaces(lists, all, faces) : { joined: 0 };
   const codes: Float32Array[] = [];
   let at = 0;
   for (const l of lists) codes.push(all.subarray(at, (at += l.corner.length)));
-  return { codes, openCorners: r.openCorners, joined: r.joined + cover.joined, ...(cover.unchecked ? { coverUnchecked: cover.unchecked } : {}) };
+  return {
+    codes, openCorners: r.openCorners, joined: r.joined + cover.joined + onFaces.joined,
+    ...(cover.unchecked ? { coverUnchecked: cover.unchecked } : {}), ...(onFaces.unchecked ? { faceUnchecked: onFaces.unchecked } : {}),
+  };
 }
 
 /**
@@ -192,6 +202,289 @@ function joinCovered(lists: OpenCorners[], all: Float32Array): { joined: number;
     joined++;
   }
   return { joined };
+}
+
+/** The level's triangles in world space, as the encoder takes them: positions (xyz) and a triangle list into them. */
+export interface LevelFaces {
+  positions: ArrayLike<number>;
+  indices: ArrayLike<number>;
+}
+
+/**
+ * The face pass's work budget (joinOnFaces), in cell visits and edge–face pairs considered while the level's faces
+ * stream past the grid of the remaining open edges: `base` plus `perCorner` for each corner it looks at. Ordinary
+ * faces meet a few edges each; a soup of large overlapping triangles puts every edge under every face (10,000
+ * triangles: ~30,000 open edges, ~3·10^8 pairs). Past it the pass stops, joins nothing (those corners stay open, as
+ * before it existed) and the build warns.
+ */
+export const FACE_BUDGET = { base: 3e7, perCorner: 200 };
+
+/**
+ * How far across an open edge, metres, a face must reach to continue the surface there (joinOnFaces): twice
+ * T_JUNCTION_TOLERANCE, so that a face merely touching the edge from the edge's own side (the ground under a
+ * kicker's ramp, ending at its foot line) is not taken for the surface beyond it.
+ */
+export const FACE_ACROSS = 2 * T_JUNCTION_TOLERANCE;
+
+/** Most x/z cells of the face pass's grid (4 bytes each): the cell grows for a level spread wide with few open edges. */
+const FACE_GRID_CELLS = 1 << 22;
+
+/**
+ * The corners still open after the match and the T-junction pass whose edge a → b lies on the faces of the level
+ * (docs/format-decisions.md "Open edges lying on a face"): a kicker's foot on the ground, a box open at the bottom
+ * on a floor, a floor patch lying on a bigger floor. A face qualifies for an edge when
+ *  - it does not hold both a and b (an edge of a face elsewhere — the exact match's business: when any face but the
+ *    corner's own holds it, by position, either way, the corner is left as it is), and it is not back to back with
+ *    the corner's face (n1·n2 ≤ −FLAT_COS);
+ *  - a and b lie within T_JUNCTION_TOLERANCE of its plane;
+ *  - it continues the surface across the edge: the edge, moved FACE_ACROSS along the face's plane to the side the
+ *    face's winding puts across it (r = e × n2, e the edge's direction: the side a neighbour holding b → a lies on),
+ *    lies inside the face's footprint within T_JUNCTION_TOLERANCE over a stretch longer than the tolerance.
+ * A corner covered end to end (gaps ≤ T_JUNCTION_TOLERANCE) by qualifying faces that each give the same code takes
+ * it: the edge rule (classifyEdge) of its face against the face across, the neighbour above the corner's plane when
+ * r leans above it (what the shape rule's centroid test gives a neighbour across the edge). Faces giving different
+ * codes leave it open.
+ *
+ * Work: a grid over x/z of the remaining open edges (usually few), and every face streamed past it once.
+ */
+export function joinOnFaces(lists: OpenCorners[], all: Float32Array, faces: LevelFaces[]): { joined: number; unchecked?: { corners: number; work: number; budget: number } } {
+  const tol = T_JUNCTION_TOLERANCE;
+  const open: number[] = [];
+  const pts: number[] = [];
+  let g = 0;
+  for (const l of lists) {
+    for (let c = 0; c < l.corner.length; c++, g++) {
+      if (all[g] !== SEAM_NONE) continue;
+      const o = 9 * c;
+      if (Math.hypot(l.points[o + 3] - l.points[o], l.points[o + 4] - l.points[o + 1], l.points[o + 5] - l.points[o + 2]) < 10 * tol) continue;
+      open.push(g);
+      for (let k = 0; k < 9; k++) pts.push(l.points[o + k]);
+    }
+  }
+  const n = open.length;
+  if (n === 0 || faces.length === 0) return { joined: 0 };
+  const P = Float64Array.from(pts);
+  // Per edge: its unit direction, its face's unit normal, its length and box (x/z and y, widened by the tolerance).
+  const E = new Float64Array(7 * n);
+  const box = new Float64Array(6 * n);
+  let gx0 = Infinity, gz0 = Infinity, gx1 = -Infinity, gz1 = -Infinity;
+  const lens = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const o = 9 * i;
+    const len = Math.hypot(P[o + 3] - P[o], P[o + 4] - P[o + 1], P[o + 5] - P[o + 2]);
+    lens[i] = len;
+    const nf = faceNormal(P, o);
+    E.set([(P[o + 3] - P[o]) / len, (P[o + 4] - P[o + 1]) / len, (P[o + 5] - P[o + 2]) / len, nf[0], nf[1], nf[2], len], 7 * i);
+    for (let k = 0; k < 3; k++) {
+      box[6 * i + k] = Math.min(P[o + k], P[o + 3 + k]) - tol;
+      box[6 * i + 3 + k] = Math.max(P[o + k], P[o + 3 + k]) + tol;
+    }
+    gx0 = Math.min(gx0, box[6 * i]);
+    gz0 = Math.min(gz0, box[6 * i + 2]);
+    gx1 = Math.max(gx1, box[6 * i + 3]);
+    gz1 = Math.max(gz1, box[6 * i + 5]);
+  }
+  // Cells of twice the median edge length (at least 0.25 m), grown until the grid has at most FACE_GRID_CELLS.
+  let cell = Math.max(0.25, 2 * [...lens].sort((a, b) => a - b)[n >> 1]);
+  while (Math.ceil((gx1 - gx0) / cell + 1) * Math.ceil((gz1 - gz0) / cell + 1) > FACE_GRID_CELLS) cell *= 2;
+  const W = Math.floor((gx1 - gx0) / cell) + 1, H = Math.floor((gz1 - gz0) / cell) + 1;
+  const budget = FACE_BUDGET.base + FACE_BUDGET.perCorner * n;
+  let work = 0;
+  const start = new Int32Array(W * H + 1);
+  const forCells = (i: number, visit: (c: number) => void): void => {
+    const x0 = Math.floor((box[6 * i] - gx0) / cell), x1 = Math.floor((box[6 * i + 3] - gx0) / cell);
+    const z0 = Math.floor((box[6 * i + 2] - gz0) / cell), z1 = Math.floor((box[6 * i + 5] - gz0) / cell);
+    for (let z = z0; z <= z1; z++) for (let x = x0; x <= x1; x++) visit(z * W + x);
+  };
+  for (let i = 0; i < n && work <= budget; i++) forCells(i, (c) => void (start[c + 1]++, work++));
+  if (work > budget) return { joined: 0, unchecked: { corners: n, work, budget } };
+  for (let c = 0; c < W * H; c++) start[c + 1] += start[c];
+  const members = new Int32Array(start[W * H]);
+  const fill = start.slice(0, W * H);
+  for (let i = 0; i < n; i++) forCells(i, (c) => void (members[fill[c]++] = i));
+  const occupied: number[] = [];
+  for (let c = 0; c < W * H; c++) if (start[c + 1] > start[c]) occupied.push(c);
+  // The spans each edge's faces cover (edge, t0, t1, code), and the edges some other face holds by position.
+  const spanEdge: number[] = [], spanLo: number[] = [], spanHi: number[] = [], spanCode: number[] = [];
+  const refused = new Uint8Array(n);
+  const stamp = new Float64Array(n).fill(-1);
+  const tri = new Float64Array(9);
+  let t = 0;
+  const pair = (i: number): void => {
+    const o = 9 * i, q = 7 * i;
+    // Holds a and b: the corner's own face (or a repeat of it), else another face on the edge.
+    let ia = -1, ib = -1;
+    for (let k = 0; k < 3; k++) {
+      if (tri[3 * k] === P[o] && tri[3 * k + 1] === P[o + 1] && tri[3 * k + 2] === P[o + 2]) ia = k;
+      else if (tri[3 * k] === P[o + 3] && tri[3 * k + 1] === P[o + 4] && tri[3 * k + 2] === P[o + 5]) ib = k;
+    }
+    if (ia >= 0 && ib >= 0) {
+      const c = 3 * ((ia + 2) % 3);
+      const own = ib === (ia + 1) % 3 && tri[c] === P[o + 6] && tri[c + 1] === P[o + 7] && tri[c + 2] === P[o + 8];
+      if (!own) refused[i] = 1;
+      return;
+    }
+    const ux = tri[3] - tri[0], uy = tri[4] - tri[1], uz = tri[5] - tri[2];
+    const vx = tri[6] - tri[0], vy = tri[7] - tri[1], vz = tri[8] - tri[2];
+    let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const nl = Math.hypot(nx, ny, nz);
+    if (!(nl > 0)) return;
+    nx /= nl;
+    ny /= nl;
+    nz /= nl;
+    const d = Math.max(-1, Math.min(1, E[q + 3] * nx + E[q + 4] * ny + E[q + 5] * nz));
+    if (d <= -FLAT_COS) return;
+    const da = (P[o] - tri[0]) * nx + (P[o + 1] - tri[1]) * ny + (P[o + 2] - tri[2]) * nz;
+    const db = (P[o + 3] - tri[0]) * nx + (P[o + 4] - tri[1]) * ny + (P[o + 5] - tri[2]) * nz;
+    if (Math.abs(da) > tol || Math.abs(db) > tol) return;
+    // r = e × n2: across the edge in the face's plane, on the side a neighbour holding b → a would lie.
+    const ex = E[q], ey = E[q + 1], ez = E[q + 2];
+    let rx = ey * nz - ez * ny, ry = ez * nx - ex * nz, rz = ex * ny - ey * nx;
+    const rl = Math.hypot(rx, ry, rz);
+    if (!(rl > 0.5)) return;
+    rx /= rl;
+    ry /= rl;
+    rz /= rl;
+    // The edge moved across and onto the plane, clipped to the footprint widened by the tolerance.
+    const ax = P[o] - da * nx + FACE_ACROSS * rx, ay = P[o + 1] - da * ny + FACE_ACROSS * ry, az = P[o + 2] - da * nz + FACE_ACROSS * rz;
+    const bx = P[o + 3] - db * nx + FACE_ACROSS * rx, by = P[o + 4] - db * ny + FACE_ACROSS * ry, bz = P[o + 5] - db * nz + FACE_ACROSS * rz;
+    const len = E[q + 6];
+    let lo = 0, hi = len;
+    for (let k = 0; k < 3; k++) {
+      const s = 3 * k, f = 3 * ((k + 1) % 3);
+      const sx = tri[f] - tri[s], sy = tri[f + 1] - tri[s + 1], sz = tri[f + 2] - tri[s + 2];
+      // Inward normal of the side in the plane: n2 × side (the triangle winds counter-clockwise about n2).
+      let mx = ny * sz - nz * sy, my = nz * sx - nx * sz, mz = nx * sy - ny * sx;
+      const ml = Math.hypot(mx, my, mz);
+      if (!(ml > 0)) return;
+      mx /= ml;
+      my /= ml;
+      mz /= ml;
+      const f0 = (ax - tri[s]) * mx + (ay - tri[s + 1]) * my + (az - tri[s + 2]) * mz + tol;
+      const f1 = (bx - tri[s]) * mx + (by - tri[s + 1]) * my + (bz - tri[s + 2]) * mz + tol;
+      if (f0 < 0 && f1 < 0) return;
+      if (f0 < 0) lo = Math.max(lo, (len * f0) / (f0 - f1));
+      else if (f1 < 0) hi = Math.min(hi, (len * f0) / (f0 - f1));
+    }
+    if (hi - lo <= tol) return;
+    const above = rx * E[q + 3] + ry * E[q + 4] + rz * E[q + 5] >= 0;
+    const cls = classifyEdge(d, above);
+    spanEdge.push(i);
+    spanLo.push(lo);
+    spanHi.push(hi);
+    spanCode.push(cls === EDGE_FLAT ? SEAM_FLAT : cls === EDGE_CONCAVE ? SEAM_CONCAVE : cls === EDGE_CONCAVE_SHARP ? SEAM_SHARP : convexValue(d));
+  };
+  const visitCell = (c: number, y0: number, y1: number, x0: number, x1: number, z0: number, z1: number): void => {
+    for (let m = start[c], end = start[c + 1]; m < end; m++) {
+      const i = members[m];
+      if (stamp[i] === t) continue;
+      stamp[i] = t;
+      work++;
+      const b = 6 * i;
+      if (box[b + 1] > y1 || box[b + 4] < y0 || box[b] > x1 || box[b + 3] < x0 || box[b + 2] > z1 || box[b + 5] < z0) continue;
+      pair(i);
+    }
+  };
+  // A summed-area table of the occupied cells: a face whose cells hold no edge is passed by in O(1).
+  const SW = W + 1;
+  const sat = new Int32Array(SW * (H + 1));
+  for (let z = 0; z < H; z++) for (let x = 0; x < W; x++) sat[(z + 1) * SW + x + 1] = (start[z * W + x + 1] > start[z * W + x] ? 1 : 0) + sat[z * SW + x + 1] + sat[(z + 1) * SW + x] - sat[z * SW + x];
+  const near: number[] = [];
+  const frame = Float64Array.of(gx0, gx1, gz0, gz1, cell, W, H);
+  let boxed: Float32Array | undefined, boxHit = false;
+  for (const f of faces) {
+    const pos = f.positions as Float32Array, idx = f.indices as Uint32Array;
+    near.length = 0;
+    // An object's vertices are boxed first (a sequential pass, far cheaper than its triangles): most objects lie
+    // nowhere near an open edge.
+    if (pos !== boxed) {
+      boxed = pos;
+      boxHit = boxNear(pos, frame, sat);
+    }
+    if (!boxHit) continue;
+    nearFaces(pos, idx, frame, sat, near);
+    for (const k of near) {
+      const i0 = 3 * idx[k], i1 = 3 * idx[k + 1], i2 = 3 * idx[k + 2];
+      for (let j = 0; j < 3; j++) {
+        tri[j] = pos[i0 + j];
+        tri[3 + j] = pos[i1 + j];
+        tri[6 + j] = pos[i2 + j];
+      }
+      t++;
+      const x0 = Math.min(tri[0], tri[3], tri[6]), x1 = Math.max(tri[0], tri[3], tri[6]);
+      const y0 = Math.min(tri[1], tri[4], tri[7]), y1 = Math.max(tri[1], tri[4], tri[7]);
+      const z0 = Math.min(tri[2], tri[5], tri[8]), z1 = Math.max(tri[2], tri[5], tri[8]);
+      const cx0 = Math.max(0, Math.floor((x0 - gx0) / cell)), cx1 = Math.min(W - 1, Math.floor((x1 - gx0) / cell));
+      const cz0 = Math.max(0, Math.floor((z0 - gz0) / cell)), cz1 = Math.min(H - 1, Math.floor((z1 - gz0) / cell));
+      const range = (cx1 - cx0 + 1) * (cz1 - cz0 + 1);
+      if (range <= occupied.length) {
+        work += range;
+        for (let z = cz0; z <= cz1; z++) for (let x = cx0, c = z * W + cx0; x <= cx1; x++, c++) if (start[c + 1] > start[c]) visitCell(c, y0, y1, x0, x1, z0, z1);
+      } else {
+        work += occupied.length;
+        for (const c of occupied) {
+          const x = c % W, z = (c - x) / W;
+          if (x >= cx0 && x <= cx1 && z >= cz0 && z <= cz1) visitCell(c, y0, y1, x0, x1, z0, z1);
+        }
+      }
+      if (work > budget) return { joined: 0, unchecked: { corners: n, work, budget } };
+    }
+  }
+  // Each edge: its spans in order, covering it end to end, all with one code.
+  const order = spanEdge.map((_, k) => k).sort((a, b) => spanEdge[a] - spanEdge[b] || spanLo[a] - spanLo[b]);
+  let joined = 0;
+  for (let s = 0; s < order.length;) {
+    const i = spanEdge[order[s]];
+    let reach = 0, code = spanCode[order[s]], gap = false;
+    for (; s < order.length && spanEdge[order[s]] === i; s++) {
+      const k = order[s];
+      if (spanLo[k] > reach + tol) gap = true;
+      reach = Math.max(reach, spanHi[k]);
+      if (!Object.is(code, spanCode[k])) code = SEAM_NONE;
+    }
+    if (refused[i] || gap || reach < lens[i] - tol || code === SEAM_NONE) continue;
+    all[open[i]] = code;
+    joined++;
+  }
+  return { joined };
+}
+
+/** Whether the x/z box of all of `pos`'s vertices meets a grid cell holding an open edge (nearFaces' frame and table). */
+function boxNear(pos: Float32Array, frame: Float64Array, sat: Int32Array): boolean {
+  let x0 = Infinity, x1 = -Infinity, z0 = Infinity, z1 = -Infinity;
+  for (let i = 0, end = pos.length - 2; i < end; i += 3) {
+    const x = pos[i], z = pos[i + 2];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
+  }
+  const gx0 = frame[0], gx1 = frame[1], gz0 = frame[2], gz1 = frame[3], cell = frame[4], W = frame[5], H = frame[6], SW = W + 1;
+  if (!(x1 >= gx0 && x0 <= gx1 && z1 >= gz0 && z0 <= gz1)) return false;
+  const cx0 = x0 > gx0 ? Math.floor((x0 - gx0) / cell) : 0, cx1 = Math.min(W - 1, Math.floor((x1 - gx0) / cell));
+  const cz0 = z0 > gz0 ? Math.floor((z0 - gz0) / cell) : 0, cz1 = Math.min(H - 1, Math.floor((z1 - gz0) / cell));
+  return sat[(cz1 + 1) * SW + cx1 + 1] - sat[cz0 * SW + cx1 + 1] - sat[(cz1 + 1) * SW + cx0] + sat[cz0 * SW + cx0] !== 0;
+}
+
+/**
+ * The triangles of one face list (offsets into `indices`) whose x/z box meets a grid cell holding an open edge:
+ * frame = (x0, x1, z0, z1, cell, W, H) of the grid, `sat` its summed-area table of occupied cells. The one loop
+ * over every triangle of the level, kept small and monomorphic (it runs once a build, mostly unoptimised).
+ */
+function nearFaces(pos: Float32Array, idx: Uint32Array, frame: Float64Array, sat: Int32Array, out: number[]): void {
+  const gx0 = frame[0], gx1 = frame[1], gz0 = frame[2], gz1 = frame[3], cell = frame[4], W = frame[5], H = frame[6], SW = W + 1;
+  for (let k = 0, end = idx.length - 2; k < end; k += 3) {
+    const i0 = 3 * idx[k], i1 = 3 * idx[k + 1], i2 = 3 * idx[k + 2];
+    const px = pos[i0], qx = pos[i1], sx = pos[i2];
+    const x0 = px < qx ? (px < sx ? px : sx) : qx < sx ? qx : sx, x1 = px > qx ? (px > sx ? px : sx) : qx > sx ? qx : sx;
+    if (x1 < gx0 || x0 > gx1) continue;
+    const pz = pos[i0 + 2], qz = pos[i1 + 2], sz = pos[i2 + 2];
+    const z0 = pz < qz ? (pz < sz ? pz : sz) : qz < sz ? qz : sz, z1 = pz > qz ? (pz > sz ? pz : sz) : qz > sz ? qz : sz;
+    if (z1 < gz0 || z0 > gz1) continue;
+    const cx0 = x0 > gx0 ? Math.floor((x0 - gx0) / cell) : 0, cx1 = Math.min(W - 1, Math.floor((x1 - gx0) / cell));
+    const cz0 = z0 > gz0 ? Math.floor((z0 - gz0) / cell) : 0, cz1 = Math.min(H - 1, Math.floor((z1 - gz0) / cell));
+    if (sat[(cz1 + 1) * SW + cx1 + 1] - sat[cz0 * SW + cx1 + 1] - sat[(cz1 + 1) * SW + cx0] + sat[cz0 * SW + cx0] !== 0) out.push(k);
+  }
 }
 
 /** The edge rule (edge-rule.ts classifyEdge) for the face at o (a, b, third) against the face at q across its edge. */

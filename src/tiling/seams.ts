@@ -3,7 +3,7 @@
 // shapes leave unpaired; after the last resource is built, those corners are matched over the whole level and each
 // joined corner's edge value and bits are stored into its resource's bytes. The manifest reports what the cuts did
 // to the level's open edges.
-import { matchSeams, seamEdge, type SeamMatch } from '../geometry/seams.ts';
+import { matchSeams, seamEdge, type LevelFaces, type SeamMatch } from '../geometry/seams.ts';
 import { SEAM_NONE } from '../geometry/edge-rule.ts';
 import { writeCornerEdge, type EdgeArrays } from '../format/resource.ts';
 import { PackWriter, type PackSlice } from '../output/cache-pack.ts';
@@ -34,9 +34,12 @@ export interface SeamReport {
   openEdgesWritten: number | null;
 }
 
-/** The level's match over every built resource's open corners, in resource order. */
-export function levelMatch(built: BuiltResource[]): SeamMatch {
-  return matchSeams(built.map((r) => ({ corner: r.open.corner, points: r.open.points })));
+/**
+ * The level's match over every built resource's open corners, in resource order; with `faces` (the level's
+ * triangles, --seams level) open edges lying on another face join it too.
+ */
+export function levelMatch(built: BuiltResource[], faces?: LevelFaces[]): SeamMatch {
+  return matchSeams(built.map((r) => ({ corner: r.open.corner, points: r.open.points })), faces);
 }
 
 /**

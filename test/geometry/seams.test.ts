@@ -274,11 +274,11 @@ describe('the match in buckets (big levels: matchSeams past MATCH_BUCKET_CORNERS
       lists.push({ corner: Uint32Array.from({ length: n }, (_, i) => i), points: Float32Array.from(corners.slice(at, at + n).flat()) });
       at += n;
     }
-    const one = matchSeams(lists, Infinity);
+    const one = matchSeams(lists, undefined, Infinity);
     expect(one.joined).toBeGreaterThan(100);
     expect(one.openCorners).toBeGreaterThan(100);
     for (const bucket of [1, 5, 64, 1000]) {
-      const m = matchSeams(lists, bucket);
+      const m = matchSeams(lists, undefined, bucket);
       expect([m.joined, m.openCorners], `bucket ${bucket}`).toEqual([one.joined, one.openCorners]);
       m.codes.forEach((c, i) => expect(Buffer.from(c.buffer, c.byteOffset, c.byteLength).equals(Buffer.from(one.codes[i].buffer, one.codes[i].byteOffset, one.codes[i].byteLength)), `bucket ${bucket} list ${i}`).toBe(true));
     }

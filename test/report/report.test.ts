@@ -132,9 +132,10 @@ describe.skipIf(!chromium).each(['skatepark', 'city-blocks'])('report.html of %s
     const all = (await page.locator('body').textContent())!;
     expect(all).not.toMatch(/unpaired|open border|crack \(file\)/);
     if (sample === 'skatepark') {
-      // The grind prisms are not validated: their 32 open sides are info, not cracks.
+      // The grind prisms are not validated: their open sides are info, not cracks. Of their 32 open sides 8 lie on
+      // the ledge's faces and are written with its edge data (--seams level: open edges lying on a face), 24 stay open.
       expect(t.validation).toMatchObject({ borderEdges: 144, crackEdges: 4 });
-      expect(t.files).toMatchObject({ madeShapeEdge: 32 });
+      expect(t.files).toMatchObject({ madeShapeEdge: 24 });
       expect(summary).toMatch(/^crack: 4\b/);
       expect(await page.locator('#findings li[data-source="file"]:not(.info)').count()).toBe(0);
     }

@@ -119,7 +119,7 @@ export const rideCommand: CommandModule<object, RideArgs> = {
       .option('seam-spacing', { type: 'number', default: 2, describe: 'metres of seam between crossing points (0.05–1000), widened so that a level has at most 3,000 crossings; each crossing is ridden by every probe at both speeds both ways' })
       .option('lane-spacing', { type: 'number', default: 16, describe: 'metres between lanes along x and along z over the walkable surface, ridden by the wheel at 8 m/s (0: none, up to 10000), widened so that lanes total at most 20,000 m' })
       .option('work-budget', { type: 'number', default: 400_000_000, describe: 'face visits at most; past it the ride stops and says how much it covered (1,000 or more)' })
-      .option('workers', { type: 'string', defaultDescription: 'auto', describe: 'worker threads that verify and ride the files (1, and auto: this thread alone); the report is identical for any count' }) as never,
+      .option('workers', { type: 'string', defaultDescription: 'auto', describe: 'worker threads that verify and ride the files (1, and auto: the main thread alone); the report is identical for any count' }) as never,
   handler: async (args) => {
     const seamSpacing = checkNumber('seam-spacing', args.seamSpacing, { min: 0.05, max: 1000, integer: false, unit: 'metres' });
     const laneSpacing = checkNumber('lane-spacing', args.laneSpacing, { min: 0, max: 10000, integer: false, unit: 'metres' });

@@ -213,15 +213,11 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     }
     shapeCoarseStart[si + 1] = coarse.length;
   });
-  // Lines per class, in shape order (so a resource is a range), with each resource's range.
+  // Lines per class, in shape and face order (so a shape's, and a chunk's, are a range: lineChunkStart below).
   const lineIndex = lineCounts.map((c) => new Uint32Array(2 * c));
   const lineAt = EDGE_COLOURS.map(() => 0);
-  const resources = Math.max(0, ...shapes.map((s) => s.resource)) + 1;
-  /** Per class, where each shape's lines start in its index list (shape order). */
-  const lineShapeStart = EDGE_COLOURS.map(() => new Uint32Array(shapes.length + 1));
   const faceCount = (resource: number): number => shapes.reduce((t, s) => t + (s.resource === resource ? s.faces : 0), 0);
-  void resources;
-  shapes.forEach((s, si) => {
+  shapes.forEach((_, si) => {
     const f0 = shapeFaceStart[si], f1 = shapeFaceStart[si + 1];
     for (let c = 3 * f0; c < 3 * f1; c++) {
       const k = classes[c];
@@ -230,7 +226,6 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
       lineIndex[k][lineAt[k]++] = from;
       lineIndex[k][lineAt[k]++] = to;
     }
-    for (let k = 0; k < EDGE_COLOURS.length; k++) lineShapeStart[k][si + 1] = lineAt[k];
   });
 
   // Chunks (see CHUNK_FACES): each one's faces (global), box and mean first-edge length, and where its

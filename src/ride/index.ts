@@ -11,7 +11,7 @@ import { ride, SIMULATION_DEFAULTS, type Hit, type SimulationOptions } from './s
 import { Cover, lines, planLanes, type LanePlan } from './lanes.ts';
 import { buildWorld, heightAt, isWalkable, Query, type RideResource, type RideWorld } from './world.ts';
 
-export { buildWorld, MIN_FILE_BYTES_PER_FACE, WorldBuilder, type RideResource, type RideWorld } from './world.ts';
+export { buildWorld, facesForBytes, MIN_FILE_BYTES_PER_FACE, WorldBuilder, type RideResource, type RideWorld } from './world.ts';
 export { PROBES, type Probe } from './probes.ts';
 export { CONTACT_MODEL, contactNormal } from './contact.ts';
 

@@ -9,7 +9,7 @@ import type { Finding } from '../format/verify.ts';
 import { workerFlags } from '../tiling/pool.ts';
 import { RideMerge, rider, type RideOptions, type RideReport, type StepResult } from './index.ts';
 import type { RideReply, RideRequest } from './ride-worker.ts';
-import { MIN_FILE_BYTES_PER_FACE, WorldBuilder, type RideWorld } from './world.ts';
+import { facesForBytes, WorldBuilder, type RideWorld } from './world.ts';
 
 /** Files a worker holds at a time (sent, not yet back): bounds the bytes in flight. */
 const FILES_IN_FLIGHT = 3;
@@ -64,7 +64,7 @@ export class RideThreads {
   }
   /** Reads, verifies and adds the sources' faces in order (see the file header); stops at the first that fails. */
   readWorld(sources: RideSource[]): Promise<WorldRead> {
-    const builder = new WorldBuilder(sources.reduce((s, f) => s + f.size, 0) / MIN_FILE_BYTES_PER_FACE, true);
+    const builder = new WorldBuilder(facesForBytes(sources.reduce((s, f) => s + f.size, 0)), true);
     const back = new Map<number, Extract<RideReply, { kind: 'file' }>>();
     const held = this.workers.map(() => 0);
     /** The worker each file's faces came from. */

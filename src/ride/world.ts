@@ -87,6 +87,12 @@ export function resourceFaces(r: PhysicsResource): number {
  */
 export const MIN_FILE_BYTES_PER_FACE = 28;
 
+/**
+ * Faces to size a builder for, from the bytes of the files it will be given (MIN_FILE_BYTES_PER_FACE), at most
+ * 8,000,000 (~1 GB of address space): files of many GiB give an estimate, not an allocation; a world past it grows.
+ */
+export const facesForBytes = (bytes: number): number => Math.min(8_000_000, bytes / MIN_FILE_BYTES_PER_FACE);
+
 /** The world's per-face arrays (RideWorld's), filled from face 0 on. */
 export type FaceArrays = Pick<RideWorld, 'pos' | 'normal' | 'edgeKind' | 'allow' | 'border' | 'resource' | 'part' | 'face'>;
 

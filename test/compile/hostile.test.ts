@@ -276,5 +276,7 @@ describe('level-wide passes have a work budget', () => {
     expect(warnings.join('\n')).toMatch(/validate: object "soup": .*\d+ open edges not checked for cracks \(the level-wide crack pass was past its work budget/);
     // The seams' T-junction pass too (every edge against every edge in a few huge cells: minutes before its budget).
     expect(warnings.join('\n')).toMatch(/seams: \d+ open corners not checked for T-junctions and near-flush joints \(the pass would compare more than its work budget/);
+    // And the pass for open edges lying on another object's face (every edge under every face).
+    expect(warnings.join('\n')).toMatch(/seams: \d+ open corners not checked for lying on another object's face \(the pass would consider more than its work budget/);
   }, 20_000);
 });

@@ -211,11 +211,11 @@ export interface LevelFaces {
 }
 
 /**
- * The face pass's work budget (joinOnFaces), in cell visits and edge–face pairs considered while the level's faces
- * stream past the grid of the remaining open edges: `base` plus `perCorner` for each corner it looks at. Ordinary
- * faces meet a few edges each; a soup of large overlapping triangles puts every edge under every face (10,000
- * triangles: ~30,000 open edges, ~3·10^8 pairs). Past it the pass stops, joins nothing (those corners stay open, as
- * before it existed) and the build warns.
+ * The face pass's work budget (joinOnFaces), in grid cells and edge–face pairs: the cells of the remaining open
+ * edges, then for each face near one its cells and the edges they hold, all counted before any pair is looked at;
+ * `base` plus `perCorner` for each corner it looks at. Ordinary faces meet a few edges each; a soup of large
+ * overlapping triangles puts every edge under every face (10,000 triangles: ~30,000 open edges, ~3·10^8 pairs).
+ * Past it the pass joins nothing (those corners stay open, as before it existed) and the build warns.
  */
 export const FACE_BUDGET = { base: 3e7, perCorner: 200 };
 
@@ -383,16 +383,16 @@ export function joinOnFaces(lists: OpenCorners[], all: Float32Array, faces: Leve
       const i = members[m];
       if (stamp[i] === t) continue;
       stamp[i] = t;
-      work++;
       const b = 6 * i;
       if (box[b + 1] > y1 || box[b + 4] < y0 || box[b] > x1 || box[b + 3] < x0 || box[b + 2] > z1 || box[b + 5] < z0) continue;
       pair(i);
     }
   };
-  // A summed-area table of the occupied cells: a face whose cells hold no edge is passed by in O(1).
+  // A summed-area table of the cells' edge counts: a face whose cells hold no edge is passed by in O(1), and the
+  // edges a face may meet are counted before any is looked at.
   const SW = W + 1;
   const sat = new Int32Array(SW * (H + 1));
-  for (let z = 0; z < H; z++) for (let x = 0; x < W; x++) sat[(z + 1) * SW + x + 1] = (start[z * W + x + 1] > start[z * W + x] ? 1 : 0) + sat[z * SW + x + 1] + sat[(z + 1) * SW + x] - sat[z * SW + x];
+  for (let z = 0; z < H; z++) for (let x = 0; x < W; x++) sat[(z + 1) * SW + x + 1] = start[z * W + x + 1] - start[z * W + x] + sat[z * SW + x + 1] + sat[(z + 1) * SW + x] - sat[z * SW + x];
   const near: number[] = [];
   const frame = Float64Array.of(gx0, gx1, gz0, gz1, cell, W, H);
   let boxed: Float32Array | undefined, boxHit = false;
@@ -407,7 +407,18 @@ export function joinOnFaces(lists: OpenCorners[], all: Float32Array, faces: Leve
     nearFaces(probe, probeTri, frame, sat, near);
   }
   near.length = 0;
-  for (const f of faces) {
+  // First the faces near an open edge (face list, offset) and the work they bring (their cells, and the edges
+  // in them), all counted before any pair is looked at: a soup stops here.
+  const nearSet: number[] = [], nearK: number[] = [];
+  const cellsOf = new Int32Array(4);
+  const cellsOfTri = (pos: Float32Array, i0: number, i1: number, i2: number): void => {
+    cellsOf[0] = Math.max(0, Math.floor((Math.min(pos[i0], pos[i1], pos[i2]) - gx0) / cell));
+    cellsOf[1] = Math.min(W - 1, Math.floor((Math.max(pos[i0], pos[i1], pos[i2]) - gx0) / cell));
+    cellsOf[2] = Math.max(0, Math.floor((Math.min(pos[i0 + 2], pos[i1 + 2], pos[i2 + 2]) - gz0) / cell));
+    cellsOf[3] = Math.min(H - 1, Math.floor((Math.max(pos[i0 + 2], pos[i1 + 2], pos[i2 + 2]) - gz0) / cell));
+  };
+  faces.forEach((f, s) => {
+    if (work > budget) return;
     const pos = f.positions as Float32Array, idx = f.indices as Uint32Array;
     near.length = 0;
     // An object's vertices are boxed first (a sequential pass, far cheaper than its triangles): most objects lie
@@ -416,33 +427,38 @@ export function joinOnFaces(lists: OpenCorners[], all: Float32Array, faces: Leve
       boxed = pos;
       boxHit = boxNear(pos, frame, sat);
     }
-    if (!boxHit) continue;
+    if (!boxHit) return;
     nearFaces(pos, idx, frame, sat, near);
     for (const k of near) {
-      const i0 = 3 * idx[k], i1 = 3 * idx[k + 1], i2 = 3 * idx[k + 2];
-      for (let j = 0; j < 3; j++) {
-        tri[j] = pos[i0 + j];
-        tri[3 + j] = pos[i1 + j];
-        tri[6 + j] = pos[i2 + j];
+      cellsOfTri(pos, 3 * idx[k], 3 * idx[k + 1], 3 * idx[k + 2]);
+      const [cx0, cx1, cz0, cz1] = cellsOf;
+      work += Math.min((cx1 - cx0 + 1) * (cz1 - cz0 + 1), occupied.length) + sat[(cz1 + 1) * SW + cx1 + 1] - sat[cz0 * SW + cx1 + 1] - sat[(cz1 + 1) * SW + cx0] + sat[cz0 * SW + cx0];
+      nearSet.push(s);
+      nearK.push(k);
+    }
+  });
+  if (work > budget) return { joined: 0, unchecked: { corners: n, work, budget } };
+  for (let m = 0; m < nearSet.length; m++) {
+    const pos = faces[nearSet[m]].positions as Float32Array, idx = faces[nearSet[m]].indices as Uint32Array, k = nearK[m];
+    const i0 = 3 * idx[k], i1 = 3 * idx[k + 1], i2 = 3 * idx[k + 2];
+    for (let j = 0; j < 3; j++) {
+      tri[j] = pos[i0 + j];
+      tri[3 + j] = pos[i1 + j];
+      tri[6 + j] = pos[i2 + j];
+    }
+    t++;
+    const x0 = Math.min(tri[0], tri[3], tri[6]), x1 = Math.max(tri[0], tri[3], tri[6]);
+    const y0 = Math.min(tri[1], tri[4], tri[7]), y1 = Math.max(tri[1], tri[4], tri[7]);
+    const z0 = Math.min(tri[2], tri[5], tri[8]), z1 = Math.max(tri[2], tri[5], tri[8]);
+    cellsOfTri(pos, i0, i1, i2);
+    const [cx0, cx1, cz0, cz1] = cellsOf;
+    if ((cx1 - cx0 + 1) * (cz1 - cz0 + 1) <= occupied.length) {
+      for (let z = cz0; z <= cz1; z++) for (let x = cx0, c = z * W + cx0; x <= cx1; x++, c++) if (start[c + 1] > start[c]) visitCell(c, y0, y1, x0, x1, z0, z1);
+    } else {
+      for (const c of occupied) {
+        const x = c % W, z = (c - x) / W;
+        if (x >= cx0 && x <= cx1 && z >= cz0 && z <= cz1) visitCell(c, y0, y1, x0, x1, z0, z1);
       }
-      t++;
-      const x0 = Math.min(tri[0], tri[3], tri[6]), x1 = Math.max(tri[0], tri[3], tri[6]);
-      const y0 = Math.min(tri[1], tri[4], tri[7]), y1 = Math.max(tri[1], tri[4], tri[7]);
-      const z0 = Math.min(tri[2], tri[5], tri[8]), z1 = Math.max(tri[2], tri[5], tri[8]);
-      const cx0 = Math.max(0, Math.floor((x0 - gx0) / cell)), cx1 = Math.min(W - 1, Math.floor((x1 - gx0) / cell));
-      const cz0 = Math.max(0, Math.floor((z0 - gz0) / cell)), cz1 = Math.min(H - 1, Math.floor((z1 - gz0) / cell));
-      const range = (cx1 - cx0 + 1) * (cz1 - cz0 + 1);
-      if (range <= occupied.length) {
-        work += range;
-        for (let z = cz0; z <= cz1; z++) for (let x = cx0, c = z * W + cx0; x <= cx1; x++, c++) if (start[c + 1] > start[c]) visitCell(c, y0, y1, x0, x1, z0, z1);
-      } else {
-        work += occupied.length;
-        for (const c of occupied) {
-          const x = c % W, z = (c - x) / W;
-          if (x >= cx0 && x <= cx1 && z >= cz0 && z <= cz1) visitCell(c, y0, y1, x0, x1, z0, z1);
-        }
-      }
-      if (work > budget) return { joined: 0, unchecked: { corners: n, work, budget } };
     }
   }
   // Each edge: its spans in order, covering it end to end, all with one code.

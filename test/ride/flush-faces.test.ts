@@ -3,7 +3,7 @@
 // separate object open at the bottom, its foot crossing the interior of the ground's quads (no ground edge along
 // it). On Studio's bytes (--seams shape) the foot is an open edge and the probes bump and snag on it; with
 // --seams level its corners carry the concave crease's edge data and the ride finds nothing there. A foot sunk
-// 1 mm (past T_JUNCTION_TOLERANCE) is not joined.
+// 1 mm (past T_JUNCTION_TOLERANCE) is not joined. A floor patch lying coplanar on a floor: its border joined flat.
 import { afterAll, describe, expect, test } from 'vitest';
 import { buildWorld, rideResources } from '../../src/ride/index.ts';
 import { EDGE_CONCAVE, EDGE_OPEN } from '../../src/ride/contact.ts';
@@ -56,5 +56,16 @@ describe("a kicker's foot lying on the ground (--seams level joins it; Studio's 
   test('sunk 1 mm: past the tolerance, written open', async () => {
     const level = await compileMeshes(tmp.dir, 'level-1mm', [{ name: 'ground', ...grid(8, 6, 1, -4, 0, -3) }, kicker(-0.001)], { seams: 'level' });
     expect(footKinds(level, -0.001)).toEqual([EDGE_OPEN]);
+  }, 60_000);
+});
+
+describe('a floor patch lying coplanar on a bigger floor', () => {
+  test('its border is joined flat with --seams level and rides clean; Studio\'s bytes bump at it', async () => {
+    const meshes = () => [{ name: 'floor', ...grid(6, 6, 1, -3, 0, -3) }, { name: 'patch', ...grid(2, 2, 0.75, -0.6, 0, -0.35) }];
+    const ours = rideResources(readOutput(await compileMeshes(tmp.dir, 'patch-level', meshes(), { seams: 'level' })), { laneSpacing: 0, seamSpacing: 0.5 });
+    expect(ours.coverage.crossings).toBeGreaterThan(0);
+    expect(ours.counts).toEqual({ bump: 0, snag: 0, step: 0, gap: 0 });
+    const studio = rideResources(readOutput(await compileMeshes(tmp.dir, 'patch-shape', meshes(), { seams: 'shape' })), { laneSpacing: 0, seamSpacing: 0.5 });
+    expect(studio.counts.bump + studio.counts.snag).toBeGreaterThan(0);
   }, 60_000);
 });

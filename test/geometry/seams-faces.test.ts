@@ -68,6 +68,12 @@ describe('an open edge lying on another object\'s face takes the edge data of th
     });
   }
 
+  it("a kicker left as a loose part of the ground's own mesh (one object, one shape): the same joint, concave", () => {
+    const g = floor(8, 6, 1, -4, 0, -3), k = kicker(0), nv = g.positions.length / 3;
+    const one: Obj = { positions: Float32Array.from([...g.positions, ...k.positions]), indices: Uint32Array.from([...g.indices, ...[...k.indices].map((i) => i + nv)]) };
+    expect(level([one]).codes((x, y) => near(x, 0.37) && near(y, 0))).toEqual([SEAM_CONCAVE]);
+  });
+
   it("a kicker's foot sunk 1 mm (past T_JUNCTION_TOLERANCE): stays open", () => {
     expect(T_JUNCTION_TOLERANCE).toBeLessThan(0.001);
     const { codes } = level([floor(8, 6, 1, -4, 0, -3), kicker(-0.001)]);

@@ -46,7 +46,7 @@ function refusal(file: string, refused: Finding[]): string {
  */
 export async function readRideWorld(files: string[], threads?: RideThreads): Promise<{ world: RideWorld } | { error: string }> {
   const { verifyAndRead } = await import('../../src/format/verify.ts');
-  const { facesForBytes, WorldBuilder } = await import('../../src/ride/index.ts');
+  const { capacityForBytes, WorldBuilder } = await import('../../src/ride/index.ts');
   const size = (file: string): number => {
     try {
       return statSync(file).size;
@@ -59,7 +59,8 @@ export async function readRideWorld(files: string[], threads?: RideThreads): Pro
     if ('world' in read) return read;
     return { error: 'refused' in read ? refusal(files[read.index], read.refused) : `${files[read.index]}: ${read.error}` };
   }
-  const builder = new WorldBuilder(facesForBytes(files.reduce((s, f) => s + size(f), 0)));
+  const capacity = capacityForBytes(files.reduce((s, f) => s + size(f), 0));
+  const builder = new WorldBuilder(capacity.faces, false, capacity.vertices);
   for (const file of files) {
     const read = readPhysicsFile(file);
     if ('error' in read) return { error: `${file}: ${read.error}` };

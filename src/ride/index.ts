@@ -9,9 +9,9 @@ import { EDGE_KIND_NAMES } from './contact.ts';
 import { PROBES, type Probe, type ProbeShape, support } from './probes.ts';
 import { ride, SIMULATION_DEFAULTS, type Hit, type SimulationOptions } from './simulate.ts';
 import { Cover, lines, planLanes, type LanePlan } from './lanes.ts';
-import { buildWorld, heightAt, isWalkable, Query, type RideResource, type RideWorld } from './world.ts';
+import { buildWorld, faceSource, heightAt, isWalkable, Query, type RideResource, type RideWorld } from './world.ts';
 
-export { buildWorld, facesForBytes, MIN_FILE_BYTES_PER_FACE, WorldBuilder, type RideResource, type RideWorld } from './world.ts';
+export { buildWorld, capacityForBytes, faceSource, MIN_FILE_BYTES_PER_FACE, WorldBuilder, type RideResource, type RideWorld } from './world.ts';
 export { PROBES, type Probe } from './probes.ts';
 export { CONTACT_MODEL, contactNormal } from './contact.ts';
 
@@ -190,7 +190,7 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
   const add = (f: RideFinding, key: string): void => {
     cur.finds.push([f, key]);
   };
-  const faceOf = (t: number): Pick<RideFinding, 'resource' | 'part' | 'face'> => ({ resource: w.names[w.resource[t]], part: w.part[t], face: w.face[t] });
+  const faceOf = (t: number): Pick<RideFinding, 'resource' | 'part' | 'face'> => faceSource(w, t);
 
   /** A probe resting on the walkable surface at (x, z) near height y, or null where there is none. */
   const startAt = (probe: ProbeShape, x: number, y: number, z: number, dx: number, dz: number, speed: number, reach: number): { position: [number, number, number]; velocity: [number, number, number] } | null => {
@@ -286,11 +286,11 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
     return false;
   };
 
-  const P = w.pos;
+  const P = w.vert, C = w.corner;
   /** Seam edge ek's ends (offsets into P), its vector, lengths, and the inward horizontal direction (into its face). */
   const edgeOf = (ek: number) => {
     const t = (ek / 3) | 0, k = ek % 3;
-    const i = 9 * t + 3 * k, j = 9 * t + 3 * ((k + 1) % 3), o = 9 * t + 3 * ((k + 2) % 3);
+    const i = 3 * C[3 * t + k], j = 3 * C[3 * t + ((k + 1) % 3)], o = 3 * C[3 * t + ((k + 2) % 3)];
     const ex = P[j] - P[i], ey = P[j + 1] - P[i + 1], ez = P[j + 2] - P[i + 2];
     const len = Math.sqrt(ex * ex + ey * ey + ez * ez), hl = Math.sqrt(ex * ex + ez * ez);
     // Inward (into face t), horizontal: perpendicular to the edge, toward the face's third vertex.
@@ -310,7 +310,7 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
       if (!isWalkable(w, t)) continue;
       for (let k = 0; k < 3; k++) {
         if (!w.border[3 * t + k]) continue;
-        const i = 9 * t + 3 * k, j = 9 * t + 3 * ((k + 1) % 3);
+        const i = 3 * C[3 * t + k], j = 3 * C[3 * t + ((k + 1) % 3)];
         const ka = key(P[i], P[i + 1], P[i + 2]), kb = key(P[j], P[j + 1], P[j + 2]);
         const edgeKey = ka < kb ? `${ka}|${kb}` : `${kb}|${ka}`;
         if (seen.has(edgeKey)) continue;
@@ -421,9 +421,10 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
       if (rideFrom(probe, speed, x, w.max[1] + 1, z, kind === STEP_LANE_X ? 1 : 0, kind === STEP_LANE_X ? 0 : 1, opt.laneRide, 'lane', Infinity)) rode++;
     } else if (kind === STEP_CELL) {
       // A cell the lines missed: a ride along x and one along z from the centroid of its largest walkable face.
-      const o = 9 * steps[4 * n + 1], length = steps[4 * n + 2];
+      const t = steps[4 * n + 1], length = steps[4 * n + 2];
+      const a = 3 * C[3 * t], b = 3 * C[3 * t + 1], c = 3 * C[3 * t + 2];
       const probe = opt.probes[0], speed = Math.max(...opt.speeds);
-      const x = (P[o] + P[o + 3] + P[o + 6]) / 3, y = (P[o + 1] + P[o + 4] + P[o + 7]) / 3, z = (P[o + 2] + P[o + 5] + P[o + 8]) / 3;
+      const x = (P[a] + P[b] + P[c]) / 3, y = (P[a + 1] + P[b + 1] + P[c + 1]) / 3, z = (P[a + 2] + P[b + 2] + P[c + 2]) / 3;
       for (const [dx, dz] of [[1, 0], [0, 1]]) if (rideFrom(probe, speed, x, y, z, dx, dz, length, 'lane')) rode++;
     } else {
       const f = steps[4 * n + 2];

@@ -32,16 +32,16 @@ export class Cover {
     this.area = new Float64Array(this.nx * this.nz);
     this.hit = new Uint8Array(this.nx * this.nz);
     let total = 0;
-    const P = w.pos;
+    const P = w.vert, C = w.corner;
     for (let t = 0; t < w.faces; t++) {
       if (!isWalkable(w, t)) continue;
-      const o = 9 * t;
-      const ux = P[o + 3] - P[o], uy = P[o + 4] - P[o + 1], uz = P[o + 5] - P[o + 2];
-      const vx = P[o + 6] - P[o], vy = P[o + 7] - P[o + 1], vz = P[o + 8] - P[o + 2];
+      const o0 = 3 * C[3 * t], o1 = 3 * C[3 * t + 1], o2 = 3 * C[3 * t + 2];
+      const ux = P[o1] - P[o0], uy = P[o1 + 1] - P[o0 + 1], uz = P[o1 + 2] - P[o0 + 2];
+      const vx = P[o2] - P[o0], vy = P[o2 + 1] - P[o0 + 1], vz = P[o2 + 2] - P[o0 + 2];
       const a = 0.5 * Math.sqrt((uy * vz - uz * vy) ** 2 + (uz * vx - ux * vz) ** 2 + (ux * vy - uy * vx) ** 2);
       total += a;
-      const i0 = this.col(Math.min(P[o], P[o + 3], P[o + 6]), this.x0, this.nx), i1 = this.col(Math.max(P[o], P[o + 3], P[o + 6]), this.x0, this.nx);
-      const j0 = this.col(Math.min(P[o + 2], P[o + 5], P[o + 8]), this.z0, this.nz), j1 = this.col(Math.max(P[o + 2], P[o + 5], P[o + 8]), this.z0, this.nz);
+      const i0 = this.col(Math.min(P[o0], P[o1], P[o2]), this.x0, this.nx), i1 = this.col(Math.max(P[o0], P[o1], P[o2]), this.x0, this.nx);
+      const j0 = this.col(Math.min(P[o0 + 2], P[o1 + 2], P[o2 + 2]), this.z0, this.nz), j1 = this.col(Math.max(P[o0 + 2], P[o1 + 2], P[o2 + 2]), this.z0, this.nz);
       const share = a / ((i1 - i0 + 1) * (j1 - j0 + 1));
       for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) this.area[j * this.nx + i] += share;
     }
@@ -219,7 +219,7 @@ function laneCells(cover: Cover, occupied: Int32Array, spacing: number): LaneCel
 
 /** The largest walkable face whose centroid lies in the x/z square [x0, x0 + size) × [z0, z0 + size), or −1. */
 function largestFace(w: RideWorld, x0: number, z0: number, size: number): number {
-  const g = w.grid, P = w.pos;
+  const g = w.grid, P = w.vert, C = w.corner;
   if (w.faces === 0) return -1;
   let best = -1, bestArea = -1;
   const i0 = cellOf(g, x0, 0), i1 = cellOf(g, x0 + size, 0), j0 = cellOf(g, z0, 1), j1 = cellOf(g, z0 + size, 1);
@@ -227,12 +227,13 @@ function largestFace(w: RideWorld, x0: number, z0: number, size: number): number
     for (let i = i0; i <= i1; i++) {
       const cell = j * g.nx + i;
       for (let e = g.start[cell]; e < g.start[cell + 1]; e++) {
-        const t = g.items[e], o = 9 * t;
+        const t = g.items[e];
         if (!isWalkable(w, t)) continue;
-        const x = (P[o] + P[o + 3] + P[o + 6]) / 3, z = (P[o + 2] + P[o + 5] + P[o + 8]) / 3;
+        const o0 = 3 * C[3 * t], o1 = 3 * C[3 * t + 1], o2 = 3 * C[3 * t + 2];
+        const x = (P[o0] + P[o1] + P[o2]) / 3, z = (P[o0 + 2] + P[o1 + 2] + P[o2 + 2]) / 3;
         if (Math.floor((x - x0) / size) !== 0 || Math.floor((z - z0) / size) !== 0) continue;
-        const ux = P[o + 3] - P[o], uy = P[o + 4] - P[o + 1], uz = P[o + 5] - P[o + 2];
-        const vx = P[o + 6] - P[o], vy = P[o + 7] - P[o + 1], vz = P[o + 8] - P[o + 2];
+        const ux = P[o1] - P[o0], uy = P[o1 + 1] - P[o0 + 1], uz = P[o1 + 2] - P[o0 + 2];
+        const vx = P[o2] - P[o0], vy = P[o2 + 1] - P[o0 + 1], vz = P[o2 + 2] - P[o0 + 2];
         const a = (uy * vz - uz * vy) ** 2 + (uz * vx - ux * vz) ** 2 + (ux * vy - uy * vx) ** 2;
         // The first of equal areas in face order (a face listed in several grid cells is met more than once).
         if (a > bestArea || (a === bestArea && t < best)) {

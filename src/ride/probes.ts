@@ -81,13 +81,18 @@ const PT = new Float64Array(3);
 const SEG = new Float64Array(12);
 /** The contact routines' face normal (x y z) and reach. */
 const NR = new Float64Array(4);
+/**
+ * The contact routines' face: its three world vertices (x y z each), read once a query from the world's vertices
+ * through the face's corners: the routines below read them many times (the box's 13 axes).
+ */
+const TRI = new Float64Array(9);
 
 /**
- * Closest point of face t to point (px, py, pz) into Q; returns the feature: FEATURE_FACE, edge k, or 3 + vertex k.
+ * Closest point of the face (TRI) to point PT into Q; returns the feature: FEATURE_FACE, edge k, or 3 + vertex k.
  */
-function closestOnFace(w: RideWorld, t: number): number {
+function closestOnFace(): number {
   const px = PT[0], py = PT[1], pz = PT[2];
-  const p = w.pos, o = 9 * t;
+  const p = TRI, o = 0;
   const ax = p[o], ay = p[o + 1], az = p[o + 2], bx = p[o + 3], by = p[o + 4], bz = p[o + 5], cx = p[o + 6], cy = p[o + 7], cz = p[o + 8];
   const abx = bx - ax, aby = by - ay, abz = bz - az, acx = cx - ax, acy = cy - ay, acz = cz - az;
   const apx = px - ax, apy = py - ay, apz = pz - az;
@@ -158,20 +163,23 @@ const clamp01 = (x: number): number => (x < 0 ? 0 : x > 1 ? 1 : x);
 export function contactWith(w: RideWorld, t: number, p: ProbeShape, pose: Pose, reach: number, out: Contact): boolean {
   const nx = w.normal[3 * t], ny = w.normal[3 * t + 1], nz = w.normal[3 * t + 2];
   if (nx === 0 && ny === 0 && nz === 0) return false;
-  const o = 9 * t, P = w.pos, c = pose.c;
-  const plane = (c[0] - P[o]) * nx + (c[1] - P[o + 1]) * ny + (c[2] - P[o + 2]) * nz;
+  const V = w.vert, C = w.corner, c = pose.c;
+  const A = 3 * C[3 * t], B = 3 * C[3 * t + 1], D = 3 * C[3 * t + 2];
+  const plane = (c[0] - V[A]) * nx + (c[1] - V[A + 1]) * ny + (c[2] - V[A + 2]) * nz;
   if (plane < 0) return false; // behind the face
   if (plane - support(p, pose, nx, ny, nz) > reach) return false;
   NR[0] = nx; NR[1] = ny; NR[2] = nz; NR[3] = reach;
-  if (p.kind === 'sphere') return pointContact(w, t, c, p.radius, out);
-  if (p.kind === 'capsule') return capsuleContact(w, t, p, pose, out);
-  return boxContact(w, t, p.half, pose, out);
+  TRI[0] = V[A]; TRI[1] = V[A + 1]; TRI[2] = V[A + 2]; TRI[3] = V[B]; TRI[4] = V[B + 1]; TRI[5] = V[B + 2];
+  TRI[6] = V[D]; TRI[7] = V[D + 1]; TRI[8] = V[D + 2];
+  if (p.kind === 'sphere') return pointContact(c, p.radius, out);
+  if (p.kind === 'capsule') return capsuleContact(p, pose, out);
+  return boxContact(p.half, pose, out);
 }
 
-function pointContact(w: RideWorld, t: number, c: Float64Array, r: number, out: Contact): boolean {
+function pointContact(c: Float64Array, r: number, out: Contact): boolean {
   const x = c[0], y = c[1], z = c[2], nx = NR[0], ny = NR[1], nz = NR[2], reach = NR[3];
   PT[0] = x; PT[1] = y; PT[2] = z;
-  const f = closestOnFace(w, t);
+  const f = closestOnFace();
   const dx = x - Q[0], dy = y - Q[1], dz = z - Q[2];
   const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
   if (d - r > reach) return false;
@@ -188,19 +196,19 @@ function pointContact(w: RideWorld, t: number, c: Float64Array, r: number, out: 
   return true;
 }
 
-function capsuleContact(w: RideWorld, t: number, p: { radius: number; halfLength: number }, pose: Pose, out: Contact): boolean {
+function capsuleContact(p: { radius: number; halfLength: number }, pose: Pose, out: Contact): boolean {
   const nx = NR[0], ny = NR[1], nz = NR[2], reach = NR[3];
   const c = pose.c, h = p.halfLength;
   const ax = c[0] - pose.fx * h, ay = c[1], az = c[2] - pose.fz * h;
   const dx = 2 * pose.fx * h, dy = 0, dz = 2 * pose.fz * h;
-  const P = w.pos, o = 9 * t;
+  const P = TRI, o = 0;
   // The segment through the face: the deepest end's penetration along the face normal.
   const sa = (ax - P[o]) * nx + (ay - P[o + 1]) * ny + (az - P[o + 2]) * nz;
   const sb = sa + dx * nx + dy * ny + dz * nz;
   if ((sa < 0) !== (sb < 0)) {
     const k = sa / (sa - sb);
     PT[0] = ax + k * dx; PT[1] = ay + k * dy; PT[2] = az + k * dz;
-    const f = closestOnFace(w, t);
+    const f = closestOnFace();
     if (f === FEATURE_FACE) {
       out.n[0] = nx; out.n[1] = ny; out.n[2] = nz;
       out.s = Math.min(sa, sb) - p.radius;
@@ -214,7 +222,7 @@ function capsuleContact(w: RideWorld, t: number, p: { radius: number; halfLength
   for (let e = 0; e < 2; e++) {
     const px = ax + e * dx, py = ay + e * dy, pz = az + e * dz;
     PT[0] = px; PT[1] = py; PT[2] = pz;
-    const f = closestOnFace(w, t);
+    const f = closestOnFace();
     const d2 = (px - Q[0]) ** 2 + (py - Q[1]) ** 2 + (pz - Q[2]) ** 2;
     if (d2 < best) { best = d2; bx = px; by = py; bz = pz; qx = Q[0]; qy = Q[1]; qz = Q[2]; feature = f; }
   }
@@ -255,9 +263,9 @@ const E = new Float64Array(9);
  * of a box axis and a face edge), each in one pass of the loop below (no call an axis: V8 boxes the doubles of a
  * call it does not inline), the largest separation kept.
  */
-function boxContact(w: RideWorld, t: number, half: [number, number, number], pose: Pose, out: Contact): boolean {
+function boxContact(half: [number, number, number], pose: Pose, out: Contact): boolean {
   const nx = NR[0], ny = NR[1], nz = NR[2], reach = NR[3];
-  const P = w.pos, o = 9 * t, c = pose.c;
+  const P = TRI, o = 0, c = pose.c;
   // Box axes: travel (fx, 0, fz), up (0, 1, 0), across (−fz, 0, fx).
   E[0] = pose.fx; E[1] = 0; E[2] = pose.fz; E[3] = 0; E[4] = 1; E[5] = 0; E[6] = -pose.fz; E[7] = 0; E[8] = pose.fx;
   const h0 = half[0], h1 = half[1], h2 = half[2];
@@ -317,7 +325,7 @@ function boxContact(w: RideWorld, t: number, half: [number, number, number], pos
     out.point[0] = P[i] + k * ex; out.point[1] = P[i + 1] + k * ey; out.point[2] = P[i + 2] + k * ez;
   } else {
     PT[0] = c[0]; PT[1] = c[1]; PT[2] = c[2];
-    closestOnFace(w, t);
+    closestOnFace();
     out.point[0] = Q[0]; out.point[1] = Q[1]; out.point[2] = Q[2];
     if (out.feature >= 3) {
       const v = o + 3 * (out.feature - 3);

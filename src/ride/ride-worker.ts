@@ -4,7 +4,7 @@
 import { parentPort } from 'node:worker_threads';
 import { verifyAndRead } from '../format/verify.ts';
 import { rider, type RideOptions, type StepResult } from './index.ts';
-import { faceArrays, resourceFaces, writeFaces, type FaceArrays, type RideWorld } from './world.ts';
+import { faceArrays, resourceFaces, resourceVertices, writeFaces, type FaceArrays, type RideWorld, type Written } from './world.ts';
 
 export type RideRequest =
   | { kind: 'file'; index: number; name: string; bytes: Uint8Array }
@@ -15,16 +15,17 @@ export type RideRequest =
 
 export type RideReply =
   | { kind: 'file'; index: number; refused: import('../format/verify.ts').Finding[] }
-  | { kind: 'file'; index: number; faces: number; arrays: FaceArrays; lo: number[]; hi: number[] }
+  | { kind: 'file'; index: number; written: Written; arrays: FaceArrays; runs: number[]; lo: number[]; hi: number[] }
   | { kind: 'steps'; from: number; results: StepResult[] }
   | { kind: 'error'; message: string };
 
 let step: ((steps: Float64Array, i: number) => StepResult) | undefined;
 
 /**
- * Face arrays the main thread sent back: the next file's faces are written into them (cleared first, as fresh
- * ones), not into new ones: each file's arrays would otherwise be garbage on the main thread once copied into the
- * world, ~126 MB over the 1M bench level, held until a collection there.
+ * Face arrays the main thread sent back: the next file's faces are written into them (writeFaces sets every entry
+ * of the faces and vertices it writes), not into new ones: each file's arrays would otherwise be garbage on the
+ * main thread once copied into the world, as much as the world over the 1M bench level, held until a collection
+ * there.
  */
 let spare: FaceArrays | undefined;
 
@@ -35,19 +36,15 @@ function handle(m: RideRequest): void {
       parentPort!.postMessage({ kind: 'file', index: m.index, refused: findings } satisfies RideReply);
       return;
     }
-    const need = resourceFaces(resource);
-    let arrays: FaceArrays;
-    if (spare && spare.face.length >= need) {
-      arrays = spare;
-      for (const a of Object.values(arrays) as Uint8Array[]) a.fill(0, 0, (a.length / spare.face.length) * need);
-    } else arrays = faceArrays(need);
+    const faces = resourceFaces(resource), vertices = resourceVertices(resource);
+    const arrays = spare && spare.corner.length >= 3 * faces && spare.vert.length >= 3 * vertices ? spare : faceArrays(faces, vertices);
     spare = undefined;
-    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-    const faces = writeFaces(resource, 0, arrays, 0, lo, hi);
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity], runs: number[] = [];
+    const written = writeFaces(resource, 0, arrays, { faces: 0, vertices: 0 }, lo, hi, runs);
     const transfer = Object.values(arrays).map((a) => a.buffer as ArrayBuffer);
-    parentPort!.postMessage({ kind: 'file', index: m.index, faces, arrays, lo, hi } satisfies RideReply, transfer);
+    parentPort!.postMessage({ kind: 'file', index: m.index, written, arrays, runs, lo, hi } satisfies RideReply, transfer);
   } else if (m.kind === 'recycle') {
-    if (!spare || m.arrays.face.length > spare.face.length) spare = m.arrays;
+    if (!spare || m.arrays.corner.length + m.arrays.vert.length > spare.corner.length + spare.vert.length) spare = m.arrays;
   } else if (m.kind === 'world') {
     step = rider(m.world, m.options).step;
   } else {

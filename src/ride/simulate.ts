@@ -6,7 +6,7 @@
 // it is a ghost (the surface continues across) or real geometry.
 import { contactNormal, CONTACT_MODEL, type ContactModel } from './contact.ts';
 import { Contact, contactWith, FEATURE_FACE, type Pose, type ProbeShape, probeReach, probeThickness } from './probes.ts';
-import { cellOf, Query, type RideWorld } from './world.ts';
+import { cellOf, Query, STAMPS, type RideWorld } from './world.ts';
 
 export interface SimulationOptions {
   /** Gravity, m/s² along −y (default 9.81, range 0 … 100). */
@@ -102,8 +102,8 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
       const g = w.grid;
       if (w.faces > 0) {
         const i0 = cellOf(g, c[0] - r, 0), i1 = cellOf(g, c[0] + r, 0), j0 = cellOf(g, c[2] - r, 1), j1 = cellOf(g, c[2] + r, 1);
-        if (++q.stamp === 0xffffffff) { q.seen.fill(0); q.stamp = 1; }
-        const stamp = q.stamp, seen = q.seen, P = w.pos, N = w.normal;
+        if (++q.stamp === STAMPS) { q.seen.fill(0); q.stamp = 1; }
+        const stamp = q.stamp, seen = q.seen, V = w.vert, C = w.corner, N = w.normal;
         // The faces the probe cannot reach (cull, below): outside [lo, hi] along the axes U (world x or the travel
         // axis), y and V (world z or across).
         cullBounds(p, c, pose, reach);
@@ -117,11 +117,11 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
               if (seen[t] === stamp) continue;
               seen[t] = stamp;
               q.work++;
-              const o = 9 * t;
-              const a = P[o + 1], b = P[o + 4], d = P[o + 7];
+              const o0 = 3 * C[3 * t], o1 = 3 * C[3 * t + 1], o2 = 3 * C[3 * t + 2];
+              const a = V[o0 + 1], b = V[o1 + 1], d = V[o2 + 1];
               if ((a > b ? (a > d ? a : d) : b > d ? b : d) < ylo || (a < b ? (a < d ? a : d) : b < d ? b : d) > yhi) continue;
               {
-                const x0 = P[o], z0 = P[o + 2], x1 = P[o + 3], z1 = P[o + 5], x2 = P[o + 6], z2 = P[o + 8];
+                const x0 = V[o0], z0 = V[o0 + 2], x1 = V[o1], z1 = V[o1 + 2], x2 = V[o2], z2 = V[o2 + 2];
                 const u0 = kind ? x0 * ux + z0 * uz : x0, u1 = kind ? x1 * ux + z1 * uz : x1, u2 = kind ? x2 * ux + z2 * uz : x2;
                 if ((u0 > u1 ? (u0 > u2 ? u0 : u2) : u1 > u2 ? u1 : u2) < ulo || (u0 < u1 ? (u0 < u2 ? u0 : u2) : u1 < u2 ? u1 : u2) > uhi) continue;
                 const v0 = kind ? x0 * vx + z0 * vz : z0, v1 = kind ? x1 * vx + z1 * vz : z1, v2 = kind ? x2 * vx + z2 * vz : z2;
@@ -229,7 +229,7 @@ function allowance(w: RideWorld, t: number, feature: number, n: Float64Array): n
 
 /** n · the outward direction of face t's edge e (corner e to e + 1) in the face's plane (edge × face normal). */
 function outwardDot(w: RideWorld, t: number, e: number, n: Float64Array): number {
-  const P = w.pos, i = 9 * t + 3 * e, j = 9 * t + 3 * ((e + 1) % 3);
+  const P = w.vert, i = 3 * w.corner[3 * t + e], j = 3 * w.corner[3 * t + ((e + 1) % 3)];
   const ex = P[j] - P[i], ey = P[j + 1] - P[i + 1], ez = P[j + 2] - P[i + 2];
   const fx = w.normal[3 * t], fy = w.normal[3 * t + 1], fz = w.normal[3 * t + 2];
   const ox = ey * fz - ez * fy, oy = ez * fx - ex * fz, oz = ex * fy - ey * fx;

@@ -9,7 +9,7 @@ import type { Finding } from '../format/verify.ts';
 import { workerFlags } from '../tiling/pool.ts';
 import { RideMerge, rider, type RideOptions, type RideReport, type StepResult } from './index.ts';
 import type { RideReply, RideRequest } from './ride-worker.ts';
-import { facesForBytes, WorldBuilder, type RideWorld } from './world.ts';
+import { capacityForBytes, WorldBuilder, type RideWorld } from './world.ts';
 
 /** Files a worker holds at a time (sent, not yet back): bounds the bytes in flight. */
 const FILES_IN_FLIGHT = 3;
@@ -64,7 +64,8 @@ export class RideThreads {
   }
   /** Reads, verifies and adds the sources' faces in order (see the file header); stops at the first that fails. */
   readWorld(sources: RideSource[]): Promise<WorldRead> {
-    const builder = new WorldBuilder(facesForBytes(sources.reduce((s, f) => s + f.size, 0)), true);
+    const capacity = capacityForBytes(sources.reduce((s, f) => s + f.size, 0));
+    const builder = new WorldBuilder(capacity.faces, true, capacity.vertices);
     const back = new Map<number, Extract<RideReply, { kind: 'file' }>>();
     const held = this.workers.map(() => 0);
     /** The worker each file's faces came from. */
@@ -82,7 +83,7 @@ export class RideThreads {
         for (let r = back.get(next); r; r = back.get(next)) {
           back.delete(next);
           if ('refused' in r) return finish({ index: next, refused: r.refused });
-          builder.addFaces(sources[next].name, r.faces, r.arrays, r.lo, r.hi);
+          builder.addFaces(sources[next].name, r.written, r.arrays, r.runs, r.lo, r.hi);
           // Its arrays back to the worker that wrote them, for a later file (ride-worker.ts: no garbage here).
           const arrays = r.arrays;
           this.post(from.get(next)!, { kind: 'recycle', arrays }, Object.values(arrays).map((a) => (a as Uint8Array).buffer as ArrayBuffer));

@@ -9,8 +9,14 @@ import { edgeAllowance, EDGE_CONCAVE, EDGE_CONVEX, EDGE_FLAT, EDGE_OPEN } from '
 
 export interface RideWorld {
   faces: number;
-  /** Three world vertices a face, x y z each (f64 of the stored f32 arithmetic). */
-  pos: Float64Array;
+  /**
+   * World vertices, x y z each (f64 of the stored f32 arithmetic): each kind-5 part's shape vertices turned by the
+   * part's rotation and moved by its position, part by part (not welded across parts: a face's corners are the
+   * values its part gives them, whatever another part holds).
+   */
+  vert: Float64Array;
+  /** Per corner, three a face: its vertex (x at vert[3 · corner]). */
+  corner: Uint32Array;
   /** Unit face normal (right-handed winding); zero for a degenerate face. */
   normal: Float64Array;
   /** Per corner (edge from corner k to k + 1): EDGE_FLAT, EDGE_CONCAVE, EDGE_CONVEX or EDGE_OPEN as stored. */
@@ -19,10 +25,12 @@ export interface RideWorld {
   allow: Float32Array;
   /** Per corner: 1 when no single corner of the same shape runs the edge the other way (a shape border). */
   border: Uint8Array;
-  /** Per face: its resource (index into `names`), part in that resource, face in that part's shape. */
-  resource: Uint32Array;
-  part: Uint32Array;
-  face: Uint32Array;
+  /**
+   * Where the faces came from, by runs of consecutive faces of one part: 4 numbers a run (its first world face, its
+   * resource (index into `names`), its part in that resource, the face in that part's shape of its first face),
+   * runs in face order (faceSource).
+   */
+  runs: Uint32Array;
   names: string[];
   min: [number, number, number];
   max: [number, number, number];
@@ -67,7 +75,7 @@ function rotate(q: ArrayLike<number>, x: number, y: number, z: number, out: Floa
 }
 
 /** Number of corners of vertex `from` whose edge runs on to `to` (the CSR vertex → corner index; next: each corner's next vertex). */
-function runs(offsets: Uint16Array, ids: Uint16Array, next: Uint16Array, from: number, to: number): number {
+function cornersFromTo(offsets: Uint16Array, ids: Uint16Array, next: Uint16Array, from: number, to: number): number {
   let n = 0;
   for (let k = offsets[from], end = offsets[from + 1]; k < end; k++) if (next[ids[k]] === to) n++;
   return n;
@@ -80,30 +88,47 @@ export function resourceFaces(r: PhysicsResource): number {
   return n;
 }
 
+/** Vertices a resource gives the world at most: its kind-5 parts' shape vertices, and one at the origin a part for corners past them. */
+export function resourceVertices(r: PhysicsResource): number {
+  let n = 0;
+  for (const p of r.parts) if (p.kind === KIND_MESH && p.shape < r.shapes.length) n += r.shapes[p.shape].vertices.length / 3 + 1;
+  return n;
+}
+
 /**
  * File bytes a kind-5 face takes at least in a resource verify passes: three corners (u16 vertex, f32 edge value),
  * its u16 face offset and a tree node (u64; faces − 1 of them): 28. A capacity estimate only (parts that share a
  * shape give the world its faces more than once; the builder grows then).
  */
 export const MIN_FILE_BYTES_PER_FACE = 28;
+/** File bytes a vertex takes at least: its f32 x y z and its u16 corner offset (14). A capacity estimate, as above. */
+export const MIN_FILE_BYTES_PER_VERTEX = 14;
 
 /**
- * Faces to size a builder for, from the bytes of the files it will be given (MIN_FILE_BYTES_PER_FACE), at most
- * 8,000,000 (~1 GB of address space): files of many GiB give an estimate, not an allocation; a world past it grows.
+ * Faces and vertices to size a builder for, from the bytes of the files it will be given (MIN_FILE_BYTES_PER_FACE,
+ * _VERTEX), each at most 8,000,000 (~0.8 GB of address space): files of many GiB give an estimate, not an
+ * allocation; a world past it grows.
  */
-export const facesForBytes = (bytes: number): number => Math.min(8_000_000, bytes / MIN_FILE_BYTES_PER_FACE);
+export const capacityForBytes = (bytes: number): { faces: number; vertices: number } => ({
+  faces: Math.min(8_000_000, bytes / MIN_FILE_BYTES_PER_FACE), vertices: Math.min(8_000_000, bytes / MIN_FILE_BYTES_PER_VERTEX),
+});
 
-/** The world's per-face arrays (RideWorld's), filled from face 0 on. */
-export type FaceArrays = Pick<RideWorld, 'pos' | 'normal' | 'edgeKind' | 'allow' | 'border' | 'resource' | 'part' | 'face'>;
+/** The world's vertex and per-face arrays (RideWorld's), filled from vertex 0 and face 0 on. */
+export type FaceArrays = Pick<RideWorld, 'vert' | 'corner' | 'normal' | 'edgeKind' | 'allow' | 'border'>;
 
-/** Per-face arrays for `faces` faces; `shared`: on SharedArrayBuffers (worker threads read them in place). */
-export function faceArrays(faces: number, shared = false): FaceArrays {
+/** Arrays for `faces` faces and `vertices` vertices; `shared`: on SharedArrayBuffers (worker threads read them in place). */
+export function faceArrays(faces: number, vertices: number, shared = false): FaceArrays {
   const buf = (bytes: number): ArrayBuffer | SharedArrayBuffer => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
   return {
-    pos: new Float64Array(buf(72 * faces)), normal: new Float64Array(buf(24 * faces)), edgeKind: new Uint8Array(buf(3 * faces)),
-    allow: new Float32Array(buf(12 * faces)), border: new Uint8Array(buf(3 * faces)), resource: new Uint32Array(buf(4 * faces)),
-    part: new Uint32Array(buf(4 * faces)), face: new Uint32Array(buf(4 * faces)),
+    vert: new Float64Array(buf(24 * vertices)), corner: new Uint32Array(buf(12 * faces)), normal: new Float64Array(buf(24 * faces)),
+    edgeKind: new Uint8Array(buf(3 * faces)), allow: new Float32Array(buf(12 * faces)), border: new Uint8Array(buf(3 * faces)),
   };
+}
+
+/** Faces and vertices written (writeFaces). */
+export interface Written {
+  faces: number;
+  vertices: number;
 }
 
 /**
@@ -111,65 +136,77 @@ export function faceArrays(faces: number, shared = false): FaceArrays {
  * once its faces are in: the world's arrays, not every record beside them, set the peak. Faces are kept in the
  * order added (resource, part, face), which is the world's face order whichever way it is built.
  *
- * `capacity` (faces) sizes the arrays up front; past it they grow by half again (a copy). A generous estimate
+ * `faces` and `vertices` size the arrays up front; past them they grow by half again (a copy). A generous estimate
  * costs address space, not memory: the arrays are zero-filled on demand, page by page, and the pages never
  * written (past the last face) are never resident.
  */
 export class WorldBuilder {
   private a: FaceArrays;
-  private capacity: number;
+  private faceCap: number;
+  private vertCap: number;
   private n = 0;
+  private nv = 0;
+  private readonly runs: number[] = [];
   private readonly names: string[] = [];
   private readonly lo = [Infinity, Infinity, Infinity];
   private readonly hi = [-Infinity, -Infinity, -Infinity];
   /** `shared`: the world's arrays on SharedArrayBuffers (for worker threads: threads.ts). */
-  constructor(capacity = 0, private readonly shared = false) {
-    this.capacity = Math.max(0, Math.floor(capacity));
-    this.a = faceArrays(this.capacity, shared);
+  constructor(faces = 0, private readonly shared = false, vertices = faces) {
+    this.faceCap = Math.max(0, Math.floor(faces));
+    this.vertCap = Math.max(0, Math.floor(vertices));
+    this.a = faceArrays(this.faceCap, this.vertCap, shared);
   }
   /** Appends the resource's triangle faces (non-triangle faces and non-mesh parts are skipped). */
   add({ name, resource: r }: RideResource): void {
-    this.reserve(this.n + resourceFaces(r));
-    this.n = writeFaces(r, this.names.length, this.a, this.n, this.lo, this.hi);
+    this.reserve(this.n + resourceFaces(r), this.nv + resourceVertices(r));
+    const w = writeFaces(r, this.names.length, this.a, { faces: this.n, vertices: this.nv }, this.lo, this.hi, this.runs);
+    this.n = w.faces;
+    this.nv = w.vertices;
     this.names.push(name);
   }
   /**
-   * Appends a resource's faces written elsewhere (writeFaces into faceArrays, on a worker thread: its `resource`
-   * entries are set here) and their bounds.
+   * Appends a resource's faces written elsewhere (writeFaces into faceArrays from face and vertex 0, with resource
+   * 0 in its runs, on a worker thread): its corners' vertices and its runs' faces and resource are moved here.
    */
-  addFaces(name: string, faces: number, a: FaceArrays, lo: ArrayLike<number>, hi: ArrayLike<number>): void {
-    this.reserve(this.n + faces);
-    const n = this.n, b = this.a;
-    b.pos.set(a.pos.subarray(0, 9 * faces), 9 * n); b.normal.set(a.normal.subarray(0, 3 * faces), 3 * n);
+  addFaces(name: string, written: Written, a: FaceArrays, runs: ArrayLike<number>, lo: ArrayLike<number>, hi: ArrayLike<number>): void {
+    const { faces, vertices } = written;
+    this.reserve(this.n + faces, this.nv + vertices);
+    const n = this.n, nv = this.nv, b = this.a;
+    b.vert.set(a.vert.subarray(0, 3 * vertices), 3 * nv);
+    for (let c = 0, o = 3 * n; c < 3 * faces; c++) b.corner[o + c] = a.corner[c] + nv;
+    b.normal.set(a.normal.subarray(0, 3 * faces), 3 * n);
     b.edgeKind.set(a.edgeKind.subarray(0, 3 * faces), 3 * n); b.allow.set(a.allow.subarray(0, 3 * faces), 3 * n);
-    b.border.set(a.border.subarray(0, 3 * faces), 3 * n); b.resource.fill(this.names.length, n, n + faces);
-    b.part.set(a.part.subarray(0, faces), n); b.face.set(a.face.subarray(0, faces), n);
+    b.border.set(a.border.subarray(0, 3 * faces), 3 * n);
+    for (let k = 0; k < runs.length; k += 4) this.runs.push(runs[k] + n, this.names.length, runs[k + 2], runs[k + 3]);
     for (let k = 0; k < 3; k++) {
       if (lo[k] < this.lo[k]) this.lo[k] = lo[k];
       if (hi[k] > this.hi[k]) this.hi[k] = hi[k];
     }
     this.n += faces;
+    this.nv += vertices;
     this.names.push(name);
   }
-  private reserve(need: number): void {
-    if (need > this.capacity) this.grow(Math.max(need, Math.ceil(this.capacity * 1.5)));
+  private reserve(faces: number, vertices: number): void {
+    if (faces > this.faceCap || vertices > this.vertCap) {
+      this.grow(faces > this.faceCap ? Math.max(faces, Math.ceil(this.faceCap * 1.5)) : this.faceCap, vertices > this.vertCap ? Math.max(vertices, Math.ceil(this.vertCap * 1.5)) : this.vertCap);
+    }
   }
-  private grow(capacity: number): void {
-    const b = faceArrays(capacity, this.shared), n = this.n;
-    b.pos.set(this.a.pos.subarray(0, 9 * n)); b.normal.set(this.a.normal.subarray(0, 3 * n));
+  private grow(faces: number, vertices: number): void {
+    const b = faceArrays(faces, vertices, this.shared), n = this.n;
+    b.vert.set(this.a.vert.subarray(0, 3 * this.nv)); b.corner.set(this.a.corner.subarray(0, 3 * n)); b.normal.set(this.a.normal.subarray(0, 3 * n));
     b.edgeKind.set(this.a.edgeKind.subarray(0, 3 * n)); b.allow.set(this.a.allow.subarray(0, 3 * n)); b.border.set(this.a.border.subarray(0, 3 * n));
-    b.resource.set(this.a.resource.subarray(0, n)); b.part.set(this.a.part.subarray(0, n)); b.face.set(this.a.face.subarray(0, n));
     this.a = b;
-    this.capacity = capacity;
+    this.faceCap = faces;
+    this.vertCap = vertices;
   }
   /** The world of the faces added, with its grid. */
   finish(options: Partial<WorldOptions> = {}): RideWorld {
     const opt = { ...WORLD_DEFAULTS, ...options };
     const n = this.n, a = this.a;
     const world: RideWorld = {
-      faces: n, pos: a.pos.subarray(0, 9 * n), normal: a.normal.subarray(0, 3 * n), edgeKind: a.edgeKind.subarray(0, 3 * n),
-      allow: a.allow.subarray(0, 3 * n), border: a.border.subarray(0, 3 * n), resource: a.resource.subarray(0, n),
-      part: a.part.subarray(0, n), face: a.face.subarray(0, n), names: this.names,
+      faces: n, vert: a.vert.subarray(0, 3 * this.nv), corner: a.corner.subarray(0, 3 * n), normal: a.normal.subarray(0, 3 * n),
+      edgeKind: a.edgeKind.subarray(0, 3 * n), allow: a.allow.subarray(0, 3 * n), border: a.border.subarray(0, 3 * n),
+      runs: Uint32Array.from(this.runs), names: this.names,
       min: n ? [this.lo[0], this.lo[1], this.lo[2]] : [0, 0, 0], max: n ? [this.hi[0], this.hi[1], this.hi[2]] : [0, 0, 0],
       grid: { x0: 0, z0: 0, cell: 1, nx: 0, nz: 0, start: new Uint32Array(1), items: new Uint32Array(0) },
     };
@@ -180,30 +217,49 @@ export class WorldBuilder {
 
 /** Builds the world from resources read by the codec. Non-triangle faces and non-mesh parts are skipped. */
 export function buildWorld(resources: RideResource[], options: Partial<WorldOptions> = {}): RideWorld {
-  const b = new WorldBuilder(resources.reduce((s, r) => s + resourceFaces(r.resource), 0));
+  const b = new WorldBuilder(resources.reduce((s, r) => s + resourceFaces(r.resource), 0), false, resources.reduce((s, r) => s + resourceVertices(r.resource), 0));
   for (const r of resources) b.add(r);
   return b.finish(options);
 }
 
+/** Where world face t came from: its resource's name, its part in it, its face in the part's shape (a search of the runs). */
+export function faceSource(w: RideWorld, t: number): { resource: string; part: number; face: number } {
+  const R = w.runs;
+  let lo = 0, hi = R.length / 4 - 1;
+  // The last run starting at or before t.
+  while (lo < hi) {
+    const m = (lo + hi + 1) >> 1;
+    if (R[4 * m] <= t) lo = m;
+    else hi = m - 1;
+  }
+  return { resource: w.names[R[4 * lo + 1]], part: R[4 * lo + 2], face: R[4 * lo + 3] + (t - R[4 * lo]) };
+}
+
 /**
- * Writes resource `ri`'s triangle faces into `a` from face `t`, widening the bounds lo/hi by their vertices.
- * Returns the face after the last written. `a` has room for resourceFaces(r) more faces.
+ * Writes resource `ri`'s triangle faces into `a` from face `at.faces` and its parts' vertices from vertex
+ * `at.vertices`, widening the bounds lo/hi by the faces' vertices and adding a run (first face, ri, part, face in
+ * the shape) to `runs` where the faces written stop following on from the last. Returns the face and vertex after
+ * the last written. `a` has room for resourceFaces(r) and resourceVertices(r) more.
  */
-export function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, t: number, min: number[], max: number[]): number {
-  const { pos, normal, edgeKind, allow, border, resource, part, face } = a;
+export function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, at: Written, min: number[], max: number[], runs: number[]): Written {
+  const { vert, corner, normal, edgeKind, allow, border } = a;
   const tmp = new Float64Array(3);
+  let t = at.faces, nw = at.vertices;
   r.parts.forEach((p, pi) => {
     if (p.kind !== KIND_MESH || p.shape >= r.shapes.length) return;
     const s = r.shapes[p.shape];
     const nf = Math.max(0, s.faceOffsets.length - 1);
     const nv = s.vertices.length / 3;
-    const world = new Float64Array(3 * nv);
+    // The part's world vertices from `base` on; a corner past the shape's vertices is at the origin (one more vertex).
+    const base = nw;
     for (let v = 0; v < nv; v++) {
       rotate(p.rotation, s.vertices[3 * v], s.vertices[3 * v + 1], s.vertices[3 * v + 2], tmp, 0);
-      world[3 * v] = tmp[0] + p.position[0];
-      world[3 * v + 1] = tmp[1] + p.position[1];
-      world[3 * v + 2] = tmp[2] + p.position[2];
+      vert[3 * nw] = tmp[0] + p.position[0];
+      vert[3 * nw + 1] = tmp[1] + p.position[1];
+      vert[3 * nw + 2] = tmp[2] + p.position[2];
+      nw++;
     }
+    let origin = -1;
     const corners = s.cornerVertices.length;
     // Each corner's next vertex round its face (0xffff where the face offsets do not cover it).
     const next = new Uint16Array(corners).fill(0xffff);
@@ -213,17 +269,27 @@ export function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, t: num
     }
     const hasBits = s.flatBits.length > 0 && s.concaveBits.length > 0, hasValues = s.edgeValues.length === corners;
     const indexed = s.vertexCornerOffsets.length === nv + 1;
+    let follows = false;
     for (let f = 0; f < nf; f++) {
       const c0 = s.faceOffsets[f];
-      if (s.faceOffsets[f + 1] - c0 !== 3 || c0 + 3 > corners) continue; // kind-5 faces are triangles
+      if (s.faceOffsets[f + 1] - c0 !== 3 || c0 + 3 > corners) { follows = false; continue; } // kind-5 faces are triangles
+      if (!follows) runs.push(t, ri, pi, f);
+      follows = true;
       for (let k = 0; k < 3; k++) {
         const v = s.cornerVertices[c0 + k];
-        if (v >= nv) continue;
-        pos[9 * t + 3 * k] = world[3 * v];
-        pos[9 * t + 3 * k + 1] = world[3 * v + 1];
-        pos[9 * t + 3 * k + 2] = world[3 * v + 2];
+        if (v >= nv) {
+          if (origin < 0) {
+            origin = nw++;
+            vert[3 * origin] = 0; vert[3 * origin + 1] = 0; vert[3 * origin + 2] = 0;
+          }
+          corner[3 * t + k] = origin;
+          edgeKind[3 * t + k] = 0; allow[3 * t + k] = 0; border[3 * t + k] = 0;
+          continue;
+        }
+        corner[3 * t + k] = base + v;
+        const o = 3 * (base + v);
         for (let a = 0; a < 3; a++) {
-          const x = world[3 * v + a];
+          const x = vert[o + a];
           if (x < min[a]) min[a] = x;
           if (x > max[a]) max[a] = x;
         }
@@ -236,25 +302,24 @@ export function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, t: num
         edgeKind[3 * t + k] = kind;
         allow[3 * t + k] = edgeAllowance(kind, hasValues ? s.edgeValues[c] : 1);
         const to = s.cornerVertices[c0 + ((k + 1) % 3)];
-        border[3 * t + k] = indexed && to < nv && runs(s.vertexCornerOffsets, s.cornerIdsByVertex, next, to, v) === 1 ? 0 : 1;
+        border[3 * t + k] = indexed && to < nv && cornersFromTo(s.vertexCornerOffsets, s.cornerIdsByVertex, next, to, v) === 1 ? 0 : 1;
       }
-      const o = 9 * t;
-      const ux = pos[o + 3] - pos[o], uy = pos[o + 4] - pos[o + 1], uz = pos[o + 5] - pos[o + 2];
-      const vx = pos[o + 6] - pos[o], vy = pos[o + 7] - pos[o + 1], vz = pos[o + 8] - pos[o + 2];
+      const A = 3 * corner[3 * t], B = 3 * corner[3 * t + 1], C = 3 * corner[3 * t + 2];
+      const ux = vert[B] - vert[A], uy = vert[B + 1] - vert[A + 1], uz = vert[B + 2] - vert[A + 2];
+      const vx = vert[C] - vert[A], vy = vert[C + 1] - vert[A + 1], vz = vert[C + 2] - vert[A + 2];
       const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
       const len = Math.hypot(nx, ny, nz);
       if (len > 1e-12) {
         normal[3 * t] = nx / len;
         normal[3 * t + 1] = ny / len;
         normal[3 * t + 2] = nz / len;
+      } else {
+        normal[3 * t] = 0; normal[3 * t + 1] = 0; normal[3 * t + 2] = 0;
       }
-      resource[t] = ri;
-      part[t] = pi;
-      face[t] = f;
       t++;
     }
   });
-  return t;
+  return { faces: t, vertices: nw };
 }
 
 function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
@@ -269,13 +334,13 @@ function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
   const g: Grid = { x0: w.min[0], z0: w.min[2], cell, nx, nz, start: u32(nx * nz + 1), items: new Uint32Array(0) };
   // Two passes over the faces (count each cell's, then fill), each face's cells worked out afresh in each: cheaper
   // than keeping them (16 bytes a face, held at the world's peak beside the resources it is built from).
-  const p = w.pos;
+  const V = w.vert, C = w.corner;
   for (let pass = 0; pass < 2; pass++) {
     const fill = pass === 0 ? g.start.subarray(1) : g.start.slice(0, nx * nz);
     for (let t = 0; t < w.faces; t++) {
-      const o = 9 * t;
-      const lx = Math.min(p[o], p[o + 3], p[o + 6]), hx = Math.max(p[o], p[o + 3], p[o + 6]);
-      const lz = Math.min(p[o + 2], p[o + 5], p[o + 8]), hz = Math.max(p[o + 2], p[o + 5], p[o + 8]);
+      const a = 3 * C[3 * t], b = 3 * C[3 * t + 1], c = 3 * C[3 * t + 2];
+      const lx = Math.min(V[a], V[b], V[c]), hx = Math.max(V[a], V[b], V[c]);
+      const lz = Math.min(V[a + 2], V[b + 2], V[c + 2]), hz = Math.max(V[a + 2], V[b + 2], V[c + 2]);
       const i0 = cellOf(g, lx, 0), i1 = cellOf(g, hx, 0), j0 = cellOf(g, lz, 1), j1 = cellOf(g, hz, 1);
       if (pass === 0) for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) fill[j * nx + i]++;
       else for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) g.items[fill[j * nx + i]++] = t;
@@ -295,20 +360,26 @@ export function cellOf(g: Grid, x: number, axis: 0 | 1): number {
   return i < 0 ? 0 : i >= n ? n - 1 : i;
 }
 
-/** Per-query scratch: a stamp per face so a face listed in several cells is visited once; `work` counts visits. */
+/**
+ * Per-query scratch: a stamp per face so a face listed in several cells is visited once (u16: cleared once every
+ * STAMPS queries); `work` counts visits.
+ */
 export class Query {
-  readonly seen: Uint32Array;
+  readonly seen: Uint16Array;
   stamp = 0;
   work = 0;
   constructor(w: RideWorld) {
-    this.seen = new Uint32Array(w.faces);
+    this.seen = new Uint16Array(w.faces);
   }
 }
+
+/** Query stamps between clearings of Query.seen (its u16 range). */
+export const STAMPS = 0xffff;
 
 /** Calls visit(face) once for each face listed in the grid cells overlapping the x/z box. Returns the faces visited. */
 export function facesNear(w: RideWorld, lx: number, lz: number, hx: number, hz: number, q: Query, visit: (t: number) => void): number {
   const g = w.grid, seen = q.seen;
-  if (++q.stamp === 0xffffffff) {
+  if (++q.stamp === STAMPS) {
     seen.fill(0);
     q.stamp = 1;
   }
@@ -346,14 +417,14 @@ export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: n
   let best = -1, bestY = 0, bestD = Infinity;
   // facesNear's walk inline (no closure a call: the ride asks this some 100,000 times), in the same order.
   const g = w.grid, seen = q.seen;
-  if (++q.stamp === 0xffffffff) {
+  if (++q.stamp === STAMPS) {
     seen.fill(0);
     q.stamp = 1;
   }
   const stamp = q.stamp;
   if (w.faces === 0 || x < g.x0 || z < g.z0 || x > g.x0 + g.nx * g.cell || z > g.z0 + g.nz * g.cell) return null;
   const i0 = cellOf(g, x, 0), j0 = cellOf(g, z, 1);
-  const p = w.pos, N = w.normal;
+  const V = w.vert, C = w.corner, N = w.normal;
   let visits = 0;
   for (let j = j0; j <= j0; j++) {
     for (let i = i0; i <= i0; i++) {
@@ -364,8 +435,8 @@ export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: n
         seen[t] = stamp;
         visits++;
         if (!(N[3 * t + 1] >= WALKABLE_MIN_NY)) continue; // isWalkable
-        const o = 9 * t;
-        const ax = p[o], az = p[o + 2], bx = p[o + 3], bz = p[o + 5], cx = p[o + 6], cz = p[o + 8];
+        const A = 3 * C[3 * t], B = 3 * C[3 * t + 1], Cc = 3 * C[3 * t + 2];
+        const ax = V[A], az = V[A + 2], bx = V[B], bz = V[B + 2], cx = V[Cc], cz = V[Cc + 2];
         const d = (bz - cz) * (ax - cx) + (cx - bx) * (az - cz);
         if (Math.abs(d) < 1e-14) continue;
         const l1 = ((bz - cz) * (x - cx) + (cx - bx) * (z - cz)) / d;
@@ -373,7 +444,7 @@ export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: n
         const l3 = 1 - l1 - l2;
         const e = -1e-9;
         if (l1 < e || l2 < e || l3 < e) continue;
-        const h = l1 * p[o + 1] + l2 * p[o + 4] + l3 * p[o + 7];
+        const h = l1 * V[A + 1] + l2 * V[B + 1] + l3 * V[Cc + 1];
         const dist = Math.abs(h - y);
         if (dist <= reach && (top ? best < 0 || h > bestY : dist < bestD)) {
           bestD = dist;

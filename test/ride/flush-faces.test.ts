@@ -26,8 +26,8 @@ function footKinds(out: string, foot: number): number[] {
   const kinds: number[] = [];
   for (let f = 0; f < w.faces; f++) {
     for (let k = 0; k < 3; k++) {
-      const a = 9 * f + 3 * k, b = 9 * f + 3 * ((k + 1) % 3);
-      const on = (o: number) => Math.abs(w.pos[o] - 0.37) < 1e-5 && Math.abs(w.pos[o + 1] - foot) < 1e-5;
+      const a = 3 * w.corner[3 * f + k], b = 3 * w.corner[3 * f + ((k + 1) % 3)];
+      const on = (o: number) => Math.abs(w.vert[o] - 0.37) < 1e-5 && Math.abs(w.vert[o + 1] - foot) < 1e-5;
       if (on(a) && on(b)) kinds.push(w.edgeKind[3 * f + k]);
     }
   }

@@ -34,12 +34,12 @@ export function joltLevel(w: RideWorld): J {
   // One vertex per world position (Jolt finds its edges' neighbours by shared vertex index, not by position).
   const index = new Map<string, number>();
   const at = (t: number, k: number): number => {
-    const o = 9 * t + 3 * k, key = `${w.pos[o]},${w.pos[o + 1]},${w.pos[o + 2]}`;
+    const o = 3 * w.corner[3 * t + k], key = `${w.vert[o]},${w.vert[o + 1]},${w.vert[o + 2]}`;
     let i = index.get(key);
     if (i === undefined) {
       i = index.size;
       index.set(key, i);
-      verts.push_back(new J.Float3(w.pos[o], w.pos[o + 1], w.pos[o + 2]));
+      verts.push_back(new J.Float3(w.vert[o], w.vert[o + 1], w.vert[o + 2]));
     }
     return i;
   };

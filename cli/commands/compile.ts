@@ -279,7 +279,7 @@ export const compileCommand: CommandModule<object, Args> = {
       .option('allow-custom-slots', { type: 'boolean', default: false, describe: "accept material slots ≥ 116 (only for levels whose MaterialIndexMap adds them: an unknown slot crashes the game on contact)" })
       .option('budget', { type: 'number', default: 4003, describe: "geometry budget (one geometry = one shape); at or above it collision is merged into cells" })
       .option('tiling', { choices: ['auto', 'objects', 'cells'] as const, default: 'auto' as const, describe: "by budget, or force one resource per object / cells" })
-      .option('seams', { choices: ['level', 'shape'] as const, default: 'level' as const, describe: "edge data where the compiler cuts the level (material parts, u16 split, resources, cells): level gives each cut corner the edge data of the face across the cut, so no open edges are made; shape leaves them open, byte for byte as Studio writes" })
+      .option('seams', { choices: ['level', 'shape'] as const, default: 'level' as const, describe: "edge data where the compiler cuts the level (material parts, u16 split, resources, cells): level gives each cut corner the edge data of the face across the cut, so no open edges are made, and joins T-junctions, near-flush joints and open edges lying on another object's face (a kicker's foot on the ground) within 0.1 mm; shape leaves them open, byte for byte as Studio writes" })
       .option('grind-density', {
         type: 'string', default: String(GRIND_DENSITY_TARGET),
         coerce: (v: string): number | 'off' => {

@@ -226,8 +226,12 @@ function largestFace(w: RideWorld, x0: number, z0: number, size: number): number
   for (let j = j0; j <= j1; j++) {
     for (let i = i0; i <= i1; i++) {
       const cell = j * g.nx + i;
-      for (let e = g.start[cell]; e < g.start[cell + 1]; e++) {
-        const t = g.items[e];
+      let t = -1;
+      for (let e = g.start[cell], end = g.start[cell + 1]; e < end; ) {
+        // The cell's next face (world.ts Grid).
+        let by = g.items[e++], gap = by & 0x7f;
+        for (let m = 0x80; by > 0x7f; m *= 0x80) { by = g.items[e++]; gap += (by & 0x7f) * m; }
+        t += gap + 1;
         if (!isWalkable(w, t)) continue;
         const o0 = 3 * C[3 * t], o1 = 3 * C[3 * t + 1], o2 = 3 * C[3 * t + 2];
         const x = (P[o0] + P[o1] + P[o2]) / 3, z = (P[o0 + 2] + P[o1 + 2] + P[o2 + 2]) / 3;

@@ -103,7 +103,7 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
       if (w.faces > 0) {
         const i0 = cellOf(g, c[0] - r, 0), i1 = cellOf(g, c[0] + r, 0), j0 = cellOf(g, c[2] - r, 1), j1 = cellOf(g, c[2] + r, 1);
         if (++q.stamp === STAMPS) { q.seen.fill(0); q.stamp = 1; }
-        const stamp = q.stamp, seen = q.seen, V = w.vert, C = w.corner, N = w.normal;
+        const stamp = q.stamp, seen = q.seen, items = g.items, V = w.vert, C = w.corner, N = w.normal;
         // The faces the probe cannot reach (cull, below): outside [lo, hi] along the axes U (world x or the travel
         // axis), y and V (world z or across).
         cullBounds(p, c, pose, reach);
@@ -112,8 +112,12 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
         for (let j = j0; j <= j1; j++) {
           for (let i = i0; i <= i1; i++) {
             const cell = j * g.nx + i;
-            for (let e = g.start[cell], end = g.start[cell + 1]; e < end && n < max; e++) {
-              const t = g.items[e];
+            let t = -1;
+            for (let e = g.start[cell], end = g.start[cell + 1]; e < end && n < max; ) {
+              // The cell's next face (world.ts Grid).
+              let by = items[e++], gap = by & 0x7f;
+              for (let m = 0x80; by > 0x7f; m *= 0x80) { by = items[e++]; gap += (by & 0x7f) * m; }
+              t += gap + 1;
               if (seen[t] === stamp) continue;
               seen[t] = stamp;
               q.work++;

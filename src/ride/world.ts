@@ -37,7 +37,19 @@ export interface RideWorld {
   grid: Grid;
 }
 
-/** Faces by x/z cell: CSR (start has cells + 1 entries). */
+/**
+ * Faces by x/z cell: CSR (start has cells + 1 entries: byte offsets into items). A cell's faces are in ascending
+ * order, each stored as its distance from the one before less one (from −1 for the first) in LEB128 (7 bits a
+ * byte, low first, the high bit set on all but the last): a cell's faces are mostly neighbours in one part, one
+ * byte each, where a u32 took four. Read (inline in the hot loops) as:
+ *
+ *     let t = -1;
+ *     for (let e = start[c], end = start[c + 1]; e < end; ) {
+ *       let b = items[e++], d = b & 0x7f;
+ *       for (let m = 0x80; b > 0x7f; m *= 0x80) { b = items[e++]; d += (b & 0x7f) * m; }
+ *       t += d + 1; // the next face
+ *     }
+ */
 export interface Grid {
   x0: number;
   z0: number;
@@ -45,8 +57,11 @@ export interface Grid {
   nx: number;
   nz: number;
   start: Uint32Array;
-  items: Uint32Array;
+  items: Uint8Array;
 }
+
+/** Bytes the grid stores a face distance `d` (the gap less one) in. */
+const varintBytes = (d: number): number => (d < 0x80 ? 1 : d < 0x4000 ? 2 : d < 0x200000 ? 3 : d < 0x10000000 ? 4 : 5);
 
 export interface WorldOptions {
   /** Grid cell edge at most, m (0.1 … 100; default 2): finer where faces are dense; widened so the grid has at most maxCells cells. */
@@ -208,7 +223,7 @@ export class WorldBuilder {
       edgeKind: a.edgeKind.subarray(0, 3 * n), allow: a.allow.subarray(0, 3 * n), border: a.border.subarray(0, 3 * n),
       runs: Uint32Array.from(this.runs), names: this.names,
       min: n ? [this.lo[0], this.lo[1], this.lo[2]] : [0, 0, 0], max: n ? [this.hi[0], this.hi[1], this.hi[2]] : [0, 0, 0],
-      grid: { x0: 0, z0: 0, cell: 1, nx: 0, nz: 0, start: new Uint32Array(1), items: new Uint32Array(0) },
+      grid: { x0: 0, z0: 0, cell: 1, nx: 0, nz: 0, start: new Uint32Array(1), items: new Uint8Array(0) },
     };
     world.grid = buildGrid(world, opt, this.shared);
     return world;
@@ -331,23 +346,36 @@ function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
   while (Math.ceil(sx / cell + 1e-9) * Math.ceil(sz / cell + 1e-9) > opt.maxCells) cell *= 2;
   const nx = Math.max(1, Math.ceil(sx / cell + 1e-9)), nz = Math.max(1, Math.ceil(sz / cell + 1e-9));
   const u32 = (n: number): Uint32Array => new Uint32Array(shared ? new SharedArrayBuffer(4 * n) : new ArrayBuffer(4 * n));
-  const g: Grid = { x0: w.min[0], z0: w.min[2], cell, nx, nz, start: u32(nx * nz + 1), items: new Uint32Array(0) };
-  // Two passes over the faces (count each cell's, then fill), each face's cells worked out afresh in each: cheaper
-  // than keeping them (16 bytes a face, held at the world's peak beside the resources it is built from).
-  const V = w.vert, C = w.corner;
+  const g: Grid = { x0: w.min[0], z0: w.min[2], cell, nx, nz, start: u32(nx * nz + 1), items: new Uint8Array(0) };
+  // Two passes over the faces (count each cell's bytes, then fill), each face's cells worked out afresh in each:
+  // cheaper than keeping them (16 bytes a face, held at the world's peak). last: each cell's last face + 1.
+  const V = w.vert, C = w.corner, last = new Uint32Array(nx * nz);
   for (let pass = 0; pass < 2; pass++) {
     const fill = pass === 0 ? g.start.subarray(1) : g.start.slice(0, nx * nz);
+    if (pass === 1) last.fill(0);
     for (let t = 0; t < w.faces; t++) {
       const a = 3 * C[3 * t], b = 3 * C[3 * t + 1], c = 3 * C[3 * t + 2];
       const lx = Math.min(V[a], V[b], V[c]), hx = Math.max(V[a], V[b], V[c]);
       const lz = Math.min(V[a + 2], V[b + 2], V[c + 2]), hz = Math.max(V[a + 2], V[b + 2], V[c + 2]);
       const i0 = cellOf(g, lx, 0), i1 = cellOf(g, hx, 0), j0 = cellOf(g, lz, 1), j1 = cellOf(g, hz, 1);
-      if (pass === 0) for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) fill[j * nx + i]++;
-      else for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) g.items[fill[j * nx + i]++] = t;
+      for (let j = j0; j <= j1; j++) {
+        for (let i = i0; i <= i1; i++) {
+          const k = j * nx + i;
+          let d = t - last[k];
+          last[k] = t + 1;
+          if (pass === 0) fill[k] += varintBytes(d);
+          else {
+            let e = fill[k];
+            for (; d > 0x7f; d = Math.floor(d / 0x80)) g.items[e++] = (d & 0x7f) | 0x80;
+            g.items[e++] = d;
+            fill[k] = e;
+          }
+        }
+      }
     }
     if (pass === 0) {
       for (let c = 0; c < nx * nz; c++) g.start[c + 1] += g.start[c];
-      g.items = u32(g.start[nx * nz]);
+      g.items = new Uint8Array(shared ? new SharedArrayBuffer(g.start[nx * nz]) : new ArrayBuffer(g.start[nx * nz]));
     }
   }
   return g;
@@ -378,7 +406,7 @@ export const STAMPS = 0xffff;
 
 /** Calls visit(face) once for each face listed in the grid cells overlapping the x/z box. Returns the faces visited. */
 export function facesNear(w: RideWorld, lx: number, lz: number, hx: number, hz: number, q: Query, visit: (t: number) => void): number {
-  const g = w.grid, seen = q.seen;
+  const g = w.grid, seen = q.seen, items = g.items;
   if (++q.stamp === STAMPS) {
     seen.fill(0);
     q.stamp = 1;
@@ -390,8 +418,11 @@ export function facesNear(w: RideWorld, lx: number, lz: number, hx: number, hz: 
   for (let j = j0; j <= j1; j++) {
     for (let i = i0; i <= i1; i++) {
       const c = j * g.nx + i;
-      for (let k = g.start[c]; k < g.start[c + 1]; k++) {
-        const t = g.items[k];
+      let t = -1;
+      for (let e = g.start[c], end = g.start[c + 1]; e < end; ) {
+        let by = items[e++], gap = by & 0x7f;
+        for (let m = 0x80; by > 0x7f; m *= 0x80) { by = items[e++]; gap += (by & 0x7f) * m; }
+        t += gap + 1;
         if (seen[t] === stamp) continue;
         seen[t] = stamp;
         n++;
@@ -416,7 +447,7 @@ export const isWalkable = (w: RideWorld, t: number): boolean => w.normal[3 * t +
 export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: number, q: Query, top = false): { y: number; face: number } | null {
   let best = -1, bestY = 0, bestD = Infinity;
   // facesNear's walk inline (no closure a call: the ride asks this some 100,000 times), in the same order.
-  const g = w.grid, seen = q.seen;
+  const g = w.grid, seen = q.seen, items = g.items;
   if (++q.stamp === STAMPS) {
     seen.fill(0);
     q.stamp = 1;
@@ -429,8 +460,12 @@ export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: n
   for (let j = j0; j <= j0; j++) {
     for (let i = i0; i <= i0; i++) {
       const c = j * g.nx + i;
-      for (let k = g.start[c], end = g.start[c + 1]; k < end; k++) {
-        const t = g.items[k];
+      let t = -1;
+      for (let k = g.start[c], end = g.start[c + 1]; k < end; ) {
+        // The cell's next face (Grid).
+        let by = items[k++], gap = by & 0x7f;
+        for (let m = 0x80; by > 0x7f; m *= 0x80) { by = items[k++]; gap += (by & 0x7f) * m; }
+        t += gap + 1;
         if (seen[t] === stamp) continue;
         seen[t] = stamp;
         visits++;

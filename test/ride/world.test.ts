@@ -2,7 +2,7 @@
 // shared memory, the same faces in the same order as buildWorld over the whole list, with the same grid.
 import { afterAll, expect, test } from 'vitest';
 import { lazyTempDir } from '../fixtures/levels.ts';
-import { buildWorld, faceSource, WorldBuilder, type RideWorld } from '../../src/ride/world.ts';
+import { buildWorld, cellOf, faceArrays, faceSource, facesNear, Query, WorldBuilder, type RideWorld } from '../../src/ride/world.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
 
 const tmp = lazyTempDir('sk8-ride-world-');
@@ -34,3 +34,37 @@ test('a world built a file at a time, from any first capacity or on shared memor
     expect(arrays(w), `capacity ${capacity}, shared ${shared}`).toEqual(whole);
   }
 }, 60_000);
+
+test('each grid cell lists, in ascending order, the faces whose x/z box overlaps it', () => {
+  // 20,000 small faces over 10 × 10 m, then 8 large ones over all of it: a cell lists its small faces, then large
+  // ones up to 20,000 faces on (gaps of one, two and three bytes).
+  const small = 20_000, faces = small + 8, a = faceArrays(faces, 3 * faces);
+  for (let t = 0; t < faces; t++) {
+    const x = t < small ? (t % 200) * 0.05 : -1 + (t - small) * 1.5, z = t < small ? Math.floor(t / 200) * 0.1 : -1;
+    const size = t < small ? 0.04 : 12;
+    a.vert.set([x, 0, z, x, 0, z + size, x + size, 0, z], 9 * t);
+    a.corner.set([3 * t, 3 * t + 1, 3 * t + 2], 3 * t);
+  }
+  const b = new WorldBuilder();
+  b.addFaces('level', { faces, vertices: 3 * faces }, a, [0, 0, 0, 0], [-1, 0, -1], [20, 0, 11]);
+  const w = b.finish({ cell: 1 });
+  const q = new Query(w), g = w.grid;
+  // Each face's cells: columns i0 … i1, rows j0 … j1.
+  const span = Array.from({ length: w.faces }, (_, t) => {
+    const v = [0, 1, 2].map((k) => 3 * w.corner[3 * t + k]), xs = v.map((o) => w.vert[o]), zs = v.map((o) => w.vert[o + 2]);
+    return [cellOf(g, Math.min(...xs), 0), cellOf(g, Math.max(...xs), 0), cellOf(g, Math.min(...zs), 1), cellOf(g, Math.max(...zs), 1)];
+  });
+  let listed = 0;
+  for (let j = 0; j < g.nz; j++) {
+    for (let i = 0; i < g.nx; i++) {
+      const x = g.x0 + (i + 0.5) * g.cell, z = g.z0 + (j + 0.5) * g.cell;
+      const got: number[] = [];
+      facesNear(w, x, z, x, z, q, (t) => got.push(t));
+      const want: number[] = [];
+      for (let t = 0; t < w.faces; t++) if (span[t][0] <= i && i <= span[t][1] && span[t][2] <= j && j <= span[t][3]) want.push(t);
+      expect(got.join(), `cell ${i}, ${j}`).toBe(want.join());
+      listed += got.length;
+    }
+  }
+  expect(listed).toBeGreaterThan(w.faces);
+});

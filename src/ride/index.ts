@@ -150,18 +150,25 @@ export interface StepResult {
   finds: [RideFinding, string][];
 }
 
-/** A seam edge as measured: its work, its gap or step finding, the seam metres it counts and its crossing steps. */
-interface EdgeEvent {
-  work: number;
-  finds: [RideFinding, string][];
-  /** Metres of seam it counts (a border counts none: undefined). */
-  seam?: number;
+/**
+ * The seam edges as measured, in order, an entry each (typed arrays, not an object an edge: tens of thousands of
+ * them live through the plan, and what lives through the young generation's collections grows it).
+ */
+export interface SeamEdges {
+  /** Edges measured (fewer than listed when the measuring alone spent the work budget). */
+  count: number;
+  /** Each edge's work (face visits). */
+  work: Float64Array;
+  /** Metres of seam it counts (NaN: a border, none). */
+  seam: Float64Array;
   /** Crossing steps it holds (the next ones in `steps`). */
-  crossings: number;
+  crossings: Uint32Array;
+  /** Its gap or step finding, by edge (most have none). */
+  finds: Map<number, [RideFinding, string][]>;
 }
 
 export interface RidePlan {
-  edges: EdgeEvent[];
+  edges: SeamEdges;
   /**
    * Steps, 4 numbers each: STEP_CROSSING, the seam edge (3 · face + corner), the point along it (0 … 1), 0;
    * STEP_LANE_X or _Z, the start's x, z, the lane cell; STEP_CELL (added by RideMerge), the cell's largest walkable
@@ -302,39 +309,23 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
   const plan = (): RidePlan => {
     // Seams: each border edge of a walkable face once (by its ends, to 0.1 mm), crossed at points along it: one every
     // seamSpacing metres, widened so that the level has at most maxCrossings.
-    const seen = new Set<string>();
-    const key = (x: number, y: number, z: number): string => `${Math.round(x * 1e4)},${Math.round(y * 1e4)},${Math.round(z * 1e4)}`;
-    const edges: number[] = [];
-    let seamTotal = 0;
-    for (let t = 0; t < w.faces; t++) {
-      if (!isWalkable(w, t)) continue;
-      for (let k = 0; k < 3; k++) {
-        if (!w.border[3 * t + k]) continue;
-        const i = 3 * C[3 * t + k], j = 3 * C[3 * t + ((k + 1) % 3)];
-        const ka = key(P[i], P[i + 1], P[i + 2]), kb = key(P[j], P[j + 1], P[j + 2]);
-        const edgeKey = ka < kb ? `${ka}|${kb}` : `${kb}|${ka}`;
-        if (seen.has(edgeKey)) continue;
-        seen.add(edgeKey);
-        if (Math.abs(P[j] - P[i]) + Math.abs(P[j + 2] - P[i + 2]) < 1e-6) continue;
-        edges.push(3 * t + k);
-        seamTotal += Math.sqrt((P[j] - P[i]) ** 2 + (P[j + 1] - P[i + 1]) ** 2 + (P[j + 2] - P[i + 2]) ** 2);
-      }
-    }
-    seen.clear();
+    const { edges, total: seamTotal } = seamEdges(w);
     const spacing = Math.max(opt.seamSpacing, seamTotal / Math.max(1, opt.maxCrossings));
-    const edgeEvents: EdgeEvent[] = [];
+    const ev: SeamEdges = {
+      count: 0, work: new Float64Array(edges.length), seam: new Float64Array(edges.length).fill(NaN), crossings: new Uint32Array(edges.length), finds: new Map(),
+    };
     const steps: number[] = [];
     let stopped = false;
     // Crossing points are taken along the continuous seams as a whole: a point every `spacing` metres of them (carried
     // from edge to edge in face order, so short edges share points).
     let carry = spacing / 2;
-    for (const ek of edges) {
+    cur = { work: 0, rode: 0, rides: [], finds: [] };
+    for (let e = 0; e < edges.length; e++) {
+      const ek = edges[e];
       // The measuring alone has spent the budget: the ride stops at this edge or before (RideMerge says where).
       if (q.work > opt.workBudget) { stopped = true; break; }
       const work0 = q.work;
-      cur = { work: 0, rode: 0, rides: [], finds: [] };
-      const ev: EdgeEvent = { work: 0, finds: cur.finds, crossings: 0 };
-      edgeEvents.push(ev);
+      ev.count++;
       const { t, k, i, ex, ey, ez, len, ix, iz } = edgeOf(ek);
       // Every seam edge is measured across in its middle: the level's border (nothing within gapMax), a gap, a step,
       // or continuous, which is ridden at the crossing points that fall on it. Each side's height is its top surface:
@@ -348,14 +339,14 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
           // Nothing just across: a gap when walkable surface resumes within gapMax, else the level's border.
           for (let d = GAP_STEP; d <= opt.gapMax + 1e-9; d += GAP_STEP) {
             if (heightAt(w, px - ix * d, pz - iz * d, py, opt.gapDrop, q)) {
-              ev.seam = len;
+              ev.seam[e] = len;
               add({ kind: 'gap', position: [px, py, pz], ...faceOf(t), size: round(d), unit: 'm', direction: [round(-ix), round(-iz)], where: 'seam' }, `gap:${t}:${k}`);
               break;
             }
           }
           break measure;
         }
-        ev.seam = len;
+        ev.seam[e] = len;
         const base = near ? near.y : py;
         if (Math.abs(far.y - base) > opt.stepMin) {
           if (Math.abs(far.y - base) > opt.stepMax) break measure; // a ledge: neither a step nor ridden across
@@ -364,11 +355,15 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
         }
         for (; carry < len; carry += spacing) {
           steps.push(STEP_CROSSING, ek, carry / len, 0);
-          ev.crossings++;
+          ev.crossings[e]++;
         }
         carry -= len;
       }
-      ev.work = q.work - work0;
+      ev.work[e] = q.work - work0;
+      if (cur.finds.length) {
+        ev.finds.set(e, cur.finds);
+        cur.finds = [];
+      }
     }
 
     // Lanes: along x and along z every `spacing` metres, in the lane cells (spacing × spacing, from the level's min
@@ -406,7 +401,7 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
         }
       }
     }
-    return { edges: edgeEvents, steps: Float64Array.from(steps), stopped, seamSpacing: spacing, cover, lanes };
+    return { edges: ev, steps: Float64Array.from(steps), stopped, seamSpacing: spacing, cover, lanes };
   };
 
   /** Runs step i of `steps` (RidePlan.steps): a seam crossing, ridden by every probe at every speed both ways, or a lane ride. */
@@ -509,13 +504,14 @@ export class RideMerge {
     const edges = this.plan.edges;
     while (!this.exhausted) {
       if (this.inEdge > 0) return this.budgetLeft() ? this.at : -1;
-      if (this.edge < edges.length) {
+      if (this.edge < edges.count) {
         if (!this.budgetLeft()) return -1;
-        const e = edges[this.edge++];
-        this.work += e.work;
-        if (e.seam !== undefined) this.coverage.seamMetres += e.seam;
-        this.addFinds(e.finds);
-        this.inEdge = e.crossings;
+        const e = this.edge++;
+        this.work += edges.work[e];
+        if (!Number.isNaN(edges.seam[e])) this.coverage.seamMetres += edges.seam[e];
+        const finds = edges.finds.get(e);
+        if (finds) this.addFinds(finds);
+        this.inEdge = edges.crossings[e];
         continue;
       }
       // The plan stopped at an edge the budget had been spent by (the measuring alone spent it).
@@ -590,6 +586,64 @@ export class RideMerge {
 }
 
 const round = (x: number): number => Math.round(x * 1e4) / 1e4;
+
+/** A coordinate rounded to 0.1 mm as a seam edge's end is keyed (NaN as 0.5, which no rounding gives; −0 as 0). */
+const keyOf = (x: number): number => {
+  const r = Math.round(x * 1e4);
+  return r === r ? r + 0 : 0.5;
+};
+const HASH = new Float64Array(1);
+const HASH_BITS = new Uint32Array(HASH.buffer);
+
+/**
+ * The seam edges (3 · face + corner, in face order): each border corner's edge of a walkable face, once by its ends
+ * rounded to 0.1 mm either way round (the first), less those without horizontal length; and their total length.
+ * The ends' keys go in a hash table on typed arrays (not strings: tens of thousands of them would live through the
+ * young generation's collections, and grow it).
+ */
+function seamEdges(w: RideWorld): { edges: Uint32Array; total: number } {
+  const P = w.vert, C = w.corner;
+  let count = 0;
+  for (let t = 0; t < w.faces; t++) if (isWalkable(w, t)) for (let k = 0; k < 3; k++) if (w.border[3 * t + k]) count++;
+  let size = 1;
+  while (size < 2 * count) size *= 2;
+  const table = new Int32Array(size).fill(-1), keys = new Float64Array(6 * count), edges = new Uint32Array(count);
+  const key = new Float64Array(6);
+  let kept = 0, stored = 0, total = 0;
+  for (let t = 0; t < w.faces; t++) {
+    if (!isWalkable(w, t)) continue;
+    for (let k = 0; k < 3; k++) {
+      if (!w.border[3 * t + k]) continue;
+      const i = 3 * C[3 * t + k], j = 3 * C[3 * t + ((k + 1) % 3)];
+      const ax = keyOf(P[i]), ay = keyOf(P[i + 1]), az = keyOf(P[i + 2]), bx = keyOf(P[j]), by = keyOf(P[j + 1]), bz = keyOf(P[j + 2]);
+      // Either way round: the lesser end first.
+      const swap = ax > bx || (ax === bx && (ay > by || (ay === by && az > bz)));
+      key[0] = swap ? bx : ax; key[1] = swap ? by : ay; key[2] = swap ? bz : az;
+      key[3] = swap ? ax : bx; key[4] = swap ? ay : by; key[5] = swap ? az : bz;
+      let h = 0x811c9dc5;
+      for (let m = 0; m < 6; m++) {
+        HASH[0] = key[m];
+        h = Math.imul(h ^ HASH_BITS[0], 0x01000193);
+        h = Math.imul(h ^ HASH_BITS[1], 0x01000193);
+      }
+      let slot = (h ^ (h >>> 15)) & (size - 1), found = false;
+      for (; table[slot] >= 0; slot = (slot + 1) & (size - 1)) {
+        const o = 6 * table[slot];
+        if (keys[o] === key[0] && keys[o + 1] === key[1] && keys[o + 2] === key[2] && keys[o + 3] === key[3] && keys[o + 4] === key[4] && keys[o + 5] === key[5]) {
+          found = true;
+          break;
+        }
+      }
+      if (found) continue;
+      table[slot] = stored;
+      keys.set(key, 6 * stored++);
+      if (Math.abs(P[j] - P[i]) + Math.abs(P[j + 2] - P[i + 2]) < 1e-6) continue;
+      edges[kept++] = 3 * t + k;
+      total += Math.sqrt((P[j] - P[i]) ** 2 + (P[j + 1] - P[i + 1]) ** 2 + (P[j + 2] - P[i + 2]) ** 2);
+    }
+  }
+  return { edges: edges.subarray(0, kept), total };
+}
 
 function probeLength(p: ProbeShape): number {
   if (p.kind === 'sphere') return 2 * p.radius;

@@ -72,7 +72,7 @@ export function support(p: ProbeShape, pose: Pose, dx: number, dy: number, dz: n
 
 // Scratch for the closest-point routines.
 const Q = new Float64Array(3);
-const S = new Float64Array(2);
+const S = new Float64Array(3);
 // Arguments of the routines below passed in scratch: V8 boxes a double passed to (or returned from) a call it does
 // not inline, and the ride makes millions of these calls (~2 GB of short-lived numbers on the 1M bench level).
 /** closestOnFace's point. */
@@ -97,40 +97,48 @@ function closestOnFace(): number {
   const abx = bx - ax, aby = by - ay, abz = bz - az, acx = cx - ax, acy = cy - ay, acz = cz - az;
   const apx = px - ax, apy = py - ay, apz = pz - az;
   const d1 = abx * apx + aby * apy + abz * apz, d2 = acx * apx + acy * apy + acz * apz;
-  if (d1 <= 0 && d2 <= 0) return set(ax, ay, az, 3);
+  if (d1 <= 0 && d2 <= 0) {
+    Q[0] = ax; Q[1] = ay; Q[2] = az;
+    return 3;
+  }
   const bpx = px - bx, bpy = py - by, bpz = pz - bz;
   const d3 = abx * bpx + aby * bpy + abz * bpz, d4 = acx * bpx + acy * bpy + acz * bpz;
-  if (d3 >= 0 && d4 <= d3) return set(bx, by, bz, 4);
+  if (d3 >= 0 && d4 <= d3) {
+    Q[0] = bx; Q[1] = by; Q[2] = bz;
+    return 4;
+  }
   const vc = d1 * d4 - d3 * d2;
   if (vc <= 0 && d1 >= 0 && d3 <= 0) {
     const v = d1 / (d1 - d3);
-    return set(ax + v * abx, ay + v * aby, az + v * abz, 0);
+    Q[0] = ax + v * abx; Q[1] = ay + v * aby; Q[2] = az + v * abz;
+    return 0;
   }
   const cpx = px - cx, cpy = py - cy, cpz = pz - cz;
   const d5 = abx * cpx + aby * cpy + abz * cpz, d6 = acx * cpx + acy * cpy + acz * cpz;
-  if (d6 >= 0 && d5 <= d6) return set(cx, cy, cz, 5);
+  if (d6 >= 0 && d5 <= d6) {
+    Q[0] = cx; Q[1] = cy; Q[2] = cz;
+    return 5;
+  }
   const vb = d5 * d2 - d1 * d6;
   if (vb <= 0 && d2 >= 0 && d6 <= 0) {
     const u = d2 / (d2 - d6);
-    return set(ax + u * acx, ay + u * acy, az + u * acz, 2);
+    Q[0] = ax + u * acx; Q[1] = ay + u * acy; Q[2] = az + u * acz;
+    return 2;
   }
   const va = d3 * d6 - d5 * d4;
   if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
     const u = (d4 - d3) / (d4 - d3 + (d5 - d6));
-    return set(bx + u * (cx - bx), by + u * (cy - by), bz + u * (cz - bz), 1);
+    Q[0] = bx + u * (cx - bx); Q[1] = by + u * (cy - by); Q[2] = bz + u * (cz - bz);
+    return 1;
   }
   const denom = 1 / (va + vb + vc);
   const v = vb * denom, u = vc * denom;
-  return set(ax + abx * v + acx * u, ay + aby * v + acy * u, az + abz * v + acz * u, FEATURE_FACE);
+  Q[0] = ax + abx * v + acx * u; Q[1] = ay + aby * v + acy * u; Q[2] = az + abz * v + acz * u;
+  return FEATURE_FACE;
 }
 
-function set(x: number, y: number, z: number, f: number): number {
-  Q[0] = x; Q[1] = y; Q[2] = z;
-  return f;
-}
-
-/** Closest points of segments p1q1 and p2q2: parameters into S, returns the squared distance. */
-function segSeg(): number {
+/** Closest points of segments p1q1 and p2q2: parameters into S[0], S[1], the squared distance into S[2]. */
+function segSeg(): void {
   const p1x = SEG[0], p1y = SEG[1], p1z = SEG[2], d1x = SEG[3], d1y = SEG[4], d1z = SEG[5];
   const p2x = SEG[6], p2y = SEG[7], p2z = SEG[8], d2x = SEG[9], d2y = SEG[10], d2z = SEG[11];
   const rx = p1x - p2x, ry = p1y - p2y, rz = p1z - p2z;
@@ -151,7 +159,7 @@ function segSeg(): number {
   }
   S[0] = s; S[1] = t;
   const x = p1x + d1x * s - (p2x + d2x * t), y = p1y + d1y * s - (p2y + d2y * t), z = p1z + d1z * s - (p2z + d2z * t);
-  return x * x + y * y + z * z;
+  S[2] = x * x + y * y + z * z;
 }
 
 const clamp01 = (x: number): number => (x < 0 ? 0 : x > 1 ? 1 : x);
@@ -167,7 +175,15 @@ export function contactWith(w: RideWorld, t: number, p: ProbeShape, pose: Pose, 
   const A = 3 * C[3 * t], B = 3 * C[3 * t + 1], D = 3 * C[3 * t + 2];
   const plane = (c[0] - V[A]) * nx + (c[1] - V[A + 1]) * ny + (c[2] - V[A + 2]) * nz;
   if (plane < 0) return false; // behind the face
-  if (plane - support(p, pose, nx, ny, nz) > reach) return false;
+  // support(p, pose, nx, ny, nz), inline (a call boxes its doubles).
+  let reachOut: number;
+  if (p.kind === 'sphere') reachOut = p.radius;
+  else {
+    const along = Math.abs(nx * pose.fx + nz * pose.fz);
+    if (p.kind === 'capsule') reachOut = p.radius + p.halfLength * along;
+    else reachOut = p.half[0] * along + p.half[1] * Math.abs(ny) + p.half[2] * Math.abs(-nx * pose.fz + nz * pose.fx);
+  }
+  if (plane - reachOut > reach) return false;
   NR[0] = nx; NR[1] = ny; NR[2] = nz; NR[3] = reach;
   TRI[0] = V[A]; TRI[1] = V[A + 1]; TRI[2] = V[A + 2]; TRI[3] = V[B]; TRI[4] = V[B + 1]; TRI[5] = V[B + 2];
   TRI[6] = V[D]; TRI[7] = V[D + 1]; TRI[8] = V[D + 2];
@@ -231,7 +247,8 @@ function capsuleContact(p: { radius: number; halfLength: number }, pose: Pose, o
     const ex = P[j] - P[i], ey = P[j + 1] - P[i + 1], ez = P[j + 2] - P[i + 2];
     SEG[0] = ax; SEG[1] = ay; SEG[2] = az; SEG[3] = dx; SEG[4] = dy; SEG[5] = dz;
     SEG[6] = P[i]; SEG[7] = P[i + 1]; SEG[8] = P[i + 2]; SEG[9] = ex; SEG[10] = ey; SEG[11] = ez;
-    const d2 = segSeg();
+    segSeg();
+    const d2 = S[2];
     if (d2 < best - 1e-15) {
       best = d2;
       bx = ax + dx * S[0]; by = ay + dy * S[0]; bz = az + dz * S[0];

@@ -23,9 +23,10 @@ interface RideArgs {
 
 /**
  * Threads for a ride: --workers as given; auto is this thread alone. Measured on the 1M bench level on a 2-core
- * machine other jobs kept busy (load 4–5), two workers took as long as one thread (4.5–5.6 s CPU against 4.3) and
- * ~110 MB more memory (each worker's heap and compiled code beside the shared world): threads pay only where cores
- * are free, and the ride's memory goal is the compile's peak. docs/performance.md "Riding the collision".
+ * machine shared with other jobs (load 1.5–1.8), two workers took ~0.2–0.3 s less wall time for ~1 s more CPU (4.4–4.6
+ * s against 3.4–3.5) and ~40 MiB more memory (each worker's heap and compiled code beside the shared world): threads
+ * pay only where cores are free, and the ride's memory goal is the compile's peak. docs/performance.md "Riding the
+ * collision".
  */
 export function rideThreadCount(workers: number | 'auto'): number {
   return workers === 'auto' ? 1 : workers;

@@ -2,7 +2,7 @@
 // shared memory, the same faces in the same order as buildWorld over the whole list, with the same grid.
 import { afterAll, expect, test } from 'vitest';
 import { lazyTempDir } from '../fixtures/levels.ts';
-import { buildWorld, cellOf, faceArrays, faceSource, facesNear, Query, WorldBuilder, type RideWorld } from '../../src/ride/world.ts';
+import { buildWorld, cellOf, faceArrays, faceSource, facesNear, Query, STAMPS, WorldBuilder, type RideWorld } from '../../src/ride/world.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
 
 const tmp = lazyTempDir('sk8-ride-world-');
@@ -68,3 +68,20 @@ test('each grid cell lists, in ascending order, the faces whose x/z box overlaps
   }
   expect(listed).toBeGreaterThan(w.faces);
 });
+
+test('a query past its stamps clears them and still visits each face once', async () => {
+  const out = await compileMeshes(tmp.dir, 'stamps', [{ name: 'a', ...grid(4, 4, 1, -2, 0, -2) }], { seams: 'level' });
+  const w = buildWorld(readOutput(out));
+  const q = new Query(w);
+  const visit = (): number[] => {
+    const got: number[] = [];
+    facesNear(w, w.min[0], w.min[2], w.max[0], w.max[2], q, (t) => got.push(t));
+    return got;
+  };
+  const all = visit();
+  expect(all.length).toBe(w.faces);
+  // The stamps run out (u16): the next queries clear them and start again, visiting every face once each.
+  q.stamp = STAMPS - 1;
+  for (let n = 0; n < 4; n++) expect(visit(), `query ${n}`).toEqual(all);
+  expect(q.stamp).toBe(4);
+}, 60_000);

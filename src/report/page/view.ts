@@ -3,9 +3,11 @@
 // merged into one buffer, u32 indices, shapes in resource order so a resource is one index range), the edges as
 // line sets per edge class over the same positions (each paired edge once, every open or unpaired side), a shader
 // that lights faces by their screen-space normal and hatches back faces, a CPU pick (ray against each shape's box,
-// then its faces), and the framing of a finding at its own size from a side the mesh does not hide.
+// then its faces), and the framing of a finding at its own size from a side the mesh does not hide. Level of detail
+// (chunks, groups, coarse meshes by vertex clustering): lod.ts.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { BORDER, chunkTables, clusteredFaces, drawsLine, faceOfKey, groupTables, len3, LOD_GRID, markOutline, OUTLINE_DIVISIONS, outlineSize, CHUNK_FACES, GROUP_CHUNKS } from './lod.ts';
 
 export interface ShapeMeta { resource: number; part: number; material: number; min: number[]; max: number[]; vertices: number; faces: number; runs?: number }
 
@@ -67,43 +69,16 @@ export interface View {
 
 /** Colours of the edge classes (flat, concave, convex, open border, crack, unpaired). */
 export const EDGE_COLOURS = ['#4a7d52', '#3b8fe0', '#f09a3b', '#d8dce2', '#ff2d55', '#c64dff'];
-const BORDER = 3;
 export const MARKER_COLOUR = 0xff00ff;
-/**
- * Vertex-clustering grid (cells per axis over a shape's box) of a shape's coarse mesh: 8 keeps a 100 m cell's
- * terrain to ~1/10 of its faces (12.5 m clusters), which at "frame all" of a 2 km level are ~5 px apart.
- */
-const LOD_GRID = 8;
 /**
  * Below this size of a shape's faces on screen (px, their mean edge) the coarse mesh is drawn: in software GL (no
  * GPU) a frame's cost follows its faces, and faces under 5 px show no more than the coarse mesh does.
  */
 const LOD_PX = 5;
-/** Divisions of the level's extent: a coarse mesh's clusters are no smaller than one of them. */
-const OUTLINE_DIVISIONS = 256;
 /** The same for a shape whose coarse mesh is empty (drawn whole or not at all). */
 const LOD_EMPTY_PX = 1.5;
 /** From this spacing (px) a shape's flat, concave and convex edge lines are drawn (its open ones always). */
 const LINE_PX = 6;
-/**
- * Faces per chunk of a large shape. A shape of more than twice this is cut into runs of consecutive faces (the
- * files keep a shape's faces in tree order, so a run is a compact patch: ~20 m of 2 m terrain quads), each culled
- * by its box and given its level of detail on its own: zoomed into a 200 m terrain part of 20,000 faces, the
- * patches out of view are left out and those towards the horizon drawn coarse, instead of the whole part drawn
- * whole (on the browser test's 1M level: ~10,000 faces a frame near instead of ~43,000; 256 culls ~1.5× tighter
- * than 1,024, and a frame's patches stay a few hundred).
- */
-const CHUNK_FACES = 256;
-/**
- * Chunks per group: far parts of a large shape seen up close are drawn as one coarse mesh per group of this many
- * chunks, not one per chunk (each coarse mesh keeps its outline whole, ~50 faces of a 256-face chunk's coarse mesh;
- * a group's, over 16 chunks, ~a third of theirs together).
- */
-const GROUP_CHUNKS = 16;
-
-/** A vector's length: Math.hypot is ~8× slower in V8, and the view takes three lengths a face at load. */
-const len3 = (x: number, y: number, z: number): number => Math.sqrt(x * x + y * y + z * z);
-
 export function createView(canvas: HTMLCanvasElement, container: HTMLElement, blob: ArrayBuffer, shapes: ShapeMeta[], core: { min: number[]; max: number[] } | null = null): View {
   // ---- Merged buffers --------------------------------------------------------------------------------------------
   let nv = 0, nf = 0;
@@ -131,6 +106,7 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
   const objectRuns: Int32Array[] = [];
   const meanEdge = new Float64Array(shapes.length);
   const shapeCoarseStart = new Uint32Array(shapes.length + 1);
+  let outline = new Float64Array(0);
   shapes.forEach((s, si) => {
     const verts = new Uint16Array(blob, off, 3 * s.vertices);
     off += (verts.byteLength + 1) & ~1;
@@ -148,8 +124,7 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     for (let c = 0; c < 3 * s.faces; c++) {
       index[3 * f0 + c] = v0 + faces[c];
       const k = (classes[3 * f0 + c] = cls[c]);
-      const from = faces[c], to = faces[c % 3 === 2 ? c - 2 : c + 1];
-      if (k >= BORDER || from < to) lineCounts[k]++; // a paired edge once (its twin runs it the other way)
+      if (drawsLine(k, faces[c], faces[c % 3 === 2 ? c - 2 : c + 1])) lineCounts[k]++;
     }
     // The shape's faces' size: the mean length of their first edges (a cell of small props has small faces over a
     // large box: its box says nothing of them).
@@ -161,25 +136,10 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     meanEdge[si] = s.faces ? edgeSum / s.faces : 0;
     shapeVertStart[si + 1] = v0 + s.vertices;
     shapeFaceStart[si + 1] = f0 + s.faces;
-    // The shape's outline (edges no face of the shape runs back: open ones, and those the compiler joined across a
-    // cut) keeps its vertices, so the coarse mesh still meets its neighbours' without a gap. Half-edges in an open-
-    // addressing table (from · 2^16 + to + 1; 0 is empty).
-    const size = 1 << Math.ceil(Math.log2(Math.max(4, 6 * s.faces)));
-    const table = new Float64Array(size);
-    const slot = (k: number): number => {
-      let h = Math.imul(k | 0, 0x9e3779b1) >>> 0 & (size - 1);
-      while (table[h] !== 0 && table[h] !== k) h = (h + 1) & (size - 1);
-      return h;
-    };
-    for (let c = 0; c < 3 * s.faces; c++) {
-      const k = faces[c] * 65536 + faces[c % 3 === 2 ? c - 2 : c + 1] + 1;
-      table[slot(k)] = k;
-    }
+    // The shape's outline keeps its vertices, so the coarse mesh still meets its neighbours' without a gap.
+    if (outline.length < outlineSize(s.faces)) outline = new Float64Array(outlineSize(s.faces));
     const keep = new Uint8Array(s.vertices);
-    for (let c = 0; c < 3 * s.faces; c++) {
-      const from = faces[c], to = faces[c % 3 === 2 ? c - 2 : c + 1];
-      if (table[slot(to * 65536 + from + 1)] === 0) keep[from] = keep[to] = 1;
-    }
+    markOutline(faces, 0, s.faces, 0, outline, keep, 1);
     // Clusters per axis: LOD_GRID over the shape's box, no smaller than the outline's world step (a shape of a few
     // small props is one cluster: nothing of it is drawn far away, see LOD_EMPTY_PX).
     const grid = [0, 1, 2].map((k) => Math.max(1, Math.min(LOD_GRID, Math.ceil((s.max[k] - s.min[k]) / outlineStep))));
@@ -194,23 +154,8 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
       if (r === undefined) cellOf.set(key, (r = v));
       rep[v] = r;
     }
-    // Faces keeping three distinct vertices, each once: keyed by its vertices rotated to the smallest first (winding
-    // kept), sorted, repeats dropped.
     const keys = new Float64Array(s.faces);
-    let nk = 0;
-    for (let t = 0; t < s.faces; t++) {
-      let x = rep[faces[3 * t]], y = rep[faces[3 * t + 1]], z = rep[faces[3 * t + 2]];
-      if (x === y || y === z || x === z) continue;
-      if (y < x && y < z) [x, y, z] = [y, z, x];
-      else if (z < x && z < y) [x, y, z] = [z, x, y];
-      keys[nk++] = (x * 65536 + y) * 65536 + z;
-    }
-    const kept = keys.subarray(0, nk).sort();
-    for (let i = 0; i < nk; i++) {
-      if (i > 0 && kept[i] === kept[i - 1]) continue;
-      const k = kept[i], x = Math.floor(k / 4294967296), y = Math.floor(k / 65536) % 65536, z = k % 65536;
-      coarse.push(v0 + x, v0 + y, v0 + z);
-    }
+    for (let i = 0, u = clusteredFaces(faces, 0, s.faces, 0, rep, keys); i < u; i++) faceOfKey(keys[i], v0, coarse, coarse.length);
     shapeCoarseStart[si + 1] = coarse.length;
   });
   // Lines per class, in shape and face order (so a shape's, and a chunk's, are a range: lineChunkStart below).
@@ -222,85 +167,19 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
     for (let c = 3 * f0; c < 3 * f1; c++) {
       const k = classes[c];
       const from = index[c], to = index[c % 3 === 2 ? c - 2 : c + 1];
-      if (!(k >= BORDER || from < to)) continue;
+      if (!drawsLine(k, from, to)) continue;
       lineIndex[k][lineAt[k]++] = from;
       lineIndex[k][lineAt[k]++] = to;
     }
   });
 
-  // Chunks (see CHUNK_FACES): each one's faces (global), box and mean first-edge length, and where its
-  // lines start per class; a shape's chunks are consecutive.
-  const shapeChunkStart = new Uint32Array(shapes.length + 1);
-  shapes.forEach((s, si) => (shapeChunkStart[si + 1] = shapeChunkStart[si] + (s.faces > 2 * CHUNK_FACES ? Math.ceil(s.faces / CHUNK_FACES) : 1)));
+  // Chunks of large shapes (lod.ts CHUNK_FACES) and groups of chunks (GROUP_CHUNKS), each with its box, face size
+  // and mean normal; a shape's chunks, and groups, are consecutive.
+  const chunked = chunkTables(shapes.map((s) => s.faces), shapeFaceStart, index, position, classes, EDGE_COLOURS.length);
+  const { shapeChunkStart, chunkFace, chunkBox, chunkEdge, chunkNormal, lineChunkStart, chunkedFaces } = chunked;
   const chunks = shapeChunkStart[shapes.length];
-  const chunkFace = new Uint32Array(chunks + 1);
-  const chunkBox = new Float32Array(6 * chunks), chunkEdge = new Float32Array(chunks), chunkNormal = new Float32Array(3 * chunks);
-  const lineChunkStart = EDGE_COLOURS.map(() => new Uint32Array(chunks + 1));
-  let chunkedFaces = 0;
-  shapes.forEach((s, si) => {
-    const c0 = shapeChunkStart[si], n = shapeChunkStart[si + 1] - c0, f0 = shapeFaceStart[si];
-    if (n > 1) chunkedFaces += s.faces;
-    for (let j = 0; j < n; j++) {
-      const a = f0 + Math.floor((j * s.faces) / n), b = f0 + Math.floor(((j + 1) * s.faces) / n), ci = c0 + j;
-      chunkFace[ci] = a;
-      chunkFace[ci + 1] = b;
-      let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity, edgeSum = 0, mx = 0, my = 0, mz = 0;
-      for (let c = 3 * a; c < 3 * b; c++) {
-        const p = 3 * index[c], x = position[p], y = position[p + 1], z = position[p + 2];
-        if (x < x0) x0 = x;
-        if (x > x1) x1 = x;
-        if (y < y0) y0 = y;
-        if (y > y1) y1 = y;
-        if (z < z0) z0 = z;
-        if (z > z1) z1 = z;
-        if (c % 3 === 0) {
-          const q = 3 * index[c + 1], r = 3 * index[c + 2];
-          const ux = position[q] - x, uy = position[q + 1] - y, uz = position[q + 2] - z;
-          const wx = position[r] - x, wy = position[r + 1] - y, wz = position[r + 2] - z;
-          edgeSum += len3(ux, uy, uz);
-          const nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx, nl = len3(nx, ny, nz);
-          if (nl > 0) (mx += nx / nl), (my += ny / nl), (mz += nz / nl);
-        }
-      }
-      // The mean of the faces' unit normals: its length is 1 for a flat patch, less the more they turn.
-      if (b > a) chunkNormal.set([mx / (b - a), my / (b - a), mz / (b - a)], 3 * ci);
-      if (b === a) (x0 = y0 = z0 = x1 = y1 = z1 = 0);
-      chunkBox.set([x0, y0, z0, x1, y1, z1], 6 * ci);
-      chunkEdge[ci] = b > a ? edgeSum / (b - a) : 0;
-      // Lines of the chunk's faces: the line lists are in face order, so each chunk's are a range.
-      for (let k = 0; k < EDGE_COLOURS.length; k++) lineChunkStart[k][ci + 1] = lineChunkStart[k][ci];
-      for (let c = 3 * a; c < 3 * b; c++) {
-        const k = classes[c];
-        if (k >= BORDER || index[c] < index[c % 3 === 2 ? c - 2 : c + 1]) lineChunkStart[k][ci + 1] += 2;
-      }
-    }
-  });
-  // Groups of GROUP_CHUNKS consecutive chunks of a shape: box, face-weighted mean edge and mean normal.
-  const shapeGroupStart = new Uint32Array(shapes.length + 1);
-  shapes.forEach((_, si) => (shapeGroupStart[si + 1] = shapeGroupStart[si] + Math.ceil((shapeChunkStart[si + 1] - shapeChunkStart[si]) / GROUP_CHUNKS)));
+  const { shapeGroupStart, groupChunk, groupBox, groupEdge, groupNormal } = groupTables(chunked);
   const groups = shapeGroupStart[shapes.length];
-  const groupChunk = new Uint32Array(groups + 1);
-  const groupBox = new Float32Array(6 * groups), groupEdge = new Float32Array(groups), groupNormal = new Float32Array(3 * groups);
-  shapes.forEach((_, si) => {
-    for (let gi = shapeGroupStart[si], c = shapeChunkStart[si]; gi < shapeGroupStart[si + 1]; gi++) {
-      const c1 = Math.min(shapeChunkStart[si + 1], c + GROUP_CHUNKS);
-      groupChunk[gi] = c;
-      groupChunk[gi + 1] = c1;
-      const b = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
-      let e = 0, nx = 0, ny = 0, nz = 0;
-      const faces = chunkFace[c1] - chunkFace[c];
-      for (let ci = c; ci < c1; ci++) {
-        for (let k = 0; k < 3; k++) (b[k] = Math.min(b[k], chunkBox[6 * ci + k])), (b[k + 3] = Math.max(b[k + 3], chunkBox[6 * ci + 3 + k]));
-        const w = faces ? (chunkFace[ci + 1] - chunkFace[ci]) / faces : 0;
-        e += w * chunkEdge[ci];
-        (nx += w * chunkNormal[3 * ci]), (ny += w * chunkNormal[3 * ci + 1]), (nz += w * chunkNormal[3 * ci + 2]);
-      }
-      groupBox.set(b, 6 * gi);
-      groupEdge[gi] = e;
-      groupNormal.set([nx, ny, nz], 3 * gi);
-      c = c1;
-    }
-  });
   // Chunks' and groups' coarse meshes are made when a shape is first seen up close (buildChunkCoarse), into room
   // kept after the shapes' coarse meshes: half the chunked faces, which clustering never comes near (a chunk that
   // does not fit is drawn whole, a group that does not fit chunk by chunk).
@@ -508,27 +387,11 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
    * grid over the box, clusters no smaller than outlineStep), each keeping its outline (edges no face of it runs
    * back): a coarse chunk or group meets its whole or coarse neighbours, and the next shape's, without a gap.
    */
-  const table = new Float64Array(1 << Math.ceil(Math.log2(6 * CHUNK_FACES * GROUP_CHUNKS)));
+  const table = new Float64Array(outlineSize(CHUNK_FACES * GROUP_CHUNKS));
   const repOf = new Int32Array(65536), keepMark = new Int32Array(65536).fill(-1), repMark = new Int32Array(65536).fill(-1);
   /** The coarse mesh of faces [a, b) of the shape whose vertices start at v0, appended to the index; null: no room. */
   const coarseOf = (v0: number, a: number, b: number, bounds: ArrayLike<number>, stamp: number): [number, number] | null => {
-    const nfc = b - a;
-    const size = 1 << Math.ceil(Math.log2(Math.max(4, 6 * nfc)));
-    table.fill(0, 0, size);
-    const slot = (k: number): number => {
-      let h = Math.imul(k | 0, 0x9e3779b1) >>> 0 & (size - 1);
-      while (table[h] !== 0 && table[h] !== k) h = (h + 1) & (size - 1);
-      return h;
-    };
-    const next = (c: number): number => (c % 3 === 2 ? c - 2 : c + 1);
-    for (let c = 3 * a; c < 3 * b; c++) {
-      const k = (index[c] - v0) * 65536 + (index[next(c)] - v0) + 1;
-      table[slot(k)] = k;
-    }
-    for (let c = 3 * a; c < 3 * b; c++) {
-      const from = index[c] - v0, to = index[next(c)] - v0;
-      if (table[slot(to * 65536 + from + 1)] === 0) keepMark[from] = keepMark[to] = stamp;
-    }
+    markOutline(index, a, b, v0, table, keepMark, stamp);
     const [x0, y0, z0, x1, y1, z1] = [0, 1, 2, 3, 4, 5].map((k) => bounds[k]);
     const cells = [x1 - x0, y1 - y0, z1 - z0].map((e) => Math.max(1, Math.min(LOD_GRID, Math.ceil(e / outlineStep))));
     const cellRep = new Int32Array(cells[0] * cells[1] * cells[2]).fill(-1);
@@ -546,27 +409,11 @@ export function createView(canvas: HTMLCanvasElement, container: HTMLElement, bl
       if (cellRep[key] < 0) cellRep[key] = v;
       repOf[v] = cellRep[key];
     }
-    const keys = new Float64Array(nfc);
-    let nk = 0;
-    for (let t = a; t < b; t++) {
-      let x = repOf[index[3 * t] - v0], y = repOf[index[3 * t + 1] - v0], z = repOf[index[3 * t + 2] - v0];
-      if (x === y || y === z || x === z) continue;
-      if (y < x && y < z) [x, y, z] = [y, z, x];
-      else if (z < x && z < y) [x, y, z] = [z, x, y];
-      keys[nk++] = (x * 65536 + y) * 65536 + z;
-    }
-    const kept = keys.subarray(0, nk).sort();
-    let out = 0;
-    for (let i = 0; i < nk; i++) if (i === 0 || kept[i] !== kept[i - 1]) out++;
+    const keys = new Float64Array(b - a);
+    const out = clusteredFaces(index, a, b, v0, repOf, keys);
     if (chunkCoarseAt + 3 * out > both.length) return null;
     const start = chunkCoarseAt;
-    for (let i = 0; i < nk; i++) {
-      if (i > 0 && kept[i] === kept[i - 1]) continue;
-      const k = kept[i];
-      both[chunkCoarseAt++] = v0 + Math.floor(k / 4294967296);
-      both[chunkCoarseAt++] = v0 + (Math.floor(k / 65536) % 65536);
-      both[chunkCoarseAt++] = v0 + (k % 65536);
-    }
+    for (let i = 0; i < out; i++, chunkCoarseAt += 3) faceOfKey(keys[i], v0, both, chunkCoarseAt);
     if (chunkCoarseAt > start) indexAttr.addUpdateRange(start, chunkCoarseAt - start);
     return [start, chunkCoarseAt];
   };

@@ -109,20 +109,30 @@ export const T_JUNCTION_TOLERANCE = 1e-4;
  */
 export const COVER_BUDGET = { base: 5e7, perCorner: 200 };
 
-function joinCovered(lists: OpenCorners[], all: Float32Array): { joined: number; unchecked?: { corners: number; work: number; budget: number } } {
+/**
+ * The listed corners the passes before left open (code SEAM_NONE in `all`) whose edge is at least `minLength` long:
+ * their global indices and their 9 point values each (the corner's face, from the corner round).
+ */
+function stillOpen(lists: OpenCorners[], all: Float32Array, minLength: number): { open: number[]; P: Float64Array } {
   const open: number[] = [];
   const pts: number[] = [];
   let g = 0;
   for (const l of lists) {
     for (let c = 0; c < l.corner.length; c++, g++) {
       if (all[g] !== SEAM_NONE) continue;
+      const o = 9 * c;
+      if (minLength > 0 && Math.hypot(l.points[o + 3] - l.points[o], l.points[o + 4] - l.points[o + 1], l.points[o + 5] - l.points[o + 2]) < minLength) continue;
       open.push(g);
-      for (let k = 0; k < 9; k++) pts.push(l.points[9 * c + k]);
+      for (let k = 0; k < 9; k++) pts.push(l.points[o + k]);
     }
   }
+  return { open, P: Float64Array.from(pts) };
+}
+
+function joinCovered(lists: OpenCorners[], all: Float32Array): { joined: number; unchecked?: { corners: number; work: number; budget: number } } {
+  const { open, P } = stillOpen(lists, all, 0);
   const n = open.length;
   if (n < 2) return { joined: 0 };
-  const P = Float64Array.from(pts);
   // A grid over x/z of the edges' boxes, cells of twice the median edge length (at least 0.25 m).
   const lens = new Float64Array(n);
   for (let i = 0; i < n; i++) lens[i] = Math.hypot(P[9 * i + 3] - P[9 * i], P[9 * i + 4] - P[9 * i + 1], P[9 * i + 5] - P[9 * i + 2]);
@@ -249,21 +259,9 @@ const FACE_GRID_CELLS = 1 << 22;
  */
 export function joinOnFaces(lists: OpenCorners[], all: Float32Array, faces: LevelFaces[]): { joined: number; unchecked?: { corners: number; work: number; budget: number } } {
   const tol = T_JUNCTION_TOLERANCE;
-  const open: number[] = [];
-  const pts: number[] = [];
-  let g = 0;
-  for (const l of lists) {
-    for (let c = 0; c < l.corner.length; c++, g++) {
-      if (all[g] !== SEAM_NONE) continue;
-      const o = 9 * c;
-      if (Math.hypot(l.points[o + 3] - l.points[o], l.points[o + 4] - l.points[o + 1], l.points[o + 5] - l.points[o + 2]) < 10 * tol) continue;
-      open.push(g);
-      for (let k = 0; k < 9; k++) pts.push(l.points[o + k]);
-    }
-  }
+  const { open, P } = stillOpen(lists, all, 10 * tol);
   const n = open.length;
   if (n === 0 || faces.length === 0) return { joined: 0 };
-  const P = Float64Array.from(pts);
   // Per edge: its unit direction, its face's unit normal, its length and box (x/z and y, widened by the tolerance).
   const E = new Float64Array(7 * n);
   const box = new Float64Array(6 * n);

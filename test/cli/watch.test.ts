@@ -16,6 +16,30 @@ const SAMPLE = fileURLToPath(new URL('../../samples/skatepark.glb', import.meta.
 const tmp = tempDir('sk8-watch-');
 afterAll(tmp.cleanup);
 
+/** compile-collision ARGS --watch --workers 1, spawned: its stdout lines as they come, stderr, its exit, a wait for n lines. */
+function watching(...args: string[]) {
+  const p = spawn(process.execPath, [BIN, ...args, '--watch', '--workers', '1'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
+  const lines: string[] = [];
+  const err = { text: '' };
+  let buf = '';
+  p.stdout.on('data', (d: Buffer) => {
+    buf += d.toString();
+    const parts = buf.split('\n');
+    buf = parts.pop()!;
+    lines.push(...parts);
+  });
+  p.stderr.on('data', (d: Buffer) => (err.text += d.toString()));
+  const exited = new Promise<number | null>((r) => p.on('exit', (code) => r(code)));
+  const waitLines = async (n: number, ms = 60_000): Promise<void> => {
+    const t0 = Date.now();
+    while (lines.length < n) {
+      if (Date.now() - t0 > ms) throw new Error(`waited for ${n} lines, got ${lines.length}: ${lines.join(' | ')}; stderr: ${err.text}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  return { p, lines, stderr: err, exited, waitLines };
+}
+
 describe('--watch', () => {
   it('rebuilds once per (multi-step) change, reuses the rest, keeps the last output on a bad export', { timeout: 120_000 }, async () => {
     const level = join(tmp.dir, 'level.glb');
@@ -24,30 +48,12 @@ describe('--watch', () => {
     const doc = await io().read(SAMPLE);
     const base = await io().writeBinary(doc);
     writeFileSync(level, base);
-    const p = spawn(process.execPath, [BIN, level, '--watch', '--workers', '1'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
-    const lines: string[] = [];
-    let stderr = '';
-    let buf = '';
-    p.stdout.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const parts = buf.split('\n');
-      buf = parts.pop()!;
-      lines.push(...parts);
-    });
-    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((r) => p.on('exit', (code) => r(code)));
-    const waitLines = async (n: number, ms = 60_000): Promise<void> => {
-      const t0 = Date.now();
-      while (lines.length < n) {
-        if (Date.now() - t0 > ms) throw new Error(`waited for ${n} lines, got ${lines.length}: ${lines.join(' | ')}; stderr: ${stderr}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
+    const { p, lines, stderr, exited, waitLines } = watching(level);
     const settle = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
     try {
       await waitLines(1);
       expect(lines[0]).toMatch(/first build: 17 resources \(17 rebuilt, 0 from the cache\), \d+ warning\(s\) → .*level\.collision in \d+ ms$/);
-      expect(stderr).toMatch(/watching .*level\.glb/);
+      expect(stderr.text).toMatch(/watching .*level\.glb/);
       const manifest1 = readFileSync(join(out, 'manifest.json'));
 
       // An export in three steps, 40 ms apart (truncate, half, whole): one rebuild of the one moved object.
@@ -95,25 +101,7 @@ describe('--watch', () => {
     const placed = (x: number): string => writeYmapXml([{ type: 'CMloInstanceDef', archetype: 'v_skate_a', position: [x, 200, 10], rotation: [0, 0, 0, 1] }]);
     writeFileSync(ybn, writeYbn(boxBound()).file);
     writeFileSync(ymap, placed(100));
-    const p = spawn(process.execPath, [BIN, ybn, '--ymap', ymap, '--watch', '--workers', '1'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
-    const lines: string[] = [];
-    let stderr = '';
-    let buf = '';
-    p.stdout.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const parts = buf.split('\n');
-      buf = parts.pop()!;
-      lines.push(...parts);
-    });
-    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((r) => p.on('exit', (code) => r(code)));
-    const waitLines = async (n: number, ms = 60_000): Promise<void> => {
-      const t0 = Date.now();
-      while (lines.length < n) {
-        if (Date.now() - t0 > ms) throw new Error(`waited for ${n} lines, got ${lines.length}: ${lines.join(' | ')}; stderr: ${stderr}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
+    const { p, lines, stderr, exited, waitLines } = watching(ybn, '--ymap', ymap);
     // The x of the placed resource's bounds in the manifest (the interior sits where the placement puts it).
     const out = join(dir, 'v_skate_a.collision');
     const minX = (): number => {
@@ -122,7 +110,7 @@ describe('--watch', () => {
     };
     try {
       await waitLines(1);
-      expect(lines[0], stderr).toMatch(/first build: /);
+      expect(lines[0], stderr.text).toMatch(/first build: /);
       const x1 = minX();
       writeFileSync(ymap, placed(140));
       await waitLines(2);

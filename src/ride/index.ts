@@ -9,7 +9,7 @@ import { EDGE_KIND_NAMES } from './contact.ts';
 import { PROBES, type Probe, type ProbeShape, support } from './probes.ts';
 import { ride, SIMULATION_DEFAULTS, type Hit, type SimulationOptions } from './simulate.ts';
 import { Cover, lines, planLanes, type LanePlan } from './lanes.ts';
-import { buildWorld, faceSource, heightAt, isWalkable, Query, type RideResource, type RideWorld } from './world.ts';
+import { buildWorld, faceSource, heightAt, isWalkable, Query, WALKABLE_MIN_NY, type RideResource, type RideWorld } from './world.ts';
 
 export { buildWorld, capacityForBytes, faceSource, MIN_FILE_BYTES_PER_FACE, WorldBuilder, type RideResource, type RideWorld } from './world.ts';
 export { PROBES, type Probe } from './probes.ts';
@@ -602,18 +602,19 @@ const HASH_BITS = new Uint32Array(HASH.buffer);
  * young generation's collections, and grow it).
  */
 function seamEdges(w: RideWorld): { edges: Uint32Array; total: number } {
-  const P = w.vert, C = w.corner;
+  const P = w.vert, C = w.corner, N = w.normal, border = w.border, faces = w.faces;
   let count = 0;
-  for (let t = 0; t < w.faces; t++) if (isWalkable(w, t)) for (let k = 0; k < 3; k++) if (w.border[3 * t + k]) count++;
+  // isWalkable inline.
+  for (let t = 0; t < faces; t++) if (N[3 * t + 1] >= WALKABLE_MIN_NY) count += border[3 * t] + border[3 * t + 1] + border[3 * t + 2];
   let size = 1;
   while (size < 2 * count) size *= 2;
   const table = new Int32Array(size).fill(-1), keys = new Float64Array(6 * count), edges = new Uint32Array(count);
   const key = new Float64Array(6);
   let kept = 0, stored = 0, total = 0;
-  for (let t = 0; t < w.faces; t++) {
-    if (!isWalkable(w, t)) continue;
+  for (let t = 0; t < faces; t++) {
+    if (!(N[3 * t + 1] >= WALKABLE_MIN_NY) || !(border[3 * t] | border[3 * t + 1] | border[3 * t + 2])) continue;
     for (let k = 0; k < 3; k++) {
-      if (!w.border[3 * t + k]) continue;
+      if (!border[3 * t + k]) continue;
       const i = 3 * C[3 * t + k], j = 3 * C[3 * t + ((k + 1) % 3)];
       const ax = keyOf(P[i]), ay = keyOf(P[i + 1]), az = keyOf(P[i + 2]), bx = keyOf(P[j]), by = keyOf(P[j + 1]), bz = keyOf(P[j + 2]);
       // Either way round: the lesser end first.

@@ -3,7 +3,7 @@
 // metres; only the lane cells (spacing × spacing squares from the level's min corner) holding walkable surface are
 // ridden, and the spacing is widened until those cells' lanes total at most laneMetres — so the budget follows the
 // walkable area, not the level's bounding box: islands far apart share it instead of the empty space between them.
-import { cellOf, isWalkable, type RideWorld } from './world.ts';
+import { cellOf, isWalkable, WALKABLE_MIN_NY, type RideWorld } from './world.ts';
 
 /**
  * Coverage: x/z cells holding walkable surface (each walkable face marks the cells its x/z box overlaps, its area
@@ -32,18 +32,21 @@ export class Cover {
     this.area = new Float64Array(this.nx * this.nz);
     this.hit = new Uint8Array(this.nx * this.nz);
     let total = 0;
-    const P = w.vert, C = w.corner;
+    const P = w.vert, C = w.corner, N = w.normal, area = this.area, x0 = this.x0, z0 = this.z0, nx = this.nx, nz = this.nz;
+    // col() inline: the cells' columns and rows as it gives them.
     for (let t = 0; t < w.faces; t++) {
-      if (!isWalkable(w, t)) continue;
+      if (!(N[3 * t + 1] >= WALKABLE_MIN_NY)) continue; // isWalkable
       const o0 = 3 * C[3 * t], o1 = 3 * C[3 * t + 1], o2 = 3 * C[3 * t + 2];
       const ux = P[o1] - P[o0], uy = P[o1 + 1] - P[o0 + 1], uz = P[o1 + 2] - P[o0 + 2];
       const vx = P[o2] - P[o0], vy = P[o2 + 1] - P[o0 + 1], vz = P[o2 + 2] - P[o0 + 2];
       const a = 0.5 * Math.sqrt((uy * vz - uz * vy) ** 2 + (uz * vx - ux * vz) ** 2 + (ux * vy - uy * vx) ** 2);
       total += a;
-      const i0 = this.col(Math.min(P[o0], P[o1], P[o2]), this.x0, this.nx), i1 = this.col(Math.max(P[o0], P[o1], P[o2]), this.x0, this.nx);
-      const j0 = this.col(Math.min(P[o0 + 2], P[o1 + 2], P[o2 + 2]), this.z0, this.nz), j1 = this.col(Math.max(P[o0 + 2], P[o1 + 2], P[o2 + 2]), this.z0, this.nz);
+      const i0 = Math.min(nx - 1, Math.max(0, Math.floor((Math.min(P[o0], P[o1], P[o2]) - x0) / c)));
+      const i1 = Math.min(nx - 1, Math.max(0, Math.floor((Math.max(P[o0], P[o1], P[o2]) - x0) / c)));
+      const j0 = Math.min(nz - 1, Math.max(0, Math.floor((Math.min(P[o0 + 2], P[o1 + 2], P[o2 + 2]) - z0) / c)));
+      const j1 = Math.min(nz - 1, Math.max(0, Math.floor((Math.max(P[o0 + 2], P[o1 + 2], P[o2 + 2]) - z0) / c)));
       const share = a / ((i1 - i0 + 1) * (j1 - j0 + 1));
-      for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) this.area[j * this.nx + i] += share;
+      for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) area[j * nx + i] += share;
     }
     this.total = total;
   }
@@ -179,17 +182,31 @@ interface LaneCells {
   find(i: number, j: number): number;
 }
 
+/** For each of `n` coverage cells of `c` m along an axis, the first and last lane cell of `spacing` m it overlaps. */
+function spans(n: number, c: number, spacing: number): Float64Array {
+  const out = new Float64Array(2 * n);
+  for (let k = 0; k < n; k++) {
+    const lo = Math.floor((k * c) / spacing);
+    out[2 * k] = lo;
+    out[2 * k + 1] = Math.max(lo, Math.floor(((k + 1) * c) / spacing));
+  }
+  return out;
+}
+
 /** The lane cells of `spacing` m the occupied coverage cells overlap, with their walkable area. */
 function laneCells(cover: Cover, occupied: Int32Array, spacing: number): LaneCells {
   const c = cover.cell, nx = Math.floor((cover.nx * c) / spacing) + 2, nz = Math.floor((cover.nz * c) / spacing) + 2;
   const dense = nx * nz <= DENSE_LANE_CELLS;
   const area = dense ? new Float64Array(nx * nz) : undefined;
   const sparse = dense ? undefined : new Map<number, number>();
-  for (const k of occupied) {
-    const ci = k % cover.nx, cj = (k - ci) / cover.nx;
-    const i0 = Math.floor((ci * c) / spacing), i1 = Math.max(i0, Math.floor(((ci + 1) * c) / spacing));
-    const j0 = Math.floor((cj * c) / spacing), j1 = Math.max(j0, Math.floor(((cj + 1) * c) / spacing));
-    const share = cover.area[k] / ((i1 - i0 + 1) * (j1 - j0 + 1));
+  // Each coverage column's lane columns i0 … i1 and each row's lane rows j0 … j1 (the same for every cell in it).
+  const cols = spans(cover.nx, c, spacing), rows = spans(cover.nz, c, spacing);
+  const A = cover.area, cnx = cover.nx;
+  for (let n = 0; n < occupied.length; n++) {
+    const k = occupied[n];
+    const ci = k % cnx, cj = (k - ci) / cnx;
+    const i0 = cols[2 * ci], i1 = cols[2 * ci + 1], j0 = rows[2 * cj], j1 = rows[2 * cj + 1];
+    const share = A[k] / ((i1 - i0 + 1) * (j1 - j0 + 1));
     for (let j = j0; j <= j1; j++) {
       for (let i = i0; i <= i1; i++) {
         const key = j * nx + i;

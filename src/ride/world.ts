@@ -80,22 +80,6 @@ export interface RideResource {
   resource: PhysicsResource;
 }
 
-/** Rotates v by the unit quaternion q (x, y, z, w). */
-function rotate(q: ArrayLike<number>, x: number, y: number, z: number, out: Float64Array, o: number): void {
-  const qx = q[0], qy = q[1], qz = q[2], qw = q[3];
-  const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
-  out[o] = x + qw * tx + (qy * tz - qz * ty);
-  out[o + 1] = y + qw * ty + (qz * tx - qx * tz);
-  out[o + 2] = z + qw * tz + (qx * ty - qy * tx);
-}
-
-/** Number of corners of vertex `from` whose edge runs on to `to` (the CSR vertex → corner index; next: each corner's next vertex). */
-function cornersFromTo(offsets: Uint16Array, ids: Uint16Array, next: Uint16Array, from: number, to: number): number {
-  let n = 0;
-  for (let k = offsets[from], end = offsets[from + 1]; k < end; k++) if (next[ids[k]] === to) n++;
-  return n;
-}
-
 /** Faces a resource gives the world at most: its kind-5 parts' faces (a shape two parts name counts twice). */
 export function resourceFaces(r: PhysicsResource): number {
   let n = 0;
@@ -251,79 +235,132 @@ export function faceSource(w: RideWorld, t: number): { resource: string; part: n
 }
 
 /**
+ * Math.hypot(x, y, z) as V8 computes it (the arguments normalized by the largest, their squares Kahan-summed, the
+ * root scaled back), bit for bit: the builtin is a call that the optimizing compiler does not inline, a third of the
+ * cost of a world's faces; Math.sqrt(x * x + y * y + z * z) differs from it in the last bit on some faces, and the
+ * world's normals are kept as they were.
+ */
+export function hypot3(x: number, y: number, z: number): number {
+  const ax = Math.abs(x), ay = Math.abs(y), az = Math.abs(z);
+  let max = 0;
+  if (ax > max) max = ax;
+  if (ay > max) max = ay;
+  if (az > max) max = az;
+  if (max === Infinity) return Infinity;
+  if (x !== x || y !== y || z !== z) return NaN;
+  if (max === 0) return 0;
+  let sum = 0, compensation = 0, n = ax / max, summand = n * n - compensation, preliminary = sum + summand;
+  compensation = preliminary - sum - summand;
+  sum = preliminary;
+  n = ay / max; summand = n * n - compensation; preliminary = sum + summand;
+  compensation = preliminary - sum - summand;
+  sum = preliminary;
+  n = az / max; summand = n * n - compensation; preliminary = sum + summand;
+  return Math.sqrt(preliminary) * max;
+}
+
+/** edgeAllowance of the kinds whose allowance the stored value does not change (flat, concave, open), by kind. */
+const ALLOWANCE = new Float32Array(4);
+for (const k of [EDGE_FLAT, EDGE_CONCAVE, EDGE_OPEN]) ALLOWANCE[k] = edgeAllowance(k, 1);
+
+/** writeFaces's scratch, kept between calls (one a thread): each corner's next vertex round its face. */
+let nextScratch = new Uint16Array(1024);
+
+/**
  * Writes resource `ri`'s triangle faces into `a` from face `at.faces` and its parts' vertices from vertex
  * `at.vertices`, widening the bounds lo/hi by the faces' vertices and adding a run (first face, ri, part, face in
  * the shape) to `runs` where the faces written stop following on from the last. Returns the face and vertex after
- * the last written. `a` has room for resourceFaces(r) and resourceVertices(r) more.
+ * the last written. `a` has room for resourceFaces(r) and resourceVertices(r) more. Sets every entry of the faces
+ * and vertices it writes (a worker writes into arrays it wrote before).
  */
 export function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, at: Written, min: number[], max: number[], runs: number[]): Written {
   const { vert, corner, normal, edgeKind, allow, border } = a;
-  const tmp = new Float64Array(3);
   let t = at.faces, nw = at.vertices;
-  r.parts.forEach((p, pi) => {
-    if (p.kind !== KIND_MESH || p.shape >= r.shapes.length) return;
-    const s = r.shapes[p.shape];
-    const nf = Math.max(0, s.faceOffsets.length - 1);
-    const nv = s.vertices.length / 3;
-    // The part's world vertices from `base` on; a corner past the shape's vertices is at the origin (one more vertex).
+  // The bounds in locals (a corner at a time, in face order: the same comparisons as a vertex at a time would make).
+  let lx = min[0], ly = min[1], lz = min[2], hx = max[0], hy = max[1], hz = max[2];
+  const parts = r.parts, shapes = r.shapes;
+  for (let pi = 0; pi < parts.length; pi++) {
+    const p = parts[pi];
+    if (p.kind !== KIND_MESH || p.shape >= shapes.length) continue;
+    const s = shapes[p.shape];
+    const offsets = s.faceOffsets, cv = s.cornerVertices, sv = s.vertices;
+    const nf = Math.max(0, offsets.length - 1);
+    const nv = sv.length / 3;
+    // The part's world vertices from `base` on (rotated by the part's quaternion, then moved); a corner past the
+    // shape's vertices is at the origin (one more vertex).
     const base = nw;
+    const q = p.rotation, qx = q[0], qy = q[1], qz = q[2], qw = q[3], px = p.position[0], py = p.position[1], pz = p.position[2];
     for (let v = 0; v < nv; v++) {
-      rotate(p.rotation, s.vertices[3 * v], s.vertices[3 * v + 1], s.vertices[3 * v + 2], tmp, 0);
-      vert[3 * nw] = tmp[0] + p.position[0];
-      vert[3 * nw + 1] = tmp[1] + p.position[1];
-      vert[3 * nw + 2] = tmp[2] + p.position[2];
+      const x = sv[3 * v], y = sv[3 * v + 1], z = sv[3 * v + 2];
+      const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+      vert[3 * nw] = x + qw * tx + (qy * tz - qz * ty) + px;
+      vert[3 * nw + 1] = y + qw * ty + (qz * tx - qx * tz) + py;
+      vert[3 * nw + 2] = z + qw * tz + (qx * ty - qy * tx) + pz;
       nw++;
     }
     let origin = -1;
-    const corners = s.cornerVertices.length;
+    const corners = cv.length;
     // Each corner's next vertex round its face (0xffff where the face offsets do not cover it).
-    const next = new Uint16Array(corners).fill(0xffff);
+    if (nextScratch.length < corners) nextScratch = new Uint16Array(Math.max(corners, 2 * nextScratch.length));
+    const next = nextScratch;
+    next.fill(0xffff, 0, corners);
     for (let f = 0; f < nf; f++) {
-      const lo = s.faceOffsets[f], hi = Math.min(s.faceOffsets[f + 1], corners);
-      for (let c = lo; c < hi; c++) next[c] = s.cornerVertices[c + 1 < hi ? c + 1 : lo];
+      const lo = offsets[f], hi = Math.min(offsets[f + 1], corners);
+      for (let c = lo; c < hi; c++) next[c] = cv[c + 1 < hi ? c + 1 : lo];
     }
-    const hasBits = s.flatBits.length > 0 && s.concaveBits.length > 0, hasValues = s.edgeValues.length === corners;
-    const indexed = s.vertexCornerOffsets.length === nv + 1;
+    const flatBits = s.flatBits, concaveBits = s.concaveBits, values = s.edgeValues;
+    const hasBits = flatBits.length > 0 && concaveBits.length > 0, hasValues = values.length === corners;
+    const cornerOffsets = s.vertexCornerOffsets, cornerIds = s.cornerIdsByVertex;
+    const indexed = cornerOffsets.length === nv + 1;
     let follows = false;
     for (let f = 0; f < nf; f++) {
-      const c0 = s.faceOffsets[f];
-      if (s.faceOffsets[f + 1] - c0 !== 3 || c0 + 3 > corners) { follows = false; continue; } // kind-5 faces are triangles
+      const c0 = offsets[f];
+      if (offsets[f + 1] - c0 !== 3 || c0 + 3 > corners) { follows = false; continue; } // kind-5 faces are triangles
       if (!follows) runs.push(t, ri, pi, f);
       follows = true;
       for (let k = 0; k < 3; k++) {
-        const v = s.cornerVertices[c0 + k];
+        const c = c0 + k, v = cv[c], e = 3 * t + k;
         if (v >= nv) {
           if (origin < 0) {
             origin = nw++;
             vert[3 * origin] = 0; vert[3 * origin + 1] = 0; vert[3 * origin + 2] = 0;
           }
-          corner[3 * t + k] = origin;
-          edgeKind[3 * t + k] = 0; allow[3 * t + k] = 0; border[3 * t + k] = 0;
+          corner[e] = origin;
+          edgeKind[e] = 0; allow[e] = 0; border[e] = 0;
           continue;
         }
-        corner[3 * t + k] = base + v;
-        const o = 3 * (base + v);
-        for (let a = 0; a < 3; a++) {
-          const x = vert[o + a];
-          if (x < min[a]) min[a] = x;
-          if (x > max[a]) max[a] = x;
-        }
-        const c = c0 + k;
+        corner[e] = base + v;
+        const o = 3 * (base + v), x = vert[o], y = vert[o + 1], z = vert[o + 2];
+        if (x < lx) lx = x;
+        if (x > hx) hx = x;
+        if (y < ly) ly = y;
+        if (y > hy) hy = y;
+        if (z < lz) lz = z;
+        if (z > hz) hz = z;
         let kind: number;
-        if (hasBits && (s.flatBits[c >> 3] >> (c & 7)) & 1) kind = EDGE_FLAT;
-        else if (hasBits && (s.concaveBits[c >> 3] >> (c & 7)) & 1) kind = EDGE_CONCAVE;
-        else if (hasValues && s.edgeValues[c] !== 1) kind = EDGE_CONVEX;
+        if (hasBits && (flatBits[c >> 3] >> (c & 7)) & 1) kind = EDGE_FLAT;
+        else if (hasBits && (concaveBits[c >> 3] >> (c & 7)) & 1) kind = EDGE_CONCAVE;
+        else if (hasValues && values[c] !== 1) kind = EDGE_CONVEX;
         else kind = EDGE_OPEN;
-        edgeKind[3 * t + k] = kind;
-        allow[3 * t + k] = edgeAllowance(kind, hasValues ? s.edgeValues[c] : 1);
-        const to = s.cornerVertices[c0 + ((k + 1) % 3)];
-        border[3 * t + k] = indexed && to < nv && cornersFromTo(s.vertexCornerOffsets, s.cornerIdsByVertex, next, to, v) === 1 ? 0 : 1;
+        edgeKind[e] = kind;
+        allow[e] = kind === EDGE_CONVEX ? edgeAllowance(kind, values[c]) : ALLOWANCE[kind];
+        // A border unless exactly one corner of the shape runs the edge the other way: of the corners at the edge's
+        // far vertex (the shape's vertex → corner index), those whose next vertex is this corner's.
+        const to = cv[k < 2 ? c + 1 : c0];
+        let twins = 0;
+        if (indexed && to < nv) {
+          for (let m = cornerOffsets[to], end = cornerOffsets[to + 1]; m < end; m++) {
+            const id = cornerIds[m];
+            if (id < corners && next[id] === v) twins++;
+          }
+        }
+        border[e] = twins === 1 ? 0 : 1;
       }
       const A = 3 * corner[3 * t], B = 3 * corner[3 * t + 1], C = 3 * corner[3 * t + 2];
       const ux = vert[B] - vert[A], uy = vert[B + 1] - vert[A + 1], uz = vert[B + 2] - vert[A + 2];
       const vx = vert[C] - vert[A], vy = vert[C + 1] - vert[A + 1], vz = vert[C + 2] - vert[A + 2];
       const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-      const len = Math.hypot(nx, ny, nz);
+      const len = hypot3(nx, ny, nz);
       if (len > 1e-12) {
         normal[3 * t] = nx / len;
         normal[3 * t + 1] = ny / len;
@@ -333,7 +370,9 @@ export function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, at: Wr
       }
       t++;
     }
-  });
+  }
+  min[0] = lx; min[1] = ly; min[2] = lz;
+  max[0] = hx; max[1] = hy; max[2] = hz;
   return { faces: t, vertices: nw };
 }
 
@@ -346,36 +385,59 @@ function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
   while (Math.ceil(sx / cell + 1e-9) * Math.ceil(sz / cell + 1e-9) > opt.maxCells) cell *= 2;
   const nx = Math.max(1, Math.ceil(sx / cell + 1e-9)), nz = Math.max(1, Math.ceil(sz / cell + 1e-9));
   const u32 = (n: number): Uint32Array => new Uint32Array(shared ? new SharedArrayBuffer(4 * n) : new ArrayBuffer(4 * n));
-  const g: Grid = { x0: w.min[0], z0: w.min[2], cell, nx, nz, start: u32(nx * nz + 1), items: new Uint8Array(0) };
-  // Two passes over the faces (count each cell's bytes, then fill), each face's cells worked out afresh in each:
-  // cheaper than keeping them (16 bytes a face, held at the world's peak). last: each cell's last face + 1.
-  const V = w.vert, C = w.corner, last = new Uint32Array(nx * nz);
-  for (let pass = 0; pass < 2; pass++) {
-    const fill = pass === 0 ? g.start.subarray(1) : g.start.slice(0, nx * nz);
-    if (pass === 1) last.fill(0);
-    for (let t = 0; t < w.faces; t++) {
-      const a = 3 * C[3 * t], b = 3 * C[3 * t + 1], c = 3 * C[3 * t + 2];
-      const lx = Math.min(V[a], V[b], V[c]), hx = Math.max(V[a], V[b], V[c]);
-      const lz = Math.min(V[a + 2], V[b + 2], V[c + 2]), hz = Math.max(V[a + 2], V[b + 2], V[c + 2]);
-      const i0 = cellOf(g, lx, 0), i1 = cellOf(g, hx, 0), j0 = cellOf(g, lz, 1), j1 = cellOf(g, hz, 1);
-      for (let j = j0; j <= j1; j++) {
-        for (let i = i0; i <= i1; i++) {
-          const k = j * nx + i;
-          let d = t - last[k];
-          last[k] = t + 1;
-          if (pass === 0) fill[k] += varintBytes(d);
-          else {
-            let e = fill[k];
-            for (; d > 0x7f; d = Math.floor(d / 0x80)) g.items[e++] = (d & 0x7f) | 0x80;
-            g.items[e++] = d;
-            fill[k] = e;
-          }
-        }
+  const cells = nx * nz, faces = w.faces;
+  const g: Grid = { x0: w.min[0], z0: w.min[2], cell, nx, nz, start: u32(cells + 1), items: new Uint8Array(0) };
+  const x0 = g.x0, z0 = g.z0, start = g.start, V = w.vert, C = w.corner;
+  // Two passes over the faces: count each cell's bytes, then fill. A face's cells are worked out in the first (its
+  // x/z box, as cellOf gives it) and kept for the second in 5 bytes: its first cell and its columns and rows less
+  // one, 4 bits each (WIDE: more, worked out again). Per cell, side by side (one cache line for both): the face
+  // after its last listed (0: none yet), and its bytes (first pass) or where its next goes (second).
+  const first = new Uint32Array(faces), span = new Uint8Array(faces), at = new Uint32Array(2 * cells);
+  const WIDE = 0xff;
+  for (let t = 0; t < faces; t++) {
+    const a = 3 * C[3 * t], b = 3 * C[3 * t + 1], c = 3 * C[3 * t + 2];
+    let i0 = Math.floor((Math.min(V[a], V[b], V[c]) - x0) / cell), i1 = Math.floor((Math.max(V[a], V[b], V[c]) - x0) / cell);
+    let j0 = Math.floor((Math.min(V[a + 2], V[b + 2], V[c + 2]) - z0) / cell), j1 = Math.floor((Math.max(V[a + 2], V[b + 2], V[c + 2]) - z0) / cell);
+    // Clamped to the grid (cellOf).
+    i0 = i0 < 0 ? 0 : i0 >= nx ? nx - 1 : i0; i1 = i1 < 0 ? 0 : i1 >= nx ? nx - 1 : i1;
+    j0 = j0 < 0 ? 0 : j0 >= nz ? nz - 1 : j0; j1 = j1 < 0 ? 0 : j1 >= nz ? nz - 1 : j1;
+    const di = i1 - i0, dj = j1 - j0;
+    first[t] = j0 * nx + i0;
+    span[t] = di >= 0 && di < 15 && dj >= 0 && dj < 15 ? (di << 4) | dj : WIDE;
+    for (let row = j0 * nx + i0, last = j1 * nx + i0; row <= last; row += nx) {
+      for (let k = row, end = row + di; k <= end; k++) {
+        const d = t - at[2 * k];
+        at[2 * k] = t + 1;
+        at[2 * k + 1] += d < 0x80 ? 1 : varintBytes(d);
       }
     }
-    if (pass === 0) {
-      for (let c = 0; c < nx * nz; c++) g.start[c + 1] += g.start[c];
-      g.items = new Uint8Array(shared ? new SharedArrayBuffer(g.start[nx * nz]) : new ArrayBuffer(g.start[nx * nz]));
+  }
+  for (let k = 0; k < cells; k++) {
+    start[k + 1] = start[k] + at[2 * k + 1];
+    at[2 * k] = 0;
+    at[2 * k + 1] = start[k];
+  }
+  const items = (g.items = new Uint8Array(shared ? new SharedArrayBuffer(start[cells]) : new ArrayBuffer(start[cells])));
+  for (let t = 0; t < faces; t++) {
+    // The face's cells row by row: from cell `row` to `last`'s row, di + 1 cells a row.
+    const s = span[t];
+    let row: number, last: number, di: number;
+    if (s !== WIDE) {
+      row = first[t]; last = row + (s & 15) * nx; di = s >> 4;
+    } else {
+      const a = 3 * C[3 * t], b = 3 * C[3 * t + 1], c = 3 * C[3 * t + 2];
+      const i0 = cellOf(g, Math.min(V[a], V[b], V[c]), 0), i1 = cellOf(g, Math.max(V[a], V[b], V[c]), 0);
+      const j0 = cellOf(g, Math.min(V[a + 2], V[b + 2], V[c + 2]), 1), j1 = cellOf(g, Math.max(V[a + 2], V[b + 2], V[c + 2]), 1);
+      row = j0 * nx + i0; last = j1 * nx + i0; di = i1 - i0;
+    }
+    for (; row <= last; row += nx) {
+      for (let k = row, end = row + di; k <= end; k++) {
+        let d = t - at[2 * k], e = at[2 * k + 1];
+        at[2 * k] = t + 1;
+        for (; d > 0x7f; d = Math.floor(d / 0x80)) items[e++] = (d & 0x7f) | 0x80;
+        items[e++] = d;
+        at[2 * k + 1] = e;
+      }
     }
   }
   return g;

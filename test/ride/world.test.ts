@@ -2,7 +2,7 @@
 // shared memory, the same faces in the same order as buildWorld over the whole list, with the same grid.
 import { afterAll, expect, test } from 'vitest';
 import { lazyTempDir } from '../fixtures/levels.ts';
-import { buildWorld, cellOf, faceArrays, faceSource, facesNear, Query, STAMPS, WorldBuilder, type RideWorld } from '../../src/ride/world.ts';
+import { buildWorld, cellOf, faceArrays, faceSource, facesNear, hypot3, Query, STAMPS, WorldBuilder, type RideWorld } from '../../src/ride/world.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
 
 const tmp = lazyTempDir('sk8-ride-world-');
@@ -85,3 +85,25 @@ test('a query past its stamps clears them and still visits each face once', asyn
   for (let n = 0; n < 4; n++) expect(visit(), `query ${n}`).toEqual(all);
   expect(q.stamp).toBe(4);
 }, 60_000);
+
+test("hypot3 gives Math.hypot's bits (the world's normals are divided by it)", () => {
+  // Seeded: magnitudes from 1e-320 (subnormal) to 1e300, signs, zeros of either sign, and the odd values.
+  let seed = 12345;
+  const random = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const value = (): number => {
+    const r = random();
+    if (r < 0.02) return [0, -0, NaN, Infinity, -Infinity, Number.MIN_VALUE, Number.MAX_VALUE][Math.floor(random() * 7)];
+    const scale = r < 0.1 ? 10 ** (Math.floor(random() * 620) - 320) : 10 ** (Math.floor(random() * 8) - 4);
+    return (random() - 0.5) * scale;
+  };
+  const wrong: number[][] = [];
+  let differs = 0;
+  for (let n = 0; n < 200_000; n++) {
+    const x = value(), y = value(), z = value();
+    if (!Object.is(hypot3(x, y, z), Math.hypot(x, y, z))) wrong.push([x, y, z]);
+    // The plain root does differ on some (why hypot3 exists rather than Math.sqrt).
+    if (Number.isFinite(x + y + z) && Math.sqrt(x * x + y * y + z * z) !== Math.hypot(x, y, z)) differs++;
+  }
+  expect(wrong.slice(0, 5)).toEqual([]);
+  expect(differs).toBeGreaterThan(0);
+});

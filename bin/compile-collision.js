@@ -1,19 +1,27 @@
 #!/usr/bin/env node
-// Launcher: runs cli/main.ts and the TypeScript sources it imports as one ES module bundle, cached in
-// node_modules/.cache/skate-collision while its inputs are unchanged (size and mtime; built by esbuild, tsx's own
-// transpiler, on a miss: ~0.1–0.3 s once). The plain-JavaScript packages every command loads (yargs and its
+// Launcher: runs cli/main.ts and the TypeScript sources it imports as ES module bundles, cached in
+// node_modules/.cache/skate-collision while their inputs are unchanged (size and mtime; built by esbuild, tsx's own
+// transpiler, on a miss: ~0.1–0.3 s once). The plain-JavaScript packages the commands load (yargs and its
 // helpers, @gltf-transform/core and extensions, gl-matrix, fast-xml-parser, binary-parser) are bundled too: loaded
 // as dozens of separate ES modules they took ~100 ms of each start (yargs alone 70–100 ms). Packages with files of
 // their own to find at run time, or only loaded on demand, stay external (EXTERNAL). Should anything about the
 // bundle fail, the sources run through tsx as before.
+//
+// Two bundles of the same program are cached side by side, and the command picks one (moduleFor): the commands that
+// read written files (ride, verify, inspect, diff, to-gltf), --help and --version run a split one (esbuild
+// `splitting`): an entry module with what every start needs (yargs, the commands' definitions, ~350 KB) and chunks
+// for what a handler imports when it runs, loaded only then. The compile runs the whole program as one module,
+// as before: it needs nearly all of it, and as ~50 chunks Node's ES module loader took ~35 ms more CPU to load it
+// than one file. As one module (~2 MB, the compiler and @gltf-transform evaluated at each start) `ride` and
+// `--version` took ~50 ms more CPU (docs/performance.md "Riding the collision", start-up).
 //
 // Why: tsx transpiles and resolves every module through its loader thread on each start (`--help` took ~0.5 s,
 // a compile ~0.7 s more than its stages). The same pattern runs the workers (src/tiling/worker-boot.mjs).
 // `import.meta.url` in a bundled file is replaced by that file's own URL, so relative paths (the worker entry,
 // createRequire) keep pointing into src/.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,6 +29,21 @@ const entry = join(root, 'cli', 'main.ts');
 const cacheDir = join(root, 'node_modules', '.cache', 'skate-collision');
 // One index per checkout: two checkouts sharing node_modules (a link) must not run each other's bundle.
 const indexFile = join(cacheDir, `cli-${createHash('sha256').update(entry).digest('hex').slice(0, 12)}.json`);
+/** In a bundle's folder: the split program's entry module (its chunks beside it, imported by relative paths), and the whole program as one module. */
+const SPLIT_MODULE = 'main.mjs';
+const WHOLE_MODULE = 'whole.mjs';
+/** The commands the split bundle runs; anything else (the compile: its first argument a level, or an option) runs the whole one. */
+const SPLIT_COMMANDS = new Set(['ride', 'verify', 'inspect', 'diff', 'to-gltf']);
+
+/**
+ * Which of the two modules runs these arguments: the split one for a command that reads written files or for no
+ * command (--help, --version), the whole one for the compile. Either runs any command the same way (one program):
+ * a wrong guess (an option's value taken for the command) costs time, never behaviour.
+ */
+function moduleFor(args) {
+  const first = args.find((a) => !a.startsWith('-'));
+  return first === undefined || SPLIT_COMMANDS.has(first) ? SPLIT_MODULE : WHOLE_MODULE;
+}
 
 /**
  * sha256 over this launcher, Node's version and each input's path, size and mtime (statted, not read: ~200 inputs
@@ -40,10 +63,12 @@ function inputsKey(inputs) {
 /** Packages left out of the bundle (resolved from the project at run time, as usual). */
 const EXTERNAL = ['esbuild', 'tsx', 'playwright-core', 'draco3dgltf', 'meshoptimizer', 'chokidar', 'glob', 'cli-progress', 'three', '@dimforge/*'];
 
-/** The cached bundle's path when its inputs are unchanged, else undefined. */
+/** The cached bundle's folder when its inputs are unchanged, else undefined. */
 function cached() {
   try {
     const index = JSON.parse(readFileSync(indexFile, 'utf8'));
+    // A bundle folder of this launcher's own naming, directly in the cache (an index naming anything else is not ours).
+    if (typeof index.bundle !== 'string' || !/^cli-[0-9a-f]{16}$/.test(index.bundle) || !Array.isArray(index.inputs)) return undefined;
     return inputsKey(index.inputs) === index.key ? join(cacheDir, index.bundle) : undefined;
   } catch {
     return undefined; // no cache, unreadable, or an input gone
@@ -68,27 +93,47 @@ const ownUrl = {
 
 async function build() {
   const esbuild = await import('esbuild');
-  const out = await esbuild.build({
-    entryPoints: [entry], absWorkingDir: root, bundle: true, format: 'esm', platform: 'node', target: 'node20',
-    external: EXTERNAL, write: false, logLevel: 'silent', metafile: true, plugins: [ownUrl],
-  });
-  const inputs = Object.keys(out.metafile.inputs).map((f) => resolve(root, f));
+  // Written nowhere (write: false): the files are placed below, their paths taken relative to this folder.
+  const outdir = join(cacheDir, 'out');
+  const common = {
+    absWorkingDir: root, bundle: true, format: 'esm', platform: 'node', target: 'node20', external: EXTERNAL, write: false,
+    logLevel: 'silent', metafile: true, plugins: [ownUrl],
+  };
+  const [split, whole] = await Promise.all([
+    esbuild.build({ ...common, entryPoints: { main: entry }, splitting: true, outdir, outExtension: { '.js': '.mjs' }, chunkNames: 'chunk-[hash]' }),
+    esbuild.build({ ...common, entryPoints: [entry], outfile: join(outdir, WHOLE_MODULE) }),
+  ]);
+  const inputs = [...new Set([split, whole].flatMap((o) => Object.keys(o.metafile.inputs)).map((f) => resolve(root, f)))];
   const key = inputsKey(inputs);
-  const bundle = `cli-${key.slice(0, 16)}.mjs`;
+  const bundle = `cli-${key.slice(0, 16)}`;
   mkdirSync(cacheDir, { recursive: true });
-  const tmp = (f) => `${f}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-  const file = join(cacheDir, bundle), t1 = tmp(file), t2 = tmp(indexFile);
-  writeFileSync(t1, out.outputFiles[0].text);
-  renameSync(t1, file); // atomic: a concurrent run sees no bundle or the whole one
-  writeFileSync(t2, JSON.stringify({ inputs, key, bundle }));
-  renameSync(t2, indexFile);
+  const rnd = () => `${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const dir = join(cacheDir, bundle), tmpDir = join(cacheDir, `tmp-${rnd()}`), tmpIndex = `${indexFile}.${rnd()}`;
+  mkdirSync(tmpDir);
+  for (const f of [...split.outputFiles, ...whole.outputFiles]) {
+    const rel = relative(outdir, f.path);
+    if (rel.startsWith('..') || isAbsolute(rel) || rel.includes(sep)) throw new Error(`launcher: esbuild wrote ${f.path} outside its folder`);
+    writeFileSync(join(tmpDir, rel), f.contents);
+  }
+  try {
+    renameSync(tmpDir, dir); // atomic: a concurrent run sees no bundle or the whole one
+  } catch (e) {
+    // A concurrent run published the same inputs' bundle first: same inputs, same files; ours goes.
+    rmSync(tmpDir, { recursive: true, force: true });
+    if (!existsSync(join(dir, SPLIT_MODULE)) || !existsSync(join(dir, WHOLE_MODULE))) throw e;
+  }
+  writeFileSync(tmpIndex, JSON.stringify({ inputs, key, bundle }));
+  renameSync(tmpIndex, indexFile);
   pruneBundles();
-  return file;
+  return dir;
 }
 
 /**
  * Removes bundles no checkout's index names any more (each source edit makes a new one), once they are an hour
- * old (a concurrent build may not have written its index yet). Best effort.
+ * old (a concurrent build may not have written its index yet): bundle folders, the one-file bundles earlier
+ * launchers wrote, and folders a build left half-written. Only names this launcher makes. Best effort. (A split
+ * bundle's chunks are imported in a command's first moments, so a folder that no index has named since is not
+ * one a running command still loads from; the compile, which may run for hours with --watch, is one module.)
  */
 function pruneBundles() {
   try {
@@ -101,9 +146,12 @@ function pruneBundles() {
         // being written, or damaged: its bundle is kept until the next prune
       }
     }
-    for (const n of names.filter((x) => /^cli-[0-9a-f]+\.mjs$/.test(x) && !named.has(x))) {
+    for (const n of names.filter((x) => /^(cli-[0-9a-f]+(\.mjs)?|tmp-[0-9]+-[0-9a-z]+)$/.test(x) && !named.has(x))) {
       const path = join(cacheDir, n);
-      if (Date.now() - statSync(path).mtimeMs > 3600_000) unlinkSync(path);
+      const st = lstatSync(path);
+      if (Date.now() - st.mtimeMs <= 3600_000) continue;
+      if (st.isDirectory()) rmSync(path, { recursive: true, force: true });
+      else unlinkSync(path);
     }
   } catch {
     // the cache stays as it is
@@ -132,7 +180,7 @@ async function fromSources() {
     bundle = undefined; // no esbuild, or the cache directory is not writable: run the sources through tsx
   }
   if (bundle) {
-    await import(pathToFileURL(bundle).href);
+    await import(pathToFileURL(join(bundle, moduleFor(process.argv.slice(2)))).href);
   } else {
     const { register } = await import('tsx/esm/api');
     register();

@@ -9,7 +9,6 @@ import { join, resolve } from 'node:path';
 import { checkNumber, usage } from '../options.ts';
 import { isSkipReason, SKIP_REASONS, type SkipReason } from '../../src/import/ybn/flags.ts';
 import { progressDisplay, progressJsonLines } from '../progress.ts';
-import { layoutLine, summary } from '../summary.ts';
 
 interface Args {
   inputs?: string[];
@@ -126,6 +125,7 @@ async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   // Loaded here, not at the top: `inspect`, `verify` and usage errors need none of the glTF stack.
   const { compileLevel, defaultOutDir, levelStem } = await import('../../src/build/compile.ts');
   const { expandInputs } = await import('../inputs.ts');
+  const { layoutLine, summary } = await import('../summary.ts');
   const { files, unmatched, skipped, refused, ymaps: found } = await expandInputs(patterns, { ybnDetail: argv.ybnDetail });
   if (refused.length) usage(refused.map((r) => `${r.path} is ${r.why}, not a level file (.glb/.gltf/.ybn/.ybn.xml/.forge or a folder)`).join('; '));
   if (unmatched.length) usage(`no such level: ${unmatched.join(', ')}`);

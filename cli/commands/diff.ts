@@ -4,8 +4,7 @@
 // Exit 0 identical, 1 different, 2 usage (missing input, a file against a folder). Two outputs are identical when
 // their resources are (a renamed input or another sha256 in the manifest is listed, and does not fail the diff).
 import type { CommandModule } from 'yargs';
-import { diffResources, type OutputDiff } from '../../src/format/diff.ts';
-import { diffCompileOutputs, readCompileOutput } from '../../src/export/outputs.ts';
+import type { OutputDiff } from '../../src/format/diff.ts';
 import { readPhysicsFile, readPhysicsHead } from '../physics-inputs.ts';
 import { usage } from '../options.ts';
 import { DIFF_RECORD_BYTES, firstDifference, whatIsNot } from '../../src/files.ts';
@@ -28,7 +27,10 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
       .positional('b', { type: 'string', demandOption: true, describe: 'the same kind of input to compare with' })
       .option('all', { type: 'boolean', default: false, describe: "list every differing region and element (default: the first few of each)" })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object: identical, added/removed/changed resources, manifest differences, the lines' }) as never,
-  handler: (args) => {
+  handler: async (args) => {
+    // Loaded here, not at the top: every command's start (ride's, --help's) loads only the commands' definitions.
+    const { diffResources } = await import('../../src/format/diff.ts');
+    const { diffCompileOutputs, readCompileOutput } = await import('../../src/export/outputs.ts');
     const kind = (p: string): 'dir' | 'file' => {
       // whatIsNot never throws: a symbolic-link loop (ELOOP) or a dangling link is told in words.
       const not = whatIsNot(p);

@@ -2,8 +2,7 @@
 // dump); a folder or a compile output summarised as a whole. Thin: src/format/inspect.ts does the reading.
 // Exit 1 when any input cannot be read as a PhysicsResource (a level or another file is named as such).
 import type { CommandModule } from 'yargs';
-import { formatSummary, inspectPhysics, summarize, type ResourceSummary } from '../../src/format/inspect.ts';
-import { readPhysicsResource } from '../../src/format/resource.ts';
+import type { ResourceSummary } from '../../src/format/inspect.ts';
 import { expandPhysicsInputs, readPhysicsFile, type InputGroup } from '../physics-inputs.ts';
 import { usage } from '../options.ts';
 
@@ -14,7 +13,11 @@ interface InspectArgs {
 
 type Entry = { file: string; ok: true; summary: ResourceSummary } | { file: string; ok: false; error: string };
 
-function inspectFile(file: string): Entry {
+/** The modules the handler runs, loaded by it: every command's start (ride's, --help's) loads only the commands' definitions. */
+const load = async () => ({ ...(await import('../../src/format/inspect.ts')), ...(await import('../../src/format/resource.ts')) });
+type Lib = Awaited<ReturnType<typeof load>>;
+
+function inspectFile({ summarize, readPhysicsResource }: Lib, file: string): Entry {
   const read = readPhysicsFile(file);
   if ('error' in read) return { file, ok: false, error: read.error };
   try {
@@ -92,6 +95,9 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
       .default('inputs', undefined)
       .option('json', { type: 'boolean', default: false, describe: "print JSON: one file's complete resource and summary; several files, folders or outputs as summaries" }) as never,
   handler: async (args) => {
+    const lib = await load();
+    const { inspectPhysics, formatSummary } = lib;
+    const formatSummaryIndented = (s: ResourceSummary): string[] => formatSummary(s).split('\n').map((l) => `  ${l}`);
     const { groups, unmatched } = await expandPhysicsInputs(args.inputs);
     if (unmatched.length) usage(`inspect: no such file or folder: ${unmatched.join(', ')}`);
     let failed = 0;
@@ -111,7 +117,7 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
     const json: unknown[] = [];
     const text: string[] = [];
     for (const g of groups) {
-      const entries = g.files.map(inspectFile);
+      const entries = g.files.map((f) => inspectFile(lib, f));
       failed += entries.filter((e) => !e.ok).length;
       if (g.manifestError) {
         // The folder has a manifest.json that cannot be read (a FIFO, a device, a link loop, too large, not JSON).
@@ -129,5 +135,3 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
     if (failed) process.exitCode = 1;
   },
 };
-
-const formatSummaryIndented = (s: ResourceSummary): string[] => formatSummary(s).split('\n').map((l) => `  ${l}`);

@@ -3,10 +3,7 @@
 // refuses (naming file and offset), and publishes the GLB like the compiler (src/export/publish-file.ts).
 import { basename, extname } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { resourcesToGltf, type RecordedBuild, type ToGltfInput } from '../../src/export/gltf.ts';
-import { recordedBuild } from '../../src/export/recorded.ts';
-import { readPhysicsResource } from '../../src/format/resource.ts';
-import { checkTarget, publishFile } from '../../src/export/publish-file.ts';
+import type { RecordedBuild, ToGltfInput } from '../../src/export/gltf.ts';
 import { expandPhysicsInputs, readPhysicsFile } from '../physics-inputs.ts';
 import { usage } from '../options.ts';
 
@@ -29,6 +26,11 @@ export const toGltfCommand: CommandModule<object, ToGltfArgs> = {
       .option('force', { type: 'boolean', default: false, describe: 'replace an existing output file' })
       .option('edge-colors', { type: 'boolean', default: false, describe: "vertex colours (COLOR_0) by the corners' stored edge class" }) as never,
   handler: async (args) => {
+    // Loaded here, not at the top: every command's start (ride's, --help's) loads only the commands' definitions.
+    const { resourcesToGltf } = await import('../../src/export/gltf.ts');
+    const { recordedBuild } = await import('../../src/export/recorded.ts');
+    const { readPhysicsResource } = await import('../../src/format/resource.ts');
+    const { checkTarget, publishFile } = await import('../../src/export/publish-file.ts');
     const { groups, unmatched } = await expandPhysicsInputs(args.inputs);
     if (unmatched.length) usage(`to-gltf: no such file or folder: ${unmatched.join(', ')}`);
     const out = args.out;

@@ -3,8 +3,8 @@
 // resources and the .physics files present are the same, and each file's bytes are the size and CRC-32 it records. Prints every finding; exit 0 only when there is none.
 import { basename } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { type Finding, verifyPhysics } from '../../src/format/verify.ts';
-import { checkOf, type FileCheck } from '../../src/output/file-write.ts';
+import type { Finding } from '../../src/format/verify.ts';
+import type { FileCheck } from '../../src/output/file-write.ts';
 import { expandPhysicsInputs, readPhysicsFile, type InputGroup } from '../physics-inputs.ts';
 import { usage } from '../options.ts';
 
@@ -13,8 +13,11 @@ interface VerifyArgs {
   json: boolean;
 }
 
+/** The modules the handler runs, loaded by it: every command's start (ride's, --help's) loads only the commands' definitions. */
+const load = async () => ({ ...(await import('../../src/format/verify.ts')), ...(await import('../../src/output/file-write.ts')) });
+
 /** Reads and verifies one file; `recorded`: the size and CRC-32 its compile output's manifest holds for it. */
-function verifyFile(file: string, recorded?: FileCheck): Finding[] {
+function verifyFile({ verifyPhysics, checkOf }: Awaited<ReturnType<typeof load>>, file: string, recorded?: FileCheck): Finding[] {
   const read = readPhysicsFile(file);
   if ('error' in read) return [{ file, check: 'open', message: read.error }];
   const now = recorded && checkOf(read.bytes);
@@ -50,6 +53,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
       .default('inputs', undefined)
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object (every file with its findings, each folder and output) instead of lines' }) as never,
   handler: async (args) => {
+    const lib = await load();
     const { groups, unmatched } = await expandPhysicsInputs(args.inputs);
     if (unmatched.length) usage(`verify: no such file or folder: ${unmatched.join(', ')}`);
     // Text: "FILE: ok" lines on stdout, findings on stderr. --json: the same facts as one object on stdout.
@@ -64,7 +68,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
       const whole = outputFindings(g);
       for (const f of whole) warn(`${f.file}: ${f.check}: ${f.message}`);
       for (const file of g.files) {
-        const findings = verifyFile(file, g.kind === 'output' ? g.manifest?.checks?.[basename(file)] : undefined);
+        const findings = verifyFile(lib, file, g.kind === 'output' ? g.manifest?.checks?.[basename(file)] : undefined);
         total++;
         files.push({ file, ok: findings.length === 0, findings });
         for (const f of findings) warn(`${f.file}: ${f.check}: ${f.message}`);

@@ -19,7 +19,6 @@
 // a compile ~0.7 s more than its stages). The same pattern runs the workers (src/tiling/worker-boot.mjs).
 // `import.meta.url` in a bundled file is replaced by that file's own URL, so relative paths (the worker entry,
 // createRequire) keep pointing into src/.
-import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,8 +26,25 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'cli', 'main.ts');
 const cacheDir = join(root, 'node_modules', '.cache', 'skate-collision');
+const self = fileURLToPath(import.meta.url);
+
+/**
+ * A short name for a text: FNV-1a, two 32-bit lanes, 16 hex digits. Not a digest to trust: it names this checkout's
+ * index (which records its entry, so two checkouts whose names clash only rebuild each other's bundle). Not sha256:
+ * node:crypto costs every start ~4–5 ms to load, and a start that finds its bundle needs no hashing.
+ */
+function shortName(text) {
+  let a = 0x811c9dc5, b = 0x6c62272e;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (a >>> 13);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
+
 // One index per checkout: two checkouts sharing node_modules (a link) must not run each other's bundle.
-const indexFile = join(cacheDir, `cli-${createHash('sha256').update(entry).digest('hex').slice(0, 12)}.json`);
+const indexFile = join(cacheDir, `cli-${shortName(entry)}.json`);
 /** In a bundle's folder: the split program's entry module (its chunks beside it, imported by relative paths), and the whole program as one module. */
 const SPLIT_MODULE = 'main.mjs';
 const WHOLE_MODULE = 'whole.mjs';
@@ -46,18 +62,16 @@ function moduleFor(args) {
 }
 
 /**
- * sha256 over this launcher, Node's version and each input's path, size and mtime (statted, not read: ~200 inputs
- * with the bundled packages; an edit, a checkout or an install changes the mtime).
+ * What the bundle was built from, as one text: Node's version, then this launcher (its build options) and each
+ * input, a line each of path, size and mtime (statted, not read: ~250 inputs with the bundled packages, ~4 ms; an
+ * edit, a checkout or an install changes the mtime). A start compares it whole with the one its index recorded:
+ * any difference rebuilds.
  */
-function inputsKey(inputs) {
-  const h = createHash('sha256');
-  for (const p of [readFileSync(fileURLToPath(import.meta.url)), process.version, ...inputs.flatMap((f) => {
+function stampsOf(inputs) {
+  return [process.version, ...[self, ...inputs].map((f) => {
     const st = statSync(f);
-    return [f, `${st.size}:${st.mtimeMs}`];
-  })]) {
-    h.update(`${p.length}:`).update(p);
-  }
-  return h.digest('hex');
+    return `${f}\t${st.size}\t${st.mtimeMs}`;
+  })].join('\n');
 }
 
 /** Packages left out of the bundle (resolved from the project at run time, as usual). */
@@ -67,9 +81,11 @@ const EXTERNAL = ['esbuild', 'tsx', 'playwright-core', 'draco3dgltf', 'meshoptim
 function cached() {
   try {
     const index = JSON.parse(readFileSync(indexFile, 'utf8'));
-    // A bundle folder of this launcher's own naming, directly in the cache (an index naming anything else is not ours).
-    if (typeof index.bundle !== 'string' || !/^cli-[0-9a-f]{16}$/.test(index.bundle) || !Array.isArray(index.inputs)) return undefined;
-    return inputsKey(index.inputs) === index.key ? join(cacheDir, index.bundle) : undefined;
+    // This checkout's, naming a bundle folder of this launcher's own naming directly in the cache (anything else is
+    // not ours: rebuilt), built from inputs whose stamps are still the same.
+    if (index.entry !== entry || typeof index.bundle !== 'string' || !/^cli-[0-9a-f]{16}$/.test(index.bundle)) return undefined;
+    if (!Array.isArray(index.inputs) || !index.inputs.every((f) => typeof f === 'string') || typeof index.stamps !== 'string') return undefined;
+    return stampsOf(index.inputs) === index.stamps ? join(cacheDir, index.bundle) : undefined;
   } catch {
     return undefined; // no cache, unreadable, or an input gone
   }
@@ -91,21 +107,46 @@ const ownUrl = {
   },
 };
 
+/**
+ * esbuild plugin: `string-width` (yargs' and cliui's, to measure help text) is evaluated on its first call, not at
+ * start. Its module builds an Intl.Segmenter and a \p{RGI_Emoji} regular expression when it is evaluated: ~25–35 ms
+ * of CPU at every start, for text only --help and usage errors measure. Each import of it gets a stand-in with the
+ * same default export that requires the real module (esbuild wraps it to be evaluated then); anything else about
+ * the package is as published.
+ */
+const lazyStringWidth = {
+  name: 'lazy-string-width',
+  setup(build) {
+    build.onResolve({ filter: /^string-width$/ }, async (args) => {
+      if (args.pluginData === 'real' || args.kind !== 'import-statement') return undefined;
+      const real = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'real' });
+      if (real.errors.length || !real.path) return undefined; // resolved (or refused) as usual
+      return { path: real.path, namespace: 'lazy-string-width' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, (args) => ({
+      contents: `export default function stringWidth(...a) { return require(${JSON.stringify(args.path)}).default(...a); }\n`,
+      loader: 'js', resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 async function build() {
   const esbuild = await import('esbuild');
   // Written nowhere (write: false): the files are placed below, their paths taken relative to this folder.
   const outdir = join(cacheDir, 'out');
   const common = {
     absWorkingDir: root, bundle: true, format: 'esm', platform: 'node', target: 'node20', external: EXTERNAL, write: false,
-    logLevel: 'silent', metafile: true, plugins: [ownUrl],
+    logLevel: 'silent', metafile: true, plugins: [ownUrl, lazyStringWidth],
   };
   const [split, whole] = await Promise.all([
     esbuild.build({ ...common, entryPoints: { main: entry }, splitting: true, outdir, outExtension: { '.js': '.mjs' }, chunkNames: 'chunk-[hash]' }),
     esbuild.build({ ...common, entryPoints: [entry], outfile: join(outdir, WHOLE_MODULE) }),
   ]);
-  const inputs = [...new Set([split, whole].flatMap((o) => Object.keys(o.metafile.inputs)).map((f) => resolve(root, f)))];
-  const key = inputsKey(inputs);
-  const bundle = `cli-${key.slice(0, 16)}`;
+  // The files read (a stand-in of lazyStringWidth is named by its namespace; the file it requires is listed too).
+  const inputs = [...new Set([split, whole].flatMap((o) => Object.keys(o.metafile.inputs)).filter((f) => !f.startsWith('lazy-string-width:')).map((f) => resolve(root, f)))];
+  const stamps = stampsOf(inputs);
+  const { createHash } = await import('node:crypto');
+  const bundle = `cli-${createHash('sha256').update(stamps).digest('hex').slice(0, 16)}`;
   mkdirSync(cacheDir, { recursive: true });
   const rnd = () => `${process.pid}-${Math.random().toString(36).slice(2)}`;
   const dir = join(cacheDir, bundle), tmpDir = join(cacheDir, `tmp-${rnd()}`), tmpIndex = `${indexFile}.${rnd()}`;
@@ -122,8 +163,14 @@ async function build() {
     rmSync(tmpDir, { recursive: true, force: true });
     if (!existsSync(join(dir, SPLIT_MODULE)) || !existsSync(join(dir, WHOLE_MODULE))) throw e;
   }
-  writeFileSync(tmpIndex, JSON.stringify({ inputs, key, bundle }));
+  writeFileSync(tmpIndex, JSON.stringify({ entry, inputs, stamps, bundle }));
   renameSync(tmpIndex, indexFile);
+  // This checkout's index as earlier launchers named it (sha256 of the entry): gone, so that prune takes its bundle.
+  try {
+    unlinkSync(join(cacheDir, `cli-${createHash('sha256').update(entry).digest('hex').slice(0, 12)}.json`));
+  } catch {
+    // none
+  }
   pruneBundles();
   return dir;
 }

@@ -79,8 +79,8 @@ export async function readRideWorld(files: string[], threads?: RideThreads): Pro
  */
 export async function rideFiles(files: string[], workers: number | 'auto', options: Partial<RideOptions> = {}): Promise<{ report: RideReport } | { error: string }> {
   const count = rideThreadCount(workers);
-  const { RideThreads } = await import('../../src/ride/threads.ts');
-  const threads = count > 1 ? new RideThreads(count) : undefined;
+  // Loaded only for worker threads: it brings the worker pool's modules (src/tiling/pool.ts and what it imports).
+  const threads = count > 1 ? new (await import('../../src/ride/threads.ts')).RideThreads(count) : undefined;
   try {
     const read = await readRideWorld(files, threads);
     if ('error' in read) return read;

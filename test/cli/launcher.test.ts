@@ -2,7 +2,6 @@
 // while its inputs' contents match its key; a stale or foreign entry is rebuilt, never run.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,23 +9,51 @@ import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
 const CACHE = fileURLToPath(new URL('../../node_modules/.cache/skate-collision/', import.meta.url));
-// The launcher's index for this checkout (named by its entry's path: checkouts sharing node_modules keep apart).
-const INDEX = `cli-${createHash('sha256').update(fileURLToPath(new URL('../../cli/main.ts', import.meta.url))).digest('hex').slice(0, 12)}.json`;
+const ENTRY = fileURLToPath(new URL('../../cli/main.ts', import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, CI: '1' } });
+
+/** The launcher's index for this checkout (one per entry path: checkouts sharing node_modules keep apart), after a run. */
+function indexName(): string {
+  expect(run('--version').status).toBe(0);
+  const mine = readdirSync(CACHE).filter((f) => /^cli-[0-9a-f]+\.json$/.test(f)).filter((f) => {
+    try {
+      return JSON.parse(readFileSync(join(CACHE, f), 'utf8')).entry === ENTRY;
+    } catch {
+      return false;
+    }
+  });
+  expect(mine).toHaveLength(1);
+  return mine[0];
+}
 
 describe('launcher', () => {
   it('runs the CLI from a cached bundle keyed on its inputs, and rebuilds an entry whose key does not match', () => {
-    mkdirSync(CACHE, { recursive: true });
-    // A foreign entry: a bundle that would print BOGUS, under a key no input set hashes to.
-    writeFileSync(join(CACHE, 'cli-bogus.mjs'), "console.log('BOGUS');\n");
-    writeFileSync(join(CACHE, INDEX), JSON.stringify({ inputs: [BIN], key: '0', bundle: 'cli-bogus.mjs' }));
+    const INDEX = indexName();
+    const real = JSON.parse(readFileSync(join(CACHE, INDEX), 'utf8'));
+    // Foreign entries: a bundle folder that would print BOGUS, named by an index whose stamps no input set has, by
+    // one naming a path outside the cache, and by one recording another checkout's entry; each is rebuilt, never run.
+    const bogus = join(CACHE, 'cli-00000000b0905000');
+    mkdirSync(bogus, { recursive: true });
+    for (const m of ['main.mjs', 'whole.mjs']) writeFileSync(join(bogus, m), "console.log('BOGUS');\n");
+    for (const index of [
+      { ...real, stamps: `${real.stamps} `, bundle: 'cli-00000000b0905000' },
+      { ...real, bundle: '../../cli-00000000b0905000' },
+      { ...real, entry: '/elsewhere/cli/main.ts', bundle: 'cli-00000000b0905000' },
+    ]) {
+      writeFileSync(join(CACHE, INDEX), JSON.stringify(index));
+      const r = run('--version');
+      expect(r.status).toBe(0);
+      expect(r.stdout).not.toMatch(/BOGUS/);
+    }
+    rmSync(bogus, { recursive: true, force: true });
     const first = run('--version');
-    expect(first.status).toBe(0);
-    expect(first.stdout).not.toMatch(/BOGUS/);
     expect(first.stdout.trim()).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
     const index = JSON.parse(readFileSync(join(CACHE, INDEX), 'utf8'));
-    expect(index.key).toMatch(/^[0-9a-f]{64}$/);
-    expect(index.inputs).toContain(fileURLToPath(new URL('../../cli/main.ts', import.meta.url)));
+    expect(index.entry).toBe(ENTRY);
+    // Node's version, then a line per input (this launcher first): path, size, mtime.
+    expect(index.stamps.split('\n')[0]).toBe(process.version);
+    expect(index.stamps.split('\n')[1]).toMatch(new RegExp(`^${BIN.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\t\\d+\t[\\d.]+$`));
+    expect(index.inputs).toContain(ENTRY);
     expect(index.inputs).toContain(fileURLToPath(new URL('../../src/tiling/pool.ts', import.meta.url)));
     // A folder of two forms of the program: split (main.mjs and its chunks: ride, verify, --version) and whole (the compile).
     const dir = join(CACHE, index.bundle);
@@ -50,8 +77,7 @@ describe('launcher', () => {
     expect(second.stdout).toBe(first.stdout);
   });
   it('runs a command from either form of the bundle with the same result', () => {
-    run('--version'); // the bundle built
-    const index = JSON.parse(readFileSync(join(CACHE, INDEX), 'utf8'));
+    const index = JSON.parse(readFileSync(join(CACHE, indexName()), 'utf8'));
     const kinds = fileURLToPath(new URL('../../samples/kinds.physics', import.meta.url));
     const form = (module: string, ...args: string[]) => spawnSync(process.execPath, [join(CACHE, index.bundle, module), ...args], { encoding: 'utf8', env: { ...process.env, CI: '1' } });
     for (const args of [['ride', kinds, '--json'], ['inspect', kinds], ['ride', '--help']]) {

@@ -125,8 +125,27 @@ export class Reader {
   }
 }
 
+/**
+ * What the record writers write through: a Writer (into a buffer of the planned size) or a Comparer (against bytes
+ * already there, writing nothing).
+ */
+export interface ByteSink {
+  readonly stage: string;
+  pos: number;
+  seek(at: number): this;
+  u8(v: number, what?: string): this;
+  u16(v: number, what?: string): this;
+  i16(v: number, what?: string): this;
+  u32(v: number, what?: string): this;
+  f32(v: number, what?: string): this;
+  raw(src: Uint8Array, what?: string): this;
+  /** a[0], b[0], a[1], b[1], ... as little-endian u32 words (a and b of one length). */
+  interleave32(a: Uint32Array, b: Uint32Array, what?: string): this;
+  align(n: number): this;
+}
+
 /** Bounds-checked little-endian writer into a buffer allocated once at its planned size. */
-export class Writer {
+export class Writer implements ByteSink {
   readonly bytes: Uint8Array;
   readonly view: DataView;
   pos = 0;
@@ -186,12 +205,157 @@ export class Writer {
     this.pos += src.byteLength;
     return this;
   }
+  interleave32(a: Uint32Array, b: Uint32Array, what = 'words'): this {
+    const n = pairCount(a, b, this.stage, this.pos, what);
+    this.need(this.pos, 8 * n, what);
+    if ((this.bytes.byteOffset + this.pos) % 4 === 0) {
+      const out = new Uint32Array(this.bytes.buffer, this.bytes.byteOffset + this.pos, 2 * n);
+      for (let k = 0; k < n; k++) {
+        out[2 * k] = a[k];
+        out[2 * k + 1] = b[k];
+      }
+    } else {
+      for (let k = 0; k < n; k++) {
+        this.view.setUint32(this.pos + 8 * k, a[k], true);
+        this.view.setUint32(this.pos + 8 * k + 4, b[k], true);
+      }
+    }
+    this.pos += 8 * n;
+    return this;
+  }
   /** Advances to the next multiple of `n`, leaving zero bytes. */
   align(n: number): this {
     const to = Math.ceil(this.pos / n) * n;
     this.need(this.pos, to - this.pos, `align ${n}`);
     this.pos = to;
     return this;
+  }
+}
+
+function pairCount(a: Uint32Array, b: Uint32Array, stage: string, at: number, what: string): number {
+  if (a.length !== b.length) throw new FormatError(stage, at, `${what}: ${a.length} words to pair with ${b.length}`);
+  return a.length;
+}
+
+/**
+ * Takes a Writer's calls without writing: checks each against `expected`, whose length is the planned size (the
+ * same bounds and errors as a Writer of that size), each value encoded by the same DataView call the Writer makes.
+ * equal() is true only when every byte written matches `expected` and every byte nothing wrote is zero in it: when
+ * a Writer given the same calls would have produced `expected` exactly. A byte written twice must match both times
+ * (stricter than a Writer, where the last write wins: equal() may say false where the bytes would agree, never the
+ * other way round).
+ */
+export class Comparer implements ByteSink {
+  pos = 0;
+  private readonly bytes: Uint8Array;
+  private readonly view: DataView;
+  private readonly scratch = new DataView(new ArrayBuffer(8));
+  private differs = false;
+  /** [start, end) of each run of bytes written (a run ends at a seek or an align). */
+  private readonly runs: number[] = [];
+  private runStart = 0;
+
+  constructor(
+    expected: Uint8Array,
+    readonly stage = 'compare',
+  ) {
+    this.bytes = plainBytes(expected);
+    this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
+  }
+
+  private need(at: number, size: number, what: string): void {
+    if (at < 0 || at + size > this.bytes.byteLength) {
+      throw new FormatError(this.stage, at, `${what}: ${size} bytes past the planned size ${this.bytes.byteLength}`);
+    }
+  }
+  private endRun(): void {
+    if (this.pos > this.runStart) this.runs.push(this.runStart, this.pos);
+  }
+  /** Compares the first `size` bytes of the scratch view (the value as a Writer encodes it) at pos. */
+  private scalar(size: number, what: string): this {
+    this.need(this.pos, size, what);
+    for (let k = 0; k < size; k++) if (this.scratch.getUint8(k) !== this.bytes[this.pos + k]) this.differs = true;
+    this.pos += size;
+    return this;
+  }
+
+  seek(at: number): this {
+    this.need(at, 0, 'seek');
+    this.endRun();
+    this.pos = this.runStart = at;
+    return this;
+  }
+  u8(v: number, what = 'u8'): this {
+    this.scratch.setUint8(0, v);
+    return this.scalar(1, what);
+  }
+  u16(v: number, what = 'u16'): this {
+    this.scratch.setUint16(0, v, true);
+    return this.scalar(2, what);
+  }
+  i16(v: number, what = 'i16'): this {
+    this.scratch.setInt16(0, v, true);
+    return this.scalar(2, what);
+  }
+  u32(v: number, what = 'u32'): this {
+    this.scratch.setUint32(0, v >>> 0, true);
+    return this.scalar(4, what);
+  }
+  f32(v: number, what = 'f32'): this {
+    this.scratch.setFloat32(0, v, true);
+    return this.scalar(4, what);
+  }
+  raw(src: Uint8Array, what = 'bytes'): this {
+    const n = src.byteLength;
+    this.need(this.pos, n, what);
+    // A view of these very bytes (a record read without a copy) matches itself.
+    const same = src.buffer === this.bytes.buffer && src.byteOffset === this.bytes.byteOffset + this.pos;
+    if (!same && !Buffer.from(src.buffer, src.byteOffset, n).equals(Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.pos, n))) this.differs = true;
+    this.pos += n;
+    return this;
+  }
+  interleave32(a: Uint32Array, b: Uint32Array, what = 'words'): this {
+    const n = pairCount(a, b, this.stage, this.pos, what);
+    this.need(this.pos, 8 * n, what);
+    if ((this.bytes.byteOffset + this.pos) % 4 === 0) {
+      const has = new Uint32Array(this.bytes.buffer, this.bytes.byteOffset + this.pos, 2 * n);
+      for (let k = 0; k < n; k++) {
+        if (has[2 * k] !== a[k] || has[2 * k + 1] !== b[k]) {
+          this.differs = true;
+          break;
+        }
+      }
+    } else {
+      for (let k = 0; k < n; k++) {
+        if (this.view.getUint32(this.pos + 8 * k, true) !== a[k] || this.view.getUint32(this.pos + 8 * k + 4, true) !== b[k]) this.differs = true;
+      }
+    }
+    this.pos += 8 * n;
+    return this;
+  }
+  align(n: number): this {
+    const to = Math.ceil(this.pos / n) * n;
+    this.need(this.pos, to - this.pos, `align ${n}`);
+    this.endRun();
+    this.pos = this.runStart = to;
+    return this;
+  }
+
+  /** Whether a Writer given the same calls would have written `expected` exactly (see the class). */
+  equal(): boolean {
+    this.endRun();
+    if (this.differs) return false;
+    const order = Array.from({ length: this.runs.length / 2 }, (_, k) => k).sort((x, y) => this.runs[2 * x] - this.runs[2 * y]);
+    let from = 0;
+    for (const k of order) {
+      if (!this.zero(from, this.runs[2 * k])) return false;
+      from = Math.max(from, this.runs[2 * k + 1]);
+    }
+    return this.zero(from, this.bytes.byteLength);
+  }
+  private zero(from: number, to: number): boolean {
+    for (let i = from; i < to; i++) if (this.bytes[i] !== 0) return false;
+    return true;
   }
 }
 

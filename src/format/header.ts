@@ -1,7 +1,7 @@
 // Header (0x38 bytes): ../shared/spec/physics-resource.md, "PhysicsResource", first table. Offsets are
 // self-relative (field position + value). The 24- and 44-byte dynamic-prop tables are not decoded: a resource with
 // either is refused by name, never misread.
-import { Reader, Writer, hex } from './cursor.ts';
+import { type ByteSink, Reader, hex } from './cursor.ts';
 import { HEADER_SIZE, MAGIC, PART_SIZE, SHAPE_SIZE, VERSION } from './types.ts';
 
 /** Field positions inside the header. */
@@ -94,7 +94,7 @@ function checkTable(r: Reader, field: number, name: string, at: number, count: n
 }
 
 /** Writes the header; `shapeTable` and `partTable` are absolute positions. */
-export function writeHeader(w: Writer, h: Header): void {
+export function writeHeader(w: ByteSink, h: Header): void {
   const rel = (field: number, abs: number): number => abs - field;
   w.seek(0).u32(h.version, 'version').u32(MAGIC, 'magic').u32(h.word08, 'word08');
   w.u32(h.partCount, 'part count').u32(0, '24-byte count').u32(h.word14, 'word14');

@@ -2,7 +2,7 @@
 // arrays), as the reference encoder settles it (docs/format-decisions.md, "Codec"). A resource read from bytes
 // carries the layout it was found in (ResourceLayout); the writer follows that while it still fits the record, so
 // padding and grouping other tools chose survive a round trip, and otherwise lays the record out afresh.
-import { FormatError, type Writer, alignUp, copyBytes, hex } from './cursor.ts';
+import { type ByteSink, FormatError, alignUp, copyBytes, hex } from './cursor.ts';
 import { ARRAY_SPECS, SHAPE_FIELD, SLOT, recordArrayBytes } from './shape.ts';
 import {
   HEADER_SIZE,
@@ -82,7 +82,7 @@ function gapFill(bytes: Uint8Array, from: number, to: number, fill: LayoutFill[]
   if (start >= 0) fill.push({ at: start, bytes: copyBytes(bytes, start, last + 1 - start) });
 }
 
-export function writeFill(w: Writer, fill: readonly LayoutFill[]): void {
+export function writeFill(w: ByteSink, fill: readonly LayoutFill[]): void {
   for (const f of fill) w.seek(f.at).raw(f.bytes, 'layout fill');
 }
 

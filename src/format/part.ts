@@ -1,6 +1,6 @@
 // Part record (72 bytes): ../shared/spec/physics-resource.md, "PhysicsResource", third table. Every word is kept as
 // stored, including those whose meaning is unknown.
-import { Reader, Writer, hex } from './cursor.ts';
+import { type ByteSink, Reader, hex } from './cursor.ts';
 import { exactF32, writeF32 } from './shape.ts';
 import { KIND_BOX, KIND_CONVEX, KIND_MESH, NO_SHAPE, PART_SIZE, type PartRecord } from './types.ts';
 
@@ -56,7 +56,7 @@ export function readPart(r: Reader, at: number, shapeCount: number): PartRecord 
 }
 
 /** Writes the part at the writer's position. */
-export function writePart(w: Writer, p: PartRecord): void {
+export function writePart(w: ByteSink, p: PartRecord): void {
   for (const v of p.rotation) writeF32(w, v, 'rotation');
   for (const v of p.position) writeF32(w, v, 'position');
   writeF32(w, p.w, 'w');

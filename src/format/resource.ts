@@ -3,7 +3,7 @@
 // keep exactly (FormatError naming the field, its offset and the values), and records the layout it found so that
 // writePhysicsResource(readPhysicsResource(b)) is b, byte for byte. Without layout hints the writer uses the reference
 // encoder's layout (src/format/layout.ts).
-import { FormatError, Reader, Writer, hex, plainBytes } from './cursor.ts';
+import { type ByteSink, Comparer, FormatError, Reader, Writer, hex, plainBytes } from './cursor.ts';
 import { HEADER_FIELD, readHeader, writeHeader } from './header.ts';
 import { findFill, planLayout, type Region, checkRegions, writeFill } from './layout.ts';
 import { readPart, writePart } from './part.ts';
@@ -16,14 +16,26 @@ import {
   checkShapeRecord,
   readShapeArrays,
   readShapeHeader,
-  shapeArrayBytes,
+  writeShapeArrays,
   writeShapeHeader,
 } from './shape.ts';
-import { HEADER_SIZE, NO_SHAPE, PART_SIZE, type PhysicsResource, SHAPE_ARRAY_COUNT, SHAPE_SIZE } from './types.ts';
+import { HEADER_SIZE, NO_SHAPE, PART_SIZE, type PhysicsResource, type ResourceLayout, SHAPE_ARRAY_COUNT, SHAPE_SIZE } from './types.ts';
+
+export interface ReadOptions {
+  /**
+   * The record's shape arrays are views of `input` itself, not of a copy: for a caller that changes neither the
+   * bytes nor the record's arrays while both are in use (verify, the ride: bytes read from a file for this alone).
+   * Default false: the record shares nothing with the input.
+   */
+  borrow?: boolean;
+}
 
 /** Decodes a PhysicsResource; throws FormatError on anything it cannot read and write back exactly. */
-export function readPhysicsResource(input: Uint8Array): PhysicsResource {
-  const bytes = plainBytes(input); // a Buffer's slice would alias the input: the body and fill must be copies
+export function readPhysicsResource(input: Uint8Array, options: ReadOptions = {}): PhysicsResource {
+  // The shape arrays are views of one copy of the whole input (readShapeArrays; of the input itself when borrowed):
+  // the record does not alias the caller's bytes unless asked to (a Buffer's slice would), and a file costs one
+  // allocation, not a dozen a shape.
+  const bytes = options.borrow ? plainBytes(input) : plainBytes(input).slice();
   const h = readHeader(new Reader(bytes, 'header'));
   const regions: Region[] = [
     { at: 0, size: HEADER_SIZE, what: 'header' },
@@ -191,14 +203,42 @@ function widen(span: [number, number], lo: number, hi: number): void {
 
 /** Lays out `res` (following res.layout when it still fits), allocating the output once. */
 export function writePhysicsResource(res: PhysicsResource): Uint8Array {
+  const plan = checkedPlan(res);
+  const w = new Writer(plan.size, 'write');
+  layOut(res, plan, w);
+  return w.bytes;
+}
+
+/**
+ * Whether writePhysicsResource(res) would give exactly `bytes`, found without writing: the same calls go to a
+ * Comparer (src/format/cursor.ts) instead of a Writer. False whenever the write would fail or differ (and, rarely,
+ * where a byte is written twice: the caller then writes to see).
+ */
+export function writesBack(res: PhysicsResource, bytes: Uint8Array): boolean {
+  try {
+    const plan = checkedPlan(res);
+    if (plan.size !== bytes.byteLength) return false;
+    const c = new Comparer(bytes, 'write');
+    layOut(res, plan, c);
+    return c.equal();
+  } catch (e) {
+    if (e instanceof FormatError) return false;
+    throw e;
+  }
+}
+
+/** The layout to write `res` in, after refusing a record that cannot be written faithfully. */
+function checkedPlan(res: PhysicsResource): ResourceLayout {
   res.shapes.forEach((s, i) => checkShapeRecord(s, `write: shape ${i}`));
   res.parts.forEach((p, i) => {
     if (p.shape !== NO_SHAPE && p.shape >= res.shapes.length) {
       throw new FormatError(`write: part ${i}`, 0, `shape index ${p.shape} ≥ shape count ${res.shapes.length}`);
     }
   });
-  const plan = planLayout(res);
-  const w = new Writer(plan.size, 'write');
+  return planLayout(res);
+}
+
+function layOut(res: PhysicsResource, plan: ResourceLayout, w: ByteSink): void {
   writeHeader(w, {
     version: res.version,
     word08: res.word08,
@@ -213,11 +253,8 @@ export function writePhysicsResource(res: PhysicsResource): Uint8Array {
   res.shapes.forEach((s, i) => {
     w.seek(plan.shapeTable + SHAPE_SIZE * i);
     writeShapeHeader(w, s, plan.arrays[i]);
-    shapeArrayBytes(s).forEach((b, k) => {
-      if (b.byteLength > 0) w.seek(plan.arrays[i][k]).raw(b, `shape ${i} ${ARRAY_SPECS[k].name}`);
-    });
+    writeShapeArrays(w, s, plan.arrays[i], i);
   });
   res.parts.forEach((p, i) => writePart(w.seek(plan.partTable + PART_SIZE * i), p));
   writeFill(w, plan.fill);
-  return w.bytes;
 }

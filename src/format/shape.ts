@@ -1,7 +1,7 @@
 // Shape record (0x54 bytes) and its twelve arrays: ../shared/spec/physics-resource.md, "PhysicsResource", second
 // table. The record holds the counts; each array's byte size follows from them (ARRAY_SPECS). The shape does not
 // name its kind (the part does), so reading is kind-agnostic: an array is present exactly when its offset is not 0.
-import { FormatError, Reader, Writer, copyBytes, hex } from './cursor.ts';
+import { type ByteSink, FormatError, Reader, copyBytes, hex } from './cursor.ts';
 import { SHAPE_ARRAY_COUNT, SHAPE_SIZE, type ShapeRecord, type Vec3, faceCount } from './types.ts';
 
 /** Field positions inside the shape record. */
@@ -92,7 +92,7 @@ export function exactF32(r: Reader, at: number, what: string): number {
 }
 
 /** Writes a scalar f32 field; NaN always as CANONICAL_NAN_BITS. */
-export function writeF32(w: Writer, v: number, what: string): void {
+export function writeF32(w: ByteSink, v: number, what: string): void {
   if (Number.isNaN(v)) w.u32(CANONICAL_NAN_BITS, what);
   else w.f32(v, what);
 }
@@ -189,7 +189,7 @@ export function checkShapeRecord(s: ShapeRecord, stage: string): void {
 }
 
 /** Writes the shape record at the writer's position; `arrays` are the planned absolute positions (0: none). */
-export function writeShapeHeader(w: Writer, s: ShapeRecord, arrays: readonly number[]): void {
+export function writeShapeHeader(w: ByteSink, s: ShapeRecord, arrays: readonly number[]): void {
   const at = w.pos;
   const c = shapeCounts(s);
   for (const v of s.min) writeF32(w, v, 'min');
@@ -202,12 +202,12 @@ export function writeShapeHeader(w: Writer, s: ShapeRecord, arrays: readonly num
   }
 }
 
-// Bulk arrays move as bytes: copied out of the input into fresh (aligned) buffers and back, so every bit is kept
-// (a NaN payload too) without typed-array views at unaligned offsets. The format and the typed arrays are both
-// little-endian on every host Node runs on; checked once here.
+// Bulk arrays are typed-array views of one copy of the input (readPhysicsResource makes it, a buffer of its own; or
+// of the input itself when the caller lends it), so every bit is kept (a NaN payload too). Each array's position was
+// checked against the input and its element's alignment (ARRAY_SPECS) before the view is made, and a view is made
+// only over bytes at an 8-aligned offset of their buffer (else the array is copied), so no view is ever unaligned. The format and the typed arrays are both little-endian on every host Node runs on; checked once here.
 if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('format: a little-endian host is required');
 
-const copy = (bytes: Uint8Array, at: number, n: number): ArrayBuffer => copyBytes(bytes, at, n).buffer as ArrayBuffer;
 const asBytes = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 /**
@@ -222,24 +222,33 @@ const EMPTY = {
   u32: new Uint32Array(0),
 };
 
-/** The arrays of a shape whose header and array positions the caller has checked against the input. */
-export function readShapeArrays(bytes: Uint8Array, h: ShapeHeader): ShapeRecord {
+/**
+ * The arrays of a shape whose header and array positions the caller has checked against `own` (in bounds, each at
+ * its element's alignment): the resource's copy of the file, or the file's bytes lent by the caller. The arrays are
+ * views of it (copies where `own` is not at an 8-aligned offset of its buffer, so that no view is ever unaligned).
+ * Face planes are stored interleaved (normal pair, offset) and come out as two arrays of their own.
+ */
+export function readShapeArrays(own: Uint8Array, h: ShapeHeader): ShapeRecord {
   const c = h.counts;
+  const aligned = own.byteOffset % 8 === 0;
   const size = (k: number): number => (h.arrays[k] === 0 ? 0 : ARRAY_SPECS[k].bytes(c));
-  const take = (k: number): ArrayBuffer => copy(bytes, h.arrays[k], size(k));
-  const f32 = (k: number): Float32Array => (size(k) ? new Float32Array(take(k)) : EMPTY.f32);
-  const u16 = (k: number): Uint16Array => (size(k) ? new Uint16Array(take(k)) : EMPTY.u16);
-  const u8 = (k: number): Uint8Array => (size(k) ? new Uint8Array(take(k)) : EMPTY.u8);
-  const planes = u8(SLOT.planes);
-  const faces = planes.byteLength / 8;
+  // Byte offset of array k in own's buffer (a copy of its bytes where own is not 8-aligned).
+  const place = (k: number): [ArrayBuffer, number] =>
+    aligned ? [own.buffer as ArrayBuffer, own.byteOffset + h.arrays[k]] : [copyBytes(own, h.arrays[k], size(k)).buffer as ArrayBuffer, 0];
+  const f32 = (k: number): Float32Array => (size(k) ? new Float32Array(...place(k), size(k) / 4) : EMPTY.f32);
+  const u16 = (k: number): Uint16Array => (size(k) ? new Uint16Array(...place(k), size(k) / 2) : EMPTY.u16);
+  const u8 = (k: number): Uint8Array => (size(k) ? new Uint8Array(...place(k), size(k)) : EMPTY.u8);
+  const faces = size(SLOT.planes) / 8;
   const planeNormals = faces ? new Int16Array(2 * faces) : EMPTY.i16;
   const planeOffsets = faces ? new Float32Array(faces) : EMPTY.f32;
-  const normals16 = new Uint16Array(planes.buffer);
-  const offsetBytes = asBytes(planeOffsets);
-  for (let f = 0; f < faces; f++) {
-    planeNormals[2 * f] = normals16[4 * f];
-    planeNormals[2 * f + 1] = normals16[4 * f + 1];
-    offsetBytes.set(planes.subarray(8 * f + 4, 8 * f + 8), 4 * f);
+  if (faces) {
+    // 4-aligned (checked): word 2f is the normal pair (two i16, in memory order), word 2f + 1 the offset's bits.
+    const words = new Uint32Array(...place(SLOT.planes), 2 * faces);
+    const pairs = new Uint32Array(planeNormals.buffer), offsets = new Uint32Array(planeOffsets.buffer);
+    for (let f = 0; f < faces; f++) {
+      pairs[f] = words[2 * f];
+      offsets[f] = words[2 * f + 1];
+    }
   }
   return {
     min: h.min,
@@ -255,33 +264,33 @@ export function readShapeArrays(bytes: Uint8Array, h: ShapeHeader): ShapeRecord 
     faceOffsets: u16(SLOT.faceOffsets),
     planeNormals,
     planeOffsets,
-    tree: size(SLOT.tree) ? new Uint32Array(take(SLOT.tree)) : EMPTY.u32,
+    tree: size(SLOT.tree) ? new Uint32Array(...place(SLOT.tree), size(SLOT.tree) / 4) : EMPTY.u32,
   };
 }
 
-/** The stored bytes of each slot's array (empty where the record has none). */
-export function shapeArrayBytes(s: ShapeRecord): Uint8Array[] {
-  const planes = new Uint8Array(8 * s.planeOffsets.length);
-  const pv = new DataView(planes.buffer);
-  const offsetBytes = asBytes(s.planeOffsets);
-  for (let f = 0; f < s.planeOffsets.length; f++) {
-    pv.setInt16(8 * f, s.planeNormals[2 * f], true);
-    pv.setInt16(8 * f + 2, s.planeNormals[2 * f + 1], true);
-    planes.set(offsetBytes.subarray(4 * f, 4 * f + 4), 8 * f + 4);
-  }
-  const none = new Uint8Array(0);
-  return [
-    asBytes(s.vertices),
-    asBytes(s.vertexCornerOffsets),
-    asBytes(s.cornerIdsByVertex),
-    asBytes(s.cornerVertices),
-    asBytes(s.edgeValues),
-    asBytes(s.concaveBits),
-    asBytes(s.flatBits),
-    asBytes(s.faceOffsets),
-    none,
-    none,
-    planes,
-    asBytes(s.tree),
+/** The u32 words of a typed array's bytes: a view where it is 4-aligned, else an aligned copy. */
+const words = (a: ArrayBufferView): Uint32Array =>
+  a.byteOffset % 4 === 0 ? new Uint32Array(a.buffer, a.byteOffset, a.byteLength >> 2) : new Uint32Array(new Uint8Array(a.buffer, a.byteOffset, a.byteLength).slice().buffer);
+
+/**
+ * Writes the shape's non-empty arrays at `arrays` (the planned absolute positions, by slot). Face planes go out
+ * interleaved as stored: each face's normal pair (two i16, one u32 word) then its offset's f32 bits. The record has
+ * passed checkShapeRecord (two normal entries a plane).
+ */
+export function writeShapeArrays(w: ByteSink, s: ShapeRecord, arrays: readonly number[], i: number): void {
+  const bulk: [number, ArrayBufferView][] = [
+    [SLOT.vertices, s.vertices],
+    [SLOT.vertexCornerOffsets, s.vertexCornerOffsets],
+    [SLOT.cornerIdsByVertex, s.cornerIdsByVertex],
+    [SLOT.cornerVertices, s.cornerVertices],
+    [SLOT.edgeValues, s.edgeValues],
+    [SLOT.concaveBits, s.concaveBits],
+    [SLOT.flatBits, s.flatBits],
+    [SLOT.faceOffsets, s.faceOffsets],
   ];
+  for (const [k, a] of bulk) if (a.byteLength > 0) w.seek(arrays[k]).raw(asBytes(a), `shape ${i} ${ARRAY_SPECS[k].name}`);
+  if (s.planeOffsets.length > 0) {
+    w.seek(arrays[SLOT.planes]).interleave32(words(s.planeNormals), words(s.planeOffsets), `shape ${i} ${ARRAY_SPECS[SLOT.planes].name}`);
+  }
+  if (s.tree.byteLength > 0) w.seek(arrays[SLOT.tree]).raw(asBytes(s.tree), `shape ${i} ${ARRAY_SPECS[SLOT.tree].name}`);
 }

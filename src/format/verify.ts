@@ -4,7 +4,7 @@
 // followed from the root), planes decode to unit normals. Returns findings; never throws on bad data, never prints.
 import { FormatError } from './cursor.ts';
 import { decodeNormal, SNORM16_MAX } from './plane.ts';
-import { readPhysicsResource, writePhysicsResource } from './resource.ts';
+import { readPhysicsResource, writePhysicsResource, writesBack } from './resource.ts';
 import { PLANE_TAIL, TREE_TAIL } from './layout.ts';
 import { checkShapeRecord, recordArrayBytes, SHAPE_FIELD, SLOT } from './shape.ts';
 import { type Box6, nodeBoxes } from './tree.ts';
@@ -39,37 +39,48 @@ export function verifyPhysics(bytes: Uint8Array, file: string): Finding[] {
   return verifyAndRead(bytes, file).findings;
 }
 
-/** verifyPhysics, and the resource it read (none when it could not be read): for callers that go on to use it. */
+/**
+ * verifyPhysics, and the resource it read (none when it could not be read): for callers that go on to use it. The
+ * resource's shape arrays are views of `bytes` (readPhysicsResource's borrow: no copy of the file): change neither
+ * while the other is in use.
+ */
 export function verifyAndRead(bytes: Uint8Array, file: string): { findings: Finding[]; resource?: PhysicsResource } {
   let res: PhysicsResource;
   try {
-    res = readPhysicsResource(bytes);
+    res = readPhysicsResource(bytes, { borrow: true });
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
     return { findings: [{ file, check: 'read', offset: e.offset, message: e.message }] };
   }
   const findings: Finding[] = [];
-  let back: Uint8Array | undefined;
+  const back = roundtrip(res, bytes, file);
+  if (back) findings.push(back);
+  const short = checkLength(res, bytes.length, file);
+  if (short) findings.push(short);
+  return { findings: findings.concat(verifyResource(res, file)), resource: res };
+}
+
+/**
+ * The round trip: `res` written back must be `bytes`. A sound file is told without writing (writesBack, which says
+ * no to anything it cannot vouch for); only then is it written back, to find where it differs or why the write fails.
+ */
+function roundtrip(res: PhysicsResource, bytes: Uint8Array, file: string): Finding | undefined {
+  if (writesBack(res, bytes)) return undefined;
+  let back: Uint8Array;
   try {
     back = writePhysicsResource(res);
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
-    findings.push({ file, check: 'roundtrip', message: `write back failed: ${e.message}` });
+    return { file, check: 'roundtrip', message: `write back failed: ${e.message}` };
   }
-  if (back) {
-    const at = firstDifference(bytes, back);
-    if (at >= 0) {
-      findings.push({
-        file,
-        check: 'roundtrip',
-        offset: at,
-        message: `written back differs from 0x${at.toString(16)} (input ${bytes.length} bytes, written ${back.length})`,
-      });
-    }
-  }
-  const short = checkLength(res, bytes.length, file);
-  if (short) findings.push(short);
-  return { findings: findings.concat(verifyResource(res, file)), resource: res };
+  const at = firstDifference(bytes, back);
+  if (at < 0) return undefined;
+  return {
+    file,
+    check: 'roundtrip',
+    offset: at,
+    message: `written back differs from 0x${at.toString(16)} (input ${bytes.length} bytes, written ${back.length})`,
+  };
 }
 
 /**

@@ -104,7 +104,7 @@ export function rideText(r: RideReport, ms: number): string {
   const c = r.coverage, n = r.counts;
   const m = (v: number): string => Math.round(v).toLocaleString('en-US'); // whole metres, grouped: a summary line, not data (--json has the figures)
   lines.push(`ride: ${n.bump} bump, ${n.snag} snag, ${n.step} step, ${n.gap} gap; seams ${m(c.seamMetresRidden)} of ${m(c.seamMetres)} m ridden (${c.crossings} crossings), ` +
-    `${(100 * c.walkableShare).toFixed(1)}% of ${c.walkableArea < 10 ? c.walkableArea.toFixed(2) : m(c.walkableArea)} m² walkable sampled, ${c.rides} rides over ${m(c.metresRidden)} m in ${(ms / 1000).toFixed(2)} s`);
+    `${(100 * c.walkableShare).toFixed(1)}% of ${c.walkableArea < 10 ? c.walkableArea.toFixed(2) : m(c.walkableArea)} m² walkable sampled, ${c.rides} rides (${c.quietRides} quiet: nothing to meet) over ${m(c.metresRidden)} m in ${(ms / 1000).toFixed(2)} s`);
   if (r.note) lines.push(`ride: ${r.note}`);
   return lines.join('\n');
 }

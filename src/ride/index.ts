@@ -7,7 +7,8 @@
 import { readPhysicsResource } from '../format/resource.ts';
 import { EDGE_KIND_NAMES } from './contact.ts';
 import { PROBES, type Probe, type ProbeShape, support } from './probes.ts';
-import { ride, SIMULATION_DEFAULTS, type Hit, type SimulationOptions } from './simulate.ts';
+import { allowanceEdge, ride, rideBound, SIMULATION_DEFAULTS, type Hit, type SimulationOptions } from './simulate.ts';
+import { ACROSS, GHOST_SLACK, JUDGE_REACH, quietMap } from './quiet.ts';
 import { Cover, lines, planLanes, type LanePlan } from './lanes.ts';
 import { buildWorld, faceSource, heightAt, isWalkable, Query, WALKABLE_MIN_NY, type RideResource, type RideWorld } from './world.ts';
 
@@ -73,12 +74,17 @@ export interface RideOptions {
   workBudget: number;
   /** Coverage grid cell, m (default 2). */
   coverCell: number;
+  /**
+   * Rides proven quiet (no loud face within their reach: quiet.ts) are not simulated (default true). False simulates
+   * every ride: the same findings, more time (what the tests compare).
+   */
+  skipQuiet: boolean;
   simulation: Partial<SimulationOptions>;
 }
 
 export const RIDE_DEFAULTS: RideOptions = {
   probes: PROBES, speeds: [3, 8], seamSpacing: 2, maxCrossings: 3000, laneSpacing: 16, laneMetres: 20_000, laneRide: 8, stepMin: 0.001, stepMax: 0.05, gapMax: 0.3, gapDrop: 0.1,
-  snagLoss: 0.1, workBudget: 400_000_000, coverCell: 2, simulation: {},
+  snagLoss: 0.1, workBudget: 400_000_000, coverCell: 2, skipQuiet: true, simulation: {},
 };
 
 export interface RideCoverage {
@@ -98,6 +104,11 @@ export interface RideCoverage {
   /** Metres ridden by every probe, all rides. */
   metresRidden: number;
   rides: number;
+  /**
+   * Of those rides, the quiet ones: no face their probe could reach lets a contact keep its own normal, so they can
+   * find nothing and were not simulated (quiet.ts); each counts as ridden along its line, its full length.
+   */
+  quietRides: number;
 }
 
 export interface RideReport {
@@ -110,14 +121,10 @@ export interface RideReport {
   options: { speeds: number[]; probes: { name: string; shape: ProbeShape }[]; seamSpacing: number; laneSpacing: number; laneRide: number; stepMin: number; stepMax: number; gapMax: number };
 }
 
-/** Distance off a seam at which the heights on either side are taken, m. */
-const ACROSS = 0.002;
 /** Step along the far side when looking for a gap's end, m. */
 const GAP_STEP = 0.01;
 /** A seam ride starts this far plus the probe's half length before the seam and ends as far past it, m. */
 const RUNUP = 0.15;
-/** A contact leaning at most this much further than the surface folds is not a ghost, radians (~0.1°). */
-const GHOST_SLACK = 0.002;
 
 /** Rides the resources (see the file header). */
 export function rideResources(resources: RideResource[], options: Partial<RideOptions> = {}): RideReport {
@@ -144,6 +151,8 @@ export interface StepResult {
   work: number;
   /** Rides that found surface to start on (a crossing with any is ridden; a lane ride counts each). */
   rode: number;
+  /** Of those, the quiet ones (not simulated: RideCoverage.quietRides). */
+  quiet: number;
   /** Each ride: its path length, and its start and end x, z (5 numbers a ride). */
   rides: number[];
   /** Findings in the order found, each with its key (one kept per key: the largest). */
@@ -193,7 +202,8 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
   const sim = { ...SIMULATION_DEFAULTS, ...opt.simulation };
   const q = new Query(w);
   /** The step (or seam edge) being run: where rides and findings go. */
-  let cur: StepResult = { work: 0, rode: 0, rides: [], finds: [] };
+  let cur: StepResult = { work: 0, rode: 0, quiet: 0, rides: [], finds: [] };
+  const quiet = quietMap(w);
   const add = (f: RideFinding, key: string): void => {
     cur.finds.push([f, key]);
   };
@@ -219,8 +229,8 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
    * above the point.
    */
   const buriedUnder = (p: [number, number, number], nx: number, nz: number): boolean => {
-    const a = heightAt(w, p[0] + nx * ACROSS, p[2] + nz * ACROSS, p[1] + 0.05, 0.05, q, true);
-    const b = heightAt(w, p[0] - nx * ACROSS, p[2] - nz * ACROSS, p[1] + 0.05, 0.05, q, true);
+    const a = heightAt(w, p[0] + nx * ACROSS, p[2] + nz * ACROSS, p[1] + JUDGE_REACH, JUDGE_REACH, q, true);
+    const b = heightAt(w, p[0] - nx * ACROSS, p[2] - nz * ACROSS, p[1] + JUDGE_REACH, JUDGE_REACH, q, true);
     return !!a && !!b && Math.abs(a.y - b.y) <= opt.stepMin && a.y - p[1] > opt.stepMin;
   };
 
@@ -233,8 +243,8 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
       let nx = h.normal[0], nz = h.normal[2];
       const l = Math.hypot(nx, nz);
       if (l < 1e-6) { nx = -dx; nz = -dz; } else { nx /= l; nz /= l; }
-      const a = heightAt(w, h.point[0] + nx * ACROSS, h.point[2] + nz * ACROSS, h.point[1], 0.05, q);
-      const b = heightAt(w, h.point[0] - nx * ACROSS, h.point[2] - nz * ACROSS, h.point[1], 0.05, q);
+      const a = heightAt(w, h.point[0] + nx * ACROSS, h.point[2] + nz * ACROSS, h.point[1], JUDGE_REACH, q);
+      const b = heightAt(w, h.point[0] - nx * ACROSS, h.point[2] - nz * ACROSS, h.point[1], JUDGE_REACH, q);
       // On the surface: walkable faces either side at its height. Else buried: under a walkable surface that runs
       // on over it at one height (a ramp's foot sunk into the ground), which the probe rides and never leaves to
       // reach the edge — a ghost the speculative contact meets anyway (Jolt's one body too). Else a border, a step
@@ -249,11 +259,13 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
       const N = w.normal, f = 3 * h.face;
       let fold = 0;
       for (const [ux, uz] of [[nx, nz], [-nz, nx], [nz, -nx]]) {
-        const c = heightAt(w, h.point[0] + ux * ACROSS, h.point[2] + uz * ACROSS, h.point[1], 0.05, q);
+        const c = heightAt(w, h.point[0] + ux * ACROSS, h.point[2] + uz * ACROSS, h.point[1], JUDGE_REACH, q);
         if (!c) continue;
         const g = 3 * c.face;
         fold = Math.max(fold, Math.acos(Math.max(-1, Math.min(1, N[f] * N[g] + N[f + 1] * N[g + 1] + N[f + 2] * N[g + 2]))));
       }
+      // A true crest's fold (quiet.ts) is the surface's own, measured at the edge whatever faces lie 2 mm off it.
+      if (h.feature >= 0) fold = Math.max(fold, quiet.crestFold(3 * h.face + allowanceEdge(w, h.face, h.feature, h.normal)));
       const lean = Math.acos(Math.max(-1, Math.min(1, N[f] * h.normal[0] + N[f + 1] * h.normal[1] + N[f + 2] * h.normal[2])));
       if (lean <= fold + GHOST_SLACK) continue;
       const lost = h.speedBefore - h.speedAfter;
@@ -269,7 +281,16 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
   const rideFrom = (probe: Probe, speed: number, x: number, y: number, z: number, dx: number, dz: number, length: number, where: 'seam' | 'lane', reach = 0.05): boolean => {
     const s = startAt(probe.shape, x, y, z, dx, dz, speed, reach);
     if (!s) return false;
-    const r = ride(w, q, { probe: probe.shape, position: s.position, velocity: s.velocity, duration: length / speed + 0.5, distance: length }, sim);
+    const duration = length / speed + 0.5;
+    // Quiet: no loud face within the ride's reach of its start (quiet.ts); it finds nothing, so it is not simulated
+    // and counts as ridden along its line.
+    const R = rideBound(probe.shape, speed, duration, length, sim);
+    if (opt.skipQuiet && quiet.quiet(s.position[0] - R, s.position[2] - R, s.position[0] + R, s.position[2] + R)) {
+      cur.rides.push(length, x, z, x + dx * length, z + dz * length);
+      cur.quiet++;
+      return true;
+    }
+    const r = ride(w, q, { probe: probe.shape, position: s.position, velocity: s.velocity, duration, distance: length }, sim);
     cur.rides.push(r.distance, x, z, r.position[0], r.position[2]);
     judge(r.hits, probe, speed, dx, dz, where);
     return true;
@@ -319,7 +340,7 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
     // Crossing points are taken along the continuous seams as a whole: a point every `spacing` metres of them (carried
     // from edge to edge in face order, so short edges share points).
     let carry = spacing / 2;
-    cur = { work: 0, rode: 0, rides: [], finds: [] };
+    cur = { work: 0, rode: 0, quiet: 0, rides: [], finds: [] };
     for (let e = 0; e < edges.length; e++) {
       const ek = edges[e];
       // The measuring alone has spent the budget: the ride stops at this edge or before (RideMerge says where).
@@ -407,7 +428,7 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
   /** Runs step i of `steps` (RidePlan.steps): a seam crossing, ridden by every probe at every speed both ways, or a lane ride. */
   const step = (steps: Float64Array, n: number): StepResult => {
     const work0 = q.work;
-    cur = { work: 0, rode: 0, rides: [], finds: [] };
+    cur = { work: 0, rode: 0, quiet: 0, rides: [], finds: [] };
     let rode = 0;
     const kind = steps[4 * n];
     if (kind === STEP_LANE_X || kind === STEP_LANE_Z) {
@@ -483,7 +504,7 @@ export class RideMerge {
     this.laneRode = new Uint8Array(plan.lanes?.cells.length ?? 0);
     this.coverage = {
       seamMetres: 0, seamMetresRidden: 0, crossings: 0, walkableArea: this.cover.total, walkableShare: 0, lanesRidden: 0,
-      laneSpacing: round(plan.lanes?.spacing ?? 0), seamSpacing: round(plan.seamSpacing), metresRidden: 0, rides: 0,
+      laneSpacing: round(plan.lanes?.spacing ?? 0), seamSpacing: round(plan.seamSpacing), metresRidden: 0, rides: 0, quietRides: 0,
     };
   }
   private budgetLeft(): boolean {
@@ -549,6 +570,7 @@ export class RideMerge {
       c.crossings++;
     }
     this.work += r.work;
+    c.quietRides += r.quiet;
     for (let k = 0; k < r.rides.length; k += 5) {
       c.rides++;
       c.metresRidden += r.rides[k];

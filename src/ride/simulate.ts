@@ -165,6 +165,8 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
       for (let i = 0; i < n; i++) if (POOL[i].s < depth) { depth = POOL[i].s; deep = i; }
       if (deep >= 0) {
         c[0] -= depth * EFF[3 * deep]; c[1] -= depth * EFF[3 * deep + 1]; c[2] -= depth * EFF[3 * deep + 2];
+        // The push is part of the centre's path: the path length bounds how far a ride can take the probe (rideBound).
+        dist -= depth;
       }
       const hAfter = Math.sqrt(v[0] * v[0] + v[2] * v[2]);
       for (let i = 0; i < n; i++) {
@@ -185,6 +187,23 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
     if (air > 1) break;
   }
   return { position: [c[0], c[1], c[2]], velocity: [v[0], v[1], v[2]], distance: dist, time, hits, fell: air > 1, work: q.work - work0 };
+}
+
+/**
+ * How far from its start (x, y and z each) a ride can take a face within the probe's reach, m: a face further than this
+ * can give it no contact. The ride stops at the first step (1/hz) that ends past `distance` of path or `duration`;
+ * the path counts every move of the centre (velocity and push out of penetration); the speed grows by gravity at most
+ * (a contact takes speed, never adds it: its target is a closing speed of at most zero); a push is at most the probe's
+ * reach (one-sided faces: the centre is in front of the face) and a step has at most ceil(speed / hz / thickness)
+ * substeps. Infinity without a distance.
+ */
+export function rideBound(p: ProbeShape, speed: number, duration: number, distance: number | undefined, opt: SimulationOptions = SIMULATION_DEFAULTS): number {
+  if (distance === undefined || !Number.isFinite(distance) || !Number.isFinite(duration) || !Number.isFinite(speed)) return Infinity;
+  const dt = 1 / opt.hz, reach = probeReach(p);
+  const vmax = Math.abs(speed) + Math.abs(opt.gravity) * (duration + dt);
+  const step = vmax * dt + Math.ceil((vmax * dt) / probeThickness(p)) * reach;
+  // The centre's furthest, then a face's contact reach beyond it (the probe, a substep's move, the skin).
+  return distance + step + reach + vmax * dt + opt.skin + CULL_MARGIN;
 }
 
 /**
@@ -226,13 +245,18 @@ function cullBounds(p: ProbeShape, c: Float64Array, pose: Pose, reach: number): 
  */
 function allowance(w: RideWorld, t: number, feature: number, n: Float64Array): number {
   if (feature === FEATURE_FACE) return 0;
-  if (feature < 3) return w.allow[3 * t + feature];
+  return w.allow[3 * t + allowanceEdge(w, t, feature, n)];
+}
+
+/** The edge (0 … 2) of face t whose allowance a contact on `feature` (an edge, or a vertex: see allowance) takes. */
+export function allowanceEdge(w: RideWorld, t: number, feature: number, n: ArrayLike<number>): number {
+  if (feature < 3) return feature;
   const k = feature - 3, before = (k + 2) % 3;
-  return outwardDot(w, t, k, n) >= outwardDot(w, t, before, n) ? w.allow[3 * t + k] : w.allow[3 * t + before];
+  return outwardDot(w, t, k, n) >= outwardDot(w, t, before, n) ? k : before;
 }
 
 /** n · the outward direction of face t's edge e (corner e to e + 1) in the face's plane (edge × face normal). */
-function outwardDot(w: RideWorld, t: number, e: number, n: Float64Array): number {
+function outwardDot(w: RideWorld, t: number, e: number, n: ArrayLike<number>): number {
   const P = w.vert, i = 3 * w.corner[3 * t + e], j = 3 * w.corner[3 * t + ((e + 1) % 3)];
   const ex = P[j] - P[i], ey = P[j + 1] - P[i + 1], ez = P[j + 2] - P[i + 2];
   const fx = w.normal[3 * t], fy = w.normal[3 * t + 1], fz = w.normal[3 * t + 2];

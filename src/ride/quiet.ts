@@ -1,0 +1,234 @@
+// Quiet ground: where a ride cannot find anything (docs/ride.md "Quiet rides"). A ride's findings (bump, snag) are
+// hits the judge keeps (index.ts), and a hit is a contact that kept its own normal (contact.ts) on a walkable face's
+// edge or corner: its normal leans from the face's by at most the edge's allowance (a corner takes one of its
+// face's edges': simulate.ts allowanceEdge) plus the model's slack. The judge keeps a hit that leans more than the
+// surface folds there plus GHOST_SLACK.
+//
+// A true crest: a convex edge whose stored angle is at most the fold to the one face across it (the same edge the
+// other way round, in any shape: a cut's faces are across it too) plus GHOST_SLACK less the model's slack, with no
+// other surface near it: no walkable face but the two and those sharing an end of the edge (the surface round its
+// ends) comes within the judge's look-ups of it (ACROSS to the side, JUDGE_REACH below, twice that above: a floor
+// laid 0.2 mm over a box's top edge makes that edge a ghost the judge must still see). The judge counts a true
+// crest's fold as the surface's own (crestFold), so a hit there never leans past it: never a finding.
+//
+// A face is loud when it is walkable and one of its edges lets a contact keep its normal (allowance above 0) and is
+// not a true crest: an open edge, a convex edge with no single face across, or one storing more than it folds. A
+// ride whose probe can reach no loud face cannot find anything, whatever the faces it does reach: it need not be
+// simulated. Loud faces are counted by the world's grid cells (a face in every cell its x/z box overlaps, as the
+// grid lists it) in a summed-area table, so whether a box holds any is four look-ups.
+import { CONTACT_MODEL, EDGE_CONVEX } from './contact.ts';
+import { cellOf, isWalkable, Query, STAMPS, type RideWorld } from './world.ts';
+
+/** A contact leaning at most this much further than the surface folds is not a ghost, radians (~0.1°; the judge's). */
+export const GHOST_SLACK = 0.002;
+
+/**
+ * Two world vertices are one where each coordinate differs by at most this share of its size (at least 1 m): a
+ * vertex two parts hold is each part's f32 vertex turned and moved, a few f32 ulps (6e-8 of the size each) apart.
+ */
+const SAME_VERTEX = 1e-6;
+
+/** The judge's look-ups: the distance off a contact at which it takes the heights either side, m … */
+export const ACROSS = 0.002;
+/** … and how far from the contact's height it looks for them, m (and as far again above, for a surface over it). */
+export const JUDGE_REACH = 0.05;
+/** Margin on those bounds, m (heightAt's barycentric inclusion is 1e-9 relative). */
+const CROWD_MARGIN = 1e-5;
+
+export class QuietMap {
+  /**
+   * Faces that may be loud (walkable, an edge with allowance above 0) in the cells [0, i) × [0, j): a summed-area
+   * table, (nx + 1) · (nz + 1) entries, row j at j · (nx + 1). Most of the level has none: quiet in four look-ups.
+   */
+  private readonly sum: Uint32Array;
+  /** Faces that may be loud. */
+  readonly candidates: number;
+  /** By face: 0 not yet judged, 1 quiet, 2 loud (judged when a ride's box first holds it). */
+  private readonly faceState: Uint8Array;
+  /** By grid cell: 0 not yet judged, 1 no loud face listed, 2 a loud face listed. */
+  private readonly cellState: Uint8Array;
+  private readonly q: Query;
+  private readonly slack = GHOST_SLACK - CONTACT_MODEL.angleSlack;
+  constructor(private readonly w: RideWorld) {
+    const g = w.grid, nx = g.nx, nz = g.nz, W = nx + 1;
+    const V = w.vert, C = w.corner, A = w.allow;
+    const sum = new Uint32Array(W * (nz + 1));
+    let candidates = 0;
+    for (let t = 0; t < w.faces; t++) {
+      if (!(A[3 * t] > 0 || A[3 * t + 1] > 0 || A[3 * t + 2] > 0) || !isWalkable(w, t)) continue;
+      candidates++;
+      const a = 3 * C[3 * t], b = 3 * C[3 * t + 1], c = 3 * C[3 * t + 2];
+      const i0 = cellOf(g, Math.min(V[a], V[b], V[c]), 0), i1 = cellOf(g, Math.max(V[a], V[b], V[c]), 0);
+      const j0 = cellOf(g, Math.min(V[a + 2], V[b + 2], V[c + 2]), 1), j1 = cellOf(g, Math.max(V[a + 2], V[b + 2], V[c + 2]), 1);
+      for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) sum[(j + 1) * W + i + 1]++;
+    }
+    // Counts to sums: along each row, then down the columns.
+    for (let j = 1; j <= nz; j++) for (let i = 1; i <= nx; i++) sum[j * W + i] += sum[j * W + i - 1];
+    for (let j = 2; j <= nz; j++) for (let i = 1; i <= nx; i++) sum[j * W + i] += sum[(j - 1) * W + i];
+    this.sum = sum;
+    this.candidates = candidates;
+    this.faceState = new Uint8Array(candidates ? w.faces : 0);
+    this.cellState = new Uint8Array(candidates ? nx * nz : 0);
+    this.q = new Query(candidates ? w : { ...w, faces: 0 });
+  }
+
+  /**
+   * Whether no loud face is listed in the grid cells the x/z box [x0, x1] × [z0, z1] overlaps (a box past the grid
+   * is clamped to it, as the probes' look-ups are: those cells hold every face beyond).
+   */
+  quiet(x0: number, z0: number, x1: number, z1: number): boolean {
+    if (this.candidates === 0) return true;
+    // NaN bounds (a start out of range) are never quiet.
+    if (!(x0 <= x1 && z0 <= z1)) return false;
+    const g = this.w.grid, W = g.nx + 1;
+    const i0 = cellOf(g, x0, 0), i1 = cellOf(g, x1, 0), j0 = cellOf(g, z0, 1), j1 = cellOf(g, z1, 1);
+    const S = this.sum;
+    if (S[(j1 + 1) * W + i1 + 1] - S[j0 * W + i1 + 1] - S[(j1 + 1) * W + i0] + S[j0 * W + i0] === 0) return true;
+    for (let j = j0; j <= j1; j++) {
+      for (let i = i0; i <= i1; i++) {
+        const c = j * g.nx + i;
+        if ((this.cellState[c] || this.judgeCell(c)) === 2) return false;
+      }
+    }
+    return true;
+  }
+
+  /** Judges the faces cell c lists; its state (1 or 2). */
+  private judgeCell(c: number): number {
+    const g = this.w.grid, items = g.items;
+    let u = -1, state = 1;
+    for (let e = g.start[c], end = g.start[c + 1]; e < end && state === 1; ) {
+      // The cell's next face (world.ts Grid).
+      let byte = items[e++], gap = byte & 0x7f;
+      for (let m = 0x80; byte > 0x7f; m *= 0x80) { byte = items[e++]; gap += (byte & 0x7f) * m; }
+      u += gap + 1;
+      if (this.isLoud(u)) state = 2;
+    }
+    this.cellState[c] = state;
+    return state;
+  }
+
+  /** Whether face t is loud (see the file header). */
+  isLoud(t: number): boolean {
+    const w = this.w, A = w.allow;
+    if (this.faceState.length === 0 || !(A[3 * t] > 0 || A[3 * t + 1] > 0 || A[3 * t + 2] > 0)) return false;
+    if (this.faceState[t]) return this.faceState[t] === 2;
+    let loud = isWalkable(w, t);
+    if (loud) {
+      loud = false;
+      for (let k = 0; k < 3 && !loud; k++) if (A[3 * t + k] > 0 && this.crestFold(3 * t + k) < 0) loud = true;
+    }
+    this.faceState[t] = loud ? 2 : 1;
+    return loud;
+  }
+
+  /** The fold at corner 3 · t + k (its edge) when that edge is a true crest, radians; else −1. */
+  crestFold(corner: number): number {
+    const w = this.w, t = (corner / 3) | 0, k = corner - 3 * t;
+    if (w.edgeKind[corner] !== EDGE_CONVEX) return -1;
+    const fold = foldAcross(w, t, k, this.q);
+    return fold >= 0 && w.allow[corner] <= fold + this.slack ? fold : -1;
+  }
+}
+
+const same = (a: number, b: number): boolean => Math.abs(a - b) <= SAME_VERTEX * Math.max(1, Math.abs(a));
+
+/**
+ * The fold between face t and the one face across its edge k (a face with a corner running the edge the other way,
+ * found in the grid cells round the edge, which list every face near it), radians; −1 when there is none, more than
+ * one, it is degenerate, or another walkable surface comes near the edge (see the file header).
+ */
+function foldAcross(w: RideWorld, t: number, k: number, q: Query): number {
+  const V = w.vert, C = w.corner, N = w.normal, g = w.grid, items = g.items;
+  const va = C[3 * t + k], vb = C[3 * t + ((k + 1) % 3)], a = 3 * va, b = 3 * vb;
+  const ax = V[a], ay = V[a + 1], az = V[a + 2], bx = V[b], by = V[b + 1], bz = V[b + 2];
+  const r = ACROSS + CROWD_MARGIN;
+  const xlo = Math.min(ax, bx) - r, xhi = Math.max(ax, bx) + r, zlo = Math.min(az, bz) - r, zhi = Math.max(az, bz) + r;
+  const ylo = Math.min(ay, by) - JUDGE_REACH - CROWD_MARGIN, yhi = Math.max(ay, by) + 2 * JUDGE_REACH + CROWD_MARGIN;
+  const i0 = cellOf(g, xlo, 0), i1 = cellOf(g, xhi, 0), j0 = cellOf(g, zlo, 1), j1 = cellOf(g, zhi, 1);
+  if (++q.stamp === STAMPS) { q.seen.fill(0); q.stamp = 1; }
+  const stamp = q.stamp, seen = q.seen;
+  let across = -1;
+  for (let j = j0; j <= j1; j++) {
+    for (let i = i0; i <= i1; i++) {
+      const cell = j * g.nx + i;
+      let u = -1;
+      for (let e = g.start[cell], end = g.start[cell + 1]; e < end; ) {
+        // The cell's next face (world.ts Grid).
+        let byte = items[e++], gap = byte & 0x7f;
+        for (let m = 0x80; byte > 0x7f; m *= 0x80) { byte = items[e++]; gap += (byte & 0x7f) * m; }
+        u += gap + 1;
+        if (u === t || seen[u] === stamp) continue;
+        seen[u] = stamp;
+        const u0 = C[3 * u], u1 = C[3 * u + 1], u2 = C[3 * u + 2], p0 = 3 * u0, p1 = 3 * u1, p2 = 3 * u2;
+        // Clear of the edge's box (grown by the judge's reach to the side): neither across, round its ends, nor near.
+        const x0 = V[p0], x1 = V[p1], x2 = V[p2], z0 = V[p0 + 2], z1 = V[p1 + 2], z2 = V[p2 + 2];
+        if ((x0 > x1 ? (x0 > x2 ? x0 : x2) : x1 > x2 ? x1 : x2) < xlo || (x0 < x1 ? (x0 < x2 ? x0 : x2) : x1 < x2 ? x1 : x2) > xhi) continue;
+        if ((z0 > z1 ? (z0 > z2 ? z0 : z2) : z1 > z2 ? z1 : z2) < zlo || (z0 < z1 ? (z0 < z2 ? z0 : z2) : z1 < z2 ? z1 : z2) > zhi) continue;
+        // Each corner: whether it is the edge's start or end (the same vertex of one part, or a vertex at its place).
+        const isA0 = u0 === va || at(V, p0, ax, ay, az), isA1 = u1 === va || at(V, p1, ax, ay, az), isA2 = u2 === va || at(V, p2, ax, ay, az);
+        const isB0 = u0 === vb || at(V, p0, bx, by, bz), isB1 = u1 === vb || at(V, p1, bx, by, bz), isB2 = u2 === vb || at(V, p2, bx, by, bz);
+        // Across: a corner at the end whose next is at the start (the edge the other way round).
+        if ((isB0 && isA1) || (isB1 && isA2) || (isB2 && isA0)) {
+          if (across >= 0) return -1; // more than one: not a crest of two faces
+          across = u;
+          continue;
+        }
+        // The surface round the edge's ends, a face the judge never finds (not walkable), or one out of its reach.
+        if (isA0 || isA1 || isA2 || isB0 || isB1 || isB2 || !isWalkable(w, u)) continue;
+        if (Math.max(V[p0 + 1], V[p1 + 1], V[p2 + 1]) < ylo || Math.min(V[p0 + 1], V[p1 + 1], V[p2 + 1]) > yhi) continue;
+        if (segmentTriangle2(ax, az, bx, bz, x0, z0, x1, z1, x2, z2) <= r * r) return -1;
+      }
+    }
+  }
+  if (across < 0) return -1;
+  if (N[3 * across] === 0 && N[3 * across + 1] === 0 && N[3 * across + 2] === 0) return -1;
+  const d = N[3 * t] * N[3 * across] + N[3 * t + 1] * N[3 * across + 1] + N[3 * t + 2] * N[3 * across + 2];
+  return Math.acos(Math.max(-1, Math.min(1, d)));
+}
+
+/** Whether world vertex at offset p is (x, y, z). */
+const at = (V: Float64Array, p: number, x: number, y: number, z: number): boolean => same(V[p], x) && same(V[p + 1], y) && same(V[p + 2], z);
+
+/** Squared distance in the plane between point (px, pz) and segment (ax, az)–(bx, bz). */
+function pointSegment2(px: number, pz: number, ax: number, az: number, bx: number, bz: number): number {
+  const ex = bx - ax, ez = bz - az, l = ex * ex + ez * ez;
+  const s = l > 0 ? Math.max(0, Math.min(1, ((px - ax) * ex + (pz - az) * ez) / l)) : 0;
+  const dx = ax + s * ex - px, dz = az + s * ez - pz;
+  return dx * dx + dz * dz;
+}
+
+/** Whether segments (a, b) and (c, d) in the plane cross or touch. */
+function segmentsCross(ax: number, az: number, bx: number, bz: number, cx: number, cz: number, dx: number, dz: number): boolean {
+  const o1 = (bx - ax) * (cz - az) - (bz - az) * (cx - ax), o2 = (bx - ax) * (dz - az) - (bz - az) * (dx - ax);
+  const o3 = (dx - cx) * (az - cz) - (dz - cz) * (ax - cx), o4 = (dx - cx) * (bz - cz) - (dz - cz) * (bx - cx);
+  // On one line: whether their extents overlap (the distances below tell the rest).
+  if (o1 === 0 && o2 === 0) {
+    return Math.max(ax, bx) >= Math.min(cx, dx) && Math.max(cx, dx) >= Math.min(ax, bx) && Math.max(az, bz) >= Math.min(cz, dz) && Math.max(cz, dz) >= Math.min(az, bz);
+  }
+  return ((o1 <= 0 && o2 >= 0) || (o1 >= 0 && o2 <= 0)) && ((o3 <= 0 && o4 >= 0) || (o3 >= 0 && o4 <= 0));
+}
+
+/** Squared distance in the plane between segment (a, b) and triangle (p, q, r) (0 when they overlap). */
+function segmentTriangle2(ax: number, az: number, bx: number, bz: number, px: number, pz: number, qx: number, qz: number, rx: number, rz: number): number {
+  // An end inside the triangle (either winding).
+  const inside = (x: number, z: number): boolean => {
+    const d1 = (qx - px) * (z - pz) - (qz - pz) * (x - px), d2 = (rx - qx) * (z - qz) - (rz - qz) * (x - qx), d3 = (px - rx) * (z - rz) - (pz - rz) * (x - rx);
+    return (d1 >= 0 && d2 >= 0 && d3 >= 0) || (d1 <= 0 && d2 <= 0 && d3 <= 0);
+  };
+  if (inside(ax, az) || inside(bx, bz)) return 0;
+  if (segmentsCross(ax, az, bx, bz, px, pz, qx, qz) || segmentsCross(ax, az, bx, bz, qx, qz, rx, rz) || segmentsCross(ax, az, bx, bz, rx, rz, px, pz)) return 0;
+  return Math.min(
+    pointSegment2(ax, az, px, pz, qx, qz), pointSegment2(ax, az, qx, qz, rx, rz), pointSegment2(ax, az, rx, rz, px, pz),
+    pointSegment2(bx, bz, px, pz, qx, qz), pointSegment2(bx, bz, qx, qz, rx, rz), pointSegment2(bx, bz, rx, rz, px, pz),
+    pointSegment2(px, pz, ax, az, bx, bz), pointSegment2(qx, qz, ax, az, bx, bz), pointSegment2(rx, rz, ax, az, bx, bz),
+  );
+}
+
+/** The world's quiet map, made once a world (the ride's rider and each worker thread's ask for it). */
+const MAPS = new WeakMap<RideWorld, QuietMap>();
+export function quietMap(w: RideWorld): QuietMap {
+  let m = MAPS.get(w);
+  if (!m) MAPS.set(w, (m = new QuietMap(w)));
+  return m;
+}

@@ -27,6 +27,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'cli', 'main.ts');
 const cacheDir = join(root, 'node_modules', '.cache', 'skate-collision');
 const self = fileURLToPath(import.meta.url);
+/** The esbuild plugin that defers string-width (shared with scripts/bundle-compiler.mjs); a build option, so stamped. */
+const lazyPlugin = join(root, 'scripts', 'lazy-string-width.mjs');
 
 /**
  * A short name for a text: FNV-1a, two 32-bit lanes, 16 hex digits. Not a digest to trust: it names this checkout's
@@ -62,13 +64,13 @@ function moduleFor(args) {
 }
 
 /**
- * What the bundle was built from, as one text: Node's version, then this launcher (its build options) and each
- * input, a line each of path, size and mtime (statted, not read: ~250 inputs with the bundled packages, ~4 ms; an
+ * What the bundle was built from, as one text: Node's version, then this launcher and the plugin it loads (the
+ * build's options) and each input, a line each of path, size and mtime (statted, not read: ~250 inputs with the bundled packages, ~4 ms; an
  * edit, a checkout or an install changes the mtime). A start compares it whole with the one its index recorded:
  * any difference rebuilds.
  */
 function stampsOf(inputs) {
-  return [process.version, ...[self, ...inputs].map((f) => {
+  return [process.version, ...[self, lazyPlugin, ...inputs].map((f) => {
     const st = statSync(f);
     return `${f}\t${st.size}\t${st.mtimeMs}`;
   })].join('\n');
@@ -107,43 +109,21 @@ const ownUrl = {
   },
 };
 
-/**
- * esbuild plugin: `string-width` (yargs' and cliui's, to measure help text) is evaluated on its first call, not at
- * start. Its module builds an Intl.Segmenter and a \p{RGI_Emoji} regular expression when it is evaluated: ~25–35 ms
- * of CPU at every start, for text only --help and usage errors measure. Each import of it gets a stand-in with the
- * same default export that requires the real module (esbuild wraps it to be evaluated then); anything else about
- * the package is as published.
- */
-const lazyStringWidth = {
-  name: 'lazy-string-width',
-  setup(build) {
-    build.onResolve({ filter: /^string-width$/ }, async (args) => {
-      if (args.pluginData === 'real' || args.kind !== 'import-statement') return undefined;
-      const real = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'real' });
-      if (real.errors.length || !real.path) return undefined; // resolved (or refused) as usual
-      return { path: real.path, namespace: 'lazy-string-width' };
-    });
-    build.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, (args) => ({
-      contents: `export default function stringWidth(...a) { return require(${JSON.stringify(args.path)}).default(...a); }\n`,
-      loader: 'js', resolveDir: dirname(args.path),
-    }));
-  },
-};
-
 async function build() {
   const esbuild = await import('esbuild');
+  const { lazyStringWidth, LAZY_NAMESPACE } = await import(pathToFileURL(lazyPlugin).href);
   // Written nowhere (write: false): the files are placed below, their paths taken relative to this folder.
   const outdir = join(cacheDir, 'out');
   const common = {
     absWorkingDir: root, bundle: true, format: 'esm', platform: 'node', target: 'node20', external: EXTERNAL, write: false,
-    logLevel: 'silent', metafile: true, plugins: [ownUrl, lazyStringWidth],
+    logLevel: 'silent', metafile: true, plugins: [ownUrl, lazyStringWidth()],
   };
   const [split, whole] = await Promise.all([
     esbuild.build({ ...common, entryPoints: { main: entry }, splitting: true, outdir, outExtension: { '.js': '.mjs' }, chunkNames: 'chunk-[hash]' }),
     esbuild.build({ ...common, entryPoints: [entry], outfile: join(outdir, WHOLE_MODULE) }),
   ]);
   // The files read (a stand-in of lazyStringWidth is named by its namespace; the file it requires is listed too).
-  const inputs = [...new Set([split, whole].flatMap((o) => Object.keys(o.metafile.inputs)).filter((f) => !f.startsWith('lazy-string-width:')).map((f) => resolve(root, f)))];
+  const inputs = [...new Set([split, whole].flatMap((o) => Object.keys(o.metafile.inputs)).filter((f) => !f.startsWith(`${LAZY_NAMESPACE}:`)).map((f) => resolve(root, f)))];
   const stamps = stampsOf(inputs);
   const { createHash } = await import('node:crypto');
   const bundle = `cli-${createHash('sha256').update(stamps).digest('hex').slice(0, 16)}`;

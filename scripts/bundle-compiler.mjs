@@ -15,6 +15,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { isBuiltin } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { lazyStringWidth } from './lazy-string-width.mjs';
 
 /**
  * report.html's page script: one IIFE, minified. Third-party licence comments (three.js's MIT notice) are kept, at
@@ -105,7 +106,7 @@ export async function bundleCompiler(root, out) {
   mkdirSync(out, { recursive: true });
   const common = {
     bundle: true, format: 'esm', platform: 'node', target: 'node20', absWorkingDir: root, logLevel: 'silent',
-    legalComments: 'eof', metafile: true, plugins: [plugin(root)], banner: { js: BANNER },
+    legalComments: 'eof', metafile: true, plugins: [plugin(root), lazyStringWidth()], banner: { js: BANNER },
   };
   const cli = await build({ ...common, entryPoints: [join(root, 'cli', 'main.ts')], outfile: join(out, 'compile-collision.mjs') });
   const worker = await build({ ...common, entryPoints: [join(root, 'src', 'tiling', 'worker.ts')], outfile: join(out, 'worker.js') });

@@ -10,7 +10,7 @@ import { PROBES, type Probe, type ProbeShape, support } from './probes.ts';
 import { allowanceEdge, ride, rideBound, SIMULATION_DEFAULTS, type Hit, type SimulationOptions } from './simulate.ts';
 import { ACROSS, GHOST_SLACK, JUDGE_REACH, quietMap } from './quiet.ts';
 import { Cover, lines, planLanes, type LanePlan } from './lanes.ts';
-import { buildWorld, faceSource, heightAt, isWalkable, Query, WALKABLE_MIN_NY, type RideResource, type RideWorld } from './world.ts';
+import { buildWorld, faceSource, heightAt, isWalkable, Query, surfaceAlong, WALKABLE_MIN_NY, type RideResource, type RideWorld } from './world.ts';
 
 export { buildWorld, capacityForBytes, faceSource, MIN_FILE_BYTES_PER_FACE, WorldBuilder, type RideResource, type RideWorld } from './world.ts';
 export { PROBES, type Probe } from './probes.ts';
@@ -358,12 +358,10 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
       measure: {
         if (!far) {
           // Nothing just across: a gap when walkable surface resumes within gapMax, else the level's border.
-          for (let d = GAP_STEP; d <= opt.gapMax + 1e-9; d += GAP_STEP) {
-            if (heightAt(w, px - ix * d, pz - iz * d, py, opt.gapDrop, q)) {
-              ev.seam[e] = len;
-              add({ kind: 'gap', position: [px, py, pz], ...faceOf(t), size: round(d), unit: 'm', direction: [round(-ix), round(-iz)], where: 'seam' }, `gap:${t}:${k}`);
-              break;
-            }
+          const d = surfaceAlong(w, px, pz, -ix, -iz, py, opt.gapDrop, GAP_STEP, opt.gapMax + 1e-9, q);
+          if (d === d) {
+            ev.seam[e] = len;
+            add({ kind: 'gap', position: [px, py, pz], ...faceOf(t), size: round(d), unit: 'm', direction: [round(-ix), round(-iz)], where: 'seam' }, `gap:${t}:${k}`);
           }
           break measure;
         }
@@ -625,45 +623,51 @@ const HASH_BITS = new Uint32Array(HASH.buffer);
  */
 function seamEdges(w: RideWorld): { edges: Uint32Array; total: number } {
   const P = w.vert, C = w.corner, N = w.normal, border = w.border, faces = w.faces;
-  let count = 0;
-  // isWalkable inline.
-  for (let t = 0; t < faces; t++) if (N[3 * t + 1] >= WALKABLE_MIN_NY) count += border[3 * t] + border[3 * t + 1] + border[3 * t + 2];
+  // The border corners of walkable faces (isWalkable inline), in order: the border bytes read first, a face's normal
+  // only where it has one (a few in a hundred faces).
+  let corners = new Uint32Array(1024), count = 0;
+  for (let t = 0; t < faces; t++) {
+    if (!(border[3 * t] | border[3 * t + 1] | border[3 * t + 2]) || !(N[3 * t + 1] >= WALKABLE_MIN_NY)) continue;
+    if (count + 3 > corners.length) {
+      const grown = new Uint32Array(2 * corners.length);
+      grown.set(corners);
+      corners = grown;
+    }
+    for (let k = 0; k < 3; k++) if (border[3 * t + k]) corners[count++] = 3 * t + k;
+  }
   let size = 1;
   while (size < 2 * count) size *= 2;
   const table = new Int32Array(size).fill(-1), keys = new Float64Array(6 * count), edges = new Uint32Array(count);
   const key = new Float64Array(6);
   let kept = 0, stored = 0, total = 0;
-  for (let t = 0; t < faces; t++) {
-    if (!(N[3 * t + 1] >= WALKABLE_MIN_NY) || !(border[3 * t] | border[3 * t + 1] | border[3 * t + 2])) continue;
-    for (let k = 0; k < 3; k++) {
-      if (!border[3 * t + k]) continue;
-      const i = 3 * C[3 * t + k], j = 3 * C[3 * t + ((k + 1) % 3)];
-      const ax = keyOf(P[i]), ay = keyOf(P[i + 1]), az = keyOf(P[i + 2]), bx = keyOf(P[j]), by = keyOf(P[j + 1]), bz = keyOf(P[j + 2]);
-      // Either way round: the lesser end first.
-      const swap = ax > bx || (ax === bx && (ay > by || (ay === by && az > bz)));
-      key[0] = swap ? bx : ax; key[1] = swap ? by : ay; key[2] = swap ? bz : az;
-      key[3] = swap ? ax : bx; key[4] = swap ? ay : by; key[5] = swap ? az : bz;
-      let h = 0x811c9dc5;
-      for (let m = 0; m < 6; m++) {
-        HASH[0] = key[m];
-        h = Math.imul(h ^ HASH_BITS[0], 0x01000193);
-        h = Math.imul(h ^ HASH_BITS[1], 0x01000193);
-      }
-      let slot = (h ^ (h >>> 15)) & (size - 1), found = false;
-      for (; table[slot] >= 0; slot = (slot + 1) & (size - 1)) {
-        const o = 6 * table[slot];
-        if (keys[o] === key[0] && keys[o + 1] === key[1] && keys[o + 2] === key[2] && keys[o + 3] === key[3] && keys[o + 4] === key[4] && keys[o + 5] === key[5]) {
-          found = true;
-          break;
-        }
-      }
-      if (found) continue;
-      table[slot] = stored;
-      keys.set(key, 6 * stored++);
-      if (Math.abs(P[j] - P[i]) + Math.abs(P[j + 2] - P[i + 2]) < 1e-6) continue;
-      edges[kept++] = 3 * t + k;
-      total += Math.sqrt((P[j] - P[i]) ** 2 + (P[j + 1] - P[i + 1]) ** 2 + (P[j + 2] - P[i + 2]) ** 2);
+  for (let n = 0; n < count; n++) {
+    const ek = corners[n], k = ek % 3;
+    const i = 3 * C[ek], j = 3 * C[k < 2 ? ek + 1 : ek - 2];
+    const ax = keyOf(P[i]), ay = keyOf(P[i + 1]), az = keyOf(P[i + 2]), bx = keyOf(P[j]), by = keyOf(P[j + 1]), bz = keyOf(P[j + 2]);
+    // Either way round: the lesser end first.
+    const swap = ax > bx || (ax === bx && (ay > by || (ay === by && az > bz)));
+    key[0] = swap ? bx : ax; key[1] = swap ? by : ay; key[2] = swap ? bz : az;
+    key[3] = swap ? ax : bx; key[4] = swap ? ay : by; key[5] = swap ? az : bz;
+    let h = 0x811c9dc5;
+    for (let m = 0; m < 6; m++) {
+      HASH[0] = key[m];
+      h = Math.imul(h ^ HASH_BITS[0], 0x01000193);
+      h = Math.imul(h ^ HASH_BITS[1], 0x01000193);
     }
+    let slot = (h ^ (h >>> 15)) & (size - 1), found = false;
+    for (; table[slot] >= 0; slot = (slot + 1) & (size - 1)) {
+      const o = 6 * table[slot];
+      if (keys[o] === key[0] && keys[o + 1] === key[1] && keys[o + 2] === key[2] && keys[o + 3] === key[3] && keys[o + 4] === key[4] && keys[o + 5] === key[5]) {
+        found = true;
+        break;
+      }
+    }
+    if (found) continue;
+    table[slot] = stored;
+    keys.set(key, 6 * stored++);
+    if (Math.abs(P[j] - P[i]) + Math.abs(P[j + 2] - P[i + 2]) < 1e-6) continue;
+    edges[kept++] = ek;
+    total += Math.sqrt((P[j] - P[i]) ** 2 + (P[j + 1] - P[i + 1]) ** 2 + (P[j + 2] - P[i + 2]) ** 2);
   }
   return { edges: edges.subarray(0, kept), total };
 }

@@ -104,10 +104,11 @@ export interface LanePlan {
  */
 export function planLanes(w: RideWorld, cover: Cover, spacing0: number, metres: number, laneRide: number): LanePlan {
   const c = cover.cell, A = cover.area;
+  // The coverage cells holding walkable area, ascending (one pass over the cells: a view of as many as there are).
   let count = 0;
-  for (let k = 0; k < A.length; k++) if (A[k] > 0) count++;
-  const occupied = new Int32Array(count);
-  for (let k = 0, n = 0; k < A.length; k++) if (A[k] > 0) occupied[n++] = k;
+  const all = new Int32Array(A.length);
+  for (let k = 0; k < A.length; k++) if (A[k] > 0) all[count++] = k;
+  const occupied = all.subarray(0, count);
   const budget = Math.max(1, metres);
   const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
   // A cell's lanes, m: its stretch of the x lane (when the lane's line lies within the level) and of the z lane; a
@@ -202,10 +203,19 @@ function laneCells(cover: Cover, occupied: Int32Array, spacing: number): LaneCel
   // Each coverage column's lane columns i0 … i1 and each row's lane rows j0 … j1 (the same for every cell in it).
   const cols = spans(cover.nx, c, spacing), rows = spans(cover.nz, c, spacing);
   const A = cover.area, cnx = cover.nx;
+  // The cells' rows followed as k ascends (a division where the row changes, not a cell).
+  let cj = -1, rowStart = 0, rowEnd = 0, j0 = 0, j1 = -1;
   for (let n = 0; n < occupied.length; n++) {
     const k = occupied[n];
-    const ci = k % cnx, cj = (k - ci) / cnx;
-    const i0 = cols[2 * ci], i1 = cols[2 * ci + 1], j0 = rows[2 * cj], j1 = rows[2 * cj + 1];
+    if (k >= rowEnd) {
+      cj = Math.floor(k / cnx);
+      rowStart = cj * cnx;
+      rowEnd = rowStart + cnx;
+      j0 = rows[2 * cj];
+      j1 = rows[2 * cj + 1];
+    }
+    const ci = k - rowStart;
+    const i0 = cols[2 * ci], i1 = cols[2 * ci + 1];
     const share = A[k] / ((i1 - i0 + 1) * (j1 - j0 + 1));
     for (let j = j0; j <= j1; j++) {
       for (let i = i0; i <= i1; i++) {

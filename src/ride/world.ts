@@ -263,8 +263,8 @@ export function hypot3(x: number, y: number, z: number): number {
 const ALLOWANCE = new Float32Array(4);
 for (const k of [EDGE_FLAT, EDGE_CONCAVE, EDGE_OPEN]) ALLOWANCE[k] = edgeAllowance(k, 1);
 
-/** writeFaces's scratch, kept between calls (one a thread): each corner's next vertex round its face. */
-let nextScratch = new Uint16Array(1024);
+/** writeFaces's scratch, kept between calls (one a thread): each corner's next vertex round its face, and by the vertex → corner index. */
+let nextScratch = new Uint16Array(1024), indexedNext = new Int32Array(1024);
 
 /**
  * Writes resource `ri`'s triangle faces into `a` from face `at.faces` and its parts' vertices from vertex
@@ -279,6 +279,7 @@ export function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, at: Wr
   // The bounds in locals (a corner at a time, in face order: the same comparisons as a vertex at a time would make).
   let lx = min[0], ly = min[1], lz = min[2], hx = max[0], hy = max[1], hz = max[2];
   const parts = r.parts, shapes = r.shapes;
+  let convexValue = NaN, convexAllowance = 0;
   for (let pi = 0; pi < parts.length; pi++) {
     const p = parts[pi];
     if (p.kind !== KIND_MESH || p.shape >= shapes.length) continue;
@@ -306,12 +307,20 @@ export function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, at: Wr
     next.fill(0xffff, 0, corners);
     for (let f = 0; f < nf; f++) {
       const lo = offsets[f], hi = Math.min(offsets[f + 1], corners);
-      for (let c = lo; c < hi; c++) next[c] = cv[c + 1 < hi ? c + 1 : lo];
+      if (hi - lo === 3) {
+        next[lo] = cv[lo + 1]; next[lo + 1] = cv[lo + 2]; next[lo + 2] = cv[lo];
+      } else for (let c = lo; c < hi; c++) next[c] = cv[c + 1 < hi ? c + 1 : lo];
     }
     const flatBits = s.flatBits, concaveBits = s.concaveBits, values = s.edgeValues;
     const hasBits = flatBits.length > 0 && concaveBits.length > 0, hasValues = values.length === corners;
     const cornerOffsets = s.vertexCornerOffsets, cornerIds = s.cornerIdsByVertex;
     const indexed = cornerOffsets.length === nv + 1;
+    // The next vertex of each corner the vertex → corner index lists, in its order (−1 for an index past the
+    // corners): a corner's twins are then counted along one array.
+    const listed = cornerIds.length;
+    if (indexedNext.length < listed) indexedNext = new Int32Array(Math.max(listed, 2 * indexedNext.length));
+    const after = indexedNext;
+    if (indexed) for (let m = 0; m < listed; m++) { const id = cornerIds[m]; after[m] = id < corners ? next[id] : -1; }
     let follows = false;
     for (let f = 0; f < nf; f++) {
       const c0 = offsets[f];
@@ -343,17 +352,20 @@ export function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, at: Wr
         else if (hasValues && values[c] !== 1) kind = EDGE_CONVEX;
         else kind = EDGE_OPEN;
         edgeKind[e] = kind;
-        allow[e] = kind === EDGE_CONVEX ? edgeAllowance(kind, values[c]) : ALLOWANCE[kind];
+        if (kind === EDGE_CONVEX) {
+          // A level's convex edges store a few values between them: the last one's allowance kept.
+          const value = values[c];
+          if (value !== convexValue) {
+            convexValue = value;
+            convexAllowance = edgeAllowance(EDGE_CONVEX, value);
+          }
+          allow[e] = convexAllowance;
+        } else allow[e] = ALLOWANCE[kind];
         // A border unless exactly one corner of the shape runs the edge the other way: of the corners at the edge's
         // far vertex (the shape's vertex → corner index), those whose next vertex is this corner's.
         const to = cv[k < 2 ? c + 1 : c0];
         let twins = 0;
-        if (indexed && to < nv) {
-          for (let m = cornerOffsets[to], end = cornerOffsets[to + 1]; m < end; m++) {
-            const id = cornerIds[m];
-            if (id < corners && next[id] === v) twins++;
-          }
-        }
+        if (indexed && to < nv) for (let m = cornerOffsets[to], end = Math.min(cornerOffsets[to + 1], listed); m < end; m++) if (after[m] === v) twins++;
         border[e] = twins === 1 ? 0 : 1;
       }
       const A = 3 * corner[3 * t], B = 3 * corner[3 * t + 1], C = 3 * corner[3 * t + 2];
@@ -553,4 +565,60 @@ export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: n
   }
   q.work += visits;
   return best < 0 ? null : { y: bestY, face: best };
+}
+
+/** surfaceAlong's scratch: the walkable faces of the grid cell last read (one a thread). */
+let cellFaces = new Int32Array(256);
+
+/**
+ * The first of the points (x + dx · d, z + dz · d), d = step, step + step, … while d ≤ to (added up so), over which
+ * a walkable surface lies within ±reach of height y: its d, or NaN where none does. The answer and the work
+ * (q.work) heightAt gives asked point by point (its test, inline); a grid cell's faces are read once for all the
+ * points in it.
+ */
+export function surfaceAlong(w: RideWorld, x: number, z: number, dx: number, dz: number, y: number, reach: number, step: number, to: number, q: Query): number {
+  const g = w.grid, items = g.items, V = w.vert, C = w.corner, N = w.normal;
+  if (w.faces === 0) return NaN;
+  let cell = -1, listed = 0, walkable = 0;
+  for (let d = step; d <= to; d += step) {
+    const px = x + dx * d, pz = z + dz * d;
+    if (px < g.x0 || pz < g.z0 || px > g.x0 + g.nx * g.cell || pz > g.z0 + g.nz * g.cell) continue;
+    const c = cellOf(g, pz, 1) * g.nx + cellOf(g, px, 0);
+    if (c !== cell) {
+      // The cell's faces (Grid), its walkable ones kept.
+      cell = c;
+      listed = 0;
+      walkable = 0;
+      let t = -1;
+      for (let k = g.start[c], end = g.start[c + 1]; k < end; ) {
+        let by = items[k++], gap = by & 0x7f;
+        for (let m = 0x80; by > 0x7f; m *= 0x80) { by = items[k++]; gap += (by & 0x7f) * m; }
+        t += gap + 1;
+        listed++;
+        if (!(N[3 * t + 1] >= WALKABLE_MIN_NY)) continue;
+        if (walkable === cellFaces.length) {
+          const grown = new Int32Array(2 * walkable);
+          grown.set(cellFaces);
+          cellFaces = grown;
+        }
+        cellFaces[walkable++] = t;
+      }
+    }
+    q.work += listed;
+    for (let n = 0; n < walkable; n++) {
+      const t = cellFaces[n];
+      const A = 3 * C[3 * t], B = 3 * C[3 * t + 1], Cc = 3 * C[3 * t + 2];
+      const ax = V[A], az = V[A + 2], bx = V[B], bz = V[B + 2], cx = V[Cc], cz = V[Cc + 2];
+      const det = (bz - cz) * (ax - cx) + (cx - bx) * (az - cz);
+      if (Math.abs(det) < 1e-14) continue;
+      const l1 = ((bz - cz) * (px - cx) + (cx - bx) * (pz - cz)) / det;
+      const l2 = ((cz - az) * (px - cx) + (ax - cx) * (pz - cz)) / det;
+      const l3 = 1 - l1 - l2;
+      const e = -1e-9;
+      if (l1 < e || l2 < e || l3 < e) continue;
+      const h = l1 * V[A + 1] + l2 * V[B + 1] + l3 * V[Cc + 1];
+      if (Math.abs(h - y) <= reach) return d;
+    }
+  }
+  return NaN;
 }

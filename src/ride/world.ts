@@ -446,7 +446,7 @@ function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
       for (let k = row, end = row + di; k <= end; k++) {
         let d = t - at[2 * k], e = at[2 * k + 1];
         at[2 * k] = t + 1;
-        for (; d > 0x7f; d = Math.floor(d / 0x80)) items[e++] = (d & 0x7f) | 0x80;
+        for (; d > 0x7f; d >>>= 7) items[e++] = (d & 0x7f) | 0x80; // d < 2³²: a face index's distance
         items[e++] = d;
         at[2 * k + 1] = e;
       }

@@ -48,6 +48,8 @@ export class QuietMap {
   /** By grid cell: 0 not yet judged, 1 no loud face listed, 2 a loud face listed. */
   private readonly cellState: Uint8Array;
   private readonly q: Query;
+  /** Folds found from the face across, by corner, until asked for. */
+  private readonly across = new Map<number, number>();
   private readonly slack = GHOST_SLACK - CONTACT_MODEL.angleSlack;
   constructor(private readonly w: RideWorld) {
     const g = w.grid, nx = g.nx, nz = g.nz, W = nx + 1;
@@ -126,12 +128,21 @@ export class QuietMap {
   crestFold(corner: number): number {
     const w = this.w, t = (corner / 3) | 0, k = corner - 3 * t;
     if (w.edgeKind[corner] !== EDGE_CONVEX) return -1;
-    const fold = foldAcross(w, t, k, this.q);
+    // The fold across an edge is the same from either face (the same faces near it, the same two normals): found
+    // from one, kept for the other.
+    let fold = this.across.get(corner);
+    if (fold === undefined) {
+      fold = foldAcross(w, t, k, this.q);
+      if (fold >= 0) this.across.set(ACROSS_CORNER[0], fold);
+    } else this.across.delete(corner);
     return fold >= 0 && w.allow[corner] <= fold + this.slack ? fold : -1;
   }
 }
 
 const same = (a: number, b: number): boolean => Math.abs(a - b) <= SAME_VERTEX * Math.max(1, Math.abs(a));
+
+/** The corner across (3 · face + edge) foldAcross found. */
+const ACROSS_CORNER = new Int32Array(1);
 
 /**
  * The fold between face t and the one face across its edge k (a face with a corner running the edge the other way,
@@ -149,8 +160,14 @@ function foldAcross(w: RideWorld, t: number, k: number, q: Query): number {
   if (++q.stamp === STAMPS) { q.seen.fill(0); q.stamp = 1; }
   const stamp = q.stamp, seen = q.seen;
   let across = -1;
+  const ex = bx - ax, ez = bz - az;
   for (let j = j0; j <= j1; j++) {
     for (let i = i0; i <= i1; i++) {
+      // Only the cells the edge passes within r of (a long edge's box holds many it does not): the faces near it,
+      // across it and round its ends are listed there. The clamped border cells reach out to infinity.
+      const cx0 = i === 0 ? -Infinity : g.x0 + i * g.cell - r, cx1 = i === g.nx - 1 ? Infinity : g.x0 + (i + 1) * g.cell + r;
+      const cz0 = j === 0 ? -Infinity : g.z0 + j * g.cell - r, cz1 = j === g.nz - 1 ? Infinity : g.z0 + (j + 1) * g.cell + r;
+      if (!segmentMeetsBox(ax, az, ex, ez, cx0, cz0, cx1, cz1)) continue;
       const cell = j * g.nx + i;
       let u = -1;
       for (let e = g.start[cell], end = g.start[cell + 1]; e < end; ) {
@@ -168,12 +185,16 @@ function foldAcross(w: RideWorld, t: number, k: number, q: Query): number {
         // Each corner: whether it is the edge's start or end (the same vertex of one part, or a vertex at its place).
         const isA0 = u0 === va || at(V, p0, ax, ay, az), isA1 = u1 === va || at(V, p1, ax, ay, az), isA2 = u2 === va || at(V, p2, ax, ay, az);
         const isB0 = u0 === vb || at(V, p0, bx, by, bz), isB1 = u1 === vb || at(V, p1, bx, by, bz), isB2 = u2 === vb || at(V, p2, bx, by, bz);
-        // Across: a corner at the end whose next is at the start (the edge the other way round).
-        if ((isB0 && isA1) || (isB1 && isA2) || (isB2 && isA0)) {
-          if (across >= 0) return -1; // more than one: not a crest of two faces
+        // Across: a corner at the end whose next is at the start (the edge the other way round); more than one, or
+        // another face running the edge the same way, and the edge is not a crest of two faces.
+        const m = isB0 && isA1 ? 0 : isB1 && isA2 ? 1 : isB2 && isA0 ? 2 : -1;
+        if (m >= 0) {
+          if (across >= 0) return -1;
           across = u;
+          ACROSS_CORNER[0] = 3 * u + m;
           continue;
         }
+        if ((isA0 && isB1) || (isA1 && isB2) || (isA2 && isB0)) return -1;
         // The surface round the edge's ends, a face the judge never finds (not walkable), or one out of its reach.
         if (isA0 || isA1 || isA2 || isB0 || isB1 || isB2 || !isWalkable(w, u)) continue;
         if (Math.max(V[p0 + 1], V[p1 + 1], V[p2 + 1]) < ylo || Math.min(V[p0 + 1], V[p1 + 1], V[p2 + 1]) > yhi) continue;
@@ -185,6 +206,28 @@ function foldAcross(w: RideWorld, t: number, k: number, q: Query): number {
   if (N[3 * across] === 0 && N[3 * across + 1] === 0 && N[3 * across + 2] === 0) return -1;
   const d = N[3 * t] * N[3 * across] + N[3 * t + 1] * N[3 * across + 1] + N[3 * t + 2] * N[3 * across + 2];
   return Math.acos(Math.max(-1, Math.min(1, d)));
+}
+
+/** Whether the segment from (ax, az) along (ex, ez) meets the box [x0, x1] × [z0, z1] (slabs; touching counts). */
+function segmentMeetsBox(ax: number, az: number, ex: number, ez: number, x0: number, z0: number, x1: number, z1: number): boolean {
+  let lo = 0, hi = 1;
+  if (ex === 0) {
+    if (ax < x0 || ax > x1) return false;
+  } else {
+    let s = (x0 - ax) / ex, t = (x1 - ax) / ex;
+    if (s > t) { const u = s; s = t; t = u; }
+    if (s > lo) lo = s;
+    if (t < hi) hi = t;
+  }
+  if (ez === 0) {
+    if (az < z0 || az > z1) return false;
+  } else {
+    let s = (z0 - az) / ez, t = (z1 - az) / ez;
+    if (s > t) { const u = s; s = t; t = u; }
+    if (s > lo) lo = s;
+    if (t < hi) hi = t;
+  }
+  return lo <= hi;
 }
 
 /** Whether world vertex at offset p is (x, y, z). */

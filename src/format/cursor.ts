@@ -345,9 +345,16 @@ export class Comparer implements ByteSink {
   equal(): boolean {
     this.endRun();
     if (this.differs) return false;
-    const order = Array.from({ length: this.runs.length / 2 }, (_, k) => k).sort((x, y) => this.runs[2 * x] - this.runs[2 * y]);
+    // Runs by start: each key is start · 2^21 + run index, exact in an f64 for starts below 2^32 and fewer than 2^21
+    // runs (anything bigger is not vouched for), sorted as numbers without a comparator.
+    const n = this.runs.length / 2;
+    if (n >= 2 ** 21 || this.bytes.byteLength >= 2 ** 32) return false;
+    const keys = new Float64Array(n);
+    for (let k = 0; k < n; k++) keys[k] = this.runs[2 * k] * 2 ** 21 + k;
+    keys.sort();
     let from = 0;
-    for (const k of order) {
+    for (let i = 0; i < n; i++) {
+      const k = keys[i] % 2 ** 21;
       if (!this.zero(from, this.runs[2 * k])) return false;
       from = Math.max(from, this.runs[2 * k + 1]);
     }

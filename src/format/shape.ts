@@ -166,26 +166,34 @@ export function recordArrayBytes(s: ShapeRecord): number[] {
  * counts past the u16 fields. `stage` names the shape ("write: shape 3").
  */
 export function checkShapeRecord(s: ShapeRecord, stage: string): void {
-  const fail = (detail: string): never => {
-    throw new FormatError(stage, 0, detail);
-  };
-  if (s.vertices.length % 3 !== 0) fail(`vertices: ${s.vertices.length} floats is not a multiple of 3`);
+  if (s.vertices.length % 3 !== 0) failRecord(stage, `vertices: ${s.vertices.length} floats is not a multiple of 3`);
   const c = shapeCounts(s);
-  for (const [name, n] of Object.entries(c)) if (n > MAX_U16) fail(`${name} count ${n} > ${MAX_U16}`);
-  const oneOf = (name: string, n: number, want: number): void => {
-    if (n !== 0 && n !== want) fail(`${name}: ${n} entries, expected 0 or ${want}`);
-  };
-  oneOf('vertex corner offsets', s.vertexCornerOffsets.length, c.vertices + 1);
-  oneOf('corner ids by vertex', s.cornerIdsByVertex.length, c.corners);
-  oneOf('edge values', s.edgeValues.length, c.corners);
-  oneOf('concave bits', s.concaveBits.length, bitsetBytes(c.corners));
-  oneOf('flat bits', s.flatBits.length, bitsetBytes(c.corners));
-  oneOf('face plane offsets', s.planeOffsets.length, c.faces);
+  // Plain calls, no closures or entries: verify and the writer ask this of every shape.
+  countFits(stage, 'vertices', c.vertices);
+  countFits(stage, 'corners', c.corners);
+  countFits(stage, 'faces', c.faces);
+  countFits(stage, 'nodes', c.nodes);
+  oneOf(stage, 'vertex corner offsets', s.vertexCornerOffsets.length, c.vertices + 1);
+  oneOf(stage, 'corner ids by vertex', s.cornerIdsByVertex.length, c.corners);
+  oneOf(stage, 'edge values', s.edgeValues.length, c.corners);
+  oneOf(stage, 'concave bits', s.concaveBits.length, bitsetBytes(c.corners));
+  oneOf(stage, 'flat bits', s.flatBits.length, bitsetBytes(c.corners));
+  oneOf(stage, 'face plane offsets', s.planeOffsets.length, c.faces);
   if (s.planeNormals.length !== 2 * s.planeOffsets.length) {
-    fail(`face plane normals: ${s.planeNormals.length} entries, expected ${2 * s.planeOffsets.length}`);
+    failRecord(stage, `face plane normals: ${s.planeNormals.length} entries, expected ${2 * s.planeOffsets.length}`);
   }
-  if (s.tree.length % 2 !== 0) fail(`tree: ${s.tree.length} u32 words is not whole u64 nodes`);
-  if (c.nodes !== 0 && c.nodes !== c.faces - 1) fail(`tree: ${c.nodes} nodes, expected faces − 1 = ${c.faces - 1}`);
+  if (s.tree.length % 2 !== 0) failRecord(stage, `tree: ${s.tree.length} u32 words is not whole u64 nodes`);
+  if (c.nodes !== 0 && c.nodes !== c.faces - 1) failRecord(stage, `tree: ${c.nodes} nodes, expected faces − 1 = ${c.faces - 1}`);
+}
+
+function failRecord(stage: string, detail: string): never {
+  throw new FormatError(stage, 0, detail);
+}
+function countFits(stage: string, name: string, n: number): void {
+  if (n > MAX_U16) failRecord(stage, `${name} count ${n} > ${MAX_U16}`);
+}
+function oneOf(stage: string, name: string, n: number, want: number): void {
+  if (n !== 0 && n !== want) failRecord(stage, `${name}: ${n} entries, expected 0 or ${want}`);
 }
 
 /** Writes the shape record at the writer's position; `arrays` are the planned absolute positions (0: none). */
@@ -229,44 +237,46 @@ const EMPTY = {
  * Face planes are stored interleaved (normal pair, offset) and come out as two arrays of their own.
  */
 export function readShapeArrays(own: Uint8Array, h: ShapeHeader): ShapeRecord {
-  const c = h.counts;
-  const aligned = own.byteOffset % 8 === 0;
-  const size = (k: number): number => (h.arrays[k] === 0 ? 0 : ARRAY_SPECS[k].bytes(c));
-  // Byte offset of array k in own's buffer (a copy of its bytes where own is not 8-aligned).
-  const place = (k: number): [ArrayBuffer, number] =>
-    aligned ? [own.buffer as ArrayBuffer, own.byteOffset + h.arrays[k]] : [copyBytes(own, h.arrays[k], size(k)).buffer as ArrayBuffer, 0];
-  const f32 = (k: number): Float32Array => (size(k) ? new Float32Array(...place(k), size(k) / 4) : EMPTY.f32);
-  const u16 = (k: number): Uint16Array => (size(k) ? new Uint16Array(...place(k), size(k) / 2) : EMPTY.u16);
-  const u8 = (k: number): Uint8Array => (size(k) ? new Uint8Array(...place(k), size(k)) : EMPTY.u8);
-  const faces = size(SLOT.planes) / 8;
+  const planes = arrayBytes(own, h, SLOT.planes);
+  const faces = planes.byteLength / 8;
   const planeNormals = faces ? new Int16Array(2 * faces) : EMPTY.i16;
   const planeOffsets = faces ? new Float32Array(faces) : EMPTY.f32;
   if (faces) {
     // 4-aligned (checked): word 2f is the normal pair (two i16, in memory order), word 2f + 1 the offset's bits.
-    const words = new Uint32Array(...place(SLOT.planes), 2 * faces);
+    const words = new Uint32Array(planes.buffer, planes.byteOffset, 2 * faces);
     const pairs = new Uint32Array(planeNormals.buffer), offsets = new Uint32Array(planeOffsets.buffer);
     for (let f = 0; f < faces; f++) {
       pairs[f] = words[2 * f];
       offsets[f] = words[2 * f + 1];
     }
   }
+  const tree = arrayBytes(own, h, SLOT.tree);
   return {
     min: h.min,
     max: h.max,
     word20: h.word20,
-    vertices: f32(SLOT.vertices),
-    vertexCornerOffsets: u16(SLOT.vertexCornerOffsets),
-    cornerIdsByVertex: u16(SLOT.cornerIdsByVertex),
-    cornerVertices: u16(SLOT.cornerVertices),
-    edgeValues: f32(SLOT.edgeValues),
-    concaveBits: u8(SLOT.concaveBits),
-    flatBits: u8(SLOT.flatBits),
-    faceOffsets: u16(SLOT.faceOffsets),
+    vertices: f32Array(arrayBytes(own, h, SLOT.vertices)),
+    vertexCornerOffsets: u16Array(arrayBytes(own, h, SLOT.vertexCornerOffsets)),
+    cornerIdsByVertex: u16Array(arrayBytes(own, h, SLOT.cornerIdsByVertex)),
+    cornerVertices: u16Array(arrayBytes(own, h, SLOT.cornerVertices)),
+    edgeValues: f32Array(arrayBytes(own, h, SLOT.edgeValues)),
+    concaveBits: arrayBytes(own, h, SLOT.concaveBits),
+    flatBits: arrayBytes(own, h, SLOT.flatBits),
+    faceOffsets: u16Array(arrayBytes(own, h, SLOT.faceOffsets)),
     planeNormals,
     planeOffsets,
-    tree: size(SLOT.tree) ? new Uint32Array(...place(SLOT.tree), size(SLOT.tree) / 4) : EMPTY.u32,
+    tree: tree.byteLength ? new Uint32Array(tree.buffer, tree.byteOffset, tree.byteLength / 4) : EMPTY.u32,
   };
 }
+
+/** Array k's bytes: a view of `own` (a copy where `own` is not 8-aligned in its buffer); EMPTY.u8 when absent or empty. */
+function arrayBytes(own: Uint8Array, h: ShapeHeader, k: number): Uint8Array {
+  const size = h.arrays[k] === 0 ? 0 : ARRAY_SPECS[k].bytes(h.counts);
+  if (size === 0) return EMPTY.u8;
+  return own.byteOffset % 8 === 0 ? new Uint8Array(own.buffer, own.byteOffset + h.arrays[k], size) : copyBytes(own, h.arrays[k], size);
+}
+const f32Array = (b: Uint8Array): Float32Array => (b.byteLength ? new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4) : EMPTY.f32);
+const u16Array = (b: Uint8Array): Uint16Array => (b.byteLength ? new Uint16Array(b.buffer, b.byteOffset, b.byteLength / 2) : EMPTY.u16);
 
 /** The u32 words of a typed array's bytes: a view where it is 4-aligned, else an aligned copy. */
 const words = (a: ArrayBufferView): Uint32Array =>

@@ -280,7 +280,20 @@ function shapeClean(s: ShapeRecord, kind: number | undefined): boolean {
   const corners = cv.length, faces = faceCount(s), vertices = V.length / 3;
   for (let a = 0; a < 3; a++) if (!Number.isFinite(s.min[a]) || !Number.isFinite(s.max[a])) return false;
   for (let k = 0; k < V.length; k++) if (!Number.isFinite(V[k])) return false;
-  for (let c = 0; c < corners; c++) if (cv[c] >= vertices) return false;
+  const mesh = kind === KIND_MESH;
+  if (mesh && !meshClean(s, faces, corners)) return false;
+  if (mesh) {
+    // One pass over the corners: each names a vertex and has an edge value in [0, 1]. On the value's f32 bits:
+    // +0 up to 1.0 (0x3f800000) ascend with the value, and −0 (0x80000000) is in range too; NaN and every
+    // negative value lie above 0x3f800000 (meshClean has made the edge values one a corner).
+    const ev = s.edgeValues, bits = new Uint32Array(ev.buffer, ev.byteOffset, ev.length);
+    for (let c = 0; c < corners; c++) {
+      const b = bits[c];
+      if (cv[c] >= vertices || (b > 0x3f800000 && b !== 0x80000000)) return false;
+    }
+  } else {
+    for (let c = 0; c < corners; c++) if (cv[c] >= vertices) return false;
+  }
   // Face offsets: 0, strictly ascending, ending at the corner count (none at all only without corners).
   if (fo.length === 0) {
     if (corners > 0) return false;
@@ -289,7 +302,6 @@ function shapeClean(s: ShapeRecord, kind: number | undefined): boolean {
     for (let f = 0; f + 1 < fo.length; f++) if (fo[f + 1] <= fo[f]) return false;
   }
   if (!cornerIndexClean(s)) return false;
-  if (kind === KIND_MESH && !meshClean(s, faces, corners)) return false;
   if (s.tree.length > 0 && !treeClean(s, faces)) return false;
   const po = s.planeOffsets, pn = s.planeNormals;
   if (faces > 0 && po.length > 0 && po.length !== faces) return false;
@@ -331,15 +343,14 @@ function cornerIndexClean(s: ShapeRecord): boolean {
   return true;
 }
 
-/** checkMesh would find nothing: triangles, an edge value in [0, 1] and not both bits for every corner, faces − 1 nodes. */
+/**
+ * checkMesh would find nothing but for the edge values' range (shapeClean looks at those with the corners):
+ * triangles, an edge value a corner, not both bits for any corner, faces − 1 nodes.
+ */
 function meshClean(s: ShapeRecord, faces: number, corners: number): boolean {
   const ev = s.edgeValues;
   if (corners !== 3 * faces || ev.length !== corners) return false;
   if (faces > 1 && s.tree.length !== 2 * (faces - 1)) return false;
-  for (let c = 0; c < ev.length; c++) {
-    const v = ev[c];
-    if (!(v >= 0 && v <= 1)) return false;
-  }
   const cb = s.concaveBits, fb = s.flatBits;
   if (cb.length === 0 || fb.length === 0) return true;
   // Only the bits of corners 0 .. edge values − 1 are looked at (the bitsets' padding bits are not).

@@ -126,7 +126,8 @@ export const rideCommand: CommandModule<object, RideArgs> = {
     const seamSpacing = checkNumber('seam-spacing', args.seamSpacing, { min: 0.05, max: 1000, integer: false, unit: 'metres' });
     const laneSpacing = checkNumber('lane-spacing', args.laneSpacing, { min: 0, max: 10000, integer: false, unit: 'metres' });
     const workBudget = checkNumber('work-budget', args.workBudget, { min: 1000, integer: true, unit: 'face visits' });
-    const { groups, unmatched } = await expandPhysicsInputs(args.inputs);
+    // The files only: nothing of a compile output's manifest is ridden.
+    const { groups, unmatched } = await expandPhysicsInputs(args.inputs, { manifests: false });
     if (unmatched.length) usage(`ride: no such file or folder: ${unmatched.join(', ')}`);
     const files = [...new Set(groups.flatMap((g) => g.files))];
     if (files.length === 0) usage(`ride: no .physics files in ${args.inputs.join(', ')}`);

@@ -520,47 +520,36 @@ export const isWalkable = (w: RideWorld, t: number): boolean => w.normal[3 * t +
  */
 export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: number, q: Query, top = false): { y: number; face: number } | null {
   let best = -1, bestY = 0, bestD = Infinity;
-  // facesNear's walk inline (no closure a call: the ride asks this some 100,000 times), in the same order.
-  const g = w.grid, seen = q.seen, items = g.items;
-  if (++q.stamp === STAMPS) {
-    seen.fill(0);
-    q.stamp = 1;
-  }
-  const stamp = q.stamp;
+  // facesNear's walk inline (no closure a call: the ride asks this some 100,000 times), in the same order, over the
+  // one cell under the point: a cell lists a face once (ascending), so no stamps are needed to visit each once.
+  const g = w.grid, items = g.items;
   if (w.faces === 0 || x < g.x0 || z < g.z0 || x > g.x0 + g.nx * g.cell || z > g.z0 + g.nz * g.cell) return null;
-  const i0 = cellOf(g, x, 0), j0 = cellOf(g, z, 1);
   const V = w.vert, C = w.corner, N = w.normal;
   let visits = 0;
-  for (let j = j0; j <= j0; j++) {
-    for (let i = i0; i <= i0; i++) {
-      const c = j * g.nx + i;
-      let t = -1;
-      for (let k = g.start[c], end = g.start[c + 1]; k < end; ) {
-        // The cell's next face (Grid).
-        let by = items[k++], gap = by & 0x7f;
-        for (let m = 0x80; by > 0x7f; m *= 0x80) { by = items[k++]; gap += (by & 0x7f) * m; }
-        t += gap + 1;
-        if (seen[t] === stamp) continue;
-        seen[t] = stamp;
-        visits++;
-        if (!(N[3 * t + 1] >= WALKABLE_MIN_NY)) continue; // isWalkable
-        const A = 3 * C[3 * t], B = 3 * C[3 * t + 1], Cc = 3 * C[3 * t + 2];
-        const ax = V[A], az = V[A + 2], bx = V[B], bz = V[B + 2], cx = V[Cc], cz = V[Cc + 2];
-        const d = (bz - cz) * (ax - cx) + (cx - bx) * (az - cz);
-        if (Math.abs(d) < 1e-14) continue;
-        const l1 = ((bz - cz) * (x - cx) + (cx - bx) * (z - cz)) / d;
-        const l2 = ((cz - az) * (x - cx) + (ax - cx) * (z - cz)) / d;
-        const l3 = 1 - l1 - l2;
-        const e = -1e-9;
-        if (l1 < e || l2 < e || l3 < e) continue;
-        const h = l1 * V[A + 1] + l2 * V[B + 1] + l3 * V[Cc + 1];
-        const dist = Math.abs(h - y);
-        if (dist <= reach && (top ? best < 0 || h > bestY : dist < bestD)) {
-          bestD = dist;
-          bestY = h;
-          best = t;
-        }
-      }
+  const c = cellOf(g, z, 1) * g.nx + cellOf(g, x, 0);
+  let t = -1;
+  for (let k = g.start[c], end = g.start[c + 1]; k < end; ) {
+    // The cell's next face (Grid).
+    let by = items[k++], gap = by & 0x7f;
+    for (let m = 0x80; by > 0x7f; m *= 0x80) { by = items[k++]; gap += (by & 0x7f) * m; }
+    t += gap + 1;
+    visits++;
+    if (!(N[3 * t + 1] >= WALKABLE_MIN_NY)) continue; // isWalkable
+    const A = 3 * C[3 * t], B = 3 * C[3 * t + 1], Cc = 3 * C[3 * t + 2];
+    const ax = V[A], az = V[A + 2], bx = V[B], bz = V[B + 2], cx = V[Cc], cz = V[Cc + 2];
+    const d = (bz - cz) * (ax - cx) + (cx - bx) * (az - cz);
+    if (Math.abs(d) < 1e-14) continue;
+    const l1 = ((bz - cz) * (x - cx) + (cx - bx) * (z - cz)) / d;
+    const l2 = ((cz - az) * (x - cx) + (ax - cx) * (z - cz)) / d;
+    const l3 = 1 - l1 - l2;
+    const e = -1e-9;
+    if (l1 < e || l2 < e || l3 < e) continue;
+    const h = l1 * V[A + 1] + l2 * V[B + 1] + l3 * V[Cc + 1];
+    const dist = Math.abs(h - y);
+    if (dist <= reach && (top ? best < 0 || h > bestY : dist < bestD)) {
+      bestD = dist;
+      bestY = h;
+      best = t;
     }
   }
   q.work += visits;

@@ -2,7 +2,8 @@
 // shared memory, the same faces in the same order as buildWorld over the whole list, with the same grid.
 import { afterAll, expect, test } from 'vitest';
 import { lazyTempDir } from '../fixtures/levels.ts';
-import { buildWorld, cellOf, faceArrays, faceSource, facesNear, hypot3, Query, STAMPS, WorldBuilder, type RideWorld } from '../../src/ride/world.ts';
+import { buildWorld, cellOf, faceArrays, faceSource, facesNear, heightAt, hypot3, Query, STAMPS, surfaceAlong, WorldBuilder, type RideWorld } from '../../src/ride/world.ts';
+import type { RideResource } from '../../src/ride/index.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
 
 const tmp = lazyTempDir('sk8-ride-world-');
@@ -107,3 +108,91 @@ test("hypot3 gives Math.hypot's bits (the world's normals are divided by it)", (
   expect(wrong.slice(0, 5)).toEqual([]);
   expect(differs).toBeGreaterThan(0);
 });
+
+/** Each triangle corner's border flag as the world defines it, walked the plain way: 1 unless exactly one corner the
+ * shape's vertex → corner index lists at the edge's far vertex goes on to this corner's vertex. */
+function bordersByWalk(resources: RideResource[]): number[] {
+  const out: number[] = [];
+  for (const { resource: r } of resources) {
+    for (const p of r.parts) {
+      if (p.kind !== 5 || p.shape >= r.shapes.length) continue;
+      const s = r.shapes[p.shape], nv = s.vertices.length / 3, corners = s.cornerVertices.length;
+      const next = new Array<number>(corners).fill(0xffff);
+      for (let f = 0; f + 1 < s.faceOffsets.length; f++) {
+        const lo = s.faceOffsets[f], hi = Math.min(s.faceOffsets[f + 1], corners);
+        for (let c = lo; c < hi; c++) next[c] = s.cornerVertices[c + 1 < hi ? c + 1 : lo];
+      }
+      const indexed = s.vertexCornerOffsets.length === nv + 1;
+      for (let f = 0; f + 1 < s.faceOffsets.length; f++) {
+        const c0 = s.faceOffsets[f];
+        if (s.faceOffsets[f + 1] - c0 !== 3 || c0 + 3 > corners) continue;
+        for (let k = 0; k < 3; k++) {
+          const v = s.cornerVertices[c0 + k], to = s.cornerVertices[c0 + ((k + 1) % 3)];
+          if (v >= nv) { out.push(0); continue; }
+          let n = 0;
+          if (indexed && to < nv) for (let m = s.vertexCornerOffsets[to]; m < s.vertexCornerOffsets[to + 1]; m++) if (next[s.cornerIdsByVertex[m]] === v) n++;
+          out.push(n === 1 ? 0 : 1);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+test("a corner is a border unless exactly one corner of its shape runs its edge the other way, by the shape's index as stored", async () => {
+  // A grid with a hole (open edges inside), a separate grid (cut edges between them), and a fan of four faces on one
+  // edge (non-manifold: two corners each way).
+  const g = grid(5, 4, 1, 0, 0, 0);
+  const holed = { ...g, indices: g.indices.filter((_, n) => Math.floor(n / 6) !== 7) };
+  const fan = { positions: [0, 1, 10, 1, 1, 10, 0.5, 1, 11, 0.5, 1, 9, 0.5, 2, 10.5, 0.5, 0, 10.5], indices: [0, 1, 2, 1, 0, 3, 0, 1, 4, 1, 0, 5] };
+  const out = await compileMeshes(tmp.dir, 'borders', [{ name: 'a', ...holed }, { name: 'b', ...grid(2, 2, 1, 5, 0, 0) }, { name: 'fan', ...fan }], { seams: 'shape' });
+  const resources = readOutput(out);
+  const w = buildWorld(resources);
+  expect(Array.from(w.border)).toEqual(bordersByWalk(resources));
+  expect(w.border.some((b) => b === 0) && w.border.some((b) => b === 1)).toBe(true);
+  // The same rule where the index is off (as a hostile file could have it before verify): ids past the corners,
+  // an offset past the ids, an id listed twice.
+  const odd = resources.map((r) => {
+    const res = structuredClone(r.resource);
+    for (const s of res.shapes) {
+      const ids = s.cornerIdsByVertex;
+      if (ids.length > 4) { ids[0] = 0xffff; ids[1] = s.cornerVertices.length; ids[3] = ids[2]; }
+      const o = s.vertexCornerOffsets;
+      if (o.length > 2) o[o.length - 1] = Math.min(0xffff, ids.length + 5);
+    }
+    return { name: r.name, resource: res };
+  });
+  const wo = buildWorld(odd);
+  const want = bordersByWalk(odd);
+  expect(Array.from(wo.border)).toEqual(want);
+  expect(want).not.toEqual(bordersByWalk(resources));
+}, 60_000);
+
+test('surfaceAlong finds the first point heightAt finds, point by point, with the same work', async () => {
+  // Two grids with a 0.2 m gap between them, the second 0.05 m lower, a ramp over part of the first and a wall (not
+  // walkable: visited, not stood on).
+  const out = await compileMeshes(tmp.dir, 'along', [
+    { name: 'a', ...grid(6, 6, 1, 0, 0, 0) }, { name: 'b', ...grid(6, 6, 1, 6.2, -0.05, 0) },
+    { name: 'ramp', positions: [1, 0, 1, 3, 0.6, 1, 3, 0.6, 3, 1, 0, 3], indices: [0, 2, 1, 0, 3, 2] },
+    { name: 'wall', positions: [2, 0, 5, 4, 0, 5, 4, 1, 5, 2, 1, 5], indices: [0, 1, 2, 0, 2, 3] },
+  ], { seams: 'level' });
+  const w = buildWorld(readOutput(out));
+  let seed = 7;
+  const random = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  let found = 0, missed = 0;
+  for (let n = 0; n < 400; n++) {
+    const x = -1 + random() * 15, z = -1 + random() * 8, y = random() * 0.7 - 0.1, a = random() * 2 * Math.PI;
+    const dx = Math.cos(a), dz = Math.sin(a), reach = random() < 0.5 ? 0.1 : 0.02, step = 0.01, to = 0.3 + 1e-9;
+    const q1 = new Query(w), q2 = new Query(w);
+    let want = NaN;
+    for (let d = step; d <= to; d += step) {
+      if (heightAt(w, x + dx * d, z + dz * d, y, reach, q1)) { want = d; break; }
+    }
+    const got = surfaceAlong(w, x, z, dx, dz, y, reach, step, to, q2);
+    expect([got, q2.work], `from ${x}, ${z} along ${dx}, ${dz} at ${y}`).toEqual([want, q1.work]);
+    if (Number.isNaN(want)) missed++;
+    else found++;
+  }
+  expect(found).toBeGreaterThan(20);
+  expect(missed).toBeGreaterThan(20);
+}, 60_000);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Launcher: runs cli/main.ts and the TypeScript sources it imports as ES module bundles, cached in
 // node_modules/.cache/skate-collision while their inputs are unchanged (size and mtime; built by esbuild, tsx's own
-// transpiler, on a miss: ~0.1–0.3 s once). The plain-JavaScript packages the commands load (yargs and its
+// transpiler, on a miss: ~0.2–0.5 s once). The plain-JavaScript packages the commands load (yargs and its
 // helpers, @gltf-transform/core and extensions, gl-matrix, fast-xml-parser, binary-parser) are bundled too: loaded
 // as dozens of separate ES modules they took ~100 ms of each start (yargs alone 70–100 ms). Packages with files of
 // their own to find at run time, or only loaded on demand, stay external (EXTERNAL). Should anything about the
@@ -65,9 +65,9 @@ function moduleFor(args) {
 
 /**
  * What the bundle was built from, as one text: Node's version, then this launcher and the plugin it loads (the
- * build's options) and each input, a line each of path, size and mtime (statted, not read: ~250 inputs with the bundled packages, ~4 ms; an
- * edit, a checkout or an install changes the mtime). A start compares it whole with the one its index recorded:
- * any difference rebuilds.
+ * build's options) and each input, a line each of path, size and mtime (statted, not read: ~250 inputs with the
+ * bundled packages, ~3–5 ms; an edit, a checkout or an install changes the mtime). A start compares it whole with
+ * the one its index recorded: any difference rebuilds.
  */
 function stampsOf(inputs) {
   return [process.version, ...[self, lazyPlugin, ...inputs].map((f) => {

@@ -210,17 +210,20 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
   const faceOf = (t: number): Pick<RideFinding, 'resource' | 'part' | 'face'> => faceSource(w, t);
 
   /** A probe resting on the walkable surface at (x, z) near height y, or null where there is none. */
+  /** The pose support() reads a start's lift from (its travel direction; the centre is not read). */
+  const startPose = { c: new Float64Array(3), fx: 1, fz: 0 };
   const startAt = (probe: ProbeShape, x: number, y: number, z: number, dx: number, dz: number, speed: number, reach: number): { position: [number, number, number]; velocity: [number, number, number] } | null => {
     const h = heightAt(w, x, z, y, reach, q);
     if (!h) return null;
-    const n = w.normal.subarray(3 * h.face, 3 * h.face + 3);
-    const pose = { c: new Float64Array(3), fx: dx, fz: dz };
-    const lift = support(probe, pose, n[0], n[1], n[2]) + 1e-5;
-    const along = dx * n[0] + dz * n[2];
-    let vx = dx - along * n[0], vy = -along * n[1], vz = dz - along * n[2];
+    const N = w.normal, f = 3 * h.face, nx = N[f], ny = N[f + 1], nz = N[f + 2];
+    startPose.fx = dx;
+    startPose.fz = dz;
+    const lift = support(probe, startPose, nx, ny, nz) + 1e-5;
+    const along = dx * nx + dz * nz;
+    let vx = dx - along * nx, vy = -along * ny, vz = dz - along * nz;
     const len = Math.hypot(vx, vy, vz);
     vx *= speed / len; vy *= speed / len; vz *= speed / len;
-    return { position: [x + n[0] * lift, h.y + n[1] * lift, z + n[2] * lift], velocity: [vx, vy, vz] };
+    return { position: [x + nx * lift, h.y + ny * lift, z + nz * lift], velocity: [vx, vy, vz] };
   };
 
   /**

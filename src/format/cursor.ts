@@ -271,10 +271,12 @@ export class Comparer implements ByteSink {
   private endRun(): void {
     if (this.pos > this.runStart) this.runs.push(this.runStart, this.pos);
   }
-  /** Compares the first `size` bytes of the scratch view (the value as a Writer encodes it) at pos. */
+  /** Compares the first `size` (1, 2 or 4) bytes of the scratch view (the value as a Writer encodes it) at pos. */
   private scalar(size: number, what: string): this {
     this.need(this.pos, size, what);
-    for (let k = 0; k < size; k++) if (this.scratch.getUint8(k) !== this.bytes[this.pos + k]) this.differs = true;
+    const at = this.pos, a = this.scratch, b = this.view;
+    const same = size === 4 ? a.getUint32(0) === b.getUint32(at) : size === 2 ? a.getUint16(0) === b.getUint16(at) : a.getUint8(0) === b.getUint8(at);
+    if (!same) this.differs = true;
     this.pos += size;
     return this;
   }

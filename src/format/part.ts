@@ -31,20 +31,19 @@ export const KIND_NAMES: Record<number, string> = {
 /** Reads the part at `at`; refuses an unknown kind and a shape index past `shapeCount`. */
 export function readPart(r: Reader, at: number, shapeCount: number): PartRecord {
   r.need(at, PART_SIZE, 'part record');
-  const f = (o: number, what: string): number => exactF32(r, at + o, what);
-  const u = (o: number, what: string): number => r.u32At(at + o, what);
+  // Plain calls, no closures: a level's files hold thousands of parts.
   const part: PartRecord = {
-    rotation: [f(0, 'rotation.x'), f(4, 'rotation.y'), f(8, 'rotation.z'), f(12, 'rotation.w')],
-    position: [f(0x10, 'position.x'), f(0x14, 'position.y'), f(0x18, 'position.z')],
-    w: f(PART_FIELD.w, 'w'),
-    word20: u(PART_FIELD.word20, 'word20'),
-    kind: u(PART_FIELD.kind, 'kind'),
-    ids: [u(0x28, 'ids[0]'), u(0x2c, 'ids[1]'), u(0x30, 'ids[2]')],
-    word34: u(PART_FIELD.word34, 'word34'),
-    shape: u(PART_FIELD.shape, 'shape index'),
-    word3c: u(PART_FIELD.word3c, 'word3c'),
-    material: u(PART_FIELD.material, 'material'),
-    flags: u(PART_FIELD.flags, 'flags'),
+    rotation: [exactF32(r, at, 'rotation.x'), exactF32(r, at + 4, 'rotation.y'), exactF32(r, at + 8, 'rotation.z'), exactF32(r, at + 12, 'rotation.w')],
+    position: [exactF32(r, at + 0x10, 'position.x'), exactF32(r, at + 0x14, 'position.y'), exactF32(r, at + 0x18, 'position.z')],
+    w: exactF32(r, at + PART_FIELD.w, 'w'),
+    word20: r.u32At(at + PART_FIELD.word20, 'word20'),
+    kind: r.u32At(at + PART_FIELD.kind, 'kind'),
+    ids: [r.u32At(at + 0x28, 'ids[0]'), r.u32At(at + 0x2c, 'ids[1]'), r.u32At(at + 0x30, 'ids[2]')],
+    word34: r.u32At(at + PART_FIELD.word34, 'word34'),
+    shape: r.u32At(at + PART_FIELD.shape, 'shape index'),
+    word3c: r.u32At(at + PART_FIELD.word3c, 'word3c'),
+    material: r.u32At(at + PART_FIELD.material, 'material'),
+    flags: r.u32At(at + PART_FIELD.flags, 'flags'),
   };
   if (!KNOWN_KINDS.includes(part.kind)) {
     r.fail(`kind: ${part.kind} is not a known shape kind (2 box, 3 convex, 5 mesh)`, at + PART_FIELD.kind);

@@ -140,6 +140,9 @@ export function verifyResource(res: PhysicsResource, file: string, exhaustive = 
   });
   const l = res.layout;
   res.parts.forEach((p, i) => {
+    const [rx, ry, rz, rw] = p.rotation, [px, py, pz] = p.position;
+    // x - x is 0 exactly for a finite x (NaN for NaN and the infinities): the common case told without arrays.
+    if (rx - rx + (ry - ry) + (rz - rz) + (rw - rw) + (px - px) + (py - py) + (pz - pz) + (p.w - p.w) === 0) return;
     // Rotation x y z w, position x y z, w: the part record's f32s from 0x00 to 0x20, in that order.
     const values = [...p.rotation, ...p.position, p.w];
     const bad = values.filter((v) => !Number.isFinite(v));

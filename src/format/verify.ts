@@ -283,20 +283,6 @@ function shapeClean(s: ShapeRecord, kind: number | undefined): boolean {
   const corners = cv.length, faces = faceCount(s), vertices = V.length / 3;
   for (let a = 0; a < 3; a++) if (!Number.isFinite(s.min[a]) || !Number.isFinite(s.max[a])) return false;
   for (let k = 0; k < V.length; k++) if (!Number.isFinite(V[k])) return false;
-  const mesh = kind === KIND_MESH;
-  if (mesh && !meshClean(s, faces, corners)) return false;
-  if (mesh) {
-    // One pass over the corners: each names a vertex and has an edge value in [0, 1]. On the value's f32 bits:
-    // +0 up to 1.0 (0x3f800000) ascend with the value, and −0 (0x80000000) is in range too; NaN and every
-    // negative value lie above 0x3f800000 (meshClean has made the edge values one a corner).
-    const ev = s.edgeValues, bits = new Uint32Array(ev.buffer, ev.byteOffset, ev.length);
-    for (let c = 0; c < corners; c++) {
-      const b = bits[c];
-      if (cv[c] >= vertices || (b > 0x3f800000 && b !== 0x80000000)) return false;
-    }
-  } else {
-    for (let c = 0; c < corners; c++) if (cv[c] >= vertices) return false;
-  }
   // Face offsets: 0, strictly ascending, ending at the corner count (none at all only without corners).
   if (fo.length === 0) {
     if (corners > 0) return false;
@@ -304,8 +290,23 @@ function shapeClean(s: ShapeRecord, kind: number | undefined): boolean {
     if (fo[0] !== 0 || fo[fo.length - 1] !== corners) return false;
     for (let f = 0; f + 1 < fo.length; f++) if (fo[f + 1] <= fo[f]) return false;
   }
+  const mesh = kind === KIND_MESH;
+  if (mesh && !meshClean(s, faces, corners)) return false;
+  // Each corner names a vertex and, in a mesh, has an edge value in [0, 1]: told on the value's f32 bits, where +0
+  // up to 1.0 (0x3f800000) ascend with the value and −0 (0x80000000) is in range too; NaN and every negative value
+  // lie above 0x3f800000 (meshClean has made the edge values one a corner; other kinds are given zeros).
+  const edgeBits = mesh ? new Uint32Array(s.edgeValues.buffer, s.edgeValues.byteOffset, corners) : zeroBits(corners);
+  if (s.tree.length > 0) {
+    // The leaves' pass visits every corner once (the face offsets run from 0 to the corner count): the corners are
+    // checked there.
+    if (!treeClean(s, faces, vertices, edgeBits)) return false;
+  } else {
+    for (let c = 0; c < corners; c++) {
+      const b = edgeBits[c];
+      if (cv[c] >= vertices || (b > 0x3f800000 && b !== 0x80000000)) return false;
+    }
+  }
   if (!cornerIndexClean(s)) return false;
-  if (s.tree.length > 0 && !treeClean(s, faces)) return false;
   const po = s.planeOffsets, pn = s.planeNormals;
   if (faces > 0 && po.length > 0 && po.length !== faces) return false;
   for (let f = 0; f < po.length; f++) {
@@ -363,6 +364,13 @@ function meshClean(s: ShapeRecord, faces: number, corners: number): boolean {
   return rest === 0 || (cb[whole] & fb[whole] & ((1 << rest) - 1)) === 0;
 }
 
+/** Zeros (never written), grown to the most corners asked for: the edge bits shapeClean gives a shape of another kind. */
+let zeros = new Uint32Array(0);
+function zeroBits(n: number): Uint32Array {
+  if (zeros.length < n) zeros = new Uint32Array(Math.max(n, 2 * zeros.length));
+  return zeros.subarray(0, n);
+}
+
 /** Scratch for treeClean: every heap node's box (6 f32 a node), grown to the largest shape seen. */
 let scratchBoxes = new Float32Array(0);
 const STEP_10 = 1 / 1024, STEP_9 = 1 / 512;
@@ -373,7 +381,7 @@ const STEP_10 = 1 / 1024, STEP_9 = 1 / 512;
  * lie inside its leaf's box with no slack (see shapeClean). The owner bits pick a child's slot by arithmetic, not by
  * a branch per bit: they are as good as random, and a mispredicted branch each costs more than the node's sums.
  */
-function treeClean(s: ShapeRecord, faces: number): boolean {
+function treeClean(s: ShapeRecord, faces: number, vertices: number, edgeBits: Uint32Array): boolean {
   const tree = s.tree, V = s.vertices, cv = s.cornerVertices, fo = s.faceOffsets;
   const inner = faces - 1;
   if (inner < 1 || tree.length !== 2 * inner) return false;
@@ -407,11 +415,14 @@ function treeClean(s: ShapeRecord, faces: number): boolean {
     B[l + 5 + mz] = z1;
     B[l + 11 - mz] = f(z1 - f(f(dz * ((hi >>> 19) & 0x3ff)) * STEP_10));
   }
-  // Face j's leaf is heap node inner + j. Every corner inside is the face's box inside (a NaN fails a comparison).
+  // Face j's leaf is heap node inner + j. Every corner inside is the face's box inside (a NaN fails a comparison);
+  // each corner's vertex and edge value are checked on the way (shapeClean).
   for (let j = 0, b = 6 * inner; j < faces; j++, b += 6) {
     const x0 = B[b], y0 = B[b + 1], z0 = B[b + 2], x1 = B[b + 3], y1 = B[b + 4], z1 = B[b + 5];
     for (let c = fo[j], end = fo[j + 1]; c < end; c++) {
-      const v = 3 * cv[c], x = V[v], y = V[v + 1], z = V[v + 2];
+      const vi = cv[c], e = edgeBits[c];
+      if (vi >= vertices || (e > 0x3f800000 && e !== 0x80000000)) return false;
+      const v = 3 * vi, x = V[v], y = V[v + 1], z = V[v + 2];
       if (!(x >= x0 && x <= x1 && y >= y0 && y <= y1 && z >= z0 && z <= z1)) return false;
     }
   }

@@ -400,23 +400,26 @@ function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
   const cells = nx * nz, faces = w.faces;
   const g: Grid = { x0: w.min[0], z0: w.min[2], cell, nx, nz, start: u32(cells + 1), items: new Uint8Array(0) };
   const x0 = g.x0, z0 = g.z0, start = g.start, V = w.vert, C = w.corner;
-  // Two passes over the faces: count each cell's bytes, then fill. A face's cells are worked out in the first (its
-  // x/z box, as cellOf gives it) and kept for the second in 5 bytes: its first cell and its columns and rows less
-  // one, 4 bits each (WIDE: more, worked out again). Per cell, side by side (one cache line for both): the face
-  // after its last listed (0: none yet), and its bytes (first pass) or where its next goes (second).
-  const first = new Uint32Array(faces), span = new Uint8Array(faces), at = new Uint32Array(2 * cells);
-  const WIDE = 0xff;
+  // Two passes over the faces: count each cell's bytes, then fill. A face's cells: the columns and rows of its
+  // vertices' least and greatest x and z (cellOf). The column of the least x is the least of the vertices' columns
+  // (x → cellOf(x) never decreases), so each vertex's column and row are worked out once, not once a face in each
+  // pass. Per cell, side by side (one cache line for both): the face after its last listed (0: none yet), and its
+  // bytes (first pass) or where its next goes (second).
+  const vertices = V.length / 3, at = new Uint32Array(2 * cells), place = new Int32Array(2 * vertices);
+  for (let v = 0; v < vertices; v++) {
+    // cellOf inline (NaN stays NaN: its face is listed nowhere, as Math.min and Math.max of a NaN leave it).
+    const i = Math.floor((V[3 * v] - x0) / cell), j = Math.floor((V[3 * v + 2] - z0) / cell);
+    place[2 * v] = i < 0 ? 0 : i >= nx ? nx - 1 : i === i ? i : -1;
+    place[2 * v + 1] = j < 0 ? 0 : j >= nz ? nz - 1 : j === j ? j : -1;
+  }
+  // Pass 0 counts each cell's bytes, pass 1 writes them (two loops, the pass not tested a cell).
   for (let t = 0; t < faces; t++) {
-    const a = 3 * C[3 * t], b = 3 * C[3 * t + 1], c = 3 * C[3 * t + 2];
-    let i0 = Math.floor((Math.min(V[a], V[b], V[c]) - x0) / cell), i1 = Math.floor((Math.max(V[a], V[b], V[c]) - x0) / cell);
-    let j0 = Math.floor((Math.min(V[a + 2], V[b + 2], V[c + 2]) - z0) / cell), j1 = Math.floor((Math.max(V[a + 2], V[b + 2], V[c + 2]) - z0) / cell);
-    // Clamped to the grid (cellOf).
-    i0 = i0 < 0 ? 0 : i0 >= nx ? nx - 1 : i0; i1 = i1 < 0 ? 0 : i1 >= nx ? nx - 1 : i1;
-    j0 = j0 < 0 ? 0 : j0 >= nz ? nz - 1 : j0; j1 = j1 < 0 ? 0 : j1 >= nz ? nz - 1 : j1;
-    const di = i1 - i0, dj = j1 - j0;
-    first[t] = j0 * nx + i0;
-    span[t] = di >= 0 && di < 15 && dj >= 0 && dj < 15 ? (di << 4) | dj : WIDE;
-    for (let row = j0 * nx + i0, last = j1 * nx + i0; row <= last; row += nx) {
+    const a = 2 * C[3 * t], b = 2 * C[3 * t + 1], c = 2 * C[3 * t + 2];
+    const ia = place[a], ib = place[b], ic = place[c], ja = place[a + 1], jb = place[b + 1], jc = place[c + 1];
+    if ((ia | ib | ic | ja | jb | jc) < 0) continue; // a NaN column or row (−1): no cells
+    const i0 = ia < ib ? (ia < ic ? ia : ic) : ib < ic ? ib : ic, i1 = ia > ib ? (ia > ic ? ia : ic) : ib > ic ? ib : ic;
+    const j0 = ja < jb ? (ja < jc ? ja : jc) : jb < jc ? jb : jc, j1 = ja > jb ? (ja > jc ? ja : jc) : jb > jc ? jb : jc;
+    for (let row = j0 * nx + i0, last = j1 * nx + i0, di = i1 - i0; row <= last; row += nx) {
       for (let k = row, end = row + di; k <= end; k++) {
         const d = t - at[2 * k];
         at[2 * k] = t + 1;
@@ -431,18 +434,12 @@ function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
   }
   const items = (g.items = new Uint8Array(shared ? new SharedArrayBuffer(start[cells]) : new ArrayBuffer(start[cells])));
   for (let t = 0; t < faces; t++) {
-    // The face's cells row by row: from cell `row` to `last`'s row, di + 1 cells a row.
-    const s = span[t];
-    let row: number, last: number, di: number;
-    if (s !== WIDE) {
-      row = first[t]; last = row + (s & 15) * nx; di = s >> 4;
-    } else {
-      const a = 3 * C[3 * t], b = 3 * C[3 * t + 1], c = 3 * C[3 * t + 2];
-      const i0 = cellOf(g, Math.min(V[a], V[b], V[c]), 0), i1 = cellOf(g, Math.max(V[a], V[b], V[c]), 0);
-      const j0 = cellOf(g, Math.min(V[a + 2], V[b + 2], V[c + 2]), 1), j1 = cellOf(g, Math.max(V[a + 2], V[b + 2], V[c + 2]), 1);
-      row = j0 * nx + i0; last = j1 * nx + i0; di = i1 - i0;
-    }
-    for (; row <= last; row += nx) {
+    const a = 2 * C[3 * t], b = 2 * C[3 * t + 1], c = 2 * C[3 * t + 2];
+    const ia = place[a], ib = place[b], ic = place[c], ja = place[a + 1], jb = place[b + 1], jc = place[c + 1];
+    if ((ia | ib | ic | ja | jb | jc) < 0) continue;
+    const i0 = ia < ib ? (ia < ic ? ia : ic) : ib < ic ? ib : ic, i1 = ia > ib ? (ia > ic ? ia : ic) : ib > ic ? ib : ic;
+    const j0 = ja < jb ? (ja < jc ? ja : jc) : jb < jc ? jb : jc, j1 = ja > jb ? (ja > jc ? ja : jc) : jb > jc ? jb : jc;
+    for (let row = j0 * nx + i0, last = j1 * nx + i0, di = i1 - i0; row <= last; row += nx) {
       for (let k = row, end = row + di; k <= end; k++) {
         let d = t - at[2 * k], e = at[2 * k + 1];
         at[2 * k] = t + 1;

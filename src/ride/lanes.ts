@@ -33,7 +33,14 @@ export class Cover {
     this.hit = new Uint8Array(this.nx * this.nz);
     let total = 0;
     const P = w.vert, C = w.corner, N = w.normal, area = this.area, x0 = this.x0, z0 = this.z0, nx = this.nx, nz = this.nz;
-    // col() inline: the cells' columns and rows as it gives them.
+    // Each vertex's column and row (col()), worked out once: x → col(x) never decreases, so the column of a face's
+    // least x is the least of its vertices' columns. NaN (−1 here) leaves a face in no cell, as col(NaN) did.
+    const vertices = P.length / 3, place = new Int32Array(2 * vertices);
+    for (let v = 0; v < vertices; v++) {
+      const i = Math.min(nx - 1, Math.max(0, Math.floor((P[3 * v] - x0) / c))), j = Math.min(nz - 1, Math.max(0, Math.floor((P[3 * v + 2] - z0) / c)));
+      place[2 * v] = i === i ? i : -1;
+      place[2 * v + 1] = j === j ? j : -1;
+    }
     for (let t = 0; t < w.faces; t++) {
       if (!(N[3 * t + 1] >= WALKABLE_MIN_NY)) continue; // isWalkable
       const o0 = 3 * C[3 * t], o1 = 3 * C[3 * t + 1], o2 = 3 * C[3 * t + 2];
@@ -41,10 +48,11 @@ export class Cover {
       const vx = P[o2] - P[o0], vy = P[o2 + 1] - P[o0 + 1], vz = P[o2 + 2] - P[o0 + 2];
       const a = 0.5 * Math.sqrt((uy * vz - uz * vy) ** 2 + (uz * vx - ux * vz) ** 2 + (ux * vy - uy * vx) ** 2);
       total += a;
-      const i0 = Math.min(nx - 1, Math.max(0, Math.floor((Math.min(P[o0], P[o1], P[o2]) - x0) / c)));
-      const i1 = Math.min(nx - 1, Math.max(0, Math.floor((Math.max(P[o0], P[o1], P[o2]) - x0) / c)));
-      const j0 = Math.min(nz - 1, Math.max(0, Math.floor((Math.min(P[o0 + 2], P[o1 + 2], P[o2 + 2]) - z0) / c)));
-      const j1 = Math.min(nz - 1, Math.max(0, Math.floor((Math.max(P[o0 + 2], P[o1 + 2], P[o2 + 2]) - z0) / c)));
+      const p0 = 2 * C[3 * t], p1 = 2 * C[3 * t + 1], p2 = 2 * C[3 * t + 2];
+      const ia = place[p0], ib = place[p1], ic = place[p2], ja = place[p0 + 1], jb = place[p1 + 1], jc = place[p2 + 1];
+      if ((ia | ib | ic | ja | jb | jc) < 0) continue;
+      const i0 = ia < ib ? (ia < ic ? ia : ic) : ib < ic ? ib : ic, i1 = ia > ib ? (ia > ic ? ia : ic) : ib > ic ? ib : ic;
+      const j0 = ja < jb ? (ja < jc ? ja : jc) : jb < jc ? jb : jc, j1 = ja > jb ? (ja > jc ? ja : jc) : jb > jc ? jb : jc;
       const share = a / ((i1 - i0 + 1) * (j1 - j0 + 1));
       for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) area[j * nx + i] += share;
     }

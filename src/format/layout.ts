@@ -33,8 +33,8 @@ export const TREE_TAIL = 8;
 /** Zero-byte gaps shorter than this inside non-zero padding are kept in one fill run (fewer, larger runs). */
 const FILL_MERGE_GAP = 16;
 
-/** Refuses regions that leave the input or overlap; empty regions are ignored. */
-export function checkRegions(regions: readonly Region[], length: number): void {
+/** Refuses regions that leave the input or overlap; empty regions are ignored. Returns the others by position. */
+export function checkRegions(regions: readonly Region[], length: number): Region[] {
   const sorted = regions.filter((r) => r.size > 0).sort((a, b) => a.at - b.at || a.size - b.size);
   let prev: Region | undefined;
   for (const r of sorted) {
@@ -48,6 +48,7 @@ export function checkRegions(regions: readonly Region[], length: number): void {
     }
     prev = r;
   }
+  return sorted;
 }
 
 /**

@@ -55,7 +55,8 @@ export function readPhysicsResource(input: Uint8Array, options: ReadOptions = {}
     }
   }
   regions.push({ at: HEADER_SIZE, size: h.shapeTable - HEADER_SIZE, what: 'body' });
-  checkRegions(regions, bytes.byteLength);
+  // By position: findFill's own sort then finds them in order.
+  const placed = checkRegions(regions, bytes.byteLength);
   const parts = [];
   for (let i = 0; i < h.partCount; i++) {
     parts.push(readPart(new Reader(bytes, `part ${i}`), h.partTable + PART_SIZE * i, h.shapeCount));
@@ -78,7 +79,7 @@ export function readPhysicsResource(input: Uint8Array, options: ReadOptions = {}
       shapeTable: h.shapeTable,
       partTable: h.partTable,
       arrays: headers.map((sh) => sh.arrays.slice()),
-      fill: findFill(bytes, regions),
+      fill: findFill(bytes, placed),
     },
   };
 }

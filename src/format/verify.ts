@@ -140,9 +140,10 @@ export function verifyResource(res: PhysicsResource, file: string, exhaustive = 
   });
   const l = res.layout;
   res.parts.forEach((p, i) => {
-    const [rx, ry, rz, rw] = p.rotation, [px, py, pz] = p.position;
+    const r = p.rotation, q = p.position;
     // x - x is 0 exactly for a finite x (NaN for NaN and the infinities): the common case told without arrays.
-    if (rx - rx + (ry - ry) + (rz - rz) + (rw - rw) + (px - px) + (py - py) + (pz - pz) + (p.w - p.w) === 0) return;
+    const finite = r[0] - r[0] + (r[1] - r[1]) + (r[2] - r[2]) + (r[3] - r[3]) + (q[0] - q[0]) + (q[1] - q[1]) + (q[2] - q[2]) + (p.w - p.w) === 0;
+    if (finite && r.length === 4 && q.length === 3) return;
     // Rotation x y z w, position x y z, w: the part record's f32s from 0x00 to 0x20, in that order.
     const values = [...p.rotation, ...p.position, p.w];
     const bad = values.filter((v) => !Number.isFinite(v));
@@ -267,10 +268,10 @@ function verifyShape(s: ShapeRecord, i: number, kind: number | undefined, file: 
 
 /**
  * The fast pass: true only when verifyShape would find nothing in the shape (never the other way round: a shape it
- * does not clear is walked by verifyShape, which decides). One tight loop per array over the typed arrays, no
- * closures or objects per element, the tree's boxes decoded into one reused scratch array and each leaf's box
- * compared with its face as it is decoded. Comparisons are strict (no containment slack): a face within the slack
- * but outside its box goes to verifyShape, which accepts it.
+ * does not clear is walked by verifyShape, which decides). Tight loops over the typed arrays, no closures or objects
+ * per element, the tree's boxes decoded into one reused scratch array, then every face's corners against its leaf's
+ * box. Comparisons are strict (no containment slack): a face within the slack but outside its box goes to
+ * verifyShape, which accepts it.
  */
 function shapeClean(s: ShapeRecord, kind: number | undefined): boolean {
   try {

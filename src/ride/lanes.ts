@@ -3,7 +3,7 @@
 // metres; only the lane cells (spacing × spacing squares from the level's min corner) holding walkable surface are
 // ridden, and the spacing is widened until those cells' lanes total at most laneMetres — so the budget follows the
 // walkable area, not the level's bounding box: islands far apart share it instead of the empty space between them.
-import { cellOf, isWalkable, WALKABLE_MIN_NY, type RideWorld } from './world.ts';
+import { cellOf, isWalkable, vertexCells, WALKABLE_MIN_NY, type RideWorld } from './world.ts';
 
 /**
  * Coverage: x/z cells holding walkable surface (each walkable face marks the cells its x/z box overlaps, its area
@@ -33,14 +33,8 @@ export class Cover {
     this.hit = new Uint8Array(this.nx * this.nz);
     let total = 0;
     const P = w.vert, C = w.corner, N = w.normal, area = this.area, x0 = this.x0, z0 = this.z0, nx = this.nx, nz = this.nz;
-    // Each vertex's column and row (col()), worked out once: x → col(x) never decreases, so the column of a face's
-    // least x is the least of its vertices' columns. NaN (−1 here) leaves a face in no cell, as col(NaN) did.
-    const vertices = P.length / 3, place = new Int32Array(2 * vertices);
-    for (let v = 0; v < vertices; v++) {
-      const i = Math.min(nx - 1, Math.max(0, Math.floor((P[3 * v] - x0) / c))), j = Math.min(nz - 1, Math.max(0, Math.floor((P[3 * v + 2] - z0) / c)));
-      place[2 * v] = i === i ? i : -1;
-      place[2 * v + 1] = j === j ? j : -1;
-    }
+    // Each vertex's column and row (col(): the grid's cellOf over these cells), worked out once (world.ts vertexCells).
+    const place = vertexCells(P, x0, z0, c, nx, nz);
     for (let t = 0; t < w.faces; t++) {
       if (!(N[3 * t + 1] >= WALKABLE_MIN_NY)) continue; // isWalkable
       const o0 = 3 * C[3 * t], o1 = 3 * C[3 * t + 1], o2 = 3 * C[3 * t + 2];

@@ -388,37 +388,33 @@ export function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, at: Wr
   return { faces: t, vertices: nw };
 }
 
-function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
-  if (w.faces === 0) return w.grid;
-  const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
-  // About FACES_PER_CELL faces a cell on average (a level of fine faces gets fine cells), within [0.1, opt.cell].
-  const dense = Math.sqrt((Math.max(sx, 0.1) * Math.max(sz, 0.1)) / Math.max(1, w.faces)) * Math.sqrt(FACES_PER_CELL / 2);
-  let cell = Math.min(100, Math.max(0.1, Math.min(opt.cell, dense)));
-  while (Math.ceil(sx / cell + 1e-9) * Math.ceil(sz / cell + 1e-9) > opt.maxCells) cell *= 2;
-  const nx = Math.max(1, Math.ceil(sx / cell + 1e-9)), nz = Math.max(1, Math.ceil(sz / cell + 1e-9));
-  const u32 = (n: number): Uint32Array => new Uint32Array(shared ? new SharedArrayBuffer(4 * n) : new ArrayBuffer(4 * n));
-  const cells = nx * nz, faces = w.faces;
-  const g: Grid = { x0: w.min[0], z0: w.min[2], cell, nx, nz, start: u32(cells + 1), items: new Uint8Array(0) };
-  const x0 = g.x0, z0 = g.z0, start = g.start, V = w.vert, C = w.corner;
-  // Two passes over the faces: count each cell's bytes, then fill. A face's cells: the columns and rows of its
-  // vertices' least and greatest x and z (cellOf). The column of the least x is the least of the vertices' columns
-  // (x → cellOf(x) never decreases), so each vertex's column and row are worked out once, not once a face in each
-  // pass. Per cell, side by side (one cache line for both): the face after its last listed (0: none yet), and its
-  // bytes (first pass) or where its next goes (second).
-  const vertices = V.length / 3, at = new Uint32Array(2 * cells), place = new Int32Array(2 * vertices);
+/**
+ * Each vertex's grid column and row (cellOf of its x and of its z: two entries a vertex), or −1 for a NaN
+ * coordinate. x → cellOf(x) never decreases, so the column of a face's least x is the least of its vertices'
+ * columns: a vertex's is worked out once, not once a face. A face with a −1 lies in no cell (as cellOf's NaN left it).
+ */
+export function vertexCells(V: Float64Array, x0: number, z0: number, cell: number, nx: number, nz: number): Int32Array {
+  const vertices = V.length / 3, place = new Int32Array(2 * vertices);
   for (let v = 0; v < vertices; v++) {
-    // cellOf inline (NaN stays NaN: its face is listed nowhere, as Math.min and Math.max of a NaN leave it).
     const i = Math.floor((V[3 * v] - x0) / cell), j = Math.floor((V[3 * v + 2] - z0) / cell);
     place[2 * v] = i < 0 ? 0 : i >= nx ? nx - 1 : i === i ? i : -1;
     place[2 * v + 1] = j < 0 ? 0 : j >= nz ? nz - 1 : j === j ? j : -1;
   }
-  // Pass 0 counts each cell's bytes, pass 1 writes them (two loops, the pass not tested a cell).
-  for (let t = 0; t < faces; t++) {
+  return place;
+}
+
+/** Faces the grid's passes take a call at a time. */
+const GRID_CHUNK = 1 << 16;
+
+/** The grid's first pass over faces [from, to): each cell's bytes (at[2k + 1]) and its last face + 1 (at[2k]). */
+function countCells(C: Uint32Array, place: Int32Array, at: Uint32Array, nx: number, from: number, to: number): void {
+  for (let t = from; t < to; t++) {
     const a = 2 * C[3 * t], b = 2 * C[3 * t + 1], c = 2 * C[3 * t + 2];
     const ia = place[a], ib = place[b], ic = place[c], ja = place[a + 1], jb = place[b + 1], jc = place[c + 1];
     if ((ia | ib | ic | ja | jb | jc) < 0) continue; // a NaN column or row (−1): no cells
     const i0 = ia < ib ? (ia < ic ? ia : ic) : ib < ic ? ib : ic, i1 = ia > ib ? (ia > ic ? ia : ic) : ib > ic ? ib : ic;
     const j0 = ja < jb ? (ja < jc ? ja : jc) : jb < jc ? jb : jc, j1 = ja > jb ? (ja > jc ? ja : jc) : jb > jc ? jb : jc;
+    // Its cells row by row.
     for (let row = j0 * nx + i0, last = j1 * nx + i0, di = i1 - i0; row <= last; row += nx) {
       for (let k = row, end = row + di; k <= end; k++) {
         const d = t - at[2 * k];
@@ -427,13 +423,11 @@ function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
       }
     }
   }
-  for (let k = 0; k < cells; k++) {
-    start[k + 1] = start[k] + at[2 * k + 1];
-    at[2 * k] = 0;
-    at[2 * k + 1] = start[k];
-  }
-  const items = (g.items = new Uint8Array(shared ? new SharedArrayBuffer(start[cells]) : new ArrayBuffer(start[cells])));
-  for (let t = 0; t < faces; t++) {
+}
+
+/** The grid's second pass over faces [from, to): each face written into its cells' bytes from at[2k + 1] on. */
+function fillCells(C: Uint32Array, place: Int32Array, at: Uint32Array, items: Uint8Array, nx: number, from: number, to: number): void {
+  for (let t = from; t < to; t++) {
     const a = 2 * C[3 * t], b = 2 * C[3 * t + 1], c = 2 * C[3 * t + 2];
     const ia = place[a], ib = place[b], ic = place[c], ja = place[a + 1], jb = place[b + 1], jc = place[c + 1];
     if ((ia | ib | ic | ja | jb | jc) < 0) continue;
@@ -449,6 +443,33 @@ function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
       }
     }
   }
+}
+
+function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
+  if (w.faces === 0) return w.grid;
+  const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
+  // About FACES_PER_CELL faces a cell on average (a level of fine faces gets fine cells), within [0.1, opt.cell].
+  const dense = Math.sqrt((Math.max(sx, 0.1) * Math.max(sz, 0.1)) / Math.max(1, w.faces)) * Math.sqrt(FACES_PER_CELL / 2);
+  let cell = Math.min(100, Math.max(0.1, Math.min(opt.cell, dense)));
+  while (Math.ceil(sx / cell + 1e-9) * Math.ceil(sz / cell + 1e-9) > opt.maxCells) cell *= 2;
+  const nx = Math.max(1, Math.ceil(sx / cell + 1e-9)), nz = Math.max(1, Math.ceil(sz / cell + 1e-9));
+  const u32 = (n: number): Uint32Array => new Uint32Array(shared ? new SharedArrayBuffer(4 * n) : new ArrayBuffer(4 * n));
+  const cells = nx * nz, faces = w.faces;
+  const g: Grid = { x0: w.min[0], z0: w.min[2], cell, nx, nz, start: u32(cells + 1), items: new Uint8Array(0) };
+  const start = g.start, C = w.corner;
+  // Two passes over the faces: count each cell's bytes, then fill (a function each, called a chunk of faces at a
+  // time: each is compiled for its own loop, once, in a process that runs it once). A face's cells: the columns and
+  // rows of its vertices' least and greatest x and z (vertexCells). Per cell, side by side (one cache line for both):
+  // the face after its last listed (0: none yet), and its bytes (first pass) or where its next goes (second).
+  const place = vertexCells(w.vert, g.x0, g.z0, cell, nx, nz), at = new Uint32Array(2 * cells);
+  for (let t = 0; t < faces; t += GRID_CHUNK) countCells(C, place, at, nx, t, Math.min(faces, t + GRID_CHUNK));
+  for (let k = 0; k < cells; k++) {
+    start[k + 1] = start[k] + at[2 * k + 1];
+    at[2 * k] = 0;
+    at[2 * k + 1] = start[k];
+  }
+  g.items = new Uint8Array(shared ? new SharedArrayBuffer(start[cells]) : new ArrayBuffer(start[cells]));
+  for (let t = 0; t < faces; t += GRID_CHUNK) fillCells(C, place, at, g.items, nx, t, Math.min(faces, t + GRID_CHUNK));
   return g;
 }
 

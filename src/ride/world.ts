@@ -403,6 +403,31 @@ export function vertexCells(V: Float64Array, x0: number, z0: number, cell: numbe
   return place;
 }
 
+/**
+ * What the grid's build leaves for the coverage grid (lanes.ts Cover) to take instead of allocating afresh: its
+ * vertices' columns and rows (vertexCellsOf: the same numbers where the cells are the same) and its per-cell scratch
+ * (takeScratch: pages already touched; a first touch of fresh memory costs ~4–15 µs a page on a 2-core VM, ~70–250 ms
+ * over a 67 MB world). Each is taken once; what is not taken is let go when the next grid is built (at most one
+ * grid's: 8 bytes a cell and 8 a vertex; the world's vertices are only referred to weakly, to know them again).
+ */
+let leftPlace: { place: Int32Array; vert: WeakRef<Float64Array>; key: number[] } | undefined;
+let leftScratch: ArrayBuffer | undefined;
+
+/** vertexCells(V, x0, z0, cell, nx, nz): the last grid's own (taken: once) when it was built over these vertices and cells. */
+export function vertexCellsOf(V: Float64Array, x0: number, z0: number, cell: number, nx: number, nz: number): Int32Array {
+  const l = leftPlace, key = [x0, z0, cell, nx, nz];
+  leftPlace = undefined;
+  if (l && l.vert.deref() === V && key.every((k, n) => Object.is(k, l.key[n]))) return l.place;
+  return vertexCells(V, x0, z0, cell, nx, nz);
+}
+
+/** The last grid's per-cell scratch (taken: once) when it holds at least `bytes`, else undefined. */
+export function takeScratch(bytes: number): ArrayBuffer | undefined {
+  const b = leftScratch;
+  leftScratch = undefined;
+  return b && b.byteLength >= bytes ? b : undefined;
+}
+
 /** Faces the grid's passes take a call at a time. */
 const GRID_CHUNK = 1 << 16;
 
@@ -446,6 +471,8 @@ function fillCells(C: Uint32Array, place: Int32Array, at: Uint32Array, items: Ui
 }
 
 function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
+  leftPlace = undefined;
+  leftScratch = undefined;
   if (w.faces === 0) return w.grid;
   const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
   // About FACES_PER_CELL faces a cell on average (a level of fine faces gets fine cells), within [0.1, opt.cell].
@@ -470,6 +497,8 @@ function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
   }
   g.items = new Uint8Array(shared ? new SharedArrayBuffer(start[cells]) : new ArrayBuffer(start[cells]));
   for (let t = 0; t < faces; t += GRID_CHUNK) fillCells(C, place, at, g.items, nx, t, Math.min(faces, t + GRID_CHUNK));
+  leftPlace = { place, vert: new WeakRef(w.vert), key: [g.x0, g.z0, cell, nx, nz] };
+  leftScratch = at.buffer;
   return g;
 }
 

@@ -17,7 +17,7 @@
 // simulated. Loud faces are counted by the world's grid cells (a face in every cell its x/z box overlaps, as the
 // grid lists it) in a summed-area table, so whether a box holds any is four look-ups.
 import { CONTACT_MODEL, EDGE_CONVEX } from './contact.ts';
-import { cellOf, isWalkable, Query, STAMPS, type RideWorld } from './world.ts';
+import { cellOf, isWalkable, type RideWorld } from './world.ts';
 
 /** A contact leaning at most this much further than the surface folds is not a ghost, radians (~0.1°; the judge's). */
 export const GHOST_SLACK = 0.002;
@@ -37,41 +37,45 @@ const CROWD_MARGIN = 1e-5;
 
 export class QuietMap {
   /**
-   * Faces that may be loud (walkable, an edge with allowance above 0) in the cells [0, i) × [0, j): a summed-area
-   * table, (nx + 1) · (nz + 1) entries, row j at j · (nx + 1). Most of the level has none: quiet in four look-ups.
+   * The faces that may be loud (walkable, an edge with allowance above 0) by grid cell (each in every cell its x/z
+   * box overlaps, as the grid lists it): CSR, `start` with cells + 1 entries into `ids`. Most cells hold none.
    */
-  private readonly sum: Uint32Array;
+  private readonly start: Uint32Array;
+  private readonly ids: Uint32Array;
   /** Faces that may be loud. */
   readonly candidates: number;
   /** By face: 0 not yet judged, 1 quiet, 2 loud (judged when a ride's box first holds it). */
   private readonly faceState: Uint8Array;
   /** By grid cell: 0 not yet judged, 1 no loud face listed, 2 a loud face listed. */
   private readonly cellState: Uint8Array;
-  private readonly q: Query;
   /** Folds found from the face across, by corner, until asked for. */
   private readonly across = new Map<number, number>();
   private readonly slack = GHOST_SLACK - CONTACT_MODEL.angleSlack;
   constructor(private readonly w: RideWorld) {
-    const g = w.grid, nx = g.nx, nz = g.nz, W = nx + 1;
+    const g = w.grid, cells = g.nx * g.nz;
     const V = w.vert, C = w.corner, A = w.allow;
-    const sum = new Uint32Array(W * (nz + 1));
-    let candidates = 0;
-    for (let t = 0; t < w.faces; t++) {
-      if (!(A[3 * t] > 0 || A[3 * t + 1] > 0 || A[3 * t + 2] > 0) || !isWalkable(w, t)) continue;
-      candidates++;
+    const start = new Uint32Array(w.faces ? cells + 1 : 1);
+    const found: number[] = [];
+    // The candidates' cells, counted (start[c + 1]), then summed into starts and filled.
+    const cellsOf = (t: number, each: (c: number) => void): void => {
       const a = 3 * C[3 * t], b = 3 * C[3 * t + 1], c = 3 * C[3 * t + 2];
       const i0 = cellOf(g, Math.min(V[a], V[b], V[c]), 0), i1 = cellOf(g, Math.max(V[a], V[b], V[c]), 0);
       const j0 = cellOf(g, Math.min(V[a + 2], V[b + 2], V[c + 2]), 1), j1 = cellOf(g, Math.max(V[a + 2], V[b + 2], V[c + 2]), 1);
-      for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) sum[(j + 1) * W + i + 1]++;
+      for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) each(j * g.nx + i);
+    };
+    for (let t = 0; t < w.faces; t++) {
+      if (!(A[3 * t] > 0 || A[3 * t + 1] > 0 || A[3 * t + 2] > 0) || !isWalkable(w, t)) continue;
+      found.push(t);
+      cellsOf(t, (c) => start[c + 1]++);
     }
-    // Counts to sums: along each row, then down the columns.
-    for (let j = 1; j <= nz; j++) for (let i = 1; i <= nx; i++) sum[j * W + i] += sum[j * W + i - 1];
-    for (let j = 2; j <= nz; j++) for (let i = 1; i <= nx; i++) sum[j * W + i] += sum[(j - 1) * W + i];
-    this.sum = sum;
-    this.candidates = candidates;
-    this.faceState = new Uint8Array(candidates ? w.faces : 0);
-    this.cellState = new Uint8Array(candidates ? nx * nz : 0);
-    this.q = new Query(candidates ? w : { ...w, faces: 0 });
+    for (let c = 0; c < cells && w.faces; c++) start[c + 1] += start[c];
+    const ids = new Uint32Array(start[start.length - 1]), fill = start.slice(0, start.length - 1);
+    for (const t of found) cellsOf(t, (c) => (ids[fill[c]++] = t));
+    this.start = start;
+    this.ids = ids;
+    this.candidates = found.length;
+    this.faceState = new Uint8Array(found.length ? w.faces : 0);
+    this.cellState = new Uint8Array(found.length ? cells : 0);
   }
 
   /**
@@ -82,30 +86,21 @@ export class QuietMap {
     if (this.candidates === 0) return true;
     // NaN bounds (a start out of range) are never quiet.
     if (!(x0 <= x1 && z0 <= z1)) return false;
-    const g = this.w.grid, W = g.nx + 1;
+    const g = this.w.grid, S = this.start;
     const i0 = cellOf(g, x0, 0), i1 = cellOf(g, x1, 0), j0 = cellOf(g, z0, 1), j1 = cellOf(g, z1, 1);
-    const S = this.sum;
-    if (S[(j1 + 1) * W + i1 + 1] - S[j0 * W + i1 + 1] - S[(j1 + 1) * W + i0] + S[j0 * W + i0] === 0) return true;
     for (let j = j0; j <= j1; j++) {
       for (let i = i0; i <= i1; i++) {
         const c = j * g.nx + i;
-        if ((this.cellState[c] || this.judgeCell(c)) === 2) return false;
+        if (S[c] !== S[c + 1] && (this.cellState[c] || this.judgeCell(c)) === 2) return false;
       }
     }
     return true;
   }
 
-  /** Judges the faces cell c lists; its state (1 or 2). */
+  /** Judges the faces that may be loud in cell c; its state (1 or 2). */
   private judgeCell(c: number): number {
-    const g = this.w.grid, items = g.items;
-    let u = -1, state = 1;
-    for (let e = g.start[c], end = g.start[c + 1]; e < end && state === 1; ) {
-      // The cell's next face (world.ts Grid).
-      let byte = items[e++], gap = byte & 0x7f;
-      for (let m = 0x80; byte > 0x7f; m *= 0x80) { byte = items[e++]; gap += (byte & 0x7f) * m; }
-      u += gap + 1;
-      if (this.isLoud(u)) state = 2;
-    }
+    let state = 1;
+    for (let k = this.start[c], end = this.start[c + 1]; k < end && state === 1; k++) if (this.isLoud(this.ids[k])) state = 2;
     this.cellState[c] = state;
     return state;
   }
@@ -132,7 +127,7 @@ export class QuietMap {
     // from one, kept for the other.
     let fold = this.across.get(corner);
     if (fold === undefined) {
-      fold = foldAcross(w, t, k, this.q);
+      fold = foldAcross(w, t, k);
       if (fold >= 0) this.across.set(ACROSS_CORNER[0], fold);
     } else this.across.delete(corner);
     return fold >= 0 && w.allow[corner] <= fold + this.slack ? fold : -1;
@@ -149,7 +144,7 @@ const ACROSS_CORNER = new Int32Array(1);
  * found in the grid cells round the edge, which list every face near it), radians; −1 when there is none, more than
  * one, it is degenerate, or another walkable surface comes near the edge (see the file header).
  */
-function foldAcross(w: RideWorld, t: number, k: number, q: Query): number {
+function foldAcross(w: RideWorld, t: number, k: number): number {
   const V = w.vert, C = w.corner, N = w.normal, g = w.grid, items = g.items;
   const va = C[3 * t + k], vb = C[3 * t + ((k + 1) % 3)], a = 3 * va, b = 3 * vb;
   const ax = V[a], ay = V[a + 1], az = V[a + 2], bx = V[b], by = V[b + 1], bz = V[b + 2];
@@ -157,8 +152,6 @@ function foldAcross(w: RideWorld, t: number, k: number, q: Query): number {
   const xlo = Math.min(ax, bx) - r, xhi = Math.max(ax, bx) + r, zlo = Math.min(az, bz) - r, zhi = Math.max(az, bz) + r;
   const ylo = Math.min(ay, by) - JUDGE_REACH - CROWD_MARGIN, yhi = Math.max(ay, by) + 2 * JUDGE_REACH + CROWD_MARGIN;
   const i0 = cellOf(g, xlo, 0), i1 = cellOf(g, xhi, 0), j0 = cellOf(g, zlo, 1), j1 = cellOf(g, zhi, 1);
-  if (++q.stamp === STAMPS) { q.seen.fill(0); q.stamp = 1; }
-  const stamp = q.stamp, seen = q.seen;
   let across = -1;
   const ex = bx - ax, ez = bz - az;
   for (let j = j0; j <= j1; j++) {
@@ -175,8 +168,8 @@ function foldAcross(w: RideWorld, t: number, k: number, q: Query): number {
         let byte = items[e++], gap = byte & 0x7f;
         for (let m = 0x80; byte > 0x7f; m *= 0x80) { byte = items[e++]; gap += (byte & 0x7f) * m; }
         u += gap + 1;
-        if (u === t || seen[u] === stamp) continue;
-        seen[u] = stamp;
+        // A face listed in several cells is met again: the same answer (across: the same face).
+        if (u === t || u === across) continue;
         const u0 = C[3 * u], u1 = C[3 * u + 1], u2 = C[3 * u + 2], p0 = 3 * u0, p1 = 3 * u1, p2 = 3 * u2;
         // Clear of the edge's box (grown by the judge's reach to the side): neither across, round its ends, nor near.
         const x0 = V[p0], x1 = V[p1], x2 = V[p2], z0 = V[p0 + 2], z1 = V[p1 + 2], z2 = V[p2 + 2];

@@ -212,9 +212,11 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
   /** A probe resting on the walkable surface at (x, z) near height y, or null where there is none. */
   /** The pose support() reads a start's lift from (its travel direction; the centre is not read). */
   const startPose = { c: new Float64Array(3), fx: 1, fz: 0 };
-  const startAt = (probe: ProbeShape, x: number, y: number, z: number, dx: number, dz: number, speed: number, reach: number): { position: [number, number, number]; velocity: [number, number, number] } | null => {
+  /** startAt's result: the start's centre and velocity (scratch: a ride copies them). */
+  const startP: [number, number, number] = [0, 0, 0], startV: [number, number, number] = [0, 0, 0];
+  const startAt = (probe: ProbeShape, x: number, y: number, z: number, dx: number, dz: number, speed: number, reach: number): boolean => {
     const h = heightAt(w, x, z, y, reach, q);
-    if (!h) return null;
+    if (!h) return false;
     const N = w.normal, f = 3 * h.face, nx = N[f], ny = N[f + 1], nz = N[f + 2];
     startPose.fx = dx;
     startPose.fz = dz;
@@ -222,8 +224,9 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
     const along = dx * nx + dz * nz;
     let vx = dx - along * nx, vy = -along * ny, vz = dz - along * nz;
     const len = Math.hypot(vx, vy, vz);
-    vx *= speed / len; vy *= speed / len; vz *= speed / len;
-    return { position: [x + nx * lift, h.y + ny * lift, z + nz * lift], velocity: [vx, vy, vz] };
+    startP[0] = x + nx * lift; startP[1] = h.y + ny * lift; startP[2] = z + nz * lift;
+    startV[0] = vx * (speed / len); startV[1] = vy * (speed / len); startV[2] = vz * (speed / len);
+    return true;
   };
 
   /**
@@ -282,18 +285,17 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
   };
 
   const rideFrom = (probe: Probe, speed: number, x: number, y: number, z: number, dx: number, dz: number, length: number, where: 'seam' | 'lane', reach = 0.05): boolean => {
-    const s = startAt(probe.shape, x, y, z, dx, dz, speed, reach);
-    if (!s) return false;
+    if (!startAt(probe.shape, x, y, z, dx, dz, speed, reach)) return false;
     const duration = length / speed + 0.5;
     // Quiet: no loud face within the ride's reach of its start (quiet.ts); it finds nothing, so it is not simulated
     // and counts as ridden along its line.
     const R = rideBound(probe.shape, speed, duration, length, sim);
-    if (opt.skipQuiet && quiet.quiet(s.position[0] - R, s.position[2] - R, s.position[0] + R, s.position[2] + R)) {
+    if (opt.skipQuiet && quiet.quiet(startP[0] - R, startP[2] - R, startP[0] + R, startP[2] + R)) {
       cur.rides.push(length, x, z, x + dx * length, z + dz * length);
       cur.quiet++;
       return true;
     }
-    const r = ride(w, q, { probe: probe.shape, position: s.position, velocity: s.velocity, duration, distance: length }, sim);
+    const r = ride(w, q, { probe: probe.shape, position: startP, velocity: startV, duration, distance: length }, sim);
     cur.rides.push(r.distance, x, z, r.position[0], r.position[2]);
     judge(r.hits, probe, speed, dx, dz, where);
     return true;

@@ -55,22 +55,27 @@ export class QuietMap {
     const g = w.grid, cells = g.nx * g.nz;
     const V = w.vert, C = w.corner, A = w.allow;
     const start = new Uint32Array(w.faces ? cells + 1 : 1);
-    const found: number[] = [];
-    // The candidates' cells, counted (start[c + 1]), then summed into starts and filled.
-    const cellsOf = (t: number, each: (c: number) => void): void => {
+    let count = 0;
+    for (let t = 0; t < w.faces; t++) if ((A[3 * t] > 0 || A[3 * t + 1] > 0 || A[3 * t + 2] > 0) && isWalkable(w, t)) count++;
+    // The candidates, and their cells (their x/z boxes' columns i0…i1 and rows j0…j1, four numbers a candidate),
+    // counted into start[c + 1], then summed into starts and filled.
+    const found = new Uint32Array(count), boxes = new Int32Array(4 * count);
+    for (let t = 0, n = 0; t < w.faces; t++) {
+      if (!(A[3 * t] > 0 || A[3 * t + 1] > 0 || A[3 * t + 2] > 0) || !isWalkable(w, t)) continue;
       const a = 3 * C[3 * t], b = 3 * C[3 * t + 1], c = 3 * C[3 * t + 2];
       const i0 = cellOf(g, Math.min(V[a], V[b], V[c]), 0), i1 = cellOf(g, Math.max(V[a], V[b], V[c]), 0);
       const j0 = cellOf(g, Math.min(V[a + 2], V[b + 2], V[c + 2]), 1), j1 = cellOf(g, Math.max(V[a + 2], V[b + 2], V[c + 2]), 1);
-      for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) each(j * g.nx + i);
-    };
-    for (let t = 0; t < w.faces; t++) {
-      if (!(A[3 * t] > 0 || A[3 * t + 1] > 0 || A[3 * t + 2] > 0) || !isWalkable(w, t)) continue;
-      found.push(t);
-      cellsOf(t, (c) => start[c + 1]++);
+      found[n] = t;
+      boxes[4 * n] = i0; boxes[4 * n + 1] = i1; boxes[4 * n + 2] = j0; boxes[4 * n + 3] = j1;
+      n++;
+      for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) start[j * g.nx + i + 1]++;
     }
     for (let c = 0; c < cells && w.faces; c++) start[c + 1] += start[c];
     const ids = new Uint32Array(start[start.length - 1]), fill = start.slice(0, start.length - 1);
-    for (const t of found) cellsOf(t, (c) => (ids[fill[c]++] = t));
+    for (let n = 0; n < found.length; n++) {
+      const i0 = boxes[4 * n], i1 = boxes[4 * n + 1], j0 = boxes[4 * n + 2], j1 = boxes[4 * n + 3];
+      for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) ids[fill[j * g.nx + i]++] = found[n];
+    }
     this.start = start;
     this.ids = ids;
     this.candidates = found.length;
@@ -134,8 +139,6 @@ export class QuietMap {
   }
 }
 
-const same = (a: number, b: number): boolean => Math.abs(a - b) <= SAME_VERTEX * Math.max(1, Math.abs(a));
-
 /** The corner across (3 · face + edge) foldAcross found. */
 const ACROSS_CORNER = new Int32Array(1);
 
@@ -148,6 +151,9 @@ function foldAcross(w: RideWorld, t: number, k: number): number {
   const V = w.vert, C = w.corner, N = w.normal, g = w.grid, items = g.items;
   const va = C[3 * t + k], vb = C[3 * t + ((k + 1) % 3)], a = 3 * va, b = 3 * vb;
   const ax = V[a], ay = V[a + 1], az = V[a + 2], bx = V[b], by = V[b + 1], bz = V[b + 2];
+  // SAME_VERTEX of each end's coordinates.
+  const tax = SAME_VERTEX * Math.max(1, Math.abs(ax)), tay = SAME_VERTEX * Math.max(1, Math.abs(ay)), taz = SAME_VERTEX * Math.max(1, Math.abs(az));
+  const tbx = SAME_VERTEX * Math.max(1, Math.abs(bx)), tby = SAME_VERTEX * Math.max(1, Math.abs(by)), tbz = SAME_VERTEX * Math.max(1, Math.abs(bz));
   const r = ACROSS + CROWD_MARGIN;
   const xlo = Math.min(ax, bx) - r, xhi = Math.max(ax, bx) + r, zlo = Math.min(az, bz) - r, zhi = Math.max(az, bz) + r;
   const ylo = Math.min(ay, by) - JUDGE_REACH - CROWD_MARGIN, yhi = Math.max(ay, by) + 2 * JUDGE_REACH + CROWD_MARGIN;
@@ -175,9 +181,15 @@ function foldAcross(w: RideWorld, t: number, k: number): number {
         const x0 = V[p0], x1 = V[p1], x2 = V[p2], z0 = V[p0 + 2], z1 = V[p1 + 2], z2 = V[p2 + 2];
         if ((x0 > x1 ? (x0 > x2 ? x0 : x2) : x1 > x2 ? x1 : x2) < xlo || (x0 < x1 ? (x0 < x2 ? x0 : x2) : x1 < x2 ? x1 : x2) > xhi) continue;
         if ((z0 > z1 ? (z0 > z2 ? z0 : z2) : z1 > z2 ? z1 : z2) < zlo || (z0 < z1 ? (z0 < z2 ? z0 : z2) : z1 < z2 ? z1 : z2) > zhi) continue;
-        // Each corner: whether it is the edge's start or end (the same vertex of one part, or a vertex at its place).
-        const isA0 = u0 === va || at(V, p0, ax, ay, az), isA1 = u1 === va || at(V, p1, ax, ay, az), isA2 = u2 === va || at(V, p2, ax, ay, az);
-        const isB0 = u0 === vb || at(V, p0, bx, by, bz), isB1 = u1 === vb || at(V, p1, bx, by, bz), isB2 = u2 === vb || at(V, p2, bx, by, bz);
+        // Each corner: whether it is the edge's start or end (the same vertex of one part, or a vertex at its place;
+        // inline: a call V8 does not inline boxes its numbers).
+        const y0 = V[p0 + 1], y1 = V[p1 + 1], y2 = V[p2 + 1];
+        const isA0 = u0 === va || (Math.abs(x0 - ax) <= tax && Math.abs(y0 - ay) <= tay && Math.abs(z0 - az) <= taz);
+        const isA1 = u1 === va || (Math.abs(x1 - ax) <= tax && Math.abs(y1 - ay) <= tay && Math.abs(z1 - az) <= taz);
+        const isA2 = u2 === va || (Math.abs(x2 - ax) <= tax && Math.abs(y2 - ay) <= tay && Math.abs(z2 - az) <= taz);
+        const isB0 = u0 === vb || (Math.abs(x0 - bx) <= tbx && Math.abs(y0 - by) <= tby && Math.abs(z0 - bz) <= tbz);
+        const isB1 = u1 === vb || (Math.abs(x1 - bx) <= tbx && Math.abs(y1 - by) <= tby && Math.abs(z1 - bz) <= tbz);
+        const isB2 = u2 === vb || (Math.abs(x2 - bx) <= tbx && Math.abs(y2 - by) <= tby && Math.abs(z2 - bz) <= tbz);
         // Across: a corner at the end whose next is at the start (the edge the other way round); more than one, or
         // another face running the edge the same way, and the edge is not a crest of two faces.
         const m = isB0 && isA1 ? 0 : isB1 && isA2 ? 1 : isB2 && isA0 ? 2 : -1;
@@ -190,8 +202,8 @@ function foldAcross(w: RideWorld, t: number, k: number): number {
         if ((isA0 && isB1) || (isA1 && isB2) || (isA2 && isB0)) return -1;
         // The surface round the edge's ends, a face the judge never finds (not walkable), or one out of its reach.
         if (isA0 || isA1 || isA2 || isB0 || isB1 || isB2 || !isWalkable(w, u)) continue;
-        if (Math.max(V[p0 + 1], V[p1 + 1], V[p2 + 1]) < ylo || Math.min(V[p0 + 1], V[p1 + 1], V[p2 + 1]) > yhi) continue;
-        if (segmentTriangle2(ax, az, bx, bz, x0, z0, x1, z1, x2, z2) <= r * r) return -1;
+        if ((y0 > y1 ? (y0 > y2 ? y0 : y2) : y1 > y2 ? y1 : y2) < ylo || (y0 < y1 ? (y0 < y2 ? y0 : y2) : y1 < y2 ? y1 : y2) > yhi) continue;
+        if (segmentNearTriangle(ax, az, bx, bz, x0, z0, x1, z1, x2, z2, r * r)) return -1;
       }
     }
   }
@@ -223,9 +235,6 @@ function segmentMeetsBox(ax: number, az: number, ex: number, ez: number, x0: num
   return lo <= hi;
 }
 
-/** Whether world vertex at offset p is (x, y, z). */
-const at = (V: Float64Array, p: number, x: number, y: number, z: number): boolean => same(V[p], x) && same(V[p + 1], y) && same(V[p + 2], z);
-
 /** Squared distance in the plane between point (px, pz) and segment (ax, az)–(bx, bz). */
 function pointSegment2(px: number, pz: number, ax: number, az: number, bx: number, bz: number): number {
   const ex = bx - ax, ez = bz - az, l = ex * ex + ez * ez;
@@ -245,19 +254,23 @@ function segmentsCross(ax: number, az: number, bx: number, bz: number, cx: numbe
   return ((o1 <= 0 && o2 >= 0) || (o1 >= 0 && o2 <= 0)) && ((o3 <= 0 && o4 >= 0) || (o3 >= 0 && o4 <= 0));
 }
 
-/** Squared distance in the plane between segment (a, b) and triangle (p, q, r) (0 when they overlap). */
-function segmentTriangle2(ax: number, az: number, bx: number, bz: number, px: number, pz: number, qx: number, qz: number, rx: number, rz: number): number {
-  // An end inside the triangle (either winding).
-  const inside = (x: number, z: number): boolean => {
-    const d1 = (qx - px) * (z - pz) - (qz - pz) * (x - px), d2 = (rx - qx) * (z - qz) - (rz - qz) * (x - qx), d3 = (px - rx) * (z - rz) - (pz - rz) * (x - rx);
-    return (d1 >= 0 && d2 >= 0 && d3 >= 0) || (d1 <= 0 && d2 <= 0 && d3 <= 0);
-  };
-  if (inside(ax, az) || inside(bx, bz)) return 0;
-  if (segmentsCross(ax, az, bx, bz, px, pz, qx, qz) || segmentsCross(ax, az, bx, bz, qx, qz, rx, rz) || segmentsCross(ax, az, bx, bz, rx, rz, px, pz)) return 0;
-  return Math.min(
-    pointSegment2(ax, az, px, pz, qx, qz), pointSegment2(ax, az, qx, qz, rx, rz), pointSegment2(ax, az, rx, rz, px, pz),
-    pointSegment2(bx, bz, px, pz, qx, qz), pointSegment2(bx, bz, qx, qz, rx, rz), pointSegment2(bx, bz, rx, rz, px, pz),
-    pointSegment2(px, pz, ax, az, bx, bz), pointSegment2(qx, qz, ax, az, bx, bz), pointSegment2(rx, rz, ax, az, bx, bz),
+/** Whether an end of segment (a, b) lies in triangle (p, q, r) in the plane (either winding; on its edge counts). */
+function endInTriangle(x: number, z: number, px: number, pz: number, qx: number, qz: number, rx: number, rz: number): boolean {
+  const d1 = (qx - px) * (z - pz) - (qz - pz) * (x - px), d2 = (rx - qx) * (z - qz) - (rz - qz) * (x - qx), d3 = (px - rx) * (z - rz) - (pz - rz) * (x - rx);
+  return (d1 >= 0 && d2 >= 0 && d3 >= 0) || (d1 <= 0 && d2 <= 0 && d3 <= 0);
+}
+
+/**
+ * Whether segment (a, b) and triangle (p, q, r) in the plane come within sqrt(r2) of each other (overlapping: 0).
+ * Answers a yes or no, not the distance: a number a call returns is boxed where V8 does not inline it.
+ */
+function segmentNearTriangle(ax: number, az: number, bx: number, bz: number, px: number, pz: number, qx: number, qz: number, rx: number, rz: number, r2: number): boolean {
+  if (endInTriangle(ax, az, px, pz, qx, qz, rx, rz) || endInTriangle(bx, bz, px, pz, qx, qz, rx, rz)) return true;
+  if (segmentsCross(ax, az, bx, bz, px, pz, qx, qz) || segmentsCross(ax, az, bx, bz, qx, qz, rx, rz) || segmentsCross(ax, az, bx, bz, rx, rz, px, pz)) return true;
+  return (
+    pointSegment2(ax, az, px, pz, qx, qz) <= r2 || pointSegment2(ax, az, qx, qz, rx, rz) <= r2 || pointSegment2(ax, az, rx, rz, px, pz) <= r2 ||
+    pointSegment2(bx, bz, px, pz, qx, qz) <= r2 || pointSegment2(bx, bz, qx, qz, rx, rz) <= r2 || pointSegment2(bx, bz, rx, rz, px, pz) <= r2 ||
+    pointSegment2(px, pz, ax, az, bx, bz) <= r2 || pointSegment2(qx, qz, ax, az, bx, bz) <= r2 || pointSegment2(rx, rz, ax, az, bx, bz) <= r2
   );
 }
 

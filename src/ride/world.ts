@@ -565,6 +565,23 @@ export const isWalkable = (w: RideWorld, t: number): boolean => w.normal[3 * t +
  * board meets where one surface runs over another's buried edge): its height and face, or null. Faces are taken by
  * their x/z projection (barycentric, inclusive within 1e-9 relative), the height on their plane.
  */
+/**
+ * The height of face t's plane at (x, z) when (x, z) lies on the face's x/z projection (barycentric, inclusive within
+ * 1e-9 relative), else NaN (outside, or a face edge-on from above). heightAt's and surfaceAlong's one rule.
+ */
+function heightOnFace(V: Float64Array, C: Uint32Array, t: number, x: number, z: number): number {
+  const A = 3 * C[3 * t], B = 3 * C[3 * t + 1], Cc = 3 * C[3 * t + 2];
+  const ax = V[A], az = V[A + 2], bx = V[B], bz = V[B + 2], cx = V[Cc], cz = V[Cc + 2];
+  const d = (bz - cz) * (ax - cx) + (cx - bx) * (az - cz);
+  if (Math.abs(d) < 1e-14) return NaN;
+  const l1 = ((bz - cz) * (x - cx) + (cx - bx) * (z - cz)) / d;
+  const l2 = ((cz - az) * (x - cx) + (ax - cx) * (z - cz)) / d;
+  const l3 = 1 - l1 - l2;
+  const e = -1e-9;
+  if (l1 < e || l2 < e || l3 < e) return NaN;
+  return l1 * V[A + 1] + l2 * V[B + 1] + l3 * V[Cc + 1];
+}
+
 export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: number, q: Query, top = false): { y: number; face: number } | null {
   let best = -1, bestY = 0, bestD = Infinity;
   // facesNear's walk inline (no closure a call: the ride asks this some 100,000 times), in the same order, over the
@@ -582,16 +599,8 @@ export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: n
     t += gap + 1;
     visits++;
     if (!(N[3 * t + 1] >= WALKABLE_MIN_NY)) continue; // isWalkable
-    const A = 3 * C[3 * t], B = 3 * C[3 * t + 1], Cc = 3 * C[3 * t + 2];
-    const ax = V[A], az = V[A + 2], bx = V[B], bz = V[B + 2], cx = V[Cc], cz = V[Cc + 2];
-    const d = (bz - cz) * (ax - cx) + (cx - bx) * (az - cz);
-    if (Math.abs(d) < 1e-14) continue;
-    const l1 = ((bz - cz) * (x - cx) + (cx - bx) * (z - cz)) / d;
-    const l2 = ((cz - az) * (x - cx) + (ax - cx) * (z - cz)) / d;
-    const l3 = 1 - l1 - l2;
-    const e = -1e-9;
-    if (l1 < e || l2 < e || l3 < e) continue;
-    const h = l1 * V[A + 1] + l2 * V[B + 1] + l3 * V[Cc + 1];
+    const h = heightOnFace(V, C, t, x, z);
+    if (h !== h) continue;
     const dist = Math.abs(h - y);
     if (dist <= reach && (top ? best < 0 || h > bestY : dist < bestD)) {
       bestD = dist;
@@ -642,18 +651,8 @@ export function surfaceAlong(w: RideWorld, x: number, z: number, dx: number, dz:
     }
     q.work += listed;
     for (let n = 0; n < walkable; n++) {
-      const t = cellFaces[n];
-      const A = 3 * C[3 * t], B = 3 * C[3 * t + 1], Cc = 3 * C[3 * t + 2];
-      const ax = V[A], az = V[A + 2], bx = V[B], bz = V[B + 2], cx = V[Cc], cz = V[Cc + 2];
-      const det = (bz - cz) * (ax - cx) + (cx - bx) * (az - cz);
-      if (Math.abs(det) < 1e-14) continue;
-      const l1 = ((bz - cz) * (px - cx) + (cx - bx) * (pz - cz)) / det;
-      const l2 = ((cz - az) * (px - cx) + (ax - cx) * (pz - cz)) / det;
-      const l3 = 1 - l1 - l2;
-      const e = -1e-9;
-      if (l1 < e || l2 < e || l3 < e) continue;
-      const h = l1 * V[A + 1] + l2 * V[B + 1] + l3 * V[Cc + 1];
-      if (Math.abs(h - y) <= reach) return d;
+      const h = heightOnFace(V, C, cellFaces[n], px, pz);
+      if (Math.abs(h - y) <= reach) return d; // NaN: not on the face
     }
   }
   return NaN;

@@ -14,8 +14,8 @@
 // A face is loud when it is walkable and one of its edges lets a contact keep its normal (allowance above 0) and is
 // not a true crest: an open edge, a convex edge with no single face across, or one storing more than it folds. A
 // ride whose probe can reach no loud face cannot find anything, whatever the faces it does reach: it need not be
-// simulated. Loud faces are counted by the world's grid cells (a face in every cell its x/z box overlaps, as the
-// grid lists it) in a summed-area table, so whether a box holds any is four look-ups.
+// simulated. The faces that may be loud are listed by the world's grid cells (a face in every cell its x/z box
+// overlaps, as the grid lists it); a cell is judged, face by face, when a ride's box first covers it, and kept.
 import { CONTACT_MODEL, EDGE_CONVEX } from './contact.ts';
 import { cellOf, isWalkable, type RideWorld } from './world.ts';
 
@@ -35,6 +35,12 @@ export const JUDGE_REACH = 0.05;
 /** Margin on those bounds, m (heightAt's barycentric inclusion is 1e-9 relative). */
 const CROWD_MARGIN = 1e-5;
 
+/** Whether face t may be loud: walkable, with an edge whose allowance is above 0 (isLoud tells whether it is). */
+function mayBeLoud(w: RideWorld, t: number): boolean {
+  const A = w.allow;
+  return (A[3 * t] > 0 || A[3 * t + 1] > 0 || A[3 * t + 2] > 0) && isWalkable(w, t);
+}
+
 export class QuietMap {
   /**
    * The faces that may be loud (walkable, an edge with allowance above 0) by grid cell (each in every cell its x/z
@@ -53,15 +59,15 @@ export class QuietMap {
   private readonly slack = GHOST_SLACK - CONTACT_MODEL.angleSlack;
   constructor(private readonly w: RideWorld) {
     const g = w.grid, cells = g.nx * g.nz;
-    const V = w.vert, C = w.corner, A = w.allow;
+    const V = w.vert, C = w.corner;
     const start = new Uint32Array(w.faces ? cells + 1 : 1);
     let count = 0;
-    for (let t = 0; t < w.faces; t++) if ((A[3 * t] > 0 || A[3 * t + 1] > 0 || A[3 * t + 2] > 0) && isWalkable(w, t)) count++;
+    for (let t = 0; t < w.faces; t++) if (mayBeLoud(w, t)) count++;
     // The candidates, and their cells (their x/z boxes' columns i0…i1 and rows j0…j1, four numbers a candidate),
     // counted into start[c + 1], then summed into starts and filled.
     const found = new Uint32Array(count), boxes = new Int32Array(4 * count);
     for (let t = 0, n = 0; t < w.faces; t++) {
-      if (!(A[3 * t] > 0 || A[3 * t + 1] > 0 || A[3 * t + 2] > 0) || !isWalkable(w, t)) continue;
+      if (!mayBeLoud(w, t)) continue;
       const a = 3 * C[3 * t], b = 3 * C[3 * t + 1], c = 3 * C[3 * t + 2];
       const i0 = cellOf(g, Math.min(V[a], V[b], V[c]), 0), i1 = cellOf(g, Math.max(V[a], V[b], V[c]), 0);
       const j0 = cellOf(g, Math.min(V[a + 2], V[b + 2], V[c + 2]), 1), j1 = cellOf(g, Math.max(V[a + 2], V[b + 2], V[c + 2]), 1);
@@ -113,13 +119,10 @@ export class QuietMap {
   /** Whether face t is loud (see the file header). */
   isLoud(t: number): boolean {
     const w = this.w, A = w.allow;
-    if (this.faceState.length === 0 || !(A[3 * t] > 0 || A[3 * t + 1] > 0 || A[3 * t + 2] > 0)) return false;
+    if (this.faceState.length === 0 || !mayBeLoud(w, t)) return false;
     if (this.faceState[t]) return this.faceState[t] === 2;
-    let loud = isWalkable(w, t);
-    if (loud) {
-      loud = false;
-      for (let k = 0; k < 3 && !loud; k++) if (A[3 * t + k] > 0 && this.crestFold(3 * t + k) < 0) loud = true;
-    }
+    let loud = false;
+    for (let k = 0; k < 3 && !loud; k++) if (A[3 * t + k] > 0 && this.crestFold(3 * t + k) < 0) loud = true;
     this.faceState[t] = loud ? 2 : 1;
     return loud;
   }

@@ -10,7 +10,7 @@ import { PROBES, type Probe, type ProbeShape, support } from './probes.ts';
 import { allowanceEdge, ride, rideBound, SIMULATION_DEFAULTS, type Hit, type SimulationOptions } from './simulate.ts';
 import { ACROSS, GHOST_SLACK, JUDGE_REACH, quietMap } from './quiet.ts';
 import { Cover, lines, planLanes, type LanePlan } from './lanes.ts';
-import { buildWorld, faceSource, heightAt, isWalkable, Query, surfaceAlong, WALKABLE_MIN_NY, type RideResource, type RideWorld } from './world.ts';
+import { BORDER_BIT, buildWorld, edgeKindAt, FACE_BORDERS, FACE_WALKABLE, faceNormal, faceSource, heightAt, isWalkable, Query, surfaceAlong, type RideResource, type RideWorld } from './world.ts';
 
 export { buildWorld, capacityForBytes, faceSource, MIN_FILE_BYTES_PER_FACE, WorldBuilder, type RideResource, type RideWorld } from './world.ts';
 export { PROBES, type Probe } from './probes.ts';
@@ -212,12 +212,15 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
   /** A probe resting on the walkable surface at (x, z) near height y, or null where there is none. */
   /** The pose support() reads a start's lift from (its travel direction; the centre is not read). */
   const startPose = { c: new Float64Array(3), fx: 1, fz: 0 };
+  /** Face normals (faceNormal): a start's face; the judge's hit face and a face round it. */
+  const FN = new Float64Array(6);
   /** startAt's result: the start's centre and velocity (scratch: a ride copies them). */
   const startP: [number, number, number] = [0, 0, 0], startV: [number, number, number] = [0, 0, 0];
   const startAt = (probe: ProbeShape, x: number, y: number, z: number, dx: number, dz: number, speed: number, reach: number): boolean => {
     const h = heightAt(w, x, z, y, reach, q);
     if (!h) return false;
-    const N = w.normal, f = 3 * h.face, nx = N[f], ny = N[f + 1], nz = N[f + 2];
+    faceNormal(w.vert, w.corner, h.face, FN);
+    const nx = FN[0], ny = FN[1], nz = FN[2];
     startPose.fx = dx;
     startPose.fz = dz;
     const lift = support(probe, startPose, nx, ny, nz) + 1e-5;
@@ -262,24 +265,25 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
       // continues flush).
       // The fold: the largest between the hit face and the faces round the contact (across it, and to either side
       // along the edge: at a vertex several faces meet, and a crest there bends by the most of them).
-      const N = w.normal, f = 3 * h.face;
+      const N = FN;
+      faceNormal(w.vert, w.corner, h.face, N);
       let fold = 0;
       for (const [ux, uz] of [[nx, nz], [-nz, nx], [nz, -nx]]) {
         const c = heightAt(w, h.point[0] + ux * ACROSS, h.point[2] + uz * ACROSS, h.point[1], JUDGE_REACH, q);
         if (!c) continue;
-        const g = 3 * c.face;
-        fold = Math.max(fold, Math.acos(Math.max(-1, Math.min(1, N[f] * N[g] + N[f + 1] * N[g + 1] + N[f + 2] * N[g + 2]))));
+        faceNormal(w.vert, w.corner, c.face, N, 3);
+        fold = Math.max(fold, Math.acos(Math.max(-1, Math.min(1, N[0] * N[3] + N[1] * N[4] + N[2] * N[5]))));
       }
       // A true crest's fold (quiet.ts) is the surface's own, measured at the edge whatever faces lie 2 mm off it.
       if (h.feature >= 0) fold = Math.max(fold, quiet.crestFold(3 * h.face + allowanceEdge(w, h.face, h.feature, h.normal)));
-      const lean = Math.acos(Math.max(-1, Math.min(1, N[f] * h.normal[0] + N[f + 1] * h.normal[1] + N[f + 2] * h.normal[2])));
+      const lean = Math.acos(Math.max(-1, Math.min(1, N[0] * h.normal[0] + N[1] * h.normal[1] + N[2] * h.normal[2])));
       if (lean <= fold + GHOST_SLACK) continue;
       const lost = h.speedBefore - h.speedAfter;
       const snag = lost >= opt.snagLoss * h.speedBefore;
       const k = h.feature < 3 ? h.feature : h.feature - 3;
       add({
         kind: snag ? 'snag' : 'bump', position: h.point, ...faceOf(h.face), size: round(snag ? lost : h.impulse), unit: 'm/s',
-        probe: probe.name, speed, direction: [round(dx), round(dz)], edge: h.feature < 3 ? EDGE_KIND_NAMES[w.edgeKind[3 * h.face + k]] : 'vertex', where,
+        probe: probe.name, speed, direction: [round(dx), round(dz)], edge: h.feature < 3 ? EDGE_KIND_NAMES[edgeKindAt(w, 3 * h.face + k)] : 'vertex', where,
       }, `${snag ? 'snag' : 'bump'}:${h.face}:${h.feature}`);
     }
   };
@@ -627,18 +631,18 @@ const HASH_BITS = new Uint32Array(HASH.buffer);
  * young generation's collections, and grow it).
  */
 function seamEdges(w: RideWorld): { edges: Uint32Array; total: number } {
-  const P = w.vert, C = w.corner, N = w.normal, border = w.border, faces = w.faces;
-  // The border corners of walkable faces (isWalkable inline), in order: the border bytes read first, a face's normal
-  // only where it has one (a few in a hundred faces).
+  const P = w.vert, C = w.corner, FB = w.faceBits, faces = w.faces;
+  // The border corners of walkable faces, in order (each face's bits: FaceBits).
   let corners = new Uint32Array(1024), count = 0;
   for (let t = 0; t < faces; t++) {
-    if (!(border[3 * t] | border[3 * t + 1] | border[3 * t + 2]) || !(N[3 * t + 1] >= WALKABLE_MIN_NY)) continue;
+    const bits = FB[t];
+    if (!(bits & FACE_BORDERS) || !(bits & FACE_WALKABLE)) continue;
     if (count + 3 > corners.length) {
       const grown = new Uint32Array(2 * corners.length);
       grown.set(corners);
       corners = grown;
     }
-    for (let k = 0; k < 3; k++) if (border[3 * t + k]) corners[count++] = 3 * t + k;
+    for (let k = 0; k < 3; k++) if ((bits >> (BORDER_BIT + k)) & 1) corners[count++] = 3 * t + k;
   }
   let size = 1;
   while (size < 2 * count) size *= 2;

@@ -3,7 +3,7 @@
 // metres; only the lane cells (spacing × spacing squares from the level's min corner) holding walkable surface are
 // ridden, and the spacing is widened until those cells' lanes total at most laneMetres — so the budget follows the
 // walkable area, not the level's bounding box: islands far apart share it instead of the empty space between them.
-import { cellOf, isWalkable, takeScratch, vertexCellsOf, WALKABLE_MIN_NY, type RideWorld } from './world.ts';
+import { cellOf, FACE_WALKABLE, isWalkable, takeScratch, vertexCellsOf, type RideWorld } from './world.ts';
 
 /**
  * Coverage: x/z cells holding walkable surface (each walkable face marks the cells its x/z box overlaps, its area
@@ -34,12 +34,12 @@ export class Cover {
     this.area = scratch ? new Float64Array(scratch, 0, cells).fill(0) : new Float64Array(cells);
     this.hit = new Uint8Array(this.nx * this.nz);
     let total = 0;
-    const P = w.vert, C = w.corner, N = w.normal, area = this.area, x0 = this.x0, z0 = this.z0, nx = this.nx, nz = this.nz;
+    const P = w.vert, C = w.corner, FB = w.faceBits, area = this.area, x0 = this.x0, z0 = this.z0, nx = this.nx, nz = this.nz;
     // Each vertex's column and row (col(): the grid's cellOf over these cells), worked out once (world.ts vertexCells;
     // the world grid's own where its cells are these).
     const place = vertexCellsOf(P, x0, z0, c, nx, nz);
     for (let t = 0; t < w.faces; t++) {
-      if (!(N[3 * t + 1] >= WALKABLE_MIN_NY)) continue; // isWalkable
+      if (!(FB[t] & FACE_WALKABLE)) continue; // isWalkable
       const o0 = 3 * C[3 * t], o1 = 3 * C[3 * t + 1], o2 = 3 * C[3 * t + 2];
       const ux = P[o1] - P[o0], uy = P[o1 + 1] - P[o0 + 1], uz = P[o1 + 2] - P[o0 + 2];
       const vx = P[o2] - P[o0], vy = P[o2 + 1] - P[o0 + 1], vz = P[o2 + 2] - P[o0 + 2];

@@ -4,7 +4,7 @@
 // the contact's own normal (from the face toward the probe), the face's feature touched (interior, edge or vertex)
 // and the point on the face. Closest points after Ericson, Real-Time Collision Detection (5.1.5, 5.1.9); the box by
 // separating axes (face normal, box axes, their cross products).
-import type { RideWorld } from './world.ts';
+import { faceNormal, type RideWorld } from './world.ts';
 
 export type ProbeShape =
   | { kind: 'sphere'; radius: number }
@@ -46,6 +46,8 @@ export class Contact {
   n = new Float64Array(3);
   feature = FEATURE_FACE;
   point = new Float64Array(3);
+  /** The face's unit normal (world.ts faceNormal), as contactWith worked it out. */
+  face = new Float64Array(3);
 }
 
 /** The probe's reach around its centre (bounding sphere radius), m. */
@@ -169,9 +171,10 @@ const clamp01 = (x: number): number => (x < 0 ? 0 : x > 1 ? 1 : x);
  * (faces are one-sided) and the separation is below `reach`; false otherwise.
  */
 export function contactWith(w: RideWorld, t: number, p: ProbeShape, pose: Pose, reach: number, out: Contact): boolean {
-  const nx = w.normal[3 * t], ny = w.normal[3 * t + 1], nz = w.normal[3 * t + 2];
+  const V = w.vert, C = w.corner, c = pose.c, fn = out.face;
+  faceNormal(V, C, t, fn);
+  const nx = fn[0], ny = fn[1], nz = fn[2];
   if (nx === 0 && ny === 0 && nz === 0) return false;
-  const V = w.vert, C = w.corner, c = pose.c;
   const A = 3 * C[3 * t], B = 3 * C[3 * t + 1], D = 3 * C[3 * t + 2];
   const plane = (c[0] - V[A]) * nx + (c[1] - V[A + 1]) * ny + (c[2] - V[A + 2]) * nz;
   if (plane < 0) return false; // behind the face

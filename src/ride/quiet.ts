@@ -17,7 +17,7 @@
 // simulated. The faces that may be loud are listed by the world's grid cells (a face in every cell its x/z box
 // overlaps, as the grid lists it); a cell is judged, face by face, when a ride's box first covers it, and kept.
 import { CONTACT_MODEL, EDGE_CONVEX } from './contact.ts';
-import { cellOf, isWalkable, type RideWorld } from './world.ts';
+import { cellOf, edgeKindAt, FACE_ALLOWS, FACE_WALKABLE, faceNormal, isWalkable, type RideWorld } from './world.ts';
 
 /** A contact leaning at most this much further than the surface folds is not a ghost, radians (~0.1°; the judge's). */
 export const GHOST_SLACK = 0.002;
@@ -35,11 +35,9 @@ export const JUDGE_REACH = 0.05;
 /** Margin on those bounds, m (heightAt's barycentric inclusion is 1e-9 relative). */
 const CROWD_MARGIN = 1e-5;
 
-/** Whether face t may be loud: walkable, with an edge whose allowance is above 0 (isLoud tells whether it is). */
-function mayBeLoud(w: RideWorld, t: number): boolean {
-  const A = w.allow;
-  return (A[3 * t] > 0 || A[3 * t + 1] > 0 || A[3 * t + 2] > 0) && isWalkable(w, t);
-}
+/** FaceBits of a face that may be loud: walkable, with an edge whose allowance is above 0 (isLoud tells whether it is). */
+const MAY_BE_LOUD = FACE_WALKABLE | FACE_ALLOWS;
+const mayBeLoud = (w: RideWorld, t: number): boolean => (w.faceBits[t] & MAY_BE_LOUD) === MAY_BE_LOUD;
 
 export class QuietMap {
   /**
@@ -130,7 +128,7 @@ export class QuietMap {
   /** The fold at corner 3 · t + k (its edge) when that edge is a true crest, radians; else −1. */
   crestFold(corner: number): number {
     const w = this.w, t = (corner / 3) | 0, k = corner - 3 * t;
-    if (w.edgeKind[corner] !== EDGE_CONVEX) return -1;
+    if (edgeKindAt(w, corner) !== EDGE_CONVEX) return -1;
     // The fold across an edge is the same from either face (the same faces near it, the same two normals): found
     // from one, kept for the other.
     let fold = this.across.get(corner);
@@ -144,6 +142,8 @@ export class QuietMap {
 
 /** The corner across (3 · face + edge) foldAcross found. */
 const ACROSS_CORNER = new Int32Array(1);
+/** foldAcross's two face normals (faceNormal). */
+const FOLD_NORMALS = new Float64Array(6);
 
 /**
  * The fold between face t and the one face across its edge k (a face with a corner running the edge the other way,
@@ -151,7 +151,7 @@ const ACROSS_CORNER = new Int32Array(1);
  * one, it is degenerate, or another walkable surface comes near the edge (see the file header).
  */
 function foldAcross(w: RideWorld, t: number, k: number): number {
-  const V = w.vert, C = w.corner, N = w.normal, g = w.grid, items = g.items;
+  const V = w.vert, C = w.corner, g = w.grid, items = g.items;
   const va = C[3 * t + k], vb = C[3 * t + ((k + 1) % 3)], a = 3 * va, b = 3 * vb;
   const ax = V[a], ay = V[a + 1], az = V[a + 2], bx = V[b], by = V[b + 1], bz = V[b + 2];
   // SAME_VERTEX of each end's coordinates.
@@ -211,8 +211,11 @@ function foldAcross(w: RideWorld, t: number, k: number): number {
     }
   }
   if (across < 0) return -1;
-  if (N[3 * across] === 0 && N[3 * across + 1] === 0 && N[3 * across + 2] === 0) return -1;
-  const d = N[3 * t] * N[3 * across] + N[3 * t + 1] * N[3 * across + 1] + N[3 * t + 2] * N[3 * across + 2];
+  const N = FOLD_NORMALS;
+  faceNormal(V, C, across, N, 3);
+  if (N[3] === 0 && N[4] === 0 && N[5] === 0) return -1;
+  faceNormal(V, C, t, N);
+  const d = N[0] * N[3] + N[1] * N[4] + N[2] * N[5];
   return Math.acos(Math.max(-1, Math.min(1, d)));
 }
 

@@ -6,7 +6,7 @@
 // it is a ghost (the surface continues across) or real geometry.
 import { contactNormal, CONTACT_MODEL, type ContactModel } from './contact.ts';
 import { Contact, contactWith, FEATURE_FACE, type Pose, type ProbeShape, probeReach, probeThickness } from './probes.ts';
-import { cellOf, Query, STAMPS, type RideWorld } from './world.ts';
+import { cellOf, faceNormal, Query, STAMPS, type RideWorld } from './world.ts';
 
 export interface SimulationOptions {
   /** Gravity, m/s² along −y (default 9.81, range 0 … 100). */
@@ -70,7 +70,6 @@ const KEPT = new Uint8Array(1024);
 const IMP = new Float64Array(1024);
 const EFF = new Float64Array(3 * 1024);
 const TMP = new Float64Array(3);
-const FN = new Float64Array(3);
 
 /** Rides one probe from its start; see the file header. `q` is the world's query scratch. */
 export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<SimulationOptions> = {}, model: ContactModel = CONTACT_MODEL): RideResult {
@@ -103,7 +102,7 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
       if (w.faces > 0) {
         const i0 = cellOf(g, c[0] - r, 0), i1 = cellOf(g, c[0] + r, 0), j0 = cellOf(g, c[2] - r, 1), j1 = cellOf(g, c[2] + r, 1);
         if (++q.stamp === STAMPS) { q.seen.fill(0); q.stamp = 1; }
-        const stamp = q.stamp, seen = q.seen, items = g.items, V = w.vert, C = w.corner, N = w.normal;
+        const stamp = q.stamp, seen = q.seen, items = g.items, V = w.vert, C = w.corner;
         // The faces the probe cannot reach (cull, below): outside [lo, hi] along the axes U (world x or the travel
         // axis), y and V (world z or across).
         cullBounds(p, c, pose, reach);
@@ -133,8 +132,7 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
               }
               const k = POOL[n];
               if (!contactWith(w, t, p, pose, reach, k)) continue;
-              FN[0] = N[3 * t]; FN[1] = N[3 * t + 1]; FN[2] = N[3 * t + 2];
-              const kept = contactNormal(k.n, FN, allowance(w, t, k.feature, k.n), TMP, model);
+              const kept = contactNormal(k.n, k.face, allowance(w, t, k.feature, k.n), TMP, model);
               FACE[n] = t;
               KEPT[n] = kept && k.feature !== FEATURE_FACE ? 1 : 0;
               IMP[n] = 0;
@@ -255,11 +253,15 @@ export function allowanceEdge(w: RideWorld, t: number, feature: number, n: Array
   return outwardDot(w, t, k, n) >= outwardDot(w, t, before, n) ? k : before;
 }
 
+/** outwardDot's face normal. */
+const OUTWARD = new Float64Array(3);
+
 /** n · the outward direction of face t's edge e (corner e to e + 1) in the face's plane (edge × face normal). */
 function outwardDot(w: RideWorld, t: number, e: number, n: ArrayLike<number>): number {
   const P = w.vert, i = 3 * w.corner[3 * t + e], j = 3 * w.corner[3 * t + ((e + 1) % 3)];
   const ex = P[j] - P[i], ey = P[j + 1] - P[i + 1], ez = P[j + 2] - P[i + 2];
-  const fx = w.normal[3 * t], fy = w.normal[3 * t + 1], fz = w.normal[3 * t + 2];
+  faceNormal(P, w.corner, t, OUTWARD);
+  const fx = OUTWARD[0], fy = OUTWARD[1], fz = OUTWARD[2];
   const ox = ey * fz - ez * fy, oy = ez * fx - ex * fz, oz = ex * fy - ey * fx;
   return (ox * n[0] + oy * n[1] + oz * n[2]) / (Math.sqrt(ox * ox + oy * oy + oz * oz) || 1);
 }

@@ -86,7 +86,7 @@ export class RideThreads {
           builder.addFaces(sources[next].name, r.written, r.arrays, r.runs, r.lo, r.hi);
           // Its arrays back to the worker that wrote them, for a later file (ride-worker.ts: no garbage here).
           const arrays = r.arrays;
-          this.post(from.get(next)!, { kind: 'recycle', arrays }, Object.values(arrays).map((a) => (a as Uint8Array).buffer as ArrayBuffer));
+          this.post(from.get(next)!, { kind: 'recycle', arrays }, Object.values(arrays).map((a) => a.buffer as ArrayBuffer));
           from.delete(next);
           next++;
         }

@@ -17,14 +17,14 @@ export interface RideWorld {
   vert: Float64Array;
   /** Per corner, three a face: its vertex (x at vert[3 · corner]). */
   corner: Uint32Array;
-  /** Unit face normal (right-handed winding); zero for a degenerate face. */
-  normal: Float64Array;
-  /** Per corner (edge from corner k to k + 1): EDGE_FLAT, EDGE_CONCAVE, EDGE_CONVEX or EDGE_OPEN as stored. */
-  edgeKind: Uint8Array;
   /** Per corner: the deviation from the face normal a contact on this edge may keep, radians (contact.ts). */
   allow: Float32Array;
-  /** Per corner: 1 when no single corner of the same shape runs the edge the other way (a shape border). */
-  border: Uint8Array;
+  /**
+   * Per face, bits (FaceBits): each corner's edge kind as stored and whether its edge is a shape border, whether the
+   * face is walkable and whether a contact may keep its own normal on one of its edges. The face's unit normal is not
+   * stored: faceNormal works it out from the corners when asked, to the same bits.
+   */
+  faceBits: Uint16Array;
   /**
    * Where the faces came from, by runs of consecutive faces of one part: 4 numbers a run (its first world face, its
    * resource (index into `names`), its part in that resource, the face in that part's shape of its first face),
@@ -36,6 +36,33 @@ export interface RideWorld {
   max: [number, number, number];
   grid: Grid;
 }
+
+/**
+ * RideWorld.faceBits, a face's u16: corner k's edge kind (EDGE_FLAT … EDGE_OPEN: edge from corner k to k + 1) in
+ * bits 2k and 2k + 1 (edgeKindAt); corner k's border flag (1 when no single corner of the same shape runs the edge the
+ * other way: a shape border) in bit BORDER_BIT + k (isBorder); FACE_WALKABLE (faceNormal's y at least
+ * WALKABLE_MIN_NY: isWalkable); FACE_ALLOWS (an edge whose allowance is above 0: a contact there may keep its own
+ * normal). The hot filters (heightAt, the quiet map, the coverage, the seams) read these two bytes a face, not a
+ * normal's 24.
+ */
+export const BORDER_BIT = 6;
+/** FaceBits: any corner a border. */
+export const FACE_BORDERS = 7 << BORDER_BIT;
+/** FaceBits: walkable. */
+export const FACE_WALKABLE = 1 << 9;
+/** FaceBits: an edge's allowance above 0. */
+export const FACE_ALLOWS = 1 << 10;
+
+/** Corner e's (3 · face + k) edge kind as stored: EDGE_FLAT, EDGE_CONCAVE, EDGE_CONVEX or EDGE_OPEN. */
+export const edgeKindAt = (w: RideWorld, e: number): number => {
+  const t = (e / 3) | 0;
+  return (w.faceBits[t] >> (2 * (e - 3 * t))) & 3;
+};
+/** Whether corner e's edge is a border of its shape (FaceBits). */
+export const isBorder = (w: RideWorld, e: number): boolean => {
+  const t = (e / 3) | 0;
+  return ((w.faceBits[t] >> (BORDER_BIT + e - 3 * t)) & 1) === 1;
+};
 
 /**
  * Faces by x/z cell: CSR (start has cells + 1 entries: byte offsets into items). A cell's faces are in ascending
@@ -113,14 +140,14 @@ export const capacityForBytes = (bytes: number): { faces: number; vertices: numb
 });
 
 /** The world's vertex and per-face arrays (RideWorld's), filled from vertex 0 and face 0 on. */
-export type FaceArrays = Pick<RideWorld, 'vert' | 'corner' | 'normal' | 'edgeKind' | 'allow' | 'border'>;
+export type FaceArrays = Pick<RideWorld, 'vert' | 'corner' | 'allow' | 'faceBits'>;
 
 /** Arrays for `faces` faces and `vertices` vertices; `shared`: on SharedArrayBuffers (worker threads read them in place). */
 export function faceArrays(faces: number, vertices: number, shared = false): FaceArrays {
   const buf = (bytes: number): ArrayBuffer | SharedArrayBuffer => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
   return {
-    vert: new Float64Array(buf(24 * vertices)), corner: new Uint32Array(buf(12 * faces)), normal: new Float64Array(buf(24 * faces)),
-    edgeKind: new Uint8Array(buf(3 * faces)), allow: new Float32Array(buf(12 * faces)), border: new Uint8Array(buf(3 * faces)),
+    vert: new Float64Array(buf(24 * vertices)), corner: new Uint32Array(buf(12 * faces)), allow: new Float32Array(buf(12 * faces)),
+    faceBits: new Uint16Array(buf(2 * faces)),
   };
 }
 
@@ -173,9 +200,7 @@ export class WorldBuilder {
     const n = this.n, nv = this.nv, b = this.a;
     b.vert.set(a.vert.subarray(0, 3 * vertices), 3 * nv);
     for (let c = 0, o = 3 * n; c < 3 * faces; c++) b.corner[o + c] = a.corner[c] + nv;
-    b.normal.set(a.normal.subarray(0, 3 * faces), 3 * n);
-    b.edgeKind.set(a.edgeKind.subarray(0, 3 * faces), 3 * n); b.allow.set(a.allow.subarray(0, 3 * faces), 3 * n);
-    b.border.set(a.border.subarray(0, 3 * faces), 3 * n);
+    b.allow.set(a.allow.subarray(0, 3 * faces), 3 * n); b.faceBits.set(a.faceBits.subarray(0, faces), n);
     for (let k = 0; k < runs.length; k += 4) this.runs.push(runs[k] + n, this.names.length, runs[k + 2], runs[k + 3]);
     for (let k = 0; k < 3; k++) {
       if (lo[k] < this.lo[k]) this.lo[k] = lo[k];
@@ -192,8 +217,8 @@ export class WorldBuilder {
   }
   private grow(faces: number, vertices: number): void {
     const b = faceArrays(faces, vertices, this.shared), n = this.n;
-    b.vert.set(this.a.vert.subarray(0, 3 * this.nv)); b.corner.set(this.a.corner.subarray(0, 3 * n)); b.normal.set(this.a.normal.subarray(0, 3 * n));
-    b.edgeKind.set(this.a.edgeKind.subarray(0, 3 * n)); b.allow.set(this.a.allow.subarray(0, 3 * n)); b.border.set(this.a.border.subarray(0, 3 * n));
+    b.vert.set(this.a.vert.subarray(0, 3 * this.nv)); b.corner.set(this.a.corner.subarray(0, 3 * n));
+    b.allow.set(this.a.allow.subarray(0, 3 * n)); b.faceBits.set(this.a.faceBits.subarray(0, n));
     this.a = b;
     this.faceCap = faces;
     this.vertCap = vertices;
@@ -203,8 +228,8 @@ export class WorldBuilder {
     const opt = { ...WORLD_DEFAULTS, ...options };
     const n = this.n, a = this.a;
     const world: RideWorld = {
-      faces: n, vert: a.vert.subarray(0, 3 * this.nv), corner: a.corner.subarray(0, 3 * n), normal: a.normal.subarray(0, 3 * n),
-      edgeKind: a.edgeKind.subarray(0, 3 * n), allow: a.allow.subarray(0, 3 * n), border: a.border.subarray(0, 3 * n),
+      faces: n, vert: a.vert.subarray(0, 3 * this.nv), corner: a.corner.subarray(0, 3 * n), allow: a.allow.subarray(0, 3 * n),
+      faceBits: a.faceBits.subarray(0, n),
       runs: Uint32Array.from(this.runs), names: this.names,
       min: n ? [this.lo[0], this.lo[1], this.lo[2]] : [0, 0, 0], max: n ? [this.hi[0], this.hi[1], this.hi[2]] : [0, 0, 0],
       grid: { x0: 0, z0: 0, cell: 1, nx: 0, nz: 0, start: new Uint32Array(1), items: new Uint8Array(0) },
@@ -259,6 +284,29 @@ export function hypot3(x: number, y: number, z: number): number {
   return Math.sqrt(preliminary) * max;
 }
 
+/**
+ * Face t's unit normal (right-handed winding: (B − A) × (C − A) over its hypot3), or zero for a degenerate face (length
+ * 1e-12 or less, or NaN), into out[o … o + 2]. Worked out when asked, not stored (24 bytes a face, most never asked
+ * for): every reader gets the bits a stored normal had, as this is the one place they are computed (a test holds
+ * them to the plain formula on real outputs and hostile faces).
+ */
+export function faceNormal(V: Float64Array, C: Uint32Array, t: number, out: Float64Array, o = 0): void {
+  const A = 3 * C[3 * t], B = 3 * C[3 * t + 1], D = 3 * C[3 * t + 2];
+  const ux = V[B] - V[A], uy = V[B + 1] - V[A + 1], uz = V[B + 2] - V[A + 2];
+  const vx = V[D] - V[A], vy = V[D + 1] - V[A + 1], vz = V[D + 2] - V[A + 2];
+  const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+  const len = hypot3(nx, ny, nz);
+  if (len > 1e-12) {
+    out[o] = nx / len;
+    out[o + 1] = ny / len;
+    out[o + 2] = nz / len;
+  } else {
+    out[o] = 0; out[o + 1] = 0; out[o + 2] = 0;
+  }
+}
+/** writeFaces' normal. */
+const NORMAL = new Float64Array(3);
+
 /** edgeAllowance of the kinds whose allowance the stored value does not change (flat, concave, open), by kind. */
 const ALLOWANCE = new Float32Array(4);
 for (const k of [EDGE_FLAT, EDGE_CONCAVE, EDGE_OPEN]) ALLOWANCE[k] = edgeAllowance(k, 1);
@@ -274,7 +322,7 @@ let nextScratch = new Uint16Array(1024), indexedNext = new Int32Array(1024);
  * and vertices it writes (a worker writes into arrays it wrote before).
  */
 export function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, at: Written, min: number[], max: number[], runs: number[]): Written {
-  const { vert, corner, normal, edgeKind, allow, border } = a;
+  const { vert, corner, allow, faceBits } = a;
   let t = at.faces, nw = at.vertices;
   // The bounds in locals (a corner at a time, in face order: the same comparisons as a vertex at a time would make).
   let lx = min[0], ly = min[1], lz = min[2], hx = max[0], hy = max[1], hz = max[2];
@@ -327,6 +375,7 @@ export function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, at: Wr
       if (offsets[f + 1] - c0 !== 3 || c0 + 3 > corners) { follows = false; continue; } // kind-5 faces are triangles
       if (!follows) runs.push(t, ri, pi, f);
       follows = true;
+      let bits = 0;
       for (let k = 0; k < 3; k++) {
         const c = c0 + k, v = cv[c], e = 3 * t + k;
         if (v >= nv) {
@@ -335,7 +384,7 @@ export function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, at: Wr
             vert[3 * origin] = 0; vert[3 * origin + 1] = 0; vert[3 * origin + 2] = 0;
           }
           corner[e] = origin;
-          edgeKind[e] = 0; allow[e] = 0; border[e] = 0;
+          allow[e] = 0; // EDGE_FLAT (0), no border
           continue;
         }
         corner[e] = base + v;
@@ -351,7 +400,7 @@ export function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, at: Wr
         else if (hasBits && (concaveBits[c >> 3] >> (c & 7)) & 1) kind = EDGE_CONCAVE;
         else if (hasValues && values[c] !== 1) kind = EDGE_CONVEX;
         else kind = EDGE_OPEN;
-        edgeKind[e] = kind;
+        bits |= kind << (2 * k);
         if (kind === EDGE_CONVEX) {
           // A level's convex edges store a few values between them: the last one's allowance kept.
           const value = values[c];
@@ -361,25 +410,17 @@ export function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, at: Wr
           }
           allow[e] = convexAllowance;
         } else allow[e] = ALLOWANCE[kind];
+        if (allow[e] > 0) bits |= FACE_ALLOWS;
         // A border unless exactly one corner of the shape runs the edge the other way: of the corners at the edge's
         // far vertex (the shape's vertex → corner index), those whose next vertex is this corner's.
         const to = cv[k < 2 ? c + 1 : c0];
         let twins = 0;
         if (indexed && to < nv) for (let m = cornerOffsets[to], end = Math.min(cornerOffsets[to + 1], listed); m < end; m++) if (after[m] === v) twins++;
-        border[e] = twins === 1 ? 0 : 1;
+        if (twins !== 1) bits |= 1 << (BORDER_BIT + k);
       }
-      const A = 3 * corner[3 * t], B = 3 * corner[3 * t + 1], C = 3 * corner[3 * t + 2];
-      const ux = vert[B] - vert[A], uy = vert[B + 1] - vert[A + 1], uz = vert[B + 2] - vert[A + 2];
-      const vx = vert[C] - vert[A], vy = vert[C + 1] - vert[A + 1], vz = vert[C + 2] - vert[A + 2];
-      const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-      const len = hypot3(nx, ny, nz);
-      if (len > 1e-12) {
-        normal[3 * t] = nx / len;
-        normal[3 * t + 1] = ny / len;
-        normal[3 * t + 2] = nz / len;
-      } else {
-        normal[3 * t] = 0; normal[3 * t + 1] = 0; normal[3 * t + 2] = 0;
-      }
+      faceNormal(vert, corner, t, NORMAL);
+      if (NORMAL[1] >= WALKABLE_MIN_NY) bits |= FACE_WALKABLE;
+      faceBits[t] = bits;
       t++;
     }
   }
@@ -558,7 +599,8 @@ export function facesNear(w: RideWorld, lx: number, lz: number, hx: number, hz: 
 /** Slope limit of a walkable face: its normal's y at least this (cos 45°). */
 export const WALKABLE_MIN_NY = Math.cos(Math.PI / 4);
 
-export const isWalkable = (w: RideWorld, t: number): boolean => w.normal[3 * t + 1] >= WALKABLE_MIN_NY;
+/** Whether face t is walkable: its normal's y at least WALKABLE_MIN_NY (FACE_WALKABLE). */
+export const isWalkable = (w: RideWorld, t: number): boolean => (w.faceBits[t] & FACE_WALKABLE) !== 0;
 
 /**
  * The walkable surface under (x, z) nearest to height y within ±reach (`top`: the highest within ±reach, the one a
@@ -588,7 +630,7 @@ export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: n
   // one cell under the point: a cell lists a face once (ascending), so no stamps are needed to visit each once.
   const g = w.grid, items = g.items;
   if (w.faces === 0 || x < g.x0 || z < g.z0 || x > g.x0 + g.nx * g.cell || z > g.z0 + g.nz * g.cell) return null;
-  const V = w.vert, C = w.corner, N = w.normal;
+  const V = w.vert, C = w.corner, FB = w.faceBits;
   let visits = 0;
   const c = cellOf(g, z, 1) * g.nx + cellOf(g, x, 0);
   let t = -1;
@@ -598,7 +640,7 @@ export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: n
     for (let m = 0x80; by > 0x7f; m *= 0x80) { by = items[k++]; gap += (by & 0x7f) * m; }
     t += gap + 1;
     visits++;
-    if (!(N[3 * t + 1] >= WALKABLE_MIN_NY)) continue; // isWalkable
+    if (!(FB[t] & FACE_WALKABLE)) continue; // isWalkable
     const h = heightOnFace(V, C, t, x, z);
     if (h !== h) continue;
     const dist = Math.abs(h - y);
@@ -622,7 +664,7 @@ let cellFaces = new Int32Array(256);
  * points in it.
  */
 export function surfaceAlong(w: RideWorld, x: number, z: number, dx: number, dz: number, y: number, reach: number, step: number, to: number, q: Query): number {
-  const g = w.grid, items = g.items, V = w.vert, C = w.corner, N = w.normal;
+  const g = w.grid, items = g.items, V = w.vert, C = w.corner, FB = w.faceBits;
   if (w.faces === 0) return NaN;
   let cell = -1, listed = 0, walkable = 0;
   for (let d = step; d <= to; d += step) {
@@ -640,7 +682,7 @@ export function surfaceAlong(w: RideWorld, x: number, z: number, dx: number, dz:
         for (let m = 0x80; by > 0x7f; m *= 0x80) { by = items[k++]; gap += (by & 0x7f) * m; }
         t += gap + 1;
         listed++;
-        if (!(N[3 * t + 1] >= WALKABLE_MIN_NY)) continue;
+        if (!(FB[t] & FACE_WALKABLE)) continue;
         if (walkable === cellFaces.length) {
           const grown = new Int32Array(2 * walkable);
           grown.set(cellFaces);

@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { buildWorld, rideResources } from '../../src/ride/index.ts';
 import { EDGE_CONCAVE, EDGE_OPEN } from '../../src/ride/contact.ts';
+import { edgeKindAt } from '../../src/ride/world.ts';
 import { lazyTempDir } from '../fixtures/levels.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
 
@@ -28,7 +29,7 @@ function footKinds(out: string, foot: number): number[] {
     for (let k = 0; k < 3; k++) {
       const a = 3 * w.corner[3 * f + k], b = 3 * w.corner[3 * f + ((k + 1) % 3)];
       const on = (o: number) => Math.abs(w.vert[o] - 0.37) < 1e-5 && Math.abs(w.vert[o + 1] - foot) < 1e-5;
-      if (on(a) && on(b)) kinds.push(w.edgeKind[3 * f + k]);
+      if (on(a) && on(b)) kinds.push(edgeKindAt(w, 3 * f + k));
     }
   }
   return kinds;

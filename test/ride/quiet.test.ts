@@ -11,7 +11,7 @@ import { compileLevel } from '../../src/build/compile.ts';
 import { buildWorld, PROBES, rideResources, type RideOptions, type RideResource } from '../../src/ride/index.ts';
 import { quietMap } from '../../src/ride/quiet.ts';
 import { ride, rideBound, SIMULATION_DEFAULTS } from '../../src/ride/simulate.ts';
-import { heightAt, Query } from '../../src/ride/world.ts';
+import { faceNormal, heightAt, Query } from '../../src/ride/world.ts';
 import { lazyTempDir } from '../fixtures/levels.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
 
@@ -94,12 +94,13 @@ describe('loud faces', () => {
     }
     const w = buildWorld(res);
     const m = quietMap(w);
-    const V = w.vert, C = w.corner;
+    const V = w.vert, C = w.corner, n = new Float64Array(3);
     /** Walkable faces whose corners all lie in the x/z box at height y (±0.1 mm). */
     const faces = (x0: number, x1: number, z0: number, z1: number, y: number): number[] => {
       const found: number[] = [];
       for (let t = 0; t < w.faces; t++) {
-        if (w.normal[3 * t + 1] < 0.9) continue;
+        faceNormal(V, C, t, n);
+        if (n[1] < 0.9) continue;
         let inside = true;
         for (let k = 0; k < 3; k++) {
           const p = 3 * C[3 * t + k];

@@ -14,8 +14,9 @@
 // A face is loud when it is walkable and one of its edges lets a contact keep its normal (allowance above 0) and is
 // not a true crest: an open edge, a convex edge with no single face across, or one storing more than it folds. A
 // ride whose probe can reach no loud face cannot find anything, whatever the faces it does reach: it need not be
-// simulated. The faces that may be loud are listed by the world's grid cells (a face in every cell its x/z box
-// overlaps, as the grid lists it); a cell is judged, face by face, when a ride's box first covers it, and kept.
+// simulated. The world's grid cells that list a face that may be loud (walkable, an edge with allowance above 0) are
+// marked, a bit a cell (the grid lists a face in every cell its x/z box overlaps); a marked cell is judged, face by
+// face from the grid's list, when a ride's box first covers it, and kept.
 import { CONTACT_MODEL, EDGE_CONVEX } from './contact.ts';
 import { cellOf, edgeKindAt, FACE_ALLOWS, FACE_WALKABLE, faceNormal, isWalkable, type RideWorld } from './world.ts';
 
@@ -40,88 +41,85 @@ const MAY_BE_LOUD = FACE_WALKABLE | FACE_ALLOWS;
 const mayBeLoud = (w: RideWorld, t: number): boolean => (w.faceBits[t] & MAY_BE_LOUD) === MAY_BE_LOUD;
 
 export class QuietMap {
-  /**
-   * The faces that may be loud (walkable, an edge with allowance above 0) by grid cell (each in every cell its x/z
-   * box overlaps, as the grid lists it): CSR, `start` with cells + 1 entries into `ids`. Most cells hold none.
-   */
-  private readonly start: Uint32Array;
-  private readonly ids: Uint32Array;
   /** Faces that may be loud. */
   readonly candidates: number;
-  /** By face: 0 not yet judged, 1 quiet, 2 loud (judged when a ride's box first holds it). */
+  /**
+   * By grid cell, a bit each (row-major as the grid, 32 a word): the cells listing a face that may be loud (the
+   * world's grid lists a face in every cell its x/z box overlaps) that are not judged yet. Most cells list none: a
+   * ride's box is looked at a word of cells at a time.
+   */
+  private readonly pending: Int32Array;
+  /** By grid cell, a bit each: the cells judged to list a loud face. */
+  private readonly loud: Int32Array;
+  /** By face, 2 bits (4 faces a byte): 0 not yet judged, 1 quiet, 2 loud (judged when a ride's box first holds it). */
   private readonly faceState: Uint8Array;
-  /** By grid cell: 0 not yet judged, 1 no loud face listed, 2 a loud face listed. */
-  private readonly cellState: Uint8Array;
   /** Folds found from the face across, by corner, until asked for. */
   private readonly across = new Map<number, number>();
   private readonly slack = GHOST_SLACK - CONTACT_MODEL.angleSlack;
   constructor(private readonly w: RideWorld) {
-    const g = w.grid, cells = g.nx * g.nz;
-    const V = w.vert, C = w.corner;
-    const start = new Uint32Array(w.faces ? cells + 1 : 1);
+    const g = w.grid, cells = g.nx * g.nz, FB = w.faceBits;
     let count = 0;
-    for (let t = 0; t < w.faces; t++) if (mayBeLoud(w, t)) count++;
-    // The candidates, and their cells (their x/z boxes' columns i0…i1 and rows j0…j1, four numbers a candidate),
-    // counted into start[c + 1], then summed into starts and filled.
-    const found = new Uint32Array(count), boxes = new Int32Array(4 * count);
-    for (let t = 0, n = 0; t < w.faces; t++) {
-      if (!mayBeLoud(w, t)) continue;
-      const a = 3 * C[3 * t], b = 3 * C[3 * t + 1], c = 3 * C[3 * t + 2];
-      const i0 = cellOf(g, Math.min(V[a], V[b], V[c]), 0), i1 = cellOf(g, Math.max(V[a], V[b], V[c]), 0);
-      const j0 = cellOf(g, Math.min(V[a + 2], V[b + 2], V[c + 2]), 1), j1 = cellOf(g, Math.max(V[a + 2], V[b + 2], V[c + 2]), 1);
-      found[n] = t;
-      boxes[4 * n] = i0; boxes[4 * n + 1] = i1; boxes[4 * n + 2] = j0; boxes[4 * n + 3] = j1;
-      n++;
-      for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) start[j * g.nx + i + 1]++;
-    }
-    for (let c = 0; c < cells && w.faces; c++) start[c + 1] += start[c];
-    const ids = new Uint32Array(start[start.length - 1]), fill = start.slice(0, start.length - 1);
-    for (let n = 0; n < found.length; n++) {
-      const i0 = boxes[4 * n], i1 = boxes[4 * n + 1], j0 = boxes[4 * n + 2], j1 = boxes[4 * n + 3];
-      for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) ids[fill[j * g.nx + i]++] = found[n];
-    }
-    this.start = start;
-    this.ids = ids;
-    this.candidates = found.length;
-    this.faceState = new Uint8Array(found.length ? w.faces : 0);
-    this.cellState = new Uint8Array(found.length ? cells : 0);
+    for (let t = 0; t < w.faces; t++) if ((FB[t] & MAY_BE_LOUD) === MAY_BE_LOUD) count++;
+    this.candidates = count;
+    const words = count ? (cells + 31) >>> 5 : 0;
+    this.pending = new Int32Array(words);
+    this.loud = new Int32Array(words);
+    this.faceState = new Uint8Array(count ? (w.faces + 3) >>> 2 : 0);
+    if (count) markCells(w, this.pending);
   }
 
   /**
    * Whether no loud face is listed in the grid cells the x/z box [x0, x1] × [z0, z1] overlaps (a box past the grid
-   * is clamped to it, as the probes' look-ups are: those cells hold every face beyond).
+   * is clamped to it, as the probes' look-ups are: those cells hold every face beyond). The cells are judged row by
+   * row, in order, up to the first loud one.
    */
   quiet(x0: number, z0: number, x1: number, z1: number): boolean {
     if (this.candidates === 0) return true;
     // NaN bounds (a start out of range) are never quiet.
     if (!(x0 <= x1 && z0 <= z1)) return false;
-    const g = this.w.grid, S = this.start;
+    const g = this.w.grid, P = this.pending, L = this.loud;
     const i0 = cellOf(g, x0, 0), i1 = cellOf(g, x1, 0), j0 = cellOf(g, z0, 1), j1 = cellOf(g, z1, 1);
     for (let j = j0; j <= j1; j++) {
-      for (let i = i0; i <= i1; i++) {
-        const c = j * g.nx + i;
-        if (S[c] !== S[c + 1] && (this.cellState[c] || this.judgeCell(c)) === 2) return false;
+      for (let c = j * g.nx + i0, end = j * g.nx + i1; c <= end; c++) {
+        // The next cell from c on that is pending or loud: the lowest bit set in its word from c's on.
+        const word = c >>> 5, bits = (P[word] | L[word]) >>> (c & 31);
+        if (bits === 0) {
+          c = ((word + 1) << 5) - 1;
+          continue;
+        }
+        c += 31 - Math.clz32(bits & -bits);
+        if (c > end) break;
+        if ((L[c >>> 5] >>> (c & 31)) & 1 || this.judgeCell(c)) return false;
       }
     }
     return true;
   }
 
-  /** Judges the faces that may be loud in cell c; its state (1 or 2). */
-  private judgeCell(c: number): number {
-    let state = 1;
-    for (let k = this.start[c], end = this.start[c + 1]; k < end && state === 1; k++) if (this.isLoud(this.ids[k])) state = 2;
-    this.cellState[c] = state;
-    return state;
+  /** Judges the faces that may be loud in cell c (in face order, to the first loud one); whether one is loud. */
+  private judgeCell(c: number): boolean {
+    const g = this.w.grid, items = g.items, FB = this.w.faceBits;
+    let loud = false, t = -1;
+    for (let e = g.start[c], end = g.start[c + 1]; e < end && !loud; ) {
+      // The cell's next face (world.ts Grid).
+      let by = items[e++], gap = by & 0x7f;
+      for (let m = 0x80; by > 0x7f; m *= 0x80) { by = items[e++]; gap += (by & 0x7f) * m; }
+      t += gap + 1;
+      if ((FB[t] & MAY_BE_LOUD) === MAY_BE_LOUD && this.isLoud(t)) loud = true;
+    }
+    this.pending[c >>> 5] &= ~(1 << (c & 31));
+    if (loud) this.loud[c >>> 5] |= 1 << (c & 31);
+    return loud;
   }
 
   /** Whether face t is loud (see the file header). */
   isLoud(t: number): boolean {
-    const w = this.w, A = w.allow;
-    if (this.faceState.length === 0 || !mayBeLoud(w, t)) return false;
-    if (this.faceState[t]) return this.faceState[t] === 2;
+    const w = this.w, A = w.allow, S = this.faceState;
+    if (S.length === 0 || !mayBeLoud(w, t)) return false;
+    const state = (S[t >>> 2] >>> (2 * (t & 3))) & 3;
+    if (state) return state === 2;
     let loud = false;
     for (let k = 0; k < 3 && !loud; k++) if (A[3 * t + k] > 0 && this.crestFold(3 * t + k) < 0) loud = true;
-    this.faceState[t] = loud ? 2 : 1;
+    S[t >>> 2] |= (loud ? 2 : 1) << (2 * (t & 3));
     return loud;
   }
 
@@ -137,6 +135,21 @@ export class QuietMap {
       if (fold >= 0) this.across.set(ACROSS_CORNER[0], fold);
     } else this.across.delete(corner);
     return fold >= 0 && w.allow[corner] <= fold + this.slack ? fold : -1;
+  }
+}
+
+/**
+ * Sets the bits of the grid cells that list a face that may be loud: each such face's cells, the columns and rows of
+ * its x/z box (as the world's grid lists it: a face with a NaN coordinate in none).
+ */
+function markCells(w: RideWorld, bits: Int32Array): void {
+  const g = w.grid, V = w.vert, C = w.corner, FB = w.faceBits, nx = g.nx;
+  for (let t = 0; t < w.faces; t++) {
+    if ((FB[t] & MAY_BE_LOUD) !== MAY_BE_LOUD) continue;
+    const a = 3 * C[3 * t], b = 3 * C[3 * t + 1], c = 3 * C[3 * t + 2];
+    const i0 = cellOf(g, Math.min(V[a], V[b], V[c]), 0), i1 = cellOf(g, Math.max(V[a], V[b], V[c]), 0);
+    const j0 = cellOf(g, Math.min(V[a + 2], V[b + 2], V[c + 2]), 1), j1 = cellOf(g, Math.max(V[a + 2], V[b + 2], V[c + 2]), 1);
+    for (let j = j0; j <= j1; j++) for (let i = i0, k = j * nx + i0; i <= i1; i++, k++) bits[k >>> 5] |= 1 << (k & 31);
   }
 }
 

@@ -624,6 +624,23 @@ const keyOf = (x: number): number => {
 const HASH = new Float64Array(1);
 const HASH_BITS = new Uint32Array(HASH.buffer);
 
+/** Faces borderCorners takes a call at a time. */
+const BORDER_CHUNK = 1 << 16;
+
+/**
+ * The border corners (3 · face + corner) of the walkable faces of [from, to), in order, written into `out` from
+ * `count` on (FaceBits); the count after them, or −1 when they do not fit.
+ */
+function borderCorners(FB: Uint16Array, from: number, to: number, out: Uint32Array, count: number): number {
+  for (let t = from; t < to; t++) {
+    const bits = FB[t];
+    if (!(bits & FACE_BORDERS) || !(bits & FACE_WALKABLE)) continue;
+    if (count + 3 > out.length) return -1;
+    for (let k = 0; k < 3; k++) if ((bits >> (BORDER_BIT + k)) & 1) out[count++] = 3 * t + k;
+  }
+  return count;
+}
+
 /**
  * The seam edges (3 · face + corner, in face order): each border corner's edge of a walkable face, once by its ends
  * rounded to 0.1 mm either way round (the first), less those without horizontal length; and their total length.
@@ -631,18 +648,20 @@ const HASH_BITS = new Uint32Array(HASH.buffer);
  * young generation's collections, and grow it).
  */
 function seamEdges(w: RideWorld): { edges: Uint32Array; total: number } {
-  const P = w.vert, C = w.corner, FB = w.faceBits, faces = w.faces;
-  // The border corners of walkable faces, in order (each face's bits: FaceBits).
+  const P = w.vert, C = w.corner, faces = w.faces;
+  // The border corners of walkable faces, in order: a chunk of faces a call (borderCorners), again with more room
+  // where a chunk's do not fit.
   let corners = new Uint32Array(1024), count = 0;
-  for (let t = 0; t < faces; t++) {
-    const bits = FB[t];
-    if (!(bits & FACE_BORDERS) || !(bits & FACE_WALKABLE)) continue;
-    if (count + 3 > corners.length) {
+  for (let t = 0; t < faces; ) {
+    const to = Math.min(faces, t + BORDER_CHUNK), n = borderCorners(w.faceBits, t, to, corners, count);
+    if (n < 0) {
       const grown = new Uint32Array(2 * corners.length);
-      grown.set(corners);
+      grown.set(corners.subarray(0, count));
       corners = grown;
+      continue;
     }
-    for (let k = 0; k < 3; k++) if ((bits >> (BORDER_BIT + k)) & 1) corners[count++] = 3 * t + k;
+    count = n;
+    t = to;
   }
   let size = 1;
   while (size < 2 * count) size *= 2;
@@ -673,7 +692,8 @@ function seamEdges(w: RideWorld): { edges: Uint32Array; total: number } {
     }
     if (found) continue;
     table[slot] = stored;
-    keys.set(key, 6 * stored++);
+    const o = 6 * stored++;
+    keys[o] = key[0]; keys[o + 1] = key[1]; keys[o + 2] = key[2]; keys[o + 3] = key[3]; keys[o + 4] = key[4]; keys[o + 5] = key[5];
     if (Math.abs(P[j] - P[i]) + Math.abs(P[j + 2] - P[i + 2]) < 1e-6) continue;
     edges[kept++] = ek;
     total += Math.sqrt((P[j] - P[i]) ** 2 + (P[j + 1] - P[i + 1]) ** 2 + (P[j + 2] - P[i + 2]) ** 2);

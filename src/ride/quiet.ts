@@ -57,15 +57,16 @@ export class QuietMap {
   private readonly across = new Map<number, number>();
   private readonly slack = GHOST_SLACK - CONTACT_MODEL.angleSlack;
   constructor(private readonly w: RideWorld) {
-    const g = w.grid, cells = g.nx * g.nz, FB = w.faceBits;
+    const g = w.grid, words = w.faces ? (g.nx * g.nz + 31) >>> 5 : 0;
+    const pending = new Int32Array(words);
+    // A chunk of faces a call: the function is compiled for its loop after a few calls, not once the loop has run
+    // long in a process that runs it once.
     let count = 0;
-    for (let t = 0; t < w.faces; t++) if ((FB[t] & MAY_BE_LOUD) === MAY_BE_LOUD) count++;
+    for (let t = 0; t < w.faces; t += MARK_CHUNK) count += markCells(w, pending, t, Math.min(w.faces, t + MARK_CHUNK));
     this.candidates = count;
-    const words = count ? (cells + 31) >>> 5 : 0;
-    this.pending = new Int32Array(words);
-    this.loud = new Int32Array(words);
+    this.pending = count ? pending : new Int32Array(0);
+    this.loud = new Int32Array(count ? words : 0);
     this.faceState = new Uint8Array(count ? (w.faces + 3) >>> 2 : 0);
-    if (count) markCells(w, this.pending);
   }
 
   /**
@@ -138,19 +139,26 @@ export class QuietMap {
   }
 }
 
+/** Faces markCells takes a call at a time. */
+const MARK_CHUNK = 1 << 16;
+
 /**
- * Sets the bits of the grid cells that list a face that may be loud: each such face's cells, the columns and rows of
- * its x/z box (as the world's grid lists it: a face with a NaN coordinate in none).
+ * Sets the bits of the grid cells that list a face of [from, to) that may be loud: each such face's cells, the
+ * columns and rows of its x/z box (as the world's grid lists it: a face with a NaN coordinate in none). Returns how
+ * many faces may be loud.
  */
-function markCells(w: RideWorld, bits: Int32Array): void {
+function markCells(w: RideWorld, bits: Int32Array, from: number, to: number): number {
   const g = w.grid, V = w.vert, C = w.corner, FB = w.faceBits, nx = g.nx;
-  for (let t = 0; t < w.faces; t++) {
+  let count = 0;
+  for (let t = from; t < to; t++) {
     if ((FB[t] & MAY_BE_LOUD) !== MAY_BE_LOUD) continue;
+    count++;
     const a = 3 * C[3 * t], b = 3 * C[3 * t + 1], c = 3 * C[3 * t + 2];
     const i0 = cellOf(g, Math.min(V[a], V[b], V[c]), 0), i1 = cellOf(g, Math.max(V[a], V[b], V[c]), 0);
     const j0 = cellOf(g, Math.min(V[a + 2], V[b + 2], V[c + 2]), 1), j1 = cellOf(g, Math.max(V[a + 2], V[b + 2], V[c + 2]), 1);
     for (let j = j0; j <= j1; j++) for (let i = i0, k = j * nx + i0; i <= i1; i++, k++) bits[k >>> 5] |= 1 << (k & 31);
   }
+  return count;
 }
 
 /** The corner across (3 · face + edge) foldAcross found. */

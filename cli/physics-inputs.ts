@@ -3,17 +3,9 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Manifest } from '../src/build/compile.ts';
-import { readManifestText, readPhysicsFile as readCapped, readRegularFile, whatIsNot } from '../src/files.ts';
+import { PHYSICS_HEAD_BYTES as HEAD_BYTES, readManifestText, readPhysicsBytes, readRegularFile, whatIsNot, type ReadBuffer } from '../src/files.ts';
 import { identify, notPhysics } from '../src/format/identify.ts';
 import { checkManifest } from '../src/export/manifest-read.ts';
-
-/** Bytes identify() looks at. */
-const HEAD_BYTES = 4096;
-/**
- * A file up to this size is read whole in one go (one open: a compile output's cells are ~0.1 MB each, and a second
- * open for the rest cost ~25 % of reading them); a larger one is told from its head first.
- */
-const WHOLE_BYTES = 4 << 20;
 
 export interface InputGroup {
   /** The argument as given. */
@@ -95,27 +87,9 @@ export async function expandPhysicsInputs(args: string[], opts: { manifests?: bo
 
 /**
  * A file's bytes when it is a PhysicsResource; otherwise what it is, in words (a level, an empty file, not a regular
- * file, larger than any PhysicsResource: src/files.ts readPhysicsFile).
+ * file, larger than any PhysicsResource: src/files.ts readPhysicsBytes, which `into` reads into a reused buffer).
  */
-export function readPhysicsFile(path: string): { bytes: Uint8Array } | { error: string } {
-  let bytes: Uint8Array;
-  try {
-    // Its first bytes say what it is: a file that is not a PhysicsResource is named without reading the rest (a
-    // 1 GiB file of zeros took 1.1 GB to be told it is not one), past WHOLE_BYTES.
-    const first = readRegularFile(path, WHOLE_BYTES + 1, 'truncate');
-    if (first.length <= WHOLE_BYTES) bytes = first;
-    else {
-      const kind = identify(first.subarray(0, HEAD_BYTES), path);
-      if (kind !== 'physics') return { error: notPhysics(kind, statSync(path).size) };
-      bytes = readCapped(path);
-    }
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    return { error: err.code === 'ENOENT' ? 'no such file' : err.message };
-  }
-  const kind = identify(bytes, path);
-  return kind === 'physics' ? { bytes } : { error: notPhysics(kind, bytes.length) };
-}
+export const readPhysicsFile = (path: string, into?: ReadBuffer): { bytes: Uint8Array } | { error: string } => readPhysicsBytes(path, into);
 
 /** Why `path` is not a PhysicsResource from its first bytes (as readPhysicsFile says it), or undefined when it may be one. */
 export function readPhysicsHead(path: string): string | undefined {

@@ -3,13 +3,14 @@
 // Exit codes: 0 no findings, 1 findings, 2 usage or an input that cannot be read (a file verify refuses is refused
 // by name and offset).
 import { statSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { basename } from 'node:path';
 import type { CommandModule } from 'yargs';
 import type { Finding } from '../../src/format/verify.ts';
 import type { RideOptions, RideReport, RideWorld } from '../../src/ride/index.ts';
 import type { RideThreads } from '../../src/ride/threads.ts';
 import { parseWorkers } from './compile.ts';
-import { expandPhysicsInputs, readPhysicsFile } from '../physics-inputs.ts';
+import { expandPhysicsInputs } from '../physics-inputs.ts';
 import { checkNumber, usage } from '../options.ts';
 
 interface RideArgs {
@@ -22,14 +23,27 @@ interface RideArgs {
 }
 
 /**
- * Threads for a ride: --workers as given; auto is this thread alone. Measured on the 1M bench level on a 2-core
- * machine shared with other jobs (load 1.5–1.8), two workers took ~0.2–0.3 s less wall time for ~1 s more CPU (4.4–4.6
- * s against 3.4–3.5) and ~40 MiB more memory (each worker's heap and compiled code beside the shared world): threads
- * pay only where cores are free, and the ride's memory goal is the compile's peak. docs/performance.md "Riding the
- * collision".
+ * Input bytes from which `--workers auto` builds the world on two threads (this one and a worker: RideThreads), when
+ * a second core is idle: a worker costs ~100 ms of start and module compile on the other core before it takes its
+ * first file, and the first pass (counting each file's faces) ~30–50 ms here (docs/performance.md "Riding the
+ * collision").
  */
-export function rideThreadCount(workers: number | 'auto'): number {
-  return workers === 'auto' ? 1 : workers;
+export const TWO_THREAD_BYTES = 16 << 20;
+
+/**
+ * Cores not busy by the 1-minute load average, at least 1 (src/tiling/pool.ts idleCores, not imported: the pool's
+ * modules stay out of a one-thread ride's start). On a 2-core machine others keep busy, the world's two threads got
+ * one core between them and took ~0.5 s more CPU and wall time than one thread on the 1M bench level.
+ */
+const idleCores = (): number => Math.max(1, Math.min(availableParallelism(), Math.round(availableParallelism() - loadavg()[0] + 0.5)));
+
+/**
+ * Threads for a ride, this one included: --workers as given (1: this thread alone); auto is two (this one and a
+ * worker, building the world) for inputs of TWO_THREAD_BYTES or more when a second core is idle, else this one.
+ */
+export function rideThreadCount(workers: number | 'auto', bytes: number, idle = idleCores()): number {
+  if (workers !== 'auto') return workers;
+  return bytes >= TWO_THREAD_BYTES && idle >= 2 ? 2 : 1;
 }
 
 /** A refusal in words: the file, verify's first finding (its check and offset) and how many more. */
@@ -41,50 +55,56 @@ function refusal(file: string, refused: Finding[]): string {
 
 /**
  * The world of the files' faces, or the first file that cannot be read: its name and why (verify's finding, with its
- * offset). Each file is read, verified and its faces added before the next is read: its bytes and record go once
- * they are in the world (the world, not the files beside it, sets the ride's peak memory). With `threads`, the files
- * are verified and read on its workers (the same world: src/ride/threads.ts).
+ * offset). Each file is read (into one reused buffer), verified and its faces added before the next is read: its
+ * record goes once its faces are in the world (the world, not the files beside it, sets the ride's peak memory).
+ * With `threads`, the world is built by this thread and the workers together (the same world: src/ride/threads.ts;
+ * `mainClaims` false: by the workers alone, for tests).
  */
-export async function readRideWorld(files: string[], threads?: RideThreads): Promise<{ world: RideWorld } | { error: string }> {
-  const { verifyAndRead } = await import('../../src/format/verify.ts');
+export async function readRideWorld(files: string[], threads?: RideThreads, mainClaims = true): Promise<{ world: RideWorld } | { error: string }> {
+  const { ReadBuffer } = await import('../../src/files.ts');
+  const { readRideFile } = await import('../../src/ride/world-files.ts');
   const { capacityForBytes, WorldBuilder } = await import('../../src/ride/index.ts');
-  const size = (file: string): number => {
-    try {
-      return statSync(file).size;
-    } catch {
-      return 0; // told by the read
-    }
-  };
   if (threads) {
-    const read = await threads.readWorld(files.map((file) => ({ name: basename(file), size: size(file), read: () => readPhysicsFile(file) })));
+    const read = await threads.buildWorld(files, files.map((f) => basename(f)), {}, mainClaims);
     if ('world' in read) return read;
     return { error: 'refused' in read ? refusal(files[read.index], read.refused) : `${files[read.index]}: ${read.error}` };
   }
   const capacity = capacityForBytes(files.reduce((s, f) => s + size(f), 0));
   const builder = new WorldBuilder(capacity.faces, false, capacity.vertices);
+  const into = new ReadBuffer();
   for (const file of files) {
-    const read = readPhysicsFile(file);
+    const read = readRideFile(file, into);
     if ('error' in read) return { error: `${file}: ${read.error}` };
-    // The resource verify read is the one ridden: the file is parsed once.
-    const { findings: refused, resource } = verifyAndRead(read.bytes, file);
-    if (refused.length || !resource) return { error: refusal(file, refused) };
-    builder.add({ name: basename(file), resource });
+    if ('refused' in read) return { error: refusal(file, read.refused) };
+    builder.add({ name: basename(file), resource: read.resource });
   }
   return { world: builder.finish() };
 }
 
+/** A file's size in bytes (0 when it cannot be statted: its read says why). */
+function size(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
 /**
- * Reads and rides the files (readRideWorld, rideWorld) on `workers` worker threads (rideThreadCount; 1: this thread
- * alone); the report is the same for any count.
+ * Reads and rides the files (readRideWorld, rideWorld) on `workers` threads, this one included (rideThreadCount;
+ * 1: this thread alone); the report is the same for any count.
  */
 export async function rideFiles(files: string[], workers: number | 'auto', options: Partial<RideOptions> = {}): Promise<{ report: RideReport } | { error: string }> {
-  const count = rideThreadCount(workers);
+  const count = rideThreadCount(workers, workers === 'auto' ? files.reduce((s, f) => s + size(f), 0) : 0);
   // Loaded only for worker threads: it brings the worker pool's modules (src/tiling/pool.ts and what it imports).
-  const threads = count > 1 ? new (await import('../../src/ride/threads.ts')).RideThreads(count) : undefined;
+  const threads = count > 1 ? new (await import('../../src/ride/threads.ts')).RideThreads(count - 1) : undefined;
   try {
     const read = await readRideWorld(files, threads);
     if ('error' in read) return read;
-    if (threads) return { report: await threads.ride(read.world, options) };
+    // Given workers ride the steps too; auto's worker only builds the world: a worker riding steps builds its own
+    // ride state (the quiet map, ~0.3 s and ~25 MiB on the 1M bench level) for ~0.13 s of steps, and did not pay.
+    if (threads && workers !== 'auto') return { report: await threads.ride(read.world, options) };
+    await threads?.close();
     const { rideWorld } = await import('../../src/ride/index.ts');
     return { report: rideWorld(read.world, options) };
   } finally {
@@ -121,7 +141,7 @@ export const rideCommand: CommandModule<object, RideArgs> = {
       .option('seam-spacing', { type: 'number', default: 2, describe: 'metres of seam between crossing points (0.05–1000), widened so that a level has at most 3,000 crossings; each crossing is ridden by every probe at both speeds both ways' })
       .option('lane-spacing', { type: 'number', default: 16, describe: 'metres between lanes along x and along z over the walkable surface, ridden by the wheel at 8 m/s (0: none, up to 10000), widened so that lanes total at most 20,000 m' })
       .option('work-budget', { type: 'number', default: 400_000_000, describe: 'face visits at most; past it the ride stops and says how much it covered (1,000 or more)' })
-      .option('workers', { type: 'string', defaultDescription: 'auto', describe: 'worker threads that verify and ride the files (1, and auto: the main thread alone); the report is identical for any count' }) as never,
+      .option('workers', { type: 'string', defaultDescription: 'auto', describe: 'threads, the main thread included: N builds the world from the files on N threads and rides it on the N − 1 workers beside the main thread; 1: the main thread alone; auto: the world on two threads for outputs of 16 MB or more while a second core is idle, else one. The report is identical for any count' }) as never,
   handler: async (args) => {
     const seamSpacing = checkNumber('seam-spacing', args.seamSpacing, { min: 0.05, max: 1000, integer: false, unit: 'metres' });
     const laneSpacing = checkNumber('lane-spacing', args.laneSpacing, { min: 0, max: 10000, integer: false, unit: 'metres' });

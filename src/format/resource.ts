@@ -15,11 +15,12 @@ import {
   type ShapeHeader,
   checkShapeRecord,
   readShapeArrays,
+  readShapeFaces,
   readShapeHeader,
   writeShapeArrays,
   writeShapeHeader,
 } from './shape.ts';
-import { HEADER_SIZE, NO_SHAPE, PART_SIZE, type PhysicsResource, type ResourceLayout, SHAPE_ARRAY_COUNT, SHAPE_SIZE } from './types.ts';
+import { HEADER_SIZE, NO_SHAPE, PART_SIZE, type PartRecord, type PhysicsResource, type ShapeRecord, type ResourceLayout, SHAPE_ARRAY_COUNT, SHAPE_SIZE } from './types.ts';
 
 export interface ReadOptions {
   /**
@@ -82,6 +83,33 @@ export function readPhysicsResource(input: Uint8Array, options: ReadOptions = {}
       fill: findFill(bytes, placed),
     },
   };
+}
+
+/** A resource's parts and its shapes' face arrays (readResourceOutline). */
+export interface ResourceOutline {
+  parts: PartRecord[];
+  shapes: Pick<ShapeRecord, 'vertices' | 'cornerVertices' | 'faceOffsets'>[];
+}
+
+/**
+ * The parts and each shape's vertices, corner vertices and face offsets of a PhysicsResource, read as
+ * readPhysicsResource reads them (the same header, shape and part checks; the arrays are views of `input`), without
+ * the rest: the other arrays, the layout checks, the corner check. For counting faces (the ride's world build, whose
+ * files are verified whole before their faces are written); throws FormatError.
+ */
+export function readResourceOutline(input: Uint8Array): ResourceOutline {
+  const bytes = plainBytes(input);
+  const h = readHeader(new Reader(bytes, 'header'));
+  const shapes: ResourceOutline['shapes'] = [];
+  for (let i = 0; i < h.shapeCount; i++) {
+    const at = h.shapeTable + SHAPE_SIZE * i;
+    const sh = readShapeHeader(new Reader(bytes, `shape ${i}`), at);
+    checkShapeHeader(sh, i, at, bytes.byteLength);
+    shapes.push(readShapeFaces(bytes, sh));
+  }
+  const parts: PartRecord[] = [];
+  for (let i = 0; i < h.partCount; i++) parts.push(readPart(new Reader(bytes, `part ${i}`), h.partTable + PART_SIZE * i, h.shapeCount));
+  return { parts, shapes };
 }
 
 /**

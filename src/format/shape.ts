@@ -275,6 +275,17 @@ function arrayBytes(own: Uint8Array, h: ShapeHeader, k: number): Uint8Array {
   if (size === 0) return EMPTY.u8;
   return own.byteOffset % 8 === 0 ? new Uint8Array(own.buffer, own.byteOffset + h.arrays[k], size) : copyBytes(own, h.arrays[k], size);
 }
+/**
+ * The shape's vertices, corner vertices and face offsets only (readShapeArrays' views of them): what a reader that
+ * counts faces needs (src/format/resource.ts readResourceOutline).
+ */
+export function readShapeFaces(own: Uint8Array, h: ShapeHeader): Pick<ShapeRecord, 'vertices' | 'cornerVertices' | 'faceOffsets'> {
+  return {
+    vertices: f32Array(arrayBytes(own, h, SLOT.vertices)),
+    cornerVertices: u16Array(arrayBytes(own, h, SLOT.cornerVertices)),
+    faceOffsets: u16Array(arrayBytes(own, h, SLOT.faceOffsets)),
+  };
+}
 const f32Array = (b: Uint8Array): Float32Array => (b.byteLength ? new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4) : EMPTY.f32);
 const u16Array = (b: Uint8Array): Uint16Array => (b.byteLength ? new Uint16Array(b.buffer, b.byteOffset, b.byteLength / 2) : EMPTY.u16);
 

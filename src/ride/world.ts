@@ -122,6 +122,29 @@ export function resourceVertices(r: PhysicsResource): number {
 }
 
 /**
+ * The faces and vertices writeFaces writes for a resource, exactly, by its rules: a kind-5 part (of a shape the
+ * resource has) gives its shape's vertices, its triangle faces (three corner offsets apart, within the corners),
+ * and one vertex more, at the origin, when one of those faces has a corner past the shape's vertices. A worker
+ * writes a file's faces at the offset these give (src/ride/threads.ts): a test holds them to writeFaces' own.
+ */
+export function countFaces(r: Pick<PhysicsResource, 'parts'> & { shapes: Pick<PhysicsResource['shapes'][number], 'vertices' | 'cornerVertices' | 'faceOffsets'>[] }): Written {
+  let faces = 0, vertices = 0;
+  for (const p of r.parts) {
+    if (p.kind !== KIND_MESH || p.shape >= r.shapes.length) continue;
+    const s = r.shapes[p.shape], offsets = s.faceOffsets, cv = s.cornerVertices, corners = cv.length, nv = s.vertices.length / 3;
+    let origin = false;
+    for (let f = 0; f + 1 < offsets.length; f++) {
+      const c0 = offsets[f];
+      if (offsets[f + 1] - c0 !== 3 || c0 + 3 > corners) continue;
+      faces++;
+      if (!origin && (cv[c0] >= nv || cv[c0 + 1] >= nv || cv[c0 + 2] >= nv)) origin = true;
+    }
+    vertices += Math.ceil(nv) + (origin ? 1 : 0); // writeFaces writes vertex v for each v < nv
+  }
+  return { faces, vertices };
+}
+
+/**
  * File bytes a kind-5 face takes at least in a resource verify passes: three corners (u16 vertex, f32 edge value),
  * its u16 face offset and a tree node (u64; faces − 1 of them): 28. A capacity estimate only (parts that share a
  * shape give the world its faces more than once; the builder grows then).
@@ -225,18 +248,26 @@ export class WorldBuilder {
   }
   /** The world of the faces added, with its grid. */
   finish(options: Partial<WorldOptions> = {}): RideWorld {
-    const opt = { ...WORLD_DEFAULTS, ...options };
-    const n = this.n, a = this.a;
-    const world: RideWorld = {
-      faces: n, vert: a.vert.subarray(0, 3 * this.nv), corner: a.corner.subarray(0, 3 * n), allow: a.allow.subarray(0, 3 * n),
-      faceBits: a.faceBits.subarray(0, n),
-      runs: Uint32Array.from(this.runs), names: this.names,
-      min: n ? [this.lo[0], this.lo[1], this.lo[2]] : [0, 0, 0], max: n ? [this.hi[0], this.hi[1], this.hi[2]] : [0, 0, 0],
-      grid: { x0: 0, z0: 0, cell: 1, nx: 0, nz: 0, start: new Uint32Array(1), items: new Uint8Array(0) },
-    };
-    world.grid = buildGrid(world, opt, this.shared);
-    return world;
+    return worldOf(this.a, this.n, this.nv, this.runs, this.names, this.lo, this.hi, options, this.shared);
   }
+}
+
+/**
+ * The world of `faces` faces and `vertices` vertices written into `a` (from 0 on), their runs (4 numbers a run, in
+ * face order), the resources' names and the faces' bounds, with its grid (on shared memory when `shared`).
+ */
+export function worldOf(a: FaceArrays, faces: number, vertices: number, runs: number[], names: string[], lo: number[], hi: number[], options: Partial<WorldOptions> = {}, shared = false): RideWorld {
+  const opt = { ...WORLD_DEFAULTS, ...options };
+  const n = faces;
+  const world: RideWorld = {
+    faces: n, vert: a.vert.subarray(0, 3 * vertices), corner: a.corner.subarray(0, 3 * n), allow: a.allow.subarray(0, 3 * n),
+    faceBits: a.faceBits.subarray(0, n),
+    runs: Uint32Array.from(runs), names,
+    min: n ? [lo[0], lo[1], lo[2]] : [0, 0, 0], max: n ? [hi[0], hi[1], hi[2]] : [0, 0, 0],
+    grid: { x0: 0, z0: 0, cell: 1, nx: 0, nz: 0, start: new Uint32Array(1), items: new Uint8Array(0) },
+  };
+  world.grid = buildGrid(world, opt, shared);
+  return world;
 }
 
 /** Builds the world from resources read by the codec. Non-triangle faces and non-mesh parts are skipped. */

@@ -109,11 +109,10 @@ export interface LanePlan {
  */
 export function planLanes(w: RideWorld, cover: Cover, spacing0: number, metres: number, laneRide: number): LanePlan {
   const c = cover.cell, A = cover.area;
-  // The coverage cells holding walkable area, ascending (one pass over the cells: a view of as many as there are).
-  let count = 0;
-  const all = new Int32Array(A.length);
-  for (let k = 0; k < A.length; k++) if (A[k] > 0) all[count++] = k;
-  const occupied = all.subarray(0, count);
+  // The coverage cells holding walkable area, counted (laneCells reads them from the area itself: a level filling its
+  // box holds walkable area in every cell, and a list of them all was as large as the area).
+  let occupied = 0;
+  for (let k = 0; k < A.length; k++) if (A[k] > 0) occupied++;
   const budget = Math.max(1, metres);
   const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
   // A cell's lanes, m: its stretch of the x lane (when the lane's line lies within the level) and of the z lane; a
@@ -133,19 +132,19 @@ export function planLanes(w: RideWorld, cover: Cover, spacing0: number, metres: 
   // Not finer than a quarter of a coverage cell: a coverage cell then spans at most 5 × 5 lane cells.
   const least = Math.max(spacing0, c / 4);
   const box = Math.max(least, (2 * sx * sz) / budget);
-  const first = Math.max(least, Math.min(box, (2 * occupied.length * c * c) / budget));
+  const first = Math.max(least, Math.min(box, (2 * occupied * c * c) / budget));
   const extent = Math.max(sx, sz, c);
-  let spacing = first, cells = laneCells(cover, occupied, spacing), m = total(cells, spacing);
+  let spacing = first, cells = laneCells(cover, spacing), m = total(cells, spacing);
   for (let n = 0; m > budget && spacing < Math.min(box, extent) && n < 100; n++) {
     spacing = Math.min(box, spacing * Math.max(1.001, m / budget));
-    cells = laneCells(cover, occupied, spacing);
+    cells = laneCells(cover, spacing);
     m = total(cells, spacing);
   }
   // The box's spacing is kept by a level that fills its box (its lanes fit by that count).
   const fits = m <= budget || spacing >= box;
   if (!fits) {
     spacing = first;
-    cells = laneCells(cover, occupied, spacing);
+    cells = laneCells(cover, spacing);
   }
   const list = cells.list;
   const chosen = new Uint8Array(list.length);
@@ -199,8 +198,8 @@ function spans(n: number, c: number, spacing: number): Float64Array {
   return out;
 }
 
-/** The lane cells of `spacing` m the occupied coverage cells overlap, with their walkable area. */
-function laneCells(cover: Cover, occupied: Int32Array, spacing: number): LaneCells {
+/** The lane cells of `spacing` m the occupied coverage cells (walkable area above 0) overlap, with their walkable area. */
+function laneCells(cover: Cover, spacing: number): LaneCells {
   const c = cover.cell, nx = Math.floor((cover.nx * c) / spacing) + 2, nz = Math.floor((cover.nz * c) / spacing) + 2;
   const dense = nx * nz <= DENSE_LANE_CELLS;
   const area = dense ? new Float64Array(nx * nz) : undefined;
@@ -208,25 +207,19 @@ function laneCells(cover: Cover, occupied: Int32Array, spacing: number): LaneCel
   // Each coverage column's lane columns i0 … i1 and each row's lane rows j0 … j1 (the same for every cell in it).
   const cols = spans(cover.nx, c, spacing), rows = spans(cover.nz, c, spacing);
   const A = cover.area, cnx = cover.nx;
-  // The cells' rows followed as k ascends (a division where the row changes, not a cell).
-  let cj = -1, rowStart = 0, rowEnd = 0, j0 = 0, j1 = -1;
-  for (let n = 0; n < occupied.length; n++) {
-    const k = occupied[n];
-    if (k >= rowEnd) {
-      cj = Math.floor(k / cnx);
-      rowStart = cj * cnx;
-      rowEnd = rowStart + cnx;
-      j0 = rows[2 * cj];
-      j1 = rows[2 * cj + 1];
-    }
-    const ci = k - rowStart;
-    const i0 = cols[2 * ci], i1 = cols[2 * ci + 1];
-    const share = A[k] / ((i1 - i0 + 1) * (j1 - j0 + 1));
-    for (let j = j0; j <= j1; j++) {
-      for (let i = i0; i <= i1; i++) {
-        const key = j * nx + i;
-        if (area) area[key] += share;
-        else sparse!.set(key, (sparse!.get(key) ?? 0) + share);
+  // Row by row, the cells holding walkable area in order (k ascending).
+  for (let cj = 0; cj < cover.nz; cj++) {
+    const j0 = rows[2 * cj], j1 = rows[2 * cj + 1];
+    for (let ci = 0, k = cj * cnx; ci < cnx; ci++, k++) {
+      if (!(A[k] > 0)) continue;
+      const i0 = cols[2 * ci], i1 = cols[2 * ci + 1];
+      const share = A[k] / ((i1 - i0 + 1) * (j1 - j0 + 1));
+      for (let j = j0; j <= j1; j++) {
+        for (let i = i0; i <= i1; i++) {
+          const key = j * nx + i;
+          if (area) area[key] += share;
+          else sparse!.set(key, (sparse!.get(key) ?? 0) + share);
+        }
       }
     }
   }

@@ -1,23 +1,20 @@
 // Worker thread of the ride (threads.ts): builds the world with the main thread (world-files.ts: counts, then
-// writes, the files it claims, into shared memory; then the grid's passes over the later half of the faces), then, given the world, runs ride steps (index.ts rider().step)
+// writes, the files it claims, into shared memory), then, given the world, runs ride steps (index.ts rider().step)
 // and sends their results back. Messages are handled in the order sent; an error is sent back as a message.
 import { parentPort } from 'node:worker_threads';
 import { ReadBuffer } from '../files.ts';
 import type { RideOptions, StepResult } from './index.ts';
 import { countPass, writePass, type FileFaces, type WorldShare } from './world-files.ts';
-import { gridPass, type FaceArrays, type RideWorld } from './world.ts';
+import type { FaceArrays, RideWorld } from './world.ts';
 
 export type RideRequest =
   | { kind: 'count'; share: WorldShare }
   | { kind: 'write'; share: WorldShare; at: Int32Array; arrays: FaceArrays }
   | { kind: 'world'; world: RideWorld; options: Partial<RideOptions> }
-  | { kind: 'steps'; from: number; steps: Float64Array }
-  /** A grid pass over faces [from, to) (world.ts gridPass). */
-  | { kind: 'grid'; pass: 'count' | 'fill'; corner: Uint32Array; place: Int32Array; at: Uint32Array; nx: number; from: number; to: number; first?: Uint32Array; items?: Uint8Array };
+  | { kind: 'steps'; from: number; steps: Float64Array };
 
 export type RideReply =
   | { kind: 'counted' }
-  | { kind: 'grid' }
   | { kind: 'written'; files: FileFaces[] }
   | { kind: 'steps'; from: number; results: StepResult[] }
   | { kind: 'error'; message: string };
@@ -33,9 +30,6 @@ async function handle(m: RideRequest): Promise<void> {
     parentPort!.postMessage({ kind: 'counted' } satisfies RideReply);
   } else if (m.kind === 'write') {
     parentPort!.postMessage({ kind: 'written', files: writePass(m.share, m.at, m.arrays, into) } satisfies RideReply);
-  } else if (m.kind === 'grid') {
-    gridPass(m.pass, m.corner, m.place, m.at, m.nx, m.from, m.to, m.first, m.items);
-    parentPort!.postMessage({ kind: 'grid' } satisfies RideReply);
   } else if (m.kind === 'world') {
     // Loaded only to ride (a build-only worker never compiles the ride's modules).
     const { rider } = await import('./index.ts');

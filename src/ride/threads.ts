@@ -10,7 +10,7 @@ import { workerFlags } from '../tiling/pool.ts';
 import { RideMerge, rider, type RideOptions, type RideReport, type StepResult } from './index.ts';
 import type { RideReply, RideRequest } from './ride-worker.ts';
 import { ReadBuffer } from '../files.ts';
-import { buildGridOnTwo, faceArrays, worldOf, type RideWorld, type WorldOptions } from './world.ts';
+import { faceArrays, worldOf, type RideWorld, type WorldOptions } from './world.ts';
 import { countPass, DONE_COUNT, DONE_WRITE, FAILED, fileOffsets, readRideFile, worldShare, writePass, type FileFaces } from './world-files.ts';
 
 /** Steps a message carries (a crossing is 12 rides, a lane step one), and messages a worker holds at a time. */
@@ -42,8 +42,6 @@ export class RideThreads {
   private onReply: (k: number, m: RideReply) => void = () => {};
   private onError: (e: Error) => void = () => {};
   private onWritten: (f: FileFaces) => void = () => {};
-  /** Grid passes the first worker has finished (buildWorld). */
-  private gridDone = 0;
   constructor(count: number) {
     this.workers = Array.from({ length: Math.max(1, count) }, spawn);
     this.workers.forEach((w, k) => {
@@ -51,7 +49,6 @@ export class RideThreads {
         if (m.kind === 'error') this.onError(new Error(`ride worker: ${m.message}`));
         else {
           if (m.kind === 'written') for (const f of m.files) this.onWritten(f);
-          if (m.kind === 'grid') this.gridDone++;
           this.onReply(k, m);
         }
       });
@@ -118,14 +115,7 @@ export class RideThreads {
         if (f.hi[k] > hi[k]) hi[k] = f.hi[k];
       }
     }
-    const world = worldOf(a, faces, vertices, runs, names, lo, hi, options, true, false);
-    // The grid's passes over the later half of the faces on the first worker (world.ts buildGridOnTwo).
-    world.grid = await buildGridOnTwo(world, options, async (pass, from, to, nx, place, at, first, items) => {
-      const want = this.gridDone + 1;
-      this.post(0, { kind: 'grid', pass, corner: world.corner, place, at, nx, from, to, first, items });
-      await this.until(() => this.gridDone >= want);
-    });
-    return { world };
+    return { world: worldOf(a, faces, vertices, runs, names, lo, hi, options, true) };
   }
   /** Rides the world (built by buildWorld: on shared memory) with the workers; the report rideWorld gives. */
   ride(world: RideWorld, options: Partial<RideOptions> = {}): Promise<RideReport> {

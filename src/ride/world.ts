@@ -256,7 +256,7 @@ export class WorldBuilder {
  * The world of `faces` faces and `vertices` vertices written into `a` (from 0 on), their runs (4 numbers a run, in
  * face order), the resources' names and the faces' bounds, with its grid (on shared memory when `shared`).
  */
-export function worldOf(a: FaceArrays, faces: number, vertices: number, runs: number[], names: string[], lo: number[], hi: number[], options: Partial<WorldOptions> = {}, shared = false, grid = true): RideWorld {
+export function worldOf(a: FaceArrays, faces: number, vertices: number, runs: number[], names: string[], lo: number[], hi: number[], options: Partial<WorldOptions> = {}, shared = false): RideWorld {
   const opt = { ...WORLD_DEFAULTS, ...options };
   const n = faces;
   const world: RideWorld = {
@@ -266,7 +266,7 @@ export function worldOf(a: FaceArrays, faces: number, vertices: number, runs: nu
     min: n ? [lo[0], lo[1], lo[2]] : [0, 0, 0], max: n ? [hi[0], hi[1], hi[2]] : [0, 0, 0],
     grid: { x0: 0, z0: 0, cell: 1, nx: 0, nz: 0, start: new Uint32Array(1), items: new Uint8Array(0) },
   };
-  if (grid) world.grid = buildGrid(world, opt, shared);
+  world.grid = buildGrid(world, opt, shared);
   return world;
 }
 
@@ -465,8 +465,8 @@ export function writeFaces(r: PhysicsResource, ri: number, a: FaceArrays, at: Wr
  * coordinate. x → cellOf(x) never decreases, so the column of a face's least x is the least of its vertices'
  * columns: a vertex's is worked out once, not once a face. A face with a −1 lies in no cell (as cellOf's NaN left it).
  */
-export function vertexCells(V: Float64Array, x0: number, z0: number, cell: number, nx: number, nz: number, shared = false): Int32Array {
-  const vertices = V.length / 3, place = new Int32Array(shared ? new SharedArrayBuffer(8 * vertices) : new ArrayBuffer(8 * vertices));
+export function vertexCells(V: Float64Array, x0: number, z0: number, cell: number, nx: number, nz: number): Int32Array {
+  const vertices = V.length / 3, place = new Int32Array(2 * vertices);
   for (let v = 0; v < vertices; v++) {
     const i = Math.floor((V[3 * v] - x0) / cell), j = Math.floor((V[3 * v + 2] - z0) / cell);
     place[2 * v] = i < 0 ? 0 : i >= nx ? nx - 1 : i === i ? i : -1;
@@ -542,24 +542,19 @@ function fillCells(C: Uint32Array, place: Int32Array, at: Uint32Array, items: Ui
   }
 }
 
-/** The grid's frame over the world (cells of about FACES_PER_CELL faces, at most opt.maxCells), its start array empty. */
-function gridFrame(w: RideWorld, opt: WorldOptions, shared: boolean): Grid {
+function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
+  leftPlace = undefined;
+  leftScratch = undefined;
+  if (w.faces === 0) return w.grid;
   const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
   // About FACES_PER_CELL faces a cell on average (a level of fine faces gets fine cells), within [0.1, opt.cell].
   const dense = Math.sqrt((Math.max(sx, 0.1) * Math.max(sz, 0.1)) / Math.max(1, w.faces)) * Math.sqrt(FACES_PER_CELL / 2);
   let cell = Math.min(100, Math.max(0.1, Math.min(opt.cell, dense)));
   while (Math.ceil(sx / cell + 1e-9) * Math.ceil(sz / cell + 1e-9) > opt.maxCells) cell *= 2;
   const nx = Math.max(1, Math.ceil(sx / cell + 1e-9)), nz = Math.max(1, Math.ceil(sz / cell + 1e-9));
-  const cells = nx * nz;
-  return { x0: w.min[0], z0: w.min[2], cell, nx, nz, start: new Uint32Array(shared ? new SharedArrayBuffer(4 * (cells + 1)) : new ArrayBuffer(4 * (cells + 1))), items: new Uint8Array(0) };
-}
-
-function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
-  leftPlace = undefined;
-  leftScratch = undefined;
-  if (w.faces === 0) return w.grid;
-  const g = gridFrame(w, opt, shared), { cell, nx, nz } = g;
+  const u32 = (n: number): Uint32Array => new Uint32Array(shared ? new SharedArrayBuffer(4 * n) : new ArrayBuffer(4 * n));
   const cells = nx * nz, faces = w.faces;
+  const g: Grid = { x0: w.min[0], z0: w.min[2], cell, nx, nz, start: u32(cells + 1), items: new Uint8Array(0) };
   const start = g.start, C = w.corner;
   // Two passes over the faces: count each cell's bytes, then fill (a function each, called a chunk of faces at a
   // time: each is compiled for its own loop, once, in a process that runs it once). A face's cells: the columns and
@@ -574,82 +569,6 @@ function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
   }
   g.items = new Uint8Array(shared ? new SharedArrayBuffer(start[cells]) : new ArrayBuffer(start[cells]));
   for (let t = 0; t < faces; t += GRID_CHUNK) fillCells(C, place, at, g.items, nx, t, Math.min(faces, t + GRID_CHUNK));
-  leftPlace = { place, vert: new WeakRef(w.vert), key: [g.x0, g.z0, cell, nx, nz] };
-  leftScratch = at.buffer;
-  return g;
-}
-
-/**
- * The grid's first pass over faces [from, to) of a later part of the faces (threads.ts): as countCells, but a
- * cell's first face in it is kept in `first` and its bytes not counted (its gap runs from the last face before
- * `from` in the cell, which the other thread's pass knows: joinCounts). `from` ≥ 1.
- */
-function countCellsAfter(C: Uint32Array, place: Int32Array, at: Uint32Array, first: Uint32Array, nx: number, from: number, to: number): void {
-  for (let t = from; t < to; t++) {
-    const a = 2 * C[3 * t], b = 2 * C[3 * t + 1], c = 2 * C[3 * t + 2];
-    const ia = place[a], ib = place[b], ic = place[c], ja = place[a + 1], jb = place[b + 1], jc = place[c + 1];
-    if ((ia | ib | ic | ja | jb | jc) < 0) continue;
-    const i0 = ia < ib ? (ia < ic ? ia : ic) : ib < ic ? ib : ic, i1 = ia > ib ? (ia > ic ? ia : ic) : ib > ic ? ib : ic;
-    const j0 = ja < jb ? (ja < jc ? ja : jc) : jb < jc ? jb : jc, j1 = ja > jb ? (ja > jc ? ja : jc) : jb > jc ? jb : jc;
-    for (let row = j0 * nx + i0, last = j1 * nx + i0, di = i1 - i0; row <= last; row += nx) {
-      for (let k = row, end = row + di; k <= end; k++) {
-        const before = at[2 * k];
-        at[2 * k] = t + 1;
-        if (before === 0) first[k] = t;
-        else {
-          const d = t - before;
-          at[2 * k + 1] += d < 0x80 ? 1 : varintBytes(d);
-        }
-      }
-    }
-  }
-}
-
-/** A grid pass over faces [from, to), run on this thread: 'count' (countCells, or countCellsAfter with `first`) or 'fill' (fillCells). */
-export function gridPass(kind: 'count' | 'fill', C: Uint32Array, place: Int32Array, at: Uint32Array, nx: number, from: number, to: number, first?: Uint32Array, items?: Uint8Array): void {
-  for (let t = from; t < to; t += GRID_CHUNK) {
-    const end = Math.min(to, t + GRID_CHUNK);
-    if (kind === 'fill') fillCells(C, place, at, items!, nx, t, end);
-    else if (first) countCellsAfter(C, place, at, first, nx, t, end);
-    else countCells(C, place, at, nx, t, end);
-  }
-}
-
-/** Runs a grid pass over a later part of the faces on another thread (threads.ts), resolving when it is done. */
-export type GridHelper = (kind: 'count' | 'fill', from: number, to: number, nx: number, place: Int32Array, at: Uint32Array, first?: Uint32Array, items?: Uint8Array) => Promise<void>;
-
-/**
- * buildGrid's grid, byte for byte, with the second half of the faces' passes run by `helper` (on another thread)
- * beside this thread's over the first half: per cell, this half counts its bytes and last face, the other half its
- * bytes but for its first face's, and that face; joined, the other half's first gap runs from this half's last face
- * in the cell (or from −1), and its faces are filled after this half's bytes. All on shared memory.
- */
-export async function buildGridOnTwo(w: RideWorld, options: Partial<WorldOptions>, helper: GridHelper): Promise<Grid> {
-  const opt = { ...WORLD_DEFAULTS, ...options };
-  leftPlace = undefined;
-  leftScratch = undefined;
-  const faces = w.faces;
-  if (faces < 2) return buildGrid(w, opt, true);
-  const g = gridFrame(w, opt, true), { cell, nx, nz } = g;
-  const cells = nx * nz, start = g.start, C = w.corner, half = faces >> 1;
-  const u32 = (n: number): Uint32Array => new Uint32Array(new SharedArrayBuffer(4 * n));
-  const place = vertexCells(w.vert, g.x0, g.z0, cell, nx, nz, true);
-  const at = new Uint32Array(2 * cells), later = u32(2 * cells), first = u32(cells);
-  const counted = helper('count', half, faces, nx, place, later, first);
-  gridPass('count', C, place, at, nx, 0, half);
-  await counted;
-  for (let k = 0; k < cells; k++) {
-    const mine = at[2 * k + 1], lastMine = at[2 * k], lastLater = later[2 * k];
-    start[k + 1] = start[k] + mine + later[2 * k + 1] + (lastLater === 0 ? 0 : varintBytes(first[k] - lastMine));
-    later[2 * k] = lastMine;
-    later[2 * k + 1] = start[k] + mine;
-    at[2 * k] = 0;
-    at[2 * k + 1] = start[k];
-  }
-  g.items = new Uint8Array(new SharedArrayBuffer(start[cells]));
-  const filled = helper('fill', half, faces, nx, place, later, undefined, g.items);
-  gridPass('fill', C, place, at, nx, 0, half, undefined, g.items);
-  await filled;
   leftPlace = { place, vert: new WeakRef(w.vert), key: [g.x0, g.z0, cell, nx, nz] };
   leftScratch = at.buffer;
   return g;

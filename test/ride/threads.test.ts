@@ -10,7 +10,7 @@ import { readRideWorld } from '../../cli/commands/ride.ts';
 import { readPhysicsResource } from '../../src/format/resource.ts';
 import { KIND_MESH } from '../../src/format/types.ts';
 import { RideThreads } from '../../src/ride/threads.ts';
-import { buildGridOnTwo, countFaces, faceArrays, gridPass, resourceFaces, resourceVertices, WorldBuilder, writeFaces, type RideWorld } from '../../src/ride/world.ts';
+import { countFaces, faceArrays, resourceFaces, resourceVertices, writeFaces, type RideWorld } from '../../src/ride/world.ts';
 import { lazyTempDir } from '../fixtures/levels.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
 
@@ -130,28 +130,4 @@ test('countFaces is what writeFaces writes, on written files and on hostile reco
   }
   expect(origins).toBeGreaterThan(0);
   expect(hostile.some((r) => countFaces(r).faces < resourceFaces(r))).toBe(true);
-});
-
-test("the grid built in two halves (the later half's passes elsewhere) is the one-thread grid, byte for byte", async () => {
-  // Small faces in rows, large faces over all of them in both halves (a cell's later-half first gap from the first
-  // half's last face: one to three bytes, or from −1 where the first half has none), and a NaN face (in no cell).
-  const small = 20_000, faces = small + 16, a = faceArrays(faces, 3 * faces);
-  for (let t = 0; t < faces; t++) {
-    const big = t % 2500 === 7 || t >= small;
-    const x = big ? -1 + (t % 13) * 1.5 : (t % 200) * 0.05, z = big ? -1 + (t % 5) : Math.floor(t / 200) * 0.1;
-    const size = big ? 12 : 0.04;
-    a.vert.set([t === 12_345 ? Number.NaN : x, 0, z, x, 0, z + size, x + size, 0, z], 9 * t);
-    a.corner.set([3 * t, 3 * t + 1, 3 * t + 2], 3 * t);
-  }
-  const b = new WorldBuilder();
-  b.addFaces('level', { faces, vertices: 3 * faces }, a, [0, 0, 0, 0], [-1, 0, -1], [20, 0, 11]);
-  const w = b.finish({ cell: 1 });
-  let calls = 0;
-  const g = await buildGridOnTwo(w, { cell: 1 }, async (kind, from, to, nx, place, at, first, items) => {
-    calls++;
-    gridPass(kind, w.corner, place, at, nx, from, to, first, items);
-  });
-  expect(calls).toBe(2);
-  expect({ ...g, start: sha(g.start), items: sha(g.items) }).toEqual({ ...w.grid, start: sha(w.grid.start), items: sha(w.grid.items) });
-  expect(g.items.length).toBeGreaterThan(faces);
 });

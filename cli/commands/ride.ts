@@ -58,9 +58,9 @@ function refusal(file: string, refused: Finding[]): string {
  * offset). Each file is read (into one reused buffer), verified and its faces added before the next is read: its
  * record goes once its faces are in the world (the world, not the files beside it, sets the ride's peak memory).
  * With `threads`, the world is built by this thread and the workers together (the same world: src/ride/threads.ts;
- * `mainClaims` false: by the workers alone, for tests).
+ * `mainClaims` false: by the workers alone, for tests). `bytes`: the files' sizes added up (the builder's first capacity).
  */
-export async function readRideWorld(files: string[], threads?: RideThreads, mainClaims = true): Promise<{ world: RideWorld } | { error: string }> {
+export async function readRideWorld(files: string[], threads?: RideThreads, mainClaims = true, bytes = filesBytes(files)): Promise<{ world: RideWorld } | { error: string }> {
   const { ReadBuffer } = await import('../../src/files.ts');
   const { readRideFile } = await import('../../src/ride/world-files.ts');
   const { capacityForBytes, WorldBuilder } = await import('../../src/ride/index.ts');
@@ -69,7 +69,7 @@ export async function readRideWorld(files: string[], threads?: RideThreads, main
     if ('world' in read) return read;
     return { error: 'refused' in read ? refusal(files[read.index], read.refused) : `${files[read.index]}: ${read.error}` };
   }
-  const capacity = capacityForBytes(files.reduce((s, f) => s + size(f), 0));
+  const capacity = capacityForBytes(bytes);
   const builder = new WorldBuilder(capacity.faces, false, capacity.vertices);
   const into = new ReadBuffer();
   for (const file of files) {
@@ -81,13 +81,17 @@ export async function readRideWorld(files: string[], threads?: RideThreads, main
   return { world: builder.finish() };
 }
 
-/** A file's size in bytes (0 when it cannot be statted: its read says why). */
-function size(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
+/** The files' sizes in bytes, added up (a file that cannot be statted counts 0: its read says why). */
+function filesBytes(files: string[]): number {
+  let bytes = 0;
+  for (const file of files) {
+    try {
+      bytes += statSync(file).size;
+    } catch {
+      // told by the read
+    }
   }
+  return bytes;
 }
 
 /**
@@ -95,11 +99,12 @@ function size(file: string): number {
  * 1: this thread alone); the report is the same for any count.
  */
 export async function rideFiles(files: string[], workers: number | 'auto', options: Partial<RideOptions> = {}): Promise<{ report: RideReport } | { error: string }> {
-  const count = rideThreadCount(workers, workers === 'auto' ? files.reduce((s, f) => s + size(f), 0) : 0);
+  const bytes = filesBytes(files);
+  const count = rideThreadCount(workers, bytes);
   // Loaded only for worker threads: it brings the worker pool's modules (src/tiling/pool.ts and what it imports).
   const threads = count > 1 ? new (await import('../../src/ride/threads.ts')).RideThreads(count - 1) : undefined;
   try {
-    const read = await readRideWorld(files, threads);
+    const read = await readRideWorld(files, threads, true, bytes);
     if ('error' in read) return read;
     // Given workers ride the steps too; auto's worker only builds the world: a worker riding steps builds its own
     // ride state (the quiet map, ~0.3 s and ~25 MiB on the 1M bench level) for ~0.13 s of steps, and did not pay.

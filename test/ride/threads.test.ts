@@ -9,7 +9,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { readRideWorld } from '../../cli/commands/ride.ts';
 import { readPhysicsResource } from '../../src/format/resource.ts';
 import { KIND_MESH } from '../../src/format/types.ts';
+import { ReadBuffer } from '../../src/files.ts';
 import { RideThreads } from '../../src/ride/threads.ts';
+import { countPass, FAILED, fileOffsets, worldShare, writePass } from '../../src/ride/world-files.ts';
 import { countFaces, faceArrays, resourceFaces, resourceVertices, writeFaces, type RideWorld } from '../../src/ride/world.ts';
 import { lazyTempDir } from '../fixtures/levels.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
@@ -130,4 +132,32 @@ test('countFaces is what writeFaces writes, on written files and on hostile reco
   }
   expect(origins).toBeGreaterThan(0);
   expect(hostile.some((r) => countFaces(r).faces < resourceFaces(r))).toBe(true);
+});
+
+test('a file that changed between the passes fails the build by name and nothing is written past its slot', () => {
+  const dir = join(tmp.dir, 'changing'), list: string[] = [];
+  mkdirSync(dir, { recursive: true });
+  for (const f of files) {
+    const to = join(dir, f.slice(f.lastIndexOf('/') + 1));
+    copyFileSync(f, to);
+    list.push(to);
+  }
+  const share = worldShare(list), into = new ReadBuffer();
+  countPass(share, into);
+  expect(share.state[FAILED]).toBe(list.length);
+  // File 1 becomes the largest of the others (more faces than its slot holds) after it was counted.
+  const sizes = list.map((f) => readFileSync(f).length), big = sizes.indexOf(Math.max(...sizes.filter((_, i) => i !== 1)));
+  expect(share.counts[2 * big]).toBeGreaterThan(share.counts[2]);
+  copyFileSync(list[big], list[1]);
+  const at = fileOffsets(share)!, n = list.length;
+  const a = faceArrays(at[2 * n], at[2 * n + 1], true);
+  a.corner.fill(0xdeadbeef);
+  a.vert.fill(-7);
+  const written = writePass(share, at, a, into);
+  expect(share.state[FAILED]).toBe(1);
+  expect(written.map((f) => f.index)).toEqual([0]); // the files after it are not written either
+  // File 0's slot written, file 1's and everything after it untouched.
+  expect(a.corner.subarray(0, 3 * at[2]).every((c) => c !== 0xdeadbeef)).toBe(true);
+  expect(a.corner.subarray(3 * at[2]).every((c) => c === 0xdeadbeef)).toBe(true);
+  expect(a.vert.subarray(3 * at[3]).every((v) => v === -7)).toBe(true);
 });

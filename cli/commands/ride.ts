@@ -3,7 +3,6 @@
 // Exit codes: 0 no findings, 1 findings, 2 usage or an input that cannot be read (a file verify refuses is refused
 // by name and offset).
 import { statSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
 import { basename } from 'node:path';
 import type { CommandModule } from 'yargs';
 import type { Finding } from '../../src/format/verify.ts';
@@ -23,27 +22,15 @@ interface RideArgs {
 }
 
 /**
- * Input bytes from which `--workers auto` builds the world on two threads (this one and a worker: RideThreads), when
- * a second core is idle: a worker costs ~100 ms of start and module compile on the other core before it takes its
- * first file, and the first pass (counting each file's faces) ~30–50 ms here (docs/performance.md "Riding the
- * collision").
+ * Threads for a ride, this one included: --workers as given (1: this thread alone); auto is this thread alone. The
+ * world built on two threads (this one and a worker: RideThreads) gives the same report but lost on the 1M bench level
+ * on this project's 2-core machine both under load and idle (idle, 04:50 UTC 2026-12-06: 1.10–1.20 s wall against
+ * 0.98–1.09 s on one thread): each isolate warms up its own copy of the hot code (the first ~200 files of a ride run
+ * 2–4× slower than the rest) and a worker takes its first file 100–200 ms after it is spawned, while one thread builds
+ * the whole world in ~350 ms (docs/performance.md "Riding the collision").
  */
-export const TWO_THREAD_BYTES = 16 << 20;
-
-/**
- * Cores not busy by the 1-minute load average, at least 1 (src/tiling/pool.ts idleCores, not imported: the pool's
- * modules stay out of a one-thread ride's start). On a 2-core machine others keep busy, the world's two threads got
- * one core between them and took ~0.5 s more CPU and wall time than one thread on the 1M bench level.
- */
-const idleCores = (): number => Math.max(1, Math.min(availableParallelism(), Math.round(availableParallelism() - loadavg()[0] + 0.5)));
-
-/**
- * Threads for a ride, this one included: --workers as given (1: this thread alone); auto is two (this one and a
- * worker, building the world) for inputs of TWO_THREAD_BYTES or more when a second core is idle, else this one.
- */
-export function rideThreadCount(workers: number | 'auto', bytes: number, idle = idleCores()): number {
-  if (workers !== 'auto') return workers;
-  return bytes >= TWO_THREAD_BYTES && idle >= 2 ? 2 : 1;
+export function rideThreadCount(workers: number | 'auto'): number {
+  return workers === 'auto' ? 1 : workers;
 }
 
 /** A refusal in words: the file, verify's first finding (its check and offset) and how many more. */
@@ -99,17 +86,13 @@ function filesBytes(files: string[]): number {
  * 1: this thread alone); the report is the same for any count.
  */
 export async function rideFiles(files: string[], workers: number | 'auto', options: Partial<RideOptions> = {}): Promise<{ report: RideReport } | { error: string }> {
-  const bytes = filesBytes(files);
-  const count = rideThreadCount(workers, bytes);
+  const count = rideThreadCount(workers);
   // Loaded only for worker threads: it brings the worker pool's modules (src/tiling/pool.ts and what it imports).
   const threads = count > 1 ? new (await import('../../src/ride/threads.ts')).RideThreads(count - 1) : undefined;
   try {
-    const read = await readRideWorld(files, threads, true, bytes);
+    const read = await readRideWorld(files, threads);
     if ('error' in read) return read;
-    // Given workers ride the steps too; auto's worker only builds the world: a worker riding steps builds its own
-    // ride state (the quiet map, ~0.3 s and ~25 MiB on the 1M bench level) for ~0.13 s of steps, and did not pay.
-    if (threads && workers !== 'auto') return { report: await threads.ride(read.world, options) };
-    await threads?.close();
+    if (threads) return { report: await threads.ride(read.world, options) };
     const { rideWorld } = await import('../../src/ride/index.ts');
     return { report: rideWorld(read.world, options) };
   } finally {
@@ -146,7 +129,7 @@ export const rideCommand: CommandModule<object, RideArgs> = {
       .option('seam-spacing', { type: 'number', default: 2, describe: 'metres of seam between crossing points (0.05–1000), widened so that a level has at most 3,000 crossings; each crossing is ridden by every probe at both speeds both ways' })
       .option('lane-spacing', { type: 'number', default: 16, describe: 'metres between lanes along x and along z over the walkable surface, ridden by the wheel at 8 m/s (0: none, up to 10000), widened so that lanes total at most 20,000 m' })
       .option('work-budget', { type: 'number', default: 400_000_000, describe: 'face visits at most; past it the ride stops and says how much it covered (1,000 or more)' })
-      .option('workers', { type: 'string', defaultDescription: 'auto', describe: 'threads, the main thread included: N builds the world from the files on N threads and rides it on the N − 1 workers beside the main thread; 1: the main thread alone; auto: the world on two threads for outputs of 16 MB or more while a second core is idle, else one. The report is identical for any count' }) as never,
+      .option('workers', { type: 'string', defaultDescription: 'auto', describe: 'threads, the main thread included: N builds the world from the files on N threads and rides it on the N − 1 workers beside the main thread; 1 and auto: the main thread alone. The report is identical for any count' }) as never,
   handler: async (args) => {
     const seamSpacing = checkNumber('seam-spacing', args.seamSpacing, { min: 0.05, max: 1000, integer: false, unit: 'metres' });
     const laneSpacing = checkNumber('lane-spacing', args.laneSpacing, { min: 0, max: 10000, integer: false, unit: 'metres' });

@@ -10,7 +10,7 @@ import { PROBES, type Probe, type ProbeShape, support } from './probes.ts';
 import { allowanceEdge, ride, rideBound, SIMULATION_DEFAULTS, type Hit, type SimulationOptions } from './simulate.ts';
 import { ACROSS, GHOST_SLACK, JUDGE_REACH, quietMap } from './quiet.ts';
 import { Cover, lines, planLanes, type LanePlan } from './lanes.ts';
-import { BORDER_BIT, buildWorld, edgeKindAt, FACE_BORDERS, FACE_WALKABLE, faceNormal, faceSource, heightAt, isWalkable, Query, surfaceAlong, type RideResource, type RideWorld } from './world.ts';
+import { BORDER_BIT, buildWorld, edgeKindAt, FACE_BORDERS, FACE_WALKABLE, faceNormal, faceSource, heightAt, isWalkable, Query, surfaceAlong, surfaceAt, type RideResource, type RideWorld } from './world.ts';
 
 export { buildWorld, capacityForBytes, faceSource, MIN_FILE_BYTES_PER_FACE, WorldBuilder, type RideResource, type RideWorld } from './world.ts';
 export { PROBES, type Probe } from './probes.ts';
@@ -216,10 +216,31 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
   const FN = new Float64Array(6);
   /** startAt's result: the start's centre and velocity (scratch: a ride copies them). */
   const startP: [number, number, number] = [0, 0, 0], startV: [number, number, number] = [0, 0, 0];
+  /**
+   * The last two start look-ups (x, z, y, reach; the face, its height, the look-up's visits): a crossing's ride
+   * starts from the same point at each speed. A repeat takes the answer and counts the look-up's work again.
+   */
+  const lastAt = new Float64Array(8), lastFace = new Int32Array(2), lastH = new Float64Array(2), lastVisits = new Float64Array(2);
+  let lastNext = 0, lastKept = 0;
   const startAt = (probe: ProbeShape, x: number, y: number, z: number, dx: number, dz: number, speed: number, reach: number): boolean => {
-    const h = heightAt(w, x, z, y, reach, q);
-    if (!h) return false;
-    faceNormal(w.vert, w.corner, h.face, FN);
+    let face: number, hy: number;
+    const m = lastKept > 0 && Object.is(lastAt[0], x) && Object.is(lastAt[1], z) && Object.is(lastAt[2], y) && Object.is(lastAt[3], reach) ? 0
+      : lastKept > 1 && Object.is(lastAt[4], x) && Object.is(lastAt[5], z) && Object.is(lastAt[6], y) && Object.is(lastAt[7], reach) ? 1 : -1;
+    if (m >= 0) {
+      face = lastFace[m];
+      hy = lastH[m];
+      q.work += lastVisits[m];
+    } else {
+      face = surfaceAt(w, x, z, y, reach, q);
+      hy = q.height[0];
+      const o = lastNext;
+      lastNext = 1 - o;
+      lastKept = Math.min(2, lastKept + 1);
+      lastAt[4 * o] = x; lastAt[4 * o + 1] = z; lastAt[4 * o + 2] = y; lastAt[4 * o + 3] = reach;
+      lastFace[o] = face; lastH[o] = hy; lastVisits[o] = q.visits;
+    }
+    if (face < 0) return false;
+    faceNormal(w.vert, w.corner, face, FN);
     const nx = FN[0], ny = FN[1], nz = FN[2];
     startPose.fx = dx;
     startPose.fz = dz;
@@ -227,7 +248,7 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
     const along = dx * nx + dz * nz;
     let vx = dx - along * nx, vy = -along * ny, vz = dz - along * nz;
     const len = Math.hypot(vx, vy, vz);
-    startP[0] = x + nx * lift; startP[1] = h.y + ny * lift; startP[2] = z + nz * lift;
+    startP[0] = x + nx * lift; startP[1] = hy + ny * lift; startP[2] = z + nz * lift;
     startV[0] = vx * (speed / len); startV[1] = vy * (speed / len); startV[2] = vz * (speed / len);
     return true;
   };
@@ -313,19 +334,28 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
    */
   const overBorder = (probe: ProbeShape, cx: number, cy: number, cz: number, ix: number, iz: number, runup: number): boolean => {
     const reachAlong = runup + probeLength(probe) / 2, half = probeWidth(probe) / 2;
-    for (const a of [-reachAlong, 0, reachAlong]) {
-      for (const b of a === 0 ? [-half, half] : [-half, 0, half]) {
+    // a: −reachAlong, 0, reachAlong; b: −half, 0, half (not 0 where a is: the crossing itself). Counted, not from
+    // arrays: no allocation a call.
+    for (let m = -1; m <= 1; m++) {
+      const a = m === 0 ? 0 : m * reachAlong;
+      for (let n = -1; n <= 1; n++) {
+        if (m === 0 && n === 0) continue;
+        const b = n === 0 ? 0 : n * half;
         // Walkable surface rises at most 45°: within this height of the crossing over this distance.
         const reach = Math.abs(a) + Math.abs(b) + opt.gapDrop;
-        if (!heightAt(w, cx + a * ix - b * iz, cz + a * iz + b * ix, cy, reach, q)) return true;
+        if (surfaceAt(w, cx + a * ix - b * iz, cz + a * iz + b * ix, cy, reach, q) < 0) return true;
       }
     }
     return false;
   };
 
   const P = w.vert, C = w.corner;
-  /** Seam edge ek's ends (offsets into P), its vector, lengths, and the inward horizontal direction (into its face). */
-  const edgeOf = (ek: number) => {
+  /**
+   * Seam edge ek's start (offset into P), its vector, lengths, and the inward horizontal direction (into its face),
+   * into EDGE (scratch, not an object an edge): i, ex, ey, ez, len, hl, ix, iz.
+   */
+  const EDGE = new Float64Array(8);
+  const edgeOf = (ek: number): void => {
     const t = (ek / 3) | 0, k = ek % 3;
     const i = 3 * C[3 * t + k], j = 3 * C[3 * t + ((k + 1) % 3)], o = 3 * C[3 * t + ((k + 2) % 3)];
     const ex = P[j] - P[i], ey = P[j + 1] - P[i + 1], ez = P[j + 2] - P[i + 2];
@@ -333,7 +363,7 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
     // Inward (into face t), horizontal: perpendicular to the edge, toward the face's third vertex.
     let ix = -ez / hl, iz = ex / hl;
     if ((P[o] - P[i]) * ix + (P[o + 2] - P[i + 2]) * iz < 0) { ix = -ix; iz = -iz; }
-    return { t, k, i, ex, ey, ez, len, hl, ix, iz };
+    EDGE[0] = i; EDGE[1] = ex; EDGE[2] = ey; EDGE[3] = ez; EDGE[4] = len; EDGE[5] = hl; EDGE[6] = ix; EDGE[7] = iz;
   };
 
   const plan = (): RidePlan => {
@@ -356,16 +386,18 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
       if (q.work > opt.workBudget) { stopped = true; break; }
       const work0 = q.work;
       ev.count++;
-      const { t, k, i, ex, ey, ez, len, ix, iz } = edgeOf(ek);
+      edgeOf(ek);
+      const t = (ek / 3) | 0, k = ek % 3;
+      const i = EDGE[0], ex = EDGE[1], ey = EDGE[2], ez = EDGE[3], len = EDGE[4], ix = EDGE[6], iz = EDGE[7];
       // Every seam edge is measured across in its middle: the level's border (nothing within gapMax), a gap, a step,
       // or continuous, which is ridden at the crossing points that fall on it. Each side's height is its top surface:
       // an edge buried under another walkable surface (a ramp's foot sunk into the ground, a rail's end in a post's
       // top) is no step: a board rides the surface over it (a speculative contact may still meet it: judge, buriedUnder).
       const px = P[i] + 0.5 * ex, py = P[i + 1] + 0.5 * ey, pz = P[i + 2] + 0.5 * ez;
-      const near = heightAt(w, px + ix * ACROSS, pz + iz * ACROSS, py, 0.05, q, true);
-      const far = heightAt(w, px - ix * ACROSS, pz - iz * ACROSS, py, opt.gapDrop, q, true);
+      const near = surfaceAt(w, px + ix * ACROSS, pz + iz * ACROSS, py, 0.05, q, true), nearY = q.height[0];
+      const far = surfaceAt(w, px - ix * ACROSS, pz - iz * ACROSS, py, opt.gapDrop, q, true), farY = q.height[0];
       measure: {
-        if (!far) {
+        if (far < 0) {
           // Nothing just across: a gap when walkable surface resumes within gapMax, else the level's border.
           const d = surfaceAlong(w, px, pz, -ix, -iz, py, opt.gapDrop, GAP_STEP, opt.gapMax + 1e-9, q);
           if (d === d) {
@@ -375,10 +407,10 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
           break measure;
         }
         ev.seam[e] = len;
-        const base = near ? near.y : py;
-        if (Math.abs(far.y - base) > opt.stepMin) {
-          if (Math.abs(far.y - base) > opt.stepMax) break measure; // a ledge: neither a step nor ridden across
-          add({ kind: 'step', position: [px, py, pz], ...faceOf(t), size: round(Math.abs(far.y - base)), unit: 'm', direction: [round(-ix), round(-iz)], where: 'seam' }, `step:${t}:${k}`);
+        const base = near >= 0 ? nearY : py;
+        if (Math.abs(farY - base) > opt.stepMin) {
+          if (Math.abs(farY - base) > opt.stepMax) break measure; // a ledge: neither a step nor ridden across
+          add({ kind: 'step', position: [px, py, pz], ...faceOf(t), size: round(Math.abs(farY - base)), unit: 'm', direction: [round(-ix), round(-iz)], where: 'seam' }, `step:${t}:${k}`);
           break measure;
         }
         for (; carry < len; carry += spacing) {
@@ -451,7 +483,8 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
       for (const [dx, dz] of [[1, 0], [0, 1]]) if (rideFrom(probe, speed, x, y, z, dx, dz, length, 'lane')) rode++;
     } else {
       const f = steps[4 * n + 2];
-      const { i, ex, ey, ez, hl, ix, iz } = edgeOf(steps[4 * n + 1]);
+      edgeOf(steps[4 * n + 1]);
+      const i = EDGE[0], ex = EDGE[1], ey = EDGE[2], ez = EDGE[3], hl = EDGE[5], ix = EDGE[6], iz = EDGE[7];
       const cx = P[i] + f * ex, cy = P[i + 1] + f * ey, cz = P[i + 2] + f * ez;
       for (const probe of opt.probes) {
         const runup = probeLength(probe.shape) / 2 + RUNUP;

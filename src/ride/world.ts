@@ -589,6 +589,9 @@ export class Query {
   readonly seen: Uint16Array;
   stamp = 0;
   work = 0;
+  /** surfaceAt's answer: the surface's height, and the faces the look-up visited. */
+  readonly height = new Float64Array(1);
+  visits = 0;
   constructor(w: RideWorld) {
     this.seen = new Uint16Array(w.faces);
   }
@@ -634,11 +637,6 @@ export const WALKABLE_MIN_NY = Math.cos(Math.PI / 4);
 export const isWalkable = (w: RideWorld, t: number): boolean => (w.faceBits[t] & FACE_WALKABLE) !== 0;
 
 /**
- * The walkable surface under (x, z) nearest to height y within ±reach (`top`: the highest within ±reach, the one a
- * board meets where one surface runs over another's buried edge): its height and face, or null. Faces are taken by
- * their x/z projection (barycentric, inclusive within 1e-9 relative), the height on their plane.
- */
-/**
  * The height of face t's plane at (x, z) when (x, z) lies on the face's x/z projection (barycentric, inclusive within
  * 1e-9 relative), else NaN (outside, or a face edge-on from above). heightAt's and surfaceAlong's one rule.
  */
@@ -655,12 +653,27 @@ function heightOnFace(V: Float64Array, C: Uint32Array, t: number, x: number, z: 
   return l1 * V[A + 1] + l2 * V[B + 1] + l3 * V[Cc + 1];
 }
 
+/**
+ * The walkable surface under (x, z) nearest to height y within ±reach (`top`: the highest within ±reach, the one a
+ * board meets where one surface runs over another's buried edge): its height and face, or null. Faces are taken by
+ * their x/z projection (barycentric, inclusive within 1e-9 relative), the height on their plane.
+ */
 export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: number, q: Query, top = false): { y: number; face: number } | null {
+  const face = surfaceAt(w, x, z, y, reach, q, top);
+  return face < 0 ? null : { y: q.height[0], face };
+}
+
+/**
+ * heightAt without an object a call (the ride asks this some 150,000 times on the 1M bench level): the face, or −1
+ * for none; its height in q.height[0], the faces the look-up visited (its work, added to q.work) in q.visits.
+ */
+export function surfaceAt(w: RideWorld, x: number, z: number, y: number, reach: number, q: Query, top = false): number {
   let best = -1, bestY = 0, bestD = Infinity;
-  // facesNear's walk inline (no closure a call: the ride asks this some 100,000 times), in the same order, over the
-  // one cell under the point: a cell lists a face once (ascending), so no stamps are needed to visit each once.
+  // facesNear's walk inline (no closure a call), in the same order, over the one cell under the point: a cell lists
+  // a face once (ascending), so no stamps are needed to visit each once.
   const g = w.grid, items = g.items;
-  if (w.faces === 0 || x < g.x0 || z < g.z0 || x > g.x0 + g.nx * g.cell || z > g.z0 + g.nz * g.cell) return null;
+  q.visits = 0;
+  if (w.faces === 0 || x < g.x0 || z < g.z0 || x > g.x0 + g.nx * g.cell || z > g.z0 + g.nz * g.cell) return -1;
   const V = w.vert, C = w.corner, FB = w.faceBits;
   let visits = 0;
   const c = cellOf(g, z, 1) * g.nx + cellOf(g, x, 0);
@@ -682,7 +695,9 @@ export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: n
     }
   }
   q.work += visits;
-  return best < 0 ? null : { y: bestY, face: best };
+  q.visits = visits;
+  q.height[0] = bestY;
+  return best;
 }
 
 /** surfaceAlong's scratch: the walkable faces of the grid cell last read (one a thread). */

@@ -161,6 +161,9 @@ function markCells(w: RideWorld, bits: Int32Array, from: number, to: number): nu
   return count;
 }
 
+/** The unbounded sides of the grid's border cells (constants: a unary minus met late stops optimized code). */
+const NEG_INF = -Infinity, POS_INF = Infinity;
+
 /** The corner across (3 · face + edge) foldAcross found. */
 const ACROSS_CORNER = new Int32Array(1);
 /** foldAcross's two face normals (faceNormal). */
@@ -184,12 +187,18 @@ function foldAcross(w: RideWorld, t: number, k: number): number {
   const i0 = cellOf(g, xlo, 0), i1 = cellOf(g, xhi, 0), j0 = cellOf(g, zlo, 1), j1 = cellOf(g, zhi, 1);
   let across = -1;
   const ex = bx - ax, ez = bz - az;
+  // The edge's line in x/z: a face whose corners all lie further than `off` to one side of it can be none of the
+  // faces below (the face across or one running the edge: corners at its ends, within the tolerances; one near it:
+  // within r), whatever its place in the edge's box. `off` doubles those distances, far above the rounding of the
+  // look-ups at a level's coordinates; an edge with no horizontal length has no such line (hl 0: no face is left).
+  const hl = Math.sqrt(ex * ex + ez * ez), lx = hl > 0 ? ex / hl : 0, lz = hl > 0 ? ez / hl : 0;
+  const off = hl > 0 ? 2 * (r + tax + taz + tbx + tbz) : POS_INF, offBelow = -off;
   for (let j = j0; j <= j1; j++) {
     for (let i = i0; i <= i1; i++) {
       // Only the cells the edge passes within r of (a long edge's box holds many it does not): the faces near it,
       // across it and round its ends are listed there. The clamped border cells reach out to infinity.
-      const cx0 = i === 0 ? -Infinity : g.x0 + i * g.cell - r, cx1 = i === g.nx - 1 ? Infinity : g.x0 + (i + 1) * g.cell + r;
-      const cz0 = j === 0 ? -Infinity : g.z0 + j * g.cell - r, cz1 = j === g.nz - 1 ? Infinity : g.z0 + (j + 1) * g.cell + r;
+      const cx0 = i === 0 ? NEG_INF : g.x0 + i * g.cell - r, cx1 = i === g.nx - 1 ? POS_INF : g.x0 + (i + 1) * g.cell + r;
+      const cz0 = j === 0 ? NEG_INF : g.z0 + j * g.cell - r, cz1 = j === g.nz - 1 ? POS_INF : g.z0 + (j + 1) * g.cell + r;
       if (!segmentMeetsBox(ax, az, ex, ez, cx0, cz0, cx1, cz1)) continue;
       const cell = j * g.nx + i;
       let u = -1;
@@ -205,6 +214,9 @@ function foldAcross(w: RideWorld, t: number, k: number): number {
         const x0 = V[p0], x1 = V[p1], x2 = V[p2], z0 = V[p0 + 2], z1 = V[p1 + 2], z2 = V[p2 + 2];
         if ((x0 > x1 ? (x0 > x2 ? x0 : x2) : x1 > x2 ? x1 : x2) < xlo || (x0 < x1 ? (x0 < x2 ? x0 : x2) : x1 < x2 ? x1 : x2) > xhi) continue;
         if ((z0 > z1 ? (z0 > z2 ? z0 : z2) : z1 > z2 ? z1 : z2) < zlo || (z0 < z1 ? (z0 < z2 ? z0 : z2) : z1 < z2 ? z1 : z2) > zhi) continue;
+        // Wholly to one side of the edge's line (a long slanted edge's box holds many such faces).
+        const s0 = (x0 - ax) * lz - (z0 - az) * lx, s1 = (x1 - ax) * lz - (z1 - az) * lx, s2 = (x2 - ax) * lz - (z2 - az) * lx;
+        if ((s0 > off && s1 > off && s2 > off) || (s0 < offBelow && s1 < offBelow && s2 < offBelow)) continue;
         // Each corner: whether it is the edge's start or end (the same vertex of one part, or a vertex at its place;
         // inline: a call V8 does not inline boxes its numbers).
         const y0 = V[p0 + 1], y1 = V[p1 + 1], y2 = V[p2 + 1];

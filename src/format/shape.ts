@@ -200,8 +200,9 @@ function oneOf(stage: string, name: string, n: number, want: number): void {
 export function writeShapeHeader(w: ByteSink, s: ShapeRecord, arrays: readonly number[]): void {
   const at = w.pos;
   const c = shapeCounts(s);
-  for (const v of s.min) writeF32(w, v, 'min');
-  for (const v of s.max) writeF32(w, v, 'max');
+  // Indexed, not for-of: the round trip asks this of every shape, mostly before the engine has found it hot.
+  for (let a = 0; a < s.min.length; a++) writeF32(w, s.min[a], 'min');
+  for (let a = 0; a < s.max.length; a++) writeF32(w, s.max[a], 'max');
   w.u16(c.vertices, 'vertex count').u16(c.corners, 'corner count').u16(c.faces, 'face count');
   w.u16(c.nodes, 'tree node count').u32(s.word20, 'word20');
   for (let k = 0; k < SHAPE_ARRAY_COUNT; k++) {

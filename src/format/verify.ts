@@ -3,7 +3,7 @@
 // offsets ascend, the vertex -> corner index matches the faces, every face lies inside the box of its leaf (boxes
 // followed from the root), planes decode to unit normals. Returns findings; never throws on bad data, never prints.
 import { FormatError } from './cursor.ts';
-import { decodeNormal, SNORM16_MAX } from './plane.ts';
+import { decodeNormal } from './plane.ts';
 import { readPhysicsResource, writePhysicsResource, writesBack } from './resource.ts';
 import { PLANE_TAIL, TREE_TAIL } from './layout.ts';
 import { checkShapeRecord, recordArrayBytes, SHAPE_FIELD, SLOT } from './shape.ts';
@@ -266,12 +266,24 @@ function verifyShape(s: ShapeRecord, i: number, kind: number | undefined, file: 
   return out.finish();
 }
 
+/** Zeros (never written), grown to the most corners asked for: the edge bits shapeClean gives a shape of another kind. */
+let zeros = new Uint32Array(0);
+function zeroBits(n: number): Uint32Array {
+  if (zeros.length < n) zeros = new Uint32Array(Math.max(n, 2 * zeros.length));
+  return zeros.subarray(0, n);
+}
+
+/** Scratch for shapeClean's tree pass: every heap node's box (6 f32 a node), grown to the largest shape seen. */
+let scratchBoxes = new Float32Array(0);
+const STEP_10 = 1 / 1024, STEP_9 = 1 / 512;
+
 /**
  * The fast pass: true only when verifyShape would find nothing in the shape (never the other way round: a shape it
  * does not clear is walked by verifyShape, which decides). Tight loops over the typed arrays, no closures or objects
  * per element, the tree's boxes decoded into one reused scratch array, then every face's corners against its leaf's
  * box. Comparisons are strict (no containment slack): a face within the slack but outside its box goes to
- * verifyShape, which accepts it.
+ * verifyShape, which accepts it. One function, not one a check: each function the engine runs in its interpreter
+ * until it is found hot, and a ride runs this once a process (a level's first files paid each warm-up in turn).
  */
 function shapeClean(s: ShapeRecord, kind: number | undefined): boolean {
   try {
@@ -292,141 +304,104 @@ function shapeClean(s: ShapeRecord, kind: number | undefined): boolean {
     for (let f = 0; f + 1 < fo.length; f++) if (fo[f + 1] <= fo[f]) return false;
   }
   const mesh = kind === KIND_MESH;
-  if (mesh && !meshClean(s, faces, corners)) return false;
+  if (mesh) {
+    // checkMesh would find nothing but for the edge values' range (looked at with the corners below): triangles, an
+    // edge value a corner, not both bits for any corner, faces − 1 nodes.
+    const ev = s.edgeValues;
+    if (corners !== 3 * faces || ev.length !== corners) return false;
+    if (faces > 1 && s.tree.length !== 2 * (faces - 1)) return false;
+    const cb = s.concaveBits, fb = s.flatBits;
+    if (cb.length !== 0 && fb.length !== 0) {
+      // Only the bits of corners 0 .. edge values − 1 are looked at (the bitsets' padding bits are not).
+      const whole = ev.length >> 3;
+      for (let b = 0; b < whole; b++) if ((cb[b] & fb[b]) !== 0) return false;
+      const rest = ev.length & 7;
+      if (rest !== 0 && (cb[whole] & fb[whole] & ((1 << rest) - 1)) !== 0) return false;
+    }
+  }
   // Each corner names a vertex and, in a mesh, has an edge value in [0, 1]: told on the value's f32 bits, where +0
   // up to 1.0 (0x3f800000) ascend with the value and −0 (0x80000000) is in range too; NaN and every negative value
-  // lie above 0x3f800000 (meshClean has made the edge values one a corner; other kinds are given zeros).
+  // lie above 0x3f800000 (the mesh check has made the edge values one a corner; other kinds are given zeros).
   const edgeBits = mesh ? new Uint32Array(s.edgeValues.buffer, s.edgeValues.byteOffset, corners) : zeroBits(corners);
-  if (s.tree.length > 0) {
-    // The leaves' pass visits every corner once (the face offsets run from 0 to the corner count): the corners are
-    // checked there.
-    if (!treeClean(s, faces, vertices, edgeBits)) return false;
+  const tree = s.tree;
+  if (tree.length > 0) {
+    // checkTree would find nothing: decodes the heap from the root (decodeNode's arithmetic in f32, tree.ts; a
+    // product by 1/1024 is the same as the division by 1024) into one reused scratch array, then every corner of
+    // every face must lie inside its leaf's box with no slack. The owner bits pick a child's slot by arithmetic, not
+    // by a branch per bit: they are as good as random, and a mispredicted branch each costs more than the node's
+    // sums. The leaves' pass visits every corner once (the face offsets run from 0 to the corner count): the
+    // corners' vertices and edge values are checked there.
+    const inner = faces - 1;
+    if (inner < 1 || tree.length !== 2 * inner) return false;
+    const need = 6 * (2 * faces - 1);
+    if (scratchBoxes.length < need) scratchBoxes = new Float32Array(Math.max(need, 2 * scratchBoxes.length));
+    const B = scratchBoxes;
+    const f = Math.fround;
+    for (let a = 0; a < 3; a++) {
+      B[a] = s.min[a];
+      B[a + 3] = s.max[a];
+    }
+    for (let i = 0; i < inner; i++) {
+      const lo = tree[2 * i], hi = tree[2 * i + 1], p = 6 * i;
+      const x0 = B[p], y0 = B[p + 1], z0 = B[p + 2], x1 = B[p + 3], y1 = B[p + 4], z1 = B[p + 5];
+      const dx = f(x1 - x0), dy = f(y1 - y0), dz = f(z1 - z0);
+      // Children 2i + 1 (left, at l) and 2i + 2 (right, at l + 6). The right child always takes the inner min x;
+      // lo bits 30/31 give the inner min y/z to the left, hi bits 29/30/31 the inner max x/y/z; the other child
+      // keeps the parent's bound.
+      const l = 12 * i + 6;
+      const ly = 6 * ((lo >>> 30) & 1), lz = 6 * (lo >>> 31), mx = 6 * ((hi >>> 29) & 1), my = 6 * ((hi >>> 30) & 1), mz = 6 * (hi >>> 31);
+      B[l] = x0;
+      B[l + 6] = f(x0 + f(f(dx * (lo & 0x3ff)) * STEP_10));
+      B[l + 1 + ly] = y0;
+      B[l + 7 - ly] = f(y0 + f(f(dy * ((lo >>> 10) & 0x3ff)) * STEP_10));
+      B[l + 2 + lz] = z0;
+      B[l + 8 - lz] = f(z0 + f(f(dz * ((lo >>> 20) & 0x3ff)) * STEP_10));
+      B[l + 3 + mx] = x1;
+      B[l + 9 - mx] = f(x1 - f(f(dx * (hi & 0x3ff)) * STEP_10));
+      B[l + 4 + my] = y1;
+      B[l + 10 - my] = f(y1 - f(f(dy * ((hi >>> 10) & 0x1ff)) * STEP_9));
+      B[l + 5 + mz] = z1;
+      B[l + 11 - mz] = f(z1 - f(f(dz * ((hi >>> 19) & 0x3ff)) * STEP_10));
+    }
+    // Face j's leaf is heap node inner + j. Every corner inside is the face's box inside (a NaN fails a comparison).
+    for (let j = 0, b = 6 * inner; j < faces; j++, b += 6) {
+      const x0 = B[b], y0 = B[b + 1], z0 = B[b + 2], x1 = B[b + 3], y1 = B[b + 4], z1 = B[b + 5];
+      for (let c = fo[j], end = fo[j + 1]; c < end; c++) {
+        const vi = cv[c], e = edgeBits[c];
+        if (vi >= vertices || (e > 0x3f800000 && e !== 0x80000000)) return false;
+        const v = 3 * vi, x = V[v], y = V[v + 1], z = V[v + 2];
+        if (!(x >= x0 && x <= x1 && y >= y0 && y <= y1 && z >= z0 && z <= z1)) return false;
+      }
+    }
   } else {
     for (let c = 0; c < corners; c++) {
       const b = edgeBits[c];
       if (cv[c] >= vertices || (b > 0x3f800000 && b !== 0x80000000)) return false;
     }
   }
-  if (!cornerIndexClean(s)) return false;
-  const po = s.planeOffsets, pn = s.planeNormals;
+  // checkCornerIndex would find nothing: ascending offsets from 0 to the id count, each vertex its own corners,
+  // ascending.
+  const off = s.vertexCornerOffsets, ids = s.cornerIdsByVertex;
+  if (off.length !== 0 || ids.length !== 0) {
+    if (off.length === 0 || (ids.length === 0 && corners > 0)) return false;
+    if (off[0] !== 0 || off[off.length - 1] !== ids.length) return false;
+    for (let v = 0; v + 1 < off.length; v++) {
+      const from = off[v], to = off[v + 1];
+      if (to < from || to > ids.length) return false;
+      let prev = -1;
+      for (let k = from; k < to; k++) {
+        const c = ids[k];
+        if (c >= corners || cv[c] !== v || c <= prev) return false;
+        prev = c;
+      }
+    }
+  }
+  const po = s.planeOffsets;
   if (faces > 0 && po.length > 0 && po.length !== faces) return false;
-  for (let f = 0; f < po.length; f++) {
-    if (!Number.isFinite(po[f])) return false;
-    // decodeNormal's vector before normalising has |x| + |y| + |z| = 1 for any i16 pair, so x² + y² + z² lies in
-    // [1/3, 1] and the normalised length is 1 within a few ulps, far inside NORMAL_LENGTH_TOLERANCE. Anything else
-    // (outside that range) goes to verifyShape, which measures it.
-    let x = Math.max(-1, pn[2 * f] / SNORM16_MAX), y = Math.max(-1, pn[2 * f + 1] / SNORM16_MAX);
-    const z = 1 - Math.abs(x) - Math.abs(y);
-    if (z < 0) {
-      const fx = (1 - Math.abs(y)) * (x >= 0 ? 1 : -1);
-      y = (1 - Math.abs(x)) * (y >= 0 ? 1 : -1);
-      x = fx;
-    }
-    const sq = x * x + y * y + z * z;
-    if (!(sq >= 0.25 && sq <= 1.5)) return false;
-  }
-  return true;
-}
-
-/** checkCornerIndex would find nothing: ascending offsets from 0 to the id count, each vertex its own corners, ascending. */
-function cornerIndexClean(s: ShapeRecord): boolean {
-  const off = s.vertexCornerOffsets, ids = s.cornerIdsByVertex, cv = s.cornerVertices;
-  if (off.length === 0 && ids.length === 0) return true;
-  if (off.length === 0 || (ids.length === 0 && cv.length > 0)) return false;
-  if (off[0] !== 0 || off[off.length - 1] !== ids.length) return false;
-  const n = cv.length;
-  for (let v = 0; v + 1 < off.length; v++) {
-    const from = off[v], to = off[v + 1];
-    if (to < from || to > ids.length) return false;
-    let prev = -1;
-    for (let k = from; k < to; k++) {
-      const c = ids[k];
-      if (c >= n || cv[c] !== v || c <= prev) return false;
-      prev = c;
-    }
-  }
-  return true;
-}
-
-/**
- * checkMesh would find nothing but for the edge values' range (shapeClean looks at those with the corners):
- * triangles, an edge value a corner, not both bits for any corner, faces − 1 nodes.
- */
-function meshClean(s: ShapeRecord, faces: number, corners: number): boolean {
-  const ev = s.edgeValues;
-  if (corners !== 3 * faces || ev.length !== corners) return false;
-  if (faces > 1 && s.tree.length !== 2 * (faces - 1)) return false;
-  const cb = s.concaveBits, fb = s.flatBits;
-  if (cb.length === 0 || fb.length === 0) return true;
-  // Only the bits of corners 0 .. edge values − 1 are looked at (the bitsets' padding bits are not).
-  const whole = ev.length >> 3;
-  for (let b = 0; b < whole; b++) if ((cb[b] & fb[b]) !== 0) return false;
-  const rest = ev.length & 7;
-  return rest === 0 || (cb[whole] & fb[whole] & ((1 << rest) - 1)) === 0;
-}
-
-/** Zeros (never written), grown to the most corners asked for: the edge bits shapeClean gives a shape of another kind. */
-let zeros = new Uint32Array(0);
-function zeroBits(n: number): Uint32Array {
-  if (zeros.length < n) zeros = new Uint32Array(Math.max(n, 2 * zeros.length));
-  return zeros.subarray(0, n);
-}
-
-/** Scratch for treeClean: every heap node's box (6 f32 a node), grown to the largest shape seen. */
-let scratchBoxes = new Float32Array(0);
-const STEP_10 = 1 / 1024, STEP_9 = 1 / 512;
-
-/**
- * checkTree would find nothing: decodes the heap from the root (decodeNode's arithmetic in f32, tree.ts; a product
- * by 1/1024 is the same as the division by 1024) into one reused scratch array, then every corner of every face must
- * lie inside its leaf's box with no slack (see shapeClean). The owner bits pick a child's slot by arithmetic, not by
- * a branch per bit: they are as good as random, and a mispredicted branch each costs more than the node's sums.
- */
-function treeClean(s: ShapeRecord, faces: number, vertices: number, edgeBits: Uint32Array): boolean {
-  const tree = s.tree, V = s.vertices, cv = s.cornerVertices, fo = s.faceOffsets;
-  const inner = faces - 1;
-  if (inner < 1 || tree.length !== 2 * inner) return false;
-  const need = 6 * (2 * faces - 1);
-  if (scratchBoxes.length < need) scratchBoxes = new Float32Array(Math.max(need, 2 * scratchBoxes.length));
-  const B = scratchBoxes;
-  const f = Math.fround;
-  for (let a = 0; a < 3; a++) {
-    B[a] = s.min[a];
-    B[a + 3] = s.max[a];
-  }
-  for (let i = 0; i < inner; i++) {
-    const lo = tree[2 * i], hi = tree[2 * i + 1], p = 6 * i;
-    const x0 = B[p], y0 = B[p + 1], z0 = B[p + 2], x1 = B[p + 3], y1 = B[p + 4], z1 = B[p + 5];
-    const dx = f(x1 - x0), dy = f(y1 - y0), dz = f(z1 - z0);
-    // Children 2i + 1 (left, at l) and 2i + 2 (right, at l + 6). The right child always takes the inner min x; lo
-    // bits 30/31 give the inner min y/z to the left, hi bits 29/30/31 the inner max x/y/z; the other child keeps
-    // the parent's bound.
-    const l = 12 * i + 6;
-    const ly = 6 * ((lo >>> 30) & 1), lz = 6 * (lo >>> 31), mx = 6 * ((hi >>> 29) & 1), my = 6 * ((hi >>> 30) & 1), mz = 6 * (hi >>> 31);
-    B[l] = x0;
-    B[l + 6] = f(x0 + f(f(dx * (lo & 0x3ff)) * STEP_10));
-    B[l + 1 + ly] = y0;
-    B[l + 7 - ly] = f(y0 + f(f(dy * ((lo >>> 10) & 0x3ff)) * STEP_10));
-    B[l + 2 + lz] = z0;
-    B[l + 8 - lz] = f(z0 + f(f(dz * ((lo >>> 20) & 0x3ff)) * STEP_10));
-    B[l + 3 + mx] = x1;
-    B[l + 9 - mx] = f(x1 - f(f(dx * (hi & 0x3ff)) * STEP_10));
-    B[l + 4 + my] = y1;
-    B[l + 10 - my] = f(y1 - f(f(dy * ((hi >>> 10) & 0x1ff)) * STEP_9));
-    B[l + 5 + mz] = z1;
-    B[l + 11 - mz] = f(z1 - f(f(dz * ((hi >>> 19) & 0x3ff)) * STEP_10));
-  }
-  // Face j's leaf is heap node inner + j. Every corner inside is the face's box inside (a NaN fails a comparison);
-  // each corner's vertex and edge value are checked on the way (shapeClean).
-  for (let j = 0, b = 6 * inner; j < faces; j++, b += 6) {
-    const x0 = B[b], y0 = B[b + 1], z0 = B[b + 2], x1 = B[b + 3], y1 = B[b + 4], z1 = B[b + 5];
-    for (let c = fo[j], end = fo[j + 1]; c < end; c++) {
-      const vi = cv[c], e = edgeBits[c];
-      if (vi >= vertices || (e > 0x3f800000 && e !== 0x80000000)) return false;
-      const v = 3 * vi, x = V[v], y = V[v + 1], z = V[v + 2];
-      if (!(x >= x0 && x <= x1 && y >= y0 && y <= y1 && z >= z0 && z <= z1)) return false;
-    }
-  }
+  // Only the offsets can fail. The normals cannot: decodeNormal's vector before normalising has |x| + |y| + |z| = 1
+  // for any i16 pair (the octahedral fold keeps the sum), so its length lies in [1/√3, 1] and the normalised length
+  // is 1 within a few ulps, far inside NORMAL_LENGTH_TOLERANCE (test/format/plane.test.ts sweeps the i16 pairs).
+  for (let f = 0; f < po.length; f++) if (!Number.isFinite(po[f])) return false;
   return true;
 }
 

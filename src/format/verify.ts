@@ -295,13 +295,20 @@ function shapeClean(s: ShapeRecord, kind: number | undefined): boolean {
   const V = s.vertices, cv = s.cornerVertices, fo = s.faceOffsets;
   const corners = cv.length, faces = faceCount(s), vertices = V.length / 3;
   for (let a = 0; a < 3; a++) if (!Number.isFinite(s.min[a]) || !Number.isFinite(s.max[a])) return false;
-  for (let k = 0; k < V.length; k++) if (!Number.isFinite(V[k])) return false;
+  // A vertex a step (checkShapeRecord: whole vertices); x − x is 0 exactly for a finite x, NaN for NaN and the
+  // infinities. The loops below take a few elements a step too: their own overhead was half their time.
+  for (let k = 0; k + 2 < V.length; k += 3) {
+    const x = V[k], y = V[k + 1], z = V[k + 2];
+    if (x - x + (y - y) + (z - z) !== 0) return false;
+  }
   // Face offsets: 0, strictly ascending, ending at the corner count (none at all only without corners).
   if (fo.length === 0) {
     if (corners > 0) return false;
   } else {
     if (fo[0] !== 0 || fo[fo.length - 1] !== corners) return false;
-    for (let f = 0; f + 1 < fo.length; f++) if (fo[f + 1] <= fo[f]) return false;
+    let f = 0;
+    for (; f + 4 < fo.length; f += 4) if (fo[f + 1] <= fo[f] || fo[f + 2] <= fo[f + 1] || fo[f + 3] <= fo[f + 2] || fo[f + 4] <= fo[f + 3]) return false;
+    for (; f + 1 < fo.length; f++) if (fo[f + 1] <= fo[f]) return false;
   }
   const mesh = kind === KIND_MESH;
   if (mesh) {

@@ -21,6 +21,22 @@ describe('input views', () => {
   });
 });
 
+describe('corner vertices', () => {
+  it('names the first corner whose vertex is out of range, wherever it falls among the corners', () => {
+    const b = load('grid.physics');
+    const r = readPhysicsResource(b);
+    const at = r.layout!.arrays[0][3]; // shape 0's corner vertices (u16 each)
+    const n = r.shapes[0].vertices.length / 3, corners = r.shapes[0].cornerVertices.length;
+    for (const [first, second] of [[0, 1], [1, 3], [2, 7], [3, 4], [5, 6], [6, 9], [corners - 2, corners - 1], [corners - 1, -1]]) {
+      const m = b.slice();
+      const dv = new DataView(m.buffer);
+      dv.setUint16(at + 2 * first, n, true);
+      if (second >= 0) dv.setUint16(at + 2 * second, n + 5, true);
+      expect(() => readPhysicsResource(m)).toThrow(`at 0x${(at + 2 * first).toString(16)}: corner vertices[${first}]: vertex ${n} ≥ vertex count ${n}`);
+    }
+  });
+});
+
 describe('borrowed reads', () => {
   it('a default read shares nothing with its input; a borrowed one reads the same record through views of it', () => {
     const b = load('mixed.physics');

@@ -50,8 +50,16 @@ export class Cover {
       if ((ia | ib | ic | ja | jb | jc) < 0) continue;
       const i0 = ia < ib ? (ia < ic ? ia : ic) : ib < ic ? ib : ic, i1 = ia > ib ? (ia > ic ? ia : ic) : ib > ic ? ib : ic;
       const j0 = ja < jb ? (ja < jc ? ja : jc) : jb < jc ? jb : jc, j1 = ja > jb ? (ja > jc ? ja : jc) : jb > jc ? jb : jc;
-      const share = a / ((i1 - i0 + 1) * (j1 - j0 + 1));
-      for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) area[j * nx + i] += share;
+      // Its cells row by row, a row's first three written out (as the world grid's passes: world.ts countCells).
+      const di = i1 - i0, share = a / ((di + 1) * (j1 - j0 + 1));
+      for (let k = j0 * nx + i0, last = j1 * nx + i0; k <= last; k += nx) {
+        area[k] += share;
+        if (di === 0) continue;
+        area[k + 1] += share;
+        if (di === 1) continue;
+        area[k + 2] += share;
+        for (let m = k + 3, end = k + di; m <= end; m++) area[m] += share;
+      }
     }
     this.total = total;
   }

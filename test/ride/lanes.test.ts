@@ -5,6 +5,8 @@
 import { describe, expect, test } from 'vitest';
 import { encodeResource } from '../../src/geometry/resource.ts';
 import { rideResources, type RideResource } from '../../src/ride/index.ts';
+import { Cover } from '../../src/ride/lanes.ts';
+import { FACE_WALKABLE, faceArrays, WorldBuilder } from '../../src/ride/world.ts';
 import { grid } from './helpers.ts';
 
 /** A flat square island of n × n quads of `cell` m from (x0, z0), as a resource of its own. */
@@ -47,4 +49,43 @@ describe('lanes over islands far apart', () => {
     expect(r.coverage.walkableShare).toBeGreaterThan(0);
     expect(ride()).toEqual(r);
   });
+});
+
+test('the coverage grid\'s areas are those of a plain sum, bit for bit: faces in order, each cell row by row', () => {
+  // Tilted faces of random sizes (one to a dozen cells a side) in random places, a quarter of them not walkable, one
+  // with a NaN corner (its area in the total, in no cell).
+  let seed = 11;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const faces = 5000, a = faceArrays(faces, 3 * faces);
+  for (let t = 0; t < faces; t++) {
+    const x = rand() * 60, z = rand() * 40, sx = rand() * 11, sz = rand() * 11;
+    a.vert.set([x, rand(), z, x + sx * rand(), rand(), z + sz, x + sx, rand(), z + sz * rand()], 9 * t);
+    a.corner.set([3 * t, 3 * t + 1, 3 * t + 2], 3 * t);
+    a.faceBits[t] = rand() < 0.75 ? FACE_WALKABLE : 0;
+  }
+  a.vert[9 * 10] = NaN;
+  a.faceBits[10] = FACE_WALKABLE;
+  const b = new WorldBuilder();
+  b.addFaces('level', { faces, vertices: 3 * faces }, a, [0, 0, 0, 0], [0, 0, 0], [72, 1, 52]);
+  const w = b.finish(), cover = new Cover(w, 1);
+  const { nx, nz, cell } = cover, P = w.vert;
+  expect(cell).toBe(1);
+  const area = new Float64Array(nx * nz), widths = new Set<number>();
+  let total = 0;
+  const col = (v: number, n: number) => Math.min(n - 1, Math.max(0, Math.floor(v / cell)));
+  for (let t = 0; t < faces; t++) {
+    if (!(w.faceBits[t] & FACE_WALKABLE)) continue;
+    const v = [0, 1, 2].map((k) => 3 * w.corner[3 * t + k]);
+    const u = [0, 1, 2].map((k) => P[v[1] + k] - P[v[0] + k]), s = [0, 1, 2].map((k) => P[v[2] + k] - P[v[0] + k]);
+    const f = 0.5 * Math.sqrt((u[1] * s[2] - u[2] * s[1]) ** 2 + (u[2] * s[0] - u[0] * s[2]) ** 2 + (u[0] * s[1] - u[1] * s[0]) ** 2);
+    total += f;
+    const xs = v.map((o) => P[o]), zs = v.map((o) => P[o + 2]);
+    if ([...xs, ...zs].some(Number.isNaN)) continue;
+    const i0 = col(Math.min(...xs), nx), i1 = col(Math.max(...xs), nx), j0 = col(Math.min(...zs), nz), j1 = col(Math.max(...zs), nz);
+    widths.add(i1 - i0 + 1);
+    for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) area[j * nx + i] += f / ((i1 - i0 + 1) * (j1 - j0 + 1));
+  }
+  expect(cover.total).toBe(total);
+  expect(Array.from(cover.area).findIndex((v, k) => !Object.is(v, area[k]))).toBe(-1);
+  expect([1, 2, 3, 4, 5].every((n) => widths.has(n))).toBe(true);
 });

@@ -72,6 +72,53 @@ test('each grid cell lists, in ascending order, the faces whose x/z box overlaps
   expect(listed).toBeGreaterThan(w.faces);
 });
 
+test('the grid\'s arrays are those of a plain build: per cell, its faces\' gaps in LEB128, one after another', () => {
+  // Faces of random sizes (one to a dozen columns and rows: the passes write out a row's first three cells) in random
+  // places, four over all of it first and last (gaps of one to three bytes), a face with a NaN corner (no cells) and
+  // one outside the bounds (clamped).
+  let seed = 7;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const faces = 30_000, a = faceArrays(faces, 3 * faces);
+  for (let t = 0; t < faces; t++) {
+    const big = t < 4 || t >= faces - 4;
+    const x = big ? -1 : rand() * 60, z = big ? -1 : rand() * 40, sx = big ? 70 : rand() * 5.5, sz = big ? 50 : rand() * 5.5;
+    a.vert.set([x, 0, z, x + sx * rand(), 0, z + sz, x + sx, 0, z + sz * rand()], 9 * t);
+    a.corner.set([3 * t, 3 * t + 1, 3 * t + 2], 3 * t);
+  }
+  a.vert[9 * 100] = NaN;
+  a.vert.set([70, 0, -5], 9 * 200);
+  const b = new WorldBuilder();
+  b.addFaces('level', { faces, vertices: 3 * faces }, a, [0, 0, 0, 0], [0, 0, 0], [66, 0, 46]);
+  const w = b.finish(), g = w.grid;
+  expect([g.x0, g.z0, g.nx * g.nz > 10_000]).toEqual([0, 0, true]);
+  const lists: number[][] = Array.from({ length: g.nx * g.nz }, () => []), widths = new Set<number>();
+  for (let t = 0; t < faces; t++) {
+    const v = [0, 1, 2].map((k) => 3 * w.corner[3 * t + k]), xs = v.map((o) => w.vert[o]), zs = v.map((o) => w.vert[o + 2]);
+    if ([...xs, ...zs].some(Number.isNaN)) continue;
+    const i0 = cellOf(g, Math.min(...xs), 0), i1 = cellOf(g, Math.max(...xs), 0), j0 = cellOf(g, Math.min(...zs), 1), j1 = cellOf(g, Math.max(...zs), 1);
+    widths.add(i1 - i0 + 1);
+    for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) lists[j * g.nx + i].push(t);
+  }
+  const start = [0], items: number[] = [];
+  for (const list of lists) {
+    let after = 0;
+    for (const t of list) {
+      let d = t - after;
+      for (; d > 0x7f; d = Math.floor(d / 0x80)) items.push((d & 0x7f) | 0x80);
+      items.push(d);
+      after = t + 1;
+    }
+    start.push(items.length);
+  }
+  // The first difference (a diff of arrays this long takes minutes to print).
+  const differs = (got: ArrayLike<number>, want: number[]) => got.length !== want.length ? `length ${got.length}, not ${want.length}` : want.findIndex((v, n) => got[n] !== v);
+  expect(differs(g.start, start), 'start').toBe(-1);
+  expect(differs(g.items, items), 'items').toBe(-1);
+  // Gaps of three bytes; the faces' widths in columns.
+  expect(lists.some((l) => l.some((t, n) => n > 0 && t - l[n - 1] > 0x4000))).toBe(true);
+  expect([1, 2, 3, 4, 5].every((n) => widths.has(n))).toBe(true);
+});
+
 test('a query past its stamps clears them and still visits each face once', async () => {
   const out = await compileMeshes(tmp.dir, 'stamps', [{ name: 'a', ...grid(4, 4, 1, -2, 0, -2) }], { seams: 'level' });
   const w = buildWorld(readOutput(out));

@@ -354,21 +354,22 @@ function shapeClean(s: ShapeRecord, kind: number | undefined): boolean {
       const dx = f(x1 - x0), dy = f(y1 - y0), dz = f(z1 - z0);
       // Children 2i + 1 (left, at l) and 2i + 2 (right, at l + 6). The right child always takes the inner min x;
       // lo bits 30/31 give the inner min y/z to the left, hi bits 29/30/31 the inner max x/y/z; the other child
-      // keeps the parent's bound.
+      // keeps the parent's bound. A bound's last rounding to f32 is the store's (a Float32Array rounds as fround
+      // does): one call fewer each, which is what the first shapes cost while this still runs in the interpreter.
       const l = 12 * i + 6;
       const ly = 6 * ((lo >>> 30) & 1), lz = 6 * (lo >>> 31), mx = 6 * ((hi >>> 29) & 1), my = 6 * ((hi >>> 30) & 1), mz = 6 * (hi >>> 31);
       B[l] = x0;
-      B[l + 6] = f(x0 + f(f(dx * (lo & 0x3ff)) * STEP_10));
+      B[l + 6] = x0 + f(f(dx * (lo & 0x3ff)) * STEP_10);
       B[l + 1 + ly] = y0;
-      B[l + 7 - ly] = f(y0 + f(f(dy * ((lo >>> 10) & 0x3ff)) * STEP_10));
+      B[l + 7 - ly] = y0 + f(f(dy * ((lo >>> 10) & 0x3ff)) * STEP_10);
       B[l + 2 + lz] = z0;
-      B[l + 8 - lz] = f(z0 + f(f(dz * ((lo >>> 20) & 0x3ff)) * STEP_10));
+      B[l + 8 - lz] = z0 + f(f(dz * ((lo >>> 20) & 0x3ff)) * STEP_10);
       B[l + 3 + mx] = x1;
-      B[l + 9 - mx] = f(x1 - f(f(dx * (hi & 0x3ff)) * STEP_10));
+      B[l + 9 - mx] = x1 - f(f(dx * (hi & 0x3ff)) * STEP_10);
       B[l + 4 + my] = y1;
-      B[l + 10 - my] = f(y1 - f(f(dy * ((hi >>> 10) & 0x1ff)) * STEP_9));
+      B[l + 10 - my] = y1 - f(f(dy * ((hi >>> 10) & 0x1ff)) * STEP_9);
       B[l + 5 + mz] = z1;
-      B[l + 11 - mz] = f(z1 - f(f(dz * ((hi >>> 19) & 0x3ff)) * STEP_10));
+      B[l + 11 - mz] = z1 - f(f(dz * ((hi >>> 19) & 0x3ff)) * STEP_10);
     }
     // Face j's leaf is heap node inner + j. Every corner inside is the face's box inside (a NaN fails a comparison).
     for (let j = 0, b = 6 * inner; j < faces; j++, b += 6) {

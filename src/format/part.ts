@@ -1,7 +1,7 @@
 // Part record (72 bytes): ../shared/spec/physics-resource.md, "PhysicsResource", third table. Every word is kept as
 // stored, including those whose meaning is unknown.
 import { type ByteSink, Reader, hex } from './cursor.ts';
-import { exactF32, writeF32 } from './shape.ts';
+import { exactF32, f32Field, writeF32 } from './shape.ts';
 import { KIND_BOX, KIND_CONVEX, KIND_MESH, NO_SHAPE, PART_SIZE, type PartRecord } from './types.ts';
 
 /** Field positions inside the part record. */
@@ -52,6 +52,35 @@ export function readPart(r: Reader, at: number, shapeCount: number): PartRecord 
     r.fail(`shape index: ${part.shape} ≥ shape count ${shapeCount} (and not ${hex(NO_SHAPE)})`, at + PART_FIELD.shape);
   }
   return part;
+}
+
+/**
+ * readPart's record where it reads without a word to say (inside the input, no NaN with a payload, a known kind, a
+ * shape index in range or none), the same object read straight from `view` (one DataView of the whole input)
+ * without a Reader's per-field checks and names; undefined otherwise, and readPart, which names what is wrong,
+ * decides.
+ */
+export function partAt(view: DataView, at: number, shapeCount: number): PartRecord | undefined {
+  if (!(Number.isInteger(at) && at >= 0 && at + PART_SIZE <= view.byteLength)) return undefined;
+  const rx = f32Field(view, at), ry = f32Field(view, at + 4), rz = f32Field(view, at + 8), rw = f32Field(view, at + 12);
+  const px = f32Field(view, at + 0x10), py = f32Field(view, at + 0x14), pz = f32Field(view, at + 0x18), w = f32Field(view, at + PART_FIELD.w);
+  if (rx === undefined || ry === undefined || rz === undefined || rw === undefined || px === undefined || py === undefined || pz === undefined || w === undefined) return undefined;
+  const kind = view.getUint32(at + PART_FIELD.kind, true), shape = view.getUint32(at + PART_FIELD.shape, true);
+  if (kind !== KIND_BOX && kind !== KIND_CONVEX && kind !== KIND_MESH) return undefined;
+  if (shape !== NO_SHAPE && shape >= shapeCount) return undefined;
+  return {
+    rotation: [rx, ry, rz, rw],
+    position: [px, py, pz],
+    w,
+    word20: view.getUint32(at + PART_FIELD.word20, true),
+    kind,
+    ids: [view.getUint32(at + 0x28, true), view.getUint32(at + 0x2c, true), view.getUint32(at + 0x30, true)],
+    word34: view.getUint32(at + PART_FIELD.word34, true),
+    shape,
+    word3c: view.getUint32(at + PART_FIELD.word3c, true),
+    material: view.getUint32(at + PART_FIELD.material, true),
+    flags: view.getUint32(at + PART_FIELD.flags, true),
+  };
 }
 
 /** Writes the part at the writer's position. */

@@ -133,6 +133,48 @@ export function readShapeHeader(r: Reader, at: number): ShapeHeader {
   };
 }
 
+/**
+ * An f32 field exactF32 reads without a word to say, straight from `view`; undefined for a NaN with a payload (the
+ * one thing exactF32 refuses). The caller has checked the field lies inside the view.
+ */
+export function f32Field(view: DataView, at: number): number | undefined {
+  const bits = view.getUint32(at, true);
+  if ((bits & 0x7f800000) === 0x7f800000 && (bits & 0x7fffff) !== 0) return bits === CANONICAL_NAN_BITS ? Number.NaN : undefined;
+  return view.getFloat32(at, true);
+}
+
+/**
+ * readShapeHeader's record where it reads without a word to say (inside the input, no NaN with a payload, word 0x20
+ * zero), the same object read straight from `view` (one DataView of the whole input) without a Reader's per-field
+ * checks and names; undefined otherwise, and readShapeHeader, which names what is wrong, decides. A level's files
+ * hold thousands of shape records, most read while the code is still cold.
+ */
+export function shapeHeaderAt(view: DataView, at: number): ShapeHeader | undefined {
+  if (!(Number.isInteger(at) && at >= 0 && at + SHAPE_SIZE <= view.byteLength)) return undefined;
+  const arrays: number[] = [];
+  for (let k = 0; k < SHAPE_ARRAY_COUNT; k++) {
+    const field = at + SHAPE_FIELD.offsets + 4 * k;
+    const v = view.getUint32(field, true);
+    arrays.push(v === 0 ? 0 : field + v);
+  }
+  const x0 = f32Field(view, at), y0 = f32Field(view, at + 4), z0 = f32Field(view, at + 8);
+  const x1 = f32Field(view, at + 12), y1 = f32Field(view, at + 16), z1 = f32Field(view, at + 20);
+  if (x0 === undefined || y0 === undefined || z0 === undefined || x1 === undefined || y1 === undefined || z1 === undefined) return undefined;
+  if (view.getUint32(at + SHAPE_FIELD.word20, true) !== 0) return undefined;
+  return {
+    min: [x0, y0, z0],
+    max: [x1, y1, z1],
+    counts: {
+      vertices: view.getUint16(at + SHAPE_FIELD.vertexCount, true),
+      corners: view.getUint16(at + SHAPE_FIELD.cornerCount, true),
+      faces: view.getUint16(at + SHAPE_FIELD.faceCount, true),
+      nodes: view.getUint16(at + SHAPE_FIELD.nodeCount, true),
+    },
+    word20: 0,
+    arrays,
+  };
+}
+
 /** The counts a record's arrays imply (what the writer stores in the count fields). */
 export function shapeCounts(s: ShapeRecord): ShapeCounts {
   return {

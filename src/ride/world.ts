@@ -615,17 +615,6 @@ export class Query {
   /** surfaceAt's answer: the surface's height, and the faces the look-up visited. */
   readonly height = new Float64Array(1);
   visits = 0;
-  /**
-   * surfaceAt's last grid cell (of `grid`; −1: none): the faces it lists, its walkable faces in order and their x/z
-   * boxes (x lo, x hi, z lo, z hi, grown by BOX_SLACK). A ride's look-ups come in runs over one cell (a seam's two
-   * sides 4 mm apart, a crossing's footprint corners): the cell is read once for the run.
-   */
-  cell = -1;
-  grid: Grid | undefined;
-  listed = 0;
-  walkable = 0;
-  faces = new Int32Array(64);
-  boxes = new Float64Array(4 * 64);
   constructor(w: RideWorld) {
     this.seen = new Uint16Array(w.faces);
   }
@@ -703,18 +692,22 @@ export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: n
  */
 export function surfaceAt(w: RideWorld, x: number, z: number, y: number, reach: number, q: Query, top = false): number {
   let best = -1, bestY = 0, bestD = Infinity;
-  const g = w.grid;
+  // facesNear's walk inline (no closure a call), in the same order, over the one cell under the point: a cell lists
+  // a face once (ascending), so no stamps are needed to visit each once.
+  const g = w.grid, items = g.items;
   q.visits = 0;
   if (w.faces === 0 || x < g.x0 || z < g.z0 || x > g.x0 + g.nx * g.cell || z > g.z0 + g.nz * g.cell) return -1;
-  const V = w.vert, C = w.corner;
+  const V = w.vert, C = w.corner, FB = w.faceBits;
+  let visits = 0;
   const c = cellOf(g, z, 1) * g.nx + cellOf(g, x, 0);
-  if (c !== q.cell || q.grid !== g) readCell(w, c, q);
-  // The cell's walkable faces in order (the grid's), those whose box holds the point tried (heightOnFace gives NaN
-  // off a face; the boxes are grown past its inclusion): the answer and the ties as when every face is tried.
-  const F = q.faces, B = q.boxes;
-  for (let n = 0, count = q.walkable; n < count; n++) {
-    if (x < B[4 * n] || x > B[4 * n + 1] || z < B[4 * n + 2] || z > B[4 * n + 3]) continue;
-    const t = F[n];
+  let t = -1;
+  for (let k = g.start[c], end = g.start[c + 1]; k < end; ) {
+    // The cell's next face (Grid).
+    let by = items[k++], gap = by & 0x7f;
+    for (let m = 0x80; by > 0x7f; m *= 0x80) { by = items[k++]; gap += (by & 0x7f) * m; }
+    t += gap + 1;
+    visits++;
+    if (!(FB[t] & FACE_WALKABLE)) continue; // isWalkable
     const h = heightOnFace(V, C, t, x, z);
     if (h !== h) continue;
     const dist = Math.abs(h - y);
@@ -724,60 +717,10 @@ export function surfaceAt(w: RideWorld, x: number, z: number, y: number, reach: 
       best = t;
     }
   }
-  // The work: every face the cell lists, as a walk over it visits.
-  q.work += q.listed;
-  q.visits = q.listed;
+  q.work += visits;
+  q.visits = visits;
   q.height[0] = bestY;
   return best;
-}
-
-/**
- * surfaceAt's box test: a face's x/z box is grown by BOX_SLACK of its size and place (at least 1 m), and faces
- * thinner than BOX_SHAPE (twice their area over their box's larger side squared) keep no box (always tried).
- * heightOnFace takes a point 1e-9 of the face's barycentric coordinates outside it, plus its rounding (relative to
- * the coordinates' size): on a face no thinner than that, a few millionths of its size and place at most, far
- * inside BOX_SLACK; on a sliver the rounding alone can reach further, so slivers are never boxed.
- */
-const BOX_SLACK = 1e-4, BOX_SHAPE = 1e-3;
-/** An unboxed face's bounds (constants: a unary minus first met late stops optimized code). */
-const NO_BOX_LO = -Infinity, NO_BOX_HI = Infinity;
-
-/** Reads grid cell c's faces into q's cell scratch (surfaceAt): how many it lists, its walkable faces, their boxes. */
-function readCell(w: RideWorld, c: number, q: Query): void {
-  const g = w.grid, items = g.items, V = w.vert, C = w.corner, FB = w.faceBits;
-  let listed = 0, walkable = 0, t = -1;
-  for (let k = g.start[c], end = g.start[c + 1]; k < end; ) {
-    // The cell's next face (Grid).
-    let by = items[k++], gap = by & 0x7f;
-    for (let m = 0x80; by > 0x7f; m *= 0x80) { by = items[k++]; gap += (by & 0x7f) * m; }
-    t += gap + 1;
-    listed++;
-    if (!(FB[t] & FACE_WALKABLE)) continue; // isWalkable
-    if (walkable === q.faces.length) {
-      const faces = new Int32Array(2 * walkable), boxes = new Float64Array(8 * walkable);
-      faces.set(q.faces);
-      boxes.set(q.boxes);
-      q.faces = faces;
-      q.boxes = boxes;
-    }
-    const A = 3 * C[3 * t], Bv = 3 * C[3 * t + 1], Cv = 3 * C[3 * t + 2];
-    const ax = V[A], az = V[A + 2], bx = V[Bv], bz = V[Bv + 2], cx = V[Cv], cz = V[Cv + 2];
-    const xlo = Math.min(ax, bx, cx), xhi = Math.max(ax, bx, cx), zlo = Math.min(az, bz, cz), zhi = Math.max(az, bz, cz);
-    const size = Math.max(xhi - xlo, zhi - zlo), d = (bz - cz) * (ax - cx) + (cx - bx) * (az - cz);
-    const B = q.boxes, o = 4 * walkable;
-    // Not below: a sliver, or a NaN anywhere (no comparison with NaN is true): always tried (heightOnFace says).
-    if (!(Math.abs(d) >= BOX_SHAPE * size * size)) {
-      B[o] = NO_BOX_LO; B[o + 1] = NO_BOX_HI; B[o + 2] = NO_BOX_LO; B[o + 3] = NO_BOX_HI;
-    } else {
-      const slack = BOX_SLACK * (1 + size + Math.abs(xlo) + Math.abs(xhi) + Math.abs(zlo) + Math.abs(zhi));
-      B[o] = xlo - slack; B[o + 1] = xhi + slack; B[o + 2] = zlo - slack; B[o + 3] = zhi + slack;
-    }
-    q.faces[walkable++] = t;
-  }
-  q.cell = c;
-  q.grid = g;
-  q.listed = listed;
-  q.walkable = walkable;
 }
 
 /** surfaceAlong's scratch: the walkable faces of the grid cell last read (one a thread). */

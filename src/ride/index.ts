@@ -220,7 +220,7 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
    * The last two start look-ups (x, z, y, reach; the face, its height, the look-up's visits): a crossing's ride
    * starts from the same point at each speed. A repeat takes the answer and counts the look-up's work again.
    */
-  const lastAt = new Float64Array(8), lastFace = new Int32Array(2), lastH = new Float64Array(2), lastVisits = new Float64Array(2);
+  const lastAt = new Float64Array(8), lastFace = new Int32Array(2), lastH = new Float64Array(2), lastVisits = new Int32Array(2);
   let lastNext = 0, lastKept = 0;
   const startAt = (probe: ProbeShape, x: number, y: number, z: number, dx: number, dz: number, speed: number, reach: number): boolean => {
     let face: number, hy: number;

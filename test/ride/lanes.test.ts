@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { encodeResource } from '../../src/geometry/resource.ts';
 import { rideResources, type RideResource } from '../../src/ride/index.ts';
-import { Cover } from '../../src/ride/lanes.ts';
+import { Cover, planLanes } from '../../src/ride/lanes.ts';
 import { FACE_WALKABLE, faceArrays, WorldBuilder } from '../../src/ride/world.ts';
 import { grid } from './helpers.ts';
 
@@ -51,7 +51,7 @@ describe('lanes over islands far apart', () => {
   });
 });
 
-test('the coverage grid\'s areas are those of a plain sum, bit for bit: faces in order, each cell row by row', () => {
+test('the coverage grid\'s and the lane cells\' areas are those of a plain sum, bit for bit: in order, each cell row by row', () => {
   // Tilted faces of random sizes (one to a dozen cells a side) in random places, a quarter of them not walkable, one
   // with a NaN corner (its area in the total, in no cell).
   let seed = 11;
@@ -88,4 +88,23 @@ test('the coverage grid\'s areas are those of a plain sum, bit for bit: faces in
   expect(cover.total).toBe(total);
   expect(Array.from(cover.area).findIndex((v, k) => !Object.is(v, area[k]))).toBe(-1);
   expect([1, 2, 3, 4, 5].every((n) => widths.has(n))).toBe(true);
+  // The lane cells over it: each one's area a plain sum of its coverage cells' shares, row by row, bit for bit —
+  // lane cells a quarter of a coverage cell wide to ten.
+  for (const spacing of [0.25, 0.7, 3, 10.3]) {
+    const plan = planLanes(w, cover, spacing, 1e9, 8);
+    expect(plan.spacing).toBe(spacing);
+    const lx = Math.floor((nx * cell) / spacing) + 2, lz = Math.floor((nz * cell) / spacing) + 2, lane = new Float64Array(lx * lz);
+    const span = (k: number) => [Math.floor((k * cell) / spacing), Math.max(Math.floor((k * cell) / spacing), Math.floor(((k + 1) * cell) / spacing))];
+    for (let cj = 0; cj < nz; cj++) {
+      for (let ci = 0; ci < nx; ci++) {
+        const f = cover.area[cj * nx + ci];
+        if (!(f > 0)) continue;
+        const [i0, i1] = span(ci), [j0, j1] = span(cj);
+        for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) lane[j * lx + i] += f / ((i1 - i0 + 1) * (j1 - j0 + 1));
+      }
+    }
+    const want = Array.from(lane.keys()).filter((k) => lane[k] > 0).map((k) => ({ i: k % lx, j: Math.floor(k / lx), area: lane[k] }));
+    expect(plan.cells.length, `spacing ${spacing}`).toBe(want.length);
+    expect(plan.cells.findIndex((c, n) => c.i !== want[n].i || c.j !== want[n].j || !Object.is(c.area, want[n].area)), `spacing ${spacing}`).toBe(-1);
+  }
 });

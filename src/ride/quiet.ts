@@ -164,6 +164,9 @@ function markCells(w: RideWorld, bits: Int32Array, from: number, to: number): nu
 /** The unbounded sides of the grid's border cells (constants: a unary minus met late stops optimized code). */
 const NEG_INF = -Infinity, POS_INF = Infinity;
 
+/** foldAcross's stamps by face (grown to the world's faces), and the last stamp given. */
+let FOLD_SEEN = new Uint16Array(0), foldStamp = 0;
+
 /** The corner across (3 · face + edge) foldAcross found. */
 const ACROSS_CORNER = new Int32Array(1);
 /** foldAcross's two face normals (faceNormal). */
@@ -187,6 +190,13 @@ function foldAcross(w: RideWorld, t: number, k: number): number {
   const i0 = cellOf(g, xlo, 0), i1 = cellOf(g, xhi, 0), j0 = cellOf(g, zlo, 1), j1 = cellOf(g, zhi, 1);
   let across = -1;
   const ex = bx - ax, ez = bz - az;
+  // A face listed in several of the cells is read once (a stamp a face: the same answer each time it is met).
+  if (FOLD_SEEN.length < w.faces) FOLD_SEEN = new Uint16Array(w.faces);
+  if (++foldStamp === 0x10000) {
+    FOLD_SEEN.fill(0);
+    foldStamp = 1;
+  }
+  const seen = FOLD_SEEN, stamp = foldStamp;
   // The edge's line in x/z: a face whose corners all lie further than `off` to one side of it can be none of the
   // faces below (the face across or one running the edge: corners at its ends, within the tolerances; one near it:
   // within r), whatever its place in the edge's box. `off` doubles those distances, far above the rounding of the
@@ -207,8 +217,8 @@ function foldAcross(w: RideWorld, t: number, k: number): number {
         let byte = items[e++], gap = byte & 0x7f;
         for (let m = 0x80; byte > 0x7f; m *= 0x80) { byte = items[e++]; gap += (byte & 0x7f) * m; }
         u += gap + 1;
-        // A face listed in several cells is met again: the same answer (across: the same face).
-        if (u === t || u === across) continue;
+        if (u === t || seen[u] === stamp) continue;
+        seen[u] = stamp;
         const u0 = C[3 * u], u1 = C[3 * u + 1], u2 = C[3 * u + 2], p0 = 3 * u0, p1 = 3 * u1, p2 = 3 * u2;
         // Clear of the edge's box (grown by the judge's reach to the side): neither across, round its ends, nor near.
         const x0 = V[p0], x1 = V[p1], x2 = V[p2], z0 = V[p0 + 2], z1 = V[p1 + 2], z2 = V[p2 + 2];

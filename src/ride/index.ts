@@ -4,122 +4,29 @@
 // they meet: bumps and snags (a contact on an edge the data leaves to collide, where the surface continues across),
 // steps (a height mismatch across a seam) and gaps (an opening between walkable faces a wheel drops into). Reads
 // only the files (world.ts); never prints, never touches the files. A work budget bounds pathological geometry.
+// Here: the plan and the steps (rider); the seams found in seam-edges.ts, the steps' results applied in order in
+// merge.ts, the report's and the plan's shapes in types.ts.
 import { readPhysicsResource } from '../format/resource.ts';
 import { EDGE_KIND_NAMES } from './contact.ts';
-import { PROBES, type Probe, type ProbeShape, support } from './probes.ts';
-import { allowanceEdge, ride, rideBound, SIMULATION_DEFAULTS, type Hit, type SimulationOptions } from './simulate.ts';
+import { type Probe, type ProbeShape, support } from './probes.ts';
+import { allowanceEdge, ride, rideBound, SIMULATION_DEFAULTS, type Hit } from './simulate.ts';
 import { ACROSS, GHOST_SLACK, JUDGE_REACH, quietMap } from './quiet.ts';
 import { Cover, lines, planLanes, type LanePlan } from './lanes.ts';
-import { BORDER_BIT, buildWorld, edgeKindAt, FACE_BORDERS, FACE_WALKABLE, faceNormal, faceSource, heightAt, isWalkable, Query, surfaceAlong, surfaceAt, type RideResource, type RideWorld } from './world.ts';
+import { Query } from './grid.ts';
+import { heightAt, surfaceAlong, surfaceAt } from './surface.ts';
+import { buildWorld, edgeKindAt, faceNormal, faceSource, isWalkable, type RideResource, type RideWorld } from './world.ts';
+import { RideMerge } from './merge.ts';
+import { seamEdges } from './seam-edges.ts';
+import { RIDE_DEFAULTS, round, STEP_CELL, STEP_CROSSING, STEP_LANE_X, STEP_LANE_Z, type RideFinding, type RideOptions, type RidePlan, type RideReport, type SeamEdges, type StepResult } from './types.ts';
 
 export { buildWorld, capacityForBytes, faceSource, MIN_FILE_BYTES_PER_FACE, WorldBuilder, type RideResource, type RideWorld } from './world.ts';
 export { PROBES, type Probe } from './probes.ts';
 export { CONTACT_MODEL, contactNormal } from './contact.ts';
-
-/** Findings a manifest lists at most (counts are complete). */
-export const RIDE_LISTED = 1000;
-
-export type FindingKind = 'bump' | 'snag' | 'step' | 'gap';
-export const FINDING_KINDS: FindingKind[] = ['bump', 'snag', 'step', 'gap'];
-
-export interface RideFinding {
-  kind: FindingKind;
-  /** World position (the files' space, metres). */
-  position: [number, number, number];
-  /** Resource name, part index in it, face index in the part's shape. */
-  resource: string;
-  part: number;
-  face: number;
-  /** bump: the velocity change (m/s); snag: the speed lost (m/s); step: the height difference (m); gap: its width (m). */
-  size: number;
-  unit: 'm/s' | 'm';
-  /** The probe and speed (m/s) that found it (step and gap: none, they are measured across the seam). */
-  probe?: string;
-  speed?: number;
-  /** Direction of travel, x and z. */
-  direction?: [number, number];
-  /** The stored edge data of the edge met (bump, snag): flat, concave, convex, open, or vertex (a face's corner). */
-  edge?: string;
-  where: 'seam' | 'lane';
-}
-
-export interface RideOptions {
-  probes: Probe[];
-  /** Speeds, m/s (default 3 and 8). */
-  speeds: number[];
-  /** Crossing points along the seams: one every this many metres of seam (default 2 m), widened to at most maxCrossings. */
-  seamSpacing: number;
-  /** Crossing points at most over the level (default 3,000). */
-  maxCrossings: number;
-  /**
-   * Lanes: one every this many metres along x and along z (default 16 m) through the cells that hold walkable
-   * surface, widened to at most laneMetres (lanes.ts); 0 for none.
-   */
-  laneSpacing: number;
-  /** Lane metres at most over the level (default 20,000). */
-  laneMetres: number;
-  /** A lane ride's length, m (default 8). Lanes ride the first probe at the highest speed. */
-  laneRide: number;
-  /** A step: heights across a seam differ by more than this, m (default 0.001) … */
-  stepMin: number;
-  /** … and at most this, m (default 0.05): more is a ledge, authored (a kerb, a prop's top edge at a cut). */
-  stepMax: number;
-  /** A gap: an opening narrower than this, m (default 0.3); wider is the level's border. */
-  gapMax: number;
-  /** A gap's far side lies within this height of the near side, m (default 0.1). */
-  gapDrop: number;
-  /** A snag: a hit loses at least this share of the speed in one substep (default 0.1). */
-  snagLoss: number;
-  /** Face visits at most (the work budget; default 400,000,000). Past it the ride stops and says so. */
-  workBudget: number;
-  /** Coverage grid cell, m (default 2). */
-  coverCell: number;
-  /**
-   * Rides proven quiet (no loud face within their reach: quiet.ts) are not simulated (default true). False simulates
-   * every ride: the same findings, more time (what the tests compare).
-   */
-  skipQuiet: boolean;
-  simulation: Partial<SimulationOptions>;
-}
-
-export const RIDE_DEFAULTS: RideOptions = {
-  probes: PROBES, speeds: [3, 8], seamSpacing: 2, maxCrossings: 3000, laneSpacing: 16, laneMetres: 20_000, laneRide: 8, stepMin: 0.001, stepMax: 0.05, gapMax: 0.3, gapDrop: 0.1,
-  snagLoss: 0.1, workBudget: 400_000_000, coverCell: 2, skipQuiet: true, simulation: {},
-};
-
-export interface RideCoverage {
-  /** Seams found (border edges of shapes on walkable faces that are not the level's outer border), m. */
-  seamMetres: number;
-  /** Of those, the metres whose crossing points were ridden. */
-  seamMetresRidden: number;
-  crossings: number;
-  /** Walkable area, m², and the share of it (0 … 1) in coverage cells a ride passed through. */
-  walkableArea: number;
-  walkableShare: number;
-  lanesRidden: number;
-  /** Lane spacing used, m (the option's, or wider to stay within laneMetres); 0: no lanes. */
-  laneSpacing: number;
-  /** Seam spacing used, m (the option's, or wider to stay within maxCrossings). */
-  seamSpacing: number;
-  /** Metres ridden by every probe, all rides. */
-  metresRidden: number;
-  rides: number;
-  /**
-   * Of those rides, the quiet ones: no face their probe could reach lets a contact keep its own normal, so they can
-   * find nothing and were not simulated (quiet.ts); each counts as ridden along its line, its full length.
-   */
-  quietRides: number;
-}
-
-export interface RideReport {
-  counts: Record<FindingKind, number>;
-  findings: RideFinding[];
-  coverage: RideCoverage;
-  /** True when the work budget ran out; `note` says what was not ridden. */
-  budgetExhausted: boolean;
-  note?: string;
-  options: { speeds: number[]; probes: { name: string; shape: ProbeShape }[]; seamSpacing: number; laneSpacing: number; laneRide: number; stepMin: number; stepMax: number; gapMax: number };
-}
+export { RideMerge } from './merge.ts';
+export {
+  FINDING_KINDS, RIDE_DEFAULTS, RIDE_LISTED, STEP_CELL, STEP_CROSSING, STEP_LANE_X, STEP_LANE_Z,
+  type FindingKind, type RideCoverage, type RideFinding, type RideOptions, type RidePlan, type RideReport, type SeamEdges, type StepResult,
+} from './types.ts';
 
 /** Step along the far side when looking for a gap's end, m. */
 const GAP_STEP = 0.01;
@@ -145,56 +52,6 @@ export function rideWorld(w: RideWorld, options: Partial<RideOptions> = {}): Rid
   return merge.finish();
 }
 
-/** What one step (a seam crossing or a lane ride) did: applied in step order by RideMerge. */
-export interface StepResult {
-  /** Face visits it made (the work budget's measure). */
-  work: number;
-  /** Rides that found surface to start on (a crossing with any is ridden; a lane ride counts each). */
-  rode: number;
-  /** Of those, the quiet ones (not simulated: RideCoverage.quietRides). */
-  quiet: number;
-  /** Each ride: its path length, and its start and end x, z (5 numbers a ride). */
-  rides: number[];
-  /** Findings in the order found, each with its key (one kept per key: the largest). */
-  finds: [RideFinding, string][];
-}
-
-/**
- * The seam edges as measured, in order, an entry each (typed arrays, not an object an edge: tens of thousands of
- * them live through the plan, and what lives through the young generation's collections grows it).
- */
-export interface SeamEdges {
-  /** Edges measured (fewer than listed when the measuring alone spent the work budget). */
-  count: number;
-  /** Each edge's work (face visits). */
-  work: Float64Array;
-  /** Metres of seam it counts (NaN: a border, none). */
-  seam: Float64Array;
-  /** Crossing steps it holds (the next ones in `steps`). */
-  crossings: Uint32Array;
-  /** Its gap or step finding, by edge (most have none). */
-  finds: Map<number, [RideFinding, string][]>;
-}
-
-export interface RidePlan {
-  edges: SeamEdges;
-  /**
-   * Steps, 4 numbers each: STEP_CROSSING, the seam edge (3 · face + corner), the point along it (0 … 1), 0;
-   * STEP_LANE_X or _Z, the start's x, z, the lane cell; STEP_CELL (added by RideMerge), the cell's largest walkable
-   * face, the rides' length, the lane cell.
-   */
-  steps: Float64Array;
-  /** Planning stopped at an edge: the seams' measuring alone spent the work budget (the ride stops there or before). */
-  stopped: boolean;
-  seamSpacing: number;
-  /** The coverage grid (its walkable area by cell: the lanes' plan is made over it). */
-  cover: Cover;
-  /** The lanes, when ridden. */
-  lanes?: LanePlan;
-}
-
-/** RidePlan.steps kinds. */
-export const STEP_CROSSING = 0, STEP_LANE_X = 1, STEP_LANE_Z = 2, STEP_CELL = 3;
 
 /** The ride's parts over one world: plan (on one thread) and step (on any); see rideWorld. */
 export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: RideOptions; plan: () => RidePlan; step: (steps: Float64Array, i: number) => StepResult } {
@@ -514,224 +371,6 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
     return cur;
   };
   return { opt, plan, step };
-}
-
-/**
- * Applies a plan's seam edges and step results in order, as one thread riding them in turn would: the budget is
- * checked before each seam edge and each step against the work of all before it, findings are kept one per key
- * (the largest; the first of equals), sums are added in step order. next() says which step's result it needs next
- * (−1: none, the ride is over), apply() takes it.
- */
-export class RideMerge {
-  private readonly found = new Map<string, RideFinding>();
-  private readonly cover: Cover;
-  readonly coverage: RideCoverage;
-  /** The steps known so far: the plan's, then the lane cells the lines missed (added once the lanes are in). */
-  steps: Float64Array;
-  private work = 0;
-  private exhausted = false;
-  private edge = 0;
-  /** Crossing steps of the current edge still to apply. */
-  private inEdge = 0;
-  /** The next step to apply. */
-  private at = 0;
-  /** Lane cells a lane ride found surface in; whether the missed cells' steps were added. */
-  private readonly laneRode: Uint8Array;
-  private cellsAdded = false;
-  constructor(private readonly plan: RidePlan, private readonly opt: RideOptions) {
-    this.cover = plan.cover;
-    this.steps = plan.steps;
-    this.laneRode = new Uint8Array(plan.lanes?.cells.length ?? 0);
-    this.coverage = {
-      seamMetres: 0, seamMetresRidden: 0, crossings: 0, walkableArea: this.cover.total, walkableShare: 0, lanesRidden: 0,
-      laneSpacing: round(plan.lanes?.spacing ?? 0), seamSpacing: round(plan.seamSpacing), metresRidden: 0, rides: 0, quietRides: 0,
-    };
-  }
-  private budgetLeft(): boolean {
-    if (this.work > this.opt.workBudget) this.exhausted = true;
-    return !this.exhausted;
-  }
-  private addFinds(finds: [RideFinding, string][]): void {
-    for (const [f, key] of finds) {
-      const had = this.found.get(key);
-      if (!had || had.size < f.size) this.found.set(key, f);
-    }
-  }
-  /**
-   * The step whose result is needed next, or −1 when the ride is over (all applied, or the budget spent). Steps
-   * below `known()` can be run ahead of it.
-   */
-  next(): number {
-    const edges = this.plan.edges;
-    while (!this.exhausted) {
-      if (this.inEdge > 0) return this.budgetLeft() ? this.at : -1;
-      if (this.edge < edges.count) {
-        if (!this.budgetLeft()) return -1;
-        const e = this.edge++;
-        this.work += edges.work[e];
-        if (!Number.isNaN(edges.seam[e])) this.coverage.seamMetres += edges.seam[e];
-        const finds = edges.finds.get(e);
-        if (finds) this.addFinds(finds);
-        this.inEdge = edges.crossings[e];
-        continue;
-      }
-      // The plan stopped at an edge the budget had been spent by (the measuring alone spent it).
-      if (this.plan.stopped) this.exhausted = true;
-      else if (this.at < this.steps.length / 4) return this.budgetLeft() ? this.at : -1;
-      else if (!this.cellsAdded) this.addCells();
-      else break;
-    }
-    return -1;
-  }
-  /** Steps known so far (more may follow once these are applied: the lane cells the lines missed). */
-  known(): number {
-    return this.steps.length / 4;
-  }
-  /** The lane cells no lane ride found surface in, ridden from their largest walkable face: steps after the lanes. */
-  private addCells(): void {
-    this.cellsAdded = true;
-    const lanes = this.plan.lanes;
-    if (!lanes) return;
-    const length = Math.min(this.opt.laneRide, lanes.spacing), more: number[] = [];
-    for (let c = 0; c < lanes.cells.length; c++) {
-      if (!lanes.chosen[c] || this.laneRode[c] || lanes.face(c) < 0) continue;
-      more.push(STEP_CELL, lanes.face(c), length, c);
-    }
-    if (!more.length) return;
-    const steps = new Float64Array(this.steps.length + more.length);
-    steps.set(this.steps);
-    steps.set(more, this.steps.length);
-    this.steps = steps;
-  }
-  apply(r: StepResult): void {
-    const c = this.coverage, n = this.at++, kind = this.steps[4 * n];
-    if (kind === STEP_CROSSING) {
-      this.inEdge--;
-      c.crossings++;
-    }
-    this.work += r.work;
-    c.quietRides += r.quiet;
-    for (let k = 0; k < r.rides.length; k += 5) {
-      c.rides++;
-      c.metresRidden += r.rides[k];
-      this.cover.mark(r.rides[k + 1], r.rides[k + 2], r.rides[k + 3], r.rides[k + 4]);
-    }
-    this.addFinds(r.finds);
-    if (kind === STEP_CROSSING) {
-      if (r.rode) c.seamMetresRidden += this.plan.seamSpacing;
-    } else {
-      c.lanesRidden += r.rode;
-      if (r.rode && kind !== STEP_CELL) this.laneRode[this.steps[4 * n + 3]] = 1;
-    }
-  }
-  finish(): RideReport {
-    const { opt, coverage } = this;
-    coverage.seamMetresRidden = Math.min(coverage.seamMetresRidden, coverage.seamMetres);
-    const exhausted = this.exhausted;
-    coverage.walkableShare = this.cover.sampled();
-    const findings = [...this.found.values()].sort((a, b) => FINDING_KINDS.indexOf(a.kind) - FINDING_KINDS.indexOf(b.kind) || b.size - a.size);
-    const counts = { bump: 0, snag: 0, step: 0, gap: 0 };
-    for (const f of findings) counts[f.kind]++;
-    coverage.seamMetres = round(coverage.seamMetres);
-    coverage.seamMetresRidden = round(coverage.seamMetresRidden);
-    coverage.metresRidden = round(coverage.metresRidden);
-    coverage.walkableArea = round(coverage.walkableArea);
-    return {
-      counts, findings, coverage, budgetExhausted: exhausted,
-      ...(exhausted ? { note: `work budget of ${opt.workBudget} face visits spent: the rest of the level was not ridden (coverage says how much was)` } : {}),
-      options: {
-        speeds: opt.speeds, probes: opt.probes.map((p) => ({ name: p.name, shape: p.shape })), seamSpacing: opt.seamSpacing,
-        laneSpacing: opt.laneSpacing, laneRide: opt.laneRide, stepMin: opt.stepMin, stepMax: opt.stepMax, gapMax: opt.gapMax,
-      },
-    };
-  }
-}
-
-const round = (x: number): number => Math.round(x * 1e4) / 1e4;
-
-/** A coordinate rounded to 0.1 mm as a seam edge's end is keyed (NaN as 0.5, which no rounding gives; −0 as 0). */
-const keyOf = (x: number): number => {
-  const r = Math.round(x * 1e4);
-  return r === r ? r + 0 : 0.5;
-};
-const HASH = new Float64Array(1);
-const HASH_BITS = new Uint32Array(HASH.buffer);
-
-/** Faces borderCorners takes a call at a time. */
-const BORDER_CHUNK = 1 << 16;
-
-/**
- * The border corners (3 · face + corner) of the walkable faces of [from, to), in order, written into `out` from
- * `count` on (FaceBits); the count after them, or −1 when they do not fit.
- */
-function borderCorners(FB: Uint16Array, from: number, to: number, out: Uint32Array, count: number): number {
-  for (let t = from; t < to; t++) {
-    const bits = FB[t];
-    if (!(bits & FACE_BORDERS) || !(bits & FACE_WALKABLE)) continue;
-    if (count + 3 > out.length) return -1;
-    for (let k = 0; k < 3; k++) if ((bits >> (BORDER_BIT + k)) & 1) out[count++] = 3 * t + k;
-  }
-  return count;
-}
-
-/**
- * The seam edges (3 · face + corner, in face order): each border corner's edge of a walkable face, once by its ends
- * rounded to 0.1 mm either way round (the first), less those without horizontal length; and their total length.
- * The ends' keys go in a hash table on typed arrays (not strings: tens of thousands of them would live through the
- * young generation's collections, and grow it).
- */
-function seamEdges(w: RideWorld): { edges: Uint32Array; total: number } {
-  const P = w.vert, C = w.corner, faces = w.faces;
-  // The border corners of walkable faces, in order: a chunk of faces a call (borderCorners), again with more room
-  // where a chunk's do not fit.
-  let corners = new Uint32Array(1024), count = 0;
-  for (let t = 0; t < faces; ) {
-    const to = Math.min(faces, t + BORDER_CHUNK), n = borderCorners(w.faceBits, t, to, corners, count);
-    if (n < 0) {
-      const grown = new Uint32Array(2 * corners.length);
-      grown.set(corners.subarray(0, count));
-      corners = grown;
-      continue;
-    }
-    count = n;
-    t = to;
-  }
-  let size = 1;
-  while (size < 2 * count) size *= 2;
-  const table = new Int32Array(size).fill(-1), keys = new Float64Array(6 * count), edges = new Uint32Array(count);
-  const key = new Float64Array(6);
-  let kept = 0, stored = 0, total = 0;
-  for (let n = 0; n < count; n++) {
-    const ek = corners[n], k = ek % 3;
-    const i = 3 * C[ek], j = 3 * C[k < 2 ? ek + 1 : ek - 2];
-    const ax = keyOf(P[i]), ay = keyOf(P[i + 1]), az = keyOf(P[i + 2]), bx = keyOf(P[j]), by = keyOf(P[j + 1]), bz = keyOf(P[j + 2]);
-    // Either way round: the lesser end first.
-    const swap = ax > bx || (ax === bx && (ay > by || (ay === by && az > bz)));
-    key[0] = swap ? bx : ax; key[1] = swap ? by : ay; key[2] = swap ? bz : az;
-    key[3] = swap ? ax : bx; key[4] = swap ? ay : by; key[5] = swap ? az : bz;
-    let h = 0x811c9dc5;
-    for (let m = 0; m < 6; m++) {
-      HASH[0] = key[m];
-      h = Math.imul(h ^ HASH_BITS[0], 0x01000193);
-      h = Math.imul(h ^ HASH_BITS[1], 0x01000193);
-    }
-    let slot = (h ^ (h >>> 15)) & (size - 1), found = false;
-    for (; table[slot] >= 0; slot = (slot + 1) & (size - 1)) {
-      const o = 6 * table[slot];
-      if (keys[o] === key[0] && keys[o + 1] === key[1] && keys[o + 2] === key[2] && keys[o + 3] === key[3] && keys[o + 4] === key[4] && keys[o + 5] === key[5]) {
-        found = true;
-        break;
-      }
-    }
-    if (found) continue;
-    table[slot] = stored;
-    const o = 6 * stored++;
-    keys[o] = key[0]; keys[o + 1] = key[1]; keys[o + 2] = key[2]; keys[o + 3] = key[3]; keys[o + 4] = key[4]; keys[o + 5] = key[5];
-    if (Math.abs(P[j] - P[i]) + Math.abs(P[j + 2] - P[i + 2]) < 1e-6) continue;
-    edges[kept++] = ek;
-    total += Math.sqrt((P[j] - P[i]) ** 2 + (P[j + 1] - P[i + 1]) ** 2 + (P[j + 2] - P[i + 2]) ** 2);
-  }
-  return { edges: edges.subarray(0, kept), total };
 }
 
 function probeLength(p: ProbeShape): number {

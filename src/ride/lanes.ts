@@ -3,7 +3,8 @@
 // metres; only the lane cells (spacing × spacing squares from the level's min corner) holding walkable surface are
 // ridden, and the spacing is widened until those cells' lanes total at most laneMetres — so the budget follows the
 // walkable area, not the level's bounding box: islands far apart share it instead of the empty space between them.
-import { cellOf, FACE_WALKABLE, isWalkable, takeScratch, vertexCellsOf, type RideWorld } from './world.ts';
+import { cellOf, takeScratch, vertexCellsOf } from './grid.ts';
+import { FACE_WALKABLE, isWalkable, type RideWorld } from './world.ts';
 
 /**
  * Coverage: x/z cells holding walkable surface (each walkable face marks the cells its x/z box overlaps, its area
@@ -35,7 +36,7 @@ export class Cover {
     this.hit = new Uint8Array(this.nx * this.nz);
     let total = 0;
     const P = w.vert, C = w.corner, FB = w.faceBits, area = this.area, x0 = this.x0, z0 = this.z0, nx = this.nx, nz = this.nz;
-    // Each vertex's column and row (col(): the grid's cellOf over these cells), worked out once (world.ts vertexCells;
+    // Each vertex's column and row (col(): the grid's cellOf over these cells), worked out once (grid.ts vertexCells;
     // the world grid's own where its cells are these).
     const place = vertexCellsOf(P, x0, z0, c, nx, nz);
     for (let t = 0; t < w.faces; t++) {
@@ -50,7 +51,7 @@ export class Cover {
       if ((ia | ib | ic | ja | jb | jc) < 0) continue;
       const i0 = ia < ib ? (ia < ic ? ia : ic) : ib < ic ? ib : ic, i1 = ia > ib ? (ia > ic ? ia : ic) : ib > ic ? ib : ic;
       const j0 = ja < jb ? (ja < jc ? ja : jc) : jb < jc ? jb : jc, j1 = ja > jb ? (ja > jc ? ja : jc) : jb > jc ? jb : jc;
-      // Its cells row by row, a row's first three written out (as the world grid's passes: world.ts countCells).
+      // Its cells row by row, a row's first three written out (as the world grid's passes: grid.ts countCells).
       const di = i1 - i0, share = a / ((di + 1) * (j1 - j0 + 1));
       for (let k = j0 * nx + i0, last = j1 * nx + i0; k <= last; k += nx) {
         area[k] += share;
@@ -289,7 +290,7 @@ function largestFace(w: RideWorld, x0: number, z0: number, size: number): number
       const cell = j * g.nx + i;
       let t = -1;
       for (let e = g.start[cell], end = g.start[cell + 1]; e < end; ) {
-        // The cell's next face (world.ts Grid).
+        // The cell's next face (grid.ts Grid).
         let by = g.items[e++], gap = by & 0x7f;
         for (let m = 0x80; by > 0x7f; m *= 0x80) { by = g.items[e++]; gap += (by & 0x7f) * m; }
         t += gap + 1;

@@ -18,7 +18,8 @@
 // marked, a bit a cell (the grid lists a face in every cell its x/z box overlaps); a marked cell is judged, face by
 // face from the grid's list, when a ride's box first covers it, and kept.
 import { CONTACT_MODEL, EDGE_CONVEX } from './contact.ts';
-import { cellOf, edgeKindAt, FACE_ALLOWS, FACE_WALKABLE, faceNormal, isWalkable, type RideWorld } from './world.ts';
+import { cellOf } from './grid.ts';
+import { edgeKindAt, FACE_ALLOWS, FACE_WALKABLE, faceNormal, isWalkable, type RideWorld } from './world.ts';
 
 /** A contact leaning at most this much further than the surface folds is not a ghost, radians (~0.1°; the judge's). */
 export const GHOST_SLACK = 0.002;
@@ -101,7 +102,7 @@ export class QuietMap {
     const g = this.w.grid, items = g.items, FB = this.w.faceBits;
     let loud = false, t = -1;
     for (let e = g.start[c], end = g.start[c + 1]; e < end && !loud; ) {
-      // The cell's next face (world.ts Grid).
+      // The cell's next face (grid.ts Grid).
       let by = items[e++], gap = by & 0x7f;
       for (let m = 0x80; by > 0x7f; m *= 0x80) { by = items[e++]; gap += (by & 0x7f) * m; }
       t += gap + 1;
@@ -213,7 +214,7 @@ function foldAcross(w: RideWorld, t: number, k: number): number {
       const cell = j * g.nx + i;
       let u = -1;
       for (let e = g.start[cell], end = g.start[cell + 1]; e < end; ) {
-        // The cell's next face (world.ts Grid).
+        // The cell's next face (grid.ts Grid).
         let byte = items[e++], gap = byte & 0x7f;
         for (let m = 0x80; byte > 0x7f; m *= 0x80) { byte = items[e++]; gap += (byte & 0x7f) * m; }
         u += gap + 1;

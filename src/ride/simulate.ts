@@ -6,7 +6,8 @@
 // it is a ghost (the surface continues across) or real geometry.
 import { contactNormal, CONTACT_MODEL, type ContactModel } from './contact.ts';
 import { Contact, contactWith, FEATURE_FACE, type Pose, type ProbeShape, probeReach, probeThickness } from './probes.ts';
-import { cellOf, faceNormal, Query, STAMPS, type RideWorld } from './world.ts';
+import { cellOf, Query, STAMPS } from './grid.ts';
+import { faceNormal, type RideWorld } from './world.ts';
 
 export interface SimulationOptions {
   /** Gravity, m/s² along −y (default 9.81, range 0 … 100). */
@@ -113,7 +114,7 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
             const cell = j * g.nx + i;
             let t = -1;
             for (let e = g.start[cell], end = g.start[cell + 1]; e < end && n < max; ) {
-              // The cell's next face (world.ts Grid).
+              // The cell's next face (grid.ts Grid).
               let by = items[e++], gap = by & 0x7f;
               for (let m = 0x80; by > 0x7f; m *= 0x80) { by = items[e++]; gap += (by & 0x7f) * m; }
               t += gap + 1;

@@ -10,7 +10,8 @@ import { workerFlags } from '../tiling/pool.ts';
 import { RideMerge, rider, type RideOptions, type RideReport, type StepResult } from './index.ts';
 import type { RideReply, RideRequest } from './ride-worker.ts';
 import { ReadBuffer } from '../files.ts';
-import { faceArrays, worldOf, type RideWorld, type WorldOptions } from './world.ts';
+import { type WorldOptions } from './grid.ts';
+import { faceArrays, worldOf, type RideWorld } from './world.ts';
 import { countPass, DONE_COUNT, DONE_WRITE, FAILED, fileOffsets, readRideFile, worldShare, writePass, type FileFaces } from './world-files.ts';
 
 /** Steps a message carries (a crossing is 12 rides, a lane step one), and messages a worker holds at a time. */

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { compileLevel, type CompileOptions } from '../../src/build/compile.ts';
 import { readRideResource, type RideResource } from '../../src/ride/index.ts';
 import { ride, type RideResult } from '../../src/ride/simulate.ts';
-import { Query, type RideWorld } from '../../src/ride/world.ts';
+import { Query } from '../../src/ride/grid.ts';
+import { type RideWorld } from '../../src/ride/world.ts';
 import { addNode, newLevel, writeLevel } from '../fixtures/levels.ts';
 
 export interface MeshSpec {

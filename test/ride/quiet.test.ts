@@ -11,7 +11,9 @@ import { compileLevel } from '../../src/build/compile.ts';
 import { buildWorld, PROBES, rideResources, type RideOptions, type RideResource } from '../../src/ride/index.ts';
 import { quietMap } from '../../src/ride/quiet.ts';
 import { ride, rideBound, SIMULATION_DEFAULTS } from '../../src/ride/simulate.ts';
-import { faceNormal, heightAt, Query } from '../../src/ride/world.ts';
+import { Query } from '../../src/ride/grid.ts';
+import { heightAt } from '../../src/ride/surface.ts';
+import { faceNormal } from '../../src/ride/world.ts';
 import { lazyTempDir } from '../fixtures/levels.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
 

@@ -4,7 +4,9 @@ import { afterAll, expect, test } from 'vitest';
 import { lazyTempDir } from '../fixtures/levels.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildWorld, cellOf, faceArrays, faceNormal, faceSource, facesNear, heightAt, hypot3, isBorder, isWalkable, Query, STAMPS, surfaceAlong, WALKABLE_MIN_NY, WorldBuilder, type RideWorld } from '../../src/ride/world.ts';
+import { cellOf, facesNear, Query, STAMPS } from '../../src/ride/grid.ts';
+import { heightAt, surfaceAlong } from '../../src/ride/surface.ts';
+import { buildWorld, faceArrays, faceNormal, faceSource, hypot3, isBorder, isWalkable, WALKABLE_MIN_NY, WorldBuilder, type RideWorld } from '../../src/ride/world.ts';
 import { readRideResource, type RideResource } from '../../src/ride/index.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
 

@@ -45,9 +45,9 @@ function refusal(file: string, refused: Finding[]): string {
  * offset). Each file is read (into one reused buffer), verified and its faces added before the next is read: its
  * record goes once its faces are in the world (the world, not the files beside it, sets the ride's peak memory).
  * With `threads`, the world is built by this thread and the workers together (the same world: src/ride/threads.ts;
- * `mainClaims` false: by the workers alone, for tests). `bytes`: the files' sizes added up (the builder's first capacity).
+ * `mainClaims` false: by the workers alone, for tests); one thread sizes its builder from the files' sizes added up.
  */
-export async function readRideWorld(files: string[], threads?: RideThreads, mainClaims = true, bytes = filesBytes(files)): Promise<{ world: RideWorld } | { error: string }> {
+export async function readRideWorld(files: string[], threads?: RideThreads, mainClaims = true): Promise<{ world: RideWorld } | { error: string }> {
   const { ReadBuffer } = await import('../../src/files.ts');
   const { readRideFile } = await import('../../src/ride/world-files.ts');
   const { capacityForBytes, WorldBuilder } = await import('../../src/ride/index.ts');
@@ -56,7 +56,7 @@ export async function readRideWorld(files: string[], threads?: RideThreads, main
     if ('world' in read) return read;
     return { error: 'refused' in read ? refusal(files[read.index], read.refused) : `${files[read.index]}: ${read.error}` };
   }
-  const capacity = capacityForBytes(bytes);
+  const capacity = capacityForBytes(filesBytes(files));
   const builder = new WorldBuilder(capacity.faces, false, capacity.vertices);
   const into = new ReadBuffer();
   for (const file of files) {

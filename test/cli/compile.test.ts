@@ -10,7 +10,7 @@ const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.
 const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
 const tmp = tempDir('sk8-cli-');
 afterAll(tmp.cleanup);
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, CI: '1' } });
 
 beforeAll(async () => {
   mkdirSync(join(tmp.dir, 'levels/a'), { recursive: true });

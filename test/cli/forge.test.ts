@@ -11,7 +11,7 @@ import { dataFile, forgeFile, placedLevel } from '../fixtures/forge.ts';
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
 const tmp = tempDir('sk8-cli-forge-');
 afterAll(tmp.cleanup);
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, CI: '1' } });
 
 beforeAll(() => {
   mkdirSync(join(tmp.dir, 'sws'), { recursive: true });

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
 const CACHE = fileURLToPath(new URL('../../node_modules/.cache/skate-collision/', import.meta.url));
 const ENTRY = fileURLToPath(new URL('../../cli/main.ts', import.meta.url));
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, CI: '1' } });
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, CI: '1' } });
 
 /** The launcher's index for this checkout (one per entry path: checkouts sharing node_modules keep apart), after a run. */
 function indexName(): string {
@@ -79,7 +79,7 @@ describe('launcher', () => {
   it('runs a command from either form of the bundle with the same result', () => {
     const index = JSON.parse(readFileSync(join(CACHE, indexName()), 'utf8'));
     const kinds = fileURLToPath(new URL('../../samples/kinds.physics', import.meta.url));
-    const form = (module: string, ...args: string[]) => spawnSync(process.execPath, [join(CACHE, index.bundle, module), ...args], { encoding: 'utf8', env: { ...process.env, CI: '1' } });
+    const form = (module: string, ...args: string[]) => spawnSync(process.execPath, [join(CACHE, index.bundle, module), ...args], { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, CI: '1' } });
     for (const args of [['ride', kinds, '--json'], ['inspect', kinds], ['ride', '--help']]) {
       const split = form('main.mjs', ...args), whole = form('whole.mjs', ...args);
       expect(split.status, `${args.join(' ')}: ${split.stderr}`).toBe(whole.status);
@@ -92,7 +92,7 @@ describe('launcher', () => {
     try {
       mkdirSync(join(dir, 'bin'));
       copyFileSync(BIN, join(dir, 'bin', 'compile-collision.js'));
-      const r = spawnSync(process.execPath, [join(dir, 'bin', 'compile-collision.js'), '--version'], { encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [join(dir, 'bin', 'compile-collision.js'), '--version'], { encoding: 'utf8', maxBuffer: 1 << 28 });
       expect(r.status).toBe(1);
       expect(r.stderr).toMatch(/WebAssembly module is not built .*run `npm run build:wasm`/);
     } finally {

@@ -21,7 +21,7 @@ const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.
 const tmp = tempDir('sk8-manifest-fuzz-');
 afterAll(tmp.cleanup);
 const at = (p: string): string => join(tmp.dir, p);
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, CI: '1' } });
 
 let pristine = '';
 let manifest: any;

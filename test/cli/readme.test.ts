@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
 const README = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
 const help = (...cmd: string[]): string => {
-  const r = spawnSync(process.execPath, [BIN, ...cmd, '--help'], { encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  const r = spawnSync(process.execPath, [BIN, ...cmd, '--help'], { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, CI: '1' } });
   expect(r.status).toBe(0);
   return r.stdout;
 };

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
 const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
 let dir: string;
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, CI: '1' } });
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'sk8-scripting-'));

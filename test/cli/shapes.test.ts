@@ -12,7 +12,7 @@ const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.
 const SAMPLE = fileURLToPath(new URL('../../samples/shapes.glb', import.meta.url));
 const tmp = tempDir('sk8-cli-shapes-');
 afterAll(tmp.cleanup);
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, CI: '1' } });
 
 describe('compile-collision shape options', () => {
   it('--native-shapes: builds, inspect shows kinds 2, 3 and 5, verify passes every file', () => {

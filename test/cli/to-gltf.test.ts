@@ -12,8 +12,8 @@ import type { PhysicsResource } from '../../src/format/types.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'to-gltf-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const run = (...args: string[]) => spawnSync(process.execPath, ['bin/compile-collision.js', 'to-gltf', ...args], { encoding: 'utf8' });
-const compile = (...args: string[]) => spawnSync(process.execPath, ['bin/compile-collision.js', ...args, '-q', '--no-cache', '--workers', '1'], { encoding: 'utf8' });
+const run = (...args: string[]) => spawnSync(process.execPath, ['bin/compile-collision.js', 'to-gltf', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+const compile = (...args: string[]) => spawnSync(process.execPath, ['bin/compile-collision.js', ...args, '-q', '--no-cache', '--workers', '1'], { encoding: 'utf8', maxBuffer: 1 << 28 });
 
 describe('compile-collision to-gltf', () => {
   it('writes a GLB, and replaces it only with --force', () => {

@@ -11,7 +11,7 @@ import { boxBound, compositeLevel, flaggedLevel, REAL_FLAGS, TOOL_FLAGS, twoTria
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
 const tmp = tempDir('sk8-cli-ybn-');
 afterAll(tmp.cleanup);
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, CI: '1' } });
 
 beforeAll(() => {
   mkdirSync(join(tmp.dir, 'port'), { recursive: true });

@@ -175,7 +175,7 @@ describe('cache entries are checked before reuse', () => {
       unlinkSync(path);
       execFileSync('mkfifo', [path]);
       // As a user runs it, in a child with a time limit: a read that blocks fails the test instead of hanging it.
-      const r = spawnSync(process.execPath, [BIN, LEVEL, '-o', join(dir, `out-${which}`), '--cache', c.cache, '--no-report'], { encoding: 'utf8', timeout: 30_000 });
+      const r = spawnSync(process.execPath, [BIN, LEVEL, '-o', join(dir, `out-${which}`), '--cache', c.cache, '--no-report'], { encoding: 'utf8', maxBuffer: 1 << 28, timeout: 30_000 });
       expect([r.status, r.signal], `${which}: ${r.stderr}`).toEqual([0, null]);
       expect(r.stdout, which).toMatch(/cache: \d+ resource\(s\) encoded, 0 reused/);
       expectClean(join(dir, `out-${which}`), c.clean);
@@ -317,7 +317,7 @@ describe('a cache folder others can write, or another user\'s, is refused by nam
     // As a user runs it: exit 1 with the message, no stack.
     if (process.getuid?.() === 0) chownSync(shared, 0, 0);
     chmodSync(shared, 0o777);
-    const r = spawnSync(process.execPath, [BIN, LEVEL, '-o', join(dir, 'o4'), '--cache', shared, '--no-report'], { encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, [BIN, LEVEL, '-o', join(dir, 'o4'), '--cache', shared, '--no-report'], { encoding: 'utf8', maxBuffer: 1 << 28, timeout: 30_000 });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/shared is writable by every user/);
     expect(r.stderr).not.toMatch(/\n\s+at /);

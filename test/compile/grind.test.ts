@@ -42,7 +42,7 @@ describe('grind map in the manifest', () => {
     expect(warnings.some((w) => /^grind: "terrain" part 0 \(12800 triangles around \(-30\.00, 0\.20, -30\.00\)\): 1358 half-edges per metre > 1000/.test(w))).toBe(true);
   });
   it('inspect --json gives each part its density and grindable edge count', () => {
-    const j = (file: string) => JSON.parse(spawnSync(process.execPath, ['bin/compile-collision.js', 'inspect', join(r.outDir, file), '--json'], { cwd: root, encoding: 'utf8' }).stdout);
+    const j = (file: string) => JSON.parse(spawnSync(process.execPath, ['bin/compile-collision.js', 'inspect', join(r.outDir, file), '--json'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 }).stdout);
     expect(j('terrain.physics').summary.parts[0]).toMatchObject({ density: 1357.5, grindableEdges: 0, grindExcluded: 'dense' });
     expect(j('fold31.physics').summary.parts[0]).toMatchObject({ grindableEdges: 4, grindExcluded: null });
   });

@@ -220,7 +220,7 @@ describe('hostile glTFs through the CLI', () => {
   it('exits 1 with one message per level and writes no output directory', () => {
     expect(inputs.length).toBeGreaterThanOrEqual(15);
     const bin = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
-    const r = spawnSync(process.execPath, [bin, ...inputs], { cwd: tmp.dir, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [bin, ...inputs], { cwd: tmp.dir, encoding: 'utf8', maxBuffer: 1 << 28 });
     expect(r.status).toBe(1);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(inputs.length);

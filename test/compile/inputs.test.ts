@@ -15,7 +15,7 @@ const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.
 const tmp = tempDir('sk8-inputs-');
 afterAll(tmp.cleanup);
 const quiet = { logger: { warn: () => {} } };
-const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, CI: '1' } });
+const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 60_000, env: { ...process.env, CI: '1' } });
 
 /** A .gltf in dir whose one buffer has the given uri (and an image pointing outside, never read). */
 function gltfWithUri(dir: string, name: string, uri: string): string {

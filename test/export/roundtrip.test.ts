@@ -204,7 +204,7 @@ describe('round trip: a resource the compiler did not write (samples/kinds.physi
 });
 
 describe('round trip through the CLI: samples/shapes.glb with --native-shapes (kind-2 boxes, kind-3 hulls, convex_parts objects)', () => {
-  const cli = (...args: string[]) => spawnSync(process.execPath, ['bin/compile-collision.js', ...args], { encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  const cli = (...args: string[]) => spawnSync(process.execPath, ['bin/compile-collision.js', ...args], { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, CI: '1' } });
   for (const tiling of ['objects', 'cells'] as const) for (const seams of ['level', 'shape'] as const) {
     it(`${tiling}, --seams ${seams}: compile, to-gltf (no notes), compile --recorded-options, diff: every file identical`, () => {
       const a = join(dir, `cli-${tiling}-${seams}-a`), b = join(dir, `cli-${tiling}-${seams}-b`), glb = join(dir, `cli-${tiling}-${seams}.glb`);

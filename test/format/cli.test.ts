@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { readPhysicsResource } from '../../src/format/resource.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
-const run = (...args: string[]) => spawnSync(process.execPath, ['bin/compile-collision.js', ...args], { cwd: root, encoding: 'utf8' });
+const run = (...args: string[]) => spawnSync(process.execPath, ['bin/compile-collision.js', ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
 const sample = 'samples/kinds.physics';
 
 describe('compile-collision inspect / verify', () => {

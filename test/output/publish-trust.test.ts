@@ -29,7 +29,7 @@ const hex8 = (b: Uint8Array): string => crc32(b).toString(16).padStart(8, '0');
 const forged = (files: string[], checks?: Record<string, { bytes: number; crc32: string }>): string =>
   JSON.stringify({ tool: { name: 'compile-collision', version: '0.0.0' }, files, ...(checks ? { checks } : {}) });
 /** A process id that is not alive: a child that has exited. */
-const deadPid = (): number => spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout as unknown as number;
+const deadPid = (): number => spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8', maxBuffer: 1 << 28 }).stdout as unknown as number;
 
 describe('a manifest does not decide alone what a rebuild deletes', () => {
   it('a forged manifest listing the user\'s file: the build refuses, naming it, and the file stays', async () => {

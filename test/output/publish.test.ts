@@ -19,7 +19,7 @@ const tmp = tempDir('sk8-publish-');
 afterAll(tmp.cleanup);
 const warnings: string[] = [];
 const hooks = { logger: { warn: (m: string) => void warnings.push(m) } };
-const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, CI: '1' } });
 const manifestOf = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
 /** Temporary and old siblings of an output directory left in its parent. */
 const siblings = (out: string): string[] => readdirSync(join(out, '..')).filter((n) => n.startsWith(`.${out.split('/').pop()}.`));
@@ -180,7 +180,7 @@ describe('a kill between the renames (library hook) leaves a recoverable output'
       await compileLevel(level, { out, tiling: 'objects' }, hooks); // the old build: one resource per object
       mkdirSync(join(out, '.cache'), { recursive: true });
       writeFileSync(join(out, '.cache/k'), 'v');
-      const child = spawnSync(process.execPath, ['--import', 'tsx', CHILD, level, out, step, 'cells'], { encoding: 'utf8' });
+      const child = spawnSync(process.execPath, ['--import', 'tsx', CHILD, level, out, step, 'cells'], { encoding: 'utf8', maxBuffer: 1 << 28 });
       expect(child.signal).toBe('SIGKILL');
       if (step === 'old-moved' || step === 'owned-carried') {
         expect(existsSync(out)).toBe(false); // what the old code left forever
@@ -198,7 +198,7 @@ describe('a kill between the renames (library hook) leaves a recoverable output'
   it('the CLI on that directory repairs it too, then builds', async () => {
     const out = join(tmp.dir, 'kill/out-cli');
     await compileLevel(level, { out, tiling: 'objects' }, hooks);
-    const child = spawnSync(process.execPath, ['--import', 'tsx', CHILD, level, out, 'old-moved', 'cells'], { encoding: 'utf8' });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', CHILD, level, out, 'old-moved', 'cells'], { encoding: 'utf8', maxBuffer: 1 << 28 });
     expect(child.signal).toBe('SIGKILL');
     expect(existsSync(out)).toBe(false);
     const r = cli('kill/level.glb', '-o', 'kill/out-cli', '--tiling', 'objects');

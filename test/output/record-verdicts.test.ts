@@ -181,7 +181,7 @@ describe.skipIf(!posix)('as a user runs it', () => {
   it('the CLI: the second run proves nothing changed; an in-place edit with the times put back is still caught', () => {
     const lv = level();
     const out = join(dir, 'out');
-    const run = () => spawnSync(process.execPath, [BIN, lv, '-o', out, '--json', '--workers', '1'], { encoding: 'utf8' });
+    const run = () => spawnSync(process.execPath, [BIN, lv, '-o', out, '--json', '--workers', '1'], { encoding: 'utf8', maxBuffer: 1 << 28 });
     expect(run().status).toBe(0);
     const second = run();
     expect(second.status).toBe(0);

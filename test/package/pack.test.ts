@@ -193,7 +193,7 @@ describe('npm package', () => {
     expect(run(bin, ['--help'], { cwd: consumer }).stdout).toBe(run(repoBin, ['--help'], { cwd: consumer }).stdout);
     const bad = spawnSync(bin, ['--no-such-option'], { cwd: consumer, encoding: 'utf8' });
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toBe(spawnSync(process.execPath, [repoBin, '--no-such-option'], { cwd: consumer, encoding: 'utf8' }).stderr);
+    expect(bad.stderr).toBe(spawnSync(process.execPath, [repoBin, '--no-such-option'], { cwd: consumer, encoding: 'utf8', maxBuffer: 1 << 28 }).stderr);
   });
 });
 

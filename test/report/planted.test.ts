@@ -71,7 +71,7 @@ describe.skipIf(!chromium)('report.html of a level with planted problems', () =>
   it('shows the numbers the terminal printed: each kind summed over its warning lines, the open edges line, the warnings', async () => {
     const bin = join(ROOT, 'bin', 'compile-collision.js');
     const out = join(tmp.dir, 'cli');
-    const run = spawnSync(process.execPath, [bin, join(tmp.dir, 'planted.glb'), '-o', out, '--report'], { encoding: 'utf8', env: { ...process.env, CI: '1' } });
+    const run = spawnSync(process.execPath, [bin, join(tmp.dir, 'planted.glb'), '-o', out, '--report'], { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, CI: '1' } });
     expect(run.status, run.stderr).toBe(0);
     const text = run.stdout + run.stderr;
     const seams = /open edges \([^)]*\): (\d+) as authored, (\d+) joined across cuts, (\d+) written/.exec(text);

@@ -23,7 +23,7 @@ describe.skipIf(!chromium && process.env.REQUIRE_BROWSER !== '1')('report.html r
     const glb = await writeLevel(doc, join(tmp.dir, 'two.glb'));
     const out = join(tmp.dir, 'two.collision');
     // Studio's bytes: the cut between the objects is open, so the probes bump and snag on it.
-    const r = spawnSync(process.execPath, [BIN, glb, '--ride', '--report', '--seams', 'shape', '--tiling', 'cells', '--no-cache', '-o', out], { encoding: 'utf8', env: { ...process.env, CI: '1' } });
+    const r = spawnSync(process.execPath, [BIN, glb, '--ride', '--report', '--seams', 'shape', '--tiling', 'cells', '--no-cache', '-o', out], { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, CI: '1' } });
     expect(r.status, r.stderr).toBe(0);
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
     const findings = manifest.ride.findings as { kind: string; position: number[] }[];

@@ -13,7 +13,7 @@ import { compileMeshes, grid } from './helpers.ts';
 const BIN = fileURLToPath(new URL('../../bin/compile-collision.js', import.meta.url));
 const tmp = lazyTempDir('sk8-ride-cli-');
 afterAll(() => tmp.cleanup());
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, CI: '1' } });
 
 const meshes = [{ name: 'left', ...grid(4, 3, 1, -4, 0, 0) }, { name: 'right', ...grid(4, 3, 1, 0, 0, 0) }];
 let level: string, shape: string;

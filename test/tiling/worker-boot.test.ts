@@ -38,7 +38,7 @@ beforeAll(async () => {
 
 /** A CLI build with two workers, its temp dir and user cache directory set. */
 function build(name: string, env: Record<string, string>) {
-  return spawnSync(process.execPath, [BIN, level, '-o', join(tmp.dir, name), '--workers', '2'], { encoding: 'utf8', env: { ...process.env, CI: '1', ...env } });
+  return spawnSync(process.execPath, [BIN, level, '-o', join(tmp.dir, name), '--workers', '2'], { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, CI: '1', ...env } });
 }
 
 describe('the worker code cache', () => {

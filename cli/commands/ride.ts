@@ -50,14 +50,15 @@ function refusal(file: string, refused: Finding[]): string {
 export async function readRideWorld(files: string[], threads?: RideThreads, mainClaims = true): Promise<{ world: RideWorld } | { error: string }> {
   const { ReadBuffer } = await import('../../src/files.ts');
   const { readRideFile } = await import('../../src/ride/world-files.ts');
-  const { capacityForBytes, WorldBuilder } = await import('../../src/ride/index.ts');
+  const { capacityForBytes } = await import('../../src/ride/index.ts');
+  const { WasmWorldBuilder } = await import('../../src/ride/world-wasm.ts');
   if (threads) {
     const read = await threads.buildWorld(files, files.map((f) => basename(f)), {}, mainClaims);
     if ('world' in read) return read;
     return { error: 'refused' in read ? refusal(files[read.index], read.refused) : `${files[read.index]}: ${read.error}` };
   }
   const capacity = capacityForBytes(filesBytes(files));
-  const builder = new WorldBuilder(capacity.faces, false, capacity.vertices);
+  const builder = new WasmWorldBuilder(capacity.faces, capacity.vertices);
   const into = new ReadBuffer();
   for (const file of files) {
     const read = readRideFile(file, into);

@@ -36,14 +36,21 @@ export interface EncoderWasm {
 let MODULE: WebAssembly.Module | null = null;
 let EXPORTS: EncoderWasm | null = null;
 
+/** The compiled module (compiled synchronously on first use, once a thread: a few ms), for instances of their own (src/ride/world-wasm.ts). */
+export function encoderModule(): WebAssembly.Module {
+  MODULE ??= new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'));
+  return MODULE;
+}
+
 /** The module's exports (~25 KB of wasm, compiled synchronously on first use: a few ms; instantiating: less). */
 export function encoderWasm(): EncoderWasm {
   if (!EXPORTS) {
-    MODULE ??= new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'));
+    const MODULE = encoderModule();
     const env = {
       abort: (): never => { throw new Error('encoder: wasm abort'); },
       convexValue, // the rare slow path of a convex edge value: JavaScript's own cos and acos, so bytes cannot drift
       hypot3: (x: number, y: number, z: number): number => Math.hypot(x, y, z), // the crack pass's rare parallel test (assembly/cracks.ts)
+      convexAllowance: (): never => { throw new Error('encoder: the ride writer is not the encoder\'s (src/ride/world-wasm.ts)'); },
     };
     EXPORTS = new WebAssembly.Instance(MODULE, { env }).exports as unknown as EncoderWasm;
   }

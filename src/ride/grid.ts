@@ -63,7 +63,7 @@ export function vertexCells(V: Float64Array, x0: number, z0: number, cell: numbe
  * grid's: 8 bytes a cell and 8 a vertex; the world's vertices are only referred to weakly, to know them again).
  */
 let leftPlace: { place: Int32Array; vert: WeakRef<Float64Array>; key: number[] } | undefined;
-let leftScratch: ArrayBuffer | undefined;
+let leftScratch: Uint8Array | undefined;
 
 /** vertexCells(V, x0, z0, cell, nx, nz): the last grid's own (taken: once) when it was built over these vertices and cells. */
 export function vertexCellsOf(V: Float64Array, x0: number, z0: number, cell: number, nx: number, nz: number): Int32Array {
@@ -73,8 +73,8 @@ export function vertexCellsOf(V: Float64Array, x0: number, z0: number, cell: num
   return vertexCells(V, x0, z0, cell, nx, nz);
 }
 
-/** The last grid's per-cell scratch (taken: once) when it holds at least `bytes`, else undefined. */
-export function takeScratch(bytes: number): ArrayBuffer | undefined {
+/** The last grid's per-cell scratch (taken: once; 8-aligned) when it holds at least `bytes`, else undefined. */
+export function takeScratch(bytes: number): Uint8Array | undefined {
   const b = leftScratch;
   leftScratch = undefined;
   return b && b.byteLength >= bytes ? b : undefined;
@@ -145,19 +145,39 @@ function fillCells(C: Uint32Array, place: Int32Array, at: Uint32Array, items: Ui
   }
 }
 
-export function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
-  leftPlace = undefined;
-  leftScratch = undefined;
-  if (w.faces === 0) return w.grid;
+/** The grid's cells over a world of faces (buildGrid's): its min corner, cell edge and columns and rows. */
+export function gridCells(w: RideWorld, opt: WorldOptions): Pick<Grid, 'x0' | 'z0' | 'cell' | 'nx' | 'nz'> {
   const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
   // About FACES_PER_CELL faces a cell on average (a level of fine faces gets fine cells), within [0.1, opt.cell].
   const dense = Math.sqrt((Math.max(sx, 0.1) * Math.max(sz, 0.1)) / Math.max(1, w.faces)) * Math.sqrt(FACES_PER_CELL / 2);
   let cell = Math.min(100, Math.max(0.1, Math.min(opt.cell, dense)));
   while (Math.ceil(sx / cell + 1e-9) * Math.ceil(sz / cell + 1e-9) > opt.maxCells) cell *= 2;
   const nx = Math.max(1, Math.ceil(sx / cell + 1e-9)), nz = Math.max(1, Math.ceil(sz / cell + 1e-9));
+  return { x0: w.min[0], z0: w.min[2], cell, nx, nz };
+}
+
+/**
+ * What a grid's build leaves for the coverage grid (vertexCellsOf, takeScratch): its vertices' columns and rows over
+ * the world's vertices `V`, and its per-cell scratch (8 bytes a cell, 8-aligned).
+ */
+export function leaveForCover(g: Pick<Grid, 'x0' | 'z0' | 'cell' | 'nx' | 'nz'>, V: Float64Array, place: Int32Array, scratch: Uint8Array): void {
+  leftPlace = { place, vert: new WeakRef(V), key: [g.x0, g.z0, g.cell, g.nx, g.nz] };
+  leftScratch = scratch;
+}
+
+/** Forgets what the last grid left (a new grid is being built). */
+export function forgetLeft(): void {
+  leftPlace = undefined;
+  leftScratch = undefined;
+}
+
+export function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid {
+  forgetLeft();
+  if (w.faces === 0) return w.grid;
+  const { x0, z0, cell, nx, nz } = gridCells(w, opt);
   const u32 = (n: number): Uint32Array => new Uint32Array(shared ? new SharedArrayBuffer(4 * n) : new ArrayBuffer(4 * n));
   const cells = nx * nz, faces = w.faces;
-  const g: Grid = { x0: w.min[0], z0: w.min[2], cell, nx, nz, start: u32(cells + 1), items: new Uint8Array(0) };
+  const g: Grid = { x0, z0, cell, nx, nz, start: u32(cells + 1), items: new Uint8Array(0) };
   const start = g.start, C = w.corner;
   // Two passes over the faces: count each cell's bytes, then fill (a function each, called a chunk of faces at a
   // time: each is compiled for its own loop, once, in a process that runs it once). A face's cells: the columns and
@@ -175,8 +195,7 @@ export function buildGrid(w: RideWorld, opt: WorldOptions, shared = false): Grid
   }
   g.items = new Uint8Array(shared ? new SharedArrayBuffer(start[cells]) : new ArrayBuffer(start[cells]));
   for (let t = 0; t < faces; t += GRID_CHUNK) fillCells(C, place, at, g.items, nx, t, Math.min(faces, t + GRID_CHUNK));
-  leftPlace = { place, vert: new WeakRef(w.vert), key: [g.x0, g.z0, cell, nx, nz] };
-  leftScratch = at.buffer;
+  leaveForCover(g, w.vert, place, new Uint8Array(at.buffer));
   return g;
 }
 

@@ -32,7 +32,7 @@ export class Cover {
     this.nz = Math.max(1, Math.ceil(sz / c + 1e-9));
     // The world grid's scratch where it is left (pages already touched), zeroed, else fresh.
     const cells = this.nx * this.nz, scratch = takeScratch(8 * cells);
-    this.area = scratch ? new Float64Array(scratch, 0, cells).fill(0) : new Float64Array(cells);
+    this.area = scratch ? new Float64Array(scratch.buffer, scratch.byteOffset, cells).fill(0) : new Float64Array(cells);
     this.hit = new Uint8Array(this.nx * this.nz);
     let total = 0;
     const P = w.vert, C = w.corner, FB = w.faceBits, area = this.area, x0 = this.x0, z0 = this.z0, nx = this.nx, nz = this.nz;

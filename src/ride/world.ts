@@ -222,7 +222,10 @@ export class WorldBuilder {
  * The world of `faces` faces and `vertices` vertices written into `a` (from 0 on), their runs (4 numbers a run, in
  * face order), the resources' names and the faces' bounds, with its grid (on shared memory when `shared`).
  */
-export function worldOf(a: FaceArrays, faces: number, vertices: number, runs: number[], names: string[], lo: number[], hi: number[], options: Partial<WorldOptions> = {}, shared = false): RideWorld {
+export function worldOf(
+  a: FaceArrays, faces: number, vertices: number, runs: number[], names: string[], lo: number[], hi: number[], options: Partial<WorldOptions> = {}, shared = false,
+  grid: (w: RideWorld, opt: WorldOptions) => Grid = (w, opt) => buildGrid(w, opt, shared),
+): RideWorld {
   const opt = { ...WORLD_DEFAULTS, ...options };
   const n = faces;
   const world: RideWorld = {
@@ -232,7 +235,7 @@ export function worldOf(a: FaceArrays, faces: number, vertices: number, runs: nu
     min: n ? [lo[0], lo[1], lo[2]] : [0, 0, 0], max: n ? [hi[0], hi[1], hi[2]] : [0, 0, 0],
     grid: { x0: 0, z0: 0, cell: 1, nx: 0, nz: 0, start: new Uint32Array(1), items: new Uint8Array(0) },
   };
-  world.grid = buildGrid(world, opt, shared);
+  world.grid = grid(world, opt);
   return world;
 }
 

@@ -1,0 +1,208 @@
+// The ride's world built in WebAssembly (assembly/ride-world.ts): WorldBuilder's world, array for array and bit for
+// bit (the rule stays writeFaces in world.ts; a test holds the two to the same bytes), written by the encoder
+// module's ride writer into an instance of its own whose linear memory holds the world's arrays, which the world's
+// typed arrays then view. Why: the ride writes every face of a level once in a fresh process, where JavaScript runs
+// its first files unoptimized (~220 ms of a 1M-face ride's ~1 s); the same loop compiled ahead runs at full speed
+// from the first part (docs/performance.md).
+//
+// Memory, from the heap base: a part's scratch (its shape's arrays copied in, and the writer's own), then the
+// world's vertices (f64 × 3), corners (u32), allowances (f32) and face bits (u16) at their capacities. A part past a
+// capacity grows the memory and moves the arrays up (the highest first, so none is overwritten before it moves).
+import { encoderModule } from '../geometry/wasm.ts';
+import { KIND_MESH, type PhysicsResource } from '../format/types.ts';
+import { edgeAllowance, EDGE_CONVEX } from './contact.ts';
+import { forgetLeft, gridCells, leaveForCover, WORLD_DEFAULTS, type Grid, type WorldOptions } from './grid.ts';
+import { resourceFaces, resourceVertices, WALKABLE_MIN_NY, worldOf, writeFaces, type FaceArrays, type RideResource, type RideWorld } from './world.ts';
+
+interface RideWasm {
+  memory: WebAssembly.Memory;
+  heapBase(): number;
+  rideBegin(): void;
+  rideBound(k: number): number;
+  rideSetBound(k: number, v: number): void;
+  rideResult(k: number): number;
+  rideTransform(qx: number, qy: number, qz: number, qw: number, px: number, py: number, pz: number): void;
+  rideWalkable(ny: number): void;
+  rideGridPlace(vert: number, from: number, vertices: number, x0: number, z0: number, cell: number, nx: number, nz: number, place: number): void;
+  rideGridCount(corner: number, from: number, faces: number, place: number, at: number, nx: number): void;
+  rideGridStarts(at: number, cells: number, start: number): number;
+  rideGridFill(corner: number, from: number, faces: number, place: number, at: number, items: number, nx: number): void;
+  rideWritePart(
+    sv: number, nv: number, cv: number, corners: number, offsets: number, nf: number, flat: number, concave: number, hasBits: number,
+    values: number, hasValues: number, cornerOffsets: number, cornerIds: number, listed: number, indexed: number,
+    vert: number, corner: number, allow: number, bits: number, t: number, nw: number, next: number, after: number, runs: number,
+  ): void;
+}
+
+const PAGE = 65_536;
+/** Faces (or vertices) a grid call takes. */
+const CHUNK = 1 << 15;
+const align8 = (n: number): number => Math.ceil(n / 8) * 8;
+
+/** The shape arrays the writer reads, as the codec gives them (anything else is written by writeFaces itself). */
+function wasmShape(s: PhysicsResource['shapes'][number]): boolean {
+  return s.vertices instanceof Float32Array && s.vertices.length % 3 === 0 && s.cornerVertices instanceof Uint16Array &&
+    s.faceOffsets instanceof Uint16Array && s.flatBits instanceof Uint8Array && s.concaveBits instanceof Uint8Array &&
+    s.edgeValues instanceof Float32Array && s.vertexCornerOffsets instanceof Uint16Array && s.cornerIdsByVertex instanceof Uint16Array;
+}
+
+/** A builder of the world in WebAssembly memory: add resources in order, then finish (WorldBuilder's contract, one thread). */
+export class WasmWorldBuilder {
+  private readonly w: RideWasm;
+  private readonly base: number;
+  private scratchCap = 0;
+  private faceCap = 0;
+  private vertCap = 0;
+  private vertAt = 0;
+  private cornerAt = 0;
+  private allowAt = 0;
+  private bitsAt = 0;
+  private n = 0;
+  private nv = 0;
+  private readonly runs: number[] = [];
+  private readonly names: string[] = [];
+
+  /** `faces` and `vertices`: the capacities to start with (an estimate: pages never written are never resident). */
+  constructor(faces = 0, vertices = faces) {
+    this.w = new WebAssembly.Instance(encoderModule(), {
+      env: {
+        abort: (): never => { throw new Error('ride: wasm abort'); },
+        convexAllowance: (value: number): number => edgeAllowance(EDGE_CONVEX, value),
+        // the encoder's imports, not the ride writer's
+        convexValue: (): never => { throw new Error('ride: the encoder is not the ride writer\'s'); },
+        hypot3: (): never => { throw new Error('ride: the encoder is not the ride writer\'s'); },
+      },
+    }).exports as unknown as RideWasm;
+    this.base = align8(this.w.heapBase());
+    this.w.rideWalkable(WALKABLE_MIN_NY);
+    this.w.rideBegin();
+    this.layout(1 << 20, Math.max(0, Math.floor(faces)), Math.max(0, Math.floor(vertices)));
+  }
+
+  /** Lays the arrays out for these capacities (each at least its current), growing the memory and moving what is written. */
+  private layout(scratch: number, faces: number, vertices: number): void {
+    const scratchCap = align8(Math.max(scratch, this.scratchCap)), faceCap = Math.max(faces, this.faceCap), vertCap = Math.max(vertices, this.vertCap);
+    const vertAt = this.base + scratchCap, cornerAt = vertAt + 24 * vertCap, allowAt = cornerAt + align8(12 * faceCap);
+    const bitsAt = allowAt + align8(12 * faceCap), end = bitsAt + align8(2 * faceCap);
+    const have = this.w.memory.buffer.byteLength;
+    if (end > have) this.w.memory.grow(Math.ceil((end - have) / PAGE));
+    const u8 = new Uint8Array(this.w.memory.buffer);
+    // Up, the highest array first: each lands at or above where it was, and above it only arrays already moved.
+    if (this.n > 0 || this.nv > 0) {
+      u8.copyWithin(bitsAt, this.bitsAt, this.bitsAt + 2 * this.n);
+      u8.copyWithin(allowAt, this.allowAt, this.allowAt + 12 * this.n);
+      u8.copyWithin(cornerAt, this.cornerAt, this.cornerAt + 12 * this.n);
+      u8.copyWithin(vertAt, this.vertAt, this.vertAt + 24 * this.nv);
+    }
+    Object.assign(this, { scratchCap, faceCap, vertCap, vertAt, cornerAt, allowAt, bitsAt });
+  }
+
+  /** Views of the world's arrays at their capacities (valid until the memory next grows). */
+  private arrays(): FaceArrays {
+    const buf = this.w.memory.buffer;
+    return {
+      vert: new Float64Array(buf, this.vertAt, 3 * this.vertCap), corner: new Uint32Array(buf, this.cornerAt, 3 * this.faceCap),
+      allow: new Float32Array(buf, this.allowAt, 3 * this.faceCap), faceBits: new Uint16Array(buf, this.bitsAt, this.faceCap),
+    };
+  }
+
+  /** Appends the resource's triangle faces (non-triangle faces and non-mesh parts are skipped), as WorldBuilder.add. */
+  add({ name, resource: r }: RideResource): void {
+    const faces = this.n + resourceFaces(r), vertices = this.nv + resourceVertices(r);
+    if (faces > this.faceCap || vertices > this.vertCap) {
+      this.layout(0, faces > this.faceCap ? Math.max(faces, Math.ceil(this.faceCap * 1.5)) : 0, vertices > this.vertCap ? Math.max(vertices, Math.ceil(this.vertCap * 1.5)) : 0);
+    }
+    const ri = this.names.length, w = this.w;
+    if (!r.shapes.every(wasmShape)) {
+      // Arrays the codec does not give (a resource built in memory): writeFaces itself, into the same memory.
+      const lo = [0, 1, 2].map((k) => w.rideBound(k)), hi = [3, 4, 5].map((k) => w.rideBound(k));
+      const at = writeFaces(r, ri, this.arrays(), { faces: this.n, vertices: this.nv }, lo, hi, this.runs);
+      for (let k = 0; k < 3; k++) { w.rideSetBound(k, lo[k]); w.rideSetBound(3 + k, hi[k]); }
+      this.n = at.faces;
+      this.nv = at.vertices;
+      this.names.push(name);
+      return;
+    }
+    for (let pi = 0; pi < r.parts.length; pi++) {
+      const p = r.parts[pi];
+      if (p.kind !== KIND_MESH || p.shape >= r.shapes.length) continue;
+      const s = r.shapes[p.shape];
+      const cv = s.cornerVertices, corners = cv.length, nv = s.vertices.length / 3, nf = Math.max(0, s.faceOffsets.length - 1);
+      const bitBytes = Math.max(s.flatBits.length, s.concaveBits.length, Math.ceil(corners / 8));
+      // The part's scratch: its arrays (the bits zero-padded to its corners: a missing byte reads 0, as writeFaces'
+      // undefined does), then the writer's next (u16 a corner), after (i32 a listed id) and runs (two u32 a face).
+      const sizes = [12 * nv, 2 * corners, 2 * (nf + 1), bitBytes, bitBytes, 4 * s.edgeValues.length, 2 * s.vertexCornerOffsets.length,
+        2 * s.cornerIdsByVertex.length, 2 * corners, 4 * s.cornerIdsByVertex.length, 8 * nf];
+      const need = sizes.reduce((a, b) => a + align8(b), 0);
+      if (need > this.scratchCap) this.layout(need, 0, 0);
+      const at: number[] = [];
+      let o = this.base;
+      for (const b of sizes) { at.push(o); o += align8(b); }
+      const buf = w.memory.buffer;
+      new Float32Array(buf, at[0], 3 * nv).set(s.vertices);
+      new Uint16Array(buf, at[1], corners).set(cv);
+      new Uint16Array(buf, at[2], s.faceOffsets.length).set(s.faceOffsets);
+      const flat = new Uint8Array(buf, at[3], bitBytes), concave = new Uint8Array(buf, at[4], bitBytes);
+      flat.set(s.flatBits); flat.fill(0, s.flatBits.length);
+      concave.set(s.concaveBits); concave.fill(0, s.concaveBits.length);
+      new Float32Array(buf, at[5], s.edgeValues.length).set(s.edgeValues);
+      new Uint16Array(buf, at[6], s.vertexCornerOffsets.length).set(s.vertexCornerOffsets);
+      new Uint16Array(buf, at[7], s.cornerIdsByVertex.length).set(s.cornerIdsByVertex);
+      const q = p.rotation, pos = p.position;
+      w.rideTransform(q[0], q[1], q[2], q[3], pos[0], pos[1], pos[2]);
+      w.rideWritePart(
+        at[0], nv, at[1], corners, at[2], nf, at[3], at[4], s.flatBits.length > 0 && s.concaveBits.length > 0 ? 1 : 0,
+        at[5], s.edgeValues.length === corners ? 1 : 0, at[6], at[7], s.cornerIdsByVertex.length, s.vertexCornerOffsets.length === nv + 1 ? 1 : 0,
+        this.vertAt, this.cornerAt, this.allowAt, this.bitsAt, this.n, this.nv, at[8], at[9], at[10],
+      );
+      const runs = w.rideResult(2);
+      if (runs > 0) {
+        const R = new Uint32Array(w.memory.buffer, at[10], 2 * runs);
+        for (let k = 0; k < runs; k++) this.runs.push(R[2 * k], ri, pi, R[2 * k + 1]);
+      }
+      this.n = w.rideResult(0);
+      this.nv = w.rideResult(1);
+    }
+    this.names.push(name);
+  }
+
+  /** Grows the memory to at least `end` bytes. */
+  private reach(end: number): void {
+    const have = this.w.memory.buffer.byteLength;
+    if (end > have) this.w.memory.grow(Math.ceil((end - have) / PAGE));
+  }
+
+  /**
+   * The world of the faces added, with its grid (buildGrid's, built here in the same memory, after the world's
+   * arrays): its arrays view this builder's memory, which grows no more (nothing is added after).
+   */
+  finish(options: Partial<WorldOptions> = {}): RideWorld {
+    const w = this.w, n = this.n, nv = this.nv;
+    const lo = [0, 1, 2].map((k) => w.rideBound(k)), hi = [3, 4, 5].map((k) => w.rideBound(k));
+    forgetLeft();
+    let grid: ((world: RideWorld) => Grid) | undefined;
+    if (n > 0) {
+      const g = gridCells({ faces: n, min: lo, max: hi } as RideWorld, { ...WORLD_DEFAULTS, ...options });
+      const cells = g.nx * g.nz;
+      // After the world's arrays: each vertex's column and row (two i32), per cell two u32 (its last face + 1 and
+      // its bytes, then where its next goes), the cells' starts (u32, cells + 1), then the cells' bytes.
+      const placeAt = this.bitsAt + align8(2 * this.faceCap), atAt = placeAt + align8(8 * nv), startAt = atAt + 8 * cells;
+      const itemsAt = startAt + align8(4 * (cells + 1));
+      this.reach(itemsAt);
+      new Uint8Array(w.memory.buffer, atAt, itemsAt - atAt).fill(0);
+      // A chunk a call: a function runs a call through in the code it started with (wasm has no on-stack
+      // replacement), so the later chunks run the optimized code V8 compiles once the first ones made it hot.
+      for (let v = 0; v < nv; v += CHUNK) w.rideGridPlace(this.vertAt, v, Math.min(nv, v + CHUNK), g.x0, g.z0, g.cell, g.nx, g.nz, placeAt);
+      for (let t = 0; t < n; t += CHUNK) w.rideGridCount(this.cornerAt, t, Math.min(n, t + CHUNK), placeAt, atAt, g.nx);
+      const bytes = w.rideGridStarts(atAt, cells, startAt) >>> 0;
+      this.reach(itemsAt + bytes);
+      for (let t = 0; t < n; t += CHUNK) w.rideGridFill(this.cornerAt, t, Math.min(n, t + CHUNK), placeAt, atAt, itemsAt, g.nx);
+      grid = (world) => {
+        const buf = w.memory.buffer;
+        leaveForCover(g, world.vert, new Int32Array(buf, placeAt, 2 * nv), new Uint8Array(buf, atAt, 8 * cells));
+        return { ...g, start: new Uint32Array(buf, startAt, cells + 1), items: new Uint8Array(buf, itemsAt, bytes) };
+      };
+    }
+    return worldOf(this.arrays(), n, nv, this.runs, this.names, lo, hi, options, false, grid);
+  }
+}

@@ -1,0 +1,146 @@
+// The ride's world built in WebAssembly (WasmWorldBuilder): the world writeFaces and buildGrid give (world.ts,
+// grid.ts: the rule), byte for byte — vertices, corners, allowances, face bits, runs, bounds, the grid's starts and
+// bytes, what the coverage grid takes from it — on compiled outputs, a sample, and hostile records of every kind
+// verify could be handed; from any first capacity (the arrays moved as they grow); with a resource the writer does
+// not take (arrays not as the codec gives them) written in between by writeFaces into the same memory.
+import { afterAll, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { lazyTempDir } from '../fixtures/levels.ts';
+import { buildWorld, faceSource, type RideWorld } from '../../src/ride/world.ts';
+import { WasmWorldBuilder } from '../../src/ride/world-wasm.ts';
+import { Cover } from '../../src/ride/lanes.ts';
+import { readRideResource, rideWorld, type RideResource } from '../../src/ride/index.ts';
+import { compileMeshes, grid, readOutput } from './helpers.ts';
+
+const tmp = lazyTempDir('sk8-ride-wasm-');
+afterAll(() => tmp.cleanup());
+
+const bytes = (a: ArrayBufferView): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+/** Everything of a world, its float arrays as their bytes (NaN payloads and −0 included). */
+const whole = (w: RideWorld) => ({
+  faces: w.faces, names: w.names, min: w.min.map((x) => Object.is(x, -0) ? '-0' : x), max: w.max.map((x) => Object.is(x, -0) ? '-0' : x),
+  vert: bytes(w.vert).toString('base64'), corner: bytes(w.corner).toString('base64'), allow: bytes(w.allow).toString('base64'),
+  faceBits: bytes(w.faceBits).toString('base64'), runs: Array.from(w.runs),
+  sources: Array.from({ length: Math.min(w.faces, 50) }, (_, t) => faceSource(w, t * Math.max(1, Math.floor(w.faces / 50)))),
+  grid: { ...w.grid, start: bytes(w.grid.start).toString('base64'), items: bytes(w.grid.items).toString('base64') },
+});
+/** The coverage grid built right after the world (it takes the world grid's columns and scratch). */
+const cover = (w: RideWorld, cell: number) => {
+  const c = new Cover(w, cell);
+  return { total: c.total, area: bytes(c.area).toString('base64') };
+};
+
+function wasmWorld(resources: RideResource[], capacity: number): RideWorld {
+  const b = new WasmWorldBuilder(capacity, capacity);
+  for (const r of resources) b.add(r);
+  return b.finish();
+}
+
+/** Hostile records: the verify-free worst a reader could be handed, mutation `kind` (0–7) on every shape; `took` counts the shapes it changed. */
+function hostile(resources: RideResource[], kind: number, took: number[]): RideResource[] {
+  return resources.map((r) => {
+    const res = structuredClone(r.resource);
+    for (const s of res.shapes) {
+      const V = s.vertices, nv = V.length / 3, corners = s.cornerVertices.length;
+      const before = JSON.stringify(s, (_, x) => (ArrayBuffer.isView(x) ? Buffer.from(x.buffer, x.byteOffset, x.byteLength).toString('base64') : x));
+      switch (kind) {
+        case 0: // NaN, infinite, huge (the cross product overflows), tiny (degenerate) and coincident vertices
+          if (nv >= 8) { V[0] = NaN; V[4] = Infinity; V.set([3e38, 1e38, -3e38], 6); V.set([1e-30, 0, 1e-30], 9); V.set([V[18], V[19], V[20]], 15); }
+          break;
+        case 1: // corners past the vertices (the part's origin vertex), a face of four corners, a face offset past the corners
+          if (corners >= 12) { s.cornerVertices[1] = nv + 3; s.cornerVertices[7] = 0xffff; }
+          if (s.faceOffsets.length > 4) { s.faceOffsets[2] = s.faceOffsets[2] + 1; s.faceOffsets[s.faceOffsets.length - 1] = 0xffff; }
+          break;
+        case 2: // no flat bits (no bits read at all), edge values not one a corner (none read)
+          s.flatBits = new Uint8Array(0);
+          s.edgeValues = s.edgeValues.subarray(0, Math.max(0, corners - 1));
+          break;
+        case 3: // bits shorter than the corners (a missing byte reads as clear), convex values of every sort
+          s.flatBits = s.flatBits.subarray(0, 1); s.concaveBits = s.concaveBits.subarray(0, 1);
+          for (let c = 0; c < corners; c++) s.edgeValues[c] = [0.5, NaN, -3, 2, 0.999, 1, -0, Infinity][c % 8];
+          break;
+        case 4: // the vertex → corner index off: ids past the corners, an offset past the ids, an id listed twice; or none
+          if (s.cornerIdsByVertex.length > 4) { const ids = s.cornerIdsByVertex; ids[0] = 0xffff; ids[1] = corners; ids[3] = ids[2]; }
+          if (s.vertexCornerOffsets.length > 2) s.vertexCornerOffsets[s.vertexCornerOffsets.length - 1] = 0xffff;
+          break;
+        case 5:
+          s.vertexCornerOffsets = s.vertexCornerOffsets.subarray(1);
+          break;
+        case 6: // subnormal f32s, a face offset going back
+          if (nv >= 8) V.set([2e-45, -2e-45, 3e-45], 21);
+          if (s.faceOffsets.length > 6) s.faceOffsets[4] = s.faceOffsets[3] - 2;
+          break;
+        default:
+          break;
+      }
+      const after = JSON.stringify(s, (_, x) => (ArrayBuffer.isView(x) ? Buffer.from(x.buffer, x.byteOffset, x.byteLength).toString('base64') : x));
+      if (after !== before) took[kind]++;
+    }
+    if (kind === 7) {
+      res.parts.forEach((p, k) => {
+        if (k % 3 === 0) p.position = [1e30, -1e30, 1e30];
+        if (k % 3 === 1) p.shape = res.shapes.length + 3; // a part naming a shape the resource does not have
+        if (k % 3 === 2) p.rotation = [0.3, -0.5, 0.1, 0.8]; // not unit
+      });
+      // a part naming the shape another part names (its faces twice), turned by a rotation not of unit length
+      if (res.parts.length) res.parts.push({ ...structuredClone(r.resource.parts[0]), rotation: [0.3, -0.5, 0.1, 0.8] });
+      took[kind] += res.parts.length;
+    }
+    return { name: r.name, resource: res };
+  });
+}
+
+test('the world built in WebAssembly is the world writeFaces and buildGrid give, byte for byte, on real and hostile records', async () => {
+  const out = await compileMeshes(tmp.dir, 'cells', [
+    { name: 'a', ...grid(6, 4, 1, -6, 0, 0) }, { name: 'b', ...grid(6, 4, 1, 0, 0, 0) }, { name: 'c', ...grid(3, 3, 1, 0, 0.5, 5) },
+    // a curved ramp (slopes either side of 45°), a wall, a face upside down: kinds, walkable and not
+    { name: 'ramp', positions: Array.from({ length: 24 }, (_, n) => { const i = n >> 1, s = n & 1; return [i * 0.3, 0.02 * i * i * i, 3 + s]; }).flat(), indices: Array.from({ length: 11 }, (_, i) => [2 * i, 2 * i + 1, 2 * i + 3, 2 * i, 2 * i + 3, 2 * i + 2]).flat() },
+    { name: 'wall', positions: [0, 0, -3, 1, 0, -3, 1, 1, -3, 0, 1, -3], indices: [0, 1, 2, 0, 2, 3] },
+    { name: 'under', positions: [5, 1, 5, 6, 1, 5, 6, 1.1, 6], indices: [0, 2, 1] },
+  ], { tiling: 'cells', seams: 'level' });
+  const kinds = readRideResource('kinds', new Uint8Array(readFileSync(fileURLToPath(new URL('../../samples/kinds.physics', import.meta.url)))));
+  const real = [...readOutput(out), kinds];
+  expect(real.length).toBeGreaterThan(2);
+  const took = new Array<number>(8).fill(0);
+  const sets: [string, RideResource[]][] = [['real', real], ...Array.from({ length: 8 }, (_, k): [string, RideResource[]] => [`hostile ${k}`, hostile(real, k, took)])];
+  expect(took.every((n) => n > 0), `mutations that took: ${took}`).toBe(true);
+  for (const [label, resources] of sets) {
+    const want = buildWorld(resources), wantCover = cover(want, 0.5);
+    expect(want.faces).toBeGreaterThan(20);
+    for (const capacity of [0, 7, 1e6]) {
+      const got = wasmWorld(resources, capacity);
+      expect(whole(got), `${label}, capacity ${capacity}`).toEqual(whole(want));
+      expect(cover(got, 0.5), `${label}, capacity ${capacity}: the coverage grid`).toEqual(wantCover);
+    }
+  }
+  // The hostile records do reach the odd paths: NaN and far vertices, faces skipped.
+  const faces = buildWorld(real).faces;
+  expect(Array.from(buildWorld(sets[1][1]).vert).some((x) => Number.isNaN(x))).toBe(true);
+  expect(Array.from(buildWorld(sets[8][1]).vert).some((x) => Math.abs(x) > 1e29)).toBe(true);
+  expect(buildWorld(sets[2][1]).faces).toBeLessThan(faces);
+  expect(buildWorld(sets[7][1]).faces).toBeLessThan(faces);
+  expect(buildWorld(sets[8][1]).faces).toBeGreaterThan(faces);
+}, 60_000);
+
+test('a resource whose arrays are not as the codec gives them is written by writeFaces into the same memory; the ride is the same', async () => {
+  const out = await compileMeshes(tmp.dir, 'mixed', [
+    { name: 'a', ...grid(8, 8, 1, -8, 0, -8) }, { name: 'b', ...grid(8, 8, 1, 0, 0, -8) }, { name: 'c', ...grid(8, 8, 1, -8, 0, 0) },
+  ], { tiling: 'cells', seams: 'level' });
+  const resources = readOutput(out);
+  expect(resources.length).toBeGreaterThan(2);
+  // The middle one's arrays as plain typed arrays of other kinds (a resource built in memory).
+  const mid = structuredClone(resources[1].resource);
+  for (const s of mid.shapes) {
+    (s as { vertices: ArrayLike<number> }).vertices = Float64Array.from(s.vertices);
+    (s as { cornerVertices: ArrayLike<number> }).cornerVertices = Uint32Array.from(s.cornerVertices);
+  }
+  const mixed = [resources[0], { name: resources[1].name, resource: mid }, ...resources.slice(2)];
+  const want = buildWorld(mixed);
+  for (const capacity of [0, 1e5]) {
+    const got = wasmWorld(mixed, capacity);
+    expect(whole(got)).toEqual(whole(want));
+    const ride = (w: RideWorld) => JSON.stringify({ ...rideWorld(w), ms: 0 });
+    expect(ride(got)).toBe(ride(want));
+  }
+}, 60_000);

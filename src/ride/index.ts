@@ -8,13 +8,13 @@
 // merge.ts, the report's and the plan's shapes in types.ts.
 import { readPhysicsResource } from '../format/resource.ts';
 import { EDGE_KIND_NAMES } from './contact.ts';
-import { type Probe, type ProbeShape, support } from './probes.ts';
+import { type Probe, type ProbeShape } from './probes.ts';
 import { allowanceEdge, ride, rideBound, SIMULATION_DEFAULTS, type Hit } from './simulate.ts';
 import { ACROSS, GHOST_SLACK, JUDGE_REACH, quietMap } from './quiet.ts';
 import { Cover, lines, planLanes, type LanePlan } from './lanes.ts';
 import { Query } from './grid.ts';
-import { heightAt, surfaceAlong, surfaceAt } from './surface.ts';
-import { buildWorld, edgeKindAt, faceNormal, faceSource, isWalkable, type RideResource, type RideWorld } from './world.ts';
+import { AT, heightAt, surfaceAlong, surfaceUnder } from './surface.ts';
+import { buildWorld, edgeKindAt, faceNormal, faceSource, hypot3, isWalkable, type RideResource, type RideWorld } from './world.ts';
 import { RideMerge } from './merge.ts';
 import { seamEdges } from './seam-edges.ts';
 import { RIDE_DEFAULTS, round, STEP_CELL, STEP_CROSSING, STEP_LANE_X, STEP_LANE_Z, type RideFinding, type RideOptions, type RidePlan, type RideReport, type SeamEdges, type StepResult } from './types.ts';
@@ -32,6 +32,12 @@ export {
 const GAP_STEP = 0.01;
 /** A seam ride starts this far plus the probe's half length before the seam and ends as far past it, m. */
 const RUNUP = 0.15;
+/** A ride's start in the rider's RIDE scratch: speed, centre, direction, length, start reach. */
+const RIDE_SPEED = 0, RIDE_X = 1, RIDE_Y = 2, RIDE_Z = 3, RIDE_DX = 4, RIDE_DZ = 5, RIDE_LENGTH = 6, RIDE_REACH = 7;
+/** The plan's rides (none: it measures, it does not ride). */
+const NO_RIDES = new Float64Array(0);
+/** rideBound answers the rider keeps (a crossing's probes × speeds, a lane's one). */
+const BOUNDS_KEPT = 8;
 
 /** Rides the resources (see the file header). */
 export function rideResources(resources: RideResource[], options: Partial<RideOptions> = {}): RideReport {
@@ -59,7 +65,9 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
   const sim = { ...SIMULATION_DEFAULTS, ...opt.simulation };
   const q = new Query(w);
   /** The step (or seam edge) being run: where rides and findings go. */
-  let cur: StepResult = { work: 0, rode: 0, quiet: 0, rides: [], finds: [] };
+  let cur: StepResult = { work: 0, rode: 0, quiet: 0, rides: NO_RIDES, finds: [] };
+  /** Numbers of cur.rides written (5 a ride). */
+  let ridden = 0;
   const quiet = quietMap(w);
   const add = (f: RideFinding, key: string): void => {
     cur.finds.push([f, key]);
@@ -67,8 +75,6 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
   const faceOf = (t: number): Pick<RideFinding, 'resource' | 'part' | 'face'> => faceSource(w, t);
 
   /** A probe resting on the walkable surface at (x, z) near height y, or null where there is none. */
-  /** The pose support() reads a start's lift from (its travel direction; the centre is not read). */
-  const startPose = { c: new Float64Array(3), fx: 1, fz: 0 };
   /** Face normals (faceNormal): a start's face; the judge's hit face and a face round it. */
   const FN = new Float64Array(6);
   /** startAt's result: the start's centre and velocity (scratch: a ride copies them). */
@@ -79,7 +85,20 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
    */
   const lastAt = new Float64Array(8), lastFace = new Int32Array(2), lastH = new Float64Array(2), lastVisits = new Int32Array(2);
   let lastNext = 0, lastKept = 0;
-  const startAt = (probe: ProbeShape, x: number, y: number, z: number, dx: number, dz: number, speed: number, reach: number): boolean => {
+  /**
+   * A ride's start, passed to rideFrom and startAt in this scratch (RIDE_*), not as arguments: V8 boxes each double
+   * passed to a call it does not inline (a new number on the heap each), and a level's ride makes ~35,000 of these.
+   */
+  const RIDE = new Float64Array(8);
+  const setRide = (speed: number, x: number, y: number, z: number, dx: number, dz: number, length: number, reach: number): void => {
+    RIDE[RIDE_SPEED] = speed; RIDE[RIDE_X] = x; RIDE[RIDE_Y] = y; RIDE[RIDE_Z] = z;
+    RIDE[RIDE_DX] = dx; RIDE[RIDE_DZ] = dz; RIDE[RIDE_LENGTH] = length; RIDE[RIDE_REACH] = reach;
+  };
+  /** A lane's and a missed cell's speed: the highest. */
+  const topSpeed = Math.max(...opt.speeds);
+  /** startAt: the ride's probe at RIDE's start. */
+  const startAt = (probe: ProbeShape): boolean => {
+    const speed = RIDE[RIDE_SPEED], x = RIDE[RIDE_X], y = RIDE[RIDE_Y], z = RIDE[RIDE_Z], dx = RIDE[RIDE_DX], dz = RIDE[RIDE_DZ], reach = RIDE[RIDE_REACH];
     let face: number, hy: number;
     const m = lastKept > 0 && Object.is(lastAt[0], x) && Object.is(lastAt[1], z) && Object.is(lastAt[2], y) && Object.is(lastAt[3], reach) ? 0
       : lastKept > 1 && Object.is(lastAt[4], x) && Object.is(lastAt[5], z) && Object.is(lastAt[6], y) && Object.is(lastAt[7], reach) ? 1 : -1;
@@ -88,7 +107,8 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
       hy = lastH[m];
       q.work += lastVisits[m];
     } else {
-      face = surfaceAt(w, x, z, y, reach, q);
+      AT[0] = x; AT[1] = z; AT[2] = y; AT[3] = reach;
+      face = surfaceUnder(w, q);
       hy = q.height[0];
       const o = lastNext;
       lastNext = 1 - o;
@@ -99,12 +119,19 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
     if (face < 0) return false;
     faceNormal(w.vert, w.corner, face, FN);
     const nx = FN[0], ny = FN[1], nz = FN[2];
-    startPose.fx = dx;
-    startPose.fz = dz;
-    const lift = support(probe, startPose, nx, ny, nz) + 1e-5;
+    // The probe's support along the face normal (probes.ts support, its pose turned to (dx, dz)), inline: a call
+    // boxes the doubles it is passed and returns.
+    let reachOut: number;
+    if (probe.kind === 'sphere') reachOut = probe.radius;
+    else {
+      const along = Math.abs(nx * dx + nz * dz);
+      if (probe.kind === 'capsule') reachOut = probe.radius + probe.halfLength * along;
+      else reachOut = probe.half[0] * along + probe.half[1] * Math.abs(ny) + probe.half[2] * Math.abs(-nx * dz + nz * dx);
+    }
+    const lift = reachOut + 1e-5;
     const along = dx * nx + dz * nz;
     let vx = dx - along * nx, vy = -along * ny, vz = dz - along * nz;
-    const len = Math.hypot(vx, vy, vz);
+    const len = hypot3(vx, vy, vz); // Math.hypot's bits; the builtin gathers its arguments into an array a call
     startP[0] = x + nx * lift; startP[1] = hy + ny * lift; startP[2] = z + nz * lift;
     startV[0] = vx * (speed / len); startV[1] = vy * (speed / len); startV[2] = vz * (speed / len);
     return true;
@@ -166,19 +193,45 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
     }
   };
 
-  const rideFrom = (probe: Probe, speed: number, x: number, y: number, z: number, dx: number, dz: number, length: number, where: 'seam' | 'lane', reach = 0.05): boolean => {
-    if (!startAt(probe.shape, x, y, z, dx, dz, speed, reach)) return false;
+  /** rideBound of the last probes, speeds and lengths asked (probe index, speed, length, bound: BOUNDS_KEPT of them). */
+  const bounds = new Float64Array(4 * BOUNDS_KEPT);
+  let boundsKept = 0, boundsNext = 0;
+  /** rideBound of probe p at RIDE's speed and length, kept: a ride's few probes, speeds and lengths repeat. */
+  const boundOf = (p: number, probe: ProbeShape): number => {
+    const speed = RIDE[RIDE_SPEED], length = RIDE[RIDE_LENGTH];
+    for (let k = 0; k < boundsKept; k++) {
+      if (bounds[4 * k] === p && Object.is(bounds[4 * k + 1], speed) && Object.is(bounds[4 * k + 2], length)) return k;
+    }
+    const k = boundsNext;
+    boundsNext = (boundsNext + 1) % BOUNDS_KEPT;
+    boundsKept = Math.min(BOUNDS_KEPT, boundsKept + 1);
+    bounds[4 * k] = p; bounds[4 * k + 1] = speed; bounds[4 * k + 2] = length;
+    bounds[4 * k + 3] = rideBound(probe, speed, length / speed + 0.5, length, sim);
+    return k;
+  };
+  const QB = quiet.box;
+
+  /** Rides probe p (of opt.probes) from RIDE's start (its speed, position, direction, length and start reach). */
+  const rideFrom = (p: number, where: 'seam' | 'lane'): boolean => {
+    const probe = opt.probes[p];
+    if (!startAt(probe.shape)) return false;
+    const speed = RIDE[RIDE_SPEED], x = RIDE[RIDE_X], z = RIDE[RIDE_Z], dx = RIDE[RIDE_DX], dz = RIDE[RIDE_DZ], length = RIDE[RIDE_LENGTH];
     const duration = length / speed + 0.5;
     // Quiet: no loud face within the ride's reach of its start (quiet.ts); it finds nothing, so it is not simulated
     // and counts as ridden along its line.
-    const R = rideBound(probe.shape, speed, duration, length, sim);
-    if (opt.skipQuiet && quiet.quiet(startP[0] - R, startP[2] - R, startP[0] + R, startP[2] + R)) {
-      cur.rides.push(length, x, z, x + dx * length, z + dz * length);
+    const R = bounds[4 * boundOf(p, probe.shape) + 3];
+    QB[0] = startP[0] - R; QB[1] = startP[2] - R; QB[2] = startP[0] + R; QB[3] = startP[2] + R;
+    if (opt.skipQuiet && quiet.quietInBox()) {
+      const R5 = cur.rides;
+      R5[ridden] = length; R5[ridden + 1] = x; R5[ridden + 2] = z; R5[ridden + 3] = x + dx * length; R5[ridden + 4] = z + dz * length;
+      ridden += 5;
       cur.quiet++;
       return true;
     }
     const r = ride(w, q, { probe: probe.shape, position: startP, velocity: startV, duration, distance: length }, sim);
-    cur.rides.push(r.distance, x, z, r.position[0], r.position[2]);
+    const R5 = cur.rides;
+    R5[ridden] = r.distance; R5[ridden + 1] = x; R5[ridden + 2] = z; R5[ridden + 3] = r.position[0]; R5[ridden + 4] = r.position[2];
+    ridden += 5;
     judge(r.hits, probe, speed, dx, dz, where);
     return true;
   };
@@ -189,7 +242,10 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
    * side of the path, from its rear at the start to its nose at the end). Where there is none, the probe meets the
    * border there (an open edge with nothing beyond: real, not a ghost), not the seam.
    */
-  const overBorder = (probe: ProbeShape, cx: number, cy: number, cz: number, ix: number, iz: number, runup: number): boolean => {
+  const OVER = new Float64Array(6);
+  /** overBorder at the crossing (cx, cy, cz) along ±(ix, iz) with this runup: OVER's 0 … 5 (a scratch: see RIDE). */
+  const overBorder = (probe: ProbeShape): boolean => {
+    const cx = OVER[0], cy = OVER[1], cz = OVER[2], ix = OVER[3], iz = OVER[4], runup = OVER[5];
     const reachAlong = runup + probeLength(probe) / 2, half = probeWidth(probe) / 2;
     // a: −reachAlong, 0, reachAlong; b: −half, 0, half (not 0 where a is: the crossing itself). Counted, not from
     // arrays: no allocation a call.
@@ -200,7 +256,8 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
         const b = n === 0 ? 0 : n * half;
         // Walkable surface rises at most 45°: within this height of the crossing over this distance.
         const reach = Math.abs(a) + Math.abs(b) + opt.gapDrop;
-        if (surfaceAt(w, cx + a * ix - b * iz, cz + a * iz + b * ix, cy, reach, q) < 0) return true;
+        AT[0] = cx + a * ix - b * iz; AT[1] = cz + a * iz + b * ix; AT[2] = cy; AT[3] = reach;
+        if (surfaceUnder(w, q) < 0) return true;
       }
     }
     return false;
@@ -236,7 +293,7 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
     // Crossing points are taken along the continuous seams as a whole: a point every `spacing` metres of them (carried
     // from edge to edge in face order, so short edges share points).
     let carry = spacing / 2;
-    cur = { work: 0, rode: 0, quiet: 0, rides: [], finds: [] };
+    cur = { work: 0, rode: 0, quiet: 0, rides: NO_RIDES, finds: [] };
     for (let e = 0; e < edges.length; e++) {
       const ek = edges[e];
       // The measuring alone has spent the budget: the ride stops at this edge or before (RideMerge says where).
@@ -251,8 +308,10 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
       // an edge buried under another walkable surface (a ramp's foot sunk into the ground, a rail's end in a post's
       // top) is no step: a board rides the surface over it (a speculative contact may still meet it: judge, buriedUnder).
       const px = P[i] + 0.5 * ex, py = P[i + 1] + 0.5 * ey, pz = P[i + 2] + 0.5 * ez;
-      const near = surfaceAt(w, px + ix * ACROSS, pz + iz * ACROSS, py, 0.05, q, true), nearY = q.height[0];
-      const far = surfaceAt(w, px - ix * ACROSS, pz - iz * ACROSS, py, opt.gapDrop, q, true), farY = q.height[0];
+      AT[0] = px + ix * ACROSS; AT[1] = pz + iz * ACROSS; AT[2] = py; AT[3] = 0.05;
+      const near = surfaceUnder(w, q, true), nearY = q.height[0];
+      AT[0] = px - ix * ACROSS; AT[1] = pz - iz * ACROSS; AT[2] = py; AT[3] = opt.gapDrop;
+      const far = surfaceUnder(w, q, true), farY = q.height[0];
       measure: {
         if (far < 0) {
           // Nothing just across: a gap when walkable surface resumes within gapMax, else the level's border.
@@ -324,50 +383,63 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
   /** Runs step i of `steps` (RidePlan.steps): a seam crossing, ridden by every probe at every speed both ways, or a lane ride. */
   const step = (steps: Float64Array, n: number): StepResult => {
     const work0 = q.work;
-    cur = { work: 0, rode: 0, quiet: 0, rides: [], finds: [] };
-    let rode = 0;
     const kind = steps[4 * n];
+    // Its rides' numbers, sized for the most it can ride (a crossing: every probe at every speed both ways).
+    const most = kind === STEP_LANE_X || kind === STEP_LANE_Z ? 1 : kind === STEP_CELL ? 2 : 2 * opt.probes.length * opt.speeds.length;
+    cur = { work: 0, rode: 0, quiet: 0, rides: new Float64Array(5 * most), finds: [] };
+    ridden = 0;
+    let rode = 0;
     if (kind === STEP_LANE_X || kind === STEP_LANE_Z) {
-      const x = steps[4 * n + 1], z = steps[4 * n + 2];
-      const probe = opt.probes[0], speed = Math.max(...opt.speeds);
-      if (rideFrom(probe, speed, x, w.max[1] + 1, z, kind === STEP_LANE_X ? 1 : 0, kind === STEP_LANE_X ? 0 : 1, opt.laneRide, 'lane', Infinity)) rode++;
+      setRide(topSpeed, steps[4 * n + 1], w.max[1] + 1, steps[4 * n + 2], kind === STEP_LANE_X ? 1 : 0, kind === STEP_LANE_X ? 0 : 1, opt.laneRide, Infinity);
+      if (rideFrom(0, 'lane')) rode++;
     } else if (kind === STEP_CELL) {
       // A cell the lines missed: a ride along x and one along z from the centroid of its largest walkable face.
       const t = steps[4 * n + 1], length = steps[4 * n + 2];
       const a = 3 * C[3 * t], b = 3 * C[3 * t + 1], c = 3 * C[3 * t + 2];
-      const probe = opt.probes[0], speed = Math.max(...opt.speeds);
       const x = (P[a] + P[b] + P[c]) / 3, y = (P[a + 1] + P[b + 1] + P[c + 1]) / 3, z = (P[a + 2] + P[b + 2] + P[c + 2]) / 3;
-      for (const [dx, dz] of [[1, 0], [0, 1]]) if (rideFrom(probe, speed, x, y, z, dx, dz, length, 'lane')) rode++;
+      for (let along = 0; along < 2; along++) {
+        setRide(topSpeed, x, y, z, along === 0 ? 1 : 0, along === 0 ? 0 : 1, length, 0.05);
+        if (rideFrom(0, 'lane')) rode++;
+      }
     } else {
       const f = steps[4 * n + 2];
       edgeOf(steps[4 * n + 1]);
       const i = EDGE[0], ex = EDGE[1], ey = EDGE[2], ez = EDGE[3], hl = EDGE[5], ix = EDGE[6], iz = EDGE[7];
       const cx = P[i] + f * ex, cy = P[i + 1] + f * ey, cz = P[i + 2] + f * ez;
-      for (const probe of opt.probes) {
+      for (let p = 0; p < opt.probes.length; p++) {
+        const probe = opt.probes[p];
         const runup = probeLength(probe.shape) / 2 + RUNUP;
         // A probe that would hang over the level's outer border here is moved along the seam by its half width plus
         // 1 mm, away from the border, while it stays on this edge; else it is not ridden across this crossing.
         let at = f;
-        if (overBorder(probe.shape, cx, cy, cz, ix, iz, runup)) {
+        OVER[0] = cx; OVER[1] = cy; OVER[2] = cz; OVER[3] = ix; OVER[4] = iz; OVER[5] = runup;
+        if (overBorder(probe.shape)) {
           const d = (probeWidth(probe.shape) / 2 + 0.001) / hl;
           at = NaN;
-          for (const g of [f - d, f + d]) {
-            if (g < 0 || g > 1 || overBorder(probe.shape, P[i] + g * ex, P[i + 1] + g * ey, P[i + 2] + g * ez, ix, iz, runup)) continue;
+          for (let side = 0; side < 2; side++) {
+            const g = side === 0 ? f - d : f + d;
+            if (g < 0 || g > 1) continue;
+            OVER[0] = P[i] + g * ex; OVER[1] = P[i + 1] + g * ey; OVER[2] = P[i + 2] + g * ez;
+            if (overBorder(probe.shape)) continue;
             at = g;
             break;
           }
           if (Number.isNaN(at)) continue;
         }
         const mx = P[i] + at * ex, my = P[i + 1] + at * ey, mz = P[i + 2] + at * ez;
-        for (const speed of opt.speeds) {
+        for (let s = 0; s < opt.speeds.length; s++) {
+          const speed = opt.speeds[s];
           // Out of face t across the seam, and back.
-          if (rideFrom(probe, speed, mx + ix * runup, my, mz + iz * runup, -ix, -iz, 2 * runup, 'seam')) rode++;
-          if (rideFrom(probe, speed, mx - ix * runup, my, mz - iz * runup, ix, iz, 2 * runup, 'seam')) rode++;
+          setRide(speed, mx + ix * runup, my, mz + iz * runup, -ix, -iz, 2 * runup, 0.05);
+          if (rideFrom(p, 'seam')) rode++;
+          setRide(speed, mx - ix * runup, my, mz - iz * runup, ix, iz, 2 * runup, 0.05);
+          if (rideFrom(p, 'seam')) rode++;
         }
       }
     }
     cur.rode = rode;
     cur.work = q.work - work0;
+    if (ridden < cur.rides.length) cur.rides = cur.rides.subarray(0, ridden);
     return cur;
   };
   return { opt, plan, step };

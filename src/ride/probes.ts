@@ -171,6 +171,19 @@ const clamp01 = (x: number): number => (x < 0 ? 0 : x > 1 ? 1 : x);
  * (faces are one-sided) and the separation is below `reach`; false otherwise.
  */
 export function contactWith(w: RideWorld, t: number, p: ProbeShape, pose: Pose, reach: number, out: Contact): boolean {
+  CONTACT_REACH[0] = reach;
+  return contactWithin(w, t, p, pose, out);
+}
+
+/**
+ * contactWith's reach for contactWithin, set once for the many faces a substep asks at one reach: V8 boxes a double
+ * passed to a call it does not inline (a new number on the heap a face).
+ */
+export const CONTACT_REACH = new Float64Array(1);
+
+/** contactWith at the reach in CONTACT_REACH[0]. */
+export function contactWithin(w: RideWorld, t: number, p: ProbeShape, pose: Pose, out: Contact): boolean {
+  const reach = CONTACT_REACH[0];
   const V = w.vert, C = w.corner, c = pose.c, fn = out.face;
   faceNormal(V, C, t, fn);
   const nx = fn[0], ny = fn[1], nz = fn[2];

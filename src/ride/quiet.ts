@@ -76,6 +76,20 @@ export class QuietMap {
    * row, in order, up to the first loud one.
    */
   quiet(x0: number, z0: number, x1: number, z1: number): boolean {
+    const b = this.box;
+    b[0] = x0; b[1] = z0; b[2] = x1; b[3] = z1;
+    return this.quietInBox();
+  }
+
+  /**
+   * quiet's box (x0, z0, x1, z1), written by a caller of quietInBox: the ride asks ~35,000 times a level, and V8 boxes
+   * each double passed to a call it does not inline (a new number on the heap each).
+   */
+  readonly box = new Float64Array(4);
+
+  /** quiet() of the x/z box in `box`. */
+  quietInBox(): boolean {
+    const x0 = this.box[0], z0 = this.box[1], x1 = this.box[2], z1 = this.box[3];
     if (this.candidates === 0) return true;
     // NaN bounds (a start out of range) are never quiet.
     if (!(x0 <= x1 && z0 <= z1)) return false;
@@ -210,7 +224,9 @@ function foldAcross(w: RideWorld, t: number, k: number): number {
       // across it and round its ends are listed there. The clamped border cells reach out to infinity.
       const cx0 = i === 0 ? NEG_INF : g.x0 + i * g.cell - r, cx1 = i === g.nx - 1 ? POS_INF : g.x0 + (i + 1) * g.cell + r;
       const cz0 = j === 0 ? NEG_INF : g.z0 + j * g.cell - r, cz1 = j === g.nz - 1 ? POS_INF : g.z0 + (j + 1) * g.cell + r;
-      if (!segmentMeetsBox(ax, az, ex, ez, cx0, cz0, cx1, cz1)) continue;
+      const B = MEETS;
+      B[0] = ax; B[1] = az; B[2] = ex; B[3] = ez; B[4] = cx0; B[5] = cz0; B[6] = cx1; B[7] = cz1;
+      if (!segmentMeetsBox()) continue;
       const cell = j * g.nx + i;
       let u = -1;
       for (let e = g.start[cell], end = g.start[cell + 1]; e < end; ) {
@@ -263,8 +279,15 @@ function foldAcross(w: RideWorld, t: number, k: number): number {
   return Math.acos(Math.max(-1, Math.min(1, d)));
 }
 
-/** Whether the segment from (ax, az) along (ex, ez) meets the box [x0, x1] × [z0, z1] (slabs; touching counts). */
-function segmentMeetsBox(ax: number, az: number, ex: number, ez: number, x0: number, z0: number, x1: number, z1: number): boolean {
+/**
+ * segmentMeetsBox's arguments: ax, az, ex, ez, x0, z0, x1, z1 (a scratch, not arguments: V8 boxes each double passed
+ * to a call it does not inline, and foldAcross asks a cell at a time).
+ */
+const MEETS = new Float64Array(8);
+
+/** Whether the segment from (ax, az) along (ex, ez) meets the box [x0, x1] × [z0, z1] (slabs; touching counts): MEETS. */
+function segmentMeetsBox(): boolean {
+  const B = MEETS, ax = B[0], az = B[1], ex = B[2], ez = B[3], x0 = B[4], z0 = B[5], x1 = B[6], z1 = B[7];
   let lo = 0, hi = 1;
   if (ex === 0) {
     if (ax < x0 || ax > x1) return false;

@@ -5,7 +5,7 @@
 // normal (an edge the data leaves open, or convex) and changes the velocity is a hit: the caller decides whether
 // it is a ghost (the surface continues across) or real geometry.
 import { contactNormal, CONTACT_MODEL, type ContactModel } from './contact.ts';
-import { Contact, contactWith, FEATURE_FACE, type Pose, type ProbeShape, probeReach, probeThickness } from './probes.ts';
+import { Contact, CONTACT_REACH, contactWithin, FEATURE_FACE, type Pose, type ProbeShape, probeReach, probeThickness } from './probes.ts';
 import { cellOf, Query, STAMPS } from './grid.ts';
 import { faceNormal, type RideWorld } from './world.ts';
 
@@ -107,6 +107,7 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
         // The faces the probe cannot reach (cull, below): outside [lo, hi] along the axes U (world x or the travel
         // axis), y and V (world z or across).
         cullBounds(p, c, pose, reach);
+        CONTACT_REACH[0] = reach;
         const kind = CULL[9], ux = CULL[10], uz = CULL[11], vx = -uz, vz = ux;
         const ulo = CULL[0], uhi = CULL[1], ylo = CULL[2], yhi = CULL[3], vlo = CULL[4], vhi = CULL[5];
         for (let j = j0; j <= j1; j++) {
@@ -132,8 +133,10 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
                 if ((v0 > v1 ? (v0 > v2 ? v0 : v2) : v1 > v2 ? v1 : v2) < vlo || (v0 < v1 ? (v0 < v2 ? v0 : v2) : v1 < v2 ? v1 : v2) > vhi) continue;
               }
               const k = POOL[n];
-              if (!contactWith(w, t, p, pose, reach, k)) continue;
-              const kept = contactNormal(k.n, k.face, allowance(w, t, k.feature, k.n), TMP, model);
+              if (!contactWithin(w, t, p, pose, k)) continue;
+              // The feature's allowance (allowanceEdge), inline: a double a call returns is boxed where the call is not inlined.
+              const allowed = k.feature === FEATURE_FACE ? 0 : w.allow[3 * t + allowanceEdge(w, t, k.feature, k.n)];
+              const kept = contactNormal(k.n, k.face, allowed, TMP, model);
               FACE[n] = t;
               KEPT[n] = kept && k.feature !== FEATURE_FACE ? 1 : 0;
               IMP[n] = 0;
@@ -238,16 +241,11 @@ function cullBounds(p: ProbeShape, c: Float64Array, pose: Pose, reach: number): 
 }
 
 /**
- * The allowance of a contact's feature on face t: 0 inside, the edge's on an edge; on a vertex, that of the edge at
- * the vertex the contact's normal leaves the face through (its outward side faces the normal more): a vertex where
- * a welded seam meets the level's border is met across the seam, not across the border.
+ * The edge (0 … 2) of face t whose allowance a contact on `feature` takes (the allowance of a contact's feature: 0
+ * inside, the edge's on an edge): on a vertex, the edge at the vertex the contact's normal leaves the face through (its
+ * outward side faces the normal more): a vertex where a welded seam meets the level's border is met across the seam,
+ * not across the border.
  */
-function allowance(w: RideWorld, t: number, feature: number, n: Float64Array): number {
-  if (feature === FEATURE_FACE) return 0;
-  return w.allow[3 * t + allowanceEdge(w, t, feature, n)];
-}
-
-/** The edge (0 … 2) of face t whose allowance a contact on `feature` (an edge, or a vertex: see allowance) takes. */
 export function allowanceEdge(w: RideWorld, t: number, feature: number, n: ArrayLike<number>): number {
   if (feature < 3) return feature;
   const k = feature - 3, before = (k + 2) % 3;

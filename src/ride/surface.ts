@@ -36,6 +36,20 @@ export function heightAt(w: RideWorld, x: number, z: number, y: number, reach: n
  * for none; its height in q.height[0], the faces the look-up visited (its work, added to q.work) in q.visits.
  */
 export function surfaceAt(w: RideWorld, x: number, z: number, y: number, reach: number, q: Query, top = false): number {
+  AT[0] = x; AT[1] = z; AT[2] = y; AT[3] = reach;
+  return surfaceUnder(w, q, top);
+}
+
+/**
+ * surfaceUnder's point: x, z, the height y and the reach (written by its caller). The hot callers pass the point so:
+ * V8 boxes each double passed to a call it does not inline (a new number on the heap each), and the look-ups are too
+ * large to inline.
+ */
+export const AT = new Float64Array(4);
+
+/** surfaceAt at the point in AT. */
+export function surfaceUnder(w: RideWorld, q: Query, top = false): number {
+  const x = AT[0], z = AT[1], y = AT[2], reach = AT[3];
   let best = -1, bestY = 0, bestD = Infinity;
   // facesNear's walk inline (no closure a call), in the same order, over the one cell under the point: a cell lists
   // a face once (ascending), so no stamps are needed to visit each once.

@@ -10,3 +10,4 @@ export { extentResult, groupExtent, topology, topologyOut, topologyResult } from
 export { cracksBegin, cracksEdges, cracksFaces } from './cracks';
 export { rideGridCount, rideGridFill, rideGridPlace, rideGridStarts } from './ride-grid';
 export { rideBegin, rideBound, rideSetBound, rideResult, rideTransform, rideWalkable, rideWritePart } from './ride-world';
+export { rideFold, rideFoldCorner, rideFoldDot, rideFoldWorld } from './ride-fold';

@@ -61,7 +61,7 @@ export function rideTransform(qx: f64, qy: f64, qz: f64, qw: f64, px: f64, py: f
 }
 
 /** Math.hypot(x, y, z) as V8 computes it (src/ride/world.ts hypot3, the same steps). */
-function hypot3(x: f64, y: f64, z: f64): f64 {
+export function hypot3(x: f64, y: f64, z: f64): f64 {
   const ax = Math.abs(x), ay = Math.abs(y), az = Math.abs(z);
   let max: f64 = 0;
   if (ax > max) max = ax;

@@ -20,6 +20,7 @@
 import { CONTACT_MODEL, EDGE_CONVEX } from './contact.ts';
 import { cellOf } from './grid.ts';
 import { edgeKindAt, FACE_ALLOWS, FACE_WALKABLE, faceNormal, isWalkable, type RideWorld } from './world.ts';
+import { wasmFold, type Fold } from './world-wasm.ts';
 
 /** A contact leaning at most this much further than the surface folds is not a ghost, radians (~0.1°; the judge's). */
 export const GHOST_SLACK = 0.002;
@@ -57,7 +58,10 @@ export class QuietMap {
   /** Folds found from the face across, by corner, until asked for. */
   private readonly across = new Map<number, number>();
   private readonly slack = GHOST_SLACK - CONTACT_MODEL.angleSlack;
+  /** foldAcross, or the same in WebAssembly where the world was built there (world-wasm.ts). */
+  private readonly fold: Fold;
   constructor(private readonly w: RideWorld) {
+    this.fold = wasmFold(w) ?? ((t, k, across) => foldAcross(w, t, k, across));
     const g = w.grid, words = w.faces ? (g.nx * g.nz + 31) >>> 5 : 0;
     const pending = new Int32Array(words);
     // A chunk of faces a call: the function is compiled for its loop after a few calls, not once the loop has run
@@ -147,7 +151,7 @@ export class QuietMap {
     // from one, kept for the other.
     let fold = this.across.get(corner);
     if (fold === undefined) {
-      fold = foldAcross(w, t, k);
+      fold = this.fold(t, k, ACROSS_CORNER);
       if (fold >= 0) this.across.set(ACROSS_CORNER[0], fold);
     } else this.across.delete(corner);
     return fold >= 0 && w.allow[corner] <= fold + this.slack ? fold : -1;
@@ -192,7 +196,7 @@ const FOLD_NORMALS = new Float64Array(6);
  * found in the grid cells round the edge, which list every face near it), radians; −1 when there is none, more than
  * one, it is degenerate, or another walkable surface comes near the edge (see the file header).
  */
-function foldAcross(w: RideWorld, t: number, k: number): number {
+export function foldAcross(w: RideWorld, t: number, k: number, acrossCorner: Int32Array): number {
   const V = w.vert, C = w.corner, g = w.grid, items = g.items;
   const va = C[3 * t + k], vb = C[3 * t + ((k + 1) % 3)], a = 3 * va, b = 3 * vb;
   const ax = V[a], ay = V[a + 1], az = V[a + 2], bx = V[b], by = V[b + 1], bz = V[b + 2];
@@ -259,7 +263,7 @@ function foldAcross(w: RideWorld, t: number, k: number): number {
         if (m >= 0) {
           if (across >= 0) return -1;
           across = u;
-          ACROSS_CORNER[0] = 3 * u + m;
+          acrossCorner[0] = 3 * u + m;
           continue;
         }
         if ((isA0 && isB1) || (isA1 && isB2) || (isA2 && isB0)) return -1;

@@ -27,6 +27,10 @@ interface RideWasm {
   rideGridCount(corner: number, from: number, faces: number, place: number, at: number, nx: number): void;
   rideGridStarts(at: number, cells: number, start: number): number;
   rideGridFill(corner: number, from: number, faces: number, place: number, at: number, items: number, nx: number): void;
+  rideFoldWorld(vert: number, corner: number, bits: number, faces: number, start: number, items: number, x0: number, z0: number, cell: number, nx: number, nz: number, seen: number): void;
+  rideFold(t: number, k: number): number;
+  rideFoldDot(): number;
+  rideFoldCorner(): number;
   rideWritePart(
     sv: number, nv: number, cv: number, corners: number, offsets: number, nf: number, flat: number, concave: number, hasBits: number,
     values: number, hasValues: number, cornerOffsets: number, cornerIds: number, listed: number, indexed: number,
@@ -38,6 +42,17 @@ const PAGE = 65_536;
 /** Faces (or vertices) a grid call takes. */
 const CHUNK = 1 << 15;
 const align8 = (n: number): number => Math.ceil(n / 8) * 8;
+
+/** A fold across an edge (quiet.ts foldAcross's answer and across corner), by the world it was built for. */
+export type Fold = (t: number, k: number, across: Int32Array) => number;
+const FOLDS = new WeakMap<RideWorld, Fold>();
+
+/**
+ * quiet.ts foldAcross for a world this builder made, in WebAssembly over the world and grid in its memory
+ * (assembly/ride-fold.ts): the same answers (a test holds them to foldAcross on every convex corner); undefined for
+ * any other world.
+ */
+export const wasmFold = (w: RideWorld): Fold | undefined => FOLDS.get(w);
 
 /** The shape arrays the writer reads, as the codec gives them (anything else is written by writeFaces itself). */
 function wasmShape(s: PhysicsResource['shapes'][number]): boolean {
@@ -197,12 +212,24 @@ export class WasmWorldBuilder {
       const bytes = w.rideGridStarts(atAt, cells, startAt) >>> 0;
       this.reach(itemsAt + bytes);
       for (let t = 0; t < n; t += CHUNK) w.rideGridFill(this.cornerAt, t, Math.min(n, t + CHUNK), placeAt, atAt, itemsAt, g.nx);
+      // The quiet map's folds (assembly/ride-fold.ts) read the world and grid here, with a u16 stamp a face after them.
+      const seenAt = align8(itemsAt + bytes);
+      this.reach(seenAt + 2 * n);
+      w.rideFoldWorld(this.vertAt, this.cornerAt, this.bitsAt, n, startAt, itemsAt, g.x0, g.z0, g.cell, g.nx, g.nz, seenAt);
       grid = (world) => {
         const buf = w.memory.buffer;
         leaveForCover(g, world.vert, new Int32Array(buf, placeAt, 2 * nv), new Uint8Array(buf, atAt, 8 * cells));
         return { ...g, start: new Uint32Array(buf, startAt, cells + 1), items: new Uint8Array(buf, itemsAt, bytes) };
       };
     }
-    return worldOf(this.arrays(), n, nv, this.runs, this.names, lo, hi, options, false, grid);
+    const world = worldOf(this.arrays(), n, nv, this.runs, this.names, lo, hi, options, false, grid);
+    if (n > 0) {
+      FOLDS.set(world, (t, k, across) => {
+        if (w.rideFold(t, k) === 0) return -1;
+        across[0] = w.rideFoldCorner();
+        return Math.acos(Math.max(-1, Math.min(1, w.rideFoldDot())));
+      });
+    }
+    return world;
   }
 }

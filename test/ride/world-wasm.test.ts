@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lazyTempDir } from '../fixtures/levels.ts';
 import { buildWorld, faceSource, type RideWorld } from '../../src/ride/world.ts';
-import { WasmWorldBuilder } from '../../src/ride/world-wasm.ts';
+import { WasmWorldBuilder, wasmFold } from '../../src/ride/world-wasm.ts';
+import { foldAcross } from '../../src/ride/quiet.ts';
 import { Cover } from '../../src/ride/lanes.ts';
 import { readRideResource, rideWorld, type RideResource } from '../../src/ride/index.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
@@ -31,14 +32,22 @@ const cover = (w: RideWorld, cell: number) => {
   return { total: c.total, area: bytes(c.area).toString('base64') };
 };
 
+/** A closed box (12 triangles, wound outward) from (x0, y0, z0) to (x1, y1, z1). */
+function box(name: string, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number) {
+  const positions = [x0, y0, z0, x1, y0, z0, x1, y0, z1, x0, y0, z1, x0, y1, z0, x1, y1, z0, x1, y1, z1, x0, y1, z1];
+  const indices = [0, 1, 2, 0, 2, 3, 4, 6, 5, 4, 7, 6, 0, 4, 5, 0, 5, 1, 1, 5, 6, 1, 6, 2, 2, 6, 7, 2, 7, 3, 3, 7, 4, 3, 4, 0];
+  return { name, positions, indices };
+}
+
 function wasmWorld(resources: RideResource[], capacity: number): RideWorld {
   const b = new WasmWorldBuilder(capacity, capacity);
   for (const r of resources) b.add(r);
   return b.finish();
 }
 
-/** Hostile records: the verify-free worst a reader could be handed, mutation `kind` (0–7) on every shape; `took` counts the shapes it changed. */
+/** Hostile records: the verify-free worst a reader could be handed, mutation `kind` (0–8) on every shape; `took` counts the shapes it changed. */
 function hostile(resources: RideResource[], kind: number, took: number[]): RideResource[] {
+  let n = 0;
   return resources.map((r) => {
     const res = structuredClone(r.resource);
     for (const s of res.shapes) {
@@ -71,6 +80,9 @@ function hostile(resources: RideResource[], kind: number, took: number[]): RideR
           if (nv >= 8) V.set([2e-45, -2e-45, 3e-45], 21);
           if (s.faceOffsets.length > 6) s.faceOffsets[4] = s.faceOffsets[3] - 2;
           break;
+        case 8: // every other shape's vertices an f32 ulp or so off (the face across in another part found by its place)
+          if (n++ % 2 === 0) for (let i = 0; i < V.length; i++) V[i] = Math.fround(V[i] + 2e-7);
+          break;
         default:
           break;
       }
@@ -98,13 +110,28 @@ test('the world built in WebAssembly is the world writeFaces and buildGrid give,
     { name: 'ramp', positions: Array.from({ length: 24 }, (_, n) => { const i = n >> 1, s = n & 1; return [i * 0.3, 0.02 * i * i * i, 3 + s]; }).flat(), indices: Array.from({ length: 11 }, (_, i) => [2 * i, 2 * i + 1, 2 * i + 3, 2 * i, 2 * i + 3, 2 * i + 2]).flat() },
     { name: 'wall', positions: [0, 0, -3, 1, 0, -3, 1, 1, -3, 0, 1, -3], indices: [0, 1, 2, 0, 2, 3] },
     { name: 'under', positions: [5, 1, 5, 6, 1, 5, 6, 1.1, 6], indices: [0, 2, 1] },
+    // For the quiet map's folds: a box's top (true crests), one under a floor laid 0.2 mm over it, a plate 1.5 mm
+    // beside another's top edge (crowded), and a lid and a wall meeting at an edge as two objects (the face across
+    // in another part, found by its vertices' places: a few f32 ulps apart).
+    box('free', 13, 0, 3, 14.5, 0.8, 4.5), box('under', 13, 0, -4.5, 14.5, 0.8, -3), { name: 'floor', ...grid(3, 3, 1, 12.5, 0.8002, -5) },
+    box('beside', 16, 0, 3, 17.5, 0.8, 4.5), { name: 'plate', ...grid(1, 1, 1, 17.5015, 0.81, 3) },
+    { name: 'lid', positions: [10.3, 1.1, 10.7, 12.3, 1.1, 10.7, 12.3, 1.1, 12.7, 10.3, 1.1, 12.7], indices: [0, 2, 1, 0, 3, 2] },
+    { name: 'wall', positions: [10.3, 0.1, 10.7, 12.3, 0.1, 10.7, 12.3, 1.1, 10.7, 10.3, 1.1, 10.7], indices: [0, 1, 2, 0, 2, 3] },
   ], { tiling: 'cells', seams: 'level' });
   const kinds = readRideResource('kinds', new Uint8Array(readFileSync(fileURLToPath(new URL('../../samples/kinds.physics', import.meta.url)))));
-  const real = [...readOutput(out), kinds];
+  // The lid and the wall again as objects of their own (tiling by object: each its own resource, so the face across
+  // the lid's edge is in another part, found by its vertices' places, a few f32 ulps apart).
+  const apart = await compileMeshes(tmp.dir, 'objects', [
+    { name: 'lid', positions: [20.3, 1.1, 10.7, 22.3, 1.1, 10.7, 22.3, 1.1, 13.3, 20.3, 1.1, 13.3], indices: [0, 2, 1, 0, 3, 2] },
+    { name: 'wall', positions: [20.3, 0.137, 10.7, 22.3, 0.137, 10.7, 22.3, 1.1, 10.7, 20.3, 1.1, 10.7], indices: [0, 1, 2, 0, 2, 3] },
+  ], { tiling: 'objects', seams: 'level' });
+  const real = [...readOutput(out), ...readOutput(apart), kinds];
   expect(real.length).toBeGreaterThan(2);
-  const took = new Array<number>(8).fill(0);
-  const sets: [string, RideResource[]][] = [['real', real], ...Array.from({ length: 8 }, (_, k): [string, RideResource[]] => [`hostile ${k}`, hostile(real, k, took)])];
+  const took = new Array<number>(9).fill(0);
+  const sets: [string, RideResource[]][] = [['real', real], ...Array.from({ length: 9 }, (_, k): [string, RideResource[]] => [`hostile ${k}`, hostile(real, k, took)])];
   expect(took.every((n) => n > 0), `mutations that took: ${took}`).toBe(true);
+  let found = 0;
+  const crossPart: Record<string, number> = {};
   for (const [label, resources] of sets) {
     const want = buildWorld(resources), wantCover = cover(want, 0.5);
     expect(want.faces).toBeGreaterThan(20);
@@ -113,7 +140,27 @@ test('the world built in WebAssembly is the world writeFaces and buildGrid give,
       expect(whole(got), `${label}, capacity ${capacity}`).toEqual(whole(want));
       expect(cover(got, 0.5), `${label}, capacity ${capacity}: the coverage grid`).toEqual(wantCover);
     }
+    // The quiet map's fold across every edge (foldAcross asks for convex ones; every one here), as foldAcross finds it.
+    const fold = wasmFold(wasmWorld(resources, 0))!, a = new Int32Array(1), b = new Int32Array(1), differ: string[] = [];
+    expect(fold).toBeDefined();
+    expect(wasmFold(want)).toBeUndefined();
+    for (let e = 0; e < 3 * want.faces; e++) {
+      const t = Math.floor(e / 3), k = e % 3;
+      a[0] = b[0] = -1;
+      const x = fold(t, k, a), y = foldAcross(want, t, k, b);
+      if (!Object.is(x, y) || (y >= 0 && a[0] !== b[0])) differ.push(`${e}: ${x} ${a[0]} against ${y} ${b[0]}`);
+      if (y >= 0) {
+        found++;
+        const here = faceSource(want, t), there = faceSource(want, Math.floor(b[0] / 3));
+        if (here.resource !== there.resource || here.part !== there.part) crossPart[label] = (crossPart[label] ?? 0) + 1;
+      }
+    }
+    expect(differ.slice(0, 5), label).toEqual([]);
   }
+  expect(found).toBeGreaterThan(100);
+  // Faces across found in another part (by their vertices' places), the ulp-nudged ones among them.
+  expect(crossPart.real).toBeGreaterThan(0);
+  expect(crossPart['hostile 8']).toBeGreaterThan(0);
   // The hostile records do reach the odd paths: NaN and far vertices, faces skipped.
   const faces = buildWorld(real).faces;
   expect(Array.from(buildWorld(sets[1][1]).vert).some((x) => Number.isNaN(x))).toBe(true);

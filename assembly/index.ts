@@ -8,6 +8,6 @@ export { split } from './split';
 export { matchBegin, matchInsert, matchPair, matchResult } from './seams';
 export { extentResult, groupExtent, topology, topologyOut, topologyResult } from './topology';
 export { cracksBegin, cracksEdges, cracksFaces } from './cracks';
-export { rideGridCount, rideGridFill, rideGridPlace, rideGridStarts } from './ride-grid';
+export { rideCover, rideGridCount, rideGridFill, rideGridPlace, rideGridStarts, rideMarkCells } from './ride-grid';
 export { rideBegin, rideBound, rideSetBound, rideResult, rideTransform, rideWalkable, rideWritePart } from './ride-world';
 export { rideFold, rideFoldCorner, rideFoldDot, rideFoldWorld } from './ride-fold';

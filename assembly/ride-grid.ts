@@ -88,3 +88,69 @@ export function rideGridFill(corner: usize, from: i32, faces: i32, place: usize,
     }
   }
 }
+
+/**
+ * The coverage grid's pass (src/ride/lanes.ts Cover: the rule) over faces [from, to): each walkable face's area
+ * (half its cross product's length) added to `total` and spread evenly over the cells of its x/z box (place as
+ * rideGridPlace left it for the coverage grid's cells), into `area` (f64 a cell, zeroed by the caller), in face
+ * order. Returns the total so far.
+ */
+export function rideCover(vert: usize, corner: usize, bits: usize, from: i32, to: i32, place: usize, area: usize, nx: i32, total: f64): f64 {
+  for (let t = from; t < to; t++) {
+    if ((<u32>load<u16>(bits + (<usize>t << 1)) & (1 << 9)) == 0) continue; // FACE_WALKABLE
+    const c = corner + (<usize>(3 * t) << 2);
+    const q0 = load<u32>(c), q1 = load<u32>(c, 4), q2 = load<u32>(c, 8);
+    const o0 = vert + (<usize>(3 * q0) << 3), o1 = vert + (<usize>(3 * q1) << 3), o2 = vert + (<usize>(3 * q2) << 3);
+    const ux = load<f64>(o1) - load<f64>(o0), uy = load<f64>(o1, 8) - load<f64>(o0, 8), uz = load<f64>(o1, 16) - load<f64>(o0, 16);
+    const vx = load<f64>(o2) - load<f64>(o0), vy = load<f64>(o2, 8) - load<f64>(o0, 8), vz = load<f64>(o2, 16) - load<f64>(o0, 16);
+    const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+    const a = 0.5 * Math.sqrt(cx * cx + cy * cy + cz * cz);
+    total += a;
+    const a0 = place + (<usize>q0 << 3), a1 = place + (<usize>q1 << 3), a2 = place + (<usize>q2 << 3);
+    const ia = load<i32>(a0), ib = load<i32>(a1), ic = load<i32>(a2), ja = load<i32>(a0, 4), jb = load<i32>(a1, 4), jc = load<i32>(a2, 4);
+    if ((ia | ib | ic | ja | jb | jc) < 0) continue;
+    const i0 = min3(ia, ib, ic), i1 = max3(ia, ib, ic), j0 = min3(ja, jb, jc), j1 = max3(ja, jb, jc);
+    const share = a / (<f64>(i1 - i0 + 1) * <f64>(j1 - j0 + 1));
+    for (let j = j0; j <= j1; j++) {
+      for (let i = i0; i <= i1; i++) {
+        const m = area + (<usize>(j * nx + i) << 3);
+        store<f64>(m, load<f64>(m) + share);
+      }
+    }
+  }
+  return total;
+}
+
+/** cellOf (src/ride/grid.ts) as f64: NaN stays NaN (a face with a NaN bound marks no cell). */
+@inline function cellAt(x: f64, o: f64, cell: f64, n: i32): f64 {
+  const i = Math.floor((x - o) / cell);
+  return i < 0 ? 0 : i >= <f64>n ? <f64>(n - 1) : i;
+}
+
+/**
+ * The quiet map's marks (src/ride/quiet.ts markCells: the rule) over faces [from, to): the bit (out: 32 a word) of
+ * every grid cell in the x/z box of a face that may be loud (walkable, with an edge whose allowance is above 0).
+ * Returns how many such faces.
+ */
+export function rideMarkCells(vert: usize, corner: usize, bits: usize, from: i32, to: i32, out: usize, x0: f64, z0: f64, cell: f64, nx: i32, nz: i32): i32 {
+  const MAY_BE_LOUD: u32 = (1 << 9) | (1 << 10);
+  let count = 0;
+  for (let t = from; t < to; t++) {
+    if ((<u32>load<u16>(bits + (<usize>t << 1)) & MAY_BE_LOUD) != MAY_BE_LOUD) continue;
+    count++;
+    const c = corner + (<usize>(3 * t) << 2);
+    const a = vert + (<usize>(3 * load<u32>(c)) << 3), b = vert + (<usize>(3 * load<u32>(c, 4)) << 3), d = vert + (<usize>(3 * load<u32>(c, 8)) << 3);
+    const xa = load<f64>(a), xb = load<f64>(b), xd = load<f64>(d), za = load<f64>(a, 16), zb = load<f64>(b, 16), zd = load<f64>(d, 16);
+    const fi0 = cellAt(Math.min(Math.min(xa, xb), xd), x0, cell, nx), fi1 = cellAt(Math.max(Math.max(xa, xb), xd), x0, cell, nx);
+    const fj0 = cellAt(Math.min(Math.min(za, zb), zd), z0, cell, nz), fj1 = cellAt(Math.max(Math.max(za, zb), zd), z0, cell, nz);
+    if (!(fi0 == fi0 && fi1 == fi1 && fj0 == fj0 && fj1 == fj1)) continue;
+    const i0 = <i32>fi0, i1 = <i32>fi1, j0 = <i32>fj0, j1 = <i32>fj1;
+    for (let j = j0; j <= j1; j++) {
+      for (let i = i0, k = j * nx + i0; i <= i1; i++, k++) {
+        const w = out + (<usize>(k >>> 5) << 2);
+        store<i32>(w, load<i32>(w) | (1 << (k & 31)));
+      }
+    }
+  }
+  return count;
+}

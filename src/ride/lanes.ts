@@ -5,6 +5,7 @@
 // walkable area, not the level's bounding box: islands far apart share it instead of the empty space between them.
 import { cellOf, takeScratch, vertexCellsOf } from './grid.ts';
 import { FACE_WALKABLE, isWalkable, type RideWorld } from './world.ts';
+import { wasmCover } from './world-wasm.ts';
 
 /**
  * Coverage: x/z cells holding walkable surface (each walkable face marks the cells its x/z box overlaps, its area
@@ -30,10 +31,17 @@ export class Cover {
     this.z0 = w.min[2];
     this.nx = Math.max(1, Math.ceil(sx / c + 1e-9));
     this.nz = Math.max(1, Math.ceil(sz / c + 1e-9));
+    this.hit = new Uint8Array(this.nx * this.nz);
+    // The same pass in WebAssembly where the world was built there (world-wasm.ts; the same bytes).
+    const native = wasmCover(w)?.(this.x0, this.z0, c, this.nx, this.nz);
+    if (native) {
+      this.area = native.area;
+      this.total = native.total;
+      return;
+    }
     // The world grid's scratch where it is left (pages already touched), zeroed, else fresh.
     const cells = this.nx * this.nz, scratch = takeScratch(8 * cells);
     this.area = scratch ? new Float64Array(scratch.buffer, scratch.byteOffset, cells).fill(0) : new Float64Array(cells);
-    this.hit = new Uint8Array(this.nx * this.nz);
     let total = 0;
     const P = w.vert, C = w.corner, FB = w.faceBits, area = this.area, x0 = this.x0, z0 = this.z0, nx = this.nx, nz = this.nz;
     // Each vertex's column and row (col(): the grid's cellOf over these cells), worked out once (grid.ts vertexCells;

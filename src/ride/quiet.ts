@@ -20,7 +20,7 @@
 import { CONTACT_MODEL, EDGE_CONVEX } from './contact.ts';
 import { cellOf } from './grid.ts';
 import { edgeKindAt, FACE_ALLOWS, FACE_WALKABLE, faceNormal, isWalkable, type RideWorld } from './world.ts';
-import { wasmFold, type Fold } from './world-wasm.ts';
+import { wasmFold, wasmMarks, type Fold } from './world-wasm.ts';
 
 /** A contact leaning at most this much further than the surface folds is not a ghost, radians (~0.1°; the judge's). */
 export const GHOST_SLACK = 0.002;
@@ -63,11 +63,16 @@ export class QuietMap {
   constructor(private readonly w: RideWorld) {
     this.fold = wasmFold(w) ?? ((t, k, across) => foldAcross(w, t, k, across));
     const g = w.grid, words = w.faces ? (g.nx * g.nz + 31) >>> 5 : 0;
-    const pending = new Int32Array(words);
-    // A chunk of faces a call: the function is compiled for its loop after a few calls, not once the loop has run
-    // long in a process that runs it once.
-    let count = 0;
-    for (let t = 0; t < w.faces; t += MARK_CHUNK) count += markCells(w, pending, t, Math.min(w.faces, t + MARK_CHUNK));
+    // The marks in WebAssembly where the world was built there (world-wasm.ts; the same bits), else here a chunk of
+    // faces a call: the function is compiled for its loop after a few calls, not once the loop has run long in a
+    // process that runs it once.
+    const native = w.faces ? wasmMarks(w)?.() : undefined;
+    let count = 0, pending: Int32Array;
+    if (native) ({ pending, count } = native);
+    else {
+      pending = new Int32Array(words);
+      for (let t = 0; t < w.faces; t += MARK_CHUNK) count += markCells(w, pending, t, Math.min(w.faces, t + MARK_CHUNK));
+    }
     this.candidates = count;
     this.pending = count ? pending : new Int32Array(0);
     this.loud = new Int32Array(count ? words : 0);

@@ -27,6 +27,8 @@ interface RideWasm {
   rideGridCount(corner: number, from: number, faces: number, place: number, at: number, nx: number): void;
   rideGridStarts(at: number, cells: number, start: number): number;
   rideGridFill(corner: number, from: number, faces: number, place: number, at: number, items: number, nx: number): void;
+  rideCover(vert: number, corner: number, bits: number, from: number, to: number, place: number, area: number, nx: number, total: number): number;
+  rideMarkCells(vert: number, corner: number, bits: number, from: number, to: number, out: number, x0: number, z0: number, cell: number, nx: number, nz: number): number;
   rideFoldWorld(vert: number, corner: number, bits: number, faces: number, start: number, items: number, x0: number, z0: number, cell: number, nx: number, nz: number, seen: number): void;
   rideFold(t: number, k: number): number;
   rideFoldDot(): number;
@@ -46,6 +48,26 @@ const align8 = (n: number): number => Math.ceil(n / 8) * 8;
 /** A fold across an edge (quiet.ts foldAcross's answer and across corner), by the world it was built for. */
 export type Fold = (t: number, k: number, across: Int32Array) => number;
 const FOLDS = new WeakMap<RideWorld, Fold>();
+/** The coverage grid's areas (lanes.ts Cover's pass) over the given cells, or undefined where it does not fit (taken once). */
+export type CoverPass = (x0: number, z0: number, cell: number, nx: number, nz: number) => { area: Float64Array; total: number } | undefined;
+const COVERS = new WeakMap<RideWorld, CoverPass>();
+/** The quiet map's marks (quiet.ts markCells over every face), a bit a grid cell, and how many faces may be loud (taken once). */
+export type MarkPass = () => { pending: Int32Array; count: number };
+const MARKS = new WeakMap<RideWorld, MarkPass>();
+
+/** lanes.ts Cover's pass in WebAssembly for a world this builder made (once; the same bytes: a test holds them); else undefined. */
+export function wasmCover(w: RideWorld): CoverPass | undefined {
+  const c = COVERS.get(w);
+  COVERS.delete(w);
+  return c;
+}
+
+/** quiet.ts markCells over the whole world in WebAssembly for a world this builder made (once; the same bits); else undefined. */
+export function wasmMarks(w: RideWorld): MarkPass | undefined {
+  const m = MARKS.get(w);
+  MARKS.delete(w);
+  return m;
+}
 
 /**
  * quiet.ts foldAcross for a world this builder made, in WebAssembly over the world and grid in its memory
@@ -76,6 +98,8 @@ export class WasmWorldBuilder {
   private nv = 0;
   private readonly runs: number[] = [];
   private readonly names: string[] = [];
+  /** Where finish laid the grid's vertex columns and rows, its per-cell scratch and the quiet map's marks. */
+  private gridAt: { placeAt: number; atAt: number; marksAt: number } | undefined;
 
   /** `faces` and `vertices`: the capacities to start with (an estimate: pages never written are never resident). */
   constructor(faces = 0, vertices = faces) {
@@ -212,10 +236,12 @@ export class WasmWorldBuilder {
       const bytes = w.rideGridStarts(atAt, cells, startAt) >>> 0;
       this.reach(itemsAt + bytes);
       for (let t = 0; t < n; t += CHUNK) w.rideGridFill(this.cornerAt, t, Math.min(n, t + CHUNK), placeAt, atAt, itemsAt, g.nx);
-      // The quiet map's folds (assembly/ride-fold.ts) read the world and grid here, with a u16 stamp a face after them.
-      const seenAt = align8(itemsAt + bytes);
-      this.reach(seenAt + 2 * n);
+      // The quiet map's folds (assembly/ride-fold.ts) read the world and grid here, with a u16 stamp a face after them;
+      // then its marks, a bit a grid cell.
+      const seenAt = align8(itemsAt + bytes), marksAt = seenAt + align8(2 * n), words = (cells + 31) >>> 5;
+      this.reach(marksAt + 4 * words);
       w.rideFoldWorld(this.vertAt, this.cornerAt, this.bitsAt, n, startAt, itemsAt, g.x0, g.z0, g.cell, g.nx, g.nz, seenAt);
+      this.gridAt = { placeAt, atAt, marksAt };
       grid = (world) => {
         const buf = w.memory.buffer;
         leaveForCover(g, world.vert, new Int32Array(buf, placeAt, 2 * nv), new Uint8Array(buf, atAt, 8 * cells));
@@ -224,6 +250,25 @@ export class WasmWorldBuilder {
     }
     const world = worldOf(this.arrays(), n, nv, this.runs, this.names, lo, hi, options, false, grid);
     if (n > 0) {
+      const g = world.grid, cells = g.nx * g.nz, { placeAt, atAt, marksAt } = this.gridAt!;
+      MARKS.set(world, () => {
+        let count = 0;
+        for (let t = 0; t < n; t += CHUNK) count += w.rideMarkCells(this.vertAt, this.cornerAt, this.bitsAt, t, Math.min(n, t + CHUNK), marksAt, g.x0, g.z0, g.cell, g.nx, g.nz);
+        return { pending: new Int32Array(w.memory.buffer, marksAt, (cells + 31) >>> 5), count };
+      });
+      // The coverage grid's areas where the world grid's per-cell scratch holds them (8 bytes a cell), its vertices'
+      // columns and rows the grid's own where the cells are the same, else worked out again in their place.
+      COVERS.set(world, (x0, z0, cell, nx, nz) => {
+        if (nx * nz > cells) return undefined;
+        forgetLeft(); // the grid's leftovers are this memory: a later coverage grid in JavaScript must not take them
+        if (!(Object.is(x0, g.x0) && Object.is(z0, g.z0) && Object.is(cell, g.cell) && nx === g.nx && nz === g.nz)) {
+          for (let v = 0; v < nv; v += CHUNK) w.rideGridPlace(this.vertAt, v, Math.min(nv, v + CHUNK), x0, z0, cell, nx, nz, placeAt);
+        }
+        const area = new Float64Array(w.memory.buffer, atAt, nx * nz).fill(0);
+        let total = 0;
+        for (let t = 0; t < n; t += CHUNK) total = w.rideCover(this.vertAt, this.cornerAt, this.bitsAt, t, Math.min(n, t + CHUNK), placeAt, atAt, nx, total);
+        return { area, total };
+      });
       FOLDS.set(world, (t, k, across) => {
         if (w.rideFold(t, k) === 0) return -1;
         across[0] = w.rideFoldCorner();

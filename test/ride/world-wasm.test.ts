@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { lazyTempDir } from '../fixtures/levels.ts';
 import { buildWorld, faceSource, type RideWorld } from '../../src/ride/world.ts';
 import { WasmWorldBuilder, wasmFold } from '../../src/ride/world-wasm.ts';
-import { foldAcross } from '../../src/ride/quiet.ts';
+import { foldAcross, QuietMap } from '../../src/ride/quiet.ts';
 import { Cover } from '../../src/ride/lanes.ts';
 import { readRideResource, rideWorld, type RideResource } from '../../src/ride/index.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
@@ -138,7 +138,14 @@ test('the world built in WebAssembly is the world writeFaces and buildGrid give,
     for (const capacity of [0, 7, 1e6]) {
       const got = wasmWorld(resources, capacity);
       expect(whole(got), `${label}, capacity ${capacity}`).toEqual(whole(want));
+      // The coverage grid in WebAssembly (once a world: over the grid's own cells, or over coarser ones, their
+      // vertices' columns worked out again), then in JavaScript (taken already; or cells the scratch does not hold).
+      const cell = [got.grid.cell, 2 * got.grid.cell, 0.5][capacity === 0 ? 0 : capacity === 7 ? 1 : 2];
+      expect(cover(got, cell), `${label}, capacity ${capacity}: the coverage grid over ${cell} m`).toEqual(cover(buildWorld(resources), cell));
       expect(cover(got, 0.5), `${label}, capacity ${capacity}: the coverage grid`).toEqual(wantCover);
+      // The quiet map's marks.
+      const marks = (w: RideWorld) => { const q = new QuietMap(w) as unknown as { candidates: number; pending: Int32Array }; return { candidates: q.candidates, pending: bytes(q.pending).toString('base64') }; };
+      expect(marks(got), `${label}, capacity ${capacity}: the quiet map's marks`).toEqual(marks(buildWorld(resources)));
     }
     // The quiet map's fold across every edge (foldAcross asks for convex ones; every one here), as foldAcross finds it.
     const fold = wasmFold(wasmWorld(resources, 0))!, a = new Int32Array(1), b = new Int32Array(1), differ: string[] = [];

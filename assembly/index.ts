@@ -10,4 +10,4 @@ export { extentResult, groupExtent, topology, topologyOut, topologyResult } from
 export { cracksBegin, cracksEdges, cracksFaces } from './cracks';
 export { rideCover, rideGridCount, rideGridFill, rideGridPlace, rideGridStarts, rideMarkCells } from './ride-grid';
 export { rideBegin, rideBound, rideSetBound, rideResult, rideTransform, rideWalkable, rideWritePart } from './ride-world';
-export { rideFold, rideFoldCorner, rideFoldDot, rideFoldWorld } from './ride-fold';
+export { rideFold, rideFoldCorner, rideFoldDot, rideFoldWorld, rideSurface, rideSurfaceIO } from './ride-fold';

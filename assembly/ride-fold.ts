@@ -193,3 +193,58 @@ function segmentNearTriangle(ax: f64, az: f64, bx: f64, bz: f64, px: f64, pz: f6
     pointSegment2(px, pz, ax, az, bx, bz) <= r2 || pointSegment2(qx, qz, ax, az, bx, bz) <= r2 || pointSegment2(rx, rz, ax, az, bx, bz) <= r2
   );
 }
+
+// The walkable surface under a point (src/ride/surface.ts surfaceUnder: the rule), over grid cell c's faces: the
+// same walk, the same barycentric test and plane height (heightOnFace), the same choice.
+
+const FACE_WALKABLE_BIT: u32 = 1 << 9;
+/** rideSurface's answers (rideSurfaceIO): the surface's height, then the faces the look-up visited (f64 each). */
+let IO: usize = 0;
+
+/** Where rideSurface writes its height and visits (16 bytes). */
+export function rideSurfaceIO(io: usize): void {
+  IO = io;
+}
+
+/** heightOnFace: the height of face t's plane at (x, z) when (x, z) lies on its x/z projection (within 1e-9), else NaN. */
+function heightOnFace(t: i32, x: f64, z: f64): f64 {
+  const c = C + (<usize>(3 * t) << 2);
+  const A = 3 * load<u32>(c), B = 3 * load<u32>(c, 4), D = 3 * load<u32>(c, 8);
+  const ax = vx(A), az = vx(A + 2), bx = vx(B), bz = vx(B + 2), cx = vx(D), cz = vx(D + 2);
+  const d = (bz - cz) * (ax - cx) + (cx - bx) * (az - cz);
+  if (Math.abs(d) < 1e-14) return NaN;
+  const l1 = ((bz - cz) * (x - cx) + (cx - bx) * (z - cz)) / d;
+  const l2 = ((cz - az) * (x - cx) + (ax - cx) * (z - cz)) / d;
+  const l3 = 1 - l1 - l2;
+  const e: f64 = -1e-9;
+  if (l1 < e || l2 < e || l3 < e) return NaN;
+  return l1 * vx(A + 1) + l2 * vx(B + 1) + l3 * vx(D + 1);
+}
+
+/**
+ * surfaceUnder's walk of grid cell c for the point (x, z) at height y: the walkable face whose plane there is nearest
+ * to y within ±reach (`top` ≠ 0: the highest within ±reach), or −1; its height and the faces visited at IO.
+ */
+export function rideSurface(c: i32, x: f64, z: f64, y: f64, reach: f64, top: i32): i32 {
+  let best: i32 = -1, bestY: f64 = 0, bestD: f64 = Infinity;
+  let visits: i32 = 0, t: i32 = -1;
+  for (let e = load<u32>(START + (<usize>c << 2)), end = load<u32>(START + (<usize>(c + 1) << 2)); e < end; ) {
+    let byte = <u32>load<u8>(ITEMS + <usize>e); e++;
+    let gap = byte & 0x7f;
+    for (let m: u32 = 7; byte > 0x7f; m += 7) { byte = <u32>load<u8>(ITEMS + <usize>e); e++; gap += (byte & 0x7f) << m; }
+    t += <i32>gap + 1;
+    visits++;
+    if ((<u32>load<u16>(FB + (<usize>t << 1)) & FACE_WALKABLE_BIT) == 0) continue;
+    const h = heightOnFace(t, x, z);
+    if (h != h) continue;
+    const dist = Math.abs(h - y);
+    if (dist <= reach && (top ? best < 0 || h > bestY : dist < bestD)) {
+      bestD = dist;
+      bestY = h;
+      best = t;
+    }
+  }
+  store<f64>(IO, bestY);
+  store<f64>(IO, <f64>visits, 8);
+  return best;
+}

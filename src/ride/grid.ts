@@ -206,6 +206,12 @@ export function cellOf(g: Grid, x: number, axis: 0 | 1): number {
   return i < 0 ? 0 : i >= n ? n - 1 : i;
 }
 
+/** The walk of one grid cell for the surface under a point (assembly/ride-fold.ts rideSurface); its height and visits in `io`. */
+export interface NativeSurface {
+  at(c: number, x: number, z: number, y: number, reach: number, top: number): number;
+  io: Float64Array;
+}
+
 /**
  * Per-query scratch: a stamp per face so a face listed in several cells is visited once (u16: cleared once every
  * STAMPS queries); `work` counts visits.
@@ -214,6 +220,8 @@ export class Query {
   readonly seen: Uint16Array;
   stamp = 0;
   work = 0;
+  /** surface.ts's look-up in WebAssembly for this query's world where it was built there (world-wasm.ts), null where not; set on first use. */
+  native: NativeSurface | null | undefined = undefined;
   /** surfaceAt's answer: the surface's height, and the faces the look-up visited. */
   readonly height = new Float64Array(1);
   visits = 0;

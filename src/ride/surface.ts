@@ -3,6 +3,7 @@
 // plan's step and gap measuring, the ride starts, the judge and the footprints ask it.
 import { cellOf, type Query } from './grid.ts';
 import { FACE_WALKABLE, type RideWorld } from './world.ts';
+import { wasmSurface } from './world-wasm.ts';
 
 /**
  * The height of face t's plane at (x, z) when (x, z) lies on the face's x/z projection (barycentric, inclusive within
@@ -56,9 +57,20 @@ export function surfaceUnder(w: RideWorld, q: Query, top = false): number {
   const g = w.grid, items = g.items;
   q.visits = 0;
   if (w.faces === 0 || x < g.x0 || z < g.z0 || x > g.x0 + g.nx * g.cell || z > g.z0 + g.nz * g.cell) return -1;
+  const c = cellOf(g, z, 1) * g.nx + cellOf(g, x, 0);
+  // The same walk in WebAssembly where the world was built there (assembly/ride-fold.ts rideSurface).
+  if (q.native === undefined) q.native = wasmSurface(w) ?? null;
+  const native = q.native;
+  if (native !== null && c === c) {
+    best = native.at(c, x, z, y, reach, top ? 1 : 0);
+    const visits = native.io[1];
+    q.work += visits;
+    q.visits = visits;
+    q.height[0] = native.io[0];
+    return best;
+  }
   const V = w.vert, C = w.corner, FB = w.faceBits;
   let visits = 0;
-  const c = cellOf(g, z, 1) * g.nx + cellOf(g, x, 0);
   let t = -1;
   for (let k = g.start[c], end = g.start[c + 1]; k < end; ) {
     // The cell's next face (Grid).

@@ -11,7 +11,7 @@
 import { encoderModule } from '../geometry/wasm.ts';
 import { KIND_MESH, type PhysicsResource } from '../format/types.ts';
 import { edgeAllowance, EDGE_CONVEX } from './contact.ts';
-import { forgetLeft, gridCells, leaveForCover, WORLD_DEFAULTS, type Grid, type WorldOptions } from './grid.ts';
+import { forgetLeft, gridCells, leaveForCover, WORLD_DEFAULTS, type Grid, type NativeSurface, type WorldOptions } from './grid.ts';
 import { resourceFaces, resourceVertices, WALKABLE_MIN_NY, worldOf, writeFaces, type FaceArrays, type RideResource, type RideWorld } from './world.ts';
 
 interface RideWasm {
@@ -29,6 +29,8 @@ interface RideWasm {
   rideGridFill(corner: number, from: number, faces: number, place: number, at: number, items: number, nx: number): void;
   rideCover(vert: number, corner: number, bits: number, from: number, to: number, place: number, area: number, nx: number, total: number): number;
   rideMarkCells(vert: number, corner: number, bits: number, from: number, to: number, out: number, x0: number, z0: number, cell: number, nx: number, nz: number): number;
+  rideSurface(c: number, x: number, z: number, y: number, reach: number, top: number): number;
+  rideSurfaceIO(io: number): void;
   rideFoldWorld(vert: number, corner: number, bits: number, faces: number, start: number, items: number, x0: number, z0: number, cell: number, nx: number, nz: number, seen: number): void;
   rideFold(t: number, k: number): number;
   rideFoldDot(): number;
@@ -54,6 +56,10 @@ const COVERS = new WeakMap<RideWorld, CoverPass>();
 /** The quiet map's marks (quiet.ts markCells over every face), a bit a grid cell, and how many faces may be loud (taken once). */
 export type MarkPass = () => { pending: Int32Array; count: number };
 const MARKS = new WeakMap<RideWorld, MarkPass>();
+const SURFACES = new WeakMap<RideWorld, NativeSurface>();
+
+/** surface.ts surfaceUnder's cell walk in WebAssembly for a world this builder made (the same answers: a test holds them); else undefined. */
+export const wasmSurface = (w: RideWorld): NativeSurface | undefined => SURFACES.get(w);
 
 /** lanes.ts Cover's pass in WebAssembly for a world this builder made (once; the same bytes: a test holds them); else undefined. */
 export function wasmCover(w: RideWorld): CoverPass | undefined {
@@ -99,7 +105,7 @@ export class WasmWorldBuilder {
   private readonly runs: number[] = [];
   private readonly names: string[] = [];
   /** Where finish laid the grid's vertex columns and rows, its per-cell scratch and the quiet map's marks. */
-  private gridAt: { placeAt: number; atAt: number; marksAt: number } | undefined;
+  private gridAt: { placeAt: number; atAt: number; marksAt: number; ioAt: number } | undefined;
 
   /** `faces` and `vertices`: the capacities to start with (an estimate: pages never written are never resident). */
   constructor(faces = 0, vertices = faces) {
@@ -239,9 +245,11 @@ export class WasmWorldBuilder {
       // The quiet map's folds (assembly/ride-fold.ts) read the world and grid here, with a u16 stamp a face after them;
       // then its marks, a bit a grid cell.
       const seenAt = align8(itemsAt + bytes), marksAt = seenAt + align8(2 * n), words = (cells + 31) >>> 5;
-      this.reach(marksAt + 4 * words);
+      const ioAt = marksAt + align8(4 * words);
+      this.reach(ioAt + 16);
+      w.rideSurfaceIO(ioAt);
       w.rideFoldWorld(this.vertAt, this.cornerAt, this.bitsAt, n, startAt, itemsAt, g.x0, g.z0, g.cell, g.nx, g.nz, seenAt);
-      this.gridAt = { placeAt, atAt, marksAt };
+      this.gridAt = { placeAt, atAt, marksAt, ioAt };
       grid = (world) => {
         const buf = w.memory.buffer;
         leaveForCover(g, world.vert, new Int32Array(buf, placeAt, 2 * nv), new Uint8Array(buf, atAt, 8 * cells));
@@ -250,7 +258,8 @@ export class WasmWorldBuilder {
     }
     const world = worldOf(this.arrays(), n, nv, this.runs, this.names, lo, hi, options, false, grid);
     if (n > 0) {
-      const g = world.grid, cells = g.nx * g.nz, { placeAt, atAt, marksAt } = this.gridAt!;
+      const g = world.grid, cells = g.nx * g.nz, { placeAt, atAt, marksAt, ioAt } = this.gridAt!;
+      SURFACES.set(world, { at: w.rideSurface, io: new Float64Array(w.memory.buffer, ioAt, 2) });
       MARKS.set(world, () => {
         let count = 0;
         for (let t = 0; t < n; t += CHUNK) count += w.rideMarkCells(this.vertAt, this.cornerAt, this.bitsAt, t, Math.min(n, t + CHUNK), marksAt, g.x0, g.z0, g.cell, g.nx, g.nz);

@@ -10,6 +10,8 @@ import { lazyTempDir } from '../fixtures/levels.ts';
 import { buildWorld, faceSource, type RideWorld } from '../../src/ride/world.ts';
 import { WasmWorldBuilder, wasmFold } from '../../src/ride/world-wasm.ts';
 import { foldAcross, QuietMap } from '../../src/ride/quiet.ts';
+import { Query } from '../../src/ride/grid.ts';
+import { surfaceAt } from '../../src/ride/surface.ts';
 import { Cover } from '../../src/ride/lanes.ts';
 import { readRideResource, rideWorld, type RideResource } from '../../src/ride/index.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
@@ -163,6 +165,41 @@ test('the world built in WebAssembly is the world writeFaces and buildGrid give,
       }
     }
     expect(differ.slice(0, 5), label).toEqual([]);
+    // The surface under points (surfaceAt): over the world's box and past it, on vertices and edges, NaN; nearest and
+    // top, small and large reach: the face, its height, the faces visited and the work, as the JavaScript walk gives.
+    const gw = wasmWorld(resources, 0), qa = new Query(gw), qb = new Query(want);
+    let seed = 7;
+    const random = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const surfaceDiffer: string[] = [];
+    let hits = 0;
+    for (let n = 0; n < 20_000; n++) {
+      let x: number, y: number, z: number;
+      if (n % 4 === 0 && want.faces > 0) {
+        // a vertex or the middle of an edge of a face
+        const t = Math.floor(random() * want.faces), k = Math.floor(random() * 3), a = 3 * want.corner[3 * t + k], b = 3 * want.corner[3 * t + ((k + 1) % 3)];
+        const s = n % 8 === 0 ? 0 : 0.5;
+        [x, y, z] = [0, 1, 2].map((i) => want.vert[a + i] + s * (want.vert[b + i] - want.vert[a + i]));
+      } else if (n % 4 === 1 && want.faces > 0) {
+        // just off the middle of an edge, away from the face's third corner: its barycentric weight −3e-9 (outside
+        // the 1e-9 the test allows), or −3e-10 (inside it)
+        const t = Math.floor(random() * want.faces), k = Math.floor(random() * 3);
+        const [a, b, c] = [0, 1, 2].map((j) => 3 * want.corner[3 * t + ((k + j) % 3)]);
+        const off = n % 8 === 1 ? 3e-9 : 3e-10;
+        [x, y, z] = [0, 1, 2].map((i) => { const mid = 0.5 * (want.vert[a + i] + want.vert[b + i]); return mid + off * (mid - want.vert[c + i]); });
+      } else {
+        [x, y, z] = [0, 1, 2].map((i) => want.min[i] - 2 + random() * (want.max[i] - want.min[i] + 4));
+      }
+      if (n % 97 === 0) x = NaN;
+      if (n % 89 === 0) y = NaN;
+      const reach = [0.05, 1, 100, 0][n % 4], top = n % 3 === 0;
+      const fa = surfaceAt(gw, x, z, y, reach, qa, top), fb = surfaceAt(want, x, z, y, reach, qb, top);
+      if (fb >= 0) hits++;
+      const got = [fa, qa.height[0], qa.visits, qa.work], exp = [fb, qb.height[0], qb.visits, qb.work];
+      if (!got.every((v, i) => Object.is(v, exp[i]))) surfaceDiffer.push(`${x},${y},${z} ${reach} ${top}: ${got} against ${exp}`);
+    }
+    expect(surfaceDiffer.slice(0, 5), label).toEqual([]);
+    expect(hits, label).toBeGreaterThan(1000);
+    expect(qa.native).not.toBeNull();
   }
   expect(found).toBeGreaterThan(100);
   // Faces across found in another part (by their vertices' places), the ulp-nudged ones among them.

@@ -13,7 +13,7 @@ import { allowanceEdge, ride, rideBound, SIMULATION_DEFAULTS, type Hit } from '.
 import { ACROSS, GHOST_SLACK, JUDGE_REACH, quietMap } from './quiet.ts';
 import { Cover, lines, planLanes, type LanePlan } from './lanes.ts';
 import { Query } from './grid.ts';
-import { AT, heightAt, surfaceAlong, surfaceUnder } from './surface.ts';
+import { AT, surfaceAlong, surfaceUnder } from './surface.ts';
 import { buildWorld, edgeKindAt, faceNormal, faceSource, hypot3, isWalkable, type RideResource, type RideWorld } from './world.ts';
 import { RideMerge } from './merge.ts';
 import { seamEdges } from './seam-edges.ts';
@@ -143,9 +143,11 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
    * above the point.
    */
   const buriedUnder = (p: [number, number, number], nx: number, nz: number): boolean => {
-    const a = heightAt(w, p[0] + nx * ACROSS, p[2] + nz * ACROSS, p[1] + JUDGE_REACH, JUDGE_REACH, q, true);
-    const b = heightAt(w, p[0] - nx * ACROSS, p[2] - nz * ACROSS, p[1] + JUDGE_REACH, JUDGE_REACH, q, true);
-    return !!a && !!b && Math.abs(a.y - b.y) <= opt.stepMin && a.y - p[1] > opt.stepMin;
+    AT[0] = p[0] + nx * ACROSS; AT[1] = p[2] + nz * ACROSS; AT[2] = p[1] + JUDGE_REACH; AT[3] = JUDGE_REACH;
+    const a = surfaceUnder(w, q, true), ay = q.height[0];
+    AT[0] = p[0] - nx * ACROSS; AT[1] = p[2] - nz * ACROSS; AT[2] = p[1] + JUDGE_REACH; AT[3] = JUDGE_REACH;
+    const b = surfaceUnder(w, q, true), by = q.height[0];
+    return a >= 0 && b >= 0 && Math.abs(ay - by) <= opt.stepMin && ay - p[1] > opt.stepMin;
   };
 
   /** The hits of one ride, classified: a ghost where the surface continues across the contact, else real geometry. */
@@ -157,13 +159,16 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
       let nx = h.normal[0], nz = h.normal[2];
       const l = Math.hypot(nx, nz);
       if (l < 1e-6) { nx = -dx; nz = -dz; } else { nx /= l; nz /= l; }
-      const a = heightAt(w, h.point[0] + nx * ACROSS, h.point[2] + nz * ACROSS, h.point[1], JUDGE_REACH, q);
-      const b = heightAt(w, h.point[0] - nx * ACROSS, h.point[2] - nz * ACROSS, h.point[1], JUDGE_REACH, q);
+      // The surface either side (heightAt's answers, without an object each: surfaceUnder).
+      AT[0] = h.point[0] + nx * ACROSS; AT[1] = h.point[2] + nz * ACROSS; AT[2] = h.point[1]; AT[3] = JUDGE_REACH;
+      const a = surfaceUnder(w, q), ay = q.height[0];
+      AT[0] = h.point[0] - nx * ACROSS; AT[1] = h.point[2] - nz * ACROSS; AT[2] = h.point[1]; AT[3] = JUDGE_REACH;
+      const b = surfaceUnder(w, q), by = q.height[0];
       // On the surface: walkable faces either side at its height. Else buried: under a walkable surface that runs
       // on over it at one height (a ramp's foot sunk into the ground), which the probe rides and never leaves to
       // reach the edge — a ghost the speculative contact meets anyway (Jolt's one body too). Else a border, a step
       // or a wall, or a contact off the surface: real geometry.
-      const on = a && b && Math.abs(a.y - b.y) <= opt.stepMin && Math.abs(a.y - h.point[1]) <= opt.stepMin;
+      const on = a >= 0 && b >= 0 && Math.abs(ay - by) <= opt.stepMin && Math.abs(ay - h.point[1]) <= opt.stepMin;
       if (!on && !buriedUnder(h.point, nx, nz)) continue;
       // A contact normal the surface's own fold gives (within the faces either side) is real: a crest rides so. A
       // ghost leans further than the surface bends (an open edge on a flat joint, a convex edge whose other side
@@ -173,10 +178,13 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
       const N = FN;
       faceNormal(w.vert, w.corner, h.face, N);
       let fold = 0;
-      for (const [ux, uz] of [[nx, nz], [-nz, nx], [nz, -nx]]) {
-        const c = heightAt(w, h.point[0] + ux * ACROSS, h.point[2] + uz * ACROSS, h.point[1], JUDGE_REACH, q);
-        if (!c) continue;
-        faceNormal(w.vert, w.corner, c.face, N, 3);
+      // Across (nx, nz), then along the edge either way (−nz, nx) and (nz, −nx).
+      for (let m = 0; m < 3; m++) {
+        const ux = m === 0 ? nx : m === 1 ? -nz : nz, uz = m === 0 ? nz : m === 1 ? nx : -nx;
+        AT[0] = h.point[0] + ux * ACROSS; AT[1] = h.point[2] + uz * ACROSS; AT[2] = h.point[1]; AT[3] = JUDGE_REACH;
+        const c = surfaceUnder(w, q);
+        if (c < 0) continue;
+        faceNormal(w.vert, w.corner, c, N, 3);
         fold = Math.max(fold, Math.acos(Math.max(-1, Math.min(1, N[0] * N[3] + N[1] * N[4] + N[2] * N[5]))));
       }
       // A true crest's fold (quiet.ts) is the surface's own, measured at the edge whatever faces lie 2 mm off it.

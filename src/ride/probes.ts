@@ -203,12 +203,13 @@ export function contactWithin(w: RideWorld, t: number, p: ProbeShape, pose: Pose
   NR[0] = nx; NR[1] = ny; NR[2] = nz; NR[3] = reach;
   TRI[0] = V[A]; TRI[1] = V[A + 1]; TRI[2] = V[A + 2]; TRI[3] = V[B]; TRI[4] = V[B + 1]; TRI[5] = V[B + 2];
   TRI[6] = V[D]; TRI[7] = V[D + 1]; TRI[8] = V[D + 2];
-  if (p.kind === 'sphere') return pointContact(c, p.radius, out);
+  if (p.kind === 'sphere') return pointContact(c, p, out);
   if (p.kind === 'capsule') return capsuleContact(p, pose, out);
   return boxContact(p.half, pose, out);
 }
 
-function pointContact(c: Float64Array, r: number, out: Contact): boolean {
+function pointContact(c: Float64Array, sp: { radius: number }, out: Contact): boolean {
+  const r = sp.radius;
   const x = c[0], y = c[1], z = c[2], nx = NR[0], ny = NR[1], nz = NR[2], reach = NR[3];
   PT[0] = x; PT[1] = y; PT[2] = z;
   const f = closestOnFace();

@@ -48,10 +48,10 @@ function refusal(file: string, refused: Finding[]): string {
  * `mainClaims` false: by the workers alone, for tests); one thread sizes its builder from the files' sizes added up.
  */
 export async function readRideWorld(files: string[], threads?: RideThreads, mainClaims = true): Promise<{ world: RideWorld } | { error: string }> {
-  const { ReadBuffer } = await import('../../src/files.ts');
-  const { readRideFile } = await import('../../src/ride/world-files.ts');
-  const { capacityForBytes } = await import('../../src/ride/index.ts');
-  const { WasmWorldBuilder } = await import('../../src/ride/world-wasm.ts');
+  // Loaded together: one after the other, each waited for its files' reads and links in turn (~2–4 ms more a start).
+  const [{ ReadBuffer }, { readRideFile }, { capacityForBytes }, { WasmWorldBuilder }] = await Promise.all([
+    import('../../src/files.ts'), import('../../src/ride/world-files.ts'), import('../../src/ride/index.ts'), import('../../src/ride/world-wasm.ts'),
+  ]);
   if (threads) {
     const read = await threads.buildWorld(files, files.map((f) => basename(f)), {}, mainClaims);
     if ('world' in read) return read;

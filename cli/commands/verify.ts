@@ -14,10 +14,14 @@ interface VerifyArgs {
 }
 
 /** The modules the handler runs, loaded by it: every command's start (ride's, --help's) loads only the commands' definitions. */
-const load = async () => ({ ...(await import('../../src/format/verify.ts')), ...(await import('../../src/output/file-write.ts')) });
+const load = async () => ({
+  ...(await import('../../src/format/verify.ts')),
+  ...(await import('../../src/output/file-write.ts')),
+  ...(await import('../../src/geometry/verify-wasm.ts')),
+});
 
 /** Reads and verifies one file; `recorded`: the size and CRC-32 its compile output's manifest holds for it. */
-function verifyFile({ verifyPhysics, checkOf }: Awaited<ReturnType<typeof load>>, file: string, recorded?: FileCheck): Finding[] {
+function verifyFile({ verifyPhysics, checkOf, wasmShapeClean }: Awaited<ReturnType<typeof load>>, file: string, recorded?: FileCheck): Finding[] {
   const read = readPhysicsFile(file);
   if ('error' in read) return [{ file, check: 'open', message: read.error }];
   const now = recorded && checkOf(read.bytes);
@@ -25,7 +29,7 @@ function verifyFile({ verifyPhysics, checkOf }: Awaited<ReturnType<typeof load>>
     ? [{ file, check: 'manifest', message: `not the bytes the build wrote: manifest.json records ${recorded.bytes} bytes, CRC-32 ${recorded.crc32}; the file has ${now.bytes} bytes, CRC-32 ${now.crc32}` }]
     : [];
   try {
-    return [...changed, ...verifyPhysics(read.bytes, file)];
+    return [...changed, ...verifyPhysics(read.bytes, file, { fast: wasmShapeClean })];
   } catch (e) {
     return [{ file, check: 'read', message: (e as Error).message }];
   }

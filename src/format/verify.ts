@@ -34,9 +34,21 @@ export const NORMAL_LENGTH_TOLERANCE = 1e-4;
 /** At most this many findings of one check in one shape are listed; the rest are counted in one line. */
 export const MAX_FINDINGS_PER_CHECK = 10;
 
+/**
+ * A fast all-clear pass of a shape given from outside (src/geometry/verify-wasm.ts, in WebAssembly): true only
+ * where shapeClean is true (false: not sure, and shapeClean runs). Asked only of a shape that passed
+ * checkShapeRecord with finite bounds.
+ */
+export type ShapeCleaner = (s: ShapeRecord, kind: number | undefined) => boolean;
+
+export interface VerifyOptions {
+  /** Asked before shapeClean's own loops (none: those alone). Findings are the same with or without it. */
+  fast?: ShapeCleaner;
+}
+
 /** Reads `bytes`, writes them back and compares, then checks the record's invariants. */
-export function verifyPhysics(bytes: Uint8Array, file: string): Finding[] {
-  return verifyAndRead(bytes, file).findings;
+export function verifyPhysics(bytes: Uint8Array, file: string, options: VerifyOptions = {}): Finding[] {
+  return verifyAndRead(bytes, file, options).findings;
 }
 
 /**
@@ -44,7 +56,7 @@ export function verifyPhysics(bytes: Uint8Array, file: string): Finding[] {
  * resource's shape arrays are views of `bytes` (readPhysicsResource's borrow: no copy of the file): change neither
  * while the other is in use.
  */
-export function verifyAndRead(bytes: Uint8Array, file: string): { findings: Finding[]; resource?: PhysicsResource } {
+export function verifyAndRead(bytes: Uint8Array, file: string, options: VerifyOptions = {}): { findings: Finding[]; resource?: PhysicsResource } {
   let res: PhysicsResource;
   try {
     res = readPhysicsResource(bytes, { borrow: true });
@@ -57,7 +69,7 @@ export function verifyAndRead(bytes: Uint8Array, file: string): { findings: Find
   if (back) findings.push(back);
   const short = checkLength(res, bytes.length, file);
   if (short) findings.push(short);
-  return { findings: findings.concat(verifyResource(res, file)), resource: res };
+  return { findings: findings.concat(verifyResource(res, file, false, options)), resource: res };
 }
 
 /**
@@ -130,7 +142,7 @@ export function firstDifference(a: Uint8Array, b: Uint8Array): number {
  * pass that only answers "all clear" (shapeClean); a shape it does not clear is walked by the checks below, which
  * name each finding's place and offset. `exhaustive` walks every shape that way (tests compare the two).
  */
-export function verifyResource(res: PhysicsResource, file: string, exhaustive = false): Finding[] {
+export function verifyResource(res: PhysicsResource, file: string, exhaustive = false, options: VerifyOptions = {}): Finding[] {
   const findings: Finding[] = [];
   res.parts.forEach((p, i) => {
     if (p.shape !== NO_SHAPE && p.shape >= res.shapes.length) {
@@ -156,7 +168,7 @@ export function verifyResource(res: PhysicsResource, file: string, exhaustive = 
   const kinds = new Map<number, number>();
   for (const p of res.parts) if (p.shape !== NO_SHAPE && !kinds.has(p.shape)) kinds.set(p.shape, p.kind);
   res.shapes.forEach((s, i) => {
-    if (!exhaustive && shapeClean(s, kinds.get(i))) return;
+    if (!exhaustive && shapeClean(s, kinds.get(i), options.fast)) return;
     findings.push(...verifyShape(s, i, kinds.get(i), file, l ? { header: l.shapeTable + SHAPE_SIZE * i, arrays: l.arrays[i] ?? [] } : undefined));
   });
   return findings;
@@ -285,7 +297,7 @@ const STEP_10 = 1 / 1024, STEP_9 = 1 / 512;
  * verifyShape, which accepts it. One function, not one a check: each function the engine runs in its interpreter
  * until it is found hot, and a ride runs this once a process (a level's first files paid each warm-up in turn).
  */
-function shapeClean(s: ShapeRecord, kind: number | undefined): boolean {
+export function shapeClean(s: ShapeRecord, kind: number | undefined, fast?: ShapeCleaner): boolean {
   try {
     checkShapeRecord(s, 'shape');
   } catch (e) {
@@ -295,6 +307,7 @@ function shapeClean(s: ShapeRecord, kind: number | undefined): boolean {
   const V = s.vertices, cv = s.cornerVertices, fo = s.faceOffsets;
   const corners = cv.length, faces = faceCount(s), vertices = V.length / 3;
   for (let a = 0; a < 3; a++) if (!Number.isFinite(s.min[a]) || !Number.isFinite(s.max[a])) return false;
+  if (fast?.(s, kind)) return true;
   // A vertex a step (checkShapeRecord: whole vertices); x − x is 0 exactly for a finite x, NaN for NaN and the
   // infinities. The loops below take a few elements a step too: their own overhead was half their time.
   for (let k = 0; k + 2 < V.length; k += 3) {

@@ -16,6 +16,7 @@ import { ReadBuffer, readPhysicsBytes } from '../files.ts';
 import { readResourceOutline } from '../format/resource.ts';
 import type { PhysicsResource } from '../format/types.ts';
 import { verifyAndRead, type Finding } from '../format/verify.ts';
+import { wasmShapeClean } from '../geometry/verify-wasm.ts';
 import { countFaces, writeFaces, type FaceArrays } from './world.ts';
 
 /** A file read and verified for the ride, or why not: it cannot be read (`error`, in words) or verify refused it. */
@@ -26,7 +27,7 @@ export function readRideFile(file: string, into?: ReadBuffer): RideFileRead {
   const read = readPhysicsBytes(file, into);
   if ('error' in read) return read;
   // The resource verify read is the one ridden: the file is parsed once.
-  const { findings, resource } = verifyAndRead(read.bytes, file);
+  const { findings, resource } = verifyAndRead(read.bytes, file, { fast: wasmShapeClean });
   return findings.length || !resource ? { refused: findings } : { resource };
 }
 

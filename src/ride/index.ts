@@ -244,14 +244,14 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
     return true;
   };
 
+  const OVER = new Float64Array(6);
   /**
    * Whether a probe ridden across the seam at (cx, cy, cz) along ±(ix, iz) would hang over the level's outer border:
    * walkable surface is looked for under its footprint's corners and the middles of its ends (half its width to either
    * side of the path, from its rear at the start to its nose at the end). Where there is none, the probe meets the
-   * border there (an open edge with nothing beyond: real, not a ghost), not the seam.
+   * border there (an open edge with nothing beyond: real, not a ghost), not the seam. The crossing (cx, cy, cz), the
+   * direction (ix, iz) and the runup are OVER's 0 … 5 (a scratch, as RIDE).
    */
-  const OVER = new Float64Array(6);
-  /** overBorder at the crossing (cx, cy, cz) along ±(ix, iz) with this runup: OVER's 0 … 5 (a scratch: see RIDE). */
   const overBorder = (probe: ProbeShape): boolean => {
     const cx = OVER[0], cy = OVER[1], cz = OVER[2], ix = OVER[3], iz = OVER[4], runup = OVER[5];
     const reachAlong = runup + probeLength(probe) / 2, half = probeWidth(probe) / 2;

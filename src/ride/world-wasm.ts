@@ -129,8 +129,7 @@ export class WasmWorldBuilder {
     const scratchCap = align8(Math.max(scratch, this.scratchCap)), faceCap = Math.max(faces, this.faceCap), vertCap = Math.max(vertices, this.vertCap);
     const vertAt = this.base + scratchCap, cornerAt = vertAt + 24 * vertCap, allowAt = cornerAt + align8(12 * faceCap);
     const bitsAt = allowAt + align8(12 * faceCap), end = bitsAt + align8(2 * faceCap);
-    const have = this.w.memory.buffer.byteLength;
-    if (end > have) this.w.memory.grow(Math.ceil((end - have) / PAGE));
+    this.reach(end);
     const u8 = new Uint8Array(this.w.memory.buffer);
     // Up, the highest array first: each lands at or above where it was, and above it only arrays already moved.
     if (this.n > 0 || this.nv > 0) {
@@ -211,10 +210,15 @@ export class WasmWorldBuilder {
     this.names.push(name);
   }
 
-  /** Grows the memory to at least `end` bytes. */
+  /** Grows the memory to at least `end` bytes (a thread's linear memory holds 4 GiB at most: past it, said so). */
   private reach(end: number): void {
     const have = this.w.memory.buffer.byteLength;
-    if (end > have) this.w.memory.grow(Math.ceil((end - have) / PAGE));
+    if (end <= have) return;
+    try {
+      this.w.memory.grow(Math.ceil((end - have) / PAGE));
+    } catch (e) {
+      throw new Error(`ride: the world's arrays and grid need ${Math.ceil(end / 2 ** 20).toLocaleString('en-US')} MiB of WebAssembly memory, more than a thread has (4 GiB): ride fewer files at a time (${(e as Error).message})`);
+    }
   }
 
   /**

@@ -235,3 +235,7 @@ test('a resource whose arrays are not as the codec gives them is written by writ
     expect(ride(got)).toBe(ride(want));
   }
 }, 60_000);
+
+test('a world past the 4 GiB a thread\'s WebAssembly memory holds is refused in words, not a RangeError', () => {
+  expect(() => new WasmWorldBuilder(2e8, 2e8)).toThrow(/^ride: the world's arrays and grid need [\d,]+ MiB of WebAssembly memory, more than a thread has \(4 GiB\): ride fewer files at a time/);
+});

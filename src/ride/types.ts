@@ -119,7 +119,7 @@ export interface StepResult {
   /** Of those, the quiet ones (not simulated: RideCoverage.quietRides). */
   quiet: number;
   /** Each ride: its path length, and its start and end x, z (5 numbers a ride). */
-  rides: Float64Array;
+  rides: number[];
   /** Findings in the order found, each with its key (one kept per key: the largest). */
   finds: [RideFinding, string][];
 }

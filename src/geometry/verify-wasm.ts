@@ -51,7 +51,7 @@ export function wasmShapeClean(s: ShapeRecord, kind: number | undefined): boolea
   const corners = cv.length, mesh = kind === KIND_MESH;
   if (V.length % 3 !== 0 || (mesh && ev.length !== corners)) return false;
   if (mesh && cb.length !== 0 && fb.length !== 0 && (8 * cb.length < corners || 8 * fb.length < corners)) return false;
-  if (tree.length % 2 !== 0) return false;
+  if (tree.length % 2 !== 0 || (vco.length !== 0 && vco.length !== V.length / 3 + 1)) return false;
   const faces = Math.max(0, fo.length - 1);
   const arrays = [V, cv, fo, mesh ? ev : undefined, cb, fb, vco, ids, tree, po];
   // The arrays that view one buffer (a read file's: the codec's borrow) go in as one span, the others one by one.
@@ -70,10 +70,11 @@ export function wasmShapeClean(s: ShapeRecord, kind: number | undefined): boolea
   const span = hi > lo && hi - lo <= 2 * sum + 4096;
   const w = instance();
   const boxes = align8(w.heapBase());
-  const spanAt = boxes + align8(24 * Math.max(1, 2 * faces - 1));
+  // 16 bytes readable past the boxes and past the arrays: the pass reads a box's max and a vertex four f32 at a time.
+  const spanAt = boxes + align8(24 * Math.max(1, 2 * faces - 1) + 16);
   const spanBase = spanAt + (span ? lo & 7 : 0);
   const ownAt = align8(spanBase + (span ? hi - lo : 0));
-  const end = ownAt + (span ? own : align8(sum) + 80);
+  const end = ownAt + (span ? own : align8(sum) + 80) + 16;
   const have = w.memory.buffer.byteLength;
   if (end > have) w.memory.grow(Math.ceil((end - have) / PAGE));
   const mem = new Uint8Array(w.memory.buffer);

@@ -2,10 +2,11 @@
 // a shape that verify's JavaScript pass (shapeClean) clears, and verify's findings must be the same with it and
 // without it. Asked of every shape of compiled outputs, the sample, the reference encoder's files, the goldens and
 // the hand-laid resources, and of thousands of seeded mutations of them: bit-level edits of vertices, edge values,
-// bits, face offsets, corner vertices, the vertex → corner index, the tree, the bounds and plane offsets (NaN with
-// payloads, infinities, −0, subnormals, a unit in the last place either way), arrays cut short, parts of another
-// kind, and resources read from mutated files; each shape also with its arrays on buffers of their own (the pass's
-// other way in). Extra folders of .physics files: VERIFY_WASM_DIRS (paths split by the platform's delimiter).
+// bits, face offsets, corner vertices, the vertex → corner index (an unused vertex's list too), the tree, the
+// bounds and plane offsets (NaN with payloads, infinities, −0, subnormals, a unit in the last place either way),
+// arrays cut short, parts of another kind, and resources read from mutated files; each shape also with its arrays
+// on buffers of their own (the pass's other way in). Extra folders of .physics files: VERIFY_WASM_DIRS (paths split
+// by the platform's delimiter).
 import { readdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -129,7 +130,7 @@ function mutateBits(res: PhysicsResource, rand: Rand): void {
   if (res.shapes.length === 0) return;
   for (let n = 1 + int(rand, 3); n > 0; n--) {
     const s = pick(rand, res.shapes);
-    switch (int(rand, 12)) {
+    switch (int(rand, 13)) {
       case 0: case 1: editBits(s.vertices, rand); break;
       case 2: case 3: ulpVertex(s, rand); break;
       case 4: editBits(s.edgeValues, rand); break;
@@ -161,6 +162,23 @@ function mutateBits(res: PhysicsResource, rand: Rand): void {
         const a = s[key];
         const cut = key === 'vertices' ? 3 : key === 'tree' ? 2 : 1;
         (s as unknown as Record<string, ArrayLike<number>>)[key] = a.subarray(0, Math.max(0, a.length - cut));
+        break;
+      }
+      case 11: {
+        // A vertex no corner names (its list empty), added at the end; half the time the offset of its list raised
+        // past the last (the lists' offsets then descend there, and only that says so: every id still lies in its
+        // vertex's list).
+        const n = s.vertices.length / 3, off = s.vertexCornerOffsets;
+        if (n < 1 || n >= 65535 || off.length !== n + 1) break;
+        const V = new Float32Array(3 * n + 3);
+        V.set(s.vertices);
+        V.set(s.vertices.subarray(0, 3), 3 * n);
+        const O = new Uint16Array(n + 2);
+        O.set(off);
+        O[n + 1] = off[n];
+        if (rand() < 0.5) O[n] = off[n] + 1;
+        s.vertices = V;
+        s.vertexCornerOffsets = O;
         break;
       }
       default: {

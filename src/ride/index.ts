@@ -9,7 +9,7 @@
 import { readPhysicsResource } from '../format/resource.ts';
 import { EDGE_KIND_NAMES } from './contact.ts';
 import { type Probe, type ProbeShape } from './probes.ts';
-import { allowanceEdge, ride, rideBound, SIMULATION_DEFAULTS, type Hit } from './simulate.ts';
+import { allowanceEdge, rideBound, rideWith, SIMULATION_DEFAULTS, type Hit } from './simulate.ts';
 import { ACROSS, GHOST_SLACK, JUDGE_REACH, quietMap } from './quiet.ts';
 import { Cover, lines, planLanes, type LanePlan } from './lanes.ts';
 import { Query } from './grid.ts';
@@ -247,7 +247,7 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
       cur.quiet++;
       return true;
     }
-    const r = ride(w, q, { probe: probe.shape, position: startP, velocity: startV, duration, distance: length }, sim);
+    const r = rideWith(w, q, { probe: probe.shape, position: startP, velocity: startV, duration, distance: length }, sim);
     cur.rides.push(r.distance, x, z, r.position[0], r.position[2]);
     judge(r.hits, probe, speed, dx, dz, where);
     return true;

@@ -42,6 +42,16 @@ const at = new Array<number>(10).fill(0);
  * checkShapeRecord with finite bounds (verify asks it only then).
  */
 export function wasmShapeClean(s: ShapeRecord, kind: number | undefined): boolean {
+  try {
+    return clean(s, kind);
+  } catch {
+    // The memory not grown (out of memory) or a trap (it should have none): not sure, and a fresh instance next time.
+    W = null;
+    return false;
+  }
+}
+
+function clean(s: ShapeRecord, kind: number | undefined): boolean {
   const V = s.vertices, cv = s.cornerVertices, fo = s.faceOffsets, ev = s.edgeValues, cb = s.concaveBits, fb = s.flatBits;
   const vco = s.vertexCornerOffsets, ids = s.cornerIdsByVertex, tree = s.tree, po = s.planeOffsets;
   // The codec's array types only (anything else: not sure), and what the pass takes as given.
@@ -88,14 +98,9 @@ export function wasmShapeClean(s: ShapeRecord, kind: number | undefined): boolea
     at[k] = o;
     o += align8(a.byteLength);
   }
-  try {
-    return w.verifyClean(
-      at[0], V.length, at[1], corners, at[2], fo.length, at[3], mesh ? 1 : 0, at[4], cb.length, at[5], fb.length,
-      at[6], vco.length, at[7], ids.length, at[8], tree.length, at[9], po.length,
-      s.min[0], s.min[1], s.min[2], s.max[0], s.max[1], s.max[2], boxes,
-    ) === 1;
-  } catch {
-    W = null; // a trap (it should have none): not sure, and a fresh instance next time
-    return false;
-  }
+  return w.verifyClean(
+    at[0], V.length, at[1], corners, at[2], fo.length, at[3], mesh ? 1 : 0, at[4], cb.length, at[5], fb.length,
+    at[6], vco.length, at[7], ids.length, at[8], tree.length, at[9], po.length,
+    s.min[0], s.min[1], s.min[2], s.max[0], s.max[1], s.max[2], boxes,
+  ) === 1;
 }

@@ -194,8 +194,7 @@ export function rideWritePart(
     const ux = load<f64>(B) - load<f64>(A), uy = load<f64>(B, 8) - load<f64>(A, 8), uz = load<f64>(B, 16) - load<f64>(A, 16);
     const vx = load<f64>(D) - load<f64>(A), vy = load<f64>(D, 8) - load<f64>(A, 8), vz = load<f64>(D, 16) - load<f64>(A, 16);
     const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    const len = hypot3(nx, ny, nz);
-    if (len > 1e-12 && ny / len >= WALKABLE_MIN_NY) b |= FACE_WALKABLE;
+    if (walkable(nx, ny, nz)) b |= FACE_WALKABLE;
     store<u16>(bits + (<usize>t << 1), <u16>b);
     t++;
   }
@@ -205,10 +204,30 @@ export function rideWritePart(
   RUNS = nruns;
 }
 
+/**
+ * Whether a face of cross product (nx, ny, nz) is walkable: faceNormal's test, hypot3(n) > 1e-12 and ny / hypot3(n) at
+ * least WALKABLE_MIN_NY, the same answer. Most faces are told without the root and divisions: ny ≤ 0 never passes; for
+ * a squared length well inside f64's range, ny² against WALKABLE_MIN_NY² of it decides where the two differ by more
+ * than 1e-9 of it (the roundings of either way are ~1e-15); the rest (near 45°, degenerate, huge, NaN) by the test itself.
+ */
+@inline function walkable(nx: f64, ny: f64, nz: f64): bool {
+  if (ny <= 0) return false;
+  const s = nx * nx + ny * ny + nz * nz;
+  if (s >= 1e-20 && s <= 1e200) {
+    const d = ny * ny - WALKABLE_MIN_NY2 * s;
+    if (d > 1e-9 * s) return true;
+    if (d < -1e-9 * s) return false;
+  }
+  const len = hypot3(nx, ny, nz);
+  return len > 1e-12 && ny / len >= WALKABLE_MIN_NY;
+}
+
 /** cos(π/4) as JavaScript's Math.cos gives it (src/ride/world.ts WALKABLE_MIN_NY), set by the caller. */
 let WALKABLE_MIN_NY: f64 = 0.7071067811865476;
+let WALKABLE_MIN_NY2: f64 = 0.5000000000000001;
 
 /** Sets the walkable slope limit (the caller passes WALKABLE_MIN_NY, so the two cannot differ). */
 export function rideWalkable(ny: f64): void {
   WALKABLE_MIN_NY = ny;
+  WALKABLE_MIN_NY2 = ny * ny;
 }

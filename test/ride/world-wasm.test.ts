@@ -239,3 +239,22 @@ test('a resource whose arrays are not as the codec gives them is written by writ
 test('a world past the 4 GiB a thread\'s WebAssembly memory holds is refused in words, not a RangeError', () => {
   expect(() => new WasmWorldBuilder(2e8, 2e8)).toThrow(/^ride: the world's arrays and grid need [\d,]+ MiB of WebAssembly memory, more than a thread has \(4 GiB\): ride fewer files at a time/);
 });
+
+test("the walkable bit at the 45° limit: the WebAssembly writer's shortcut gives faceNormal's answer on faces tilted by 1e-16 rad", async () => {
+  // A face at 45° (normal (−1, 1, 0)), compiled, then ridden as 4,001 parts naming its shape, each turned about z by
+  // (k − 2,000) · 1e-16 rad (and a few by 1e-9): their normals' y straddle cos 45° by an ulp or so.
+  const out = await compileMeshes(tmp.dir, 'slope', [{ name: 'slope', positions: [30, 0, 30, 30, 0, 31, 31, 1, 30], indices: [0, 1, 2] }], { seams: 'level' });
+  const [slope] = readOutput(out);
+  const res = structuredClone(slope.resource);
+  const part = res.parts.find((p) => p.kind === 5)!;
+  res.parts = Array.from({ length: 4001 }, (_, k) => {
+    const a = (k - 2000) * (k % 100 === 0 ? 1e-9 : 1e-16);
+    return { ...structuredClone(part), rotation: [0, 0, Math.sin(a / 2), Math.cos(a / 2)] };
+  });
+  const tilted = [{ name: 'tilted', resource: res }];
+  const want = buildWorld(tilted), got = wasmWorld(tilted, 0);
+  expect(bytes(got.faceBits).equals(bytes(want.faceBits))).toBe(true);
+  // Both answers occur: the limit is inside the range.
+  const walk = Array.from(want.faceBits, (b) => (b >> 9) & 1);
+  expect(walk.includes(0) && walk.includes(1)).toBe(true);
+});

@@ -146,7 +146,7 @@ function fillCells(C: Uint32Array, place: Int32Array, at: Uint32Array, items: Ui
 }
 
 /** The grid's cells over a world of faces (buildGrid's): its min corner, cell edge and columns and rows. */
-export function gridCells(w: RideWorld, opt: WorldOptions): Pick<Grid, 'x0' | 'z0' | 'cell' | 'nx' | 'nz'> {
+export function gridCells(w: Pick<RideWorld, 'faces' | 'min' | 'max'>, opt: WorldOptions): Pick<Grid, 'x0' | 'z0' | 'cell' | 'nx' | 'nz'> {
   const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
   // About FACES_PER_CELL faces a cell on average (a level of fine faces gets fine cells), within [0.1, opt.cell].
   const dense = Math.sqrt((Math.max(sx, 0.1) * Math.max(sz, 0.1)) / Math.max(1, w.faces)) * Math.sqrt(FACES_PER_CELL / 2);

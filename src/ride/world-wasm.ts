@@ -231,7 +231,7 @@ export class WasmWorldBuilder {
     forgetLeft();
     let grid: ((world: RideWorld) => Grid) | undefined;
     if (n > 0) {
-      const g = gridCells({ faces: n, min: lo, max: hi } as RideWorld, { ...WORLD_DEFAULTS, ...options });
+      const g = gridCells({ faces: n, min: [lo[0], lo[1], lo[2]], max: [hi[0], hi[1], hi[2]] }, { ...WORLD_DEFAULTS, ...options });
       const cells = g.nx * g.nz;
       // After the world's arrays: each vertex's column and row (two i32), per cell two u32 (its last face + 1 and
       // its bytes, then where its next goes), the cells' starts (u32, cells + 1), then the cells' bytes.

@@ -7,7 +7,7 @@
 // first files unoptimized (~65 ms of a 1M-face ride); the same loops compiled ahead run at full speed from the first.
 // Lives here, not in src/format/ (which lies beneath the encoder's module): the callers hand it to verify.
 import { KIND_MESH, type ShapeRecord } from '../format/types.ts';
-import { encoderModule } from './wasm.ts';
+import { encoderInstance, WASM_PAGE } from './wasm.ts';
 
 interface VerifyWasm {
   memory: WebAssembly.Memory;
@@ -20,17 +20,11 @@ interface VerifyWasm {
   ): number;
 }
 
-const PAGE = 65_536;
 const align8 = (n: number): number => (n + 7) & ~7;
 let W: VerifyWasm | null = null;
 
 function instance(): VerifyWasm {
-  if (!W) {
-    const refuse = (): never => { throw new Error('verify: not an import of the fast pass'); };
-    W = new WebAssembly.Instance(encoderModule(), {
-      env: { abort: (): never => { throw new Error('verify: wasm abort'); }, convexValue: refuse, hypot3: refuse, convexAllowance: refuse },
-    }).exports as unknown as VerifyWasm;
-  }
+  W ??= encoderInstance<VerifyWasm>('verify');
   return W;
 }
 
@@ -86,7 +80,7 @@ function clean(s: ShapeRecord, kind: number | undefined): boolean {
   const ownAt = align8(spanBase + (span ? hi - lo : 0));
   const end = ownAt + (span ? own : align8(sum) + 80) + 16;
   const have = w.memory.buffer.byteLength;
-  if (end > have) w.memory.grow(Math.ceil((end - have) / PAGE));
+  if (end > have) w.memory.grow(Math.ceil((end - have) / WASM_PAGE));
   const mem = new Uint8Array(w.memory.buffer);
   if (span) mem.set(new Uint8Array(shared, lo, hi - lo), spanBase);
   let o = ownAt;

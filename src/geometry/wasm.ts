@@ -36,24 +36,45 @@ export interface EncoderWasm {
 let MODULE: WebAssembly.Module | null = null;
 let EXPORTS: EncoderWasm | null = null;
 
-/** The compiled module (compiled synchronously on first use, once a thread: a few ms), for instances of their own (src/ride/world-wasm.ts). */
+/** The compiled module (compiled synchronously on first use, once a thread: a few ms), for instances of their own. */
 export function encoderModule(): WebAssembly.Module {
   MODULE ??= new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'));
   return MODULE;
 }
 
+/** What the module imports (assembly/'s @external("env", …) functions and AssemblyScript's abort). */
+export interface EncoderImports {
+  abort: () => never;
+  /** assembly/edges.ts: a convex edge value's rare slow path. */
+  convexValue: (d: number) => number;
+  /** assembly/cracks.ts: the crack pass's rare parallel test. */
+  hypot3: (x: number, y: number, z: number) => number;
+  /** assembly/ride-world.ts: a convex edge's allowance (src/ride/world-wasm.ts). */
+  convexAllowance: (value: number) => number;
+}
+
+/**
+ * An instance of the encoder module with a linear memory of its own, for the calls of one user (`who` names it in
+ * messages): the imports its calls reach as given; any other refuses, so an import the module gains is provided by
+ * the one user whose functions call it.
+ */
+export function encoderInstance<T>(who: string, imports: Partial<Omit<EncoderImports, 'abort'>> = {}): T {
+  const refuse = (name: string) => (): never => { throw new Error(`${who}: wasm import ${name} is not one of its calls`); };
+  const env: EncoderImports = {
+    abort: (): never => { throw new Error(`${who}: wasm abort`); },
+    convexValue: imports.convexValue ?? refuse('convexValue'),
+    hypot3: imports.hypot3 ?? refuse('hypot3'),
+    convexAllowance: imports.convexAllowance ?? refuse('convexAllowance'),
+  };
+  return new WebAssembly.Instance(encoderModule(), { env: { ...env } }).exports as unknown as T; // a plain record, as Imports types it
+}
+
 /** The module's exports (~25 KB of wasm, compiled synchronously on first use: a few ms; instantiating: less). */
 export function encoderWasm(): EncoderWasm {
-  if (!EXPORTS) {
-    const MODULE = encoderModule();
-    const env = {
-      abort: (): never => { throw new Error('encoder: wasm abort'); },
-      convexValue, // the rare slow path of a convex edge value: JavaScript's own cos and acos, so bytes cannot drift
-      hypot3: (x: number, y: number, z: number): number => Math.hypot(x, y, z), // the crack pass's rare parallel test (assembly/cracks.ts)
-      convexAllowance: (): never => { throw new Error('encoder: the ride writer is not the encoder\'s (src/ride/world-wasm.ts)'); },
-    };
-    EXPORTS = new WebAssembly.Instance(MODULE, { env }).exports as unknown as EncoderWasm;
-  }
+  EXPORTS ??= encoderInstance<EncoderWasm>('encoder', {
+    convexValue, // the rare slow path of a convex edge value: JavaScript's own cos and acos, so bytes cannot drift
+    hypot3: (x: number, y: number, z: number): number => Math.hypot(x, y, z), // the crack pass's rare parallel test (assembly/cracks.ts)
+  });
   return EXPORTS;
 }
 
@@ -123,7 +144,8 @@ export function wasmError(e: unknown, what: string): unknown {
   return oom ? new Error(`${what}: out of WebAssembly memory (a thread's encoder holds 4 GiB at most): split the mesh (${(e as Error).message})`) : e;
 }
 
-const WASM_PAGE = 65_536;
+/** A WebAssembly memory page, bytes. */
+export const WASM_PAGE = 65_536;
 
 /** One call's layout: `take(bytes)` hands out 8-byte aligned offsets from the heap base; `commit()` grows memory. */
 export class WasmLayout {

@@ -8,7 +8,7 @@
 // Memory, from the heap base: a part's scratch (its shape's arrays copied in, and the writer's own), then the
 // world's vertices (f64 × 3), corners (u32), allowances (f32) and face bits (u16) at their capacities. A part past a
 // capacity grows the memory and moves the arrays up (the highest first, so none is overwritten before it moves).
-import { encoderModule } from '../geometry/wasm.ts';
+import { encoderInstance, WASM_PAGE } from '../geometry/wasm.ts';
 import { KIND_MESH, type PhysicsResource } from '../format/types.ts';
 import { edgeAllowance, EDGE_CONVEX } from './contact.ts';
 import { forgetLeft, gridCells, leaveForCover, WORLD_DEFAULTS, type Grid, type NativeSurface, type WorldOptions } from './grid.ts';
@@ -42,45 +42,49 @@ interface RideWasm {
   ): void;
 }
 
-const PAGE = 65_536;
 /** Faces (or vertices) a grid call takes. */
 const CHUNK = 1 << 15;
 const align8 = (n: number): number => Math.ceil(n / 8) * 8;
 
-/** A fold across an edge (quiet.ts foldAcross's answer and across corner), by the world it was built for. */
+/** A fold across an edge (quiet.ts foldAcross's answer and across corner). */
 export type Fold = (t: number, k: number, across: Int32Array) => number;
-const FOLDS = new WeakMap<RideWorld, Fold>();
-/** The coverage grid's areas (lanes.ts Cover's pass) over the given cells, or undefined where it does not fit (taken once). */
+/** The coverage grid's areas (lanes.ts Cover's pass) over the given cells, or undefined where they do not fit. */
 export type CoverPass = (x0: number, z0: number, cell: number, nx: number, nz: number) => { area: Float64Array; total: number } | undefined;
-const COVERS = new WeakMap<RideWorld, CoverPass>();
-/** The quiet map's marks (quiet.ts markCells over every face), a bit a grid cell, and how many faces may be loud (taken once). */
+/** The quiet map's marks (quiet.ts markCells over every face), a bit a grid cell, and how many faces may be loud. */
 export type MarkPass = () => { pending: Int32Array; count: number };
-const MARKS = new WeakMap<RideWorld, MarkPass>();
-const SURFACES = new WeakMap<RideWorld, NativeSurface>();
 
-/** surface.ts surfaceUnder's cell walk in WebAssembly for a world this builder made (the same answers: a test holds them); else undefined. */
-export const wasmSurface = (w: RideWorld): NativeSurface | undefined => SURFACES.get(w);
+/**
+ * The searches and passes a world this builder made runs in WebAssembly over its memory, each the same answers or
+ * bytes as its JavaScript (test/ride/world-wasm.test.ts): the fold across an edge, the surface under a point, and, once
+ * a world (they write into the grid's scratch), the coverage grid's pass and the quiet map's marks.
+ */
+interface Native {
+  fold: Fold;
+  surface: NativeSurface;
+  cover?: CoverPass;
+  marks?: MarkPass;
+}
+const NATIVE = new WeakMap<RideWorld, Native>();
 
-/** lanes.ts Cover's pass in WebAssembly for a world this builder made (once; the same bytes: a test holds them); else undefined. */
+/** quiet.ts foldAcross in WebAssembly for a world this builder made; undefined for any other world. */
+export const wasmFold = (w: RideWorld): Fold | undefined => NATIVE.get(w)?.fold;
+
+/** surface.ts surfaceUnder's cell walk in WebAssembly for a world this builder made; else undefined. */
+export const wasmSurface = (w: RideWorld): NativeSurface | undefined => NATIVE.get(w)?.surface;
+
+/** lanes.ts Cover's pass in WebAssembly for a world this builder made, the first time it is asked; else undefined. */
 export function wasmCover(w: RideWorld): CoverPass | undefined {
-  const c = COVERS.get(w);
-  COVERS.delete(w);
+  const n = NATIVE.get(w), c = n?.cover;
+  if (n) n.cover = undefined;
   return c;
 }
 
-/** quiet.ts markCells over the whole world in WebAssembly for a world this builder made (once; the same bits); else undefined. */
+/** quiet.ts markCells over the whole world in WebAssembly for a world this builder made, the first time; else undefined. */
 export function wasmMarks(w: RideWorld): MarkPass | undefined {
-  const m = MARKS.get(w);
-  MARKS.delete(w);
+  const n = NATIVE.get(w), m = n?.marks;
+  if (n) n.marks = undefined;
   return m;
 }
-
-/**
- * quiet.ts foldAcross for a world this builder made, in WebAssembly over the world and grid in its memory
- * (assembly/ride-fold.ts): the same answers (a test holds them to foldAcross on every convex corner); undefined for
- * any other world.
- */
-export const wasmFold = (w: RideWorld): Fold | undefined => FOLDS.get(w);
 
 /** The shape arrays the writer reads, as the codec gives them (anything else is written by writeFaces itself). */
 function wasmShape(s: PhysicsResource['shapes'][number]): boolean {
@@ -109,15 +113,7 @@ export class WasmWorldBuilder {
 
   /** `faces` and `vertices`: the capacities to start with (an estimate: pages never written are never resident). */
   constructor(faces = 0, vertices = faces) {
-    this.w = new WebAssembly.Instance(encoderModule(), {
-      env: {
-        abort: (): never => { throw new Error('ride: wasm abort'); },
-        convexAllowance: (value: number): number => edgeAllowance(EDGE_CONVEX, value),
-        // the encoder's imports, not the ride writer's
-        convexValue: (): never => { throw new Error('ride: the encoder is not the ride writer\'s'); },
-        hypot3: (): never => { throw new Error('ride: the encoder is not the ride writer\'s'); },
-      },
-    }).exports as unknown as RideWasm;
+    this.w = encoderInstance<RideWasm>('ride', { convexAllowance: (value) => edgeAllowance(EDGE_CONVEX, value) });
     this.base = align8(this.w.heapBase());
     this.w.rideWalkable(WALKABLE_MIN_NY);
     this.w.rideBegin();
@@ -215,7 +211,7 @@ export class WasmWorldBuilder {
     const have = this.w.memory.buffer.byteLength;
     if (end <= have) return;
     try {
-      this.w.memory.grow(Math.ceil((end - have) / PAGE));
+      this.w.memory.grow(Math.ceil((end - have) / WASM_PAGE));
     } catch (e) {
       throw new Error(`ride: the world's arrays and grid need ${Math.ceil(end / 2 ** 20).toLocaleString('en-US')} MiB of WebAssembly memory, more than a thread has (4 GiB): ride fewer files at a time (${(e as Error).message})`);
     }
@@ -263,29 +259,31 @@ export class WasmWorldBuilder {
     const world = worldOf(this.arrays(), n, nv, this.runs, this.names, lo, hi, options, false, grid);
     if (n > 0) {
       const g = world.grid, cells = g.nx * g.nz, { placeAt, atAt, marksAt, ioAt } = this.gridAt!;
-      SURFACES.set(world, { at: w.rideSurface, io: new Float64Array(w.memory.buffer, ioAt, 2) });
-      MARKS.set(world, () => {
-        let count = 0;
-        for (let t = 0; t < n; t += CHUNK) count += w.rideMarkCells(this.vertAt, this.cornerAt, this.bitsAt, t, Math.min(n, t + CHUNK), marksAt, g.x0, g.z0, g.cell, g.nx, g.nz);
-        return { pending: new Int32Array(w.memory.buffer, marksAt, (cells + 31) >>> 5), count };
-      });
-      // The coverage grid's areas where the world grid's per-cell scratch holds them (8 bytes a cell), its vertices'
-      // columns and rows the grid's own where the cells are the same, else worked out again in their place.
-      COVERS.set(world, (x0, z0, cell, nx, nz) => {
-        if (nx * nz > cells) return undefined;
-        forgetLeft(); // the grid's leftovers are this memory: a later coverage grid in JavaScript must not take them
-        if (!(Object.is(x0, g.x0) && Object.is(z0, g.z0) && Object.is(cell, g.cell) && nx === g.nx && nz === g.nz)) {
-          for (let v = 0; v < nv; v += CHUNK) w.rideGridPlace(this.vertAt, v, Math.min(nv, v + CHUNK), x0, z0, cell, nx, nz, placeAt);
-        }
-        const area = new Float64Array(w.memory.buffer, atAt, nx * nz).fill(0);
-        let total = 0;
-        for (let t = 0; t < n; t += CHUNK) total = w.rideCover(this.vertAt, this.cornerAt, this.bitsAt, t, Math.min(n, t + CHUNK), placeAt, atAt, nx, total);
-        return { area, total };
-      });
-      FOLDS.set(world, (t, k, across) => {
-        if (w.rideFold(t, k) === 0) return -1;
-        across[0] = w.rideFoldCorner();
-        return Math.acos(Math.max(-1, Math.min(1, w.rideFoldDot())));
+      NATIVE.set(world, {
+        surface: { at: w.rideSurface, io: new Float64Array(w.memory.buffer, ioAt, 2) },
+        fold: (t, k, across) => {
+          if (w.rideFold(t, k) === 0) return -1;
+          across[0] = w.rideFoldCorner();
+          return Math.acos(Math.max(-1, Math.min(1, w.rideFoldDot())));
+        },
+        marks: () => {
+          let count = 0;
+          for (let t = 0; t < n; t += CHUNK) count += w.rideMarkCells(this.vertAt, this.cornerAt, this.bitsAt, t, Math.min(n, t + CHUNK), marksAt, g.x0, g.z0, g.cell, g.nx, g.nz);
+          return { pending: new Int32Array(w.memory.buffer, marksAt, (cells + 31) >>> 5), count };
+        },
+        // The coverage grid's areas where the world grid's per-cell scratch holds them (8 bytes a cell), its vertices'
+        // columns and rows the grid's own where the cells are the same, else worked out again in their place.
+        cover: (x0, z0, cell, nx, nz) => {
+          if (nx * nz > cells) return undefined;
+          forgetLeft(); // the grid's leftovers are this memory: a later coverage grid in JavaScript must not take them
+          if (!(Object.is(x0, g.x0) && Object.is(z0, g.z0) && Object.is(cell, g.cell) && nx === g.nx && nz === g.nz)) {
+            for (let v = 0; v < nv; v += CHUNK) w.rideGridPlace(this.vertAt, v, Math.min(nv, v + CHUNK), x0, z0, cell, nx, nz, placeAt);
+          }
+          const area = new Float64Array(w.memory.buffer, atAt, nx * nz).fill(0);
+          let total = 0;
+          for (let t = 0; t < n; t += CHUNK) total = w.rideCover(this.vertAt, this.cornerAt, this.bitsAt, t, Math.min(n, t + CHUNK), placeAt, atAt, nx, total);
+          return { area, total };
+        },
       });
     }
     return world;

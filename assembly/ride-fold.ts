@@ -4,6 +4,7 @@
 // same steps and arithmetic in the same order; the last step (acos of the normals' dot) is left to the caller, so
 // JavaScript's Math.acos gives it. Why WebAssembly: the ride judges tens of thousands of edges once in a fresh process.
 
+import { cellAt } from './ride-grid';
 import { hypot3 } from './ride-world';
 
 const SAME_VERTEX: f64 = 1e-6;
@@ -38,11 +39,6 @@ export function rideFoldCorner(): i32 {
 
 @inline function vx(i: u32): f64 { return load<f64>(V + (<usize>i << 3)); }
 
-/** cellOf as f64 (NaN stays NaN: a look-up with a NaN bound visits no cell). */
-@inline function cellOf(x: f64, o: f64, n: i32): f64 {
-  const i = Math.floor((x - o) / CELL);
-  return i < 0 ? 0 : i >= <f64>n ? <f64>(n - 1) : i;
-}
 
 @inline function max3(a: f64, b: f64, c: f64): f64 { return a > b ? (a > c ? a : c) : b > c ? b : c; }
 @inline function min3(a: f64, b: f64, c: f64): f64 { return a < b ? (a < c ? a : c) : b < c ? b : c; }
@@ -60,7 +56,7 @@ export function rideFold(t: i32, k: i32): i32 {
   const r = ACROSS + CROWD_MARGIN;
   const xlo = Math.min(ax, bx) - r, xhi = Math.max(ax, bx) + r, zlo = Math.min(az, bz) - r, zhi = Math.max(az, bz) + r;
   const ylo = Math.min(ay, by) - JUDGE_REACH - CROWD_MARGIN, yhi = Math.max(ay, by) + 2 * JUDGE_REACH + CROWD_MARGIN;
-  const fi0 = cellOf(xlo, X0, NX), fi1 = cellOf(xhi, X0, NX), fj0 = cellOf(zlo, Z0, NZ), fj1 = cellOf(zhi, Z0, NZ);
+  const fi0 = cellAt(xlo, X0, CELL, NX), fi1 = cellAt(xhi, X0, CELL, NX), fj0 = cellAt(zlo, Z0, CELL, NZ), fj1 = cellAt(zhi, Z0, CELL, NZ);
   let across: i32 = -1;
   const ex = bx - ax, ez = bz - az;
   if (++STAMP == 0x10000) {

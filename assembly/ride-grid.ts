@@ -121,8 +121,8 @@ export function rideCover(vert: usize, corner: usize, bits: usize, from: i32, to
   return total;
 }
 
-/** cellOf (src/ride/grid.ts) as f64: NaN stays NaN (a face with a NaN bound marks no cell). */
-@inline function cellAt(x: f64, o: f64, cell: f64, n: i32): f64 {
+/** cellOf (src/ride/grid.ts) as f64: NaN stays NaN (a box with a NaN bound covers no cell; the fold search's too). */
+@inline export function cellAt(x: f64, o: f64, cell: f64, n: i32): f64 {
   const i = Math.floor((x - o) / cell);
   return i < 0 ? 0 : i >= <f64>n ? <f64>(n - 1) : i;
 }

@@ -11,4 +11,5 @@ export { cracksBegin, cracksEdges, cracksFaces } from './cracks';
 export { rideCover, rideGridCount, rideGridFill, rideGridPlace, rideGridStarts, rideMarkCells } from './ride-grid';
 export { rideBegin, rideBound, rideSetBound, rideResult, rideTransform, rideWalkable, rideWritePart } from './ride-world';
 export { rideFold, rideFoldCorner, rideFoldDot, rideFoldWorld, rideSurface, rideSurfaceIO } from './ride-fold';
+export { rideSim, rideSimHits, rideSimIO, rideSimWorld } from './ride-sim';
 export { verifyClean } from './verify-clean';

@@ -29,6 +29,23 @@ export function rideFoldWorld(vert: usize, corner: usize, bits: usize, faces: i3
   STAMP = 0;
 }
 
+/**
+ * The next stamp of the per-face marks (u16 a face at SEEN: a face whose mark is the stamp was visited since): the
+ * fold search and the ride's simulation (ride-sim.ts) take turns with one counter, so neither mistakes a mark the
+ * other left for its own.
+ */
+export function rideSeenStamp(): i32 {
+  if (++STAMP == 0x10000) {
+    memory.fill(SEEN, 0, <usize>FACES << 1);
+    STAMP = 1;
+  }
+  return STAMP;
+}
+/** Where the marks are. */
+export function rideSeen(): usize {
+  return SEEN;
+}
+
 /** After a rideFold that found the face across: 0 the dot of the two normals; the corner across by rideFoldCorner. */
 export function rideFoldDot(): f64 {
   return DOT;
@@ -59,11 +76,7 @@ export function rideFold(t: i32, k: i32): i32 {
   const fi0 = cellAt(xlo, X0, CELL, NX), fi1 = cellAt(xhi, X0, CELL, NX), fj0 = cellAt(zlo, Z0, CELL, NZ), fj1 = cellAt(zhi, Z0, CELL, NZ);
   let across: i32 = -1;
   const ex = bx - ax, ez = bz - az;
-  if (++STAMP == 0x10000) {
-    memory.fill(SEEN, 0, <usize>FACES << 1);
-    STAMP = 1;
-  }
-  const stamp = <u16>STAMP;
+  const stamp = <u16>rideSeenStamp();
   if (!(fi0 == fi0 && fi1 == fi1 && fj0 == fj0 && fj1 == fj1)) return 0;
   const i0 = <i32>fi0, i1 = <i32>fi1, j0 = <i32>fj0, j1 = <i32>fj1;
   const hl = Math.sqrt(ex * ex + ez * ez), lx = hl > 0 ? ex / hl : 0, lz = hl > 0 ? ez / hl : 0;

@@ -51,6 +51,10 @@ export interface EncoderImports {
   hypot3: (x: number, y: number, z: number) => number;
   /** assembly/ride-world.ts: a convex edge's allowance (src/ride/world-wasm.ts). */
   convexAllowance: (value: number) => number;
+  /** assembly/ride-sim.ts: the contact model's Math.acos (src/ride/world-wasm.ts). */
+  rideAcos: (x: number) => number;
+  /** assembly/ride-sim.ts: a ride's hits ready to be read (src/ride/world-wasm.ts). */
+  rideHits: (count: number) => void;
 }
 
 /**
@@ -65,6 +69,8 @@ export function encoderInstance<T>(who: string, imports: Partial<Omit<EncoderImp
     convexValue: imports.convexValue ?? refuse('convexValue'),
     hypot3: imports.hypot3 ?? refuse('hypot3'),
     convexAllowance: imports.convexAllowance ?? refuse('convexAllowance'),
+    rideAcos: imports.rideAcos ?? refuse('rideAcos'),
+    rideHits: imports.rideHits ?? refuse('rideHits'),
   };
   return new WebAssembly.Instance(encoderModule(), { env: { ...env } }).exports as unknown as T; // a plain record, as Imports types it
 }

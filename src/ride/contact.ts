@@ -26,6 +26,8 @@ export interface ContactModel {
 
 export const CONTACT_MODEL: ContactModel = { angleSlack: 1e-3, faceAngle: 1e-6 };
 const FACE_COS = Math.cos(CONTACT_MODEL.faceAngle);
+/** The cosine of the model's face angle, as contactNormal takes it. */
+export const faceCos = (model: ContactModel): number => (model === CONTACT_MODEL ? FACE_COS : Math.cos(model.faceAngle));
 
 /** The deviation from the face normal a contact on an edge of this kind may keep, radians. */
 export function edgeAllowance(kind: number, value: number): number {

@@ -8,6 +8,7 @@ import { contactNormal, CONTACT_MODEL, type ContactModel } from './contact.ts';
 import { Contact, CONTACT_REACH, contactWithin, FEATURE_FACE, type Pose, type ProbeShape, probeReach, probeThickness } from './probes.ts';
 import { cellOf, Query, STAMPS } from './grid.ts';
 import { faceNormal, type RideWorld } from './world.ts';
+import { wasmSim } from './world-wasm.ts';
 
 export interface SimulationOptions {
   /** Gravity, m/s² along −y (default 9.81, range 0 … 100). */
@@ -82,6 +83,13 @@ export function ride(w: RideWorld, q: Query, start: RideStart, options: Partial<
  * shape simulates ~32,000 rides).
  */
 export function rideWith(w: RideWorld, q: Query, start: RideStart, opt: SimulationOptions, model: ContactModel = CONTACT_MODEL): RideResult {
+  // A world built in WebAssembly rides there (assembly/ride-sim.ts: this function's steps, the same result bit for bit).
+  const native = wasmSim(w)?.(q, start, opt, model);
+  return native ?? rideJS(w, q, start, opt, model);
+}
+
+/** rideWith in JavaScript (the rule: assembly/ride-sim.ts repeats it). */
+export function rideJS(w: RideWorld, q: Query, start: RideStart, opt: SimulationOptions, model: ContactModel = CONTACT_MODEL): RideResult {
   const max = Math.min(opt.maxContacts, FACE.length);
   while (POOL.length < max) POOL.push(new Contact());
   const p = start.probe;

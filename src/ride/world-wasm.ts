@@ -10,7 +10,10 @@
 // capacity grows the memory and moves the arrays up (the highest first, so none is overwritten before it moves).
 import { encoderInstance, WASM_PAGE } from '../geometry/wasm.ts';
 import { KIND_MESH, type PhysicsResource } from '../format/types.ts';
-import { edgeAllowance, EDGE_CONVEX } from './contact.ts';
+import { edgeAllowance, EDGE_CONVEX, faceCos, type ContactModel } from './contact.ts';
+import { probeReach, probeThickness, type ProbeShape } from './probes.ts';
+import type { Hit, RideResult, RideStart, SimulationOptions } from './simulate.ts';
+import type { Query } from './grid.ts';
 import { forgetLeft, gridCells, leaveForCover, WORLD_DEFAULTS, type Grid, type NativeSurface, type WorldOptions } from './grid.ts';
 import { resourceFaces, resourceVertices, WALKABLE_MIN_NY, worldOf, writeFaces, type FaceArrays, type RideResource, type RideWorld } from './world.ts';
 
@@ -35,6 +38,10 @@ interface RideWasm {
   rideFold(t: number, k: number): number;
   rideFoldDot(): number;
   rideFoldCorner(): number;
+  rideSimWorld(vert: number, corner: number, allow: number, faces: number, start: number, items: number, x0: number, z0: number, cell: number, nx: number, nz: number): void;
+  rideSimIO(): number;
+  rideSimHits(): number;
+  rideSim(): void;
   rideWritePart(
     sv: number, nv: number, cv: number, corners: number, offsets: number, nf: number, flat: number, concave: number, hasBits: number,
     values: number, hasValues: number, cornerOffsets: number, cornerIds: number, listed: number, indexed: number,
@@ -60,6 +67,7 @@ export type MarkPass = () => { pending: Int32Array; count: number };
  */
 interface Native {
   fold: Fold;
+  sim: NativeSim;
   surface: NativeSurface;
   cover?: CoverPass;
   marks?: MarkPass;
@@ -71,6 +79,71 @@ export const wasmFold = (w: RideWorld): Fold | undefined => NATIVE.get(w)?.fold;
 
 /** surface.ts surfaceUnder's cell walk in WebAssembly for a world this builder made; else undefined. */
 export const wasmSurface = (w: RideWorld): NativeSurface | undefined => NATIVE.get(w)?.surface;
+
+/**
+ * simulate.ts rideWith in WebAssembly (assembly/ride-sim.ts) for a world this builder made: the same result bit for bit,
+ * q.work advanced by the same; undefined where the probe, options or start are not all plain numbers (rideWith then
+ * runs them).
+ */
+export type NativeSim = (q: Query, start: RideStart, opt: SimulationOptions, model: ContactModel) => RideResult | undefined;
+
+/** simulate.ts rideWith in WebAssembly for a world this builder made; else undefined. */
+export const wasmSim = (w: RideWorld): NativeSim | undefined => NATIVE.get(w)?.sim;
+
+const isNum = (x: unknown): x is number => typeof x === 'number';
+const nums3 = (a: unknown): a is ArrayLike<number> => a != null && isNum((a as number[])[0]) && isNum((a as number[])[1]) && isNum((a as number[])[2]);
+
+/** Words of a hit at rideSimHits (assembly/ride-sim.ts HIT_WORDS). */
+const HIT_WORDS = 13;
+
+/** The probe's kind as assembly/ride-sim.ts numbers it (0 sphere, 1 capsule, 2 box), or −1 where its numbers are not plain. */
+function simKind(p: ProbeShape): number {
+  if (p.kind === 'sphere') return isNum(p.radius) ? 0 : -1;
+  if (p.kind === 'capsule') return isNum(p.radius) && isNum(p.halfLength) ? 1 : -1;
+  if (p.kind === 'box') return nums3(p.half) ? 2 : -1;
+  return -1;
+}
+
+/** The simulation over this instance's world (rideSimWorld set): the ride's numbers in, its results and hits out. */
+function nativeSim(w: RideWasm, hits: { out: Hit[] }): NativeSim {
+  const at = w.rideSimIO();
+  return (q, start, opt, model) => {
+    const p = start.probe, kind = simKind(p), stop = start.distance ?? Infinity;
+    if (kind < 0 || !nums3(start.position) || !nums3(start.velocity) || !isNum(start.duration) || !isNum(stop)) return undefined;
+    if (!(isNum(opt.gravity) && isNum(opt.hz) && isNum(opt.skin) && isNum(opt.iterations) && isNum(opt.hitImpulse) && isNum(opt.maxContacts))) return undefined;
+    if (!(isNum(model.angleSlack) && isNum(model.faceAngle))) return undefined;
+    const io = new Float64Array(w.memory.buffer, at, 34);
+    io[0] = kind;
+    io[1] = kind === 2 ? 0 : (p as { radius: number }).radius;
+    io[2] = kind === 1 ? (p as { halfLength: number }).halfLength : 0;
+    if (kind === 2) { const h = (p as { half: number[] }).half; io[3] = h[0]; io[4] = h[1]; io[5] = h[2]; } else io[3] = io[4] = io[5] = 0;
+    io[6] = probeReach(p); io[7] = probeThickness(p);
+    io[8] = opt.gravity; io[9] = 1 / opt.hz; io[10] = opt.skin; io[11] = opt.iterations; io[12] = opt.hitImpulse; io[13] = Math.min(opt.maxContacts, 1024);
+    io[14] = faceCos(model); io[15] = model.angleSlack;
+    io[16] = start.position[0]; io[17] = start.position[1]; io[18] = start.position[2];
+    io[19] = start.velocity[0]; io[20] = start.velocity[1]; io[21] = start.velocity[2];
+    io[22] = start.duration; io[23] = stop;
+    const out: Hit[] = [];
+    hits.out = out;
+    w.rideSim();
+    hits.out = [];
+    const r = new Float64Array(w.memory.buffer, at, 34);
+    const work0 = q.work;
+    q.work += r[33];
+    return { position: [r[24], r[25], r[26]], velocity: [r[27], r[28], r[29]], distance: r[30], time: r[31], hits: out, fell: r[32] === 1, work: q.work - work0 };
+  };
+}
+
+/** Reads `count` hits at `at` (rideSimHits) into Hit objects. */
+function readHits(memory: WebAssembly.Memory, at: number, count: number, out: Hit[]): void {
+  const h = new Float64Array(memory.buffer, at, HIT_WORDS * count);
+  for (let i = 0, o = 0; i < count; i++, o += HIT_WORDS) {
+    out.push({
+      face: h[o], feature: h[o + 1], point: [h[o + 2], h[o + 3], h[o + 4]], normal: [h[o + 5], h[o + 6], h[o + 7]],
+      impulse: h[o + 8], speedBefore: h[o + 9], speedAfter: h[o + 10], kick: h[o + 11], time: h[o + 12],
+    });
+  }
+}
 
 /** lanes.ts Cover's pass in WebAssembly for a world this builder made, the first time it is asked; else undefined. */
 export function wasmCover(w: RideWorld): CoverPass | undefined {
@@ -110,10 +183,19 @@ export class WasmWorldBuilder {
   private readonly names: string[] = [];
   /** Where finish laid the grid's vertex columns and rows, its per-cell scratch and the quiet map's marks. */
   private gridAt: { placeAt: number; atAt: number; marksAt: number; ioAt: number } | undefined;
+  /** Where the ride being simulated puts its hits (rideHits). */
+  private readonly hits: { out: Hit[] } = { out: [] };
 
   /** `faces` and `vertices`: the capacities to start with (an estimate: pages never written are never resident). */
   constructor(faces = 0, vertices = faces) {
-    this.w = encoderInstance<RideWasm>('ride', { convexAllowance: (value) => edgeAllowance(EDGE_CONVEX, value) });
+    const hits = this.hits;
+    let hitsAt = 0;
+    this.w = encoderInstance<RideWasm>('ride', {
+      convexAllowance: (value) => edgeAllowance(EDGE_CONVEX, value),
+      rideAcos: Math.acos,
+      rideHits: (count) => readHits(this.w.memory, hitsAt, count, hits.out),
+    });
+    hitsAt = this.w.rideSimHits();
     this.base = align8(this.w.heapBase());
     this.w.rideWalkable(WALKABLE_MIN_NY);
     this.w.rideBegin();
@@ -249,6 +331,7 @@ export class WasmWorldBuilder {
       this.reach(ioAt + 16);
       w.rideSurfaceIO(ioAt);
       w.rideFoldWorld(this.vertAt, this.cornerAt, this.bitsAt, n, startAt, itemsAt, g.x0, g.z0, g.cell, g.nx, g.nz, seenAt);
+      w.rideSimWorld(this.vertAt, this.cornerAt, this.allowAt, n, startAt, itemsAt, g.x0, g.z0, g.cell, g.nx, g.nz);
       this.gridAt = { placeAt, atAt, marksAt, ioAt };
       grid = (world) => {
         const buf = w.memory.buffer;
@@ -261,6 +344,7 @@ export class WasmWorldBuilder {
       const g = world.grid, cells = g.nx * g.nz, { placeAt, atAt, marksAt, ioAt } = this.gridAt!;
       NATIVE.set(world, {
         surface: { at: w.rideSurface, io: new Float64Array(w.memory.buffer, ioAt, 2) },
+        sim: nativeSim(w, this.hits),
         fold: (t, k, across) => {
           if (w.rideFold(t, k) === 0) return -1;
           across[0] = w.rideFoldCorner();

@@ -64,6 +64,7 @@ let X0: f64 = 0, Z0: f64 = 0, CELL: f64 = 1;
 /** Sets the world rideSim reads: vertices (f64 × 3), corners (u32), allowances (f32), the grid (starts, bytes, min corner, cell, columns, rows). */
 export function rideSimWorld(vert: usize, corner: usize, allow: usize, faces: i32, start: usize, items: usize, x0: f64, z0: f64, cell: f64, nx: i32, nz: i32): void {
   V = vert; C = corner; AL = allow; FACES = faces; START = start; ITEMS = items; X0 = x0; Z0 = z0; CELL = cell; NX = nx; NZ = nz;
+  memory.fill(NORMAL_CACHE, 0, <usize>(NORMALS * NORMAL_BYTES));
 }
 
 @inline function vx(i: u32): f64 { return load<f64>(V + (<usize>i << 3)); }
@@ -81,10 +82,38 @@ let CX: f64 = 0, CY: f64 = 0, CZ: f64 = 0, FX: f64 = 1, FZ: f64 = 0;
 // The contact model.
 let FACE_COS: f64 = 1, ANGLE_SLACK: f64 = 0;
 
-// faceNormal's answer.
-let FNX: f64 = 0, FNY: f64 = 0, FNZ: f64 = 0;
-/** Face t's unit normal into FNX FNY FNZ (src/ride/world.ts faceNormal: zero when degenerate). */
+// faceNormal's answer; for the box, the normal over its own length (boxContact's first axis) and whether that
+// length is below the box's 1e-9 (the axis skipped).
+let FNX: f64 = 0, FNY: f64 = 0, FNZ: f64 = 0, BNX: f64 = 0, BNY: f64 = 0, BNZ: f64 = 0, BN_SKIP = false;
+/**
+ * The normals of the faces met lately, a slot a face (t mod NORMALS): the face + 1 (0: empty), then FN* and BN*
+ * (f64 each). A ride meets the same faces substep after substep; each is worked out once, the same bits as ever.
+ */
+const NORMALS: i32 = 8192;
+const NORMAL_BYTES: i32 = 64;
+const NORMAL_CACHE: usize = memory.data(NORMALS * NORMAL_BYTES, 8);
+
+/** Face t's unit normal into FN*, its box axis into BN* (faceNormalOf's, kept in NORMAL_CACHE). */
 function faceNormal(t: i32): void {
+  const o = NORMAL_CACHE + <usize>((t & (NORMALS - 1)) * NORMAL_BYTES);
+  if (load<i32>(o) == t + 1) {
+    FNX = load<f64>(o, 8); FNY = load<f64>(o, 16); FNZ = load<f64>(o, 24);
+    BNX = load<f64>(o, 32); BNY = load<f64>(o, 40); BNZ = load<f64>(o, 48); BN_SKIP = load<i32>(o, 4) != 0;
+    return;
+  }
+  faceNormalOf(t);
+  // boxContact's first axis: the face normal over its length (skipped there when that is below 1e-9).
+  const len = Math.sqrt(FNX * FNX + FNY * FNY + FNZ * FNZ);
+  BN_SKIP = len < 1e-9;
+  BNX = FNX / len; BNY = FNY / len; BNZ = FNZ / len;
+  store<i32>(o, t + 1);
+  store<i32>(o, BN_SKIP ? 1 : 0, 4);
+  store<f64>(o, FNX, 8); store<f64>(o, FNY, 16); store<f64>(o, FNZ, 24);
+  store<f64>(o, BNX, 32); store<f64>(o, BNY, 40); store<f64>(o, BNZ, 48);
+}
+
+/** Face t's unit normal into FNX FNY FNZ (src/ride/world.ts faceNormal: zero when degenerate). */
+function faceNormalOf(t: i32): void {
   const A = 3 * cornerAt(3 * t), B = 3 * cornerAt(3 * t + 1), D = 3 * cornerAt(3 * t + 2);
   const ux = vx(B) - vx(A), uy = vx(B + 1) - vx(A + 1), uz = vx(B + 2) - vx(A + 2);
   const wx = vx(D) - vx(A), wy = vx(D + 1) - vx(A + 1), wz = vx(D + 2) - vx(A + 2);
@@ -278,7 +307,39 @@ function capsuleContact(): bool {
   return true;
 }
 
-/** probes.ts boxContact: separating axes, the same 13 in the same order. */
+// The box's own axes (boxContact's axes 1-3: travel, up, across), which depend on the pose alone: over their lengths,
+// the centre's projection and the box's extent on each (boxAxes, once a substep); a length below 1e-9 skips one.
+let BA_SKIP1 = false, BA_SKIP2 = false, BA_SKIP3 = false;
+let BA1X: f64 = 0, BA1Y: f64 = 0, BA1Z: f64 = 0, BA1C: f64 = 0, BA1R: f64 = 0;
+let BA2X: f64 = 0, BA2Y: f64 = 0, BA2Z: f64 = 0, BA2C: f64 = 0, BA2R: f64 = 0;
+let BA3X: f64 = 0, BA3Y: f64 = 0, BA3Z: f64 = 0, BA3C: f64 = 0, BA3R: f64 = 0;
+
+/** boxContact's steps for its axes 1-3 at the current pose (the same operations, in the same order). */
+function boxAxes(): void {
+  const e0 = FX, e2 = FZ, e6 = -FZ, e8 = FX;
+  const h0 = H0, h1 = H1, h2 = H2, c0 = CX, c1 = CY, c2 = CZ;
+  for (let m = 1; m < 4; m++) {
+    let ax: f64, ay: f64, az: f64;
+    if (m == 1) { ax = e0; ay = 0; az = e2; }
+    else if (m == 2) { ax = 0; ay = 1; az = 0; }
+    else { ax = e6; ay = 0; az = e8; }
+    const len = Math.sqrt(ax * ax + ay * ay + az * az);
+    const skip = len < 1e-9;
+    ax /= len; ay /= len; az /= len;
+    const cc = c0 * ax + c1 * ay + c2 * az;
+    const r = h0 * Math.abs(e0 * ax + e2 * az) + h1 * Math.abs(ay) + h2 * Math.abs(e6 * ax + e8 * az);
+    if (m == 1) { BA_SKIP1 = skip; BA1X = ax; BA1Y = ay; BA1Z = az; BA1C = cc; BA1R = r; }
+    else if (m == 2) { BA_SKIP2 = skip; BA2X = ax; BA2Y = ay; BA2Z = az; BA2C = cc; BA2R = r; }
+    else { BA_SKIP3 = skip; BA3X = ax; BA3Y = ay; BA3Z = az; BA3C = cc; BA3R = r; }
+  }
+}
+
+/**
+ * probes.ts boxContact: separating axes, the same 13 in the same order (the box's own three from boxAxes, the face
+ * normal's over its length from faceNormal). It returns false as soon as the answer is sure to be false: the largest
+ * separation never falls after an axis (an axis replaces it only when larger, but for one tied with the face normal,
+ * which may be less by BOX_TIE), so one past the reach by more than that stays past it.
+ */
 function boxContact(): bool {
   const nx = NRX, ny = NRY, nz = NRZ, reach = NRR;
   // The box's axes (probes.ts E): travel (fx, 0, fz), up (0, 1, 0), across (−fz, 0, fx).
@@ -287,13 +348,16 @@ function boxContact(): bool {
   const c0 = CX, c1 = CY, c2 = CZ;
   let bestS: f64 = -Infinity, bnx: f64 = 0, bny: f64 = 0, bnz: f64 = 0, face = false;
   for (let m = 0; m < 13; m++) {
-    let ax: f64, ay: f64, az: f64;
+    let ax: f64, ay: f64, az: f64, cc: f64, r: f64;
     if (m == 0) {
-      ax = nx; ay = ny; az = nz;
+      if (BN_SKIP) continue;
+      ax = BNX; ay = BNY; az = BNZ;
+      cc = c0 * ax + c1 * ay + c2 * az;
+      r = h0 * Math.abs(e0 * ax + e2 * az) + h1 * Math.abs(ay) + h2 * Math.abs(e6 * ax + e8 * az);
     } else if (m < 4) {
-      if (m == 1) { ax = e0; ay = e1; az = e2; }
-      else if (m == 2) { ax = e3; ay = e4; az = e5; }
-      else { ax = e6; ay = e7; az = e8; }
+      if (m == 1) { if (BA_SKIP1) continue; ax = BA1X; ay = BA1Y; az = BA1Z; cc = BA1C; r = BA1R; }
+      else if (m == 2) { if (BA_SKIP2) continue; ax = BA2X; ay = BA2Y; az = BA2Z; cc = BA2C; r = BA2R; }
+      else { if (BA_SKIP3) continue; ax = BA3X; ay = BA3Y; az = BA3Z; cc = BA3C; r = BA3R; }
     } else {
       if (m == 4 && bestS > reach) return false;
       const j = (m - 4) / 3, k = (m - 4) % 3;
@@ -304,13 +368,13 @@ function boxContact(): bool {
       else if (k == 1) { ux = e3; uy = e4; uz = e5; }
       else { ux = e6; uy = e7; uz = e8; }
       ax = uy * ez - uz * ey; ay = uz * ex - ux * ez; az = ux * ey - uy * ex;
+      const len = Math.sqrt(ax * ax + ay * ay + az * az);
+      if (len < 1e-9) continue;
+      ax /= len; ay /= len; az /= len;
+      cc = c0 * ax + c1 * ay + c2 * az;
+      r = h0 * Math.abs(e0 * ax + e2 * az) + h1 * Math.abs(ay) + h2 * Math.abs(e6 * ax + e8 * az);
     }
     const oneSided = m == 0;
-    const len = Math.sqrt(ax * ax + ay * ay + az * az);
-    if (len < 1e-9) continue;
-    ax /= len; ay /= len; az /= len;
-    const cc = c0 * ax + c1 * ay + c2 * az;
-    const r = h0 * Math.abs(e0 * ax + e2 * az) + h1 * Math.abs(ay) + h2 * Math.abs(e6 * ax + e8 * az);
     const t0 = P(0) * ax + P(1) * ay + P(2) * az, t1 = P(3) * ax + P(4) * ay + P(5) * az, t2 = P(6) * ax + P(7) * ay + P(8) * az;
     const lo = t0 < t1 ? (t0 < t2 ? t0 : t2) : t1 < t2 ? t1 : t2, hi = t0 > t1 ? (t0 > t2 ? t0 : t2) : t1 > t2 ? t1 : t2;
     const above = cc - r - hi;
@@ -321,6 +385,8 @@ function boxContact(): bool {
     if (sep > bestS + (face ? -BOX_TIE : 1e-12)) {
       bestS = sep; bnx = sign * ax; bny = sign * ay; bnz = sign * az; face = oneSided;
     }
+    // Sure to end past the reach (see above; the face normal's tie allowed for, with its rounding).
+    if ((face ? bestS - 4e-9 - 1e-15 * Math.abs(bestS) : bestS) > reach) return false;
   }
   if (bestS > reach) return false;
   KS = bestS;
@@ -428,6 +494,7 @@ export function rideSim(): void {
           ux = 1; uz = 0;
         }
         const wx = -uz, wz = ux;
+        if (box) boxAxes();
         // A NaN bound: cellOf's NaN, no cell (the JavaScript loops do not run).
         if (fi0 == fi0 && fi1 == fi1 && fj0 == fj0 && fj1 == fj1) {
           const i0 = <i32>fi0, i1 = <i32>fi1, j0 = <i32>fj0, j1 = <i32>fj1;

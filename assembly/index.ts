@@ -12,4 +12,5 @@ export { rideCover, rideGridCount, rideGridFill, rideGridPlace, rideGridStarts, 
 export { rideBegin, rideBound, rideSetBound, rideResult, rideTransform, rideWalkable, rideWritePart } from './ride-world';
 export { rideFold, rideFoldCorner, rideFoldDot, rideFoldWorld, rideSurface, rideSurfaceIO } from './ride-fold';
 export { rideSim, rideSimHits, rideSimIO, rideSimWorld } from './ride-sim';
+export { rideCrestFold, rideIsLoud, rideQuietBegin, rideQuietBox, rideQuietConvex, rideQuietTableSlots, rideQuietWorld } from './ride-quiet';
 export { verifyClean } from './verify-clean';

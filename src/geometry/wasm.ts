@@ -51,7 +51,7 @@ export interface EncoderImports {
   hypot3: (x: number, y: number, z: number) => number;
   /** assembly/ride-world.ts: a convex edge's allowance (src/ride/world-wasm.ts). */
   convexAllowance: (value: number) => number;
-  /** assembly/ride-sim.ts: the contact model's Math.acos (src/ride/world-wasm.ts). */
+  /** assembly/ride-sim.ts and ride-quiet.ts: Math.acos itself (the contact model's, the quiet map's fold; src/ride/world-wasm.ts). */
   rideAcos: (x: number) => number;
   /** assembly/ride-sim.ts: a ride's hits ready to be read (src/ride/world-wasm.ts). */
   rideHits: (count: number) => void;

@@ -20,7 +20,7 @@
 import { CONTACT_MODEL, EDGE_CONVEX } from './contact.ts';
 import { cellOf } from './grid.ts';
 import { edgeKindAt, FACE_ALLOWS, FACE_WALKABLE, faceNormal, isWalkable, type RideWorld } from './world.ts';
-import { wasmFold, wasmMarks, type Fold } from './world-wasm.ts';
+import { wasmFold, wasmMarks, type Fold, type NativeQuiet } from './world-wasm.ts';
 
 /** A contact leaning at most this much further than the surface folds is not a ghost, radians (~0.1°; the judge's). */
 export const GHOST_SLACK = 0.002;
@@ -60,6 +60,12 @@ export class QuietMap {
   private readonly slack = GHOST_SLACK - CONTACT_MODEL.angleSlack;
   /** foldAcross, or the same in WebAssembly where the world was built there (world-wasm.ts). */
   private readonly fold: Fold;
+  /**
+   * The judging below (quietInBox, isLoud, crestFold and their state) in WebAssembly, for the map that took the marks
+   * of a world built there (world-wasm.ts, assembly/ride-quiet.ts: the same answers in the same call orders); else
+   * undefined, and this class judges.
+   */
+  private readonly native: NativeQuiet | undefined;
   constructor(private readonly w: RideWorld) {
     this.fold = wasmFold(w) ?? ((t, k, across) => foldAcross(w, t, k, across));
     const g = w.grid, words = w.faces ? (g.nx * g.nz + 31) >>> 5 : 0;
@@ -75,8 +81,10 @@ export class QuietMap {
     }
     this.candidates = count;
     this.pending = count ? pending : new Int32Array(0);
-    this.loud = new Int32Array(count ? words : 0);
-    this.faceState = new Uint8Array(count ? (w.faces + 3) >>> 2 : 0);
+    this.native = native?.quiet(this.slack);
+    this.loud = new Int32Array(count && !this.native ? words : 0);
+    this.faceState = new Uint8Array(count && !this.native ? (w.faces + 3) >>> 2 : 0);
+    this.box = this.native?.box ?? new Float64Array(4);
   }
 
   /**
@@ -94,10 +102,11 @@ export class QuietMap {
    * quiet's box (x0, z0, x1, z1), written by a caller of quietInBox: the ride asks ~35,000 times a level, and V8 boxes
    * each double passed to a call it does not inline (a new number on the heap each).
    */
-  readonly box = new Float64Array(4);
+  readonly box: Float64Array;
 
   /** quiet() of the x/z box in `box`. */
   quietInBox(): boolean {
+    if (this.native) return this.native.quietInBox() !== 0;
     const x0 = this.box[0], z0 = this.box[1], x1 = this.box[2], z1 = this.box[3];
     if (this.candidates === 0) return true;
     // NaN bounds (a start out of range) are never quiet.
@@ -138,6 +147,7 @@ export class QuietMap {
 
   /** Whether face t is loud (see the file header). */
   isLoud(t: number): boolean {
+    if (this.native) return this.native.isLoud(t) !== 0;
     const w = this.w, A = w.allow, S = this.faceState;
     if (S.length === 0 || !mayBeLoud(w, t)) return false;
     const state = (S[t >>> 2] >>> (2 * (t & 3))) & 3;
@@ -150,6 +160,7 @@ export class QuietMap {
 
   /** The fold at corner 3 · t + k (its edge) when that edge is a true crest, radians; else −1. */
   crestFold(corner: number): number {
+    if (this.native) return this.native.crestFold(corner);
     const w = this.w, t = (corner / 3) | 0, k = corner - 3 * t;
     if (edgeKindAt(w, corner) !== EDGE_CONVEX) return -1;
     // The fold across an edge is the same from either face (the same faces near it, the same two normals): found

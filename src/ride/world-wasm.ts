@@ -42,6 +42,13 @@ interface RideWasm {
   rideSimIO(): number;
   rideSimHits(): number;
   rideSim(): void;
+  rideQuietWorld(corner: number, allow: number, bits: number, faces: number, start: number, items: number, x0: number, z0: number, cell: number, nx: number, nz: number, quiet: number, table: number, tableEnd: number): void;
+  rideQuietBegin(pending: number, loud: number, state: number, candidates: number, slack: number): void;
+  rideQuietConvex(bits: number, faces: number): number;
+  rideQuietTableSlots(keys: number): number;
+  rideQuietBox(): number;
+  rideIsLoud(t: number): number;
+  rideCrestFold(corner: number): number;
   rideWritePart(
     sv: number, nv: number, cv: number, corners: number, offsets: number, nf: number, flat: number, concave: number, hasBits: number,
     values: number, hasValues: number, cornerOffsets: number, cornerIds: number, listed: number, indexed: number,
@@ -57,8 +64,21 @@ const align8 = (n: number): number => Math.ceil(n / 8) * 8;
 export type Fold = (t: number, k: number, across: Int32Array) => number;
 /** The coverage grid's areas (lanes.ts Cover's pass) over the given cells, or undefined where they do not fit. */
 export type CoverPass = (x0: number, z0: number, cell: number, nx: number, nz: number) => { area: Float64Array; total: number } | undefined;
-/** The quiet map's marks (quiet.ts markCells over every face), a bit a grid cell, and how many faces may be loud. */
-export type MarkPass = () => { pending: Int32Array; count: number };
+/**
+ * The quiet map's judging in WebAssembly (assembly/ride-quiet.ts): its box (x0, z0, x1, z1, written by the caller), and
+ * QuietMap's quietInBox (of that box), isLoud and crestFold, 1 and 0 for true and false.
+ */
+export interface NativeQuiet {
+  box: Float64Array;
+  quietInBox(): number;
+  isLoud(t: number): number;
+  crestFold(corner: number): number;
+}
+/**
+ * The quiet map's marks (quiet.ts markCells over every face), a bit a grid cell, how many faces may be loud, and the
+ * judging over them (given GHOST_SLACK less the model's slack).
+ */
+export type MarkPass = () => { pending: Int32Array; count: number; quiet: (slack: number) => NativeQuiet };
 
 /**
  * The searches and passes a world this builder made runs in WebAssembly over its memory, each the same answers or
@@ -182,7 +202,7 @@ export class WasmWorldBuilder {
   private readonly runs: number[] = [];
   private readonly names: string[] = [];
   /** Where finish laid the grid's vertex columns and rows, its per-cell scratch and the quiet map's marks. */
-  private gridAt: { placeAt: number; atAt: number; marksAt: number; ioAt: number } | undefined;
+  private gridAt: { placeAt: number; atAt: number; marksAt: number; ioAt: number; quietAt: number; loudAt: number; stateAt: number } | undefined;
   /** Where the ride being simulated puts its hits (rideHits). */
   private readonly hits: { out: Hit[] } = { out: [] };
 
@@ -327,12 +347,17 @@ export class WasmWorldBuilder {
       // The quiet map's folds (assembly/ride-fold.ts) read the world and grid here, with a u16 stamp a face after them;
       // then its marks, a bit a grid cell.
       const seenAt = align8(itemsAt + bytes), marksAt = seenAt + align8(2 * n), words = (cells + 31) >>> 5;
-      const ioAt = marksAt + align8(4 * words);
-      this.reach(ioAt + 16);
+      // Then the surface look-up's answers; the quiet map's box (4 f64), loud bits (as the marks), face states (2 bits
+      // a face) and the region its table of folds across grows in (assembly/ride-quiet.ts: at most one a convex
+      // corner; pages never written are never resident).
+      const ioAt = marksAt + align8(4 * words), quietAt = ioAt + 16, loudAt = quietAt + 32, stateAt = loudAt + align8(4 * words);
+      const tableAt = stateAt + align8((n + 3) >>> 2), tableEnd = tableAt + 32 * w.rideQuietTableSlots(w.rideQuietConvex(this.bitsAt, n));
+      this.reach(tableEnd);
       w.rideSurfaceIO(ioAt);
       w.rideFoldWorld(this.vertAt, this.cornerAt, this.bitsAt, n, startAt, itemsAt, g.x0, g.z0, g.cell, g.nx, g.nz, seenAt);
       w.rideSimWorld(this.vertAt, this.cornerAt, this.allowAt, n, startAt, itemsAt, g.x0, g.z0, g.cell, g.nx, g.nz);
-      this.gridAt = { placeAt, atAt, marksAt, ioAt };
+      w.rideQuietWorld(this.cornerAt, this.allowAt, this.bitsAt, n, startAt, itemsAt, g.x0, g.z0, g.cell, g.nx, g.nz, quietAt, tableAt, tableEnd);
+      this.gridAt = { placeAt, atAt, marksAt, ioAt, quietAt, loudAt, stateAt };
       grid = (world) => {
         const buf = w.memory.buffer;
         leaveForCover(g, world.vert, new Int32Array(buf, placeAt, 2 * nv), new Uint8Array(buf, atAt, 8 * cells));
@@ -341,7 +366,7 @@ export class WasmWorldBuilder {
     }
     const world = worldOf(this.arrays(), n, nv, this.runs, this.names, lo, hi, options, false, grid);
     if (n > 0) {
-      const g = world.grid, cells = g.nx * g.nz, { placeAt, atAt, marksAt, ioAt } = this.gridAt!;
+      const g = world.grid, cells = g.nx * g.nz, words = (cells + 31) >>> 5, { placeAt, atAt, marksAt, ioAt, quietAt, loudAt, stateAt } = this.gridAt!;
       NATIVE.set(world, {
         surface: { at: w.rideSurface, io: new Float64Array(w.memory.buffer, ioAt, 2) },
         sim: nativeSim(w, this.hits),
@@ -353,7 +378,12 @@ export class WasmWorldBuilder {
         marks: () => {
           let count = 0;
           for (let t = 0; t < n; t += CHUNK) count += w.rideMarkCells(this.vertAt, this.cornerAt, this.bitsAt, t, Math.min(n, t + CHUNK), marksAt, g.x0, g.z0, g.cell, g.nx, g.nz);
-          return { pending: new Int32Array(w.memory.buffer, marksAt, (cells + 31) >>> 5), count };
+          const quiet = (slack: number): NativeQuiet => {
+            new Uint8Array(w.memory.buffer, loudAt, stateAt + ((n + 3) >>> 2) - loudAt).fill(0);
+            w.rideQuietBegin(marksAt, loudAt, stateAt, count, slack);
+            return { box: new Float64Array(w.memory.buffer, quietAt, 4), quietInBox: w.rideQuietBox, isLoud: w.rideIsLoud, crestFold: w.rideCrestFold };
+          };
+          return { pending: new Int32Array(w.memory.buffer, marksAt, words), count, quiet };
         },
         // The coverage grid's areas where the world grid's per-cell scratch holds them (8 bytes a cell), its vertices'
         // columns and rows the grid's own where the cells are the same, else worked out again in their place.

@@ -15,6 +15,7 @@ import { surfaceAt } from '../../src/ride/surface.ts';
 import { Cover } from '../../src/ride/lanes.ts';
 import { readRideResource, rideWorld, type RideResource } from '../../src/ride/index.ts';
 import { box, compileMeshes, grid, hostile, readOutput } from './helpers.ts';
+import { sameQuiet } from './quiet-same.ts';
 
 const tmp = lazyTempDir('sk8-ride-wasm-');
 afterAll(() => tmp.cleanup());
@@ -67,7 +68,7 @@ test('the world built in WebAssembly is the world writeFaces and buildGrid give,
   const took = new Array<number>(9).fill(0);
   const sets: [string, RideResource[]][] = [['real', real], ...Array.from({ length: 9 }, (_, k): [string, RideResource[]] => [`hostile ${k}`, hostile(real, k, took)])];
   expect(took.every((n) => n > 0), `mutations that took: ${took}`).toBe(true);
-  let found = 0;
+  let found = 0, quietFolds = 0, quietLoud = 0;
   const crossPart: Record<string, number> = {};
   for (const [label, resources] of sets) {
     const want = buildWorld(resources), wantCover = cover(want, 0.5);
@@ -135,7 +136,13 @@ test('the world built in WebAssembly is the world writeFaces and buildGrid give,
     expect(surfaceDiffer.slice(0, 5), label).toEqual([]);
     expect(hits, label).toBeGreaterThan(1000);
     expect(qa.native).not.toBeNull();
+    // The quiet map judged in WebAssembly: the JavaScript map's answers, call for call (quiet-same.ts).
+    const q = sameQuiet(resources, label);
+    quietFolds += q.folds;
+    quietLoud += q.loud;
   }
+  expect(quietFolds).toBeGreaterThan(100);
+  expect(quietLoud).toBeGreaterThan(10);
   expect(found).toBeGreaterThan(100);
   // Faces across found in another part (by their vertices' places), the ulp-nudged ones among them.
   expect(crossPart.real).toBeGreaterThan(0);

@@ -113,6 +113,8 @@ export const wasmSim = (w: RideWorld): NativeSim | undefined => NATIVE.get(w)?.s
 const isNum = (x: unknown): x is number => typeof x === 'number';
 const nums3 = (a: unknown): a is ArrayLike<number> => a != null && isNum((a as number[])[0]) && isNum((a as number[])[1]) && isNum((a as number[])[2]);
 
+/** Contacts a substep at most (assembly/ride-sim.ts POOL; simulate.ts's pool holds as many). */
+const SIM_POOL = 1024;
 /** Words of a hit at rideSimHits (assembly/ride-sim.ts HIT_WORDS). */
 const HIT_WORDS = 13;
 
@@ -127,18 +129,19 @@ function simKind(p: ProbeShape): number {
 /** The simulation over this instance's world (rideSimWorld set): the ride's numbers in, its results and hits out. */
 function nativeSim(w: RideWasm, hits: { out: Hit[] }): NativeSim {
   const at = w.rideSimIO();
+  let io = new Float64Array(w.memory.buffer, at, 34);
   return (q, start, opt, model) => {
     const p = start.probe, kind = simKind(p), stop = start.distance ?? Infinity;
     if (kind < 0 || !nums3(start.position) || !nums3(start.velocity) || !isNum(start.duration) || !isNum(stop)) return undefined;
     if (!(isNum(opt.gravity) && isNum(opt.hz) && isNum(opt.skin) && isNum(opt.iterations) && isNum(opt.hitImpulse) && isNum(opt.maxContacts))) return undefined;
     if (!(isNum(model.angleSlack) && isNum(model.faceAngle))) return undefined;
-    const io = new Float64Array(w.memory.buffer, at, 34);
+    if (io.buffer !== w.memory.buffer) io = new Float64Array(w.memory.buffer, at, 34); // the memory grew
     io[0] = kind;
     io[1] = kind === 2 ? 0 : (p as { radius: number }).radius;
     io[2] = kind === 1 ? (p as { halfLength: number }).halfLength : 0;
     if (kind === 2) { const h = (p as { half: number[] }).half; io[3] = h[0]; io[4] = h[1]; io[5] = h[2]; } else io[3] = io[4] = io[5] = 0;
     io[6] = probeReach(p); io[7] = probeThickness(p);
-    io[8] = opt.gravity; io[9] = 1 / opt.hz; io[10] = opt.skin; io[11] = opt.iterations; io[12] = opt.hitImpulse; io[13] = Math.min(opt.maxContacts, 1024);
+    io[8] = opt.gravity; io[9] = 1 / opt.hz; io[10] = opt.skin; io[11] = opt.iterations; io[12] = opt.hitImpulse; io[13] = Math.min(opt.maxContacts, SIM_POOL);
     io[14] = faceCos(model); io[15] = model.angleSlack;
     io[16] = start.position[0]; io[17] = start.position[1]; io[18] = start.position[2];
     io[19] = start.velocity[0]; io[20] = start.velocity[1]; io[21] = start.velocity[2];
@@ -146,8 +149,7 @@ function nativeSim(w: RideWasm, hits: { out: Hit[] }): NativeSim {
     const out: Hit[] = [];
     hits.out = out;
     w.rideSim();
-    hits.out = [];
-    const r = new Float64Array(w.memory.buffer, at, 34);
+    const r = io.buffer === w.memory.buffer ? io : (io = new Float64Array(w.memory.buffer, at, 34));
     const work0 = q.work;
     q.work += r[33];
     return { position: [r[24], r[25], r[26]], velocity: [r[27], r[28], r[29]], distance: r[30], time: r[31], hits: out, fell: r[32] === 1, work: q.work - work0 };

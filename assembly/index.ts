@@ -9,7 +9,7 @@ export { matchBegin, matchInsert, matchPair, matchResult } from './seams';
 export { extentResult, groupExtent, topology, topologyOut, topologyResult } from './topology';
 export { cracksBegin, cracksEdges, cracksFaces } from './cracks';
 export { rideCover, rideGridCount, rideGridFill, rideGridPlace, rideGridStarts, rideMarkCells } from './ride-grid';
-export { rideBegin, rideBound, rideSetBound, rideResult, rideTransform, rideWalkable, rideWritePart } from './ride-world';
+export { rideBegin, rideBound, ridePartCount, ridePartOrigin, rideSetBound, rideResult, rideTransform, rideWalkable, rideWritePart } from './ride-world';
 export { rideFold, rideFoldCorner, rideFoldDot, rideFoldWorld, rideSurface, rideSurfaceIO } from './ride-fold';
 export { rideSim, rideSimHits, rideSimIO, rideSimWorld } from './ride-sim';
 export { rideCrestFold, rideIsLoud, rideQuietBegin, rideQuietBox, rideQuietConvex, rideQuietTableSlots, rideQuietWorld } from './ride-quiet';

@@ -231,3 +231,31 @@ export function rideWalkable(ny: f64): void {
   WALKABLE_MIN_NY = ny;
   WALKABLE_MIN_NY2 = ny * ny;
 }
+
+// What ridePartCount found besides the faces: whether the part adds the origin vertex.
+let PART_ORIGIN: i32 = 0;
+
+/**
+ * What rideWritePart writes of a part, without writing it (its arguments of the same names): the faces it writes
+ * (the three-corner faces within the corners); ridePartOrigin then says whether it adds the origin vertex (a corner
+ * of those faces names a vertex past the part's nv). The vertices it writes are nv and that one.
+ */
+export function ridePartCount(cv: usize, corners: i32, offsets: usize, nf: i32, nv: i32): i32 {
+  let faces = 0, origin = 0;
+  for (let f = 0; f < nf; f++) {
+    const c0 = <i32>load<u16>(offsets + (<usize>f << 1));
+    if (<i32>load<u16>(offsets + (<usize>(f + 1) << 1)) - c0 != 3 || c0 + 3 > corners) continue;
+    faces++;
+    if (origin == 0) {
+      const p = cv + (<usize>c0 << 1);
+      if (<i32>load<u16>(p) >= nv || <i32>load<u16>(p, 2) >= nv || <i32>load<u16>(p, 4) >= nv) origin = 1;
+    }
+  }
+  PART_ORIGIN = origin;
+  return faces;
+}
+
+/** After ridePartCount: 1 when the part adds the origin vertex, else 0. */
+export function ridePartOrigin(): i32 {
+  return PART_ORIGIN;
+}

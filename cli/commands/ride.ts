@@ -45,9 +45,10 @@ function refusal(file: string, refused: Finding[]): string {
  * offset). Each file is read (into one reused buffer), verified and its faces added before the next is read: its
  * record goes once its faces are in the world (the world, not the files beside it, sets the ride's peak memory).
  * With `threads`, the world is built by this thread and the workers together (the same world: src/ride/threads.ts;
- * `mainClaims` false: by the workers alone, for tests); one thread sizes its builder from the files' sizes added up.
+ * `mainClaims` false: by the workers alone, for tests); one thread sizes its builder from the files' sizes added up,
+ * and from `pipelineMinBytes` of them on has a worker write the faces while it reads the next files (the same world).
  */
-export async function readRideWorld(files: string[], threads?: RideThreads, mainClaims = true): Promise<{ world: RideWorld } | { error: string }> {
+export async function readRideWorld(files: string[], threads?: RideThreads, mainClaims = true, pipelineMinBytes = PIPELINE_MIN_BYTES): Promise<{ world: RideWorld } | { error: string }> {
   // Loaded together: one after the other, each waited for its files' reads and links in turn (~2–4 ms more a start).
   const [{ ReadBuffer }, { readRideFile }, { capacityForBytes }, { WasmWorldBuilder }] = await Promise.all([
     import('../../src/files.ts'), import('../../src/ride/world-files.ts'), import('../../src/ride/index.ts'), import('../../src/ride/world-wasm.ts'),
@@ -57,17 +58,28 @@ export async function readRideWorld(files: string[], threads?: RideThreads, main
     if ('world' in read) return read;
     return { error: 'refused' in read ? refusal(files[read.index], read.refused) : `${files[read.index]}: ${read.error}` };
   }
-  const capacity = capacityForBytes(filesBytes(files));
-  const builder = new WasmWorldBuilder(capacity.faces, capacity.vertices);
-  const into = new ReadBuffer();
-  for (const file of files) {
-    const read = readRideFile(file, into);
-    if ('error' in read) return { error: `${file}: ${read.error}` };
-    if ('refused' in read) return { error: refusal(file, read.refused) };
-    builder.add({ name: basename(file), resource: read.resource });
+  const bytes = filesBytes(files), capacity = capacityForBytes(bytes);
+  const builder = new WasmWorldBuilder(capacity.faces, capacity.vertices, bytes >= pipelineMinBytes ? 'worker' : undefined);
+  try {
+    const into = new ReadBuffer();
+    for (const file of files) {
+      const read = readRideFile(file, into);
+      if ('error' in read) return { error: `${file}: ${read.error}` };
+      if ('refused' in read) return { error: refusal(file, read.refused) };
+      builder.add({ name: basename(file), resource: read.resource });
+    }
+    return { world: builder.finish() };
+  } finally {
+    builder.close();
   }
-  return { world: builder.finish() };
 }
+
+/**
+ * Files of this many bytes in all and more are written into the world by a second thread while this one reads the
+ * next (src/ride/world-pipe.ts): below it, the worker's start costs more than the writing it takes over (a 144 KB
+ * file's ~3,400 faces take the writer ~0.2 ms; the 1M-face bench level's 47 MB, ~70 ms).
+ */
+export const PIPELINE_MIN_BYTES = 8 << 20;
 
 /** The files' sizes in bytes, added up (a file that cannot be statted counts 0: its read says why). */
 function filesBytes(files: string[]): number {

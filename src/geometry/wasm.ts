@@ -7,7 +7,7 @@
 // stays) after the call, or, after a whole-mesh encode (encodeMeshShapes), once no call has used it for
 // LARGE_IDLE_MS, so that big meshes encoded one after another reuse it instead of faulting in fresh pages each time.
 
-import { WASM_BASE64 } from './wasm.generated.ts';
+import { WASM_BASE64, WASM_SHARED_BASE64 } from './wasm.generated.ts';
 import { convexValue } from './edge-rule.ts';
 
 export interface EncoderWasm {
@@ -34,12 +34,27 @@ export interface EncoderWasm {
 }
 
 let MODULE: WebAssembly.Module | null = null;
+let SHARED_MODULE: WebAssembly.Module | null = null;
 let EXPORTS: EncoderWasm | null = null;
 
 /** The compiled module (compiled synchronously on first use, once a thread: a few ms), for instances of their own. */
 export function encoderModule(): WebAssembly.Module {
   MODULE ??= new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'));
   return MODULE;
+}
+
+/**
+ * The same module over an imported shared memory (scripts/build-wasm.mjs): instances on two threads over one memory.
+ * A WebAssembly.Module posted to a worker brings its compiled code along.
+ */
+export function encoderSharedModule(): WebAssembly.Module {
+  SHARED_MODULE ??= new WebAssembly.Module(Buffer.from(WASM_SHARED_BASE64, 'base64'));
+  return SHARED_MODULE;
+}
+
+/** A shared memory for encoderInstance's `shared`: `pages` to start with, growable to 4 GiB (a thread's limit). */
+export function sharedEncoderMemory(pages = 1): WebAssembly.Memory {
+  return new WebAssembly.Memory({ initial: pages, maximum: 65536, shared: true });
 }
 
 /** What the module imports (assembly/'s @external("env", …) functions and AssemblyScript's abort). */
@@ -60,9 +75,9 @@ export interface EncoderImports {
 /**
  * An instance of the encoder module with a linear memory of its own, for the calls of one user (`who` names it in
  * messages): the imports its calls reach as given; any other refuses, so an import the module gains is provided by
- * the one user whose functions call it.
+ * the one user whose functions call it. With `shared`, an instance of the shared-memory module over that memory.
  */
-export function encoderInstance<T>(who: string, imports: Partial<Omit<EncoderImports, 'abort'>> = {}): T {
+export function encoderInstance<T>(who: string, imports: Partial<Omit<EncoderImports, 'abort'>> = {}, shared?: { module: WebAssembly.Module; memory: WebAssembly.Memory }): T {
   const refuse = (name: string) => (): never => { throw new Error(`${who}: wasm import ${name} is not one of its calls`); };
   const env: EncoderImports = {
     abort: (): never => { throw new Error(`${who}: wasm abort`); },
@@ -72,7 +87,10 @@ export function encoderInstance<T>(who: string, imports: Partial<Omit<EncoderImp
     rideAcos: imports.rideAcos ?? refuse('rideAcos'),
     rideHits: imports.rideHits ?? refuse('rideHits'),
   };
-  return new WebAssembly.Instance(encoderModule(), { env: { ...env } }).exports as unknown as T; // a plain record, as Imports types it
+  // A plain record, as Imports types it. `shared`: the shared-memory module (encoderSharedModule, or the same posted to
+  // a worker) over its memory.
+  if (shared) return new WebAssembly.Instance(shared.module, { env: { ...env, memory: shared.memory } }).exports as unknown as T;
+  return new WebAssembly.Instance(encoderModule(), { env: { ...env } }).exports as unknown as T;
 }
 
 /** The module's exports (~25 KB of wasm, compiled synchronously on first use: a few ms; instantiating: less). */

@@ -8,7 +8,7 @@
 // Memory, from the heap base: a part's scratch (its shape's arrays copied in, and the writer's own), then the
 // world's vertices (f64 × 3), corners (u32), allowances (f32) and face bits (u16) at their capacities. A part past a
 // capacity grows the memory and moves the arrays up (the highest first, so none is overwritten before it moves).
-import { encoderInstance, WASM_PAGE } from '../geometry/wasm.ts';
+import { encoderInstance, encoderSharedModule, sharedEncoderMemory, WASM_PAGE } from '../geometry/wasm.ts';
 import { KIND_MESH, type PhysicsResource } from '../format/types.ts';
 import { edgeAllowance, EDGE_CONVEX, faceCos, type ContactModel } from './contact.ts';
 import { probeReach, probeThickness, type ProbeShape } from './probes.ts';
@@ -16,6 +16,7 @@ import type { Hit, RideResult, RideStart, SimulationOptions } from './simulate.t
 import type { Query } from './grid.ts';
 import { forgetLeft, gridCells, leaveForCover, WORLD_DEFAULTS, type Grid, type NativeSurface, type WorldOptions } from './grid.ts';
 import { resourceFaces, resourceVertices, WALKABLE_MIN_NY, worldOf, writeFaces, type FaceArrays, type RideResource, type RideWorld } from './world.ts';
+import { PART_PARAMS, PartPipe, PIPE_SLOTS } from './world-pipe.ts';
 
 interface RideWasm {
   memory: WebAssembly.Memory;
@@ -54,6 +55,30 @@ interface RideWasm {
     values: number, hasValues: number, cornerOffsets: number, cornerIds: number, listed: number, indexed: number,
     vert: number, corner: number, allow: number, bits: number, t: number, nw: number, next: number, after: number, runs: number,
   ): void;
+  ridePartCount(cv: number, corners: number, offsets: number, nf: number, nv: number): number;
+  ridePartOrigin(): number;
+}
+
+/**
+ * How a WasmWorldBuilder writes the parts: here, one after the other (undefined); or through a queue of parts
+ * (world-pipe.ts) that a worker thread writes while this one reads on ('worker'), or that this thread alone writes
+ * ('here': the queue without the worker, for tests). The world is the same array for array.
+ */
+export type WorldPipeline = 'worker' | 'here' | undefined;
+
+/** The ring of part slots a pipelined builder copies shapes into, bytes at first (grown for a part that needs more). */
+export const PIPE_RING_BYTES = 4 << 20;
+
+/** A part posted and not yet retired: its number in the queue, its ring bytes, where it came from, what it writes. */
+interface Posted {
+  c: number;
+  start: number;
+  end: number;
+  runsAt: number;
+  ri: number;
+  pi: number;
+  faces: number;
+  vertices: number;
 }
 
 /** Faces (or vertices) a grid call takes. */
@@ -208,24 +233,40 @@ export class WasmWorldBuilder {
   /** Where the ride being simulated puts its hits (rideHits). */
   private readonly hits: { out: Hit[] } = { out: [] };
 
-  /** `faces` and `vertices`: the capacities to start with (an estimate: pages never written are never resident). */
-  constructor(faces = 0, vertices = faces) {
+  /** The queue of parts (pipelined builds), the parts in it, and the world's bounds so far (min x y z, max x y z). */
+  private readonly pipe: PartPipe | undefined;
+  private readonly posted: Posted[] = [];
+  private readonly lo = [Infinity, Infinity, Infinity];
+  private readonly hi = [-Infinity, -Infinity, -Infinity];
+
+  /**
+   * `faces` and `vertices`: the capacities to start with (an estimate: pages never written are never resident).
+   * `pipeline`: how the parts are written (WorldPipeline); `ringBytes`: a pipelined builder's ring of part slots at
+   * first (the default PIPE_RING_BYTES; tests make it small, so that parts wait for slots and the ring grows).
+   */
+  constructor(faces = 0, vertices = faces, pipeline?: WorldPipeline, ringBytes = PIPE_RING_BYTES) {
     const hits = this.hits;
     let hitsAt = 0;
-    this.w = encoderInstance<RideWasm>('ride', {
-      convexAllowance: (value) => edgeAllowance(EDGE_CONVEX, value),
+    const imports = {
+      convexAllowance: (value: number) => edgeAllowance(EDGE_CONVEX, value),
       rideAcos: Math.acos,
-      rideHits: (count) => readHits(this.w.memory, hitsAt, count, hits.out),
-    });
+      rideHits: (count: number) => readHits(this.w.memory, hitsAt, count, hits.out),
+    };
+    if (pipeline) {
+      const module = encoderSharedModule(), memory = sharedEncoderMemory();
+      this.w = encoderInstance<RideWasm>('ride', imports, { module, memory });
+      this.pipe = new PartPipe(this.w, module, memory, WALKABLE_MIN_NY, pipeline === 'worker');
+    } else this.w = encoderInstance<RideWasm>('ride', imports);
     hitsAt = this.w.rideSimHits();
     this.base = align8(this.w.heapBase());
     this.w.rideWalkable(WALKABLE_MIN_NY);
     this.w.rideBegin();
-    this.layout(1 << 20, Math.max(0, Math.floor(faces)), Math.max(0, Math.floor(vertices)));
+    this.layout(pipeline ? ringBytes : 1 << 20, Math.max(0, Math.floor(faces)), Math.max(0, Math.floor(vertices)));
   }
 
   /** Lays the arrays out for these capacities (each at least its current), growing the memory and moving what is written. */
   private layout(scratch: number, faces: number, vertices: number): void {
+    this.drain(); // the posted parts write where the arrays are now
     const scratchCap = align8(Math.max(scratch, this.scratchCap)), faceCap = Math.max(faces, this.faceCap), vertCap = Math.max(vertices, this.vertCap);
     const vertAt = this.base + scratchCap, cornerAt = vertAt + 24 * vertCap, allowAt = cornerAt + align8(12 * faceCap);
     const bitsAt = allowAt + align8(12 * faceCap), end = bitsAt + align8(2 * faceCap);
@@ -259,9 +300,10 @@ export class WasmWorldBuilder {
     const ri = this.names.length, w = this.w;
     if (!r.shapes.every(wasmShape)) {
       // Arrays the codec does not give (a resource built in memory): writeFaces itself, into the same memory.
-      const lo = [0, 1, 2].map((k) => w.rideBound(k)), hi = [3, 4, 5].map((k) => w.rideBound(k));
+      this.drain();
+      const lo = [0, 1, 2].map((k) => this.bound(k)), hi = [3, 4, 5].map((k) => this.bound(k));
       const at = writeFaces(r, ri, this.arrays(), { faces: this.n, vertices: this.nv }, lo, hi, this.runs);
-      for (let k = 0; k < 3; k++) { w.rideSetBound(k, lo[k]); w.rideSetBound(3 + k, hi[k]); }
+      for (let k = 0; k < 3; k++) { this.setBound(k, lo[k]); this.setBound(3 + k, hi[k]); }
       this.n = at.faces;
       this.nv = at.vertices;
       this.names.push(name);
@@ -278,9 +320,9 @@ export class WasmWorldBuilder {
       const sizes = [12 * nv, 2 * corners, 2 * (nf + 1), bitBytes, bitBytes, 4 * s.edgeValues.length, 2 * s.vertexCornerOffsets.length,
         2 * s.cornerIdsByVertex.length, 2 * corners, 4 * s.cornerIdsByVertex.length, 8 * nf];
       const need = sizes.reduce((a, b) => a + align8(b), 0);
-      if (need > this.scratchCap) this.layout(need, 0, 0);
+      if (need > this.scratchCap) this.layout(this.pipe ? Math.max(need, 2 * this.scratchCap) : need, 0, 0);
       const at: number[] = [];
-      let o = this.base;
+      let o = this.pipe ? this.slot(need) : this.base;
       for (const b of sizes) { at.push(o); o += align8(b); }
       const buf = w.memory.buffer;
       new Float32Array(buf, at[0], 3 * nv).set(s.vertices);
@@ -293,6 +335,21 @@ export class WasmWorldBuilder {
       new Uint16Array(buf, at[6], s.vertexCornerOffsets.length).set(s.vertexCornerOffsets);
       new Uint16Array(buf, at[7], s.cornerIdsByVertex.length).set(s.cornerIdsByVertex);
       const q = p.rotation, pos = p.position;
+      if (this.pipe) {
+        // Where its faces and vertices go, worked out here (the writer's own count), and the part posted.
+        const faces = w.ridePartCount(at[1], corners, at[2], nf, nv), vertices = nv + w.ridePartOrigin();
+        const c = this.pipe.post([
+          at[0], nv, at[1], corners, at[2], nf, at[3], at[4], s.flatBits.length > 0 && s.concaveBits.length > 0 ? 1 : 0,
+          at[5], s.edgeValues.length === corners ? 1 : 0, at[6], at[7], s.cornerIdsByVertex.length, s.vertexCornerOffsets.length === nv + 1 ? 1 : 0,
+          this.vertAt, this.cornerAt, this.allowAt, this.bitsAt, this.n, this.nv, at[8], at[9], at[10],
+          q[0], q[1], q[2], q[3], pos[0], pos[1], pos[2],
+        ]);
+        this.n += faces;
+        this.nv += vertices;
+        this.posted.push({ c, start: at[0], end: o, runsAt: at[10], ri, pi, faces: this.n, vertices: this.nv });
+        if (this.posted.length === PIPE_SLOTS) this.retire();
+        continue;
+      }
       w.rideTransform(q[0], q[1], q[2], q[3], pos[0], pos[1], pos[2]);
       w.rideWritePart(
         at[0], nv, at[1], corners, at[2], nf, at[3], at[4], s.flatBits.length > 0 && s.concaveBits.length > 0 ? 1 : 0,
@@ -308,6 +365,68 @@ export class WasmWorldBuilder {
       this.nv = w.rideResult(1);
     }
     this.names.push(name);
+  }
+
+  /**
+   * Ring bytes for a part of `need` bytes (at most the ring's): after the newest posted part, or from the ring's start,
+   * wherever the oldest still posted does not lie; the oldest are retired (waited for) until it fits.
+   */
+  private slot(need: number): number {
+    const ring = this.base, end = this.base + this.scratchCap;
+    for (;;) {
+      const posted = this.posted;
+      if (posted.length === 0) return ring;
+      const oldest = posted[0].start, head = posted[posted.length - 1].end;
+      if (head > oldest) {
+        if (head + need <= end) return head;
+        if (ring + need <= oldest) return ring;
+      } else if (head + need <= oldest) return head;
+      this.retire();
+    }
+  }
+
+  /**
+   * Retires the oldest posted part once written: its runs into the world's, its bounds into the world's (in part order,
+   * with the writer's comparisons: the first of equal values kept, as one writer widening corner by corner keeps it).
+   */
+  private retire(): void {
+    const e = this.posted.shift()!, pipe = this.pipe!;
+    pipe.wait(e.c);
+    if (pipe.result(e.c, 0) !== e.faces || pipe.result(e.c, 1) !== e.vertices) {
+      throw new Error(`ride: part ${e.pi} of resource ${e.ri} wrote ${pipe.result(e.c, 0)} faces and ${pipe.result(e.c, 1)} vertices, not the ${e.faces} and ${e.vertices} counted`);
+    }
+    const runs = pipe.result(e.c, 2);
+    if (runs > 0) {
+      const R = new Uint32Array(this.w.memory.buffer, e.runsAt, 2 * runs);
+      for (let k = 0; k < runs; k++) this.runs.push(R[2 * k], e.ri, e.pi, R[2 * k + 1]);
+    }
+    for (let k = 0; k < 3; k++) {
+      const a = pipe.result(e.c, 3 + k), b = pipe.result(e.c, 6 + k);
+      if (a < this.lo[k]) this.lo[k] = a;
+      if (b > this.hi[k]) this.hi[k] = b;
+    }
+  }
+
+  /** Retires every posted part. */
+  private drain(): void {
+    while (this.posted.length) this.retire();
+  }
+
+  /** Bound k (rideBound's numbering) of the faces written so far. */
+  private bound(k: number): number {
+    if (!this.pipe) return this.w.rideBound(k);
+    return k < 3 ? this.lo[k] : this.hi[k - 3];
+  }
+
+  private setBound(k: number, v: number): void {
+    if (!this.pipe) this.w.rideSetBound(k, v);
+    else if (k < 3) this.lo[k] = v;
+    else this.hi[k - 3] = v;
+  }
+
+  /** Stops the writer thread of a pipelined build that will not be finished (a file refused half way); finish does it too. */
+  close(): void {
+    this.pipe?.close();
   }
 
   /** Grows the memory to at least `end` bytes (a thread's linear memory holds 4 GiB at most: past it, said so). */
@@ -326,8 +445,10 @@ export class WasmWorldBuilder {
    * arrays): its arrays view this builder's memory, which grows no more (nothing is added after).
    */
   finish(options: Partial<WorldOptions> = {}): RideWorld {
+    this.drain();
+    this.close();
     const w = this.w, n = this.n, nv = this.nv;
-    const lo = [0, 1, 2].map((k) => w.rideBound(k)), hi = [3, 4, 5].map((k) => w.rideBound(k));
+    const lo = [0, 1, 2].map((k) => this.bound(k)), hi = [3, 4, 5].map((k) => this.bound(k));
     forgetLeft();
     let grid: ((world: RideWorld) => Grid) | undefined;
     if (n > 0) {

@@ -1,0 +1,133 @@
+// The ride's world written through the queue of parts (src/ride/world-pipe.ts, WasmWorldBuilder's `pipeline`): the
+// same world as the one-thread build, array for array and bound for bound (−0 and NaN included), whichever thread
+// wrote which part: with the worker and without it, parts waiting for ring slots and for queue slots, the ring grown
+// for a part larger than it, the world's arrays moved as they grow, hostile records; a part the writer traps on is
+// named; the CLI's read gives the same ride through it; a build given up half way stops its worker.
+import { afterAll, expect, test } from 'vitest';
+import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { lazyTempDir } from '../fixtures/levels.ts';
+import { faceSource, type RideWorld } from '../../src/ride/world.ts';
+import { PIPE_RING_BYTES, WasmWorldBuilder, type WorldPipeline } from '../../src/ride/world-wasm.ts';
+import { CONVEX_ALLOWANCE_SOURCE, PartPipe, PIPE_SLOTS, type PartWriter } from '../../src/ride/world-pipe.ts';
+import { edgeAllowance, EDGE_CONVEX } from '../../src/ride/contact.ts';
+import { encoderInstance, encoderSharedModule, sharedEncoderMemory } from '../../src/geometry/wasm.ts';
+import { rideWorld, type RideResource } from '../../src/ride/index.ts';
+import { readRideWorld } from '../../cli/commands/ride.ts';
+import { compileMeshes, grid, readOutput } from './helpers.ts';
+
+const tmp = lazyTempDir('sk8-ride-pipe-');
+afterAll(() => tmp.cleanup());
+
+const bytes = (a: ArrayBufferView): string => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
+const sign = (x: number): number | string => (Object.is(x, -0) ? '-0' : x);
+/** Everything of a world (the arrays to their capacity: what lies past the last face is the same too). */
+const whole = (w: RideWorld) => ({
+  faces: w.faces, names: w.names, min: w.min.map(sign), max: w.max.map(sign), runs: Array.from(w.runs),
+  vert: bytes(w.vert), corner: bytes(w.corner), allow: bytes(w.allow), faceBits: bytes(w.faceBits),
+  sources: Array.from({ length: Math.min(w.faces, 60) }, (_, t) => faceSource(w, t * Math.max(1, Math.floor(w.faces / 60)))),
+  grid: { ...w.grid, start: bytes(w.grid.start), items: bytes(w.grid.items) },
+});
+
+function build(resources: RideResource[], capacity: number, pipeline: WorldPipeline, ring?: number): RideWorld {
+  const b = new WasmWorldBuilder(capacity, capacity, pipeline, ring);
+  for (const r of resources) b.add(r);
+  return b.finish();
+}
+
+/** Mutations a reader could be handed (no verify on this path): NaN and −0 vertices, corners past the vertices, a four-corner face, no vertex → corner index. */
+function hostile(resources: RideResource[]): RideResource[] {
+  return resources.map((r, i) => {
+    const res = structuredClone(r.resource);
+    for (const s of res.shapes) {
+      const V = s.vertices, nv = V.length / 3;
+      if (i % 4 === 0 && nv >= 4) { V[0] = NaN; V[3] = -0; V[5] = -0; }
+      if (i % 4 === 1 && s.cornerVertices.length >= 9) { s.cornerVertices[1] = nv + 2; if (s.faceOffsets.length > 3) s.faceOffsets[1] += 1; }
+      if (i % 4 === 2) s.vertexCornerOffsets = s.vertexCornerOffsets.subarray(1);
+      if (i % 4 === 3) for (let c = 0; c < s.edgeValues.length; c++) s.edgeValues[c] = [0.5, NaN, -3, 2, 0.999, 1, -0][c % 7];
+    }
+    return { name: `${r.name}~`, resource: res };
+  });
+}
+
+test('the pipelined world is the one-thread world, array for array, with and without the worker, whatever waits for what', async () => {
+  const out = await compileMeshes(tmp.dir, 'tiles', [
+    { name: 'a', ...grid(30, 20, 1, -30, 0, 0) }, { name: 'b', ...grid(30, 20, 1, 0, 0, 0) }, { name: 'c', ...grid(8, 8, 0.5, 2, 0.4, 3) },
+    { name: 'ramp', positions: Array.from({ length: 24 }, (_, n) => { const i = n >> 1, s = n & 1; return [i * 0.3, 0.02 * i * i * i, 30 + s]; }).flat(), indices: Array.from({ length: 11 }, (_, i) => [2 * i, 2 * i + 1, 2 * i + 3, 2 * i, 2 * i + 3, 2 * i + 2]).flat() },
+    // a level at −0 and below it: bounds of −0 and 0 alike (the first kept)
+    { name: 'low', ...grid(4, 4, 1, -40, -0, -40) },
+  ], { tiling: 'cells', seams: 'level' });
+  const real = readOutput(out);
+  // Many parts: past the queue's slots and round the ring again and again.
+  const many = Array.from({ length: 50 }, (_, k) => real.map((r) => ({ name: `${k}-${r.name}`, resource: r.resource }))).flat();
+  const parts = many.reduce((n, r) => n + r.resource.parts.length, 0);
+  expect(parts).toBeGreaterThan(2 * PIPE_SLOTS);
+  const sets: [string, RideResource[]][] = [['real', real], ['many', many], ['hostile', hostile(many)]];
+  for (const [label, resources] of sets) {
+    const want = whole(build(resources, 0, undefined));
+    expect(want.faces).toBeGreaterThan(1000);
+    for (const pipeline of ['here', 'worker'] as const) {
+      for (const capacity of [0, 7, 1e6]) {
+        expect(whole(build(resources, capacity, pipeline)), `${label}, ${pipeline}, capacity ${capacity}`).toEqual(want);
+      }
+      // A ring smaller than most parts (grown for them), and one a few parts long (parts wait for the oldest).
+      for (const ring of [256, 40_000]) expect(whole(build(resources, 1e6, pipeline, ring)), `${label}, ${pipeline}, ring ${ring}`).toEqual(want);
+    }
+  }
+  // A resource the writer does not take (arrays not the codec's: written by writeFaces here) between pipelined parts.
+  const odd = structuredClone(real[0]);
+  for (const s of odd.resource.shapes) s.vertices = Array.from(s.vertices) as unknown as Float32Array;
+  const mixed = [...many.slice(0, 20), { name: 'odd', resource: odd.resource }, ...many.slice(20, 40)];
+  expect(whole(build(mixed, 0, 'worker'))).toEqual(whole(build(mixed, 0, undefined)));
+  expect(PIPE_RING_BYTES).toBeGreaterThan(1 << 20);
+});
+
+test("the worker's convex allowance is edgeAllowance's, bit for bit", () => {
+  const f = new Function(`return ${CONVEX_ALLOWANCE_SOURCE}`)() as (v: number) => number;
+  const values = [0, -0, 1, -1, 0.5, -0.5, 2, -3, NaN, Infinity, -Infinity, 1 - 2 ** -53, -1 + 2 ** -53, 1e-300, Math.fround(0.999)];
+  let seed = 3;
+  for (let n = 0; n < 20_000; n++) values.push(Math.fround(((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 31) - 1));
+  for (const v of values) expect(Object.is(f(v), edgeAllowance(EDGE_CONVEX, v)), `${v}`).toBe(true);
+});
+
+test('the worker starts, and a part the writer traps on is named, on the worker and here', () => {
+  for (const threads of [true, false]) {
+    const module = encoderSharedModule(), memory = sharedEncoderMemory(1);
+    const w = encoderInstance<PartWriter & { rideWalkable(ny: number): void }>('test', { convexAllowance: (v) => v }, { module, memory });
+    const pipe = new PartPipe(w, module, memory, Math.SQRT1_2, threads);
+    try {
+      // The worker makes its instance of the module (every import the module has, given or refusing): a module that
+      // gained an import it lacked would leave every part to this thread, unseen.
+      if (threads) expect(pipe.started(20_000)).toEqual({ running: true });
+      // A part whose shape lies past the memory's end: the writer's first load traps.
+      const params = new Array<number>(31).fill(0);
+      params[0] = 2 ** 31 - 64; params[1] = 4; params[3] = 3; params[4] = 2 ** 31 - 64; params[5] = 1; params[27] = 1;
+      const c = pipe.post(params);
+      expect(() => pipe.wait(c)).toThrow(threads ? /ride: the world's writer thread failed on part 0: .*out of bounds|memory access out of bounds/ : /out of bounds/);
+    } finally {
+      pipe.close();
+    }
+  }
+});
+
+test("the CLI's read rides the same through the pipeline, and a refused file half way stops it", async () => {
+  const out = await compileMeshes(tmp.dir, 'cli', [
+    { name: 'a', ...grid(20, 20, 1, -20, 0, 0) }, { name: 'b', ...grid(20, 20, 1, 0, 0.0005, 0) }, { name: 'c', ...grid(6, 6, 1, 3, 0.3, 3) },
+  ], { tiling: 'cells', seams: 'level' });
+  const files = readdirSync(out).filter((f) => f.endsWith('.physics')).sort().map((f) => join(out, f));
+  expect(files.length).toBeGreaterThan(1);
+  const one = await readRideWorld(files, undefined, true, Infinity), piped = await readRideWorld(files, undefined, true, 0);
+  if (!('world' in one) || !('world' in piped)) throw new Error('not read');
+  expect(whole(piped.world)).toEqual(whole(one.world));
+  expect(rideWorld(piped.world)).toEqual(rideWorld(one.world));
+  // A cut file among them: named, in the words of the one-thread read.
+  const bad = join(tmp.dir, 'bad');
+  mkdirSync(bad, { recursive: true });
+  for (const f of files) cpSync(f, join(bad, f.slice(out.length + 1)));
+  const cut = join(bad, readdirSync(bad).sort()[1]);
+  writeFileSync(cut, Buffer.alloc(40));
+  const badFiles = readdirSync(bad).sort().map((f) => join(bad, f));
+  const a = await readRideWorld(badFiles, undefined, true, Infinity), b = await readRideWorld(badFiles, undefined, true, 0);
+  expect('error' in b && b.error).toBe('error' in a && a.error);
+  expect('error' in a && a.error).toMatch(/not a PhysicsResource/);
+});

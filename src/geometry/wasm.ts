@@ -7,7 +7,7 @@
 // stays) after the call, or, after a whole-mesh encode (encodeMeshShapes), once no call has used it for
 // LARGE_IDLE_MS, so that big meshes encoded one after another reuse it instead of faulting in fresh pages each time.
 
-import { WASM_BASE64, WASM_SHARED_BASE64 } from './wasm.generated.ts';
+import { WASM_BASE64, WASM_SHARED_BASE64, WASM_SHARED_PAGES } from './wasm.generated.ts';
 import { convexValue } from './edge-rule.ts';
 
 export interface EncoderWasm {
@@ -52,9 +52,12 @@ export function encoderSharedModule(): WebAssembly.Module {
   return SHARED_MODULE;
 }
 
-/** A shared memory for encoderInstance's `shared`: `pages` to start with, growable to 4 GiB (a thread's limit). */
-export function sharedEncoderMemory(pages = 1): WebAssembly.Memory {
-  return new WebAssembly.Memory({ initial: pages, maximum: 65536, shared: true });
+/**
+ * A shared memory for encoderInstance's `shared`: `pages` to start with (at least the module's static data's),
+ * growable to 4 GiB (a thread's limit).
+ */
+export function sharedEncoderMemory(pages = WASM_SHARED_PAGES): WebAssembly.Memory {
+  return new WebAssembly.Memory({ initial: Math.max(pages, WASM_SHARED_PAGES), maximum: 65536, shared: true });
 }
 
 /** What the module imports (assembly/'s @external("env", …) functions and AssemblyScript's abort). */

@@ -56,12 +56,15 @@ function differ(a: unknown, b: unknown, at = ''): string {
   return a === b ? '' : `${at}: ${String(a)} against ${String(b)}`;
 }
 
-/** One ride both ways on a world built in WebAssembly: the same result, q.work advanced by the same; '' or the difference. */
-function both(w: RideWorld, start: RideStart, opt: SimulationOptions, model: ContactModel = CONTACT_MODEL, work0 = 0): string {
+/**
+ * One ride both ways on a world built in WebAssembly: the difference ('' for none: the same result, q.work advanced
+ * by the same) and the JavaScript's result.
+ */
+function both(w: RideWorld, start: RideStart, opt: SimulationOptions, model: ContactModel = CONTACT_MODEL, work0 = 0): { d: string; want: RideResult } {
   const qa = new Query(w), qb = new Query(w);
   qa.work = qb.work = work0;
   const got = rideWith(w, qa, start, opt, model), want = rideJS(w, qb, start, opt, model);
-  return differ({ r: got, work: qa.work }, { r: want, work: qb.work });
+  return { d: differ({ r: got, work: qa.work }, { r: want, work: qb.work }), want };
 }
 
 async function sample(name: string, seams: 'level' | 'shape'): Promise<RideResource[]> {
@@ -98,14 +101,14 @@ test('every ride the ride simulates on the samples (--seams level and shape) is 
     expect(asked.length, name).toBeGreaterThan(50);
     const diffs: string[] = [];
     for (const a of asked) {
-      const d = both(a.w, a.start, a.opt, a.model);
+      const { d } = both(a.w, a.start, a.opt, a.model);
       if (d) diffs.push(`${name} ${seams} ride ${rides}: ${d}`);
       rides++;
     }
     expect(diffs.slice(0, 3)).toEqual([]);
     hits += report.counts.bump + report.counts.snag;
-    // The whole ride, world in WebAssembly against world in JavaScript.
-    expect(JSON.stringify({ ...report, ms: 0 }), `${name} ${seams}`).toBe(JSON.stringify({ ...rideWorld(buildWorld(resources), { skipQuiet: name === 'city-blocks' }), ms: 0 }));
+    // The whole ride, world in WebAssembly against world in JavaScript (city-blocks: ride --json's comparison has it).
+    if (name !== 'city-blocks') expect(JSON.stringify({ ...report, ms: 0 }), `${name} ${seams}`).toBe(JSON.stringify({ ...rideWorld(buildWorld(resources), { skipQuiet: false }), ms: 0 }));
   }
   expect(rides).toBeGreaterThan(500);
   expect(hits).toBeGreaterThan(0);
@@ -129,7 +132,7 @@ test('thousands of seeded random rides (every probe, custom sizes, speeds, start
   const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)];
   const diffs: string[] = [];
   const N = new Float64Array(3);
-  let rides = 0, withHits = 0, contacts = 0;
+  let rides = 0, withHits = 0, visits = 0;
   for (const [label, resources] of sets) {
     const w = wasmWorld(resources);
     expect(wasmSim(w), label).toBeDefined();
@@ -168,11 +171,10 @@ test('thousands of seeded random rides (every probe, custom sizes, speeds, start
         ...(n % 11 === 3 ? { gravity: pick([0, 30]), hz: pick([30, 240]) } : {}),
       };
       const model = n % 9 === 4 ? { angleSlack: 0.05, faceAngle: 1e-3 } : CONTACT_MODEL;
-      const d = both(w, start, opt, model, n % 13 === 0 ? 123_456_789 : 0);
+      const { d, want: r } = both(w, start, opt, model, n % 13 === 0 ? 123_456_789 : 0);
       if (d) diffs.push(`${label} ride ${n}: ${d}`);
-      const r = rideJS(w, new Query(w), start, opt, model);
       if (r.hits.length) withHits++;
-      if (r.work > 0) contacts++;
+      if (r.work > 0) visits++;
       rides++;
     }
   }
@@ -180,7 +182,7 @@ test('thousands of seeded random rides (every probe, custom sizes, speeds, start
   expect(diffs.slice(0, 5)).toEqual([]);
   expect(rides).toBe(4000);
   expect(withHits).toBeGreaterThan(200);
-  expect(contacts).toBeGreaterThan(2000);
+  expect(visits).toBeGreaterThan(2000);
 }, 120_000);
 
 test('few contacts a substep (maxContacts 3) and the work budget: the whole ride the same from the world in WebAssembly', async () => {

@@ -27,9 +27,11 @@ export const PIPE_SLOTS = 64;
 const OUT = 9;
 /**
  * Control words: parts posted, parts claimed, a counter bumped at each post and at the stop (what the worker waits
- * on), stop, failed (the part + 1), the worker's start (1 running, −1 its instance could not be made).
+ * on), stop, failed (the part + 1), the worker's start (1 running, −1 its instance could not be made), whether the
+ * worker is (about to be) asleep on the counter, whether this thread is (about to be) asleep on a part's slot. A
+ * thread wakes the other only when it sleeps: a wake is a system call (~5–30 µs), and a level posts ~1,350 parts.
  */
-const TAIL = 0, CLAIM = 1, EPOCH = 2, STOP = 3, FAILED = 4, STARTED = 5, CONTROL = 6;
+const TAIL = 0, CLAIM = 1, EPOCH = 2, STOP = 3, FAILED = 4, STARTED = 5, WORKER_ASLEEP = 6, MAIN_ASLEEP = 7, CONTROL = 8;
 /** Bytes for a failure's message. */
 const MESSAGE_BYTES = 1024;
 /** A part not done after this long with nothing else to do: the writer thread is taken to have stopped, ms. */
@@ -84,10 +86,14 @@ for (;;) {
       Atomics.store(C, ${FAILED}, c + 1);
       Atomics.store(D, s, -(c + 1));
     }
-    Atomics.notify(D, s);
+    if (Atomics.load(C, ${MAIN_ASLEEP})) Atomics.notify(D, s);
     continue;
   }
+  // Asleep until the counter moves (a post or the stop): said first, so that a post after it wakes this thread, and a
+  // post before it has moved the counter already (then the wait returns at once).
+  Atomics.store(C, ${WORKER_ASLEEP}, 1);
   Atomics.wait(C, ${EPOCH}, epoch);
+  Atomics.store(C, ${WORKER_ASLEEP}, 0);
 }
 `;
 
@@ -145,7 +151,7 @@ export class PartPipe {
     Atomics.store(this.done, s, 0);
     Atomics.store(this.control, TAIL, this.posted);
     Atomics.add(this.control, EPOCH, 1);
-    if (this.worker) Atomics.notify(this.control, EPOCH);
+    if (this.worker && Atomics.load(this.control, WORKER_ASLEEP)) Atomics.notify(this.control, EPOCH);
     return c;
   }
 
@@ -179,8 +185,10 @@ export class PartPipe {
         since = performance.now();
         continue;
       }
-      // Claimed by the worker: wait for it (it notifies the slot), a while at a time.
+      // Claimed by the worker: wait for it (it wakes this thread when it is asleep), a while at a time.
+      Atomics.store(this.control, MAIN_ASLEEP, 1);
       Atomics.wait(this.done, s, d, 50);
+      Atomics.store(this.control, MAIN_ASLEEP, 0);
       if (performance.now() - since > STALL_MS) throw new Error(`ride: the world's writer thread has not finished part ${c} in ${STALL_MS / 1000} s`);
     }
   }

@@ -107,8 +107,9 @@ export type MarkPass = () => { pending: Int32Array; count: number; quiet: (slack
 
 /**
  * The searches and passes a world this builder made runs in WebAssembly over its memory, each the same answers or
- * bytes as its JavaScript (test/ride/world-wasm.test.ts): the fold across an edge, the surface under a point, and, once
- * a world (they write into the grid's scratch), the coverage grid's pass and the quiet map's marks.
+ * bytes as its JavaScript (test/ride/world-wasm.test.ts, sim-wasm.test.ts): the fold across an edge, the surface under
+ * a point, a ride's simulation, and, once a world (they write into the grid's scratch), the coverage grid's pass and
+ * the quiet map's marks.
  */
 interface Native {
   fold: Fold;

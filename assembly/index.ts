@@ -8,7 +8,7 @@ export { split } from './split';
 export { matchBegin, matchInsert, matchPair, matchResult } from './seams';
 export { extentResult, groupExtent, topology, topologyOut, topologyResult } from './topology';
 export { cracksBegin, cracksEdges, cracksFaces } from './cracks';
-export { rideCover, rideGridCount, rideGridFill, rideGridPlace, rideGridStarts, rideMarkCells } from './ride-grid';
+export { rideCover, rideGridCount, rideGridCountAfter, rideGridFill, rideGridPlace, rideGridStarts, rideGridStartsSplit, rideMarkCells } from './ride-grid';
 export { rideBegin, rideBound, ridePartCount, ridePartOrigin, rideSetBound, rideResult, rideTransform, rideWalkable, rideWritePart } from './ride-world';
 export { rideFold, rideFoldCorner, rideFoldDot, rideFoldWorld, rideSurface, rideSurfaceIO } from './ride-fold';
 export { rideSim, rideSimHits, rideSimIO, rideSimWorld } from './ride-sim';

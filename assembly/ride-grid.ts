@@ -68,6 +68,57 @@ export function rideGridStarts(at: usize, cells: i32, start: usize): u32 {
   return s;
 }
 
+/**
+ * rideGridCount for the faces from a split on (a second thread counts them while the first counts those before):
+ * the same per cell at `at` (zero on entry: `cells` of them zeroed here first, with `first`), except that a cell's
+ * first face here is not counted but kept at `first` (u32 a cell: the face + 1; 0 none): its gap follows the last
+ * face before the split, known when both halves are counted (rideGridStartsSplit).
+ */
+export function rideGridCountAfter(corner: usize, from: i32, faces: i32, place: usize, at: usize, nx: i32, first: usize, cells: i32): void {
+  if (cells > 0) {
+    memory.fill(at, 0, <usize>cells << 3);
+    memory.fill(first, 0, <usize>cells << 2);
+  }
+  for (let t: u32 = <u32>from; t < <u32>faces; t++) {
+    const c = corner + (<usize>(3 * t) << 2);
+    const a = place + (<usize>load<u32>(c) << 3), b = place + (<usize>load<u32>(c, 4) << 3), d = place + (<usize>load<u32>(c, 8) << 3);
+    const ia = load<i32>(a), ib = load<i32>(b), ic = load<i32>(d), ja = load<i32>(a, 4), jb = load<i32>(b, 4), jc = load<i32>(d, 4);
+    if ((ia | ib | ic | ja | jb | jc) < 0) continue; // a NaN column or row: no cells
+    const i0 = min3(ia, ib, ic), i1 = max3(ia, ib, ic), j0 = min3(ja, jb, jc), j1 = max3(ja, jb, jc);
+    for (let j = j0; j <= j1; j++) {
+      for (let i = i0; i <= i1; i++) {
+        const k = j * nx + i, m = at + (<usize>k << 3), last = load<u32>(m);
+        if (last == 0) store<u32>(first + (<usize>k << 2), t + 1);
+        else store<u32>(m, load<u32>(m, 4) + varintBytes(t - last), 4);
+        store<u32>(m, t + 1);
+      }
+    }
+  }
+}
+
+/**
+ * rideGridStarts for faces counted in two halves (rideGridCount before the split at `at`, rideGridCountAfter from it
+ * at `after` and `first`): each cell's start as a running sum of both halves' bytes (the second's first gap from the
+ * first's last face), `at` reset for the first half's fill (0, the cell's start) and `after` for the second's (the
+ * first half's last face + 1, the cell's start + the first half's bytes): rideGridFill over each half then writes the
+ * bytes one pass over all faces writes. Returns the bytes of all cells.
+ */
+export function rideGridStartsSplit(at: usize, after: usize, first: usize, cells: i32, start: usize): u32 {
+  let s: u32 = 0;
+  for (let k = 0; k < cells; k++) {
+    const m = at + (<usize>k << 3), n = after + (<usize>k << 3), last = load<u32>(m), bytes = load<u32>(m, 4), f = load<u32>(first + (<usize>k << 2));
+    let later = load<u32>(n, 4);
+    if (f != 0) later += varintBytes(f - 1 - last);
+    store<u32>(m, 0);
+    store<u32>(m, s, 4);
+    store<u32>(n, last);
+    store<u32>(n, s + bytes, 4);
+    s += bytes + later;
+    store<u32>(start + (<usize>(k + 1) << 2), s);
+  }
+  return s;
+}
+
 /** The second pass: each face written into its cells' bytes (items), its gap from the cell's last, LEB128. */
 export function rideGridFill(corner: usize, from: i32, faces: i32, place: usize, at: usize, items: usize, nx: i32): void {
   for (let t: u32 = <u32>from; t < <u32>faces; t++) {

@@ -17,10 +17,20 @@ export interface PartWriter {
   rideResult(k: number): number;
   rideTransform(qx: number, qy: number, qz: number, qw: number, px: number, py: number, pz: number): void;
   rideWritePart(...args: number[]): void;
+  rideGridPlace(...args: number[]): void;
+  rideGridCountAfter(...args: number[]): void;
+  rideGridFill(...args: number[]): void;
 }
 
-/** A posted part's parameters: rideWritePart's 24 arguments, then rideTransform's 7. */
-export const PART_PARAMS = 31;
+/**
+ * A posted job's parameters: its arguments, then its kind at PART_PARAMS − 1. A part (OP_WRITE): rideWritePart's 24
+ * arguments, then rideTransform's 7. The grid's passes over a range of vertices or faces (OP_PLACE, OP_COUNT_AFTER,
+ * OP_FILL: assembly/ride-grid.ts rideGridPlace, rideGridCountAfter, rideGridFill), a chunk of GRID_CHUNK a call.
+ */
+export const PART_PARAMS = 32;
+export const OP_WRITE = 0, OP_PLACE = 1, OP_COUNT_AFTER = 2, OP_FILL = 3;
+/** Vertices or faces a grid call takes (world-wasm.ts says why). */
+export const GRID_CHUNK = 1 << 15;
 /** Parts posted and not yet retired at most (the queue's slots). */
 export const PIPE_SLOTS = 64;
 /** A part's results: faces and vertices after it, its runs, its bounds (min x y z, max x y z). */
@@ -43,6 +53,35 @@ const STALL_MS = 60_000;
  */
 export const CONVEX_ALLOWANCE_SOURCE = '(value) => 2 * Math.acos(Math.max(-1, Math.min(1, value)))';
 
+/**
+ * Runs posted job c with instance `w` (P the jobs' parameters, O their results): the worker runs this text, and this
+ * thread a function made from the same text, so the two cannot differ.
+ */
+const RUN_SOURCE = `(w, P, O, c) => {
+  const s = c % ${PIPE_SLOTS}, p = ${PART_PARAMS} * s, o = ${OUT} * s, op = P[p + ${PART_PARAMS - 1}];
+  if (op === ${OP_WRITE}) {
+    w.rideBegin();
+    w.rideTransform(P[p + 24], P[p + 25], P[p + 26], P[p + 27], P[p + 28], P[p + 29], P[p + 30]);
+    w.rideWritePart(P[p], P[p + 1], P[p + 2], P[p + 3], P[p + 4], P[p + 5], P[p + 6], P[p + 7], P[p + 8], P[p + 9], P[p + 10], P[p + 11],
+      P[p + 12], P[p + 13], P[p + 14], P[p + 15], P[p + 16], P[p + 17], P[p + 18], P[p + 19], P[p + 20], P[p + 21], P[p + 22], P[p + 23]);
+    O[o] = w.rideResult(0); O[o + 1] = w.rideResult(1); O[o + 2] = w.rideResult(2);
+    for (let k = 0; k < 6; k++) O[o + 3 + k] = w.rideBound(k);
+    return;
+  }
+  const from = P[p + 1], to = P[p + 2];
+  // A call a chunk; the first of the count's calls zeroes its cells (and so is made for an empty range too).
+  let t = from;
+  do {
+    const e = Math.min(to, t + ${GRID_CHUNK});
+    if (op === ${OP_PLACE}) w.rideGridPlace(P[p], t, e, P[p + 3], P[p + 4], P[p + 5], P[p + 6], P[p + 7], P[p + 8]);
+    else if (op === ${OP_COUNT_AFTER}) w.rideGridCountAfter(P[p], t, e, P[p + 3], P[p + 4], P[p + 5], P[p + 6], t === from ? P[p + 7] : 0);
+    else if (op === ${OP_FILL}) w.rideGridFill(P[p], t, e, P[p + 3], P[p + 4], P[p + 5], P[p + 6]);
+    else throw new Error('no job of kind ' + op);
+    t = e;
+  } while (t < to);
+}`;
+const run = new Function(`return ${RUN_SOURCE}`)() as (w: PartWriter, P: Float64Array, O: Float64Array, c: number) => void;
+
 /** The worker: the same claim loop over the same shared arrays (run() below is its twin). */
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
@@ -50,6 +89,7 @@ const { module, memory, control, done, params, out, message, walkableMinNy } = w
 const C = new Int32Array(control), D = new Int32Array(done), P = new Float64Array(params), O = new Float64Array(out), M = new Uint8Array(message);
 // The writer's one import; every other function the module imports refuses (none is reached from the writer).
 const given = { convexAllowance: ${CONVEX_ALLOWANCE_SOURCE}, abort: () => { throw new Error('wasm abort'); } };
+const run = ${RUN_SOURCE};
 let w;
 try {
   const env = { memory };
@@ -71,14 +111,9 @@ for (;;) {
   const c = Atomics.load(C, ${CLAIM});
   if (c < Atomics.load(C, ${TAIL})) {
     if (Atomics.compareExchange(C, ${CLAIM}, c, c + 1) !== c) continue;
-    const s = c % ${PIPE_SLOTS}, p = ${PART_PARAMS} * s, o = ${OUT} * s;
+    const s = c % ${PIPE_SLOTS};
     try {
-      w.rideBegin();
-      w.rideTransform(P[p + 24], P[p + 25], P[p + 26], P[p + 27], P[p + 28], P[p + 29], P[p + 30]);
-      w.rideWritePart(P[p], P[p + 1], P[p + 2], P[p + 3], P[p + 4], P[p + 5], P[p + 6], P[p + 7], P[p + 8], P[p + 9], P[p + 10], P[p + 11],
-        P[p + 12], P[p + 13], P[p + 14], P[p + 15], P[p + 16], P[p + 17], P[p + 18], P[p + 19], P[p + 20], P[p + 21], P[p + 22], P[p + 23]);
-      O[o] = w.rideResult(0); O[o + 1] = w.rideResult(1); O[o + 2] = w.rideResult(2);
-      for (let k = 0; k < 6; k++) O[o + 3 + k] = w.rideBound(k);
+      run(w, P, O, c);
       Atomics.store(D, s, c + 1);
     } catch (e) {
       const text = new TextEncoder().encode(String(e && e.message || e)).subarray(0, ${MESSAGE_BYTES});
@@ -97,18 +132,8 @@ for (;;) {
 }
 `;
 
-/** Runs posted part `c` (slot s) with `w` on this thread: the worker's steps, the same results. */
-function run(w: PartWriter, P: Float64Array, O: Float64Array, c: number): void {
-  const s = c % PIPE_SLOTS, p = PART_PARAMS * s, o = OUT * s;
-  w.rideBegin();
-  w.rideTransform(P[p + 24], P[p + 25], P[p + 26], P[p + 27], P[p + 28], P[p + 29], P[p + 30]);
-  w.rideWritePart(P[p], P[p + 1], P[p + 2], P[p + 3], P[p + 4], P[p + 5], P[p + 6], P[p + 7], P[p + 8], P[p + 9], P[p + 10], P[p + 11],
-    P[p + 12], P[p + 13], P[p + 14], P[p + 15], P[p + 16], P[p + 17], P[p + 18], P[p + 19], P[p + 20], P[p + 21], P[p + 22], P[p + 23]);
-  O[o] = w.rideResult(0); O[o + 1] = w.rideResult(1); O[o + 2] = w.rideResult(2);
-  for (let k = 0; k < 6; k++) O[o + 3 + k] = w.rideBound(k);
-}
 
-/** The queue of parts between this thread and the writer thread. */
+/** The queue of jobs (parts, the grid's passes) between this thread and the writer thread. */
 export class PartPipe {
   private readonly worker: Worker | undefined;
   private readonly control = new Int32Array(new SharedArrayBuffer(4 * CONTROL));
@@ -144,10 +169,17 @@ export class PartPipe {
     }
   }
 
-  /** Posts a part: its parameters (PART_PARAMS) into the next slot, which the caller has retired. Returns its number. */
+  /** Posts a part: its parameters (OP_WRITE's) into the next slot, which the caller has retired. Returns its number. */
   post(p: ArrayLike<number>): number {
+    return this.postJob(OP_WRITE, p);
+  }
+
+  /** Posts a job of kind `op` with these arguments into the next slot, which the caller has retired. Returns its number. */
+  postJob(op: number, args: ArrayLike<number>): number {
     const c = this.posted++, s = c % PIPE_SLOTS;
-    this.params.set(p, PART_PARAMS * s);
+    if (args.length > PART_PARAMS - 1) throw new Error(`ride: a job of ${args.length} arguments (at most ${PART_PARAMS - 1})`);
+    this.params.set(args, PART_PARAMS * s);
+    this.params[PART_PARAMS * s + PART_PARAMS - 1] = op;
     Atomics.store(this.done, s, 0);
     Atomics.store(this.control, TAIL, this.posted);
     Atomics.add(this.control, EPOCH, 1);

@@ -16,7 +16,7 @@ import type { Hit, RideResult, RideStart, SimulationOptions } from './simulate.t
 import type { Query } from './grid.ts';
 import { forgetLeft, gridCells, leaveForCover, WORLD_DEFAULTS, type Grid, type NativeSurface, type WorldOptions } from './grid.ts';
 import { resourceFaces, resourceVertices, WALKABLE_MIN_NY, worldOf, writeFaces, type FaceArrays, type RideResource, type RideWorld } from './world.ts';
-import { PART_PARAMS, PartPipe, PIPE_SLOTS } from './world-pipe.ts';
+import { GRID_CHUNK, OP_COUNT_AFTER, OP_FILL, OP_PLACE, PartPipe, PIPE_SLOTS } from './world-pipe.ts';
 
 interface RideWasm {
   memory: WebAssembly.Memory;
@@ -31,6 +31,8 @@ interface RideWasm {
   rideGridCount(corner: number, from: number, faces: number, place: number, at: number, nx: number): void;
   rideGridStarts(at: number, cells: number, start: number): number;
   rideGridFill(corner: number, from: number, faces: number, place: number, at: number, items: number, nx: number): void;
+  rideGridCountAfter(corner: number, from: number, faces: number, place: number, at: number, nx: number, first: number, cells: number): void;
+  rideGridStartsSplit(at: number, after: number, first: number, cells: number, start: number): number;
   rideCover(vert: number, corner: number, bits: number, from: number, to: number, place: number, area: number, nx: number, total: number): number;
   rideMarkCells(vert: number, corner: number, bits: number, from: number, to: number, out: number, x0: number, z0: number, cell: number, nx: number, nz: number): number;
   rideSurface(c: number, x: number, z: number, y: number, reach: number, top: number): number;
@@ -82,7 +84,7 @@ interface Posted {
 }
 
 /** Faces (or vertices) a grid call takes. */
-const CHUNK = 1 << 15;
+const CHUNK = GRID_CHUNK;
 const align8 = (n: number): number => Math.ceil(n / 8) * 8;
 
 /** A fold across an edge (quiet.ts foldAcross's answer and across corner). */
@@ -447,8 +449,7 @@ export class WasmWorldBuilder {
    */
   finish(options: Partial<WorldOptions> = {}): RideWorld {
     this.drain();
-    this.close();
-    const w = this.w, n = this.n, nv = this.nv;
+    const w = this.w, n = this.n, nv = this.nv, pipe = this.pipe;
     const lo = [0, 1, 2].map((k) => this.bound(k)), hi = [3, 4, 5].map((k) => this.bound(k));
     forgetLeft();
     let grid: ((world: RideWorld) => Grid) | undefined;
@@ -456,18 +457,49 @@ export class WasmWorldBuilder {
       const g = gridCells({ faces: n, min: [lo[0], lo[1], lo[2]], max: [hi[0], hi[1], hi[2]] }, { ...WORLD_DEFAULTS, ...options });
       const cells = g.nx * g.nz;
       // After the world's arrays: each vertex's column and row (two i32), per cell two u32 (its last face + 1 and
-      // its bytes, then where its next goes), the cells' starts (u32, cells + 1), then the cells' bytes.
-      const placeAt = this.bitsAt + align8(2 * this.faceCap), atAt = placeAt + align8(8 * nv), startAt = atAt + 8 * cells;
+      // its bytes, then where its next goes), the cells' starts (u32, cells + 1), then the cells' bytes. A pipelined
+      // build counts and fills the faces after the middle on the writer thread, with per cell two u32 and one more
+      // (the second half's first face) of its own, after the first half's.
+      const placeAt = this.bitsAt + align8(2 * this.faceCap), atAt = placeAt + align8(8 * nv);
+      const afterAt = atAt + 8 * cells, firstAt = afterAt + 8 * cells, startAt = pipe ? firstAt + align8(4 * cells) : afterAt;
       const itemsAt = startAt + align8(4 * (cells + 1));
       this.reach(itemsAt);
-      new Uint8Array(w.memory.buffer, atAt, itemsAt - atAt).fill(0);
+      new Uint8Array(w.memory.buffer, atAt, 8 * cells).fill(0);
+      new Uint8Array(w.memory.buffer, startAt, itemsAt - startAt).fill(0);
+      let bytes: number;
       // A chunk a call: a function runs a call through in the code it started with (wasm has no on-stack
       // replacement), so the later chunks run the optimized code V8 compiles once the first ones made it hot.
-      for (let v = 0; v < nv; v += CHUNK) w.rideGridPlace(this.vertAt, v, Math.min(nv, v + CHUNK), g.x0, g.z0, g.cell, g.nx, g.nz, placeAt);
-      for (let t = 0; t < n; t += CHUNK) w.rideGridCount(this.cornerAt, t, Math.min(n, t + CHUNK), placeAt, atAt, g.nx);
-      const bytes = w.rideGridStarts(atAt, cells, startAt) >>> 0;
-      this.reach(itemsAt + bytes);
-      for (let t = 0; t < n; t += CHUNK) w.rideGridFill(this.cornerAt, t, Math.min(n, t + CHUNK), placeAt, atAt, itemsAt, g.nx);
+      const place = (from: number, to: number): void => {
+        for (let v = from; v < to; v += CHUNK) w.rideGridPlace(this.vertAt, v, Math.min(to, v + CHUNK), g.x0, g.z0, g.cell, g.nx, g.nz, placeAt);
+      };
+      const count = (from: number, to: number): void => {
+        for (let t = from; t < to; t += CHUNK) w.rideGridCount(this.cornerAt, t, Math.min(to, t + CHUNK), placeAt, atAt, g.nx);
+      };
+      const fill = (from: number, to: number): void => {
+        for (let t = from; t < to; t += CHUNK) w.rideGridFill(this.cornerAt, t, Math.min(to, t + CHUNK), placeAt, atAt, itemsAt, g.nx);
+      };
+      if (pipe) {
+        // Each pass halved: the writer thread takes the second half of the vertices or faces while this one does the
+        // first (a half the writer thread has not begun is done here: the same bytes either way).
+        const h = Math.floor(n / 2), hv = Math.floor(nv / 2);
+        const placed = pipe.postJob(OP_PLACE, [this.vertAt, hv, nv, g.x0, g.z0, g.cell, g.nx, g.nz, placeAt]);
+        place(0, hv);
+        pipe.wait(placed);
+        const counted = pipe.postJob(OP_COUNT_AFTER, [this.cornerAt, h, n, placeAt, afterAt, g.nx, firstAt, cells]);
+        count(0, h);
+        pipe.wait(counted);
+        bytes = w.rideGridStartsSplit(atAt, afterAt, firstAt, cells, startAt) >>> 0;
+        this.reach(itemsAt + bytes);
+        const filled = pipe.postJob(OP_FILL, [this.cornerAt, h, n, placeAt, afterAt, itemsAt, g.nx]);
+        fill(0, h);
+        pipe.wait(filled);
+      } else {
+        place(0, nv);
+        count(0, n);
+        bytes = w.rideGridStarts(atAt, cells, startAt) >>> 0;
+        this.reach(itemsAt + bytes);
+        fill(0, n);
+      }
       // The quiet map's folds (assembly/ride-fold.ts) read the world and grid here, with a u16 stamp a face after them;
       // then its marks, a bit a grid cell.
       const seenAt = align8(itemsAt + bytes), marksAt = seenAt + align8(2 * n), words = (cells + 31) >>> 5;
@@ -488,6 +520,7 @@ export class WasmWorldBuilder {
         return { ...g, start: new Uint32Array(buf, startAt, cells + 1), items: new Uint8Array(buf, itemsAt, bytes) };
       };
     }
+    this.close();
     const world = worldOf(this.arrays(), n, nv, this.runs, this.names, lo, hi, options, false, grid);
     if (n > 0) {
       const g = world.grid, cells = g.nx * g.nz, words = (cells + 31) >>> 5, { placeAt, atAt, marksAt, ioAt, quietAt, loudAt, stateAt } = this.gridAt!;

@@ -131,3 +131,56 @@ test("the CLI's read rides the same through the pipeline, and a refused file hal
   expect('error' in b && b.error).toBe('error' in a && a.error);
   expect('error' in a && a.error).toMatch(/not a PhysicsResource/);
 });
+
+test("the grid's passes split at any face give one pass's bytes: gaps across the split at LEB128's lengths", () => {
+  interface GridWasm {
+    memory: WebAssembly.Memory;
+    heapBase(): number;
+    rideGridCount(corner: number, from: number, faces: number, place: number, at: number, nx: number): void;
+    rideGridStarts(at: number, cells: number, start: number): number;
+    rideGridFill(corner: number, from: number, faces: number, place: number, at: number, items: number, nx: number): void;
+    rideGridCountAfter(corner: number, from: number, faces: number, place: number, at: number, nx: number, first: number, cells: number): void;
+    rideGridStartsSplit(at: number, after: number, first: number, cells: number, start: number): number;
+  }
+  const w = encoderInstance<GridWasm>('test');
+  // Faces of one vertex each (its three corners), each vertex in the cell the pattern gives: cell k (of nx × 1) gets
+  // the faces at multiples of its spacing, so that a cell's gaps, and its gap across a split, are 126–129,
+  // 16,382–16,385 or 2,097,150–2,097,153 faces long (LEB128's one, two and three bytes either side), plus noise.
+  const spacings = [1, 2, 127, 128, 129, 130, 16383, 16384, 16385, 16386, 2097151, 2097152, 2097153];
+  const n = 2_200_000, nx = spacings.length + 1, cells = nx;
+  const align = (x: number) => Math.ceil(x / 8) * 8;
+  const base = align(w.heapBase()), placeAt = base, cornerAt = align(placeAt + 8 * n), atAt = align(cornerAt + 12 * n);
+  const afterAt = atAt + 8 * cells, firstAt = afterAt + 8 * cells, startAt = align(firstAt + 4 * cells), itemsAt = align(startAt + 4 * (cells + 1));
+  const end = itemsAt + 4 * n * 3;
+  w.memory.grow(Math.ceil((end - w.memory.buffer.byteLength) / 65536) + 1);
+  const buf = w.memory.buffer, place = new Int32Array(buf, placeAt, 2 * n), corner = new Uint32Array(buf, cornerAt, 3 * n);
+  let seed = 11;
+  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  for (let t = 0; t < n; t++) {
+    // The largest spacing t is a multiple of (most of the time); the rest: the first and the last cell.
+    let k = -1;
+    for (let m = spacings.length - 1; m > 0 && k < 0; m--) if (t % spacings[m] === 0 && random() < 0.9) k = m;
+    if (k < 0) k = random() < 0.5 ? 0 : spacings.length;
+    place[2 * t] = k; place[2 * t + 1] = 0;
+    corner[3 * t] = corner[3 * t + 1] = corner[3 * t + 2] = t;
+  }
+  const zero = () => new Uint8Array(buf, atAt, itemsAt - atAt).fill(0);
+  zero();
+  w.rideGridCount(cornerAt, 0, n, placeAt, atAt, nx);
+  const bytes = w.rideGridStarts(atAt, cells, startAt) >>> 0;
+  w.rideGridFill(cornerAt, 0, n, placeAt, atAt, itemsAt, nx);
+  const want = { start: Array.from(new Uint32Array(buf, startAt, cells + 1)), items: Buffer.from(new Uint8Array(buf, itemsAt, bytes)).toString('base64') };
+  for (const h of [0, 1, 127, 128, 129, 16384, 16385, 2097152, 2097153, 2097154, Math.floor(n / 2), n - 1, n, ...Array.from({ length: 6 }, () => Math.floor(random() * n))]) {
+    zero();
+    new Uint8Array(buf, afterAt, 12 * cells).fill(7); // the second half's count zeroes its own cells
+    w.rideGridCount(cornerAt, 0, h, placeAt, atAt, nx);
+    w.rideGridCountAfter(cornerAt, h, n, placeAt, afterAt, nx, firstAt, cells);
+    const b = w.rideGridStartsSplit(atAt, afterAt, firstAt, cells, startAt) >>> 0;
+    new Uint8Array(buf, itemsAt, b).fill(0xee);
+    w.rideGridFill(cornerAt, h, n, placeAt, afterAt, itemsAt, nx);
+    w.rideGridFill(cornerAt, 0, h, placeAt, atAt, itemsAt, nx);
+    const got = { start: Array.from(new Uint32Array(buf, startAt, cells + 1)), items: Buffer.from(new Uint8Array(buf, itemsAt, b)).toString('base64') };
+    expect(got.start, `split at ${h}`).toEqual(want.start);
+    expect(got.items === want.items, `split at ${h}: the cells' bytes`).toBe(true);
+  }
+});

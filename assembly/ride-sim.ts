@@ -65,6 +65,8 @@ let X0: f64 = 0, Z0: f64 = 0, CELL: f64 = 1;
 export function rideSimWorld(vert: usize, corner: usize, allow: usize, faces: i32, start: usize, items: usize, x0: f64, z0: f64, cell: f64, nx: i32, nz: i32): void {
   V = vert; C = corner; AL = allow; FACES = faces; START = start; ITEMS = items; X0 = x0; Z0 = z0; CELL = cell; NX = nx; NZ = nz;
   memory.fill(NORMAL_CACHE, 0, <usize>(NORMALS * NORMAL_BYTES));
+  LIST_SET = false;
+  LIST_N = -1;
 }
 
 @inline function vx(i: u32): f64 { return load<f64>(V + (<usize>i << 3)); }
@@ -445,6 +447,73 @@ function contactNormal(allowed: f64): bool {
   return true;
 }
 
+/** Face t's contact (contactWithin, the allowance, the contact model) into pool slot n; false for none. */
+function addContact(t: i32, reach: f64, n: i32): bool {
+  if (!contactWithin(t, reach)) return false;
+  const allowed: f64 = KF == FEATURE_FACE ? 0 : <f64>load<f32>(AL + (<usize>(3 * t + allowanceEdge(t, KF, KNX, KNY, KNZ)) << 2));
+  const kept = contactNormal(allowed);
+  store<i32>(FACE + (<usize>n << 2), t);
+  store<u8>(KEPT + <usize>n, kept && KF != FEATURE_FACE ? 1 : 0);
+  store<f64>(IMP + (<usize>n << 3), 0);
+  const en = EFF + <usize>(24 * n);
+  store<f64>(en, ENX); store<f64>(en, ENY, 8); store<f64>(en, ENZ, 16);
+  store<f64>(PS + (<usize>n << 3), KS);
+  store<i32>(PF + (<usize>n << 2), KF);
+  const pn = PP + <usize>(24 * n);
+  store<f64>(pn, KPX); store<f64>(pn, KPY, 8); store<f64>(pn, KPZ, 16);
+  return true;
+}
+
+/**
+ * The faces of the last cells walked (columns LIST_I0 … LIST_I1, rows LIST_J0 … LIST_J1), each once, in the order
+ * the walk meets them first, LIST_BYTES each: the face (i32), its y max and min, x max and min, z max and min (the
+ * cull's, worked out as it works them out), and its corners' x, z (the box's cull projects them). A ride's substeps
+ * mostly walk the cells the last one walked (on the 1M level's --seams shape output, 94 % of 1.2M): read in order,
+ * not decoded and looked up in the world again. LIST_N −1: more faces than LIST_CAP (then the walk itself).
+ */
+const LIST_CAP: i32 = 4096;
+const LIST_BYTES: i32 = 104;
+const LIST: usize = memory.data(LIST_CAP * LIST_BYTES, 8);
+let LIST_N: i32 = -1, LIST_I0: i32 = 0, LIST_I1: i32 = 0, LIST_J0: i32 = 0, LIST_J1: i32 = 0;
+let LIST_SET = false;
+
+/** Lists the faces of cells [i0, i1] × [j0, j1] (see LIST). */
+function listCells(i0: i32, i1: i32, j0: i32, j1: i32): void {
+  LIST_SET = true;
+  LIST_I0 = i0; LIST_I1 = i1; LIST_J0 = j0; LIST_J1 = j1;
+  const SEEN = rideSeen();
+  const stamp = <u16>rideSeenStamp();
+  let count: i32 = 0;
+  for (let j = j0; j <= j1; j++) {
+    for (let i = i0; i <= i1; i++) {
+      const cell = j * NX + i;
+      let t: i32 = -1;
+      for (let e = load<u32>(START + (<usize>cell << 2)), end = load<u32>(START + (<usize>(cell + 1) << 2)); e < end; ) {
+        let byte = <u32>load<u8>(ITEMS + <usize>e); e++;
+        let gap = byte & 0x7f;
+        for (let m: u32 = 7; byte > 0x7f; m += 7) { byte = <u32>load<u8>(ITEMS + <usize>e); e++; gap += (byte & 0x7f) << m; }
+        t += <i32>gap + 1;
+        const sp = SEEN + (<usize>t << 1);
+        if (load<u16>(sp) == stamp) continue;
+        store<u16>(sp, stamp);
+        if (count == LIST_CAP) { LIST_N = -1; return; }
+        const cc = C + (<usize>(3 * t) << 2);
+        const o0 = 3 * load<u32>(cc), o1 = 3 * load<u32>(cc, 4), o2 = 3 * load<u32>(cc, 8);
+        const a = vx(o0 + 1), b = vx(o1 + 1), d = vx(o2 + 1);
+        const x0 = vx(o0), z0 = vx(o0 + 2), x1 = vx(o1), z1 = vx(o1 + 2), x2 = vx(o2), z2 = vx(o2 + 2);
+        const o = LIST + <usize>(count * LIST_BYTES);
+        store<i32>(o, t);
+        store<f64>(o, max3(a, b, d), 8); store<f64>(o, min3(a, b, d), 16);
+        store<f64>(o, max3(x0, x1, x2), 24); store<f64>(o, min3(x0, x1, x2), 32);
+        store<f64>(o, max3(z0, z1, z2), 40); store<f64>(o, min3(z0, z1, z2), 48);
+        store<f64>(o, x0, 56); store<f64>(o, z0, 64); store<f64>(o, x1, 72); store<f64>(o, z1, 80); store<f64>(o, x2, 88); store<f64>(o, z2, 96);
+        count++;
+      }
+    }
+  }
+  LIST_N = count;
+}
+
 @inline function io(k: i32): f64 { return load<f64>(IO + (<usize>k << 3)); }
 @inline function setIO(k: i32, x: f64): void { store<f64>(IO + (<usize>k << 3), x); }
 
@@ -477,7 +546,6 @@ export function rideSim(): void {
       let n: i32 = 0;
       if (FACES > 0) {
         const fi0 = cellAt(CX - r, X0, CELL, NX), fi1 = cellAt(CX + r, X0, CELL, NX), fj0 = cellAt(CZ - r, Z0, CELL, NZ), fj1 = cellAt(CZ + r, Z0, CELL, NZ);
-        const stamp = <u16>rideSeenStamp();
         // simulate.ts cullBounds.
         let ulo: f64, uhi: f64, ylo: f64, yhi: f64, vlo: f64, vhi: f64, ux: f64, uz: f64;
         const kind = box;
@@ -498,41 +566,53 @@ export function rideSim(): void {
         // A NaN bound: cellOf's NaN, no cell (the JavaScript loops do not run).
         if (fi0 == fi0 && fi1 == fi1 && fj0 == fj0 && fj1 == fj1) {
           const i0 = <i32>fi0, i1 = <i32>fi1, j0 = <i32>fj0, j1 = <i32>fj1;
-          for (let j = j0; j <= j1; j++) {
-            for (let i = i0; i <= i1; i++) {
-              const cell = j * NX + i;
-              let t: i32 = -1;
-              for (let e = load<u32>(START + (<usize>cell << 2)), end = load<u32>(START + (<usize>(cell + 1) << 2)); e < end && <f64>n < max; ) {
-                let byte = <u32>load<u8>(ITEMS + <usize>e); e++;
-                let gap = byte & 0x7f;
-                for (let m: u32 = 7; byte > 0x7f; m += 7) { byte = <u32>load<u8>(ITEMS + <usize>e); e++; gap += (byte & 0x7f) << m; }
-                t += <i32>gap + 1;
-                const sp = SEEN + (<usize>t << 1);
-                if (load<u16>(sp) == stamp) continue;
-                store<u16>(sp, stamp);
-                work++;
-                const cc = C + (<usize>(3 * t) << 2);
-                const o0 = 3 * load<u32>(cc), o1 = 3 * load<u32>(cc, 4), o2 = 3 * load<u32>(cc, 8);
-                const a = vx(o0 + 1), b = vx(o1 + 1), d = vx(o2 + 1);
-                if (max3(a, b, d) < ylo || min3(a, b, d) > yhi) continue;
-                const x0 = vx(o0), z0 = vx(o0 + 2), x1 = vx(o1), z1 = vx(o1 + 2), x2 = vx(o2), z2 = vx(o2 + 2);
-                const u0 = kind ? x0 * ux + z0 * uz : x0, u1 = kind ? x1 * ux + z1 * uz : x1, u2 = kind ? x2 * ux + z2 * uz : x2;
+          if (!(LIST_SET && i0 == LIST_I0 && i1 == LIST_I1 && j0 == LIST_J0 && j1 == LIST_J1)) listCells(i0, i1, j0, j1);
+          if (LIST_N >= 0) {
+            // The cells' faces in the order the walk below meets them first, with their bounds: the walk's faces,
+            // work and cull, read in order (the walk stops at max contacts: so does this, after as many faces).
+            for (let k = 0; k < LIST_N && <f64>n < max; k++) {
+              const o = LIST + <usize>(k * LIST_BYTES);
+              work++;
+              if (load<f64>(o, 8) < ylo || load<f64>(o, 16) > yhi) continue;
+              if (kind) {
+                const x0 = load<f64>(o, 56), z0 = load<f64>(o, 64), x1 = load<f64>(o, 72), z1 = load<f64>(o, 80), x2 = load<f64>(o, 88), z2 = load<f64>(o, 96);
+                const u0 = x0 * ux + z0 * uz, u1 = x1 * ux + z1 * uz, u2 = x2 * ux + z2 * uz;
                 if (max3(u0, u1, u2) < ulo || min3(u0, u1, u2) > uhi) continue;
-                const w0 = kind ? x0 * wx + z0 * wz : z0, w1 = kind ? x1 * wx + z1 * wz : z1, w2 = kind ? x2 * wx + z2 * wz : z2;
+                const w0 = x0 * wx + z0 * wz, w1 = x1 * wx + z1 * wz, w2 = x2 * wx + z2 * wz;
                 if (max3(w0, w1, w2) < vlo || min3(w0, w1, w2) > vhi) continue;
-                if (!contactWithin(t, reach)) continue;
-                const allowed: f64 = KF == FEATURE_FACE ? 0 : <f64>load<f32>(AL + (<usize>(3 * t + allowanceEdge(t, KF, KNX, KNY, KNZ)) << 2));
-                const kept = contactNormal(allowed);
-                store<i32>(FACE + (<usize>n << 2), t);
-                store<u8>(KEPT + <usize>n, kept && KF != FEATURE_FACE ? 1 : 0);
-                store<f64>(IMP + (<usize>n << 3), 0);
-                const en = EFF + <usize>(24 * n);
-                store<f64>(en, ENX); store<f64>(en, ENY, 8); store<f64>(en, ENZ, 16);
-                store<f64>(PS + (<usize>n << 3), KS);
-                store<i32>(PF + (<usize>n << 2), KF);
-                const pn = PP + <usize>(24 * n);
-                store<f64>(pn, KPX); store<f64>(pn, KPY, 8); store<f64>(pn, KPZ, 16);
-                n++;
+              } else {
+                if (load<f64>(o, 24) < ulo || load<f64>(o, 32) > uhi) continue;
+                if (load<f64>(o, 40) < vlo || load<f64>(o, 48) > vhi) continue;
+              }
+              if (addContact(load<i32>(o), reach, n)) n++;
+            }
+          } else {
+            // More faces than the list holds: the walk itself (simulate.ts's).
+            const stamp = <u16>rideSeenStamp();
+            for (let j = j0; j <= j1; j++) {
+              for (let i = i0; i <= i1; i++) {
+                const cell = j * NX + i;
+                let t: i32 = -1;
+                for (let e = load<u32>(START + (<usize>cell << 2)), end = load<u32>(START + (<usize>(cell + 1) << 2)); e < end && <f64>n < max; ) {
+                  let byte = <u32>load<u8>(ITEMS + <usize>e); e++;
+                  let gap = byte & 0x7f;
+                  for (let m: u32 = 7; byte > 0x7f; m += 7) { byte = <u32>load<u8>(ITEMS + <usize>e); e++; gap += (byte & 0x7f) << m; }
+                  t += <i32>gap + 1;
+                  const sp = SEEN + (<usize>t << 1);
+                  if (load<u16>(sp) == stamp) continue;
+                  store<u16>(sp, stamp);
+                  work++;
+                  const cc = C + (<usize>(3 * t) << 2);
+                  const o0 = 3 * load<u32>(cc), o1 = 3 * load<u32>(cc, 4), o2 = 3 * load<u32>(cc, 8);
+                  const a = vx(o0 + 1), b = vx(o1 + 1), d = vx(o2 + 1);
+                  if (max3(a, b, d) < ylo || min3(a, b, d) > yhi) continue;
+                  const x0 = vx(o0), z0 = vx(o0 + 2), x1 = vx(o1), z1 = vx(o1 + 2), x2 = vx(o2), z2 = vx(o2 + 2);
+                  const u0 = kind ? x0 * ux + z0 * uz : x0, u1 = kind ? x1 * ux + z1 * uz : x1, u2 = kind ? x2 * ux + z2 * uz : x2;
+                  if (max3(u0, u1, u2) < ulo || min3(u0, u1, u2) > uhi) continue;
+                  const w0 = kind ? x0 * wx + z0 * wz : z0, w1 = kind ? x1 * wx + z1 * wz : z1, w2 = kind ? x2 * wx + z2 * wz : z2;
+                  if (max3(w0, w1, w2) < vlo || min3(w0, w1, w2) > vhi) continue;
+                  if (addContact(t, reach, n)) n++;
+                }
               }
             }
           }

@@ -203,3 +203,21 @@ test('a ride of more hits than the scratch region holds (1,024) hands them over 
   expect(d).toBe('');
   expect(want.hits.length).toBeGreaterThan(2 * 1024);
 });
+
+test("a reach over more faces than the simulation's list of a substep's faces holds (4,096): the cells walked as the JavaScript walks them", async () => {
+  // 12,800 faces of 0.25 m; probes of every kind reaching over up to ~8,000 of them, and over a few hundred.
+  const w = wasmWorld(readOutput(await compileMeshes(tmp.dir, 'wide', [{ name: 'floor', ...grid(80, 80, 0.25, 0, 0, 0) }], { seams: 'level' })));
+  expect(w.faces).toBe(12_800);
+  const diffs: string[] = [];
+  let many = 0;
+  for (const probe of [{ kind: 'sphere', radius: 6 }, { kind: 'sphere', radius: 1.5 }, { kind: 'capsule', radius: 0.5, halfLength: 5 }, { kind: 'box', half: [5, 0.2, 4] }] as ProbeShape[]) {
+    for (const speed of [0, 4, 20]) {
+      const start: RideStart = { probe, position: [10, 0.25, 10], velocity: [speed, 0, speed / 3], duration: 0.3 };
+      const { d, want } = both(w, start, SIMULATION_DEFAULTS);
+      if (d) diffs.push(`${probe.kind} ${speed}: ${d}`);
+      if (want.work > 4096 * 18) many++;
+    }
+  }
+  expect(diffs).toEqual([]);
+  expect(many).toBeGreaterThan(0);
+});

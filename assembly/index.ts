@@ -12,5 +12,5 @@ export { rideCover, rideGridCount, rideGridCountAfter, rideGridFill, rideGridPla
 export { rideBegin, rideBound, ridePartCount, ridePartOrigin, rideSetBound, rideResult, rideTransform, rideWalkable, rideWritePart } from './ride-world';
 export { rideFold, rideFoldCorner, rideFoldDot, rideFoldWorld, rideSurface, rideSurfaceIO } from './ride-fold';
 export { rideSim, rideSimHits, rideSimIO, rideSimWorld } from './ride-sim';
-export { rideCrestFold, rideIsLoud, rideQuietBegin, rideQuietBox, rideQuietConvex, rideQuietTableSlots, rideQuietWorld } from './ride-quiet';
+export { rideCrestFold, rideIsLoud, rideQuietBegin, rideQuietBox, rideQuietConvex, rideQuietTableSlots, rideQuietWorld, rideStart, rideStartBound, rideStartIO } from './ride-quiet';
 export { verifyClean } from './verify-clean';

@@ -3,12 +3,14 @@
 // (src/ride/world-wasm.ts lays them out and sets them with rideQuietWorld): whether a ride's box lists a loud face
 // (rideQuietBox: the cells' pending and loud bits, a cell judged face by face when first covered), whether a face is
 // loud (2 bits a face), and the fold of a true crest (rideCrestFold: the fold search of ride-fold.ts, its acos
-// JavaScript's own Math.acos, imported, and the folds found from the corner across kept until asked once). Why
+// JavaScript's own Math.acos, imported, and the folds found from the corner across kept until asked once); and a
+// ride's start up to that box (rideStart, below: a quiet ride is one call). Why
 // WebAssembly: the ride asks ~35,000 boxes a level, and in JavaScript each ask and each edge was a call V8 compiled,
 // threw away and compiled again in the background of a 2-core machine.
 
 import { cellAt } from './ride-grid';
-import { rideFold, rideFoldCorner, rideFoldDot } from './ride-fold';
+import { rideFold, rideFoldCorner, rideFoldDot, rideSurface } from './ride-fold';
+import { hypot3 } from './ride-world';
 
 /** Math.acos as JavaScript computes it (src/ride/world-wasm.ts passes Math.acos itself; ride-sim.ts's too). */
 @external("env", "rideAcos")
@@ -21,7 +23,7 @@ const MAY_BE_LOUD: u32 = (1 << 9) | (1 << 10);
 // The world (rideQuietWorld): corners (u32), allowances (f32), face bits (u16), the grid (starts u32, bytes u8, min
 // corner, cell, columns, rows); the quiet map's box (4 f64), pending and loud bits (i32 words, 32 cells a word), face
 // states (2 bits a face), and the region the folds across are kept in.
-let C: usize = 0, A: usize = 0, FB: usize = 0, START: usize = 0, ITEMS: usize = 0;
+let V: usize = 0, C: usize = 0, A: usize = 0, FB: usize = 0, START: usize = 0, ITEMS: usize = 0, SURFACE_IO: usize = 0;
 let FACES: i32 = 0, NX: i32 = 0, NZ: i32 = 0;
 let X0: f64 = 0, Z0: f64 = 0, CELL: f64 = 1;
 let BOX: usize = 0, PENDING: usize = 0, LOUD: usize = 0, STATE: usize = 0;
@@ -29,9 +31,12 @@ let CANDIDATES: i32 = 0;
 /** GHOST_SLACK less the contact model's slack (quiet.ts QuietMap.slack). */
 let SLACK: f64 = 0;
 
-/** Sets the world the quiet map reads (every address 8-aligned; the bits, states and table region zero). */
-export function rideQuietWorld(corner: usize, allow: usize, bits: usize, faces: i32, start: usize, items: usize, x0: f64, z0: f64, cell: f64, nx: i32, nz: i32, quiet: usize, table: usize, tableEnd: usize): void {
-  C = corner; A = allow; FB = bits; FACES = faces; START = start; ITEMS = items; X0 = x0; Z0 = z0; CELL = cell; NX = nx; NZ = nz;
+/**
+ * Sets the world the quiet map and the rides' starts read (every address 8-aligned; the bits, states and table region
+ * zero; `io` where rideSurface leaves its answers).
+ */
+export function rideQuietWorld(vert: usize, corner: usize, allow: usize, bits: usize, faces: i32, start: usize, items: usize, x0: f64, z0: f64, cell: f64, nx: i32, nz: i32, quiet: usize, table: usize, tableEnd: usize, io: usize): void {
+  V = vert; SURFACE_IO = io; C = corner; A = allow; FB = bits; FACES = faces; START = start; ITEMS = items; X0 = x0; Z0 = z0; CELL = cell; NX = nx; NZ = nz;
   BOX = quiet;
   TABLE_AT = table; TABLE_END = tableEnd;
 }
@@ -217,4 +222,131 @@ export function rideQuietBox(): i32 {
     }
   }
   return 1;
+}
+
+// A ride's start, to the quiet box (src/ride/index.ts rider: startAt, boundOf and the box rideFrom asks the quiet map
+// about; they stay the rule for any other world, and a test holds the two to the same rides and numbers): the surface
+// under the start (surfaceUnder, its last two look-ups kept), the face's normal, the probe's support along it, the
+// start's centre and velocity, the ride's bound (rideBound, computed by the caller when not kept) and the quiet box.
+
+/**
+ * In (written by the caller): speed, x, y, z, dx, dz, length, start reach, then the probe (kind: 0 sphere, 1 capsule, 2
+ * box; then radius, half length; or the box's three half extents). Out: the start's centre (3) and velocity (3), and
+ * the work the look-up counted.
+ */
+const START_IO: usize = memory.data(8 * 19, 8);
+const OUT: usize = START_IO + 8 * 12;
+
+/** Where rideStart's input and output lie. */
+export function rideStartIO(): usize {
+  return START_IO;
+}
+
+/** Object.is on two doubles: the same bits, or both NaN. */
+@inline function same(a: f64, b: f64): bool {
+  return reinterpret<i64>(a) == reinterpret<i64>(b) || (a != a && b != b);
+}
+
+// The last two surface look-ups (startAt's lastAt, lastFace, lastH, lastVisits), by the rider that asked.
+const LAST_AT: usize = memory.data(8 * 8, 8);
+let LAST_FACE0: i32 = 0, LAST_FACE1: i32 = 0, LAST_H0: f64 = 0, LAST_H1: f64 = 0, LAST_VISITS0: f64 = 0, LAST_VISITS1: f64 = 0;
+let LAST_NEXT: i32 = 0, LAST_KEPT: i32 = 0;
+// The rideBound answers kept (probe index, speed, length, bound: BOUNDS_KEPT of them), by the rider that asked.
+const BOUNDS_KEPT: i32 = 8;
+const BOUNDS: usize = memory.data(8 * 4 * BOUNDS_KEPT, 8);
+let BOUND_COUNT: i32 = 0, BOUND_NEXT: i32 = 0;
+/** The rider whose look-ups and bounds are kept (a rider's probe index names its own probe, and its options give the bound). */
+let RIDER: i32 = 0;
+
+@inline function forget(rider: i32): void {
+  if (rider == RIDER) return;
+  RIDER = rider;
+  LAST_NEXT = 0; LAST_KEPT = 0; BOUND_COUNT = 0; BOUND_NEXT = 0;
+}
+
+/** Keeps rideBound's answer for probe p at this speed and length (boundOf's ring of BOUNDS_KEPT). */
+export function rideStartBound(rider: i32, p: i32, speed: f64, length: f64, bound: f64): void {
+  forget(rider);
+  const k = BOUND_NEXT, at = BOUNDS + (<usize>k << 5);
+  BOUND_NEXT = (BOUND_NEXT + 1) % BOUNDS_KEPT;
+  BOUND_COUNT = min(BOUNDS_KEPT, BOUND_COUNT + 1);
+  store<f64>(at, <f64>p); store<f64>(at, speed, 8); store<f64>(at, length, 16); store<f64>(at, bound, 24);
+}
+
+/** surfaceUnder (src/ride/surface.ts) of (x, z) at height y within ±reach, the nearest: the face or −1; its height and visits in SURFACE_IO. */
+function surfaceUnder(x: f64, z: f64, y: f64, reach: f64): i32 {
+  store<f64>(SURFACE_IO, 0, 8);
+  if (FACES == 0 || x < X0 || z < Z0 || x > X0 + <f64>NX * CELL || z > Z0 + <f64>NZ * CELL) return -1;
+  const c = cellAt(z, Z0, CELL, NZ) * <f64>NX + cellAt(x, X0, CELL, NX);
+  if (c != c) {
+    store<f64>(SURFACE_IO, 0);
+    return -1;
+  }
+  return rideSurface(<i32>c, x, z, y, reach, 0);
+}
+
+/**
+ * rideFrom of the start at START_IO up to its simulation, for rider `rider`: 0 no walkable surface under it (not
+ * ridden), 1 quiet (`skip` ≠ 0: nothing loud within its bound), 2 to be simulated (its centre and velocity at OUT),
+ * 3 the bound is not kept (nothing done: rideStartBound, then ask again). The look-up's work at OUT + 48.
+ */
+export function rideStart(rider: i32, p: i32, skip: i32): i32 {
+  forget(rider);
+  const speed = load<f64>(START_IO), x = load<f64>(START_IO, 8), y = load<f64>(START_IO, 16), z = load<f64>(START_IO, 24);
+  const dx = load<f64>(START_IO, 32), dz = load<f64>(START_IO, 40), length = load<f64>(START_IO, 48), reach = load<f64>(START_IO, 56);
+  let bound: f64 = NaN, kept = false;
+  for (let k = 0; k < BOUND_COUNT; k++) {
+    const at = BOUNDS + (<usize>k << 5);
+    if (load<f64>(at) == <f64>p && same(load<f64>(at, 8), speed) && same(load<f64>(at, 16), length)) { bound = load<f64>(at, 24); kept = true; break; }
+  }
+  if (!kept) return 3;
+  // startAt: the surface under the start (a repeat of one of the last two look-ups takes its answer and work).
+  let face: i32, hy: f64, work: f64;
+  const m = LAST_KEPT > 0 && same(load<f64>(LAST_AT), x) && same(load<f64>(LAST_AT, 8), z) && same(load<f64>(LAST_AT, 16), y) && same(load<f64>(LAST_AT, 24), reach) ? 0
+    : LAST_KEPT > 1 && same(load<f64>(LAST_AT, 32), x) && same(load<f64>(LAST_AT, 40), z) && same(load<f64>(LAST_AT, 48), y) && same(load<f64>(LAST_AT, 56), reach) ? 1 : -1;
+  if (m >= 0) {
+    face = m == 0 ? LAST_FACE0 : LAST_FACE1;
+    hy = m == 0 ? LAST_H0 : LAST_H1;
+    work = m == 0 ? LAST_VISITS0 : LAST_VISITS1;
+  } else {
+    face = surfaceUnder(x, z, y, reach);
+    hy = load<f64>(SURFACE_IO);
+    work = load<f64>(SURFACE_IO, 8);
+    const o = LAST_NEXT, at = LAST_AT + (<usize>o << 5);
+    LAST_NEXT = 1 - o;
+    LAST_KEPT = min(2, LAST_KEPT + 1);
+    store<f64>(at, x); store<f64>(at, z, 8); store<f64>(at, y, 16); store<f64>(at, reach, 24);
+    if (o == 0) { LAST_FACE0 = face; LAST_H0 = hy; LAST_VISITS0 = work; } else { LAST_FACE1 = face; LAST_H1 = hy; LAST_VISITS1 = work; }
+  }
+  store<f64>(OUT, work, 48);
+  if (face < 0) return 0;
+  // faceNormal (src/ride/world.ts).
+  const c = C + (<usize>(3 * face) << 2);
+  const pa = V + (<usize>(3 * load<u32>(c)) << 3), pb = V + (<usize>(3 * load<u32>(c, 4)) << 3), pd = V + (<usize>(3 * load<u32>(c, 8)) << 3);
+  const ux = load<f64>(pb) - load<f64>(pa), uy = load<f64>(pb, 8) - load<f64>(pa, 8), uz = load<f64>(pb, 16) - load<f64>(pa, 16);
+  const wx = load<f64>(pd) - load<f64>(pa), wy = load<f64>(pd, 8) - load<f64>(pa, 8), wz = load<f64>(pd, 16) - load<f64>(pa, 16);
+  const cx = uy * wz - uz * wy, cy = uz * wx - ux * wz, cz = ux * wy - uy * wx;
+  const cl = hypot3(cx, cy, cz);
+  let nx: f64 = 0, ny: f64 = 0, nz: f64 = 0;
+  if (cl > 1e-12) { nx = cx / cl; ny = cy / cl; nz = cz / cl; }
+  // The probe's support along the normal (probes.ts support, its pose turned to (dx, dz)).
+  const kind = load<f64>(START_IO, 64), p0 = load<f64>(START_IO, 72), p1 = load<f64>(START_IO, 80), p2 = load<f64>(START_IO, 88);
+  let reachOut: f64;
+  if (kind == 0) reachOut = p0;
+  else {
+    const along = Math.abs(nx * dx + nz * dz);
+    if (kind == 1) reachOut = p0 + p1 * along;
+    else reachOut = p0 * along + p1 * Math.abs(ny) + p2 * Math.abs(-nx * dz + nz * dx);
+  }
+  const lift = reachOut + 1e-5;
+  const along = dx * nx + dz * nz;
+  const vx = dx - along * nx, vy = -along * ny, vz = dz - along * nz;
+  const len = hypot3(vx, vy, vz);
+  const sx = x + nx * lift, sz = z + nz * lift;
+  store<f64>(OUT, sx); store<f64>(OUT, hy + ny * lift, 8); store<f64>(OUT, sz, 16);
+  store<f64>(OUT, vx * (speed / len), 24); store<f64>(OUT, vy * (speed / len), 32); store<f64>(OUT, vz * (speed / len), 40);
+  if (skip == 0) return 2;
+  // The quiet box: the start's centre ± the bound.
+  store<f64>(BOX, sx - bound); store<f64>(BOX, sz - bound, 8); store<f64>(BOX, sx + bound, 16); store<f64>(BOX, sz + bound, 24);
+  return rideQuietBox() != 0 ? 1 : 2;
 }

@@ -16,6 +16,7 @@ import { Query } from './grid.ts';
 import { AT, surfaceAlong, surfaceUnder } from './surface.ts';
 import { buildWorld, edgeKindAt, faceNormal, faceSource, hypot3, isWalkable, type RideResource, type RideWorld } from './world.ts';
 import { RideMerge } from './merge.ts';
+import { wasmStart } from './world-wasm.ts';
 import { seamEdges } from './seam-edges.ts';
 import { RIDE_DEFAULTS, round, STEP_CELL, STEP_CROSSING, STEP_LANE_X, STEP_LANE_Z, type RideFinding, type RideOptions, type RidePlan, type RideReport, type SeamEdges, type StepResult } from './types.ts';
 
@@ -93,7 +94,19 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
    * A ride's start, passed to rideFrom and startAt in this scratch (RIDE_*), not as arguments: V8 boxes each double
    * passed to a call it does not inline (a new number on the heap each), and a level's ride makes ~35,000 of these.
    */
-  const RIDE = new Float64Array(8);
+  /**
+   * startAt, boundOf and the quiet box of rideFrom in WebAssembly (world-wasm.ts wasmStart: a quiet ride is one call)
+   * where the world and its quiet map are there and every probe is plain numbers; RIDE is then its input. The probes
+   * as it takes them: kind (0 sphere, 1 capsule, 2 box), then radius and half length, or the box's half extents.
+   */
+  const probeRows = new Float64Array(4 * opt.probes.length);
+  const plain = opt.probes.every(({ shape: s }, p) => {
+    const row = s.kind === 'sphere' ? [0, s.radius, 0, 0] : s.kind === 'capsule' ? [1, s.radius, s.halfLength, 0] : [2, ...(s.half ?? [])];
+    probeRows.set(row.slice(0, 4), 4 * p);
+    return row.length === 4 && row.every((x) => typeof x === 'number');
+  });
+  const native = plain ? wasmStart(w) : undefined;
+  const RIDE = native ? native.start.io.subarray(0, 8) : new Float64Array(8);
   const setRide = (speed: number, x: number, y: number, z: number, dx: number, dz: number, length: number, reach: number): void => {
     RIDE[RIDE_SPEED] = speed; RIDE[RIDE_X] = x; RIDE[RIDE_Y] = y; RIDE[RIDE_Z] = z;
     RIDE[RIDE_DX] = dx; RIDE[RIDE_DZ] = dz; RIDE[RIDE_LENGTH] = length; RIDE[RIDE_REACH] = reach;
@@ -231,18 +244,45 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
     return k;
   };
   const QB = quiet.box;
+  // The WebAssembly start's rare turns, each a function of its own: code a call has not yet run, inlined into
+  // rideFrom's optimized code, would throw that code away the first time it runs (most rides are quiet).
+  /** rideBound kept for the WebAssembly start (it was not), and the start asked again. */
+  const keepBound = (p: number, probe: ProbeShape, skip: number): number => {
+    const { start, rider } = native!, speed = RIDE[RIDE_SPEED], length = RIDE[RIDE_LENGTH];
+    start.bound(rider, p, speed, length, rideBound(probe, speed, length / speed + 0.5, length, sim));
+    return start.at(rider, p, skip);
+  };
+  /** The WebAssembly start's centre and velocity into startP and startV (a ride to be simulated). */
+  const takeStart = (): void => {
+    const io = native!.start.io;
+    startP[0] = io[12]; startP[1] = io[13]; startP[2] = io[14];
+    startV[0] = io[15]; startV[1] = io[16]; startV[2] = io[17];
+  };
 
   /** Rides probe p (of opt.probes) from RIDE's start (its speed, position, direction, length and start reach). */
   const rideFrom = (p: number, where: 'seam' | 'lane'): boolean => {
     const probe = opt.probes[p];
-    if (!startAt(probe.shape)) return false;
+    let quietRide: boolean;
+    if (native) {
+      const { start, rider } = native, io = start.io, row = 4 * p, skip = opt.skipQuiet ? 1 : 0;
+      io[8] = probeRows[row]; io[9] = probeRows[row + 1]; io[10] = probeRows[row + 2]; io[11] = probeRows[row + 3];
+      let s = start.at(rider, p, skip);
+      if (s === 3) s = keepBound(p, probe.shape, skip);
+      q.work += io[18];
+      if (s === 0) return false;
+      quietRide = s === 1;
+      if (!quietRide) takeStart();
+    } else {
+      if (!startAt(probe.shape)) return false;
+      const R = bounds[4 * boundOf(p, probe.shape) + 3];
+      QB[0] = startP[0] - R; QB[1] = startP[2] - R; QB[2] = startP[0] + R; QB[3] = startP[2] + R;
+      quietRide = opt.skipQuiet && quiet.quietInBox();
+    }
     const speed = RIDE[RIDE_SPEED], x = RIDE[RIDE_X], z = RIDE[RIDE_Z], dx = RIDE[RIDE_DX], dz = RIDE[RIDE_DZ], length = RIDE[RIDE_LENGTH];
     const duration = length / speed + 0.5;
     // Quiet: no loud face within the ride's reach of its start (quiet.ts); it finds nothing, so it is not simulated
     // and counts as ridden along its line.
-    const R = bounds[4 * boundOf(p, probe.shape) + 3];
-    QB[0] = startP[0] - R; QB[1] = startP[2] - R; QB[2] = startP[0] + R; QB[3] = startP[2] + R;
-    if (opt.skipQuiet && quiet.quietInBox()) {
+    if (quietRide) {
       cur.rides.push(length, x, z, x + dx * length, z + dz * length);
       cur.quiet++;
       return true;

@@ -45,7 +45,10 @@ interface RideWasm {
   rideSimIO(): number;
   rideSimHits(): number;
   rideSim(): void;
-  rideQuietWorld(corner: number, allow: number, bits: number, faces: number, start: number, items: number, x0: number, z0: number, cell: number, nx: number, nz: number, quiet: number, table: number, tableEnd: number): void;
+  rideQuietWorld(vert: number, corner: number, allow: number, bits: number, faces: number, start: number, items: number, x0: number, z0: number, cell: number, nx: number, nz: number, quiet: number, table: number, tableEnd: number, io: number): void;
+  rideStartIO(): number;
+  rideStart(rider: number, p: number, skip: number): number;
+  rideStartBound(rider: number, p: number, speed: number, length: number, bound: number): void;
   rideQuietBegin(pending: number, loud: number, state: number, candidates: number, slack: number): void;
   rideQuietConvex(bits: number, faces: number): number;
   rideQuietTableSlots(keys: number): number;
@@ -115,12 +118,38 @@ export type MarkPass = () => { pending: Int32Array; count: number; quiet: (slack
  */
 interface Native {
   fold: Fold;
+  /** Once the quiet map judges in WebAssembly: a ride's start to its quiet box (assembly/ride-quiet.ts rideStart). */
+  start?: NativeStart;
   sim: NativeSim;
   surface: NativeSurface;
   cover?: CoverPass;
   marks?: MarkPass;
 }
 const NATIVE = new WeakMap<RideWorld, Native>();
+
+/**
+ * A ride's start to its quiet box in WebAssembly (assembly/ride-quiet.ts rideStart: index.ts rider's startAt, boundOf
+ * and quiet box, the same numbers): `io` its input (speed, x, y, z, dx, dz, length, start reach, the probe: kind 0
+ * sphere, 1 capsule, 2 box, then radius and half length or the three half extents) and output (the start's centre and
+ * velocity, the look-up's work); `at(rider, p, skip)` 0 no surface, 1 quiet, 2 to be simulated, 3 the bound not kept
+ * (`bound(rider, p, speed, length, rideBound's answer)`, then ask again). `rider` tells one rider's kept answers from
+ * another's (wasmStart gives each its own).
+ */
+export interface NativeStart {
+  io: Float64Array;
+  at(rider: number, p: number, skip: number): number;
+  bound(rider: number, p: number, speed: number, length: number, bound: number): void;
+}
+let riders = 0;
+
+/**
+ * The ride's start in WebAssembly for a world this builder made whose quiet map judges there (quietMap(w) made first),
+ * and a number for the rider asking; else undefined.
+ */
+export function wasmStart(w: RideWorld): { start: NativeStart; rider: number } | undefined {
+  const start = NATIVE.get(w)?.start;
+  return start && { start, rider: ++riders };
+}
 
 /** quiet.ts foldAcross in WebAssembly for a world this builder made; undefined for any other world. */
 export const wasmFold = (w: RideWorld): Fold | undefined => NATIVE.get(w)?.fold;
@@ -512,7 +541,7 @@ export class WasmWorldBuilder {
       w.rideSurfaceIO(ioAt);
       w.rideFoldWorld(this.vertAt, this.cornerAt, this.bitsAt, n, startAt, itemsAt, g.x0, g.z0, g.cell, g.nx, g.nz, seenAt);
       w.rideSimWorld(this.vertAt, this.cornerAt, this.allowAt, n, startAt, itemsAt, g.x0, g.z0, g.cell, g.nx, g.nz);
-      w.rideQuietWorld(this.cornerAt, this.allowAt, this.bitsAt, n, startAt, itemsAt, g.x0, g.z0, g.cell, g.nx, g.nz, quietAt, tableAt, tableEnd);
+      w.rideQuietWorld(this.vertAt, this.cornerAt, this.allowAt, this.bitsAt, n, startAt, itemsAt, g.x0, g.z0, g.cell, g.nx, g.nz, quietAt, tableAt, tableEnd, ioAt);
       this.gridAt = { placeAt, atAt, marksAt, ioAt, quietAt, loudAt, stateAt };
       grid = (world) => {
         const buf = w.memory.buffer;
@@ -524,7 +553,7 @@ export class WasmWorldBuilder {
     const world = worldOf(this.arrays(), n, nv, this.runs, this.names, lo, hi, options, false, grid);
     if (n > 0) {
       const g = world.grid, cells = g.nx * g.nz, words = (cells + 31) >>> 5, { placeAt, atAt, marksAt, ioAt, quietAt, loudAt, stateAt } = this.gridAt!;
-      NATIVE.set(world, {
+      const native: Native = {
         surface: { at: w.rideSurface, io: new Float64Array(w.memory.buffer, ioAt, 2) },
         sim: nativeSim(w, this.hits),
         fold: (t, k, across) => {
@@ -538,6 +567,7 @@ export class WasmWorldBuilder {
           const quiet = (slack: number): NativeQuiet => {
             new Uint8Array(w.memory.buffer, loudAt, stateAt + ((n + 3) >>> 2) - loudAt).fill(0);
             w.rideQuietBegin(marksAt, loudAt, stateAt, count, slack);
+            native.start = { io: new Float64Array(w.memory.buffer, w.rideStartIO(), 19), at: w.rideStart, bound: w.rideStartBound };
             return { box: new Float64Array(w.memory.buffer, quietAt, 4), quietInBox: w.rideQuietBox, isLoud: w.rideIsLoud, crestFold: w.rideCrestFold };
           };
           return { pending: new Int32Array(w.memory.buffer, marksAt, words), count, quiet };
@@ -555,7 +585,8 @@ export class WasmWorldBuilder {
           for (let t = 0; t < n; t += CHUNK) total = w.rideCover(this.vertAt, this.cornerAt, this.bitsAt, t, Math.min(n, t + CHUNK), placeAt, atAt, nx, total);
           return { area, total };
         },
-      });
+      };
+      NATIVE.set(world, native);
     }
     return world;
   }

@@ -8,6 +8,7 @@ import type { CommandModule } from 'yargs';
 import type { Finding } from '../../src/format/verify.ts';
 import type { RideOptions, RideReport, RideWorld } from '../../src/ride/index.ts';
 import type { RideThreads } from '../../src/ride/threads.ts';
+import type { WasmWorldBuilder } from '../../src/ride/world-wasm.ts';
 import { parseWorkers } from './compile.ts';
 import { expandPhysicsInputs } from '../physics-inputs.ts';
 import { checkNumber, usage } from '../options.ts';
@@ -49,18 +50,29 @@ function refusal(file: string, refused: Finding[]): string {
  * and from `pipelineMinBytes` of them on has a worker write the faces while it reads the next files (the same world).
  */
 export async function readRideWorld(files: string[], threads?: RideThreads, mainClaims = true, pipelineMinBytes = PIPELINE_MIN_BYTES): Promise<{ world: RideWorld } | { error: string }> {
-  // Loaded together: one after the other, each waited for its files' reads and links in turn (~2–4 ms more a start).
-  const [{ ReadBuffer }, { readRideFile }, { capacityForBytes }, { WasmWorldBuilder }] = await Promise.all([
-    import('../../src/files.ts'), import('../../src/ride/world-files.ts'), import('../../src/ride/index.ts'), import('../../src/ride/world-wasm.ts'),
-  ]);
   if (threads) {
     const read = await threads.buildWorld(files, files.map((f) => basename(f)), {}, mainClaims);
     if ('world' in read) return read;
     return { error: 'refused' in read ? refusal(files[read.index], read.refused) : `${files[read.index]}: ${read.error}` };
   }
-  const bytes = filesBytes(files), capacity = capacityForBytes(bytes);
-  const builder = new WasmWorldBuilder(capacity.faces, capacity.vertices, bytes >= pipelineMinBytes ? 'worker' : undefined);
+  const bytes = filesBytes(files);
+  // A pipelined build's writer thread is started before the reading modules load: its start (~25–40 ms) overlaps
+  // their loading. Otherwise all load together (one after the other, each waited for its files' reads and links in
+  // turn, ~2–4 ms more a start).
+  let builder: WasmWorldBuilder | undefined;
+  if (bytes >= pipelineMinBytes) {
+    const [{ WasmWorldBuilder }, { capacityForBytes }] = await Promise.all([import('../../src/ride/world-wasm.ts'), import('../../src/ride/world.ts')]);
+    const capacity = capacityForBytes(bytes);
+    builder = new WasmWorldBuilder(capacity.faces, capacity.vertices, 'worker');
+  }
   try {
+    const [{ ReadBuffer }, { readRideFile }, { capacityForBytes }, { WasmWorldBuilder }] = await Promise.all([
+      import('../../src/files.ts'), import('../../src/ride/world-files.ts'), import('../../src/ride/world.ts'), import('../../src/ride/world-wasm.ts'),
+    ]);
+    if (!builder) {
+      const capacity = capacityForBytes(bytes);
+      builder = new WasmWorldBuilder(capacity.faces, capacity.vertices);
+    }
     const into = new ReadBuffer();
     for (const file of files) {
       const read = readRideFile(file, into);
@@ -70,7 +82,7 @@ export async function readRideWorld(files: string[], threads?: RideThreads, main
     }
     return { world: builder.finish() };
   } finally {
-    builder.close();
+    builder?.close();
   }
 }
 

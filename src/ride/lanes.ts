@@ -5,7 +5,7 @@
 // walkable area, not the level's bounding box: islands far apart share it instead of the empty space between them.
 import { cellOf, takeScratch, vertexCellsOf } from './grid.ts';
 import { FACE_WALKABLE, isWalkable, type RideWorld } from './world.ts';
-import { wasmCover } from './world-wasm.ts';
+import { wasmCover, type CoverNative } from './world-wasm.ts';
 
 /**
  * Coverage: x/z cells holding walkable surface (each walkable face marks the cells its x/z box overlaps, its area
@@ -16,6 +16,8 @@ export class Cover {
   /** Walkable area in each cell (row-major, z rows of nx), m². */
   readonly area: Float64Array;
   private readonly hit: Uint8Array;
+  /** The passes below in WebAssembly, where the areas were summed there (world-wasm.ts; the same answers). */
+  private readonly native: CoverNative | undefined;
   /** The grid: its min corner (x, z), cell edge (m) and size in cells. */
   readonly x0: number;
   readonly z0: number;
@@ -31,9 +33,10 @@ export class Cover {
     this.z0 = w.min[2];
     this.nx = Math.max(1, Math.ceil(sx / c + 1e-9));
     this.nz = Math.max(1, Math.ceil(sz / c + 1e-9));
-    this.hit = new Uint8Array(this.nx * this.nz);
     // The same pass in WebAssembly where the world was built there (world-wasm.ts; the same bytes).
     const native = wasmCover(w)?.(this.x0, this.z0, c, this.nx, this.nz);
+    this.native = native;
+    this.hit = native?.hit ?? new Uint8Array(this.nx * this.nz);
     if (native) {
       this.area = native.area;
       this.total = native.total;
@@ -86,8 +89,20 @@ export class Cover {
   sampled(): number {
     if (this.total <= 0) return 0;
     let s = 0;
-    for (let i = 0; i < this.hit.length; i++) if (this.hit[i]) s += this.area[i];
+    if (this.native?.hit) s = this.native.sampledSum();
+    else for (let i = 0; i < this.hit.length; i++) if (this.hit[i]) s += this.area[i];
     return Math.round((s / this.total) * 1e4) / 1e4;
+  }
+  /** The cells holding walkable area (above 0). */
+  occupied(): number {
+    if (this.native) return this.native.occupied();
+    let n = 0;
+    for (let k = 0; k < this.area.length; k++) if (this.area[k] > 0) n++;
+    return n;
+  }
+  /** laneCells' dense sums in WebAssembly (the lane grid's areas, nx × nz; valid until the next call), or undefined. */
+  laneAreas(spacing: number, nx: number, nz: number): Float64Array | undefined {
+    return this.native?.laneAreas(spacing, nx, nz);
   }
 }
 
@@ -125,11 +140,10 @@ export interface LanePlan {
  * largest face, along x and along z (two rides of laneRide at most: beyond laneMetres by at most that a cell).
  */
 export function planLanes(w: RideWorld, cover: Cover, spacing0: number, metres: number, laneRide: number): LanePlan {
-  const c = cover.cell, A = cover.area;
+  const c = cover.cell;
   // The coverage cells holding walkable area, counted (laneCells reads them from the area itself: a level filling its
   // box holds walkable area in every cell, and a list of them all was as large as the area).
-  let occupied = 0;
-  for (let k = 0; k < A.length; k++) if (A[k] > 0) occupied++;
+  const occupied = cover.occupied();
   const budget = Math.max(1, metres);
   const sx = w.max[0] - w.min[0], sz = w.max[2] - w.min[2];
   // A cell's lanes, m: its stretch of the x lane (when the lane's line lies within the level) and of the z lane; a
@@ -219,8 +233,36 @@ function spans(n: number, c: number, spacing: number): Float64Array {
 function laneCells(cover: Cover, spacing: number): LaneCells {
   const c = cover.cell, nx = Math.floor((cover.nx * c) / spacing) + 2, nz = Math.floor((cover.nz * c) / spacing) + 2;
   const dense = nx * nz <= DENSE_LANE_CELLS;
-  const area = dense ? new Float64Array(nx * nz) : undefined;
+  // The dense sums in WebAssembly where the coverage grid is there (the same additions in the same order).
+  const summed = dense ? cover.laneAreas(spacing, nx, nz) : undefined;
+  const area = summed ?? (dense ? new Float64Array(nx * nz) : undefined);
   const sparse = dense ? undefined : new Map<number, number>();
+  if (!summed) sumLaneCells(cover, spacing, nx, area, sparse);
+  const list: LaneCell[] = [];
+  if (area) {
+    const index = new Int32Array(nx * nz).fill(-1);
+    for (let key = 0; key < area.length; key++) {
+      if (!(area[key] > 0)) continue;
+      index[key] = list.length;
+      list.push({ i: key % nx, j: Math.floor(key / nx), area: area[key] });
+    }
+    return { list, find: (i, j) => (i >= 0 && i < nx && j >= 0 && j < nz ? index[j * nx + i] : -1) };
+  }
+  const keys = [...sparse!.keys()].sort((a, b) => a - b);
+  const index = new Map<number, number>();
+  for (const key of keys) {
+    index.set(key, list.length);
+    list.push({ i: key % nx, j: Math.floor(key / nx), area: sparse!.get(key)! });
+  }
+  return { list, find: (i, j) => (i >= 0 && i < nx && j >= 0 && j < nz ? index.get(j * nx + i) ?? -1 : -1) };
+}
+
+/**
+ * laneCells' sums: each occupied coverage cell's area spread evenly over the lane cells (nx a row) it overlaps, into
+ * `area` (dense) or `sparse`, row by row, a row's cells in order (assembly/ride-plan.ts rideLaneCells: the same).
+ */
+function sumLaneCells(cover: Cover, spacing: number, nx: number, area: Float64Array | undefined, sparse: Map<number, number> | undefined): void {
+  const c = cover.cell;
   // Each coverage column's lane columns i0 … i1 and each row's lane rows j0 … j1 (the same for every cell in it).
   const cols = spans(cover.nx, c, spacing), rows = spans(cover.nz, c, spacing);
   const A = cover.area, cnx = cover.nx;
@@ -268,23 +310,6 @@ function laneCells(cover: Cover, spacing: number): LaneCells {
       }
     }
   }
-  const list: LaneCell[] = [];
-  if (area) {
-    const index = new Int32Array(nx * nz).fill(-1);
-    for (let key = 0; key < area.length; key++) {
-      if (!(area[key] > 0)) continue;
-      index[key] = list.length;
-      list.push({ i: key % nx, j: Math.floor(key / nx), area: area[key] });
-    }
-    return { list, find: (i, j) => (i >= 0 && i < nx && j >= 0 && j < nz ? index[j * nx + i] : -1) };
-  }
-  const keys = [...sparse!.keys()].sort((a, b) => a - b);
-  const index = new Map<number, number>();
-  for (const key of keys) {
-    index.set(key, list.length);
-    list.push({ i: key % nx, j: Math.floor(key / nx), area: sparse!.get(key)! });
-  }
-  return { list, find: (i, j) => (i >= 0 && i < nx && j >= 0 && j < nz ? index.get(j * nx + i) ?? -1 : -1) };
 }
 
 /** The largest walkable face whose centroid lies in the x/z square [x0, x0 + size) × [z0, z0 + size), or −1. */

@@ -55,6 +55,15 @@ interface RideWasm {
   rideQuietBox(): number;
   rideIsLoud(t: number): number;
   rideCrestFold(corner: number): number;
+  rideSeamCorners(bits: number, from: number, to: number, out: number, count: number, cap: number): number;
+  rideSeamKeys(vert: number, corner: number, corners: number, from: number, to: number, keys: number, lens: number): void;
+  rideSeamBegin(): void;
+  rideSeamEdges(corners: number, from: number, to: number, keys: number, lens: number, table: number, size: number, edges: number): number;
+  rideSeamTotal(): number;
+  ridePositive(area: number, n: number): number;
+  rideLaneSpans(n: number, c: number, spacing: number, out: number): void;
+  rideLaneCells(area: number, cnx: number, from: number, to: number, cols: number, rows: number, lanes: number, nx: number): void;
+  rideSampled(area: number, hit: number, n: number): number;
   rideWritePart(
     sv: number, nv: number, cv: number, corners: number, offsets: number, nf: number, flat: number, concave: number, hasBits: number,
     values: number, hasValues: number, cornerOffsets: number, cornerIds: number, listed: number, indexed: number,
@@ -92,8 +101,6 @@ const align8 = (n: number): number => Math.ceil(n / 8) * 8;
 
 /** A fold across an edge (quiet.ts foldAcross's answer and across corner). */
 export type Fold = (t: number, k: number, across: Int32Array) => number;
-/** The coverage grid's areas (lanes.ts Cover's pass) over the given cells, or undefined where they do not fit. */
-export type CoverPass = (x0: number, z0: number, cell: number, nx: number, nz: number) => { area: Float64Array; total: number } | undefined;
 /**
  * The quiet map's judging in WebAssembly (assembly/ride-quiet.ts): its box (x0, z0, x1, z1, written by the caller), and
  * QuietMap's quietInBox (of that box), isLoud and crestFold, 1 and 0 for true and false.
@@ -109,6 +116,24 @@ export interface NativeQuiet {
  * judging over them (given GHOST_SLACK less the model's slack).
  */
 export type MarkPass = () => { pending: Int32Array; count: number; quiet: (slack: number) => NativeQuiet };
+/**
+ * The coverage grid's areas (lanes.ts Cover's pass) over the given cells, or undefined where they do not fit; with
+ * the plan's passes over them (CoverNative).
+ */
+export type CoverPass = (x0: number, z0: number, cell: number, nx: number, nz: number) => ({ area: Float64Array; total: number } & CoverNative) | undefined;
+/**
+ * lanes.ts's passes over a coverage grid in WebAssembly memory: its hit bytes there (undefined where they do not fit),
+ * Cover.occupied, laneCells' dense sums (the lane grid's areas, valid until the next call; undefined where they do
+ * not fit) and Cover.sampled's sum (of these hit bytes).
+ */
+export interface CoverNative {
+  hit?: Uint8Array;
+  occupied(): number;
+  laneAreas(spacing: number, nx: number, nz: number): Float64Array | undefined;
+  sampledSum(): number;
+}
+/** seam-edges.ts seamEdgesOf's answer, or undefined where its table does not fit. */
+export type SeamPass = () => { edges: Uint32Array; total: number } | undefined;
 
 /**
  * The searches and passes a world this builder made runs in WebAssembly over its memory, each the same answers or
@@ -124,6 +149,7 @@ interface Native {
   surface: NativeSurface;
   cover?: CoverPass;
   marks?: MarkPass;
+  seams: SeamPass;
 }
 const NATIVE = new WeakMap<RideWorld, Native>();
 
@@ -229,6 +255,15 @@ export function wasmCover(w: RideWorld): CoverPass | undefined {
   const n = NATIVE.get(w), c = n?.cover;
   if (n) n.cover = undefined;
   return c;
+}
+
+/**
+ * seam-edges.ts seamEdgesOf in WebAssembly for a world this builder made, until its coverage grid is asked for (the
+ * pass's table is the scratch the coverage grid's areas then take); else undefined.
+ */
+export function wasmSeams(w: RideWorld): SeamPass | undefined {
+  const n = NATIVE.get(w);
+  return n?.cover ? n.seams : undefined;
 }
 
 /** quiet.ts markCells over the whole world in WebAssembly for a world this builder made, the first time; else undefined. */
@@ -583,11 +618,63 @@ export class WasmWorldBuilder {
           const area = new Float64Array(w.memory.buffer, atAt, nx * nz).fill(0);
           let total = 0;
           for (let t = 0; t < n; t += CHUNK) total = w.rideCover(this.vertAt, this.cornerAt, this.bitsAt, t, Math.min(n, t + CHUNK), placeAt, atAt, nx, total);
-          return { area, total };
+          // After it, the grid's vertex columns and rows are read no more; nor, once the world is finished, the
+          // parts' scratch: the plan's passes take the larger.
+          const free = 8 * nv > this.scratchCap ? [placeAt, align8(8 * nv)] : [this.base, this.scratchCap];
+          return { area, total, ...coverNative(w, atAt, cell, nx, nz, free[0], free[1]) };
+        },
+        // The seam edges' corners, keys, lengths, table and edges (where they do not fit: seamEdgesOf).
+        seams: () => {
+          // The corners first, as many as the memory holds at 80 bytes a corner (4 the corner, 48 its keys, 8 its
+          // length, 4 the edge, at most 16 of table), then the rest laid out after them; in the grid's per-cell
+          // scratch or the parts' scratch (the world is finished), the larger.
+          forgetLeft(); // as the coverage grid's pass: a coverage grid in JavaScript must not take this memory
+          const [cornersAt, bytes] = 8 * cells > this.scratchCap ? [atAt, 8 * cells] : [this.base, this.scratchCap];
+          const end = cornersAt + bytes, cap = Math.floor(bytes / 80);
+          let count = 0;
+          for (let t = 0; t < n && count >= 0; t += CHUNK) count = w.rideSeamCorners(this.bitsAt, t, Math.min(n, t + CHUNK), cornersAt, count, cap);
+          if (count < 0) return undefined;
+          let size = 1;
+          while (size < 2 * count) size *= 2;
+          const keysAt = cornersAt + align8(4 * count), lensAt = keysAt + 48 * count, tableAt = lensAt + 8 * count, edgesAt = tableAt + 4 * size;
+          if (edgesAt + 4 * count > end) return undefined;
+          for (let m = 0; m < count; m += CHUNK) w.rideSeamKeys(this.vertAt, this.cornerAt, cornersAt, m, Math.min(count, m + CHUNK), keysAt, lensAt);
+          new Uint32Array(w.memory.buffer, tableAt, size).fill(0);
+          w.rideSeamBegin();
+          let kept = 0;
+          for (let m = 0; m < count; m += CHUNK) kept = w.rideSeamEdges(cornersAt, m, Math.min(count, m + CHUNK), keysAt, lensAt, tableAt, size, edgesAt);
+          return { edges: new Uint32Array(w.memory.buffer, edgesAt, kept).slice(), total: w.rideSeamTotal() };
         },
       };
       NATIVE.set(world, native);
     }
     return world;
   }
+}
+
+/**
+ * The plan's passes over the coverage grid's areas (nx × nz cells of `cell` m, f64 at areaAt) in WebAssembly. `free`
+ * bytes at freeAt nothing else reads from the coverage pass on hold the hit bytes (as long as the world lives), then
+ * laneAreas' scratch.
+ */
+function coverNative(w: RideWasm, areaAt: number, cell: number, nx: number, nz: number, freeAt: number, free: number): CoverNative {
+  const cells = nx * nz, fits = cells <= free;
+  const hitAt = freeAt, scratchAt = freeAt + align8(cells), end = freeAt + free;
+  const hit = fits ? new Uint8Array(w.memory.buffer, hitAt, cells).fill(0) : undefined;
+  return {
+    hit,
+    occupied: () => w.ridePositive(areaAt, cells),
+    laneAreas: (spacing, lx, lz) => {
+      const colsAt = scratchAt, rowsAt = colsAt + 8 * nx, lanesAt = rowsAt + 8 * nz;
+      if (!fits || lanesAt + 8 * lx * lz > end) return undefined;
+      w.rideLaneSpans(nx, cell, spacing, colsAt);
+      w.rideLaneSpans(nz, cell, spacing, rowsAt);
+      const lanes = new Float64Array(w.memory.buffer, lanesAt, lx * lz).fill(0);
+      // A chunk of rows a call (as the grid's passes: the later ones run the optimized code).
+      const rows = Math.max(1, Math.floor(CHUNK / nx));
+      for (let j = 0; j < nz; j += rows) w.rideLaneCells(areaAt, nx, j, Math.min(nz, j + rows), colsAt, rowsAt, lanesAt, lx);
+      return lanes;
+    },
+    sampledSum: () => w.rideSampled(areaAt, hitAt, cells),
+  };
 }

@@ -12,7 +12,7 @@ import { compileLevel } from '../../src/build/compile.ts';
 import { lazyTempDir } from '../fixtures/levels.ts';
 import { buildWorld, type RideResource, type RideWorld } from '../../src/ride/world.ts';
 import { QuietMap, quietMap } from '../../src/ride/quiet.ts';
-import { WasmWorldBuilder, wasmStart } from '../../src/ride/world-wasm.ts';
+import { WasmWorldBuilder, wasmStart, type WorldPipeline } from '../../src/ride/world-wasm.ts';
 import { RideMerge } from '../../src/ride/merge.ts';
 import { rider, type RideOptions } from '../../src/ride/index.ts';
 import { type ProbeShape } from '../../src/ride/probes.ts';
@@ -92,15 +92,15 @@ function steps(w: RideWorld, options: Partial<RideOptions>): string[] {
   return out;
 }
 
-const wasmWorld = (resources: RideResource[]): RideWorld => {
-  const b = new WasmWorldBuilder();
+const wasmWorld = (resources: RideResource[], pipeline?: WorldPipeline): RideWorld => {
+  const b = new WasmWorldBuilder(0, 0, pipeline);
   for (const r of resources) b.add(r);
   return b.finish();
 };
 
 /** The ride's steps from the world in WebAssembly (its starts there: checked) and in JavaScript; how many rides were quiet. */
-function sameSteps(resources: RideResource[], options: Partial<RideOptions>, label: string): number {
-  const w = wasmWorld(resources);
+function sameSteps(resources: RideResource[], options: Partial<RideOptions>, label: string, pipeline?: WorldPipeline): number {
+  const w = wasmWorld(resources, pipeline);
   quietMap(w);
   expect(wasmStart(w), label).toBeDefined();
   expect(wasmStart(buildWorld(resources))).toBeUndefined();
@@ -118,7 +118,8 @@ const odd: { name: string; shape: ProbeShape }[] = [
 
 test('a ride\'s start to its quiet box in WebAssembly: every step the same as from the world in JavaScript (samples)', async () => {
   let quiet = 0;
-  quiet += sameSteps(await sample('city-blocks', 'level'), {}, 'city-blocks level');
+  // Its world written on two threads (the pipeline a ride of 8 MB of files and more takes; its memory shared).
+  quiet += sameSteps(await sample('city-blocks', 'level'), {}, 'city-blocks level', 'worker');
   const park = await sample('skatepark', 'shape');
   quiet += sameSteps(park, { probes: odd, speeds: [1, 5, 12], laneSpacing: 4 }, 'skatepark shape, odd probes');
   expect(sameSteps(park, { skipQuiet: false }, 'skatepark shape, every ride simulated')).toBe(0);

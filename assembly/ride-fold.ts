@@ -216,7 +216,7 @@ export function rideSurfaceIO(io: usize): void {
 }
 
 /** heightOnFace: the height of face t's plane at (x, z) when (x, z) lies on its x/z projection (within 1e-9), else NaN. */
-function heightOnFace(t: i32, x: f64, z: f64): f64 {
+export function heightOnFace(t: i32, x: f64, z: f64): f64 {
   const c = C + (<usize>(3 * t) << 2);
   const A = 3 * load<u32>(c), B = 3 * load<u32>(c, 4), D = 3 * load<u32>(c, 8);
   const ax = vx(A), az = vx(A + 2), bx = vx(B), bz = vx(B + 2), cx = vx(D), cz = vx(D + 2);

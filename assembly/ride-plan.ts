@@ -4,6 +4,8 @@
 // (test/ride/plan-wasm.test.ts). Why: the plan runs once a process, where JavaScript runs its loops unoptimized
 // (docs/performance.md "Riding the collision").
 
+import { heightOnFace, rideSurface } from './ride-fold';
+
 const BORDER_BIT = 6;
 const FACE_BORDERS: u32 = 7 << BORDER_BIT;
 const FACE_WALKABLE: u32 = 1 << 9;
@@ -171,4 +173,122 @@ export function rideSampled(area: usize, hit: usize, n: i32): f64 {
   let s: f64 = 0;
   for (let k = 0; k < n; k++) if (load<u8>(hit + <usize>k) != 0) s += load<f64>(area + (<usize>k << 3));
   return s;
+}
+
+// The seam edges' measuring (src/ride/index.ts plan: the rule), over the world and grid rideFoldWorld set: its
+// vertices, corners, face bits, cells' starts and bytes, and here the grid's box and the surface look-up's IO.
+let MV: usize = 0, MC: usize = 0, MFB: usize = 0, MSTART: usize = 0, MITEMS: usize = 0, MIO: usize = 0;
+let MX0: f64 = 0, MZ0: f64 = 0, MCELL: f64 = 1;
+let MNX: i32 = 0, MNZ: i32 = 0;
+
+/** The world and grid the measuring reads (as rideFoldWorld's), and where rideSurface writes its height and visits. */
+export function ridePlanWorld(vert: usize, corner: usize, bits: usize, start: usize, items: usize, x0: f64, z0: f64, cell: f64, nx: i32, nz: i32, io: usize): void {
+  MV = vert; MC = corner; MFB = bits; MSTART = start; MITEMS = items; MX0 = x0; MZ0 = z0; MCELL = cell; MNX = nx; MNZ = nz; MIO = io;
+}
+
+/** grid.ts cellOf: the column (or row) of x, clamped to [0, n); NaN stays NaN. */
+@inline function cellOfM(x: f64, o: f64, n: i32): f64 {
+  const i = Math.floor((x - o) / MCELL);
+  return i < 0 ? 0 : i >= <f64>n ? <f64>(n - 1) : i;
+}
+
+let mHeight: f64 = 0;
+let mVisits: f64 = 0;
+
+/** surface.ts surfaceUnder at (x, z, y, reach): the face or −1, its height in mHeight (0 where no cell), visits in mVisits. */
+function surfaceUnderM(x: f64, z: f64, y: f64, reach: f64, top: i32): f64 {
+  mVisits = 0;
+  // Outside the grid's box: −1, and the height left as it was (surfaceUnder's early return; unread then).
+  if (x < MX0 || z < MZ0 || x > MX0 + <f64>MNX * MCELL || z > MZ0 + <f64>MNZ * MCELL) return -1;
+  const c = cellOfM(z, MZ0, MNZ) * <f64>MNX + cellOfM(x, MX0, MNX);
+  if (c != c) {
+    mHeight = 0;
+    return -1;
+  }
+  const best = rideSurface(<i32>c, x, z, y, reach, top);
+  mHeight = load<f64>(MIO);
+  mVisits = load<f64>(MIO, 8);
+  return <f64>best;
+}
+
+/**
+ * surface.ts surfaceAlong: the first d = step, step + step, … (added up so) while d ≤ to at whose point (x + dx · d,
+ * z + dz · d) a walkable face's plane lies within ±reach of y, or NaN; the faces listed in each point's cell, added
+ * up, in mVisits (its q.work).
+ */
+function surfaceAlongM(x: f64, z: f64, dx: f64, dz: f64, y: f64, reach: f64, step: f64, to: f64): f64 {
+  let work: f64 = 0, cell: f64 = -1, listed = 0, from: u32 = 0, end: u32 = 0;
+  for (let d = step; d <= to; d += step) {
+    const px = x + dx * d, pz = z + dz * d;
+    if (px < MX0 || pz < MZ0 || px > MX0 + <f64>MNX * MCELL || pz > MZ0 + <f64>MNZ * MCELL) continue;
+    const c = cellOfM(pz, MZ0, MNZ) * <f64>MNX + cellOfM(px, MX0, MNX);
+    if (c != cell) {
+      // A NaN cell lists no faces (and is never the same cell again).
+      cell = c;
+      listed = 0;
+      from = end = 0;
+      if (c == c) {
+        from = load<u32>(MSTART + (<usize><i32>c << 2));
+        end = load<u32>(MSTART + (<usize>(<i32>c + 1) << 2));
+        for (let e = from; e < end; ) {
+          let byte = <u32>load<u8>(MITEMS + <usize>e); e++;
+          for (; byte > 0x7f; ) { byte = <u32>load<u8>(MITEMS + <usize>e); e++; }
+          listed++;
+        }
+      }
+    }
+    work += <f64>listed;
+    // The cell's walkable faces in order (read again a point: few points share a cell's faces in a gap's 0.3 m).
+    let t: i32 = -1;
+    for (let e = from; e < end; ) {
+      let byte = <u32>load<u8>(MITEMS + <usize>e); e++;
+      let gap = byte & 0x7f;
+      for (let m: u32 = 7; byte > 0x7f; m += 7) { byte = <u32>load<u8>(MITEMS + <usize>e); e++; gap += (byte & 0x7f) << m; }
+      t += <i32>gap + 1;
+      if ((<u32>load<u16>(MFB + (<usize>t << 1)) & FACE_WALKABLE) == 0) continue;
+      const h = heightOnFace(t, px, pz);
+      if (Math.abs(h - y) <= reach) {
+        mVisits = work;
+        return d;
+      }
+    }
+  }
+  mVisits = work;
+  return NaN;
+}
+
+/** Numbers a measured edge (rideMeasure's out). */
+const MEASURED = 12;
+
+/**
+ * plan's measuring of seam edges [from, to) of `edges` (u32 corners): each edge's (edgeOf) length, inward direction
+ * and middle, the top walkable surface just inside (within `nearReach`) and just across (within `gapDrop`), and where
+ * nothing is across, how far on surface resumes (surfaceAlong up to `gapMax`); and the faces the look-ups visited
+ * (their work). MEASURED f64 an edge at out, from its first: len, ix, iz, px, py, pz, near, nearY, far, farY, d, work.
+ */
+export function rideMeasure(edges: usize, from: i32, to: i32, across: f64, nearReach: f64, gapDrop: f64, gapStep: f64, gapMax: f64, out: usize): void {
+  for (let e = from; e < to; e++) {
+    const ek = load<u32>(edges + (<usize>e << 2)), t = ek / 3, k = ek % 3;
+    const c = MC + (<usize>(3 * t) << 2);
+    const i = MV + (<usize>(3 * load<u32>(c + (<usize>k << 2))) << 3);
+    const j = MV + (<usize>(3 * load<u32>(c + (<usize>((k + 1) % 3) << 2))) << 3);
+    const o = MV + (<usize>(3 * load<u32>(c + (<usize>((k + 2) % 3) << 2))) << 3);
+    const ex = load<f64>(j) - load<f64>(i), ey = load<f64>(j, 8) - load<f64>(i, 8), ez = load<f64>(j, 16) - load<f64>(i, 16);
+    const len = Math.sqrt(ex * ex + ey * ey + ez * ez), hl = Math.sqrt(ex * ex + ez * ez);
+    let ix = -ez / hl, iz = ex / hl;
+    if ((load<f64>(o) - load<f64>(i)) * ix + (load<f64>(o, 16) - load<f64>(i, 16)) * iz < 0) { ix = -ix; iz = -iz; }
+    const px = load<f64>(i) + 0.5 * ex, py = load<f64>(i, 8) + 0.5 * ey, pz = load<f64>(i, 16) + 0.5 * ez;
+    const near = surfaceUnderM(px + ix * across, pz + iz * across, py, nearReach, 1), nearY = mHeight;
+    let work = mVisits;
+    const far = surfaceUnderM(px - ix * across, pz - iz * across, py, gapDrop, 1), farY = mHeight;
+    work += mVisits;
+    let d: f64 = NaN;
+    if (far < 0) {
+      d = surfaceAlongM(px, pz, -ix, -iz, py, gapDrop, gapStep, gapMax);
+      work += mVisits;
+    }
+    const m = out + <usize>(e - from) * (MEASURED << 3);
+    store<f64>(m, len); store<f64>(m, ix, 8); store<f64>(m, iz, 16); store<f64>(m, px, 24); store<f64>(m, py, 32); store<f64>(m, pz, 40);
+    store<f64>(m, near, 48); store<f64>(m, nearY, 56); store<f64>(m, far, 64); store<f64>(m, farY, 72); store<f64>(m, d, 80); store<f64>(m, work, 88);
+  }
 }

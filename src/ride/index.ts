@@ -16,7 +16,7 @@ import { Query } from './grid.ts';
 import { AT, surfaceAlong, surfaceUnder } from './surface.ts';
 import { buildWorld, edgeKindAt, faceNormal, faceSource, hypot3, isWalkable, type RideResource, type RideWorld } from './world.ts';
 import { RideMerge } from './merge.ts';
-import { wasmStart } from './world-wasm.ts';
+import { MEASURED, wasmMeasure, wasmStart } from './world-wasm.ts';
 import { seamEdges } from './seam-edges.ts';
 import { RIDE_DEFAULTS, round, STEP_CELL, STEP_CROSSING, STEP_LANE_X, STEP_LANE_Z, type RideFinding, type RideOptions, type RidePlan, type RideReport, type SeamEdges, type StepResult } from './types.ts';
 
@@ -337,6 +337,28 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
     EDGE[0] = i; EDGE[1] = ex; EDGE[2] = ey; EDGE[3] = ez; EDGE[4] = len; EDGE[5] = hl; EDGE[6] = ix; EDGE[7] = iz;
   };
 
+  /**
+   * Seam edge ek measured across in its middle (plan), into MEASURE: its length, inward direction (ix, iz) and middle
+   * (px, py, pz); the top walkable surface just inside (near, nearY) and just across (far, farY); where nothing is
+   * across, how far on walkable surface resumes within gapMax (d: surfaceAlong; NaN, none). q.work counts the look-ups.
+   */
+  const MEASURE = new Float64Array(MEASURED);
+  const measureEdge = (ek: number): void => {
+    edgeOf(ek);
+    const i = EDGE[0], ex = EDGE[1], ey = EDGE[2], ez = EDGE[3], len = EDGE[4], ix = EDGE[6], iz = EDGE[7];
+    // Each side's height is its top surface: an edge buried under another walkable surface (a ramp's foot sunk into
+    // the ground, a rail's end in a post's top) is no step: a board rides the surface over it (a speculative contact
+    // may still meet it: judge, buriedUnder).
+    const px = P[i] + 0.5 * ex, py = P[i + 1] + 0.5 * ey, pz = P[i + 2] + 0.5 * ez;
+    AT[0] = px + ix * ACROSS; AT[1] = pz + iz * ACROSS; AT[2] = py; AT[3] = 0.05;
+    const near = surfaceUnder(w, q, true), nearY = q.height[0];
+    AT[0] = px - ix * ACROSS; AT[1] = pz - iz * ACROSS; AT[2] = py; AT[3] = opt.gapDrop;
+    const far = surfaceUnder(w, q, true), farY = q.height[0];
+    const d = far < 0 ? surfaceAlong(w, px, pz, -ix, -iz, py, opt.gapDrop, GAP_STEP, opt.gapMax + 1e-9, q) : NaN;
+    const m = MEASURE;
+    m[0] = len; m[1] = ix; m[2] = iz; m[3] = px; m[4] = py; m[5] = pz; m[6] = near; m[7] = nearY; m[8] = far; m[9] = farY; m[10] = d;
+  };
+
   const plan = (): RidePlan => {
     // Seams: each border edge of a walkable face once (by its ends, to 0.1 mm), crossed at points along it: one every
     // seamSpacing metres, widened so that the level has at most maxCrossings.
@@ -352,28 +374,34 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
     let carry = spacing / 2;
     cur = { work: 0, rode: 0, quiet: 0, rides: [], finds: [] };
     hitAt.clear();
+    // The edges' look-ups in WebAssembly a chunk of edges at a time where the world is there (the same answers and
+    // work: assembly/ride-plan.ts rideMeasure), else measureEdge's, an edge at a time.
+    const native = wasmMeasure(w);
+    let M: Float64Array = MEASURE, from = 0, to = 0;
     for (let e = 0; e < edges.length; e++) {
       const ek = edges[e];
       // The measuring alone has spent the budget: the ride stops at this edge or before (RideMerge says where).
       if (q.work > opt.workBudget) { stopped = true; break; }
       const work0 = q.work;
       ev.count++;
-      edgeOf(ek);
       const t = (ek / 3) | 0, k = ek % 3;
-      const i = EDGE[0], ex = EDGE[1], ey = EDGE[2], ez = EDGE[3], len = EDGE[4], ix = EDGE[6], iz = EDGE[7];
+      let at = 0;
+      if (native) {
+        if (e >= to) {
+          from = e;
+          to = Math.min(edges.length, e + native.chunk);
+          M = native.at(edges, from, to, ACROSS, 0.05, opt.gapDrop, GAP_STEP, opt.gapMax + 1e-9);
+        }
+        at = MEASURED * (e - from);
+        q.work += M[at + 11];
+      } else measureEdge(ek);
+      const len = M[at], ix = M[at + 1], iz = M[at + 2], px = M[at + 3], py = M[at + 4], pz = M[at + 5];
+      const near = M[at + 6], nearY = M[at + 7], far = M[at + 8], farY = M[at + 9], d = M[at + 10];
       // Every seam edge is measured across in its middle: the level's border (nothing within gapMax), a gap, a step,
-      // or continuous, which is ridden at the crossing points that fall on it. Each side's height is its top surface:
-      // an edge buried under another walkable surface (a ramp's foot sunk into the ground, a rail's end in a post's
-      // top) is no step: a board rides the surface over it (a speculative contact may still meet it: judge, buriedUnder).
-      const px = P[i] + 0.5 * ex, py = P[i + 1] + 0.5 * ey, pz = P[i + 2] + 0.5 * ez;
-      AT[0] = px + ix * ACROSS; AT[1] = pz + iz * ACROSS; AT[2] = py; AT[3] = 0.05;
-      const near = surfaceUnder(w, q, true), nearY = q.height[0];
-      AT[0] = px - ix * ACROSS; AT[1] = pz - iz * ACROSS; AT[2] = py; AT[3] = opt.gapDrop;
-      const far = surfaceUnder(w, q, true), farY = q.height[0];
+      // or continuous, which is ridden at the crossing points that fall on it.
       measure: {
         if (far < 0) {
-          // Nothing just across: a gap when walkable surface resumes within gapMax, else the level's border.
-          const d = surfaceAlong(w, px, pz, -ix, -iz, py, opt.gapDrop, GAP_STEP, opt.gapMax + 1e-9, q);
+          // Nothing just across: a gap when walkable surface resumes within gapMax (d), else the level's border.
           if (d === d) {
             ev.seam[e] = len;
             add({ kind: 'gap', position: [px, py, pz], ...faceOf(t), size: round(d), unit: 'm', direction: [round(-ix), round(-iz)], where: 'seam' }, `gap:${t}:${k}`);

@@ -64,6 +64,8 @@ interface RideWasm {
   rideLaneSpans(n: number, c: number, spacing: number, out: number): void;
   rideLaneCells(area: number, cnx: number, from: number, to: number, cols: number, rows: number, lanes: number, nx: number): void;
   rideSampled(area: number, hit: number, n: number): number;
+  ridePlanWorld(vert: number, corner: number, bits: number, start: number, items: number, x0: number, z0: number, cell: number, nx: number, nz: number, io: number): void;
+  rideMeasure(edges: number, from: number, to: number, across: number, nearReach: number, gapDrop: number, gapStep: number, gapMax: number, out: number): void;
   rideWritePart(
     sv: number, nv: number, cv: number, corners: number, offsets: number, nf: number, flat: number, concave: number, hasBits: number,
     values: number, hasValues: number, cornerOffsets: number, cornerIds: number, listed: number, indexed: number,
@@ -134,6 +136,16 @@ export interface CoverNative {
 }
 /** seam-edges.ts seamEdgesOf's answer, or undefined where its table does not fit. */
 export type SeamPass = () => { edges: Uint32Array; total: number } | undefined;
+/** Numbers a measured seam edge (assembly/ride-plan.ts rideMeasure): len, ix, iz, px, py, pz, near, nearY, far, farY, d, work. */
+export const MEASURED = 12;
+/**
+ * The plan's measuring of seam edges [from, to) (index.ts plan: the rule): MEASURED numbers an edge from `from`'s
+ * (a view valid until the next call), at most `chunk` edges a call.
+ */
+export interface MeasurePass {
+  chunk: number;
+  at(edges: Uint32Array, from: number, to: number, across: number, nearReach: number, gapDrop: number, gapStep: number, gapMax: number): Float64Array;
+}
 
 /**
  * The searches and passes a world this builder made runs in WebAssembly over its memory, each the same answers or
@@ -150,6 +162,7 @@ interface Native {
   cover?: CoverPass;
   marks?: MarkPass;
   seams: SeamPass;
+  measure?: MeasurePass;
 }
 const NATIVE = new WeakMap<RideWorld, Native>();
 
@@ -264,6 +277,15 @@ export function wasmCover(w: RideWorld): CoverPass | undefined {
 export function wasmSeams(w: RideWorld): SeamPass | undefined {
   const n = NATIVE.get(w);
   return n?.cover ? n.seams : undefined;
+}
+
+/**
+ * index.ts plan's measuring of seam edges in WebAssembly for a world this builder made, until its coverage grid is
+ * asked for (its memory is then the coverage grid's); else undefined.
+ */
+export function wasmMeasure(w: RideWorld): MeasurePass | undefined {
+  const n = NATIVE.get(w);
+  return n?.cover ? n.measure : undefined;
 }
 
 /** quiet.ts markCells over the whole world in WebAssembly for a world this builder made, the first time; else undefined. */
@@ -646,6 +668,22 @@ export class WasmWorldBuilder {
           return { edges: new Uint32Array(w.memory.buffer, edgesAt, kept).slice(), total: w.rideSeamTotal() };
         },
       };
+      // The measuring's edges and numbers, a chunk at a time, where the seam edges' pass works.
+      const [measureAt, bytes] = 8 * cells > this.scratchCap ? [atAt, 8 * cells] : [this.base, this.scratchCap];
+      const chunk = Math.min(4096, Math.floor(bytes / (4 + 8 * MEASURED)) - 1);
+      if (chunk > 0) {
+        w.ridePlanWorld(this.vertAt, this.cornerAt, this.bitsAt, g.start.byteOffset, g.items.byteOffset, g.x0, g.z0, g.cell, g.nx, g.nz, ioAt);
+        const outAt = measureAt + align8(4 * chunk);
+        native.measure = {
+          chunk,
+          at: (edges, from, to, across, nearReach, gapDrop, gapStep, gapMax) => {
+            forgetLeft(); // as the coverage grid's pass: a coverage grid in JavaScript must not take this memory
+            new Uint32Array(w.memory.buffer, measureAt, to - from).set(edges.subarray(from, to));
+            w.rideMeasure(measureAt, 0, to - from, across, nearReach, gapDrop, gapStep, gapMax, outAt);
+            return new Float64Array(w.memory.buffer, outAt, MEASURED * (to - from));
+          },
+        };
+      }
       NATIVE.set(world, native);
     }
     return world;

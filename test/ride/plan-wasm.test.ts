@@ -11,7 +11,8 @@ import { buildWorld, FACE_BORDERS, FACE_WALKABLE, type RideWorld } from '../../s
 import { WasmWorldBuilder, wasmSeams } from '../../src/ride/world-wasm.ts';
 import { seamEdges, seamEdgesOf } from '../../src/ride/seam-edges.ts';
 import { Cover, planLanes } from '../../src/ride/lanes.ts';
-import { readRideResource, type RideResource } from '../../src/ride/index.ts';
+import { readRideResource, rider, type RidePlan, type RideResource } from '../../src/ride/index.ts';
+import { wasmMeasure } from '../../src/ride/world-wasm.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
 
 const tmp = lazyTempDir('sk8-ride-plan-');
@@ -31,6 +32,10 @@ async function real(): Promise<RideResource[][]> {
     { name: 'a', ...grid(12, 8, 1, -12, 0, 0) }, { name: 'b', ...grid(6, 4, 2, 0, 0, 0) }, { name: 'c', ...grid(5, 5, 1, 3, 0.5, 9) },
     { name: 'ramp', positions: Array.from({ length: 24 }, (_, n) => { const i = n >> 1, s = n & 1; return [i * 0.3, 0.02 * i * i * i, -3 + s]; }).flat(), indices: Array.from({ length: 11 }, (_, i) => [2 * i, 2 * i + 1, 2 * i + 3, 2 * i, 2 * i + 3, 2 * i + 2]).flat() },
     { name: 'wall', positions: [0, 0, -5, 1, 0, -5, 1, 1, -5, 0, 1, -5], indices: [0, 1, 2, 0, 2, 3] },
+    // floors 0.2 m apart (a gap), 20 mm apart in height (a step), 0.3 m (a ledge), and one over another's edge
+    { name: 'gap-a', ...grid(3, 3, 1, 30, 0, 0) }, { name: 'gap-b', ...grid(3, 3, 1, 33.2, 0, 0) },
+    { name: 'step-a', ...grid(3, 3, 1, 30, 0, 5) }, { name: 'step-b', ...grid(3, 3, 1, 33, 0.02, 5) },
+    { name: 'ledge', ...grid(3, 3, 1, 36, 0.3, 5) }, { name: 'over', ...grid(2, 2, 1, 31.5, 0.01, 6) },
   ];
   const level = readOutput(await compileMeshes(tmp.dir, 'level', meshes, { tiling: 'cells', seams: 'level' }));
   const shape = readOutput(await compileMeshes(tmp.dir, 'shape', meshes, { tiling: 'cells', seams: 'shape' }));
@@ -182,4 +187,48 @@ test('the lane plan\'s sums and the sampled share in WebAssembly are lanes.ts\'s
   expect(native[1]).toBeGreaterThan(3);
   expect(plans).toBeGreaterThan(100);
   expect(sampled).toBeGreaterThan(5);
+}, 60_000);
+
+/** A plan as data: the seam edges' count, work, lengths (their bits), crossings and findings, the steps, the stop. */
+const planData = (p: RidePlan) => ({
+  count: p.edges.count, work: Array.from(p.edges.work.subarray(0, p.edges.count)), seam: Buffer.from(p.edges.seam.buffer).toString('base64'),
+  crossings: Array.from(p.edges.crossings), finds: JSON.stringify([...p.edges.finds]), steps: Buffer.from(p.steps.buffer).toString('base64'),
+  stopped: p.stopped, seamSpacing: p.seamSpacing,
+});
+
+test('the seam edges measured in WebAssembly are the plan\'s JavaScript measuring: look-ups, work, gaps, steps, crossings; on real and hostile worlds, and a budget spent', async () => {
+  const sets = await real();
+  let gaps = 0, steps = 0, edges = 0, chunks = 0;
+  for (const [n, resources] of sets.entries()) {
+    for (let kind = -1; kind < 3; kind++) {
+      for (const budget of [400_000_000, 300]) {
+        const got = wasmWorld(resources), want = buildWorld(resources);
+        if (kind >= 0) {
+          // The same arrays in both (the grids, built before, are the same too).
+          spoil(want, kind, n + 5);
+          got.vert.set(want.vert.subarray(0, Math.min(got.vert.length, want.vert.length)));
+          got.faceBits.set(want.faceBits.subarray(0, Math.min(got.faceBits.length, want.faceBits.length)));
+        }
+        const pass = wasmMeasure(got);
+        expect(pass, `level ${n}`).toBeDefined();
+        expect(wasmMeasure(want)).toBeUndefined();
+        // Chunks of a few edges (their edges ridden across a chunk's end).
+        pass!.chunk = 1 + (n % 5);
+        // Lanes too where the world is as built (the coverage grid takes the grid's vertex cells, made before a mutation).
+        const opt = { workBudget: budget, laneSpacing: kind >= 0 ? 0 : 16 };
+        const a = planData(rider(got, opt).plan()), b = planData(rider(want, opt).plan());
+        expect(a, `level ${n}, mutation ${kind}, budget ${budget}`).toEqual(b);
+        if (budget === 300 && b.count < 3) continue;
+        const finds = b.finds;
+        gaps += finds.split('"gap"').length - 1;
+        steps += finds.split('"step"').length - 1;
+        edges += b.count;
+        chunks++;
+      }
+    }
+  }
+  expect(gaps).toBeGreaterThan(5);
+  expect(steps).toBeGreaterThan(5);
+  expect(edges).toBeGreaterThan(1000);
+  expect(chunks).toBeGreaterThan(20);
 }, 60_000);

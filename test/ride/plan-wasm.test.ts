@@ -165,11 +165,15 @@ test('the lane plan\'s sums and the sampled share in WebAssembly are lanes.ts\'s
         // The sampled share after the same rides marked.
         let s = n + 1;
         const random = (): number => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
-        for (let r = 0; r < 30; r++) {
+        for (let r = 0; r < 40; r++) {
           const [x0, z0, x1, z1] = [0, 2, 0, 2].map((k) => w.min[k] - 1 + random() * (w.max[k] - w.min[k] + 2));
-          a.mark(x0, z0, x1, z1);
-          b.mark(x0, z0, x1, z1);
+          // and a few odd ones: a point, NaN, far off the grid, −0
+          const odd = [[x0, z0, x0, z0], [NaN, z0, x1, z1], [x0, z0, x1 + 300, z1], [-0, -0, x1, -0]][r % 10] ?? [x0, z0, x1, z1];
+          a.mark(odd[0], odd[1], odd[2], odd[3]);
+          b.mark(odd[0], odd[1], odd[2], odd[3]);
         }
+        const hits = (c: Cover) => Buffer.from((c as unknown as { hit: Uint8Array }).hit).toString('base64');
+        expect(hits(a), `level ${n}, cell ${cell}: the cells marked`).toBe(hits(b));
         expect(Object.is(a.sampled(), b.sampled()), `level ${n}, cell ${cell}`).toBe(true);
         // Its sum before the rounding, bit for bit.
         const hit = (a as unknown as { hit: Uint8Array }).hit, nat = (a as unknown as { native?: { hit?: Uint8Array; sampledSum(): number } }).native;

@@ -13,5 +13,5 @@ export { rideBegin, rideBound, ridePartCount, ridePartOrigin, rideSetBound, ride
 export { rideFold, rideFoldCorner, rideFoldDot, rideFoldWorld, rideSurface, rideSurfaceIO } from './ride-fold';
 export { rideSim, rideSimHits, rideSimIO, rideSimWorld } from './ride-sim';
 export { rideCrestFold, rideIsLoud, rideQuietBegin, rideQuietBox, rideQuietConvex, rideQuietTableSlots, rideQuietWorld, rideStart, rideStartBound, rideStartIO } from './ride-quiet';
-export { rideLaneCells, rideLaneSpans, rideMark, rideMeasure, ridePlanWorld, ridePositive, rideSampled, rideSeamBegin, rideSeamCorners, rideSeamEdges, rideSeamKeys, rideSeamTotal } from './ride-plan';
+export { rideLaneCells, rideLaneSpans, rideMeasure, ridePlanWorld, ridePositive, rideSampled, rideSeamBegin, rideSeamCorners, rideSeamEdges, rideSeamKeys, rideSeamTotal } from './ride-plan';
 export { verifyClean } from './verify-clean';

@@ -291,19 +291,3 @@ export function rideMeasure(edges: usize, from: i32, to: i32, across: f64, nearR
     store<f64>(m, near, 48); store<f64>(m, nearY, 56); store<f64>(m, far, 64); store<f64>(m, farY, 72); store<f64>(m, d, 80); store<f64>(m, work, 88);
   }
 }
-
-/** Cover.mark's col: the cell of x from o, clamped to [0, n) (NaN stays NaN: no cell). */
-@inline function coverCol(x: f64, o: f64, cell: f64, n: i32): f64 {
-  return Math.min(<f64>(n - 1), Math.max(0, Math.floor((x - o) / cell)));
-}
-
-/**
- * Cover.mark after its count (n points, from JavaScript's Math.hypot): the hit byte of the coverage cell (nx × nz of
- * `cell` m from (ox, oz)) under each of the n + 1 points from (x0, z0) to (x1, z1) set.
- */
-export function rideMark(hit: usize, ox: f64, oz: f64, cell: f64, nx: i32, nz: i32, x0: f64, z0: f64, x1: f64, z1: f64, n: f64): void {
-  for (let i: f64 = 0; i <= n; i++) {
-    const k = coverCol(z0 + ((z1 - z0) * i) / n, oz, cell, nz) * <f64>nx + coverCol(x0 + ((x1 - x0) * i) / n, ox, cell, nx);
-    if (k == k) store<u8>(hit + <usize><i32>k, 1);
-  }
-}

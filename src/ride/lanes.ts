@@ -84,8 +84,6 @@ export class Cover {
   /** Marks the cells along the segment from (x0, z0) to (x1, z1). */
   mark(x0: number, z0: number, x1: number, z1: number): void {
     const n = Math.max(1, Math.ceil(Math.hypot(x1 - x0, z1 - z0) / (this.cell / 2)));
-    // The points in WebAssembly where the hit bytes are there (world-wasm.ts; the same cells).
-    if (this.native?.hit) return this.native.mark(this.x0, this.z0, x0, z0, x1, z1, n);
     for (let i = 0; i <= n; i++) this.hit[this.index(x0 + ((x1 - x0) * i) / n, z0 + ((z1 - z0) * i) / n)] = 1;
   }
   sampled(): number {

@@ -64,7 +64,6 @@ interface RideWasm {
   rideLaneSpans(n: number, c: number, spacing: number, out: number): void;
   rideLaneCells(area: number, cnx: number, from: number, to: number, cols: number, rows: number, lanes: number, nx: number): void;
   rideSampled(area: number, hit: number, n: number, s: number): number;
-  rideMark(hit: number, ox: number, oz: number, cell: number, nx: number, nz: number, x0: number, z0: number, x1: number, z1: number, n: number): void;
   ridePlanWorld(vert: number, corner: number, bits: number, start: number, items: number, x0: number, z0: number, cell: number, nx: number, nz: number, io: number): void;
   rideMeasure(edges: number, from: number, to: number, across: number, nearReach: number, gapDrop: number, gapStep: number, gapMax: number, out: number): void;
   rideWritePart(
@@ -134,8 +133,6 @@ export interface CoverNative {
   occupied(): number;
   laneAreas(spacing: number, nx: number, nz: number): Float64Array | undefined;
   sampledSum(): number;
-  /** Cover.mark's points (n + 1 of them, n worked out by the caller) into these hit bytes; the grid's corner (ox, oz). */
-  mark(ox: number, oz: number, x0: number, z0: number, x1: number, z1: number, n: number): void;
 }
 /** seam-edges.ts seamEdgesOf's answer, or undefined where its table does not fit. */
 export type SeamPass = () => { edges: Uint32Array; total: number } | undefined;
@@ -727,6 +724,5 @@ function coverNative(w: RideWasm, areaAt: number, cell: number, nx: number, nz: 
       for (let k = 0; k < cells; k += CHUNK) s = w.rideSampled(areaAt + 8 * k, hitAt + k, Math.min(CHUNK, cells - k), s);
       return s;
     },
-    mark: (ox, oz, x0, z0, x1, z1, n) => w.rideMark(hitAt, ox, oz, cell, nx, nz, x0, z0, x1, z1, n),
   };
 }

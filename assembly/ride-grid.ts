@@ -162,6 +162,20 @@ export function rideCover(vert: usize, corner: usize, bits: usize, from: i32, to
     if ((ia | ib | ic | ja | jb | jc) < 0) continue;
     const i0 = min3(ia, ib, ic), i1 = max3(ia, ib, ic), j0 = min3(ja, jb, jc), j1 = max3(ja, jb, jc);
     const share = a / (<f64>(i1 - i0 + 1) * <f64>(j1 - j0 + 1));
+    const di = i1 - i0, dj = j1 - j0;
+    if (di <= 1 && dj <= 1 && share - share == 0) {
+      // A box of at most 2 × 2 cells (most faces), its four cells written whatever its shape: a cell outside the box
+      // is its own column or row again, given 0 (x + 0 is x: no cell is −0, and the share is finite), so the branches
+      // on the box's shape, taken face to face at random, are not there to mispredict.
+      const m00 = area + (<usize>(j0 * nx + i0) << 3), m01 = m00 + (<usize>di << 3);
+      const m10 = m00 + (<usize>(dj * nx) << 3), m11 = m10 + (<usize>di << 3);
+      const sx = di != 0 ? share : 0, sz = dj != 0 ? share : 0, sxz = di != 0 && dj != 0 ? share : 0;
+      store<f64>(m00, load<f64>(m00) + share);
+      store<f64>(m01, load<f64>(m01) + sx);
+      store<f64>(m10, load<f64>(m10) + sz);
+      store<f64>(m11, load<f64>(m11) + sxz);
+      continue;
+    }
     for (let j = j0; j <= j1; j++) {
       for (let i = i0; i <= i1; i++) {
         const m = area + (<usize>(j * nx + i) << 3);

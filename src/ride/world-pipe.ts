@@ -20,15 +20,19 @@ export interface PartWriter {
   rideGridPlace(...args: number[]): void;
   rideGridCountAfter(...args: number[]): void;
   rideGridFill(...args: number[]): void;
+  rideCover(...args: number[]): number;
+  memory: WebAssembly.Memory;
 }
 
 /**
  * A posted job's parameters: its arguments, then its kind at PART_PARAMS − 1. A part (OP_WRITE): rideWritePart's 24
  * arguments, then rideTransform's 7. The grid's passes over a range of vertices or faces (OP_PLACE, OP_COUNT_AFTER,
- * OP_FILL: assembly/ride-grid.ts rideGridPlace, rideGridCountAfter, rideGridFill), a chunk of GRID_CHUNK a call.
+ * OP_FILL: assembly/ride-grid.ts rideGridPlace, rideGridCountAfter, rideGridFill), a chunk of GRID_CHUNK a call. The
+ * coverage grid's pass (OP_COVER: rideCover over all faces, its areas zeroed first, the total carried from chunk to
+ * chunk in face order; the total is its result 0).
  */
 export const PART_PARAMS = 32;
-export const OP_WRITE = 0, OP_PLACE = 1, OP_COUNT_AFTER = 2, OP_FILL = 3;
+export const OP_WRITE = 0, OP_PLACE = 1, OP_COUNT_AFTER = 2, OP_FILL = 3, OP_COVER = 4;
 /** Vertices or faces a grid call takes (world-wasm.ts says why). */
 export const GRID_CHUNK = 1 << 15;
 /** Parts posted and not yet retired at most (the queue's slots). */
@@ -69,6 +73,14 @@ const RUN_SOURCE = `(w, P, O, c) => {
     return;
   }
   const from = P[p + 1], to = P[p + 2];
+  if (op === ${OP_COVER}) {
+    // vert, from, to, corner, bits, place, area, nx, cells
+    new Float64Array(w.memory.buffer, P[p + 6], P[p + 8]).fill(0);
+    let total = 0;
+    for (let t = from; t < to; t += ${GRID_CHUNK}) total = w.rideCover(P[p], P[p + 3], P[p + 4], t, Math.min(to, t + ${GRID_CHUNK}), P[p + 5], P[p + 6], P[p + 7], total);
+    O[o] = total;
+    return;
+  }
   // A call a chunk; the first of the count's calls zeroes its cells (and so is made for an empty range too).
   let t = from;
   do {
@@ -107,8 +119,10 @@ try {
 Atomics.notify(C, ${STARTED});
 for (;;) {
   const epoch = Atomics.load(C, ${EPOCH});
-  if (w === undefined || Atomics.load(C, ${STOP}) || Atomics.load(C, ${FAILED})) break;
+  if (w === undefined || Atomics.load(C, ${FAILED})) break;
   const c = Atomics.load(C, ${CLAIM});
+  // Stopped: the jobs posted before the stop are still done (a closed pipe's last job may be one it was closed after).
+  if (c >= Atomics.load(C, ${TAIL}) && Atomics.load(C, ${STOP})) break;
   if (c < Atomics.load(C, ${TAIL})) {
     if (Atomics.compareExchange(C, ${CLAIM}, c, c + 1) !== c) continue;
     const s = c % ${PIPE_SLOTS};
@@ -242,11 +256,14 @@ export class PartPipe {
     return this.out[OUT * (c % PIPE_SLOTS) + k];
   }
 
-  /** Stops the worker (parts still posted must have been waited for). */
-  close(): void {
+  /**
+   * Stops the worker once the jobs posted are done (their results can still be waited for: a job no thread has
+   * claimed is done here); `now`: at once (a build given up: its jobs' results are not wanted).
+   */
+  close(now = false): void {
     Atomics.store(this.control, STOP, 1);
     Atomics.add(this.control, EPOCH, 1);
     Atomics.notify(this.control, EPOCH);
-    void this.worker?.terminate().catch(() => {});
+    if (now) void this.worker?.terminate().catch(() => {});
   }
 }

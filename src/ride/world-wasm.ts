@@ -16,7 +16,7 @@ import type { Hit, RideResult, RideStart, SimulationOptions } from './simulate.t
 import type { Query } from './grid.ts';
 import { forgetLeft, gridCells, leaveForCover, WORLD_DEFAULTS, type Grid, type NativeSurface, type WorldOptions } from './grid.ts';
 import { resourceFaces, resourceVertices, WALKABLE_MIN_NY, worldOf, writeFaces, type FaceArrays, type RideResource, type RideWorld } from './world.ts';
-import { GRID_CHUNK, OP_COUNT_AFTER, OP_FILL, OP_PLACE, PartPipe, PIPE_SLOTS } from './world-pipe.ts';
+import { GRID_CHUNK, OP_COUNT_AFTER, OP_COVER, OP_FILL, OP_PLACE, PartPipe, PIPE_SLOTS } from './world-pipe.ts';
 
 interface RideWasm {
   memory: WebAssembly.Memory;
@@ -318,7 +318,7 @@ export class WasmWorldBuilder {
   private readonly runs: number[] = [];
   private readonly names: string[] = [];
   /** Where finish laid the grid's vertex columns and rows, its per-cell scratch and the quiet map's marks. */
-  private gridAt: { placeAt: number; atAt: number; marksAt: number; ioAt: number; quietAt: number; loudAt: number; stateAt: number } | undefined;
+  private gridAt: { placeAt: number; atAt: number; afterAt: number; marksAt: number; ioAt: number; quietAt: number; loudAt: number; stateAt: number } | undefined;
   /** Where the ride being simulated puts its hits (rideHits). */
   private readonly hits: { out: Hit[] } = { out: [] };
 
@@ -327,6 +327,14 @@ export class WasmWorldBuilder {
   private readonly posted: Posted[] = [];
   private readonly lo = [Infinity, Infinity, Infinity];
   private readonly hi = [-Infinity, -Infinity, -Infinity];
+  /**
+   * A pipelined build's coverage grid over the world grid's own cells, worked out on the writer thread once the grid
+   * is built (while this thread goes on to the plan), into the grid's second-half scratch, read no more: the job and
+   * where its areas lie.
+   */
+  private coverJob: { c: number; areaAt: number } | undefined;
+  /** Whether finish has run. */
+  private finished = false;
 
   /**
    * `faces` and `vertices`: the capacities to start with (an estimate: pages never written are never resident).
@@ -515,7 +523,9 @@ export class WasmWorldBuilder {
 
   /** Stops the writer thread of a pipelined build that will not be finished (a file refused half way); finish does it too. */
   close(): void {
-    this.pipe?.close();
+    // A finished build's thread stops by itself once its last job is done (finish closed the queue); a build given up
+    // stops it at once.
+    if (!this.finished) this.pipe?.close(true);
   }
 
   /** Grows the memory to at least `end` bytes (a thread's linear memory holds 4 GiB at most: past it, said so). */
@@ -599,15 +609,22 @@ export class WasmWorldBuilder {
       w.rideFoldWorld(this.vertAt, this.cornerAt, this.bitsAt, n, startAt, itemsAt, g.x0, g.z0, g.cell, g.nx, g.nz, seenAt);
       w.rideSimWorld(this.vertAt, this.cornerAt, this.allowAt, n, startAt, itemsAt, g.x0, g.z0, g.cell, g.nx, g.nz);
       w.rideQuietWorld(this.vertAt, this.cornerAt, this.allowAt, this.bitsAt, n, startAt, itemsAt, g.x0, g.z0, g.cell, g.nx, g.nz, quietAt, tableAt, tableEnd, ioAt);
-      this.gridAt = { placeAt, atAt, marksAt, ioAt, quietAt, loudAt, stateAt };
+      this.gridAt = { placeAt, atAt, afterAt, marksAt, ioAt, quietAt, loudAt, stateAt };
       grid = (world) => {
         const buf = w.memory.buffer;
         leaveForCover(g, world.vert, new Int32Array(buf, placeAt, 2 * nv), new Uint8Array(buf, atAt, 8 * cells));
         return { ...g, start: new Uint32Array(buf, startAt, cells + 1), items: new Uint8Array(buf, itemsAt, bytes) };
       };
     }
-    this.close();
     const world = worldOf(this.arrays(), n, nv, this.runs, this.names, lo, hi, options, false, grid);
+    if (pipe && n > 0) {
+      // The coverage grid's pass over the grid's own cells (the ride's plan asks for it after the seams), on the writer
+      // thread while this one goes on, into the grid's second-half scratch (read no more); the thread then stops.
+      const { placeAt, afterAt } = this.gridAt!, g = world.grid;
+      this.coverJob = { c: pipe.postJob(OP_COVER, [this.vertAt, 0, n, this.cornerAt, this.bitsAt, placeAt, afterAt, g.nx, g.nx * g.nz]), areaAt: afterAt };
+      pipe.close();
+    } else this.close();
+    this.finished = true;
     if (n > 0) {
       const g = world.grid, cells = g.nx * g.nz, words = (cells + 31) >>> 5, { placeAt, atAt, marksAt, ioAt, quietAt, loudAt, stateAt } = this.gridAt!;
       const native: Native = {
@@ -634,7 +651,20 @@ export class WasmWorldBuilder {
         cover: (x0, z0, cell, nx, nz) => {
           if (nx * nz > cells) return undefined;
           forgetLeft(); // the grid's leftovers are this memory: a later coverage grid in JavaScript must not take them
-          if (!(Object.is(x0, g.x0) && Object.is(z0, g.z0) && Object.is(cell, g.cell) && nx === g.nx && nz === g.nz)) {
+          const own = Object.is(x0, g.x0) && Object.is(z0, g.z0) && Object.is(cell, g.cell) && nx === g.nx && nz === g.nz;
+          // The writer thread's pass (a pipelined build): waited for (done here if that thread has not begun it); over
+          // these cells, its areas and total; else it has stopped reading the grid's vertex columns, which go below.
+          const job = this.coverJob;
+          this.coverJob = undefined;
+          if (job) {
+            this.pipe!.wait(job.c);
+            if (own) {
+              const free = 8 * nv > this.scratchCap ? [placeAt, align8(8 * nv)] : [this.base, this.scratchCap];
+              const area = new Float64Array(w.memory.buffer, job.areaAt, nx * nz);
+              return { area, total: this.pipe!.result(job.c, 0), ...coverNative(w, job.areaAt, cell, nx, nz, free[0], free[1]) };
+            }
+          }
+          if (!own) {
             for (let v = 0; v < nv; v += CHUNK) w.rideGridPlace(this.vertAt, v, Math.min(nv, v + CHUNK), x0, z0, cell, nx, nz, placeAt);
           }
           const area = new Float64Array(w.memory.buffer, atAt, nx * nz).fill(0);

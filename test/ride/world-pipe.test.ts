@@ -13,6 +13,7 @@ import { CONVEX_ALLOWANCE_SOURCE, PartPipe, PIPE_SLOTS, type PartWriter } from '
 import { edgeAllowance, EDGE_CONVEX } from '../../src/ride/contact.ts';
 import { encoderInstance, encoderSharedModule, sharedEncoderMemory } from '../../src/geometry/wasm.ts';
 import { rideWorld, type RideResource } from '../../src/ride/index.ts';
+import { Cover } from '../../src/ride/lanes.ts';
 import { readRideWorld } from '../../cli/commands/ride.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
 
@@ -73,6 +74,27 @@ test('the pipelined world is the one-thread world, array for array, with and wit
       // A ring smaller than most parts (grown for them), and one a few parts long (parts wait for the oldest).
       for (const ring of [256, 40_000]) expect(whole(build(resources, 1e6, pipeline, ring)), `${label}, ${pipeline}, ring ${ring}`).toEqual(want);
     }
+  }
+  // The coverage grid a pipelined build works out on its writer thread (over the grid's own cells), and one over other
+  // cells (the writer thread's pass waited for, then the columns worked out again): the one-thread build's, bit for bit.
+  const coverOf = (w: RideWorld, twice: boolean) => {
+    const c = new Cover(w, twice ? 2 * w.grid.cell : w.grid.cell);
+    return { total: Object.is(c.total, -0) ? '-0' : c.total, area: bytes(c.area), nx: c.nx, nz: c.nz };
+  };
+  for (const [label, resources] of sets) {
+    for (const twice of [false, true]) {
+      const want = coverOf(build(resources, 0, undefined), twice);
+      for (const pipeline of ['here', 'worker'] as const) expect(coverOf(build(resources, 0, pipeline), twice), `${label}, ${pipeline}, cells ×${twice ? 2 : 1}`).toEqual(want);
+    }
+  }
+  // A finished build closed at once (as the CLI's read does in its `finally`): the writer thread's last job (the
+  // coverage grid) is still done, not cut off (a wait for it would stall).
+  for (let k = 0; k < 4; k++) {
+    const b = new WasmWorldBuilder(0, 0, 'worker');
+    for (const r of many) b.add(r);
+    const w = b.finish();
+    b.close();
+    expect(coverOf(w, false), `closed after finish, round ${k}`).toEqual(coverOf(build(many, 0, undefined), false));
   }
   // A resource the writer does not take (arrays not the codec's: written by writeFaces here) between pipelined parts.
   const odd = structuredClone(real[0]);

@@ -156,6 +156,52 @@ test('the world built in WebAssembly is the world writeFaces and buildGrid give,
   expect(buildWorld(sets[8][1]).faces).toBeGreaterThan(faces);
 }, 60_000);
 
+test("the fold search's box and corner tests without a branch each: quiet.ts's answers at the box's very edge, with NaN corners in every place, at scales where the margin vanishes", async () => {
+  // Boxes (convex top edges, faces across in the same part and in another: the lid and the wall), a plate beside a
+  // top edge (crowded), a floor under a box's top (out of reach), a ramp (slanted edges, whose box holds faces clear
+  // of their line).
+  const out = await compileMeshes(tmp.dir, 'fold-box', [
+    box('a', 0, 0, 0, 1.5, 0.8, 1.5), box('b', 3, 0, 0, 4.5, 0.5, 2), { name: 'plate', ...grid(1, 1, 1, 4.5015, 0.51, 0) },
+    { name: 'floor', ...grid(3, 3, 1, -0.5, 0.8002, -0.5) },
+    { name: 'ramp', positions: Array.from({ length: 16 }, (_, n) => { const i = n >> 1, s = n & 1; return [6 + i * 0.3 + s * 0.7, 0.05 * i * i, 3 + s + 0.2 * i]; }).flat(), indices: Array.from({ length: 7 }, (_, i) => [2 * i, 2 * i + 1, 2 * i + 3, 2 * i, 2 * i + 3, 2 * i + 2]).flat() },
+    { name: 'lid', positions: [0.3, 1.1, 3.7, 2.3, 1.1, 3.7, 2.3, 1.1, 5.7, 0.3, 1.1, 5.7], indices: [0, 2, 1, 0, 3, 2] },
+    { name: 'wall', positions: [0.3, 0.1, 3.7, 2.3, 0.1, 3.7, 2.3, 1.1, 3.7, 0.3, 1.1, 3.7], indices: [0, 1, 2, 0, 2, 3] },
+  ], { tiling: 'objects', seams: 'level' });
+  const base = readOutput(out);
+  /** Every shape's vertices changed by `f` (vertex v's coordinate i, of n). */
+  const each = (f: (V: Float32Array, v: number, n: number) => void): RideResource[] => base.map((r) => {
+    const res = structuredClone(r.resource);
+    for (const s of res.shapes) { const V = s.vertices as Float32Array; for (let v = 0; v < V.length / 3; v++) f(V, v, V.length / 3); }
+    return { name: r.name, resource: res };
+  });
+  const sets: [string, RideResource[]][] = [['as compiled', base]];
+  // Scaled by powers of two (exact in f32): at 2^60 the edge's box (its ends ± 2.01 mm) is its ends' own coordinates
+  // in f64, so the faces beside an edge along x or z reach it exactly (a < where ≤ belongs shows).
+  for (const k of [40, 52, 60, 100]) sets.push([`scaled 2^${k}`, each((V, v) => { for (let i = 0; i < 3; i++) V[3 * v + i] *= 2 ** k; })]);
+  // A NaN x or z at each place of a face's corners (max3 and min3 pick by their order): every third vertex from
+  // 0, 1 or 2, one coordinate.
+  for (const i of [0, 2]) for (const from of [0, 1, 2]) sets.push([`NaN ${'xyz'[i]} from ${from}`, each((V, v) => { if (v % 3 === from) V[3 * v + i] = NaN; })]);
+  sets.push(['infinite x', each((V, v) => { if (v % 5 === 1) V[3 * v] = v % 2 ? Infinity : -Infinity; })]);
+  // Shrunk to a 256th and moved 4 km out: a face's corners all within SAME_VERTEX of each other (both ends of an edge
+  // at once), the corner across the first that matches, as quiet.ts takes it.
+  sets.push(['tiny, far out', each((V, v) => { for (let i = 0; i < 3; i++) V[3 * v + i] = V[3 * v + i] / 256 + 4096; })]);
+  let found = 0, none = 0;
+  for (const [label, resources] of sets) {
+    const want = buildWorld(resources), fold = wasmFold(wasmWorld(resources, 0))!, a = new Int32Array(1), b = new Int32Array(1), differ: string[] = [];
+    for (let e = 0; e < 3 * want.faces; e++) {
+      const t = Math.floor(e / 3), k = e % 3;
+      a[0] = b[0] = -1;
+      const x = fold(t, k, a), y = foldAcross(want, t, k, b);
+      if (!Object.is(x, y) || (y >= 0 && a[0] !== b[0])) differ.push(`${e}: ${x} ${a[0]} against ${y} ${b[0]}`);
+      if (y >= 0) found++;
+      else none++;
+    }
+    expect(differ.slice(0, 5), label).toEqual([]);
+  }
+  expect(found).toBeGreaterThan(500);
+  expect(none).toBeGreaterThan(500);
+});
+
 test('a resource whose arrays are not as the codec gives them is written by writeFaces into the same memory; the ride is the same', async () => {
   const out = await compileMeshes(tmp.dir, 'mixed', [
     { name: 'a', ...grid(8, 8, 1, -8, 0, -8) }, { name: 'b', ...grid(8, 8, 1, 0, 0, -8) }, { name: 'c', ...grid(8, 8, 1, -8, 0, 0) },

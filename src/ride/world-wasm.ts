@@ -560,8 +560,13 @@ export class WasmWorldBuilder {
       const afterAt = atAt + 8 * cells, firstAt = afterAt + 8 * cells, startAt = pipe ? firstAt + align8(4 * cells) : afterAt;
       const itemsAt = startAt + align8(4 * (cells + 1));
       this.reach(itemsAt);
-      new Uint8Array(w.memory.buffer, atAt, 8 * cells).fill(0);
-      new Uint8Array(w.memory.buffer, startAt, itemsAt - startAt).fill(0);
+      // The first half's cells and the starts zeroed (fresh pages, faulted in here: a pipelined build does it while the
+      // writer thread zeroes its own half's, so that neither waits for the other's faults).
+      const zero = (): void => {
+        new Uint8Array(w.memory.buffer, atAt, 8 * cells).fill(0);
+        new Uint8Array(w.memory.buffer, startAt, itemsAt - startAt).fill(0);
+      };
+      if (!pipe) zero();
       let bytes: number;
       // A chunk a call: a function runs a call through in the code it started with (wasm has no on-stack
       // replacement), so the later chunks run the optimized code V8 compiles once the first ones made it hot.
@@ -582,6 +587,7 @@ export class WasmWorldBuilder {
         place(0, hv);
         pipe.wait(placed);
         const counted = pipe.postJob(OP_COUNT_AFTER, [this.cornerAt, h, n, placeAt, afterAt, g.nx, firstAt, cells]);
+        zero();
         count(0, h);
         pipe.wait(counted);
         bytes = w.rideGridStartsSplit(atAt, afterAt, firstAt, cells, startAt) >>> 0;

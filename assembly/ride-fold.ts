@@ -5,7 +5,7 @@
 // less time); the last step (acos of the normals' dot) is left to the caller, so JavaScript's Math.acos gives it. Why WebAssembly: the ride judges tens of thousands of edges once in a fresh process.
 
 import { cellAt } from './ride-grid';
-import { hypot3 } from './ride-world';
+import { FACE_NX, FACE_NY, FACE_NZ, faceNormalAt } from './ride-world';
 
 const SAME_VERTEX: f64 = 1e-6;
 const ACROSS: f64 = 0.002;
@@ -142,21 +142,11 @@ export function rideFold(t: i32, k: i32): i32 {
   return 1;
 }
 
+/** Face t's unit normal into NX_ NY_ NZ_ (faceNormalAt's, over this world). */
 let NX_: f64 = 0, NY_: f64 = 0, NZ_: f64 = 0;
-
-/** Face t's unit normal into NX_ NY_ NZ_ (src/ride/world.ts faceNormal: zero when degenerate). */
-function normal(t: i32): void {
-  const c = C + (<usize>(3 * t) << 2);
-  const A = 3 * load<u32>(c), B = 3 * load<u32>(c, 4), D = 3 * load<u32>(c, 8);
-  const ux = vx(B) - vx(A), uy = vx(B + 1) - vx(A + 1), uz = vx(B + 2) - vx(A + 2);
-  const wx = vx(D) - vx(A), wy = vx(D + 1) - vx(A + 1), wz = vx(D + 2) - vx(A + 2);
-  const nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
-  const len = hypot3(nx, ny, nz);
-  if (len > 1e-12) {
-    NX_ = nx / len; NY_ = ny / len; NZ_ = nz / len;
-  } else {
-    NX_ = 0; NY_ = 0; NZ_ = 0;
-  }
+@inline function normal(t: i32): void {
+  faceNormalAt(V, C, t);
+  NX_ = FACE_NX; NY_ = FACE_NY; NZ_ = FACE_NZ;
 }
 
 function segmentMeetsBox(ax: f64, az: f64, ex: f64, ez: f64, x0: f64, z0: f64, x1: f64, z1: f64): bool {

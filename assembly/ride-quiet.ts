@@ -10,7 +10,7 @@
 
 import { cellAt } from './ride-grid';
 import { rideFold, rideFoldCorner, rideFoldDot, rideSurface } from './ride-fold';
-import { hypot3 } from './ride-world';
+import { FACE_NX, FACE_NY, FACE_NZ, faceNormalAt, hypot3 } from './ride-world';
 
 /** Math.acos as JavaScript computes it (src/ride/world-wasm.ts passes Math.acos itself; ride-sim.ts's too). */
 @external("env", "rideAcos")
@@ -321,14 +321,8 @@ export function rideStart(rider: i32, p: i32, skip: i32): i32 {
   store<f64>(OUT, work, 48);
   if (face < 0) return 0;
   // faceNormal (src/ride/world.ts).
-  const c = C + (<usize>(3 * face) << 2);
-  const pa = V + (<usize>(3 * load<u32>(c)) << 3), pb = V + (<usize>(3 * load<u32>(c, 4)) << 3), pd = V + (<usize>(3 * load<u32>(c, 8)) << 3);
-  const ux = load<f64>(pb) - load<f64>(pa), uy = load<f64>(pb, 8) - load<f64>(pa, 8), uz = load<f64>(pb, 16) - load<f64>(pa, 16);
-  const wx = load<f64>(pd) - load<f64>(pa), wy = load<f64>(pd, 8) - load<f64>(pa, 8), wz = load<f64>(pd, 16) - load<f64>(pa, 16);
-  const cx = uy * wz - uz * wy, cy = uz * wx - ux * wz, cz = ux * wy - uy * wx;
-  const cl = hypot3(cx, cy, cz);
-  let nx: f64 = 0, ny: f64 = 0, nz: f64 = 0;
-  if (cl > 1e-12) { nx = cx / cl; ny = cy / cl; nz = cz / cl; }
+  faceNormalAt(V, C, face);
+  const nx = FACE_NX, ny = FACE_NY, nz = FACE_NZ;
   // The probe's support along the normal (probes.ts support, its pose turned to (dx, dz)).
   const kind = load<f64>(START_IO, 64), p0 = load<f64>(START_IO, 72), p1 = load<f64>(START_IO, 80), p2 = load<f64>(START_IO, 88);
   let reachOut: f64;

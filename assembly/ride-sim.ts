@@ -12,7 +12,7 @@
 // handed to JavaScript by the imported rideHits when full and at the end), the contact pool in static data.
 
 import { cellAt } from './ride-grid';
-import { hypot3 } from './ride-world';
+import { FACE_NX, FACE_NY, FACE_NZ, faceNormalAt } from './ride-world';
 import { rideSeen, rideSeenStamp } from './ride-fold';
 
 /** Math.acos as JavaScript gives it (contact.ts contactNormal). */
@@ -114,18 +114,10 @@ function faceNormal(t: i32): void {
   store<f64>(o, BNX, 32); store<f64>(o, BNY, 40); store<f64>(o, BNZ, 48);
 }
 
-/** Face t's unit normal into FNX FNY FNZ (src/ride/world.ts faceNormal: zero when degenerate). */
-function faceNormalOf(t: i32): void {
-  const A = 3 * cornerAt(3 * t), B = 3 * cornerAt(3 * t + 1), D = 3 * cornerAt(3 * t + 2);
-  const ux = vx(B) - vx(A), uy = vx(B + 1) - vx(A + 1), uz = vx(B + 2) - vx(A + 2);
-  const wx = vx(D) - vx(A), wy = vx(D + 1) - vx(A + 1), wz = vx(D + 2) - vx(A + 2);
-  const nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
-  const len = hypot3(nx, ny, nz);
-  if (len > 1e-12) {
-    FNX = nx / len; FNY = ny / len; FNZ = nz / len;
-  } else {
-    FNX = 0; FNY = 0; FNZ = 0;
-  }
+/** Face t's unit normal into FNX FNY FNZ (faceNormalAt's, over this world). */
+@inline function faceNormalOf(t: i32): void {
+  faceNormalAt(V, C, t);
+  FNX = FACE_NX; FNY = FACE_NY; FNZ = FACE_NZ;
 }
 
 // The contact routines' face (probes.ts TRI: its three vertices, x y z each), face normal and reach (NR).

@@ -60,6 +60,28 @@ export function rideTransform(qx: f64, qy: f64, qz: f64, qw: f64, px: f64, py: f
   return <f64>load<f32>(p);
 }
 
+// faceNormalAt's answer.
+export let FACE_NX: f64 = 0, FACE_NY: f64 = 0, FACE_NZ: f64 = 0;
+
+/**
+ * Face t's unit normal into FACE_NX FACE_NY FACE_NZ (src/ride/world.ts faceNormal, the same steps: the cross product
+ * of its edges from corner 0, over hypot3; zero when degenerate), over a world's vertices (f64 x y z) and corners (u32).
+ * The one copy the ride's searches, simulation and quiet rides use.
+ */
+@inline export function faceNormalAt(vert: usize, corner: usize, t: i32): void {
+  const c = corner + (<usize>(3 * t) << 2);
+  const pa = vert + (<usize>(3 * load<u32>(c)) << 3), pb = vert + (<usize>(3 * load<u32>(c, 4)) << 3), pd = vert + (<usize>(3 * load<u32>(c, 8)) << 3);
+  const ux = load<f64>(pb) - load<f64>(pa), uy = load<f64>(pb, 8) - load<f64>(pa, 8), uz = load<f64>(pb, 16) - load<f64>(pa, 16);
+  const wx = load<f64>(pd) - load<f64>(pa), wy = load<f64>(pd, 8) - load<f64>(pa, 8), wz = load<f64>(pd, 16) - load<f64>(pa, 16);
+  const nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
+  const len = hypot3(nx, ny, nz);
+  if (len > 1e-12) {
+    FACE_NX = nx / len; FACE_NY = ny / len; FACE_NZ = nz / len;
+  } else {
+    FACE_NX = 0; FACE_NY = 0; FACE_NZ = 0;
+  }
+}
+
 /** Math.hypot(x, y, z) as V8 computes it (src/ride/world.ts hypot3, the same steps). */
 export function hypot3(x: f64, y: f64, z: f64): f64 {
   const ax = Math.abs(x), ay = Math.abs(y), az = Math.abs(z);

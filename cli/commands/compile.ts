@@ -236,7 +236,9 @@ async function rideBuilt(r: CompileResult): Promise<{ text: string } | { text: s
   const { RIDE_LISTED } = await import('../../src/ride/index.ts');
   const { renameSync, writeFileSync } = await import('node:fs');
   const t0 = performance.now();
-  const rode = await rideFiles(r.manifest.resources.map((m) => join(r.outDir, m.file)), 'auto');
+  // In the order `ride OUT` takes a folder's files (their names sorted): the world's face order sets the crossing
+  // points along the seams and which of equal findings is kept, so the two report the same ride.
+  const rode = await rideFiles(r.manifest.resources.map((m) => m.file).sort().map((f) => join(r.outDir, f)), 'auto');
   if ('error' in rode) return { text: '', error: `ride: ${rode.error}` };
   const report = rode.report;
   const ms = performance.now() - t0;

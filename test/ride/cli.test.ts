@@ -158,4 +158,23 @@ describe('compile --ride', () => {
       expect(u.stderr).toContain('--ride');
     }
   }, 60_000);
+
+  test("the ride stored is the one `ride OUT` gives: the files ridden in the same order", async () => {
+    // A strip 1,200 m long: cells 0 … 11 along x, whose names sort otherwise than their numbers (…_10_0 before …_2_0).
+    const doc = newLevel();
+    addNode(doc, { name: 'strip', ...grid(24, 2, 50, 0, 0, 0), material: 'concrete' });
+    addNode(doc, { name: 'step', ...grid(4, 1, 50, 300, 0.02, 0), material: 'concrete' });
+    const glb = await writeLevel(doc, join(tmp.dir, 'strip.glb'));
+    const out = join(tmp.dir, 'strip-out');
+    const c = run(glb, '--ride', '--tiling', 'cells', '--seams', 'shape', '--no-cache', '-o', out, '--json');
+    expect(c.status === 0 || c.status === 1, c.stderr).toBe(true);
+    const stored = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).ride;
+    const names = readdirSync(out).filter((f) => f.endsWith('.physics'));
+    expect(names.length).toBeGreaterThan(10);
+    const r = run('ride', out, '--json');
+    const rode = JSON.parse(r.stdout);
+    expect(stored.coverage).toEqual(rode.coverage);
+    expect(stored.counts).toEqual(rode.counts);
+    expect(stored.findings).toEqual(rode.findings.slice(0, stored.listed));
+  }, 60_000);
 });

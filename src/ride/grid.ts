@@ -220,7 +220,7 @@ export class Query {
   readonly seen: Uint16Array;
   stamp = 0;
   work = 0;
-  /** surface.ts's look-up in WebAssembly for this query's world where it was built there (world-wasm.ts), null where not; set on first use. */
+  /** surface.ts's look-up in WebAssembly for this query's world where it was built there (world-wasm.ts, native.ts), null where not; set on first use. */
   native: NativeSurface | null | undefined = undefined;
   /** surfaceAt's answer: the surface's height, and the faces the look-up visited. */
   readonly height = new Float64Array(1);

@@ -16,7 +16,7 @@ import { Query } from './grid.ts';
 import { AT, surfaceAlong, surfaceUnder } from './surface.ts';
 import { buildWorld, edgeKindAt, faceNormal, faceSource, hypot3, isWalkable, type RideResource, type RideWorld } from './world.ts';
 import { RideMerge } from './merge.ts';
-import { MEASURED, wasmMeasure, wasmStart } from './world-wasm.ts';
+import { MEASURED, wasmMeasure, wasmStart } from './native.ts';
 import { seamEdges } from './seam-edges.ts';
 import { RIDE_DEFAULTS, round, STEP_CELL, STEP_CROSSING, STEP_LANE_X, STEP_LANE_Z, type RideFinding, type RideOptions, type RidePlan, type RideReport, type SeamEdges, type StepResult } from './types.ts';
 
@@ -95,7 +95,7 @@ export function rider(w: RideWorld, options: Partial<RideOptions> = {}): { opt: 
    * passed to a call it does not inline (a new number on the heap each), and a level's ride makes ~35,000 of these.
    */
   /**
-   * startAt, boundOf and the quiet box of rideFrom in WebAssembly (world-wasm.ts wasmStart: a quiet ride is one call)
+   * startAt, boundOf and the quiet box of rideFrom in WebAssembly (native.ts wasmStart: a quiet ride is one call)
    * where the world and its quiet map are there and every probe is plain numbers; RIDE is then its input. The probes
    * as it takes them: kind (0 sphere, 1 capsule, 2 box), then radius and half length, or the box's half extents.
    */

@@ -5,7 +5,7 @@
 // walkable area, not the level's bounding box: islands far apart share it instead of the empty space between them.
 import { cellOf, takeScratch, vertexCellsOf } from './grid.ts';
 import { FACE_WALKABLE, isWalkable, type RideWorld } from './world.ts';
-import { wasmCover, type CoverNative } from './world-wasm.ts';
+import { wasmCover, type CoverNative } from './native.ts';
 
 /**
  * Coverage: x/z cells holding walkable surface (each walkable face marks the cells its x/z box overlaps, its area
@@ -16,7 +16,7 @@ export class Cover {
   /** Walkable area in each cell (row-major, z rows of nx), m². */
   readonly area: Float64Array;
   private readonly hit: Uint8Array;
-  /** The passes below in WebAssembly, where the areas were summed there (world-wasm.ts; the same answers). */
+  /** The passes below in WebAssembly, where the areas were summed there (world-wasm.ts, native.ts; the same answers). */
   private readonly native: CoverNative | undefined;
   /** The grid: its min corner (x, z), cell edge (m) and size in cells. */
   readonly x0: number;
@@ -33,7 +33,7 @@ export class Cover {
     this.z0 = w.min[2];
     this.nx = Math.max(1, Math.ceil(sx / c + 1e-9));
     this.nz = Math.max(1, Math.ceil(sz / c + 1e-9));
-    // The same pass in WebAssembly where the world was built there (world-wasm.ts; the same bytes).
+    // The same pass in WebAssembly where the world was built there (world-wasm.ts, native.ts; the same bytes).
     const native = wasmCover(w)?.(this.x0, this.z0, c, this.nx, this.nz);
     this.native = native;
     this.hit = native?.hit ?? new Uint8Array(this.nx * this.nz);

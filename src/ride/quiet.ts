@@ -20,7 +20,7 @@
 import { CONTACT_MODEL, EDGE_CONVEX } from './contact.ts';
 import { cellOf } from './grid.ts';
 import { edgeKindAt, FACE_ALLOWS, FACE_WALKABLE, faceNormal, isWalkable, type RideWorld } from './world.ts';
-import { wasmFold, wasmMarks, type Fold, type NativeQuiet } from './world-wasm.ts';
+import { wasmFold, wasmMarks, type Fold, type NativeQuiet } from './native.ts';
 
 /** A contact leaning at most this much further than the surface folds is not a ghost, radians (~0.1°; the judge's). */
 export const GHOST_SLACK = 0.002;
@@ -58,18 +58,18 @@ export class QuietMap {
   /** Folds found from the face across, by corner, until asked for. */
   private readonly across = new Map<number, number>();
   private readonly slack = GHOST_SLACK - CONTACT_MODEL.angleSlack;
-  /** foldAcross, or the same in WebAssembly where the world was built there (world-wasm.ts). */
+  /** foldAcross, or the same in WebAssembly where the world was built there (world-wasm.ts, native.ts). */
   private readonly fold: Fold;
   /**
    * The judging below (quietInBox, isLoud, crestFold and their state) in WebAssembly, for the map that took the marks
-   * of a world built there (world-wasm.ts, assembly/ride-quiet.ts: the same answers in the same call orders); else
+   * of a world built there (world-wasm.ts, native.ts, assembly/ride-quiet.ts: the same answers in the same call orders); else
    * undefined, and this class judges.
    */
   private readonly native: NativeQuiet | undefined;
   constructor(private readonly w: RideWorld) {
     this.fold = wasmFold(w) ?? ((t, k, across) => foldAcross(w, t, k, across));
     const g = w.grid, words = w.faces ? (g.nx * g.nz + 31) >>> 5 : 0;
-    // The marks in WebAssembly where the world was built there (world-wasm.ts; the same bits), else here a chunk of
+    // The marks in WebAssembly where the world was built there (world-wasm.ts, native.ts; the same bits), else here a chunk of
     // faces a call: the function is compiled for its loop after a few calls, not once the loop has run long in a
     // process that runs it once.
     const native = w.faces ? wasmMarks(w)?.() : undefined;

@@ -1,7 +1,7 @@
 // The seams a ride crosses (docs/ride.md "Where it rides"): each border edge of a walkable face once, found by its
 // ends rounded to 0.1 mm in a hash table (typed arrays, not a string and an object an edge).
 import { BORDER_BIT, FACE_BORDERS, FACE_WALKABLE, type RideWorld } from './world.ts';
-import { wasmSeams } from './world-wasm.ts';
+import { wasmSeams } from './native.ts';
 
 /** A coordinate rounded to 0.1 mm as a seam edge's end is keyed (NaN as 0.5, which no rounding gives; −0 as 0). */
 const keyOf = (x: number): number => {
@@ -35,7 +35,7 @@ function borderCorners(FB: Uint16Array, from: number, to: number, out: Uint32Arr
  * young generation's collections, and grow it).
  */
 export function seamEdges(w: RideWorld): { edges: Uint32Array; total: number } {
-  // In WebAssembly where the world was built there (world-wasm.ts; the same edges and total).
+  // In WebAssembly where the world was built there (world-wasm.ts, native.ts; the same edges and total).
   return wasmSeams(w)?.() ?? seamEdgesOf(w);
 }
 

@@ -8,7 +8,7 @@ import { contactNormal, CONTACT_MODEL, type ContactModel } from './contact.ts';
 import { Contact, CONTACT_REACH, contactWithin, FEATURE_FACE, type Pose, type ProbeShape, probeReach, probeThickness } from './probes.ts';
 import { cellOf, Query, STAMPS } from './grid.ts';
 import { faceNormal, type RideWorld } from './world.ts';
-import { wasmSim } from './world-wasm.ts';
+import { wasmSim } from './native.ts';
 
 export interface SimulationOptions {
   /** Gravity, m/s² along −y (default 9.81, range 0 … 100). */

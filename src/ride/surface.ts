@@ -3,7 +3,7 @@
 // plan's step and gap measuring, the ride starts, the judge and the footprints ask it.
 import { cellOf, type Query } from './grid.ts';
 import { FACE_WALKABLE, type RideWorld } from './world.ts';
-import { wasmSurface } from './world-wasm.ts';
+import { wasmSurface } from './native.ts';
 
 /**
  * The height of face t's plane at (x, z) when (x, z) lies on the face's x/z projection (barycentric, inclusive within

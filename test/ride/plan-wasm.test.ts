@@ -8,11 +8,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lazyTempDir } from '../fixtures/levels.ts';
 import { buildWorld, FACE_BORDERS, FACE_WALKABLE, type RideWorld } from '../../src/ride/world.ts';
-import { WasmWorldBuilder, wasmSeams } from '../../src/ride/world-wasm.ts';
+import { WasmWorldBuilder } from '../../src/ride/world-wasm.ts';
+import { wasmSeams } from '../../src/ride/native.ts';
 import { seamEdges, seamEdgesOf } from '../../src/ride/seam-edges.ts';
 import { Cover, planLanes } from '../../src/ride/lanes.ts';
 import { readRideResource, rider, type RidePlan, type RideResource } from '../../src/ride/index.ts';
-import { wasmMeasure } from '../../src/ride/world-wasm.ts';
+import { wasmMeasure } from '../../src/ride/native.ts';
 import { compileMeshes, grid, readOutput } from './helpers.ts';
 
 const tmp = lazyTempDir('sk8-ride-plan-');
